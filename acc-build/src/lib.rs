@@ -1,0 +1,2 @@
+//! stub
+pub fn compile_kernels() {}

@@ -1,0 +1,2 @@
+//! acc facade (stub)
+pub use acc_macros::*;
