@@ -1,1 +1,341 @@
-//! stub
+//! The acc compiler front end: parse -> model -> check -> lower.
+//!
+//! One compiler, two callers: the proc macros of `acc-macros` call the `expand_*` functions to
+//! produce host code, and `acc-build` calls the same analysis to write the device crate, so the
+//! kernel the host launches is by construction the kernel that was built.
+//!
+//! ```text
+//! parse.rs   clause grammar -> model.rs (typed directives with spans)
+//! region.rs  region fns: parameters, data clauses, the body walk (checks + host lowering)
+//! loops.rs   loop forms, normalisation, collapse nests, the kernels dependence test
+//! atomic.rs  atomic forms;  cache.rs  cache windows;  data.rs  data directives
+//! ```
+
+pub mod atomic;
+pub mod cache;
+pub mod data;
+pub mod loops;
+pub mod model;
+pub mod parse;
+pub mod region;
+pub mod report;
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::visit_mut::VisitMut;
+use syn::ItemFn;
+
+use model::*;
+use region::{ParamKind, HostLowerer};
+use report::Errors;
+
+/// Where a directive was written: the file relative to the package root, and the line.
+#[derive(Clone, Debug)]
+pub struct Source {
+    pub file: String,
+    pub line: u32,
+}
+
+/// The PTX entry name of a region: stable across the macro and the build helper, unique per
+/// file, line and fn name.
+pub fn kernel_name(file: &str, line: u32, fn_name: &str) -> String {
+    let mut s = String::from("acc_");
+    for c in file.chars() {
+        s.push(if c.is_ascii_alphanumeric() { c } else { '_' });
+    }
+    s.push_str(&format!("_l{line}_{fn_name}"));
+    s
+}
+
+/// Removes `#[acc::r#loop]` attributes and leaves everything else, so that the user's item can be
+/// emitted beside errors without cascading.
+struct StripLoopAttrs;
+
+impl VisitMut for StripLoopAttrs {
+    fn visit_expr_for_loop_mut(&mut self, f: &mut syn::ExprForLoop) {
+        f.attrs.retain(|a| !region::is_acc_path(a.path(), "loop"));
+        syn::visit_mut::visit_expr_for_loop_mut(self, f);
+    }
+}
+
+fn with_errors(errors: Errors, mut item: ItemFn) -> TokenStream {
+    StripLoopAttrs.visit_item_fn_mut(&mut item);
+    let errs = errors.to_compile_errors();
+    quote!(#errs #item)
+}
+
+fn check_signature(f: &ItemFn, what: &str, errors: &mut Errors) {
+    let sig = &f.sig;
+    if let Some(a) = &sig.asyncness {
+        errors.error(a.span, format!("an acc {what} cannot be `async`"));
+    }
+    if let Some(c) = &sig.constness {
+        errors.error(c.span, format!("an acc {what} cannot be `const`"));
+    }
+    if let Some(v) = &sig.variadic {
+        errors.error(v.span(), format!("an acc {what} cannot be variadic"));
+    }
+    if let Some(p) = sig.generics.params.first() {
+        errors.error(
+            p.span(),
+            format!("an acc {what} cannot be generic: each region becomes one kernel, so write it for concrete types"),
+        );
+    }
+}
+
+/// `#[acc::parallel(..)]`, `#[acc::kernels(..)]`, `#[acc::serial(..)]` on a fn.
+pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src: &Source) -> TokenStream {
+    let mut errors = Errors::default();
+    let dir = parse::region_directive(kind, attr, &mut errors);
+    let f: ItemFn = match syn::parse2(item.clone()) {
+        Ok(f) => f,
+        Err(_) => {
+            let e = syn::Error::new(
+                item.clone().into_iter().next().map_or_else(proc_macro2::Span::call_site, |t| t.span()),
+                format!("`acc::{}` applies to a fn: its body is the region", kind.name()),
+            );
+            let errs = e.to_compile_error();
+            return quote!(#errs #item);
+        }
+    };
+    check_signature(&f, "region", &mut errors);
+    let params = region::params(&f, &mut errors);
+    let plan = region::data_plan(&dir, &params, &mut errors);
+
+    // Region-level private/firstprivate name parameters; reductions name locals.
+    for id in dir.clauses.private.iter().chain(&dir.clauses.firstprivate) {
+        if !params.iter().any(|p| &p.ident == id) {
+            errors.error(id.span(), format!("`{id}` is not a parameter; region-level `private`/`firstprivate` name parameters (use the loop's `private` for locals)"));
+        }
+    }
+    let mut top_lets = Vec::new();
+    for stmt in &f.block.stmts {
+        if let syn::Stmt::Local(l) = stmt {
+            region::pat_idents(&l.pat, &mut top_lets);
+        }
+    }
+    for r in &dir.clauses.reduction {
+        for v in &r.vars {
+            if !top_lets.iter().any(|n| v == n) {
+                errors.error(v.span(), format!("region reduction variable `{v}` must be a local declared at the top of the region (`let mut {v} = ..;`) and returned by it"));
+            }
+        }
+    }
+
+    let mut body = (*f.block).clone();
+    {
+        let mut lowerer = HostLowerer::new(kind, &params, &mut errors);
+        lowerer.region_reductions = dir
+            .clauses
+            .reduction
+            .iter()
+            .flat_map(|r| r.vars.iter().map(move |v| (r.op, r.op_span, v.clone())))
+            .collect();
+        lowerer.region_privates = dir.clauses.private.iter().chain(&dir.clauses.firstprivate).cloned().collect();
+        lowerer.visit_block_mut(&mut body);
+    }
+    if !errors.is_empty() {
+        return with_errors(errors, f);
+    }
+
+    let name = f.sig.ident.to_string();
+    let kernel = kernel_name(&src.file, src.line, &name);
+    let (file, line, kind_name) = (&src.file, src.line, kind.name());
+    let c = &dir.clauses;
+    let if_cond = c.if_.as_ref().map_or_else(|| quote!(true), |e| quote_spanned!(e.span()=> #e));
+    let mut prologue = TokenStream::new();
+    for q in c.wait.iter().flatten() {
+        prologue.extend(quote_spanned!(q.span()=> ::acc::wait(#q);));
+    }
+    if matches!(c.wait, Some(ref v) if v.is_empty()) {
+        prologue.extend(quote!(::acc::wait_all();));
+    }
+    for e in [&c.num_gangs, &c.num_workers, &c.vector_length].into_iter().flatten() {
+        prologue.extend(quote_spanned!(e.span()=> let _: usize = (#e) as usize;));
+    }
+    if let Some(Some(q)) = &c.async_ {
+        prologue.extend(quote_spanned!(q.span()=> let _: i64 = (#q) as i64;));
+    }
+    let mut enters = TokenStream::new();
+    for (p, kind, span) in &plan {
+        if matches!(p.kind, ParamKind::DeviceSlice | ParamKind::DeviceSliceMut) {
+            continue;
+        }
+        let ident = &p.ident;
+        let pname = ident.to_string();
+        let clause = match kind {
+            DataKind::Copy => quote!(Copy),
+            DataKind::CopyIn => quote!(CopyIn),
+            DataKind::CopyOut => quote!(CopyOut),
+            DataKind::Create => quote!(Create),
+            _ => quote!(Present),
+        };
+        enters.extend(quote_spanned!(*span=> __acc_data.enter(#pname, ::acc::__private::view(#ident), ::acc::__private::Clause::#clause);));
+    }
+    let mut host_setup = TokenStream::new();
+    for p in &params {
+        let ident = &p.ident;
+        match p.kind {
+            ParamKind::DeviceSlice => host_setup.extend(quote!(let #ident = #ident.host_slice();)),
+            ParamKind::DeviceSliceMut => host_setup.extend(quote!(let #ident = #ident.host_slice_mut();)),
+            _ => {}
+        }
+    }
+    for id in c.private.iter().chain(&c.firstprivate) {
+        let Some(p) = params.iter().find(|p| &p.ident == id) else { continue };
+        match p.kind {
+            ParamKind::Value => host_setup.extend(quote!(#[allow(unused_mut)] let mut #id = #id;)),
+            ParamKind::Slice | ParamKind::SliceMut => {
+                let buf = quote::format_ident!("__acc_private_{}", id);
+                host_setup.extend(quote!(let mut #buf = #id.to_vec(); #[allow(unused_variables)] let #id = &mut #buf[..];));
+            }
+            _ => {}
+        }
+    }
+    let stmts = &body.stmts;
+    let attrs = &f.attrs;
+    let vis = &f.vis;
+    let sig = &f.sig;
+    quote! {
+        #(#attrs)*
+        #vis #sig {
+            static __ACC_REGION: ::acc::__private::RegionInfo = ::acc::__private::RegionInfo {
+                name: #name, kind: #kind_name, file: #file, line: #line, kernel: #kernel,
+            };
+            #prologue
+            let __acc_if: bool = #if_cond;
+            let mut __acc_data = ::acc::__private::DataScope::new(&__ACC_REGION);
+            if __acc_if {
+                #enters
+            }
+            let __acc_launch = ::acc::__private::run_on_host(&__ACC_REGION);
+            #host_setup
+            #(#stmts)*
+        }
+    }
+}
+
+/// `#[acc::routine(..)]`: the fn stays callable from the host; its acc loops run in order there.
+pub fn expand_routine(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let mut errors = Errors::default();
+    let level = parse::routine_level(attr, &mut errors);
+    let mut f: ItemFn = match syn::parse2(item.clone()) {
+        Ok(f) => f,
+        Err(_) => {
+            let e = syn::Error::new(proc_macro2::Span::call_site(), "`acc::routine` applies to a fn");
+            let errs = e.to_compile_error();
+            return quote!(#errs #item);
+        }
+    };
+    check_signature(&f, "routine", &mut errors);
+    let names: Vec<String> = f
+        .sig
+        .inputs
+        .iter()
+        .filter_map(|a| match a {
+            syn::FnArg::Typed(t) => {
+                let mut v = Vec::new();
+                region::pat_idents(&t.pat, &mut v);
+                Some(v)
+            }
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    let mut body = (*f.block).clone();
+    {
+        let mut lowerer = HostLowerer::new(RegionKind::Parallel, &[], &mut errors).with_params(names);
+        lowerer.routine = Some(level);
+        lowerer.visit_block_mut(&mut body);
+    }
+    if !errors.is_empty() {
+        return with_errors(errors, f);
+    }
+    f.block = Box::new(body);
+    quote!(#[allow(clippy::never_loop)] #f)
+}
+
+/// `#[acc::r#loop]` reached as an item attribute: a loop directive outside any region.
+pub fn expand_loop_outside(_attr: TokenStream, item: TokenStream) -> TokenStream {
+    let span = item.clone().into_iter().next().map_or_else(proc_macro2::Span::call_site, |t| t.span());
+    let e = syn::Error::new(
+        span,
+        "`acc::loop` applies to `for` loops inside an `acc::parallel`, `acc::kernels` or `acc::serial` fn, or an `acc::routine`",
+    );
+    let errs = e.to_compile_error();
+    quote!(#errs #item)
+}
+
+/// `acc::atomic!` outside any parallel loop: the plain sequential operation.
+pub fn expand_atomic(input: TokenStream) -> TokenStream {
+    match syn::parse2::<atomic::AtomicForm>(input) {
+        Ok(form) => atomic::expand_plain(&form),
+        Err(e) => e.to_compile_error(),
+    }
+}
+
+/// `acc::cache!` that no region consumed: it is outside an acc loop.
+pub fn expand_cache_outside(input: TokenStream) -> TokenStream {
+    if let Err(e) = cache::parse(input.clone()) {
+        return e.to_compile_error();
+    }
+    let span = input.into_iter().next().map_or_else(proc_macro2::Span::call_site, |t| t.span());
+    syn::Error::new(span, "`acc::cache!` belongs at the top of an `acc::loop` body inside a region").to_compile_error()
+}
+
+/// `#[derive(acc::DeviceCopy)]`.
+pub fn derive_device_copy(input: TokenStream) -> TokenStream {
+    let input: syn::DeriveInput = match syn::parse2(input) {
+        Ok(i) => i,
+        Err(e) => return e.to_compile_error(),
+    };
+    let mut errors = Errors::default();
+    let ident = &input.ident;
+    let fields: Vec<&syn::Field> = match &input.data {
+        syn::Data::Struct(s) => s.fields.iter().collect(),
+        syn::Data::Enum(e) => {
+            errors.error(e.enum_token.span, "`DeviceCopy` is derived for structs; an enum's layout is not shared with the device");
+            Vec::new()
+        }
+        syn::Data::Union(u) => {
+            errors.error(u.union_token.span, "`DeviceCopy` is derived for structs, not unions");
+            Vec::new()
+        }
+    };
+    if let Some(g) = input.generics.params.first() {
+        errors.error(g.span(), "generic `DeviceCopy` structs are not supported: the device crate needs concrete types");
+    }
+    let repr_c = input.attrs.iter().any(|a| {
+        a.path().is_ident("repr")
+            && a.parse_args_with(syn::punctuated::Punctuated::<syn::Ident, syn::Token![,]>::parse_terminated)
+                .is_ok_and(|ids| ids.iter().any(|i| i == "C" || i == "transparent"))
+    });
+    if !repr_c && matches!(input.data, syn::Data::Struct(_)) {
+        errors.error(ident.span(), format!("`{ident}` needs `#[repr(C)]` so that the host and the device agree on its layout"));
+    }
+    for f in &fields {
+        if let syn::Type::Reference(_) | syn::Type::Ptr(_) | syn::Type::Slice(_) = &f.ty {
+            errors.error(f.ty.span(), "a `DeviceCopy` struct cannot hold references, pointers or slices: the device cannot follow host pointers (pass slices as region parameters)");
+        }
+    }
+    if !errors.is_empty() {
+        return errors.to_compile_errors();
+    }
+    let asserts = fields.iter().map(|f| {
+        let ty = &f.ty;
+        quote_spanned!(ty.span()=> __acc_assert::<#ty>();)
+    });
+    quote! {
+        // SAFETY: the struct is `repr(C)`, `Copy`, and every field is `DeviceCopy` (checked
+        // below), so its bytes mean the same on the device.
+        unsafe impl ::acc::DeviceCopy for #ident {}
+        const _: () = {
+            fn __acc_assert<T: ::acc::DeviceCopy>() {}
+            #[allow(dead_code)]
+            fn __acc_fields() { #(#asserts)* }
+        };
+    }
+}
+
+pub use data::{expand_data, expand_enter_data, expand_exit_data, expand_update};

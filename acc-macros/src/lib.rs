@@ -1,1 +1,95 @@
-//! stub
+//! The procedural macros of acc. Each entry point is one line into `acc-codegen`, which the
+//! build helper (`acc-build`) shares, so both see the same regions.
+
+use acc_codegen::model::RegionKind;
+use acc_codegen::Source;
+use proc_macro::TokenStream;
+
+/// Where the macro was invoked: the file relative to the package root (as acc-build names it)
+/// and the line.
+fn source() -> Source {
+    let span = proc_macro::Span::call_site();
+    let line = span.line() as u32;
+    let file = span
+        .local_file()
+        .and_then(|f| {
+            let abs = std::fs::canonicalize(&f).ok()?;
+            let root = std::fs::canonicalize(std::env::var_os("CARGO_MANIFEST_DIR")?).ok()?;
+            Some(abs.strip_prefix(root).ok()?.to_string_lossy().replace('\\', "/"))
+        })
+        .unwrap_or_else(|| span.file());
+    Source { file, line }
+}
+
+/// A compute region run as one kernel launch; see the crate docs of `acc`.
+#[proc_macro_attribute]
+pub fn parallel(attr: TokenStream, item: TokenStream) -> TokenStream {
+    acc_codegen::expand_region(RegionKind::Parallel, attr.into(), item.into(), &source()).into()
+}
+
+/// A compute region whose loop nests each become a kernel, parallelised where proved safe.
+#[proc_macro_attribute]
+pub fn kernels(attr: TokenStream, item: TokenStream) -> TokenStream {
+    acc_codegen::expand_region(RegionKind::Kernels, attr.into(), item.into(), &source()).into()
+}
+
+/// A compute region run by one gang, one worker, vector length 1.
+#[proc_macro_attribute]
+pub fn serial(attr: TokenStream, item: TokenStream) -> TokenStream {
+    acc_codegen::expand_region(RegionKind::Serial, attr.into(), item.into(), &source()).into()
+}
+
+/// A loop directive; the enclosing region consumes it. Reaching this macro means it was used
+/// outside a region.
+#[proc_macro_attribute]
+pub fn r#loop(attr: TokenStream, item: TokenStream) -> TokenStream {
+    acc_codegen::expand_loop_outside(attr.into(), item.into()).into()
+}
+
+/// A fn callable from regions (and from the host).
+#[proc_macro_attribute]
+pub fn routine(attr: TokenStream, item: TokenStream) -> TokenStream {
+    acc_codegen::expand_routine(attr.into(), item.into()).into()
+}
+
+/// A structured data region: `acc::data!(copyin(a), create(b) { .. })`.
+#[proc_macro]
+pub fn data(input: TokenStream) -> TokenStream {
+    acc_codegen::expand_data(input.into(), &source()).into()
+}
+
+/// `acc::enter_data!(copyin(a), create(b))`.
+#[proc_macro]
+pub fn enter_data(input: TokenStream) -> TokenStream {
+    acc_codegen::expand_enter_data(input.into(), &source()).into()
+}
+
+/// `acc::exit_data!(copyout(a), delete(b), finalize)`.
+#[proc_macro]
+pub fn exit_data(input: TokenStream) -> TokenStream {
+    acc_codegen::expand_exit_data(input.into(), &source()).into()
+}
+
+/// `acc::update!(host(a), device(b), if_present)`.
+#[proc_macro]
+pub fn update(input: TokenStream) -> TokenStream {
+    acc_codegen::expand_update(input.into(), &source()).into()
+}
+
+/// `acc::atomic!(x += v)`, `read x`, `write x = v`, `capture x += v`.
+#[proc_macro]
+pub fn atomic(input: TokenStream) -> TokenStream {
+    acc_codegen::expand_atomic(input.into()).into()
+}
+
+/// `acc::cache!(a[lo..hi])`: the first statement of an acc loop body.
+#[proc_macro]
+pub fn cache(input: TokenStream) -> TokenStream {
+    acc_codegen::expand_cache_outside(input.into()).into()
+}
+
+/// `#[derive(acc::DeviceCopy)]` on a `#[repr(C)]` `Copy` struct of scalars.
+#[proc_macro_derive(DeviceCopy)]
+pub fn device_copy(input: TokenStream) -> TokenStream {
+    acc_codegen::derive_device_copy(input.into()).into()
+}

@@ -1,0 +1,203 @@
+//! `acc::data!`, `acc::enter_data!`, `acc::exit_data!`, `acc::update!`: host code that drives
+//! the runtime's present table. The same expansion serves both backends (the runtime moves
+//! the bytes, or on the host backend only keeps the counts).
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::parse::Parser;
+use syn::spanned::Spanned;
+
+use crate::model::{DataClause, DataKind};
+use crate::parse::{self, Directive};
+use crate::report::Errors;
+use crate::Source;
+
+fn region_static(src: &Source, kind: &str) -> TokenStream {
+    let file = &src.file;
+    let line = src.line;
+    quote! {
+        static __ACC_REGION: ::acc::__private::RegionInfo = ::acc::__private::RegionInfo {
+            name: #kind, kind: #kind, file: #file, line: #line, kernel: "",
+        };
+    }
+}
+
+fn check_unique(clauses: &[DataClause], errors: &mut Errors) {
+    let mut seen: Vec<(String, &'static str)> = Vec::new();
+    for c in clauses {
+        for v in &c.vars {
+            let name = v.ident.to_string();
+            if let Some(prev) = seen.iter().find(|s| s.0 == name) {
+                errors.error(v.ident.span(), format!("`{name}` already appears in a `{}` clause", prev.1));
+            } else {
+                seen.push((name, c.kind.name()));
+            }
+        }
+    }
+}
+
+/// A host view of `var`; written-back data is viewed through a `&mut` borrow, so the name must
+/// be a mutable binding (as the data will change under it).
+fn view(kind_writes: bool, ident: &syn::Ident) -> TokenStream {
+    if kind_writes {
+        quote_spanned!(ident.span()=> ::acc::__private::view_mut(&mut #ident))
+    } else {
+        quote_spanned!(ident.span()=> ::acc::__private::view(&#ident))
+    }
+}
+
+fn clause_path(kind: DataKind) -> TokenStream {
+    match kind {
+        DataKind::Copy => quote!(Copy),
+        DataKind::CopyIn => quote!(CopyIn),
+        DataKind::CopyOut => quote!(CopyOut),
+        DataKind::Create => quote!(Create),
+        DataKind::Present => quote!(Present),
+        DataKind::DevicePtr => quote!(DevicePtr),
+        DataKind::Delete => quote!(CopyIn),
+    }
+}
+
+/// `data!(clauses { body })`.
+pub fn expand_data(input: TokenStream, src: &Source) -> TokenStream {
+    let mut errors = Errors::default();
+    let (raw, block) = match parse::parse_clauses_then_block.parse2(input) {
+        Ok(v) => v,
+        Err(e) => return e.to_compile_error(),
+    };
+    let (clauses, _) = parse::data_clauses(Directive::Data, raw, &mut errors);
+    check_unique(&clauses, &mut errors);
+    let region = region_static(src, "data");
+    let mut enters = TokenStream::new();
+    let mut recheck = TokenStream::new();
+    for c in &clauses {
+        let path = clause_path(c.kind);
+        for v in &c.vars {
+            let ident = &v.ident;
+            let name = ident.to_string();
+            let view = view(c.kind.writes_back(), ident);
+            enters.extend(quote! {
+                __acc_scope.enter(#name, #view, ::acc::__private::Clause::#path);
+            });
+            recheck.extend(quote! {
+                __acc_scope.check_unmoved(#name, ::acc::__private::view(&#ident));
+            });
+        }
+    }
+    let errs = errors.to_compile_errors();
+    let stmts = &block.stmts;
+    quote! {{
+        #errs
+        #region
+        let mut __acc_scope = ::acc::__private::DataScope::new(&__ACC_REGION);
+        #enters
+        let __acc_value = { #(#stmts)* };
+        #recheck
+        ::core::mem::drop(__acc_scope);
+        __acc_value
+    }}
+}
+
+/// `enter_data!(copyin(a), create(b))`.
+pub fn expand_enter_data(input: TokenStream, src: &Source) -> TokenStream {
+    unstructured(Directive::EnterData, input, src)
+}
+
+/// `exit_data!(copyout(a), delete(b), finalize)`.
+pub fn expand_exit_data(input: TokenStream, src: &Source) -> TokenStream {
+    unstructured(Directive::ExitData, input, src)
+}
+
+fn unstructured(dir: Directive, input: TokenStream, src: &Source) -> TokenStream {
+    let mut errors = Errors::default();
+    let span = input.span();
+    let raw = match parse::parse_clause_list(input) {
+        Ok(raw) => raw,
+        Err(e) => return e.to_compile_error(),
+    };
+    let (clauses, finalize) = parse::data_clauses(dir, raw, &mut errors);
+    check_unique(&clauses, &mut errors);
+    if clauses.iter().all(|c| c.vars.is_empty()) && errors.is_empty() {
+        errors.error(span, format!("`{}!` needs at least one data clause, as in `{}`", dir.name(), match dir {
+            Directive::EnterData => "acc::enter_data!(copyin(a))",
+            _ => "acc::exit_data!(copyout(a))",
+        }));
+    }
+    let region = region_static(src, dir.name());
+    let finalize = finalize.is_some();
+    let mut calls = TokenStream::new();
+    for c in &clauses {
+        for v in &c.vars {
+            let ident = &v.ident;
+            let name = ident.to_string();
+            calls.extend(match c.kind {
+                DataKind::CopyIn | DataKind::Create => {
+                    let k = if c.kind == DataKind::CopyIn { quote!(CopyIn) } else { quote!(Create) };
+                    let view = view(c.kind == DataKind::Create, ident);
+                    quote!(::acc::__private::enter_data(&__ACC_REGION, #name, #view, ::acc::__private::EnterClause::#k);)
+                }
+                DataKind::CopyOut => {
+                    let view = view(true, ident);
+                    quote!(::acc::__private::exit_data(&__ACC_REGION, #name, #view, ::acc::__private::ExitClause::CopyOut, #finalize);)
+                }
+                _ => {
+                    let view = view(false, ident);
+                    quote!(::acc::__private::exit_data(&__ACC_REGION, #name, #view, ::acc::__private::ExitClause::Delete, #finalize);)
+                }
+            });
+        }
+    }
+    let errs = errors.to_compile_errors();
+    quote! {{ #errs #region #calls }}
+}
+
+/// `update!(host(a), device(b), if_present)`.
+pub fn expand_update(input: TokenStream, src: &Source) -> TokenStream {
+    let mut errors = Errors::default();
+    let span = input.span();
+    let raw = match parse::parse_clause_list(input) {
+        Ok(raw) => raw,
+        Err(e) => return e.to_compile_error(),
+    };
+    let kept = parse::screen(Directive::Update, raw, &mut errors);
+    let if_present = kept.iter().any(|c| c.key() == "if_present");
+    let region = region_static(src, "update");
+    let mut calls = TokenStream::new();
+    let mut any = false;
+    for c in &kept {
+        let key = c.key();
+        if key == "if_present" {
+            if let Some(a) = &c.args {
+                errors.error(a.span(), "`if_present` takes no arguments");
+            }
+            continue;
+        }
+        let Some(args) = &c.args else {
+            errors.error(c.name.span(), format!("`{key}` needs the variables to update: `{key}(a, b)`"));
+            continue;
+        };
+        let vars = match syn::punctuated::Punctuated::<syn::Ident, syn::Token![,]>::parse_terminated.parse2(args.clone()) {
+            Ok(v) => v,
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
+        };
+        for ident in vars {
+            any = true;
+            let name = ident.to_string();
+            calls.extend(if key == "device" {
+                let view = view(false, &ident);
+                quote!(::acc::__private::update_device(&__ACC_REGION, #name, #view, #if_present);)
+            } else {
+                let view = view(true, &ident);
+                quote!(::acc::__private::update_host(&__ACC_REGION, #name, #view, #if_present);)
+            });
+        }
+    }
+    if !any && errors.is_empty() {
+        errors.error(span, "`update!` needs `host(..)` or `device(..)`, as in `acc::update!(host(a))`");
+    }
+    let errs = errors.to_compile_errors();
+    quote! {{ #errs #region #calls }}
+}

@@ -1,0 +1,209 @@
+//! The typed directive model. Every node keeps the span of the token the user wrote, so that
+//! checks and lowering can point errors at it.
+
+use proc_macro2::Span;
+use syn::{Expr, Ident};
+
+/// Which compute construct a region fn carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RegionKind {
+    Parallel,
+    Kernels,
+    Serial,
+}
+
+impl RegionKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            RegionKind::Parallel => "parallel",
+            RegionKind::Kernels => "kernels",
+            RegionKind::Serial => "serial",
+        }
+    }
+}
+
+/// A data clause keyword.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DataKind {
+    Copy,
+    CopyIn,
+    CopyOut,
+    Create,
+    Present,
+    DevicePtr,
+    Delete,
+}
+
+impl DataKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            DataKind::Copy => "copy",
+            DataKind::CopyIn => "copyin",
+            DataKind::CopyOut => "copyout",
+            DataKind::Create => "create",
+            DataKind::Present => "present",
+            DataKind::DevicePtr => "deviceptr",
+            DataKind::Delete => "delete",
+        }
+    }
+
+    /// Whether the host copy is written when the data leaves the device, so the name must be
+    /// a `let mut` binding.
+    pub fn writes_back(self) -> bool {
+        matches!(self, DataKind::Copy | DataKind::CopyOut)
+    }
+}
+
+/// `copyin(a, b)` and friends.
+#[derive(Clone, Debug)]
+pub struct DataClause {
+    pub kind: DataKind,
+    pub span: Span,
+    pub vars: Vec<Var>,
+}
+
+/// A variable named in a clause: the identifier, and an optional element range `a[lo..hi]`
+/// is not supported yet, so a plain name.
+#[derive(Clone, Debug)]
+pub struct Var {
+    pub ident: Ident,
+}
+
+/// The OpenACC reduction operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RedOp {
+    Add,
+    Mul,
+    Max,
+    Min,
+    BitAnd,
+    BitOr,
+    BitXor,
+    And,
+    Or,
+}
+
+impl RedOp {
+    pub const ALL: [RedOp; 9] = [
+        RedOp::Add,
+        RedOp::Mul,
+        RedOp::Max,
+        RedOp::Min,
+        RedOp::BitAnd,
+        RedOp::BitOr,
+        RedOp::BitXor,
+        RedOp::And,
+        RedOp::Or,
+    ];
+
+    pub fn symbol(self) -> &'static str {
+        match self {
+            RedOp::Add => "+",
+            RedOp::Mul => "*",
+            RedOp::Max => "max",
+            RedOp::Min => "min",
+            RedOp::BitAnd => "&",
+            RedOp::BitOr => "|",
+            RedOp::BitXor => "^",
+            RedOp::And => "&&",
+            RedOp::Or => "||",
+        }
+    }
+
+    /// The zero-sized operator type in `acc_runtime::reduce` (and `acc_device::reduce`).
+    pub fn type_name(self) -> &'static str {
+        match self {
+            RedOp::Add => "Add",
+            RedOp::Mul => "Mul",
+            RedOp::Max => "Max",
+            RedOp::Min => "Min",
+            RedOp::BitAnd => "BitAnd",
+            RedOp::BitOr => "BitOr",
+            RedOp::BitXor => "BitXor",
+            RedOp::And => "And",
+            RedOp::Or => "Or",
+        }
+    }
+}
+
+/// `reduction(op: a, b)`.
+#[derive(Clone, Debug)]
+pub struct Reduction {
+    pub op: RedOp,
+    pub op_span: Span,
+    pub vars: Vec<Ident>,
+}
+
+/// `default(none)` / `default(present)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DefaultKind {
+    None,
+    Present,
+}
+
+/// The clauses of `parallel`, `kernels` and `serial`.
+#[derive(Clone, Debug, Default)]
+pub struct RegionClauses {
+    pub num_gangs: Option<Expr>,
+    pub num_workers: Option<Expr>,
+    pub vector_length: Option<Expr>,
+    /// `async` alone (`Some(None)`) or `async(q)`.
+    pub async_: Option<Option<Expr>>,
+    /// `wait` alone (`Some(vec![])`) or `wait(q, ..)`.
+    pub wait: Option<Vec<Expr>>,
+    pub if_: Option<Expr>,
+    pub default: Option<(DefaultKind, Span)>,
+    pub data: Vec<DataClause>,
+    pub private: Vec<Ident>,
+    pub firstprivate: Vec<Ident>,
+    pub reduction: Vec<Reduction>,
+}
+
+/// A parsed compute-region attribute.
+#[derive(Clone, Debug)]
+pub struct RegionDirective {
+    pub kind: RegionKind,
+    pub clauses: RegionClauses,
+}
+
+/// `gang`, `gang(n)`, `gang(dim: d)`, `gang(static: n)`.
+#[derive(Clone, Debug)]
+pub struct LevelClause {
+    pub span: Span,
+    /// `gang(n)` / `worker(n)` / `vector(n)` (kernels only).
+    pub size: Option<Expr>,
+    /// `gang(dim: d)` (kernels only).
+    pub dim: Option<u32>,
+}
+
+/// The clauses of `#[acc::r#loop(..)]`.
+#[derive(Clone, Debug, Default)]
+pub struct LoopDirective {
+    pub span: Option<Span>,
+    pub gang: Option<LevelClause>,
+    pub worker: Option<LevelClause>,
+    pub vector: Option<LevelClause>,
+    pub seq: Option<Span>,
+    pub auto: Option<Span>,
+    pub independent: Option<Span>,
+    pub collapse: Option<(Span, usize)>,
+    pub tile: Option<(Span, Vec<Expr>)>,
+    pub private: Vec<Ident>,
+    pub reduction: Vec<Reduction>,
+}
+
+impl LoopDirective {
+    /// Whether any of gang, worker, vector was written.
+    pub fn has_level(&self) -> bool {
+        self.gang.is_some() || self.worker.is_some() || self.vector.is_some()
+    }
+}
+
+/// `#[acc::routine(seq|vector|worker|gang)]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoutineLevel {
+    Seq,
+    Vector,
+    Worker,
+    Gang,
+}

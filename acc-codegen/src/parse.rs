@@ -1,0 +1,588 @@
+//! The clause grammar: `name`, `name(args)`, separated by commas. Parsing is in two steps: a
+//! generic clause list (so that an unknown or misplaced clause can be named precisely), then
+//! each directive's interpretation into the typed model of [`crate::model`].
+
+use proc_macro2::{Span, TokenStream};
+use syn::ext::IdentExt;
+use syn::parse::{Parse, ParseStream, Parser};
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
+use syn::{parenthesized, Expr, Ident, LitInt, Token};
+
+use crate::model::*;
+use crate::report::Errors;
+
+/// One clause as written: its name and its parenthesised arguments, if any.
+pub struct RawClause {
+    pub name: Ident,
+    pub args: Option<TokenStream>,
+}
+
+impl RawClause {
+    pub fn key(&self) -> String {
+        self.name.unraw().to_string()
+    }
+}
+
+impl Parse for RawClause {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        // `if` and `async` are keywords: accept any identifier, keywords included.
+        let name = Ident::parse_any(input)?;
+        let args = if input.peek(syn::token::Paren) {
+            let content;
+            parenthesized!(content in input);
+            Some(content.parse::<TokenStream>()?)
+        } else {
+            None
+        };
+        Ok(RawClause { name, args })
+    }
+}
+
+/// Parses `clause, clause, ...` (a trailing comma is fine).
+pub fn parse_clause_list(tokens: TokenStream) -> syn::Result<Vec<RawClause>> {
+    let list = Punctuated::<RawClause, Token![,]>::parse_terminated.parse2(tokens)?;
+    Ok(list.into_iter().collect())
+}
+
+/// Parses clauses up to a `{ .. }` block, for `data!(copyin(a), create(b) { .. })`.
+pub fn parse_clauses_then_block(input: ParseStream) -> syn::Result<(Vec<RawClause>, syn::Block)> {
+    let mut clauses = Vec::new();
+    while !input.peek(syn::token::Brace) {
+        if input.is_empty() {
+            return Err(input.error("expected a `{ .. }` block after the data clauses"));
+        }
+        clauses.push(input.parse::<RawClause>()?);
+        if input.peek(Token![,]) {
+            input.parse::<Token![,]>()?;
+        } else if !input.peek(syn::token::Brace) {
+            return Err(input.error("expected `,` between clauses or a `{ .. }` block"));
+        }
+    }
+    let block: syn::Block = input.parse()?;
+    if !input.is_empty() {
+        return Err(input.error("unexpected tokens after the data region's block"));
+    }
+    Ok((clauses, block))
+}
+
+/// Which construct the clauses belong to; decides the accepted set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Directive {
+    Parallel,
+    Kernels,
+    Serial,
+    Loop,
+    Data,
+    EnterData,
+    ExitData,
+    Update,
+    Routine,
+}
+
+impl Directive {
+    pub fn name(self) -> &'static str {
+        match self {
+            Directive::Parallel => "parallel",
+            Directive::Kernels => "kernels",
+            Directive::Serial => "serial",
+            Directive::Loop => "loop",
+            Directive::Data => "data",
+            Directive::EnterData => "enter_data",
+            Directive::ExitData => "exit_data",
+            Directive::Update => "update",
+            Directive::Routine => "routine",
+        }
+    }
+
+    /// The clauses this directive accepts, in the order the error message lists them.
+    pub fn accepted(self) -> &'static [&'static str] {
+        const DATA: [&str; 5] = ["copy", "copyin", "copyout", "create", "present"];
+        match self {
+            Directive::Parallel => &[
+                "num_gangs", "num_workers", "vector_length", "async", "wait", "if", "default",
+                "copy", "copyin", "copyout", "create", "present", "deviceptr", "private",
+                "firstprivate", "reduction",
+            ],
+            Directive::Kernels => &[
+                "num_gangs", "num_workers", "vector_length", "async", "wait", "if", "default",
+                "copy", "copyin", "copyout", "create", "present", "deviceptr",
+            ],
+            Directive::Serial => &[
+                "async", "wait", "if", "default", "copy", "copyin", "copyout", "create",
+                "present", "deviceptr", "private", "firstprivate", "reduction",
+            ],
+            Directive::Loop => &[
+                "gang", "worker", "vector", "seq", "auto", "independent", "collapse", "tile",
+                "private", "reduction",
+            ],
+            Directive::Data => &DATA,
+            Directive::EnterData => &["copyin", "create"],
+            Directive::ExitData => &["copyout", "delete", "finalize"],
+            Directive::Update => &["host", "device", "self", "if_present"],
+            Directive::Routine => &["seq", "vector", "worker", "gang"],
+        }
+    }
+
+    /// Clauses that may appear more than once.
+    fn repeatable(name: &str) -> bool {
+        matches!(
+            name,
+            "copy" | "copyin" | "copyout" | "create" | "present" | "deviceptr" | "delete"
+                | "private" | "firstprivate" | "reduction" | "host" | "device" | "self"
+        )
+    }
+}
+
+/// Every clause name of every directive, to tell "misplaced" from "unknown".
+fn known_anywhere(name: &str) -> Option<Directive> {
+    [
+        Directive::Loop,
+        Directive::Parallel,
+        Directive::Serial,
+        Directive::Kernels,
+        Directive::Data,
+        Directive::EnterData,
+        Directive::ExitData,
+        Directive::Update,
+        Directive::Routine,
+    ]
+    .into_iter()
+    .find(|d| d.accepted().contains(&name))
+}
+
+/// Filters a raw clause list down to the clauses `dir` accepts, reporting unknown, misplaced
+/// and duplicate clauses (a duplicate is reported at its second occurrence).
+pub fn screen(dir: Directive, clauses: Vec<RawClause>, errors: &mut Errors) -> Vec<RawClause> {
+    let mut seen: Vec<String> = Vec::new();
+    let mut kept = Vec::new();
+    for clause in clauses {
+        let key = clause.key();
+        if !dir.accepted().contains(&key.as_str()) {
+            let msg = match known_anywhere(&key) {
+                Some(home) => format!(
+                    "`{key}` is not allowed on `{}`{}; it belongs on `{}`",
+                    dir.name(),
+                    not_allowed_hint(dir),
+                    home.name()
+                ),
+                None => format!(
+                    "unknown clause `{key}` on `{}`; expected one of: {}",
+                    dir.name(),
+                    dir.accepted().join(", ")
+                ),
+            };
+            errors.push(syn::Error::new(clause.name.span(), msg));
+            continue;
+        }
+        if seen.contains(&key) && !Directive::repeatable(&key) {
+            errors.push(syn::Error::new(
+                clause.name.span(),
+                format!("duplicate `{key}` clause on `{}`", dir.name()),
+            ));
+            continue;
+        }
+        seen.push(key);
+        kept.push(clause);
+    }
+    kept
+}
+
+fn not_allowed_hint(dir: Directive) -> &'static str {
+    match dir {
+        Directive::Serial => " (a serial region runs one gang, one worker, vector length 1)",
+        Directive::Kernels => " (kernels regions choose their own schedules)",
+        _ => "",
+    }
+}
+
+fn no_args(clause: &RawClause, errors: &mut Errors) {
+    if let Some(args) = &clause.args {
+        errors.push(syn::Error::new(
+            args.span(),
+            format!("`{}` takes no arguments", clause.key()),
+        ));
+    }
+}
+
+fn need_args<'a>(clause: &'a RawClause, what: &str, errors: &mut Errors) -> Option<&'a TokenStream> {
+    match &clause.args {
+        Some(args) if !args.is_empty() => Some(args),
+        Some(args) => {
+            errors.push(syn::Error::new(
+                args.span(),
+                format!("`{}` needs {what} inside the parentheses", clause.key()),
+            ));
+            None
+        }
+        None => {
+            errors.push(syn::Error::new(
+                clause.name.span(),
+                format!("`{}` needs an argument: `{}({what})`", clause.key(), clause.key()),
+            ));
+            None
+        }
+    }
+}
+
+fn parse_or_report<T>(
+    tokens: &TokenStream,
+    parser: impl Parser<Output = T>,
+    errors: &mut Errors,
+) -> Option<T> {
+    match parser.parse2(tokens.clone()) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            errors.push(e);
+            None
+        }
+    }
+}
+
+/// An integer-valued clause argument; a literal zero or negative is rejected at compile time.
+fn positive_expr(clause: &RawClause, errors: &mut Errors) -> Option<Expr> {
+    let args = need_args(clause, "an integer expression", errors)?;
+    let expr: Expr = parse_or_report(args, Expr::parse, errors)?;
+    if let Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(lit), .. }) = &expr {
+        if lit.base10_parse::<u64>().map_or(true, |v| v == 0) {
+            errors.push(syn::Error::new(
+                lit.span(),
+                format!("`{}` must be at least 1", clause.key()),
+            ));
+            return None;
+        }
+    }
+    Some(expr)
+}
+
+fn ident_list(clause: &RawClause, errors: &mut Errors) -> Vec<Ident> {
+    let Some(args) = need_args(clause, "variable names", errors) else {
+        return Vec::new();
+    };
+    parse_or_report(args, Punctuated::<Ident, Token![,]>::parse_terminated, errors)
+        .map(|p| p.into_iter().collect())
+        .unwrap_or_default()
+}
+
+fn data_clause(kind: DataKind, clause: &RawClause, errors: &mut Errors) -> DataClause {
+    DataClause {
+        kind,
+        span: clause.name.span(),
+        vars: ident_list(clause, errors).into_iter().map(|ident| Var { ident }).collect(),
+    }
+}
+
+fn data_kind(key: &str) -> Option<DataKind> {
+    Some(match key {
+        "copy" => DataKind::Copy,
+        "copyin" => DataKind::CopyIn,
+        "copyout" => DataKind::CopyOut,
+        "create" => DataKind::Create,
+        "present" => DataKind::Present,
+        "deviceptr" => DataKind::DevicePtr,
+        "delete" => DataKind::Delete,
+        _ => return None,
+    })
+}
+
+/// `op: a, b`.
+struct ReductionArgs(Reduction);
+
+impl Parse for ReductionArgs {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let expected = "expected a reduction operator: one of + * max min & | ^ && ||";
+        let (op, op_span) = if input.peek(Token![&&]) {
+            (RedOp::And, input.parse::<Token![&&]>()?.spans[0])
+        } else if input.peek(Token![||]) {
+            (RedOp::Or, input.parse::<Token![||]>()?.spans[0])
+        } else if input.peek(Token![+]) {
+            (RedOp::Add, input.parse::<Token![+]>()?.span)
+        } else if input.peek(Token![*]) {
+            (RedOp::Mul, input.parse::<Token![*]>()?.span)
+        } else if input.peek(Token![&]) {
+            (RedOp::BitAnd, input.parse::<Token![&]>()?.span)
+        } else if input.peek(Token![|]) {
+            (RedOp::BitOr, input.parse::<Token![|]>()?.span)
+        } else if input.peek(Token![^]) {
+            (RedOp::BitXor, input.parse::<Token![^]>()?.span)
+        } else if input.peek(Ident::peek_any) {
+            let id = Ident::parse_any(input)?;
+            match id.to_string().as_str() {
+                "max" => (RedOp::Max, id.span()),
+                "min" => (RedOp::Min, id.span()),
+                other => {
+                    return Err(syn::Error::new(
+                        id.span(),
+                        format!("unknown reduction operator `{other}`; {expected}"),
+                    ))
+                }
+            }
+        } else if input.is_empty() {
+            return Err(input.error(format!("{expected}, then `:` and the variables")));
+        } else {
+            let tt: proc_macro2::TokenTree = input.parse()?;
+            return Err(syn::Error::new(
+                tt.span(),
+                format!("unknown reduction operator `{tt}`; {expected}"),
+            ));
+        };
+        if !input.peek(Token![:]) {
+            return Err(input.error(format!(
+                "expected `:` after the reduction operator, as in `reduction({}: s)`",
+                op.symbol()
+            )));
+        }
+        input.parse::<Token![:]>()?;
+        let vars = Punctuated::<Ident, Token![,]>::parse_terminated(input)?;
+        if vars.is_empty() {
+            return Err(input.error("expected the reduction variables after `:`"));
+        }
+        Ok(ReductionArgs(Reduction { op, op_span, vars: vars.into_iter().collect() }))
+    }
+}
+
+fn reduction(clause: &RawClause, errors: &mut Errors) -> Option<Reduction> {
+    let args = need_args(clause, "op: vars", errors)?;
+    parse_or_report(args, ReductionArgs::parse, errors).map(|r| r.0)
+}
+
+/// Interprets the clauses of `parallel`, `kernels` or `serial`.
+pub fn region_directive(kind: RegionKind, attr: TokenStream, errors: &mut Errors) -> RegionDirective {
+    let dir = match kind {
+        RegionKind::Parallel => Directive::Parallel,
+        RegionKind::Kernels => Directive::Kernels,
+        RegionKind::Serial => Directive::Serial,
+    };
+    let raw = match parse_clause_list(attr) {
+        Ok(raw) => raw,
+        Err(e) => {
+            errors.push(e);
+            Vec::new()
+        }
+    };
+    let mut c = RegionClauses::default();
+    for clause in screen(dir, raw, errors) {
+        let key = clause.key();
+        match key.as_str() {
+            "num_gangs" => c.num_gangs = positive_expr(&clause, errors),
+            "num_workers" => c.num_workers = positive_expr(&clause, errors),
+            "vector_length" => c.vector_length = positive_expr(&clause, errors),
+            "async" => {
+                c.async_ = Some(match &clause.args {
+                    None => None,
+                    Some(args) => parse_or_report(args, Expr::parse, errors),
+                })
+            }
+            "wait" => {
+                c.wait = Some(match &clause.args {
+                    None => Vec::new(),
+                    Some(args) => parse_or_report(
+                        args,
+                        Punctuated::<Expr, Token![,]>::parse_terminated,
+                        errors,
+                    )
+                    .map(|p| p.into_iter().collect())
+                    .unwrap_or_default(),
+                })
+            }
+            "if" => {
+                if let Some(args) = need_args(&clause, "a `bool` condition", errors) {
+                    c.if_ = parse_or_report(args, Expr::parse, errors);
+                }
+            }
+            "default" => {
+                if let Some(args) = need_args(&clause, "`none` or `present`", errors) {
+                    match parse_or_report(args, Ident::parse_any, errors) {
+                        Some(id) if id == "none" => c.default = Some((DefaultKind::None, id.span())),
+                        Some(id) if id == "present" => {
+                            c.default = Some((DefaultKind::Present, id.span()))
+                        }
+                        Some(id) => errors.push(syn::Error::new(
+                            id.span(),
+                            format!("unknown default `{id}`; expected `none` or `present`"),
+                        )),
+                        None => {}
+                    }
+                }
+            }
+            "private" => c.private.extend(ident_list(&clause, errors)),
+            "firstprivate" => c.firstprivate.extend(ident_list(&clause, errors)),
+            "reduction" => c.reduction.extend(reduction(&clause, errors)),
+            other => {
+                let kind = data_kind(other).expect("screened clause list");
+                c.data.push(data_clause(kind, &clause, errors));
+            }
+        }
+    }
+    RegionDirective { kind, clauses: c }
+}
+
+/// `gang`, `gang(n)`, `gang(dim: d)`, `gang(num: n)`, `worker(n)`, `vector(n)`.
+fn level_clause(clause: &RawClause, errors: &mut Errors) -> LevelClause {
+    let mut level = LevelClause { span: clause.name.span(), size: None, dim: None };
+    let Some(args) = &clause.args else { return level };
+    let is_gang = clause.key() == "gang";
+    let parsed = (|input: ParseStream| -> syn::Result<()> {
+        if input.is_empty() {
+            return Err(input.error(format!(
+                "empty parentheses: write `{}` or `{}(n)`",
+                clause.key(),
+                clause.key()
+            )));
+        }
+        if is_gang && input.peek(Ident) && input.peek2(Token![:]) {
+            let name: Ident = input.parse()?;
+            input.parse::<Token![:]>()?;
+            match name.to_string().as_str() {
+                "dim" => {
+                    let lit: LitInt = input.parse()?;
+                    let d: u32 = lit.base10_parse()?;
+                    if !(1..=3).contains(&d) {
+                        return Err(syn::Error::new(lit.span(), "`gang(dim: d)` takes d = 1, 2 or 3"));
+                    }
+                    level.dim = Some(d);
+                }
+                "num" | "static" => level.size = Some(input.parse()?),
+                _ => {
+                    return Err(syn::Error::new(
+                        name.span(),
+                        format!("unknown gang argument `{name}`; expected `dim:` or `num:`"),
+                    ))
+                }
+            }
+        } else {
+            level.size = Some(input.parse()?);
+        }
+        if !input.is_empty() {
+            return Err(input.error("unexpected tokens in the level clause"));
+        }
+        Ok(())
+    })
+    .parse2(args.clone());
+    if let Err(e) = parsed {
+        errors.push(e);
+    }
+    level
+}
+
+/// Interprets `#[acc::r#loop(..)]`.
+pub fn loop_directive(span: Span, attr: TokenStream, errors: &mut Errors) -> LoopDirective {
+    let raw = match parse_clause_list(attr) {
+        Ok(raw) => raw,
+        Err(e) => {
+            errors.push(e);
+            Vec::new()
+        }
+    };
+    let mut d = LoopDirective { span: Some(span), ..LoopDirective::default() };
+    for clause in screen(Directive::Loop, raw, errors) {
+        match clause.key().as_str() {
+            "gang" => d.gang = Some(level_clause(&clause, errors)),
+            "worker" => d.worker = Some(level_clause(&clause, errors)),
+            "vector" => d.vector = Some(level_clause(&clause, errors)),
+            "seq" => {
+                no_args(&clause, errors);
+                d.seq = Some(clause.name.span())
+            }
+            "auto" => {
+                no_args(&clause, errors);
+                d.auto = Some(clause.name.span())
+            }
+            "independent" => {
+                no_args(&clause, errors);
+                d.independent = Some(clause.name.span())
+            }
+            "collapse" => {
+                if let Some(args) = need_args(&clause, "the number of loops", errors) {
+                    match syn::parse2::<LitInt>(args.clone()).and_then(|l| {
+                        let n: usize = l.base10_parse()?;
+                        if n == 0 {
+                            Err(syn::Error::new(l.span(), "`collapse(n)` needs n >= 1"))
+                        } else {
+                            Ok(n)
+                        }
+                    }) {
+                        Ok(n) => d.collapse = Some((clause.name.span(), n)),
+                        Err(_) if syn::parse2::<LitInt>(args.clone()).is_err() => {
+                            errors.push(syn::Error::new(
+                                args.span(),
+                                "`collapse(n)` takes an integer literal: the number of tightly nested loops",
+                            ))
+                        }
+                        Err(e) => errors.push(e),
+                    }
+                }
+            }
+            "tile" => {
+                if let Some(args) = need_args(&clause, "tile sizes", errors) {
+                    if let Some(sizes) =
+                        parse_or_report(args, Punctuated::<Expr, Token![,]>::parse_terminated, errors)
+                    {
+                        let sizes: Vec<Expr> = sizes.into_iter().collect();
+                        for s in &sizes {
+                            if let Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(l), .. }) = s {
+                                if l.base10_parse::<u64>().map_or(true, |v| v == 0) {
+                                    errors.push(syn::Error::new(l.span(), "tile sizes must be at least 1"));
+                                }
+                            }
+                        }
+                        d.tile = Some((clause.name.span(), sizes));
+                    }
+                }
+            }
+            "private" => d.private.extend(ident_list(&clause, errors)),
+            "reduction" => d.reduction.extend(reduction(&clause, errors)),
+            _ => unreachable!("screened clause list"),
+        }
+    }
+    d
+}
+
+/// Interprets the clause list of `data!`, `enter_data!`, `exit_data!`; `finalize` is returned
+/// separately.
+pub fn data_clauses(dir: Directive, raw: Vec<RawClause>, errors: &mut Errors) -> (Vec<DataClause>, Option<Span>) {
+    let mut out = Vec::new();
+    let mut finalize = None;
+    for clause in screen(dir, raw, errors) {
+        let key = clause.key();
+        if key == "finalize" {
+            no_args(&clause, errors);
+            finalize = Some(clause.name.span());
+            continue;
+        }
+        let kind = data_kind(&key).expect("screened clause list");
+        out.push(data_clause(kind, &clause, errors));
+    }
+    (out, finalize)
+}
+
+/// `#[acc::routine(seq)]`: exactly one level.
+pub fn routine_level(attr: TokenStream, errors: &mut Errors) -> RoutineLevel {
+    let span = attr.span();
+    let raw = match parse_clause_list(attr) {
+        Ok(raw) => raw,
+        Err(e) => {
+            errors.push(e);
+            return RoutineLevel::Seq;
+        }
+    };
+    let kept = screen(Directive::Routine, raw, errors);
+    if kept.len() > 1 {
+        errors.push(syn::Error::new(
+            kept[1].name.span(),
+            "a routine has one level: `seq`, `vector`, `worker` or `gang`",
+        ));
+    }
+    let _ = span;
+    match kept.first().map(|c| c.key()).as_deref() {
+        Some("vector") => RoutineLevel::Vector,
+        Some("worker") => RoutineLevel::Worker,
+        Some("gang") => RoutineLevel::Gang,
+        _ => RoutineLevel::Seq,
+    }
+}
+
+/// Spans a whole token stream for messages about missing things.
+pub fn span_of(tokens: &TokenStream) -> Span {
+    tokens.clone().into_iter().next().map_or_else(Span::call_site, |t| t.span())
+}

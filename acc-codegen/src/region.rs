@@ -1,0 +1,889 @@
+//! Compute regions: the fn signature's parameters, the region's data clauses, and the walk over
+//! the body that finds `acc::loop`s, `cache!` and `atomic!`, checks them, and lowers them for
+//! the host backend (rayon).
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::ext::IdentExt;
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+use syn::visit_mut::VisitMut;
+use syn::{Expr, ExprForLoop, FnArg, Ident, ItemFn, Pat, Type};
+
+use crate::atomic::{self, AtomicForm, Place};
+use crate::loops::{self, LoopHeader};
+use crate::model::*;
+use crate::parse;
+use crate::report::Errors;
+
+/// How a parameter reaches the device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    /// `&[T]`: read-only device data (default `copyin`).
+    Slice,
+    /// `&mut [T]`: read-write device data (default `copy`).
+    SliceMut,
+    /// `&DeviceSlice<T>`.
+    DeviceSlice,
+    /// `&mut DeviceSlice<T>`.
+    DeviceSliceMut,
+    /// A `Copy` value (firstprivate).
+    Value,
+}
+
+#[derive(Clone)]
+pub struct Param {
+    pub ident: Ident,
+    pub kind: ParamKind,
+    /// The element type of slices, the type itself for values.
+    pub elem: Type,
+    pub ty: Type,
+}
+
+/// Whether `path` names an acc item (`acc::name` or plain `name`).
+pub fn is_acc_path(path: &syn::Path, name: &str) -> bool {
+    let segs: Vec<String> = path.segments.iter().map(|s| s.ident.unraw().to_string()).collect();
+    match segs.as_slice() {
+        [one] => one == name,
+        [acc, one] => acc == "acc" && one == name,
+        _ => false,
+    }
+}
+
+fn device_slice_elem(ty: &Type) -> Option<Type> {
+    let Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?;
+    if last.ident != "DeviceSlice" {
+        return None;
+    }
+    match &last.arguments {
+        syn::PathArguments::AngleBracketed(a) => match a.args.first()? {
+            syn::GenericArgument::Type(t) => Some(t.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Classifies the region fn's parameters, reporting unsupported forms.
+pub fn params(f: &ItemFn, errors: &mut Errors) -> Vec<Param> {
+    let mut out = Vec::new();
+    for arg in &f.sig.inputs {
+        let typed = match arg {
+            FnArg::Receiver(r) => {
+                errors.error(r.span(), "an acc region cannot take `self`: make it a free fn and pass the fields it needs");
+                continue;
+            }
+            FnArg::Typed(t) => t,
+        };
+        let ident = match &*typed.pat {
+            Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => p.ident.clone(),
+            other => {
+                errors.error(other.span(), "acc region parameters must be plain names (`a: &[f32]`)");
+                continue;
+            }
+        };
+        let ty = (*typed.ty).clone();
+        let kind_elem = match &ty {
+            Type::Reference(r) => match &*r.elem {
+                Type::Slice(s) => Some((
+                    if r.mutability.is_some() { ParamKind::SliceMut } else { ParamKind::Slice },
+                    (*s.elem).clone(),
+                )),
+                other => device_slice_elem(other).map(|e| {
+                    (
+                        if r.mutability.is_some() { ParamKind::DeviceSliceMut } else { ParamKind::DeviceSlice },
+                        e,
+                    )
+                }),
+            },
+            Type::Slice(_) | Type::TraitObject(_) | Type::ImplTrait(_) | Type::Ptr(_) | Type::BareFn(_) | Type::Never(_) => None,
+            other => Some((ParamKind::Value, other.clone())),
+        };
+        match kind_elem {
+            Some((kind, elem)) => out.push(Param { ident, kind, elem, ty }),
+            None => errors.error(
+                typed.ty.span(),
+                "unsupported parameter type for an acc region; expected `&[T]`, `&mut [T]`, `&acc::DeviceSlice<T>`, `&mut acc::DeviceSlice<T>` or a `Copy` value (a scalar, an array or a `#[derive(acc::DeviceCopy)]` struct)",
+            ),
+        }
+    }
+    out
+}
+
+/// The data clause each slice parameter gets, after the region's clauses and defaults.
+pub fn data_plan(
+    dir: &RegionDirective,
+    params: &[Param],
+    errors: &mut Errors,
+) -> Vec<(Param, DataKind, Span)> {
+    let mut assigned: Vec<(Ident, DataKind, Span)> = Vec::new();
+    for clause in &dir.clauses.data {
+        for var in &clause.vars {
+            let Some(p) = params.iter().find(|p| p.ident == var.ident) else {
+                errors.error(
+                    var.ident.span(),
+                    format!(
+                        "`{}` is not a parameter of this region; a region's data clauses name its slice parameters (use `acc::data!` for other variables)",
+                        var.ident
+                    ),
+                );
+                continue;
+            };
+            if p.kind == ParamKind::Value {
+                errors.error(
+                    var.ident.span(),
+                    format!("`{}` is passed by value (a firstprivate copy); data clauses name slices `&[T]` / `&mut [T]`", var.ident),
+                );
+                continue;
+            }
+            if let Some(prev) = assigned.iter().find(|a| a.0 == var.ident) {
+                errors.error(
+                    var.ident.span(),
+                    format!("`{}` already appears in a `{}` clause", var.ident, prev.1.name()),
+                );
+                continue;
+            }
+            let is_device = matches!(p.kind, ParamKind::DeviceSlice | ParamKind::DeviceSliceMut);
+            if is_device && clause.kind != DataKind::DevicePtr {
+                errors.error(
+                    var.ident.span(),
+                    format!("`{}` is a `DeviceSlice`, which lives on the device; name it in `deviceptr` or in no clause", var.ident),
+                );
+                continue;
+            }
+            if !is_device && clause.kind == DataKind::DevicePtr {
+                errors.error(
+                    var.ident.span(),
+                    format!("`deviceptr` names `acc::DeviceSlice` parameters; `{}` is host data", var.ident),
+                );
+                continue;
+            }
+            if p.kind == ParamKind::Slice && matches!(clause.kind, DataKind::Copy | DataKind::CopyOut) {
+                errors.error(
+                    clause.span,
+                    format!("`{}` writes `{}` back to the host, but it is a read-only `&[T]`; make it `&mut [T]` or use `copyin`", clause.kind.name(), var.ident),
+                );
+                continue;
+            }
+            assigned.push((var.ident.clone(), clause.kind, var.ident.span()));
+        }
+    }
+    let mut plan = Vec::new();
+    for p in params {
+        if p.kind == ParamKind::Value {
+            continue;
+        }
+        if let Some(a) = assigned.iter().find(|a| a.0 == p.ident) {
+            plan.push((p.clone(), a.1, a.2));
+            continue;
+        }
+        let kind = match (p.kind, dir.clauses.default) {
+            (ParamKind::DeviceSlice | ParamKind::DeviceSliceMut, _) => DataKind::DevicePtr,
+            (_, Some((DefaultKind::Present, _))) => DataKind::Present,
+            (_, Some((DefaultKind::None, span))) => {
+                errors.push(syn::Error::new(
+                    p.ident.span(),
+                    format!("`{}` is in no data clause, and the region says `default(none)`", p.ident),
+                ));
+                let _ = span;
+                continue;
+            }
+            (ParamKind::Slice, None) => DataKind::CopyIn,
+            _ => DataKind::Copy,
+        };
+        plan.push((p.clone(), kind, p.ident.span()));
+    }
+    plan
+}
+
+/// Names bound by a pattern.
+pub fn pat_idents(p: &Pat, out: &mut Vec<String>) {
+    struct V<'a>(&'a mut Vec<String>);
+    impl<'ast> Visit<'ast> for V<'_> {
+        fn visit_pat_ident(&mut self, i: &'ast syn::PatIdent) {
+            self.0.push(i.ident.to_string());
+            syn::visit::visit_pat_ident(self, i);
+        }
+    }
+    V(out).visit_pat(p);
+}
+
+/// Every name bound anywhere inside a block (lets, loop patterns, closure parameters).
+pub fn inner_decls(b: &syn::Block) -> Vec<String> {
+    struct V(Vec<String>);
+    impl<'ast> Visit<'ast> for V {
+        fn visit_pat(&mut self, p: &'ast Pat) {
+            pat_idents(p, &mut self.0);
+        }
+    }
+    let mut v = V(Vec::new());
+    v.visit_block(b);
+    v.0
+}
+
+/// Finds the acc loop attribute of a `for` loop, removing it.
+pub fn take_loop_attr(attrs: &mut Vec<syn::Attribute>) -> Option<syn::Attribute> {
+    let pos = attrs.iter().position(|a| is_acc_path(a.path(), "loop"))?;
+    Some(attrs.remove(pos))
+}
+
+fn attr_tokens(a: &syn::Attribute) -> TokenStream {
+    match &a.meta {
+        syn::Meta::Path(_) => TokenStream::new(),
+        syn::Meta::List(l) => l.tokens.clone(),
+        syn::Meta::NameValue(nv) => nv.value.to_token_stream(),
+    }
+}
+
+/// Parses and checks a loop directive in its context; returns the directive.
+pub fn loop_directive_of(attr: &syn::Attribute, kind: RegionKind, errors: &mut Errors) -> LoopDirective {
+    if let syn::Meta::NameValue(nv) = &attr.meta {
+        errors.error(nv.eq_token.span, "write `#[acc::r#loop(clauses)]`");
+    }
+    let d = parse::loop_directive(attr.path().segments.last().unwrap().ident.span(), attr_tokens(attr), errors);
+    if let Some(seq) = d.seq {
+        for (name, present) in [
+            ("gang", d.gang.is_some()),
+            ("worker", d.worker.is_some()),
+            ("vector", d.vector.is_some()),
+            ("independent", d.independent.is_some()),
+            ("auto", d.auto.is_some()),
+        ] {
+            if present {
+                errors.error(seq, format!("`seq` cannot be combined with `{name}`: a sequential loop has no parallel level"));
+            }
+        }
+    }
+    if let (Some(auto), Some(_)) = (d.auto, d.independent) {
+        errors.error(auto, "`auto` and `independent` contradict each other: `auto` asks the compiler to decide");
+    }
+    if kind != RegionKind::Kernels {
+        for lvl in [&d.gang, &d.worker, &d.vector].into_iter().flatten() {
+            if lvl.dim.is_some() {
+                errors.error(lvl.span, "`gang(dim: ..)` is allowed only in `kernels` regions");
+            } else if lvl.size.is_some() {
+                errors.error(
+                    lvl.span,
+                    format!(
+                        "a level size is allowed only in `kernels` regions; in `{}` set it on the region (`num_gangs`, `num_workers`, `vector_length`)",
+                        kind.name()
+                    ),
+                );
+            }
+        }
+    }
+    if let (Some((span, _)), Some(_)) = (&d.tile, &d.collapse) {
+        errors.error(*span, "`tile` and `collapse` cannot be combined on one loop");
+    }
+    d
+}
+
+/// The innermost level (gang 0, worker 1, vector 2) a directive names, and its outermost.
+fn levels(d: &LoopDirective) -> Option<(u8, u8, Span)> {
+    let named: Vec<(u8, Span)> = [(0u8, &d.gang), (1, &d.worker), (2, &d.vector)]
+        .into_iter()
+        .filter_map(|(l, c)| c.as_ref().map(|c| (l, c.span)))
+        .collect();
+    let first = named.first()?;
+    let last = named.last()?;
+    Some((first.0, last.0, first.1))
+}
+
+const LEVEL_NAMES: [&str; 3] = ["gang", "worker", "vector"];
+
+/// A host-parallel loop being lowered: what its iterations share and how.
+#[derive(Default)]
+struct ParFrame {
+    scope_base: usize,
+    reductions: Vec<(RedOp, Span, Ident)>,
+    privates: Vec<Ident>,
+    shadow_arrays: Vec<Ident>,
+    atomic_scalars: Vec<Ident>,
+    assigned_outer: Vec<Ident>,
+}
+
+/// Walks a region body, checks its directives and lowers it for the host backend.
+pub struct HostLowerer<'a> {
+    pub kind: RegionKind,
+    pub region_reductions: Vec<(RedOp, Span, Ident)>,
+    pub region_privates: Vec<Ident>,
+    pub param_kinds: Vec<(Ident, ParamKind)>,
+    scopes: Vec<Vec<String>>,
+    frames: Vec<ParFrame>,
+    /// The innermost level of every enclosing non-`seq` acc loop.
+    levels: Vec<(u8, Span)>,
+    /// Whether the walk is inside any acc loop (for `cache!`).
+    loop_depth: usize,
+    pub errors: &'a mut Errors,
+    tag: usize,
+    /// `true` inside a routine: acc loops there are routine-level loops.
+    pub routine: Option<RoutineLevel>,
+}
+
+impl<'a> HostLowerer<'a> {
+    pub fn new(kind: RegionKind, params: &[Param], errors: &'a mut Errors) -> Self {
+        HostLowerer {
+            kind,
+            region_reductions: Vec::new(),
+            region_privates: Vec::new(),
+            param_kinds: params.iter().map(|p| (p.ident.clone(), p.kind)).collect(),
+            scopes: vec![params.iter().map(|p| p.ident.to_string()).collect()],
+            frames: Vec::new(),
+            levels: Vec::new(),
+            loop_depth: 0,
+            errors,
+            tag: 0,
+            routine: None,
+        }
+    }
+
+    pub fn with_params(mut self, names: Vec<String>) -> Self {
+        self.scopes = vec![names];
+        self
+    }
+
+    fn declared(&self, name: &Ident) -> bool {
+        self.scopes.iter().any(|s| s.iter().any(|n| name == n))
+    }
+
+    /// Whether `name` is bound outside the current host-parallel loop.
+    fn outside_frame(&self, name: &Ident) -> bool {
+        let Some(frame) = self.frames.last() else { return false };
+        for (depth, scope) in self.scopes.iter().enumerate().rev() {
+            if scope.iter().any(|n| name == n) {
+                return depth < frame.scope_base;
+            }
+        }
+        // Not bound in the region at all (a static or const): never shadow it.
+        false
+    }
+
+    fn bind(&mut self, names: Vec<String>) {
+        self.scopes.last_mut().expect("scope").extend(names);
+    }
+
+    fn check_declared(&mut self, ids: &[Ident], what: &str) {
+        for id in ids {
+            if !self.declared(id) {
+                self.errors.error(
+                    id.span(),
+                    format!("{what} `{id}` is not declared before this loop: declare it with `let mut {id} = ..;` in the region"),
+                );
+            }
+        }
+    }
+
+    /// The `acc::cache!`/`acc::atomic!` macro a statement or expression holds.
+    fn acc_macro(m: &syn::Macro) -> Option<&'static str> {
+        if is_acc_path(&m.path, "atomic") {
+            Some("atomic")
+        } else if is_acc_path(&m.path, "cache") {
+            Some("cache")
+        } else {
+            None
+        }
+    }
+
+    fn lower_macro(&mut self, m: &syn::Macro, first_in_loop_body: bool) -> Option<Expr> {
+        match Self::acc_macro(m)? {
+            "cache" => {
+                if let Err(e) = crate::cache::parse(m.tokens.clone()) {
+                    self.errors.push(e);
+                } else if self.loop_depth == 0 {
+                    self.errors.error(m.path.span(), "`acc::cache!` belongs at the top of an `acc::loop` body");
+                } else if !first_in_loop_body {
+                    self.errors.error(m.path.span(), "`acc::cache!` must be the first statement of the loop body");
+                }
+                Some(syn::parse_quote!(()))
+            }
+            _ => {
+                let form: AtomicForm = match syn::parse2(m.tokens.clone()) {
+                    Ok(f) => f,
+                    Err(e) => {
+                        self.errors.push(e);
+                        return Some(syn::parse_quote!(()));
+                    }
+                };
+                let base = form.place().base().clone();
+                let shared = self.outside_frame(&base);
+                let tokens = if shared {
+                    let frame = self.frames.last_mut().unwrap();
+                    match form.place() {
+                        Place::Scalar(_) => {
+                            if !frame.atomic_scalars.contains(&base) {
+                                frame.atomic_scalars.push(base);
+                            }
+                        }
+                        Place::Element { .. } => {
+                            if !frame.shadow_arrays.contains(&base) {
+                                frame.shadow_arrays.push(base);
+                            }
+                        }
+                    }
+                    atomic::expand_shared(&form, m.path.span())
+                } else {
+                    atomic::expand_plain(&form)
+                };
+                Some(syn::parse2(tokens).expect("atomic expansion parses"))
+            }
+        }
+    }
+
+    fn note_assignment(&mut self, place: &Expr) {
+        if self.frames.is_empty() {
+            return;
+        }
+        if let Some((base, _)) = loops::index_base(place) {
+            if self.outside_frame(base) {
+                let frame = self.frames.last_mut().unwrap();
+                if !frame.shadow_arrays.contains(base) && !frame.privates.contains(base) {
+                    frame.shadow_arrays.push(base.clone());
+                }
+            }
+        } else if let Expr::Path(p) = place {
+            if let Some(id) = p.path.get_ident() {
+                if self.outside_frame(id) {
+                    self.frames.last_mut().unwrap().assigned_outer.push(id.clone());
+                }
+            }
+        }
+    }
+
+    /// Checks the forbidden control flow of a parallel loop body.
+    fn check_control_flow(&mut self, body: &syn::Block) {
+        struct V<'e> {
+            errors: &'e mut Errors,
+            depth: usize,
+        }
+        impl<'ast> Visit<'ast> for V<'_> {
+            fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+            fn visit_item(&mut self, _: &'ast syn::Item) {}
+            fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
+                self.visit_expr(&f.expr);
+                self.depth += 1;
+                self.visit_block(&f.body);
+                self.depth -= 1;
+            }
+            fn visit_expr_while(&mut self, w: &'ast syn::ExprWhile) {
+                self.visit_expr(&w.cond);
+                self.depth += 1;
+                self.visit_block(&w.body);
+                self.depth -= 1;
+            }
+            fn visit_expr_loop(&mut self, l: &'ast syn::ExprLoop) {
+                self.depth += 1;
+                self.visit_block(&l.body);
+                self.depth -= 1;
+            }
+            fn visit_expr_break(&mut self, b: &'ast syn::ExprBreak) {
+                if self.depth == 0 || b.label.is_some() {
+                    self.errors.error(b.break_token.span, "`break` cannot leave a parallel acc loop: its iterations run independently (use `seq`, or a `while` loop outside the region)");
+                }
+            }
+            fn visit_expr_continue(&mut self, c: &'ast syn::ExprContinue) {
+                if c.label.is_some() && self.depth > 0 {
+                    self.errors.error(c.continue_token.span, "a labelled `continue` cannot target a loop outside the acc loop body");
+                }
+            }
+            fn visit_expr_return(&mut self, r: &'ast syn::ExprReturn) {
+                self.errors.error(r.return_token.span, "`return` cannot leave a parallel acc loop: its iterations run independently");
+            }
+            fn visit_expr_try(&mut self, t: &'ast syn::ExprTry) {
+                self.errors.error(t.question_token.span, "`?` cannot leave a parallel acc loop: its iterations run independently");
+            }
+        }
+        V { errors: self.errors, depth: 0 }.visit_block(body);
+    }
+
+    /// Gathers the `collapse(n)` / `tile(..)` nest under `f`.
+    fn nest(&mut self, f: &ExprForLoop, depth: usize, clause_span: Span) -> Option<Vec<LoopHeader>> {
+        let mut headers = Vec::new();
+        let mut cur = f;
+        for level in 0..depth {
+            match LoopHeader::parse(cur) {
+                Ok(h) => headers.push(h),
+                Err(e) => {
+                    self.errors.push(e);
+                    return None;
+                }
+            }
+            if level + 1 == depth {
+                break;
+            }
+            match loops::only_inner_loop(&cur.body) {
+                Some(inner) => {
+                    if let Some(a) = inner.attrs.iter().find(|a| is_acc_path(a.path(), "loop")) {
+                        self.errors.error(a.path().span(), "a loop inside `collapse`/`tile` takes its schedule from the outer directive; remove this `acc::loop`");
+                    }
+                    cur = inner;
+                }
+                None => {
+                    self.errors.error(
+                        clause_span,
+                        format!("`collapse`/`tile` of {depth} loops needs {depth} tightly nested `for` loops, but the loop body at depth {} is not a single `for` loop", level + 1),
+                    );
+                    return None;
+                }
+            }
+        }
+        for (i, h) in headers.iter().enumerate() {
+            for outer in &headers[..i] {
+                if h.mentions(&outer.var) {
+                    self.errors.error(
+                        h.span,
+                        format!("the bounds of a collapsed loop cannot depend on the outer loop variable `{}`", outer.var),
+                    );
+                    return None;
+                }
+            }
+        }
+        Some(headers)
+    }
+
+    fn lower_loop(&mut self, mut f: ExprForLoop, attr: syn::Attribute) -> Expr {
+        let d = loop_directive_of(&attr, self.kind, self.errors);
+        let attr_span = attr.path().segments.last().unwrap().ident.span();
+        // Level nesting: gang outside worker outside vector.
+        if let Some((outer_lvl, inner_lvl, span)) = levels(&d) {
+            if let Some(&(enclosing, _)) = self.levels.last() {
+                if outer_lvl <= enclosing {
+                    self.errors.error(
+                        span,
+                        format!(
+                            "a `{}` loop cannot be nested inside a `{}` loop: the levels nest gang > worker > vector",
+                            LEVEL_NAMES[outer_lvl as usize], LEVEL_NAMES[enclosing as usize]
+                        ),
+                    );
+                }
+            }
+            if let Some(RoutineLevel::Seq) = self.routine {
+                self.errors.error(span, "a `routine(seq)` cannot contain a parallel loop level");
+            }
+            let _ = inner_lvl;
+        }
+        self.check_declared(&d.reduction.iter().flat_map(|r| r.vars.clone()).collect::<Vec<_>>(), "reduction variable");
+        self.check_declared(&d.private, "private variable");
+        let depth = d.collapse.map_or(0, |c| c.1).max(d.tile.as_ref().map_or(0, |t| t.1.len())).max(1);
+        let clause_span = d.collapse.map(|c| c.0).or(d.tile.as_ref().map(|t| t.0)).unwrap_or(attr_span);
+        let Some(headers) = self.nest(&f, depth, clause_span) else {
+            self.visit_block_mut(&mut f.body);
+            return Expr::ForLoop(f);
+        };
+        for r in &d.reduction {
+            for v in &r.vars {
+                if headers.iter().any(|h| &h.var == v) {
+                    self.errors.error(v.span(), format!("the loop variable `{v}` cannot be a reduction variable"));
+                }
+            }
+        }
+        if d.seq.is_none() {
+            self.check_control_flow(&f.body);
+        }
+
+        // Decide how the host runs it.
+        let analysed = || {
+            let reds: Vec<Ident> = d.reduction.iter().flat_map(|r| r.vars.clone()).collect();
+            let decls = inner_decls(&f.body);
+            loops::dependence(&f, &headers[0].var, &reds, &decls)
+        };
+        let parallel = self.frames.is_empty()
+            && d.seq.is_none()
+            && self.kind != RegionKind::Serial
+            && self.routine.is_none()
+            && match (self.kind, d.independent, d.auto) {
+                (_, Some(_), _) => true,
+                (RegionKind::Kernels, None, _) | (_, None, Some(_)) => analysed().is_none(),
+                _ => true,
+            };
+
+        let level = levels(&d).map(|(_, inner, span)| (inner, span));
+        if let Some(l) = level {
+            self.levels.push(l);
+        }
+        self.loop_depth += 1;
+        let out = if parallel {
+            self.lower_parallel(f, &d, headers)
+        } else {
+            self.lower_sequential(f, &d)
+        };
+        self.loop_depth -= 1;
+        if level.is_some() {
+            self.levels.pop();
+        }
+        out
+    }
+
+    fn lower_sequential(&mut self, mut f: ExprForLoop, d: &LoopDirective) -> Expr {
+        // Reductions and privates of a loop run in order are the plain Rust meaning.
+        let _ = d;
+        self.scopes.push(Vec::new());
+        let mut names = Vec::new();
+        pat_idents(&f.pat, &mut names);
+        self.bind(names);
+        self.visit_loop_body(&mut f.body);
+        self.scopes.pop();
+        Expr::ForLoop(f)
+    }
+
+    /// Visits a loop body, allowing `cache!` as its first statement.
+    fn visit_loop_body(&mut self, body: &mut syn::Block) {
+        self.scopes.push(Vec::new());
+        for (i, stmt) in body.stmts.iter_mut().enumerate() {
+            self.visit_stmt_at(stmt, i == 0);
+        }
+        self.scopes.pop();
+    }
+
+    fn lower_parallel(&mut self, f: ExprForLoop, d: &LoopDirective, headers: Vec<LoopHeader>) -> Expr {
+        let rt = quote!(::acc::__private);
+        let mut frame = ParFrame { scope_base: self.scopes.len(), ..ParFrame::default() };
+        for r in &d.reduction {
+            for v in &r.vars {
+                frame.reductions.push((r.op, r.op_span, v.clone()));
+            }
+        }
+        frame.privates.extend(d.private.iter().cloned());
+        frame.privates.extend(self.region_privates.iter().cloned());
+        self.frames.push(frame);
+        self.scopes.push(headers.iter().map(|h| h.var.to_string()).collect());
+
+        // The innermost body of the nest.
+        let mut body_loop = f;
+        for _ in 1..headers.len() {
+            body_loop = loops::only_inner_loop(&body_loop.body).expect("checked nest").clone();
+        }
+        let mut body = body_loop.body;
+        self.visit_loop_body(&mut body);
+
+        self.scopes.pop();
+        let mut frame = self.frames.pop().unwrap();
+        // Outer scalars assigned in the loop must be reductions, privates or atomics.
+        for id in std::mem::take(&mut frame.assigned_outer) {
+            let known = frame.reductions.iter().any(|r| r.2 == id)
+                || frame.privates.contains(&id)
+                || frame.atomic_scalars.contains(&id);
+            if known {
+                continue;
+            }
+            if let Some(r) = self.region_reductions.iter().find(|r| r.2 == id) {
+                frame.reductions.push(r.clone());
+                continue;
+            }
+            self.errors.error(
+                id.span(),
+                format!("`{id}` is assigned in a parallel loop but declared outside it: name it in `reduction(op: {id})` or `private({id})`, use `acc::atomic!`, or declare it inside the loop"),
+            );
+        }
+        frame.shadow_arrays.retain(|a| !frame.privates.contains(a) && !frame.reductions.iter().any(|r| &r.2 == a));
+
+        // Normalise the nest.
+        self.tag += 1;
+        let tag = self.tag;
+        let mut setup = TokenStream::new();
+        let mut trips = Vec::new();
+        let mut norms = Vec::new();
+        for (lvl, h) in headers.iter().enumerate() {
+            let n = loops::normalise(h, tag * 8 + lvl, &rt);
+            setup.extend(n.setup.clone());
+            trips.push(n.trip.clone());
+            norms.push(n);
+        }
+        let k = format_ident!("__acc_k");
+        let mut bind_vars = TokenStream::new();
+        // k = ((k0 * t1) + k1) * t2 + k2 ...
+        for (lvl, (h, n)) in headers.iter().zip(&norms).enumerate() {
+            let inner_trips = &trips[lvl + 1..];
+            let kl = format_ident!("__acc_k{}", lvl);
+            let div = if inner_trips.is_empty() { quote!(#k) } else { quote!(#k / (1usize #(* #inner_trips)*)) };
+            let modulo = if lvl == 0 { div } else { let t = &trips[lvl]; quote!((#div) % #t) };
+            let var = &h.var;
+            let idx = (n.index)(&kl);
+            bind_vars.extend(quote! { let #kl: usize = #modulo; let #var = #idx; });
+        }
+        let total = quote!((#(#trips)**));
+
+        let mut shadows = TokenStream::new();
+        let mut per_iter = TokenStream::new();
+        for a in &frame.shadow_arrays {
+            shadows.extend(quote_spanned!(a.span()=> let #a = #rt::SharedMut::new(&mut #a[..]);));
+            per_iter.extend(quote!(#[allow(unused_mut)] let mut #a = #a;));
+        }
+        for x in &frame.atomic_scalars {
+            shadows.extend(quote_spanned!(x.span()=> let #x = #rt::AtomicRef::new(&mut #x);));
+        }
+        for p in &frame.privates {
+            let is_slice = self.param_kinds.iter().any(|(n, k)| n == p && matches!(k, ParamKind::Slice | ParamKind::SliceMut));
+            if is_slice {
+                let buf = format_ident!("__acc_private_{}", p);
+                per_iter.extend(quote!(#[allow(unused_mut)] let mut #buf = #p.to_vec(); #[allow(unused_variables)] let #p = &mut #buf[..];));
+            } else {
+                per_iter.extend(quote!(#[allow(unused_mut)] let mut #p = ::core::clone::Clone::clone(&#p);));
+            }
+        }
+        let body_stmts = &body.stmts;
+        let iteration = quote! {
+            #per_iter
+            #bind_vars
+            #[allow(clippy::never_loop)]
+            for _ in ::core::iter::once(()) { #(#body_stmts)* }
+        };
+
+        let tokens = if frame.reductions.is_empty() {
+            quote! {{
+                #setup
+                #shadows
+                #rt::par_for(#total, |#k: usize| { #iteration });
+            }}
+        } else {
+            let vars: Vec<&Ident> = frame.reductions.iter().map(|r| &r.2).collect();
+            let ops: Vec<TokenStream> = frame
+                .reductions
+                .iter()
+                .map(|(op, span, _)| {
+                    let ty = Ident::new(op.type_name(), *span);
+                    quote_spanned!(*span=> #rt::reduce::#ty)
+                })
+                .collect();
+            let idx: Vec<syn::Index> = (0..vars.len()).map(syn::Index::from).collect();
+            let identities = vars.iter().zip(&ops).map(|(v, op)| quote_spanned!(v.span()=> #op.identity(&#v)));
+            quote! {{
+                #setup
+                #shadows
+                let __acc_red = #rt::par_reduce(
+                    #total,
+                    || (#(#identities,)*),
+                    |(#(mut #vars,)*), #k: usize| { #iteration (#(#vars,)*) },
+                    |__acc_a, __acc_b| (#(#ops.combine(__acc_a.#idx, __acc_b.#idx),)*),
+                );
+                #(#vars = #ops.combine(#vars, __acc_red.#idx);)*
+            }}
+        };
+        match syn::parse2(tokens) {
+            Ok(e) => e,
+            Err(e) => {
+                self.errors.push(e);
+                syn::parse_quote!(())
+            }
+        }
+    }
+
+    fn visit_stmt_at(&mut self, stmt: &mut syn::Stmt, first_in_loop_body: bool) {
+        match stmt {
+            syn::Stmt::Local(local) => {
+                if let Some(init) = &mut local.init {
+                    self.visit_expr_mut(&mut init.expr);
+                    if let Some((_, diverge)) = &mut init.diverge {
+                        self.visit_expr_mut(diverge);
+                    }
+                }
+                let mut names = Vec::new();
+                pat_idents(&local.pat, &mut names);
+                self.bind(names);
+            }
+            syn::Stmt::Macro(m) => {
+                if let Some(e) = self.lower_macro(&m.mac, first_in_loop_body) {
+                    let semi = m.semi_token.or_else(|| Some(Default::default()));
+                    *stmt = syn::Stmt::Expr(e, semi);
+                }
+            }
+            syn::Stmt::Expr(Expr::Macro(m), semi) => {
+                if let Some(e) = self.lower_macro(&m.mac, first_in_loop_body) {
+                    *stmt = syn::Stmt::Expr(e, *semi);
+                }
+            }
+            syn::Stmt::Expr(e, _) => self.visit_expr_mut(e),
+            syn::Stmt::Item(_) => {}
+        }
+    }
+}
+
+impl VisitMut for HostLowerer<'_> {
+    fn visit_block_mut(&mut self, b: &mut syn::Block) {
+        self.scopes.push(Vec::new());
+        for stmt in &mut b.stmts {
+            self.visit_stmt_at(stmt, false);
+        }
+        self.scopes.pop();
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+
+    fn visit_expr_closure_mut(&mut self, c: &mut syn::ExprClosure) {
+        self.scopes.push(Vec::new());
+        let mut names = Vec::new();
+        for p in &c.inputs {
+            pat_idents(p, &mut names);
+        }
+        self.bind(names);
+        self.visit_expr_mut(&mut c.body);
+        self.scopes.pop();
+    }
+
+    fn visit_arm_mut(&mut self, arm: &mut syn::Arm) {
+        let mut names = Vec::new();
+        pat_idents(&arm.pat, &mut names);
+        self.scopes.push(names);
+        if let Some((_, g)) = &mut arm.guard {
+            self.visit_expr_mut(g);
+        }
+        self.visit_expr_mut(&mut arm.body);
+        self.scopes.pop();
+    }
+
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        match e {
+            Expr::ForLoop(f) => {
+                if let Some(attr) = take_loop_attr(&mut f.attrs) {
+                    let taken = std::mem::replace(f, syn::parse_quote!(for _ in 0..0 {}));
+                    *e = self.lower_loop(taken, attr);
+                } else if self.kind == RegionKind::Kernels && self.frames.is_empty() && self.levels.is_empty() && self.loop_depth == 0 {
+                    // A bare loop nest of a kernels region is an `auto` loop.
+                    let taken = std::mem::replace(f, syn::parse_quote!(for _ in 0..0 {}));
+                    let attr: syn::Attribute = syn::parse_quote!(#[acc::r#loop(auto)]);
+                    if LoopHeader::parse(&taken).is_ok() {
+                        *e = self.lower_loop(taken, attr);
+                    } else {
+                        *e = Expr::ForLoop(taken);
+                        if let Expr::ForLoop(f) = e {
+                            self.visit_expr_mut(&mut f.expr);
+                            self.visit_loop_body(&mut f.body);
+                        }
+                    }
+                } else {
+                    self.visit_expr_mut(&mut f.expr);
+                    self.scopes.push(Vec::new());
+                    let mut names = Vec::new();
+                    pat_idents(&f.pat, &mut names);
+                    self.bind(names);
+                    self.visit_block_mut(&mut f.body);
+                    self.scopes.pop();
+                }
+            }
+            Expr::Macro(m) => {
+                if let Some(new) = self.lower_macro(&m.mac, false) {
+                    *e = new;
+                }
+            }
+            Expr::Assign(a) => {
+                self.visit_expr_mut(&mut a.right);
+                self.visit_expr_mut(&mut a.left);
+                let left = (*a.left).clone();
+                self.note_assignment(&left);
+            }
+            Expr::Binary(b) if loops::is_compound_assign(&b.op) => {
+                self.visit_expr_mut(&mut b.right);
+                self.visit_expr_mut(&mut b.left);
+                let left = (*b.left).clone();
+                self.note_assignment(&left);
+            }
+            Expr::Let(l) => {
+                self.visit_expr_mut(&mut l.expr);
+                let mut names = Vec::new();
+                pat_idents(&l.pat, &mut names);
+                self.bind(names);
+            }
+            _ => syn::visit_mut::visit_expr_mut(self, e),
+        }
+    }
+}
