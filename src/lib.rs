@@ -1,2 +1,62 @@
-//! acc facade (stub)
-pub use acc_macros::*;
+//! # acc — OpenACC for Rust
+//!
+//! Annotate ordinary Rust loops; `cargo build --features cuda` turns each region into a CUDA
+//! kernel compiled from the same Rust source, and without the feature (or without a GPU) the
+//! same program runs in parallel on the CPU.
+//!
+//! ```
+//! #[acc::parallel(copyin(a, b), copyout(c), vector_length(256))]
+//! fn vadd(a: &[f32], b: &[f32], c: &mut [f32]) {
+//!     #[acc::r#loop(gang, vector)]
+//!     for i in 0..c.len() {
+//!         c[i] = a[i] + b[i];
+//!     }
+//! }
+//!
+//! #[acc::parallel]
+//! fn dot(a: &[f64], b: &[f64]) -> f64 {
+//!     let mut s = 0.0;
+//!     #[acc::r#loop(gang, vector, reduction(+: s))]
+//!     for i in 0..a.len() {
+//!         s += a[i] * b[i];
+//!     }
+//!     s
+//! }
+//!
+//! let a = vec![1.0f32; 1000];
+//! let b = vec![2.0f32; 1000];
+//! let mut c = vec![0.0f32; 1000];
+//! vadd(&a, &b, &mut c);
+//! assert!(c.iter().all(|&x| x == 3.0));
+//!
+//! let x = vec![0.5f64; 1 << 16];
+//! let y = vec![4.0f64; 1 << 16];
+//! acc::data!(copyin(x, y) {
+//!     // inside the data region `x` and `y` stay on the device: no transfer per call
+//!     for _ in 0..3 {
+//!         assert_eq!(dot(&x, &y), 2.0 * (1 << 16) as f64);
+//!     }
+//! });
+//! ```
+//!
+//! `loop` is a Rust keyword, so the loop directive is written `#[acc::r#loop(..)]`; rustc
+//! rejects `#[acc::loop(..)]` with "expected identifier, found keyword `loop`" and suggests
+//! the raw identifier.
+//!
+//! The directives: [`parallel`], [`kernels`], [`serial`], [`macro@r#loop`], [`data!`],
+//! [`enter_data!`], [`exit_data!`], [`update!`], [`cache!`], [`atomic!`], [`routine`],
+//! [`derive@DeviceCopy`]; the runtime API: [`device_type`], [`set_device`], [`num_devices`],
+//! [`is_present`], [`init`], [`shutdown`], [`wait`], [`wait_all`], [`Mirror`],
+//! [`DeviceSlice`]. The environment: `ACC_DEVICE_TYPE=host|nvidia`, `ACC_DEVICE_NUM=n`,
+//! `ACC_NOTIFY=1` (a line per launch and transfer), `ACC_PROFILE=1` (a table per region at
+//! exit).
+
+pub use acc_macros::{
+    atomic, cache, data, enter_data, exit_data, kernels, parallel, r#loop, routine, serial, update,
+    DeviceCopy,
+};
+pub use acc_runtime::*;
+
+/// What generated code calls. Not part of the public API.
+#[doc(hidden)]
+pub use acc_runtime::private as __private;

@@ -597,6 +597,25 @@ impl<'a> HostLowerer<'a> {
                 _ => true,
             };
 
+        if !parallel && !self.frames.is_empty() {
+            // A reduction on a loop nested in the host-parallel loop, of a variable declared
+            // outside that loop, is a reduction of the parallel loop too.
+            for r in &d.reduction {
+                for v in &r.vars {
+                    if self.outside_frame(v) {
+                        let frame = self.frames.last_mut().unwrap();
+                        match frame.reductions.iter().find(|x| &x.2 == v) {
+                            Some(x) if x.0 != r.op => self.errors.error(
+                                r.op_span,
+                                format!("`{v}` is reduced with `{}` here and with `{}` on an enclosing loop", r.op.symbol(), x.0.symbol()),
+                            ),
+                            Some(_) => {}
+                            None => frame.reductions.push((r.op, r.op_span, v.clone())),
+                        }
+                    }
+                }
+            }
+        }
         let level = levels(&d).map(|(_, inner, span)| (inner, span));
         if let Some(l) = level {
             self.levels.push(l);
@@ -701,7 +720,8 @@ impl<'a> HostLowerer<'a> {
             let idx = (n.index)(&kl);
             bind_vars.extend(quote! { let #kl: usize = #modulo; let #var = #idx; });
         }
-        let total = quote!((#(#trips)**));
+        let (first_trip, rest_trips) = trips.split_first().expect("one loop at least");
+        let total = quote!((#first_trip #(* #rest_trips)*));
 
         let mut shadows = TokenStream::new();
         let mut per_iter = TokenStream::new();
@@ -759,12 +779,9 @@ impl<'a> HostLowerer<'a> {
                 #(#vars = #ops.combine(#vars, __acc_red.#idx);)*
             }}
         };
-        match syn::parse2(tokens) {
+        match syn::parse2(tokens.clone()) {
             Ok(e) => e,
-            Err(e) => {
-                self.errors.push(e);
-                syn::parse_quote!(())
-            }
+            Err(e) => panic!("acc internal error: the lowered loop does not parse ({e}):\n{tokens}"),
         }
     }
 

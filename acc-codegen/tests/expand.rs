@@ -1,0 +1,185 @@
+//! Expansion tests: the generated host code contains what the semantics need. They assert
+//! specific strings of the pretty-printed output, not whole-file snapshots.
+
+use acc_codegen::model::RegionKind;
+use acc_codegen::{expand_region, kernel_name, Source};
+use quote::quote;
+
+fn src() -> Source {
+    Source { file: "examples/01-vadd.rs".into(), line: 4 }
+}
+
+fn region(kind: RegionKind, attr: proc_macro2::TokenStream, item: proc_macro2::TokenStream) -> String {
+    let ts = expand_region(kind, attr, item, &src());
+    let file: syn::File = syn::parse2(ts.clone()).unwrap_or_else(|e| panic!("expansion does not parse: {e}\n{ts}"));
+    prettyplease_lite(&file)
+}
+
+/// `syn`'s token printing with whitespace collapsed, enough for `contains` checks.
+fn prettyplease_lite(f: &syn::File) -> String {
+    quote!(#f).to_string().split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn has(s: &str, needle: &str) {
+    let needle = needle.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(s.contains(&needle), "expected `{needle}` in:\n{s}");
+}
+
+#[test]
+fn kernel_names_are_path_based() {
+    assert_eq!(kernel_name("examples/01-vadd.rs", 4, "vadd"), "acc_examples_01_vadd_rs_l4_vadd");
+    assert_ne!(kernel_name("src/a.rs", 4, "k"), kernel_name("src/b.rs", 4, "k"));
+}
+
+#[test]
+fn vadd_becomes_par_for_with_shared_output() {
+    let s = region(
+        RegionKind::Parallel,
+        quote!(copyin(a, b), copyout(c)),
+        quote! {
+            fn vadd(a: &[f32], b: &[f32], c: &mut [f32]) {
+                #[acc::r#loop(gang, vector)]
+                for i in 0..c.len() { c[i] = a[i] + b[i]; }
+            }
+        },
+    );
+    has(&s, r#"kernel : "acc_examples_01_vadd_rs_l4_vadd""#);
+    has(&s, r#"__acc_data . enter ("a" , :: acc :: __private :: view (a) , :: acc :: __private :: Clause :: CopyIn)"#);
+    has(&s, r#":: acc :: __private :: Clause :: CopyOut"#);
+    has(&s, "let c = :: acc :: __private :: SharedMut :: new (& mut c [..])");
+    has(&s, ":: acc :: __private :: par_for (");
+    has(&s, ":: acc :: __private :: trip (__acc_lo8 , __acc_hi8)");
+    assert!(!s.contains("r#loop"), "loop attributes must be consumed:\n{s}");
+}
+
+#[test]
+fn reduction_combines_the_initial_value_once() {
+    let s = region(
+        RegionKind::Parallel,
+        quote!(),
+        quote! {
+            fn dot(a: &[f64], b: &[f64]) -> f64 {
+                let mut s = 0.0;
+                #[acc::r#loop(gang, vector, reduction(+: s))]
+                for i in 0..a.len() { s += a[i] * b[i]; }
+                s
+            }
+        },
+    );
+    has(&s, ":: acc :: __private :: par_reduce (");
+    has(&s, "(:: acc :: __private :: reduce :: Add . identity (& s) ,)");
+    has(&s, "s = :: acc :: __private :: reduce :: Add . combine (s , __acc_red . 0) ;");
+    // default data clause of a `&[T]` parameter
+    has(&s, r#"enter ("b" , :: acc :: __private :: view (b) , :: acc :: __private :: Clause :: CopyIn)"#);
+}
+
+#[test]
+fn inner_reduction_of_an_outer_variable_reduces_the_parallel_loop() {
+    let s = region(
+        RegionKind::Parallel,
+        quote!(),
+        quote! {
+            fn total(a: &[f64], n: usize) -> f64 {
+                let mut s = 0.0;
+                #[acc::r#loop(gang)]
+                for j in 0..n {
+                    #[acc::r#loop(vector, reduction(+: s))]
+                    for i in 0..n { s += a[j * n + i]; }
+                }
+                s
+            }
+        },
+    );
+    has(&s, "par_reduce");
+    has(&s, "Add . combine (s , __acc_red . 0)");
+}
+
+#[test]
+fn seq_loops_and_serial_regions_stay_sequential() {
+    let s = region(
+        RegionKind::Serial,
+        quote!(),
+        quote! {
+            fn prefix(a: &mut [i64]) {
+                #[acc::r#loop]
+                for i in 1..a.len() { a[i] += a[i - 1]; }
+            }
+        },
+    );
+    assert!(!s.contains("par_for") && !s.contains("par_reduce"), "{s}");
+    has(&s, "for i in 1 .. a . len ()");
+}
+
+#[test]
+fn kernels_keeps_a_dependent_loop_sequential_and_parallelises_an_independent_one() {
+    let s = region(
+        RegionKind::Kernels,
+        quote!(),
+        quote! {
+            fn k(a: &mut [f32], b: &mut [f32]) {
+                for i in 1..a.len() { a[i] = a[i - 1] + 1.0; }
+                for i in 0..b.len() { b[i] = 2.0 * b[i]; }
+            }
+        },
+    );
+    assert_eq!(s.matches("par_for").count(), 1, "{s}");
+    has(&s, "for i in 1 .. a . len () { a [i] = a [i - 1] + 1.0 ; }");
+}
+
+#[test]
+fn collapse_multiplies_trip_counts() {
+    let s = region(
+        RegionKind::Parallel,
+        quote!(),
+        quote! {
+            fn fill(a: &mut [u32], n: usize, m: usize) {
+                #[acc::r#loop(gang, vector, collapse(2))]
+                for i in 0..n { for j in 0..m { a[i * m + j] = (i + j) as u32; } }
+            }
+        },
+    );
+    has(&s, "(__acc_trip8 * __acc_trip9)");
+    has(&s, "let __acc_k1 : usize = (__acc_k) % __acc_trip9 ;");
+}
+
+#[test]
+fn atomics_in_parallel_loops_use_the_shared_forms() {
+    let s = region(
+        RegionKind::Parallel,
+        quote!(),
+        quote! {
+            fn hist(a: &[u32], h: &mut [u32]) -> u64 {
+                let mut count = 0u64;
+                #[acc::r#loop(gang, vector)]
+                for i in 0..a.len() {
+                    acc::atomic!(h[(a[i] % 16) as usize] += 1);
+                    acc::atomic!(count += 1);
+                }
+                count
+            }
+        },
+    );
+    has(&s, "let count = :: acc :: __private :: AtomicRef :: new (& mut count) ;");
+    has(&s, "h . atomic ((a [i] % 16) as usize) . fetch_add (1)");
+    has(&s, "count . fetch_add (1)");
+}
+
+#[test]
+fn errors_are_emitted_beside_the_item() {
+    let s = expand_region(
+        RegionKind::Parallel,
+        quote!(gang),
+        quote! {
+            fn f(a: &mut [f32]) {
+                #[acc::r#loop(vector)]
+                for i in 0..a.len() { a[i] = 0.0; }
+            }
+        },
+        &src(),
+    )
+    .to_string();
+    assert!(s.contains("compile_error"), "{s}");
+    assert!(s.contains("`gang` is not allowed on `parallel`"), "{s}");
+    assert!(s.contains("fn f"), "the user's item must still be emitted: {s}");
+    assert!(!s.contains("r#loop"), "loop attributes are stripped: {s}");
+}

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Sets up and runs the main example (03-jacobi): on the GPU where a CUDA driver and device are
+# found, else on the host backend (it says which).  usage: scripts/example.sh [example-name]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+cargo run --release --features cuda --example "${1:-03-jacobi}"
