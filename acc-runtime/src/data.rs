@@ -1,0 +1,715 @@
+//! Data on the device: the present table, data clauses, `enter data`/`exit data`, `update`.
+//!
+//! Every data clause is present-or (OpenACC 2.5+): data already on the device is not moved,
+//! its reference count goes up instead. Each present array has two counts:
+//!
+//! - the *structured* count, held by data regions and compute regions ([`DataScope`]), which
+//!   give their references back when the region ends, on every exit path (unwinding too);
+//! - the *dynamic* count, held by [`enter_data`] and given back by [`exit_data`] (and by
+//!   [`Mirror`]).
+//!
+//! When both counts reach zero the array leaves the device: copied back first when the clause
+//! that dropped the last reference says so (`copy`, `copyout`), then freed.
+//!
+//! A range inside a present array is present too (containment): `present(a[lo..hi])`-style
+//! views of present data need no transfer. A range that only partly overlaps present data is
+//! an error. Zero-length data is always fine: it is never transferred or counted.
+//!
+//! The table is global (one per process, for the current device) and behind a mutex. On the
+//! host backend device addresses are host addresses and nothing is copied, but the table is
+//! kept all the same, so `present` clauses, [`is_present`] and the counts behave as on a GPU.
+
+mod mirror;
+mod slice;
+
+pub use mirror::Mirror;
+pub use slice::DeviceSlice;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::device::{self, Backend, DevPtr};
+use crate::profile::{self, Direction};
+use crate::region::RegionInfo;
+
+/// Types that can be named in a data clause: contiguous host arrays of `Copy` elements.
+///
+/// Implemented for `[T]`, `Vec<T>`, `[T; N]`, `Box<[T]>`, [`Mirror<D>`], and references to
+/// any of these.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be named in an acc data clause",
+    label = "expected a `Vec`, slice or array",
+    note = "data clauses take `Vec<T>`, `[T]`, `[T; N]` (or references to them) of `Copy` elements"
+)]
+pub trait HostData {
+    /// The element type.
+    type Elem: Copy;
+    /// Address of the first element (dangling but aligned when empty).
+    fn host_ptr(&self) -> *const Self::Elem;
+    /// Number of elements.
+    fn host_len(&self) -> usize;
+}
+
+impl<T: Copy> HostData for [T] {
+    type Elem = T;
+    fn host_ptr(&self) -> *const T {
+        self.as_ptr()
+    }
+    fn host_len(&self) -> usize {
+        self.len()
+    }
+}
+
+impl<T: Copy> HostData for Vec<T> {
+    type Elem = T;
+    fn host_ptr(&self) -> *const T {
+        self.as_ptr()
+    }
+    fn host_len(&self) -> usize {
+        self.len()
+    }
+}
+
+impl<T: Copy, const N: usize> HostData for [T; N] {
+    type Elem = T;
+    fn host_ptr(&self) -> *const T {
+        self.as_ptr()
+    }
+    fn host_len(&self) -> usize {
+        N
+    }
+}
+
+impl<T: Copy> HostData for Box<[T]> {
+    type Elem = T;
+    fn host_ptr(&self) -> *const T {
+        self.as_ptr()
+    }
+    fn host_len(&self) -> usize {
+        self.len()
+    }
+}
+
+impl<D: HostData + ?Sized> HostData for &D {
+    type Elem = D::Elem;
+    fn host_ptr(&self) -> *const D::Elem {
+        (**self).host_ptr()
+    }
+    fn host_len(&self) -> usize {
+        (**self).host_len()
+    }
+}
+
+impl<D: HostData + ?Sized> HostData for &mut D {
+    type Elem = D::Elem;
+    fn host_ptr(&self) -> *const D::Elem {
+        (**self).host_ptr()
+    }
+    fn host_len(&self) -> usize {
+        (**self).host_len()
+    }
+}
+
+/// A host byte range: what the present table is keyed by.
+///
+/// Generated code makes views with [`view`] from live references and keeps the data
+/// borrowed while the view is in use (a data region's `copy` writes back through it when
+/// the region ends).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HostView {
+    /// Host address of the first byte.
+    pub addr: usize,
+    /// Length in bytes.
+    pub bytes: usize,
+}
+
+impl HostView {
+    fn end(self) -> usize {
+        self.addr.saturating_add(self.bytes)
+    }
+}
+
+/// The host byte range of `d`.
+///
+/// ```
+/// let a = vec![0f32; 4];
+/// let v = acc_runtime::private::view(&a);
+/// assert_eq!((v.addr, v.bytes), (a.as_ptr() as usize, 16));
+/// ```
+pub fn view<D: HostData + ?Sized>(d: &D) -> HostView {
+    HostView {
+        addr: d.host_ptr() as usize,
+        bytes: d.host_len() * std::mem::size_of::<D::Elem>(),
+    }
+}
+
+/// A data clause of a structured construct (data region or compute region).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Clause {
+    /// `copy`: present-or-copyin at entry, copied back when the last reference goes.
+    Copy,
+    /// `copyin`: present-or-copyin at entry.
+    CopyIn,
+    /// `copyout`: present-or-create at entry, copied back when the last reference goes.
+    CopyOut,
+    /// `create`: present-or-allocate at entry.
+    Create,
+    /// `present`: must already be on the device.
+    Present,
+    /// `deviceptr`: the view is a device address already (a [`DeviceSlice`]); not tracked.
+    DevicePtr,
+}
+
+impl Clause {
+    /// The clause as written in a directive: `copy`, `copyin`, `copyout`, `create`,
+    /// `present`, `deviceptr`.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Clause::Copy => "copy",
+            Clause::CopyIn => "copyin",
+            Clause::CopyOut => "copyout",
+            Clause::Create => "create",
+            Clause::Present => "present",
+            Clause::DevicePtr => "deviceptr",
+        }
+    }
+}
+
+/// A clause of `enter data`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EnterClause {
+    /// `copyin`: present-or-copyin.
+    CopyIn,
+    /// `create`: present-or-allocate.
+    Create,
+}
+
+/// A clause of `exit data`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ExitClause {
+    /// `copyout`: copied back when the last reference goes.
+    CopyOut,
+    /// `delete`: freed without copying when the last reference goes.
+    Delete,
+}
+
+/// One array on the device.
+#[derive(Debug)]
+struct Entry {
+    bytes: usize,
+    dev: DevPtr,
+    structured: usize,
+    dynamic: usize,
+    /// Unique per entry, so that a reference given back after a [`crate::shutdown`] cannot
+    /// hit a newer entry at the same address.
+    id: u64,
+    /// The name it entered under, for error messages.
+    name: &'static str,
+}
+
+/// Where a host range stands against the present table.
+enum Lookup {
+    /// No present data touches the range.
+    Absent,
+    /// The entry starting at this address contains the range.
+    Present(usize),
+    /// The entry starting at this address overlaps the range without containing it.
+    Overlap(usize),
+}
+
+/// The present table: host start address -> entry. Entries never overlap.
+#[derive(Debug)]
+pub(crate) struct Table {
+    entries: BTreeMap<usize, Entry>,
+    next_id: u64,
+}
+
+/// What a structured reference holds on to, to give it back.
+#[derive(Clone, Copy, Debug)]
+struct Held {
+    start: usize,
+    id: u64,
+}
+
+impl Table {
+    pub(crate) const fn new() -> Self {
+        Table { entries: BTreeMap::new(), next_id: 1 }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Forgets every entry; returns their device addresses, to be freed.
+    pub(crate) fn clear(&mut self) -> Vec<DevPtr> {
+        std::mem::take(&mut self.entries).into_values().map(|e| e.dev).collect()
+    }
+
+    fn lookup(&self, v: HostView) -> Lookup {
+        if let Some((&start, e)) = self.entries.range(..=v.addr).next_back() {
+            let end = start + e.bytes;
+            if v.end() <= end {
+                return Lookup::Present(start);
+            }
+            if v.bytes > 0 && end > v.addr {
+                return Lookup::Overlap(start);
+            }
+        }
+        if v.bytes > 0 {
+            if let Some((&start, _)) = self.entries.range(v.addr.saturating_add(1)..v.end()).next() {
+                return Lookup::Overlap(start);
+            }
+        }
+        Lookup::Absent
+    }
+
+    fn dev_of(&self, start: usize, v: HostView) -> DevPtr {
+        DevPtr(self.entries[&start].dev.0 + (v.addr - start) as u64)
+    }
+
+    fn overlap_error(
+        &self,
+        region: &RegionInfo,
+        name: &str,
+        v: HostView,
+        start: usize,
+    ) -> String {
+        let e = &self.entries[&start];
+        format!(
+            "acc: {region}: data `{name}` (bytes {:#x}..{:#x}) partially overlaps data `{}` already on the device (bytes {:#x}..{:#x}); \
+             a data clause must name present data whole, or a part inside it, or data that is not present at all",
+            v.addr,
+            v.end(),
+            e.name,
+            start,
+            start + e.bytes
+        )
+    }
+
+    /// Makes a new entry for `v`: allocates (unless host) and, if `copyin`, uploads.
+    #[allow(clippy::too_many_arguments)]
+    fn create(
+        &mut self,
+        b: &dyn Backend,
+        region: &'static RegionInfo,
+        name: &'static str,
+        v: HostView,
+        copyin: bool,
+        structured: usize,
+        dynamic: usize,
+    ) -> Result<(usize, u64), String> {
+        let dev = if b.is_host() {
+            DevPtr(v.addr as u64)
+        } else {
+            let dev = b.alloc(v.bytes).map_err(|e| {
+                format!(
+                    "acc: {region}: cannot allocate {} for `{name}` on the device: {e}",
+                    profile::human_bytes(v.bytes as u64)
+                )
+            })?;
+            if copyin {
+                if let Err(e) = upload(b, region, name, dev, v) {
+                    // SAFETY: `dev` was just allocated by `b` and nothing else knows it.
+                    let _ = unsafe { b.free(dev) };
+                    return Err(e);
+                }
+            }
+            dev
+        };
+        let id = self.next_id;
+        self.next_id += 1;
+        self.entries
+            .insert(v.addr, Entry { bytes: v.bytes, dev, structured, dynamic, id, name });
+        Ok((v.addr, id))
+    }
+
+    /// Removes the entry at `start` if both counts are zero, copying `v` back first if asked.
+    fn release_if_unused(
+        &mut self,
+        b: &dyn Backend,
+        region: &'static RegionInfo,
+        name: &'static str,
+        start: usize,
+        v: HostView,
+        copyout: bool,
+    ) -> Result<(), String> {
+        let e = &self.entries[&start];
+        if e.structured > 0 || e.dynamic > 0 {
+            return Ok(());
+        }
+        let e = self.entries.remove(&start).expect("entry looked up above");
+        if b.is_host() {
+            return Ok(());
+        }
+        let copied = if copyout {
+            download(b, region, name, DevPtr(e.dev.0 + (v.addr - start) as u64), v)
+        } else {
+            Ok(())
+        };
+        // SAFETY: the entry came from `b.alloc` and has just left the table, so this is the
+        // only free; the download above was synchronous.
+        let freed = unsafe { b.free(e.dev) }
+            .map_err(|err| format!("acc: {region}: freeing `{name}` on the device failed: {err}"));
+        copied.and(freed)
+    }
+
+    fn enter_structured(
+        &mut self,
+        b: &dyn Backend,
+        region: &'static RegionInfo,
+        name: &'static str,
+        v: HostView,
+        clause: Clause,
+    ) -> Result<(DevPtr, Option<Held>), String> {
+        if clause == Clause::DevicePtr {
+            return Ok((DevPtr(v.addr as u64), None));
+        }
+        match self.lookup(v) {
+            Lookup::Present(start) => {
+                if v.bytes == 0 {
+                    return Ok((self.dev_of(start, v), None));
+                }
+                let e = self.entries.get_mut(&start).expect("looked up");
+                e.structured += 1;
+                let id = e.id;
+                Ok((self.dev_of(start, v), Some(Held { start, id })))
+            }
+            Lookup::Overlap(start) => Err(self.overlap_error(region, name, v, start)),
+            Lookup::Absent if v.bytes == 0 => Ok((absent_empty(b, v), None)),
+            Lookup::Absent => {
+                if clause == Clause::Present {
+                    return Err(format!(
+                        "acc: {region}: `present` data `{name}` is not on the device"
+                    ));
+                }
+                let copyin = matches!(clause, Clause::Copy | Clause::CopyIn);
+                let (start, id) = self.create(b, region, name, v, copyin, 1, 0)?;
+                Ok((self.dev_of(start, v), Some(Held { start, id })))
+            }
+        }
+    }
+
+    fn exit_structured(
+        &mut self,
+        b: &dyn Backend,
+        region: &'static RegionInfo,
+        name: &'static str,
+        v: HostView,
+        clause: Clause,
+        held: Held,
+    ) -> Result<(), String> {
+        match self.entries.get_mut(&held.start) {
+            Some(e) if e.id == held.id => {
+                e.structured = e.structured.saturating_sub(1);
+                let copyout = matches!(clause, Clause::Copy | Clause::CopyOut);
+                self.release_if_unused(b, region, name, held.start, v, copyout)
+            }
+            // Gone with a `shutdown` while the region was running: nothing to give back.
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Device address of zero-length data that is not present.
+fn absent_empty(b: &dyn Backend, v: HostView) -> DevPtr {
+    if b.is_host() {
+        DevPtr(v.addr as u64)
+    } else {
+        DevPtr(0)
+    }
+}
+
+fn upload(
+    b: &dyn Backend,
+    region: &'static RegionInfo,
+    name: &'static str,
+    dev: DevPtr,
+    v: HostView,
+) -> Result<(), String> {
+    let t = Instant::now();
+    // SAFETY: `v` describes live host data the caller keeps borrowed (the contract of
+    // `HostView`); `dev` has room for `v.bytes` bytes (an allocation of that size, or the
+    // matching part of a present array that contains `v`).
+    unsafe { b.h2d(dev, v.addr as *const u8, v.bytes) }.map_err(|e| {
+        format!(
+            "acc: {region}: uploading `{name}` ({}) to the device failed: {e}",
+            profile::human_bytes(v.bytes as u64)
+        )
+    })?;
+    profile::record_named_transfer(
+        region,
+        name,
+        Direction::HostToDevice,
+        v.bytes as u64,
+        t.elapsed().as_nanos() as u64,
+    );
+    Ok(())
+}
+
+fn download(
+    b: &dyn Backend,
+    region: &'static RegionInfo,
+    name: &'static str,
+    dev: DevPtr,
+    v: HostView,
+) -> Result<(), String> {
+    let t = Instant::now();
+    // SAFETY: `v` describes live host data that the construct's caller holds mutably
+    // borrowed (the contract of `HostView` for written-back data); `dev` is the matching
+    // part of a live device allocation.
+    unsafe { b.d2h(v.addr as *mut u8, dev, v.bytes) }.map_err(|e| {
+        format!(
+            "acc: {region}: downloading `{name}` ({}) from the device failed: {e}",
+            profile::human_bytes(v.bytes as u64)
+        )
+    })?;
+    profile::record_named_transfer(
+        region,
+        name,
+        Direction::DeviceToHost,
+        v.bytes as u64,
+        t.elapsed().as_nanos() as u64,
+    );
+    Ok(())
+}
+
+/// Runs `f` on the table with the current backend, then panics (lock released) on error.
+fn with_table<R>(
+    f: impl FnOnce(&mut Table, &dyn Backend) -> Result<R, String>,
+) -> R {
+    let r = {
+        let mut st = device::state();
+        match st.backend() {
+            Ok(b) => f(&mut st.table, &*b),
+            Err(e) => Err(e),
+        }
+    };
+    r.unwrap_or_else(|msg| panic!("{msg}"))
+}
+
+#[derive(Debug)]
+struct ScopeEntry {
+    name: &'static str,
+    view: HostView,
+    clause: Clause,
+    held: Held,
+}
+
+/// The structured data lifetime of a data region or a compute region.
+///
+/// [`enter`](Self::enter) applies one data clause; dropping the scope gives every reference
+/// back in reverse order, copying data back and freeing it where the last reference goes.
+/// Drop runs on unwinding too, so a panic inside a region loses no data.
+///
+/// ```
+/// use acc_runtime::private::{view, Clause, DataScope, RegionInfo};
+/// static R: RegionInfo =
+///     RegionInfo { name: "r", kind: "data", file: "doc.rs", line: 1, kernel: "" };
+/// let mut a = vec![1.0f64; 100];
+/// {
+///     let mut scope = DataScope::new(&R);
+///     scope.enter("a", view(&a), Clause::Copy);
+///     assert!(acc_runtime::is_present(&a));
+/// }
+/// assert!(!acc_runtime::is_present(&a));
+/// a[0] = 2.0;
+/// ```
+#[derive(Debug)]
+pub struct DataScope {
+    region: &'static RegionInfo,
+    entries: Vec<ScopeEntry>,
+}
+
+impl DataScope {
+    /// An empty scope for `region`.
+    pub fn new(region: &'static RegionInfo) -> Self {
+        DataScope { region, entries: Vec::new() }
+    }
+
+    /// Applies clause `c` to `v` (named `name` in messages) and returns its device address
+    /// (on the host backend, `v.addr`).
+    ///
+    /// Panics when `c` is [`Clause::Present`] and `v` is not present, and when `v` partly
+    /// overlaps present data. `v` must stay borrowed (mutably, for `Copy`/`CopyOut`) until
+    /// the scope is dropped.
+    pub fn enter(&mut self, name: &'static str, v: HostView, c: Clause) -> u64 {
+        let region = self.region;
+        let (dev, held) = with_table(|t, b| t.enter_structured(b, region, name, v, c));
+        if let Some(held) = held {
+            self.entries.push(ScopeEntry { name, view: v, clause: c, held });
+        }
+        dev.0
+    }
+
+    /// Device address of `v`, which must be present (a part of a present array is).
+    pub fn device_ptr(&self, v: HostView) -> u64 {
+        let region = self.region;
+        with_table(|t, b| match t.lookup(v) {
+            Lookup::Present(start) => Ok(t.dev_of(start, v).0),
+            Lookup::Absent if v.bytes == 0 => Ok(absent_empty(b, v).0),
+            Lookup::Absent | Lookup::Overlap(_) => Err(format!(
+                "acc: {region}: data at {:#x} ({}) is not on the device",
+                v.addr,
+                profile::human_bytes(v.bytes as u64)
+            )),
+        })
+    }
+}
+
+impl Drop for DataScope {
+    fn drop(&mut self) {
+        if self.entries.is_empty() {
+            return;
+        }
+        let region = self.region;
+        let errors: Vec<String> = {
+            let mut st = device::state();
+            let b: Option<Arc<dyn Backend>> = st.backend_if_open();
+            match b {
+                // Without an open backend (after `shutdown`) nothing is held any more.
+                None => Vec::new(),
+                Some(b) => self
+                    .entries
+                    .drain(..)
+                    .rev()
+                    .filter_map(|e| {
+                        st.table.exit_structured(&*b, region, e.name, e.view, e.clause, e.held).err()
+                    })
+                    .collect(),
+            }
+        };
+        if !errors.is_empty() {
+            let msg = errors.join("\n");
+            if std::thread::panicking() {
+                eprintln!("{msg}");
+            } else {
+                panic!("{msg}");
+            }
+        }
+    }
+}
+
+/// `enter data` for one array: present-or-copyin or present-or-create, dynamic count +1.
+pub fn enter_data(region: &'static RegionInfo, name: &'static str, v: HostView, c: EnterClause) {
+    if v.bytes == 0 {
+        return;
+    }
+    with_table(|t, b| match t.lookup(v) {
+        Lookup::Present(start) => {
+            t.entries.get_mut(&start).expect("looked up").dynamic += 1;
+            Ok(())
+        }
+        Lookup::Overlap(start) => Err(t.overlap_error(region, name, v, start)),
+        Lookup::Absent => {
+            t.create(b, region, name, v, c == EnterClause::CopyIn, 0, 1).map(|_| ())
+        }
+    })
+}
+
+/// `exit data` for one array: dynamic count -1 (to 0 with `finalize`); when both counts
+/// reach zero the array is copied back (`copyout`) and freed. Absent data is ignored.
+pub fn exit_data(
+    region: &'static RegionInfo,
+    name: &'static str,
+    v: HostView,
+    c: ExitClause,
+    finalize: bool,
+) {
+    if v.bytes == 0 {
+        return;
+    }
+    with_table(|t, b| match t.lookup(v) {
+        Lookup::Absent => Ok(()),
+        Lookup::Overlap(start) => Err(t.overlap_error(region, name, v, start)),
+        Lookup::Present(start) => {
+            let e = t.entries.get_mut(&start).expect("looked up");
+            if e.dynamic == 0 {
+                return Ok(());
+            }
+            e.dynamic = if finalize { 0 } else { e.dynamic - 1 };
+            t.release_if_unused(b, region, name, start, v, c == ExitClause::CopyOut)
+        }
+    })
+}
+
+fn update(
+    region: &'static RegionInfo,
+    name: &'static str,
+    v: HostView,
+    if_present: bool,
+    to_host: bool,
+) {
+    if v.bytes == 0 {
+        return;
+    }
+    with_table(|t, b| match t.lookup(v) {
+        Lookup::Absent if if_present => Ok(()),
+        Lookup::Absent => Err(format!(
+            "acc: {region}: `update {}` data `{name}` is not on the device (add `if_present` to skip absent data)",
+            if to_host { "host" } else { "device" }
+        )),
+        Lookup::Overlap(start) => Err(t.overlap_error(region, name, v, start)),
+        Lookup::Present(_) if b.is_host() => Ok(()),
+        Lookup::Present(start) => {
+            let dev = t.dev_of(start, v);
+            if to_host {
+                download(b, region, name, dev, v)
+            } else {
+                upload(b, region, name, dev, v)
+            }
+        }
+    })
+}
+
+/// `update host(..)`: copies the device copy of `v` to the host. Panics naming `name` and the
+/// region when `v` is not present, unless `if_present`.
+pub fn update_host(region: &'static RegionInfo, name: &'static str, v: HostView, if_present: bool) {
+    update(region, name, v, if_present, true);
+}
+
+/// `update device(..)`: copies `v` to its device copy. Panics naming `name` and the region
+/// when `v` is not present, unless `if_present`.
+pub fn update_device(
+    region: &'static RegionInfo,
+    name: &'static str,
+    v: HostView,
+    if_present: bool,
+) {
+    update(region, name, v, if_present, false);
+}
+
+/// Whether `d` is on the current device (OpenACC's `acc_is_present`): all of it lies in
+/// present data. Zero-length data is present when its address lies in present data.
+///
+/// ```
+/// let a = vec![1u8; 8];
+/// assert!(!acc_runtime::is_present(&a));
+/// let m = acc_runtime::Mirror::new(a);
+/// assert!(acc_runtime::is_present(&m[2..5]));
+/// ```
+pub fn is_present<D: HostData + ?Sized>(d: &D) -> bool {
+    let v = view(d);
+    let st = device::state();
+    matches!(st.table.lookup(v), Lookup::Present(_))
+}
+
+/// The (structured, dynamic) reference counts of the present array containing `v`, or `None`
+/// when `v` is not present. For tests and debugging.
+pub fn present_counts(v: HostView) -> Option<(usize, usize)> {
+    let st = device::state();
+    match st.table.lookup(v) {
+        Lookup::Present(start) => {
+            let e = &st.table.entries[&start];
+            Some((e.structured, e.dynamic))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,129 @@
+//! [`Mirror`]: an owned host array with a device copy (RAII `enter data` / `exit data`).
+
+use std::fmt;
+use std::ops::{Deref, DerefMut};
+
+use super::{
+    enter_data, exit_data, present_counts, update_device, update_host, view, EnterClause,
+    ExitClause, HostData, HostView,
+};
+use crate::region::MIRROR;
+
+/// An owned host array with a device copy: OpenACC's unstructured data lifetime as a value.
+///
+/// [`Mirror::new`] enters the data (`copyin`, dynamic reference), [`Deref`] gives the host
+/// copy, [`update_device`](Self::update_device) and [`update_host`](Self::update_host) copy
+/// between the two, [`into_inner`](Self::into_inner) copies out and exits, and dropping it
+/// exits without copying (`delete`). While it lives, regions that name the data find it
+/// present and move nothing.
+///
+/// ```
+/// use acc_runtime::{is_present, Mirror};
+/// let mut m = Mirror::new(vec![1.0f32, 2.0, 3.0]);
+/// assert!(is_present(&*m));
+/// m[0] = 5.0;          // the host copy
+/// m.update_device();   // ... sent to the device copy
+/// let v = m.into_inner();
+/// assert_eq!(v, [5.0, 2.0, 3.0]);
+/// assert!(!is_present(&v));
+/// ```
+///
+/// The data is boxed, so arrays keep their address when the `Mirror` moves. The host data
+/// must keep its place and length while mirrored: growing a mirrored `Vec` through
+/// `DerefMut` (which may reallocate it) makes the next update or `into_inner` panic.
+pub struct Mirror<D: HostData> {
+    /// `None` only between `into_inner` taking it and the drop that follows.
+    data: Option<Box<D>>,
+    view: HostView,
+}
+
+impl<D: HostData> Mirror<D> {
+    /// Puts `d` on the device: present-or-copyin, dynamic reference count +1.
+    pub fn new(d: D) -> Self {
+        let data = Box::new(d);
+        let v = view(&*data);
+        enter_data(&MIRROR, "Mirror", v, EnterClause::CopyIn);
+        Mirror { data: Some(data), view: v }
+    }
+
+    fn data(&self) -> &D {
+        self.data.as_deref().expect("a Mirror holds its data until dropped")
+    }
+
+    fn check(&self, what: &str) {
+        if view(self.data()) != self.view {
+            panic!(
+                "acc::Mirror::{what}: the host data moved or changed length while mirrored \
+                 (e.g. a `push` on a mirrored Vec); a mirrored array must keep its place and length"
+            );
+        }
+        if self.view.bytes > 0 && present_counts(self.view).is_none() {
+            panic!(
+                "acc::Mirror::{what}: the data is no longer on the device (was `acc::shutdown` called?)"
+            );
+        }
+    }
+
+    /// Copies the host copy to the device copy (`update device`).
+    pub fn update_device(&self) {
+        self.check("update_device");
+        update_device(&MIRROR, "Mirror", self.view, false);
+    }
+
+    /// Copies the device copy to the host copy (`update host`).
+    pub fn update_host(&mut self) {
+        self.check("update_host");
+        update_host(&MIRROR, "Mirror", self.view, false);
+    }
+
+    /// The device address of the data (on the host backend, its host address).
+    pub fn device_ptr(&self) -> u64 {
+        self.check("device_ptr");
+        super::DataScope::new(&MIRROR).device_ptr(self.view)
+    }
+
+    /// Copies the device copy back (`exit data copyout`) and returns the host data.
+    pub fn into_inner(mut self) -> D {
+        self.check("into_inner");
+        exit_data(&MIRROR, "Mirror", self.view, ExitClause::CopyOut, false);
+        *self.data.take().expect("a Mirror holds its data until dropped")
+    }
+}
+
+impl<D: HostData> Drop for Mirror<D> {
+    fn drop(&mut self) {
+        if self.data.is_some() {
+            // `delete` never writes to the host, so this is fine even if the data moved.
+            exit_data(&MIRROR, "Mirror", self.view, ExitClause::Delete, false);
+        }
+    }
+}
+
+impl<D: HostData> Deref for Mirror<D> {
+    type Target = D;
+    fn deref(&self) -> &D {
+        self.data()
+    }
+}
+
+impl<D: HostData> DerefMut for Mirror<D> {
+    fn deref_mut(&mut self) -> &mut D {
+        self.data.as_deref_mut().expect("a Mirror holds its data until dropped")
+    }
+}
+
+impl<D: HostData> HostData for Mirror<D> {
+    type Elem = D::Elem;
+    fn host_ptr(&self) -> *const D::Elem {
+        self.data().host_ptr()
+    }
+    fn host_len(&self) -> usize {
+        self.data().host_len()
+    }
+}
+
+impl<D: HostData + fmt::Debug> fmt::Debug for Mirror<D> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Mirror").field(self.data()).finish()
+    }
+}

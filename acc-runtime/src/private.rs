@@ -1,0 +1,81 @@
+//! What generated code calls, through `::acc::__private::*`. Not a stable API.
+//!
+//! The contracts here are the code generator's to keep: views passed to [`DataScope`] and
+//! the `*_data`/`update_*` functions describe live data that stays borrowed while in use,
+//! and a [`SharedMut`] is only shared between iterations that write distinct elements.
+
+pub use crate::atomic::{AtomicArith, AtomicBits, AtomicRef, AtomicValue};
+pub use crate::data::{
+    enter_data, exit_data, present_counts, update_device, update_host, view, Clause, DataScope,
+    EnterClause, ExitClause, HostData, HostView,
+};
+pub use crate::data::{DeviceSlice, Mirror};
+pub use crate::device::{DeviceType, DevPtr};
+pub use crate::host::{par_for, par_reduce, SharedMut};
+pub use crate::idx::{index, trip, trip_inclusive, trip_step, LoopIndex};
+pub use crate::profile;
+pub use crate::reduce::{self, *};
+pub use crate::region::RegionInfo;
+pub use crate::DeviceCopy;
+
+/// Whether `region` runs on the GPU: the current device is an NVIDIA one and the region's
+/// `if` clause (`true` without one) holds.
+#[inline]
+pub fn use_device(region: &'static RegionInfo, if_cond: bool) -> bool {
+    let _ = region;
+    if_cond && crate::device::device_type() == DeviceType::Nvidia
+}
+
+/// Notes that `region` runs on the host now (`ACC_NOTIFY`, `ACC_PROFILE`); keep the returned
+/// timer alive for the duration of the run.
+#[inline]
+pub fn run_on_host(region: &'static RegionInfo) -> profile::LaunchTimer {
+    profile::launch_begin_on(region, DeviceType::Host)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static R: RegionInfo =
+        RegionInfo { name: "priv", kind: "parallel", file: "p.rs", line: 1, kernel: "" };
+
+    #[test]
+    fn host_runs() {
+        let _g = crate::test_util::shared();
+        assert!(!use_device(&R, false));
+        assert_eq!(use_device(&R, true), crate::device_type() == DeviceType::Nvidia);
+        let t = run_on_host(&R);
+        drop(t);
+    }
+
+    #[test]
+    fn generated_code_shape() {
+        // What a `parallel` region with `copyin(a), copyout(c)` and a `reduction(+: s)` loop
+        // expands to on the host, written by hand.
+        let _g = crate::test_util::shared();
+        let a = vec![1.5f64; 1000];
+        let mut c = vec![0.0f64; 1000];
+        let s;
+        {
+            let _timer = run_on_host(&R);
+            let mut scope = DataScope::new(&R);
+            scope.enter("a", view(&a), Clause::CopyIn);
+            scope.enter("c", view(&c), Clause::CopyOut);
+            let n = trip_step(trip(0usize, c.len()), 1);
+            let cs = SharedMut::new(&mut c);
+            par_for(n, |k| {
+                let i = index(0usize, k, 1);
+                let mut c = cs;
+                c[i] = 2.0 * a[i];
+            });
+            let mut acc = 0.0f64;
+            let r = par_reduce(n, || Add.identity(&acc), |s, k| Add.combine(s, a[index(0usize, k, 1)]), |x, y| Add.combine(x, y));
+            acc = Add.combine(acc, r);
+            s = acc;
+        }
+        assert_eq!(s, 1500.0);
+        assert!(c.iter().all(|&x| x == 3.0));
+        assert!(!crate::is_present(&c));
+    }
+}

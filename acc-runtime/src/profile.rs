@@ -1,0 +1,345 @@
+//! `ACC_NOTIFY` and `ACC_PROFILE`.
+//!
+//! - `ACC_NOTIFY=1`: one line on stderr per region launch and per transfer, e.g.
+//!   `acc: launch vadd (examples/01-vadd.rs:9) on host` and
+//!   `acc: upload 4.0 MiB a -> device (vadd)`.
+//! - `ACC_PROFILE=1`: at process exit, a table per region on stderr: launches, total time,
+//!   bytes and time of host-to-device and device-to-host transfers.
+//!
+//! Any value other than empty or `0` turns a variable on. Both are read once, at first use.
+//! Statistics can also be collected programmatically with [`set_recording`] and read with
+//! [`snapshot`] or [`report`].
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, OnceLock, PoisonError};
+use std::time::Instant;
+
+use crate::device::{self, DeviceType};
+use crate::region::RegionInfo;
+
+/// Direction of a transfer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Host memory to device memory (upload).
+    HostToDevice,
+    /// Device memory to host memory (download).
+    DeviceToHost,
+}
+
+struct Flags {
+    notify: bool,
+}
+
+static FLAGS: OnceLock<Flags> = OnceLock::new();
+static RECORD: AtomicBool = AtomicBool::new(false);
+
+fn env_on(name: &str) -> bool {
+    matches!(std::env::var(name), Ok(v) if !v.trim().is_empty() && v.trim() != "0")
+}
+
+fn flags() -> &'static Flags {
+    FLAGS.get_or_init(|| {
+        if env_on("ACC_PROFILE") {
+            RECORD.store(true, Ordering::Relaxed);
+            extern "C" fn at_exit() {
+                // A panic must not cross the C boundary; nothing useful is left to do then.
+                let _ = std::panic::catch_unwind(print_report);
+            }
+            // SAFETY: `at_exit` is a plain `extern "C" fn()` that never unwinds; it is
+            // registered once (inside `get_or_init`).
+            unsafe { libc::atexit(at_exit) };
+        }
+        Flags { notify: env_on("ACC_NOTIFY") }
+    })
+}
+
+/// Whether `ACC_NOTIFY` is on.
+pub fn notify_enabled() -> bool {
+    flags().notify
+}
+
+/// Whether launches and transfers are being recorded (`ACC_PROFILE`, or [`set_recording`]).
+pub fn recording() -> bool {
+    flags();
+    RECORD.load(Ordering::Relaxed)
+}
+
+/// Turns recording of statistics on or off (for benches and tests; `ACC_PROFILE=1` turns it
+/// on at start and prints the table at exit).
+pub fn set_recording(on: bool) {
+    flags();
+    RECORD.store(on, Ordering::Relaxed);
+}
+
+/// The statistics of one region.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegionProfile {
+    /// The region's name.
+    pub name: &'static str,
+    /// Its kind (`parallel`, `data`, ...).
+    pub kind: &'static str,
+    /// Its source file.
+    pub file: &'static str,
+    /// Its line.
+    pub line: u32,
+    /// Number of launches.
+    pub launches: u64,
+    /// Total time of the launches, in nanoseconds.
+    pub launch_nanos: u64,
+    /// Number of host-to-device transfers.
+    pub h2d_count: u64,
+    /// Bytes moved host-to-device.
+    pub h2d_bytes: u64,
+    /// Time of host-to-device transfers, in nanoseconds.
+    pub h2d_nanos: u64,
+    /// Number of device-to-host transfers.
+    pub d2h_count: u64,
+    /// Bytes moved device-to-host.
+    pub d2h_bytes: u64,
+    /// Time of device-to-host transfers, in nanoseconds.
+    pub d2h_nanos: u64,
+}
+
+impl RegionProfile {
+    fn new(r: &'static RegionInfo) -> Self {
+        RegionProfile {
+            name: r.name,
+            kind: r.kind,
+            file: r.file,
+            line: r.line,
+            launches: 0,
+            launch_nanos: 0,
+            h2d_count: 0,
+            h2d_bytes: 0,
+            h2d_nanos: 0,
+            d2h_count: 0,
+            d2h_bytes: 0,
+            d2h_nanos: 0,
+        }
+    }
+}
+
+struct Stats {
+    index: HashMap<usize, usize>,
+    regions: Vec<RegionProfile>,
+}
+
+static STATS: Mutex<Option<Stats>> = Mutex::new(None);
+
+fn with_stats(region: &'static RegionInfo, f: impl FnOnce(&mut RegionProfile)) {
+    let mut g = STATS.lock().unwrap_or_else(PoisonError::into_inner);
+    let s = g.get_or_insert_with(|| Stats { index: HashMap::new(), regions: Vec::new() });
+    let key = region as *const RegionInfo as usize;
+    let i = *s.index.entry(key).or_insert_with(|| {
+        s.regions.push(RegionProfile::new(region));
+        s.regions.len() - 1
+    });
+    f(&mut s.regions[i]);
+}
+
+/// The statistics recorded so far, one entry per region, in order of first appearance.
+pub fn snapshot() -> Vec<RegionProfile> {
+    let g = STATS.lock().unwrap_or_else(PoisonError::into_inner);
+    g.as_ref().map(|s| s.regions.clone()).unwrap_or_default()
+}
+
+/// Measures one region launch; records it when dropped. Made by [`launch_begin`].
+#[must_use = "the launch is timed until this is dropped"]
+#[derive(Debug)]
+pub struct LaunchTimer {
+    region: &'static RegionInfo,
+    start: Option<Instant>,
+}
+
+impl Drop for LaunchTimer {
+    fn drop(&mut self) {
+        if let Some(start) = self.start {
+            let nanos = start.elapsed().as_nanos() as u64;
+            with_stats(self.region, |s| {
+                s.launches += 1;
+                s.launch_nanos += nanos;
+            });
+        }
+    }
+}
+
+/// Starts timing a launch of `region` on the current device (`ACC_NOTIFY` prints it).
+pub fn launch_begin(region: &'static RegionInfo) -> LaunchTimer {
+    launch_begin_on(region, device::device_type())
+}
+
+/// Starts timing a launch of `region` on a device of type `on` (`ACC_NOTIFY` prints it).
+pub fn launch_begin_on(region: &'static RegionInfo, on: DeviceType) -> LaunchTimer {
+    if notify_enabled() {
+        eprintln!("acc: launch {} on {on:?}", region.site());
+    }
+    LaunchTimer { region, start: recording().then(Instant::now) }
+}
+
+/// Records a transfer of `bytes` bytes that took `nanos` ns for `region`.
+pub fn record_transfer(region: &'static RegionInfo, dir: Direction, bytes: u64, nanos: u64) {
+    record(region, None, dir, bytes, nanos);
+}
+
+/// Records a transfer of the data named `name` (printed by `ACC_NOTIFY`).
+pub fn record_named_transfer(
+    region: &'static RegionInfo,
+    name: &str,
+    dir: Direction,
+    bytes: u64,
+    nanos: u64,
+) {
+    record(region, Some(name), dir, bytes, nanos);
+}
+
+fn record(region: &'static RegionInfo, name: Option<&str>, dir: Direction, bytes: u64, nanos: u64) {
+    if notify_enabled() {
+        let what = name.map(|n| format!(" {n}")).unwrap_or_default();
+        let (verb, arrow) = match dir {
+            Direction::HostToDevice => ("upload", "->"),
+            Direction::DeviceToHost => ("download", "<-"),
+        };
+        eprintln!("acc: {verb} {}{what} {arrow} device ({})", human_bytes(bytes), region.name);
+    }
+    if recording() {
+        with_stats(region, |s| match dir {
+            Direction::HostToDevice => {
+                s.h2d_count += 1;
+                s.h2d_bytes += bytes;
+                s.h2d_nanos += nanos;
+            }
+            Direction::DeviceToHost => {
+                s.d2h_count += 1;
+                s.d2h_bytes += bytes;
+                s.d2h_nanos += nanos;
+            }
+        });
+    }
+}
+
+/// `1.5 KiB`, `4.0 MiB`, ...: bytes for people.
+pub fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["KiB", "MiB", "GiB", "TiB", "PiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut v = bytes as f64 / 1024.0;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    format!("{v:.1} {}", UNITS[u])
+}
+
+fn ms(nanos: u64) -> String {
+    format!("{:.3}", nanos as f64 / 1e6)
+}
+
+/// The profile table (what `ACC_PROFILE=1` prints at exit).
+pub fn report() -> String {
+    let rows = snapshot();
+    let mut out = String::new();
+    let _ = writeln!(out, "acc profile: {} region(s)", rows.len());
+    if rows.is_empty() {
+        return out;
+    }
+    let head = [
+        "region", "kind", "location", "launches", "time ms", "h2d", "h2d bytes", "h2d ms",
+        "d2h", "d2h bytes", "d2h ms",
+    ];
+    let table: Vec<[String; 11]> = rows
+        .iter()
+        .map(|r| {
+            [
+                r.name.to_string(),
+                r.kind.to_string(),
+                format!("{}:{}", r.file, r.line),
+                r.launches.to_string(),
+                ms(r.launch_nanos),
+                r.h2d_count.to_string(),
+                human_bytes(r.h2d_bytes),
+                ms(r.h2d_nanos),
+                r.d2h_count.to_string(),
+                human_bytes(r.d2h_bytes),
+                ms(r.d2h_nanos),
+            ]
+        })
+        .collect();
+    let mut width: Vec<usize> = head.iter().map(|h| h.len()).collect();
+    for row in &table {
+        for (w, c) in width.iter_mut().zip(row) {
+            *w = (*w).max(c.len());
+        }
+    }
+    let line = |cells: &mut dyn Iterator<Item = &str>, out: &mut String| {
+        let mut s = String::new();
+        for (i, c) in cells.enumerate() {
+            if i > 0 {
+                s.push_str("  ");
+            }
+            if i < 3 {
+                let _ = write!(s, "{c:<w$}", w = width[i]);
+            } else {
+                let _ = write!(s, "{c:>w$}", w = width[i]);
+            }
+        }
+        out.push_str(s.trim_end());
+        out.push('\n');
+    };
+    line(&mut head.iter().copied(), &mut out);
+    for row in &table {
+        line(&mut row.iter().map(String::as_str), &mut out);
+    }
+    out
+}
+
+fn print_report() {
+    use std::io::Write;
+    let _ = std::io::stderr().write_all(report().as_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static P: RegionInfo =
+        RegionInfo { name: "prof_test", kind: "parallel", file: "t.rs", line: 3, kernel: "" };
+
+    #[test]
+    fn bytes_for_people() {
+        assert_eq!(human_bytes(0), "0 B");
+        assert_eq!(human_bytes(1023), "1023 B");
+        assert_eq!(human_bytes(1536), "1.5 KiB");
+        assert_eq!(human_bytes(4 << 20), "4.0 MiB");
+        assert_eq!(human_bytes(3 << 30), "3.0 GiB");
+    }
+
+    #[test]
+    fn records_launches_and_transfers() {
+        let _g = crate::test_util::exclusive();
+        set_recording(true);
+        {
+            let _t = launch_begin_on(&P, DeviceType::Host);
+        }
+        {
+            let _t = launch_begin(&P);
+        }
+        record_transfer(&P, Direction::HostToDevice, 1000, 5);
+        record_named_transfer(&P, "a", Direction::DeviceToHost, 24, 7);
+        record_named_transfer(&P, "a", Direction::DeviceToHost, 8, 1);
+        set_recording(false);
+        record_transfer(&P, Direction::HostToDevice, 1, 1); // not recorded
+        let s = snapshot().into_iter().find(|r| r.name == "prof_test").unwrap();
+        assert_eq!(s.launches, 2);
+        assert_eq!((s.h2d_count, s.h2d_bytes, s.h2d_nanos), (1, 1000, 5));
+        assert_eq!((s.d2h_count, s.d2h_bytes, s.d2h_nanos), (2, 32, 8));
+        let r = report();
+        assert!(r.contains("prof_test"), "{r}");
+        assert!(r.contains("t.rs:3"), "{r}");
+        assert!(r.lines().next().unwrap().starts_with("acc profile:"), "{r}");
+        assert!(r.lines().nth(1).unwrap().starts_with("region"), "{r}");
+    }
+}

@@ -1,0 +1,393 @@
+//! Reduction operators: one trait per OpenACC operator, and a zero-sized value per operator
+//! that generated code calls (`Add.identity(&s)`, `Add.combine(a, b)`), so that a type
+//! without the operator gets an error that names the operator.
+//!
+//! | operator | trait | identity | types |
+//! | --- | --- | --- | --- |
+//! | `+` | [`ReduceAdd`] | `0` | integers (wrapping), floats |
+//! | `*` | [`ReduceMul`] | `1` | integers (wrapping), floats |
+//! | `max` | [`ReduceMax`] | least value (`-inf` for floats) | integers, floats |
+//! | `min` | [`ReduceMin`] | greatest value (`+inf` for floats) | integers, floats |
+//! | `&` | [`ReduceBitAnd`] | all ones / `true` | integers, `bool` |
+//! | <code>&#124;</code> | [`ReduceBitOr`] | `0` / `false` | integers, `bool` |
+//! | `^` | [`ReduceBitXor`] | `0` / `false` | integers, `bool` |
+//! | `&&` | [`ReduceAnd`] | `true` | `bool` |
+//! | <code>&#124;&#124;</code> | [`ReduceOr`] | `false` | `bool` |
+//!
+//! Float `max`/`min` use `f32::max`/`f64::max` (a NaN operand is ignored).
+
+macro_rules! op_trait {
+    ($(#[$doc:meta])* $trait:ident, $op:literal, $label:literal, $note:literal) => {
+        $(#[$doc])*
+        #[diagnostic::on_unimplemented(
+            message = $op,
+            label = $label,
+            note = $note
+        )]
+        pub trait $trait: Sized {
+            /// The operator's identity: `combine(identity(), x) == x`.
+            fn identity() -> Self;
+            /// Combines two partial results.
+            fn combine(self, other: Self) -> Self;
+        }
+    };
+}
+
+op_trait!(
+    /// The `+` reduction.
+    ReduceAdd,
+    "reduction operator `+` is not defined for `{Self}`",
+    "no `+` reduction for this type",
+    "`+` reduces integers and floats"
+);
+op_trait!(
+    /// The `*` reduction.
+    ReduceMul,
+    "reduction operator `*` is not defined for `{Self}`",
+    "no `*` reduction for this type",
+    "`*` reduces integers and floats"
+);
+op_trait!(
+    /// The `max` reduction.
+    ReduceMax,
+    "reduction operator `max` is not defined for `{Self}`",
+    "no `max` reduction for this type",
+    "`max` reduces integers and floats"
+);
+op_trait!(
+    /// The `min` reduction.
+    ReduceMin,
+    "reduction operator `min` is not defined for `{Self}`",
+    "no `min` reduction for this type",
+    "`min` reduces integers and floats"
+);
+op_trait!(
+    /// The `&` reduction.
+    ReduceBitAnd,
+    "reduction operator `&` is not defined for `{Self}`",
+    "no `&` reduction for this type",
+    "`&` reduces integers and `bool`"
+);
+op_trait!(
+    /// The `|` reduction.
+    ReduceBitOr,
+    "reduction operator `|` is not defined for `{Self}`",
+    "no `|` reduction for this type",
+    "`|` reduces integers and `bool`"
+);
+op_trait!(
+    /// The `^` reduction.
+    ReduceBitXor,
+    "reduction operator `^` is not defined for `{Self}`",
+    "no `^` reduction for this type",
+    "`^` reduces integers and `bool`"
+);
+op_trait!(
+    /// The `&&` reduction.
+    ReduceAnd,
+    "reduction operator `&&` is not defined for `{Self}`",
+    "no `&&` reduction for this type",
+    "`&&` reduces `bool` only"
+);
+op_trait!(
+    /// The `||` reduction.
+    ReduceOr,
+    "reduction operator `||` is not defined for `{Self}`",
+    "no `||` reduction for this type",
+    "`||` reduces `bool` only"
+);
+
+macro_rules! int_impls {
+    ($($t:ty),*) => {$(
+        impl ReduceAdd for $t {
+            #[inline]
+            fn identity() -> Self { 0 }
+            #[inline]
+            fn combine(self, other: Self) -> Self { self.wrapping_add(other) }
+        }
+        impl ReduceMul for $t {
+            #[inline]
+            fn identity() -> Self { 1 }
+            #[inline]
+            fn combine(self, other: Self) -> Self { self.wrapping_mul(other) }
+        }
+        impl ReduceMax for $t {
+            #[inline]
+            fn identity() -> Self { <$t>::MIN }
+            #[inline]
+            fn combine(self, other: Self) -> Self { Ord::max(self, other) }
+        }
+        impl ReduceMin for $t {
+            #[inline]
+            fn identity() -> Self { <$t>::MAX }
+            #[inline]
+            fn combine(self, other: Self) -> Self { Ord::min(self, other) }
+        }
+        impl ReduceBitAnd for $t {
+            #[inline]
+            fn identity() -> Self { !0 }
+            #[inline]
+            fn combine(self, other: Self) -> Self { self & other }
+        }
+        impl ReduceBitOr for $t {
+            #[inline]
+            fn identity() -> Self { 0 }
+            #[inline]
+            fn combine(self, other: Self) -> Self { self | other }
+        }
+        impl ReduceBitXor for $t {
+            #[inline]
+            fn identity() -> Self { 0 }
+            #[inline]
+            fn combine(self, other: Self) -> Self { self ^ other }
+        }
+    )*};
+}
+
+int_impls!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+macro_rules! float_impls {
+    ($($t:ident),*) => {$(
+        impl ReduceAdd for $t {
+            #[inline]
+            fn identity() -> Self { 0.0 }
+            #[inline]
+            fn combine(self, other: Self) -> Self { self + other }
+        }
+        impl ReduceMul for $t {
+            #[inline]
+            fn identity() -> Self { 1.0 }
+            #[inline]
+            fn combine(self, other: Self) -> Self { self * other }
+        }
+        impl ReduceMax for $t {
+            #[inline]
+            fn identity() -> Self { $t::NEG_INFINITY }
+            #[inline]
+            fn combine(self, other: Self) -> Self { $t::max(self, other) }
+        }
+        impl ReduceMin for $t {
+            #[inline]
+            fn identity() -> Self { $t::INFINITY }
+            #[inline]
+            fn combine(self, other: Self) -> Self { $t::min(self, other) }
+        }
+    )*};
+}
+
+float_impls!(f32, f64);
+
+impl ReduceBitAnd for bool {
+    #[inline]
+    fn identity() -> Self {
+        true
+    }
+    #[inline]
+    fn combine(self, other: Self) -> Self {
+        self & other
+    }
+}
+impl ReduceBitOr for bool {
+    #[inline]
+    fn identity() -> Self {
+        false
+    }
+    #[inline]
+    fn combine(self, other: Self) -> Self {
+        self | other
+    }
+}
+impl ReduceBitXor for bool {
+    #[inline]
+    fn identity() -> Self {
+        false
+    }
+    #[inline]
+    fn combine(self, other: Self) -> Self {
+        self ^ other
+    }
+}
+impl ReduceAnd for bool {
+    #[inline]
+    fn identity() -> Self {
+        true
+    }
+    #[inline]
+    fn combine(self, other: Self) -> Self {
+        self && other
+    }
+}
+impl ReduceOr for bool {
+    #[inline]
+    fn identity() -> Self {
+        false
+    }
+    #[inline]
+    fn combine(self, other: Self) -> Self {
+        self || other
+    }
+}
+
+macro_rules! op_value {
+    ($(#[$doc:meta])* $name:ident, $trait:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct $name;
+
+        impl $name {
+            #[doc = concat!("The identity of the operator for `T` (`_like` only fixes `T`: pass the reduced variable). Requires [`", stringify!($trait), "`].")]
+            #[inline]
+            pub fn identity<T: $trait>(self, _like: &T) -> T {
+                T::identity()
+            }
+            #[doc = concat!("Combines two partial results with the operator. Requires [`", stringify!($trait), "`].")]
+            #[inline]
+            pub fn combine<T: $trait>(self, a: T, b: T) -> T {
+                a.combine(b)
+            }
+        }
+    };
+}
+
+op_value!(
+    /// The `+` operator as a value (see the module docs).
+    Add,
+    ReduceAdd
+);
+op_value!(
+    /// The `*` operator as a value.
+    Mul,
+    ReduceMul
+);
+op_value!(
+    /// The `max` operator as a value.
+    Max,
+    ReduceMax
+);
+op_value!(
+    /// The `min` operator as a value.
+    Min,
+    ReduceMin
+);
+op_value!(
+    /// The `&` operator as a value.
+    BitAnd,
+    ReduceBitAnd
+);
+op_value!(
+    /// The `|` operator as a value.
+    BitOr,
+    ReduceBitOr
+);
+op_value!(
+    /// The `^` operator as a value.
+    BitXor,
+    ReduceBitXor
+);
+op_value!(
+    /// The `&&` operator as a value.
+    And,
+    ReduceAnd
+);
+op_value!(
+    /// The `||` operator as a value.
+    Or,
+    ReduceOr
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `identity` is neutral on both sides and `combine` folds like the operator.
+    fn check<T: Copy + PartialEq + std::fmt::Debug>(
+        identity: T,
+        combine: impl Fn(T, T) -> T,
+        samples: &[T],
+        fold: impl Fn(T, T) -> T,
+    ) {
+        for &x in samples {
+            assert_eq!(combine(identity, x), x);
+            assert_eq!(combine(x, identity), x);
+            for &y in samples {
+                assert_eq!(combine(x, y), fold(x, y), "{x:?} op {y:?}");
+            }
+        }
+    }
+
+    macro_rules! int_tests {
+        ($($t:ident),*) => {$(
+            #[test]
+            fn $t() {
+                let s: [$t; 6] = [0, 1, 2, <$t>::MAX, <$t>::MIN, (<$t>::MAX / 3) ^ 0b1010];
+                let v = 0 as $t;
+                check(Add.identity(&v), |a, b| Add.combine(a, b), &s, <$t>::wrapping_add);
+                check(Mul.identity(&v), |a, b| Mul.combine(a, b), &s, <$t>::wrapping_mul);
+                check(Max.identity(&v), |a, b| Max.combine(a, b), &s, Ord::max);
+                check(Min.identity(&v), |a, b| Min.combine(a, b), &s, Ord::min);
+                check(BitAnd.identity(&v), |a, b| BitAnd.combine(a, b), &s, |a, b| a & b);
+                check(BitOr.identity(&v), |a, b| BitOr.combine(a, b), &s, |a, b| a | b);
+                check(BitXor.identity(&v), |a, b| BitXor.combine(a, b), &s, |a, b| a ^ b);
+                assert_eq!(<$t as ReduceAdd>::identity(), 0);
+                assert_eq!(<$t as ReduceMul>::identity(), 1);
+                assert_eq!(<$t as ReduceMax>::identity(), <$t>::MIN);
+                assert_eq!(<$t as ReduceMin>::identity(), <$t>::MAX);
+                assert_eq!(<$t as ReduceBitAnd>::identity().count_zeros(), 0);
+                // integer + and * wrap instead of panicking
+                assert_eq!(Add.combine(<$t>::MAX, 1), <$t>::MIN);
+            }
+        )*};
+    }
+
+    mod ints {
+        use super::*;
+        int_tests!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+    }
+
+    macro_rules! float_tests {
+        ($($t:ident),*) => {$(
+            #[test]
+            fn $t() {
+                let s: [$t; 7] = [0.0, -0.5, 1.0, 3.25, -1e30, <$t>::MAX, <$t>::MIN_POSITIVE];
+                let v: $t = 0.0;
+                check(Add.identity(&v), |a, b| Add.combine(a, b), &s, |a, b| a + b);
+                check(Mul.identity(&v), |a, b| Mul.combine(a, b), &s, |a, b| a * b);
+                check(Max.identity(&v), |a, b| Max.combine(a, b), &s, <$t>::max);
+                check(Min.identity(&v), |a, b| Min.combine(a, b), &s, <$t>::min);
+                assert_eq!(Max.identity(&v), <$t>::NEG_INFINITY);
+                assert_eq!(Min.identity(&v), <$t>::INFINITY);
+                // NaN operands are ignored by max/min, as f32::max does
+                assert_eq!(Max.combine(<$t>::NAN, 2.0), 2.0);
+                assert_eq!(Min.combine(1.0, <$t>::NAN), 1.0);
+            }
+        )*};
+    }
+
+    mod floats {
+        use super::*;
+        float_tests!(f32, f64);
+    }
+
+    #[test]
+    fn bools() {
+        let s = [false, true];
+        check(BitAnd.identity(&true), |a, b| BitAnd.combine(a, b), &s, |a, b| a & b);
+        check(BitOr.identity(&true), |a, b| BitOr.combine(a, b), &s, |a, b| a | b);
+        check(BitXor.identity(&true), |a, b| BitXor.combine(a, b), &s, |a, b| a ^ b);
+        check(And.identity(&true), |a, b| And.combine(a, b), &s, |a, b| a && b);
+        check(Or.identity(&true), |a, b| Or.combine(a, b), &s, |a, b| a || b);
+        assert!(<bool as ReduceAnd>::identity());
+        assert!(!<bool as ReduceOr>::identity());
+    }
+
+    #[test]
+    fn fold_with_ops() {
+        let xs = [3i32, -7, 12, 5];
+        let s = xs.iter().fold(Add.identity(&0), |a, &x| Add.combine(a, x));
+        assert_eq!(s, 13);
+        let m = xs.iter().fold(Max.identity(&0), |a, &x| Max.combine(a, x));
+        assert_eq!(m, 12);
+        let p = xs.iter().fold(Mul.identity(&0), |a, &x| Mul.combine(a, x));
+        assert_eq!(p, -1260);
+    }
+}

@@ -1,0 +1,99 @@
+//! Static descriptions of the regions in a program.
+//!
+//! The code generator emits one `static` [`RegionInfo`] per compute or data construct; the
+//! runtime uses it to name the construct in panics, `ACC_NOTIFY` lines and the `ACC_PROFILE`
+//! table, and to find the region's kernel.
+
+use core::fmt;
+
+/// What the runtime knows about one construct of the source program.
+///
+/// Generated code holds these in `static` items:
+///
+/// ```
+/// use acc_runtime::private::RegionInfo;
+/// static VADD: RegionInfo = RegionInfo {
+///     name: "vadd",
+///     kind: "parallel",
+///     file: "examples/01-vadd.rs",
+///     line: 9,
+///     kernel: "",
+/// };
+/// assert_eq!(VADD.to_string(), "region `vadd` (examples/01-vadd.rs:9)");
+/// ```
+#[derive(Debug)]
+pub struct RegionInfo {
+    /// The region's name: the annotated `fn`'s name, or a name made up for a directive macro.
+    pub name: &'static str,
+    /// One of `"parallel"`, `"kernels"`, `"serial"`, `"data"`, `"enter_data"`, `"exit_data"`,
+    /// `"update"`.
+    pub kind: &'static str,
+    /// Source file of the construct, as `file!()` gives it.
+    pub file: &'static str,
+    /// Line of the construct in [`file`](Self::file).
+    pub line: u32,
+    /// Entry point of the region's kernel in the PTX module; `""` when there is none.
+    pub kernel: &'static str,
+}
+
+impl RegionInfo {
+    /// `name (file:line)`: how `ACC_NOTIFY` lines and the profile table name the region.
+    pub fn site(&self) -> Site<'_> {
+        Site(self)
+    }
+}
+
+/// Formats `region `name` (file:line)`, the prefix of every runtime panic about a region.
+impl fmt::Display for RegionInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "region `{}` ({}:{})", self.name, self.file, self.line)
+    }
+}
+
+/// Display helper returned by [`RegionInfo::site`]: `name (file:line)`.
+#[derive(Clone, Copy, Debug)]
+pub struct Site<'a>(&'a RegionInfo);
+
+impl fmt::Display for Site<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({}:{})", self.0.name, self.0.file, self.0.line)
+    }
+}
+
+/// The region that [`crate::Mirror`] reports its data movements under.
+pub(crate) static MIRROR: RegionInfo = RegionInfo {
+    name: "acc::Mirror",
+    kind: "enter_data",
+    file: "<acc runtime>",
+    line: 0,
+    kernel: "",
+};
+
+/// The region that [`crate::DeviceSlice`] reports its data movements under.
+pub(crate) static DEVICE_SLICE: RegionInfo = RegionInfo {
+    name: "acc::DeviceSlice",
+    kind: "update",
+    file: "<acc runtime>",
+    line: 0,
+    kernel: "",
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static R: RegionInfo = RegionInfo {
+        name: "vadd",
+        kind: "parallel",
+        file: "examples/01-vadd.rs",
+        line: 9,
+        kernel: "vadd_kernel",
+    };
+
+    #[test]
+    fn display_names_region_and_location() {
+        assert_eq!(R.to_string(), "region `vadd` (examples/01-vadd.rs:9)");
+        assert_eq!(R.site().to_string(), "vadd (examples/01-vadd.rs:9)");
+        assert!(format!("{R:?}").contains("vadd_kernel"));
+    }
+}

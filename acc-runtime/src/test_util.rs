@@ -1,0 +1,135 @@
+//! Test helpers: serialising tests that touch global state, a simulated GPU backend.
+
+use std::any::Any;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+use crate::device::{Backend, DevPtr, DeviceType};
+use crate::region::RegionInfo;
+
+/// Tests that use the present table under the current backend take this shared; tests that
+/// change the backend or empty the table take it exclusively.
+static GLOBAL: RwLock<()> = RwLock::new(());
+
+pub(crate) fn shared() -> RwLockReadGuard<'static, ()> {
+    GLOBAL.read().unwrap_or_else(|e| e.into_inner())
+}
+
+pub(crate) fn exclusive() -> RwLockWriteGuard<'static, ()> {
+    GLOBAL.write().unwrap_or_else(|e| e.into_inner())
+}
+
+pub(crate) static R: RegionInfo =
+    RegionInfo { name: "test_region", kind: "data", file: "tests.rs", line: 42, kernel: "" };
+
+/// The message of a caught panic.
+pub(crate) fn panic_message(e: &Box<dyn Any + Send>) -> String {
+    if let Some(s) = e.downcast_ref::<String>() {
+        s.clone()
+    } else if let Some(s) = e.downcast_ref::<&str>() {
+        s.to_string()
+    } else {
+        "<non-string panic>".to_string()
+    }
+}
+
+/// A simulated GPU: separate memory, counted allocations and transfers.
+#[derive(Default)]
+pub(crate) struct MockBackend {
+    mem: Mutex<BTreeMap<u64, Vec<u8>>>,
+    next: AtomicUsize,
+    pub(crate) allocs: AtomicUsize,
+    pub(crate) frees: AtomicUsize,
+    pub(crate) uploads: AtomicUsize,
+    pub(crate) downloads: AtomicUsize,
+}
+
+impl MockBackend {
+    pub(crate) fn new() -> Arc<Self> {
+        Arc::new(MockBackend { next: AtomicUsize::new(0x1000_0000), ..Default::default() })
+    }
+
+    /// Runs `f` on the bytes at device address `p` (inside an allocation).
+    pub(crate) fn with_bytes<R>(&self, p: u64, len: usize, f: impl FnOnce(&mut [u8]) -> R) -> R {
+        let mut mem = self.mem.lock().unwrap();
+        let (&base, buf) = mem.range_mut(..=p).next_back().expect("no allocation below address");
+        let off = (p - base) as usize;
+        assert!(off + len <= buf.len(), "access past the end of a mock allocation");
+        f(&mut buf[off..off + len])
+    }
+
+    pub(crate) fn live(&self) -> usize {
+        self.mem.lock().unwrap().len()
+    }
+
+    pub(crate) fn counts(&self) -> (usize, usize, usize, usize) {
+        (
+            self.allocs.load(Ordering::SeqCst),
+            self.frees.load(Ordering::SeqCst),
+            self.uploads.load(Ordering::SeqCst),
+            self.downloads.load(Ordering::SeqCst),
+        )
+    }
+}
+
+impl Backend for MockBackend {
+    fn name(&self) -> &str {
+        "mock GPU"
+    }
+    fn device_type(&self) -> DeviceType {
+        DeviceType::Nvidia
+    }
+    fn device_num(&self) -> usize {
+        0
+    }
+    fn is_host(&self) -> bool {
+        false
+    }
+    fn alloc(&self, bytes: usize) -> Result<DevPtr, String> {
+        assert!(bytes > 0, "the runtime never allocates 0 bytes");
+        if bytes > 1 << 40 {
+            return Err("out of memory".into());
+        }
+        let p = self.next.fetch_add(bytes.next_multiple_of(256) + 256, Ordering::SeqCst) as u64;
+        self.mem.lock().unwrap().insert(p, vec![0xAB; bytes]);
+        self.allocs.fetch_add(1, Ordering::SeqCst);
+        Ok(DevPtr(p))
+    }
+    unsafe fn free(&self, ptr: DevPtr) -> Result<(), String> {
+        self.mem.lock().unwrap().remove(&ptr.0).ok_or("double free")?;
+        self.frees.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+    unsafe fn h2d(&self, dst: DevPtr, src: *const u8, bytes: usize) -> Result<(), String> {
+        // SAFETY: the caller's contract: `src` readable for `bytes` bytes.
+        let s = unsafe { std::slice::from_raw_parts(src, bytes) };
+        self.with_bytes(dst.0, bytes, |d| d.copy_from_slice(s));
+        self.uploads.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+    unsafe fn d2h(&self, dst: *mut u8, src: DevPtr, bytes: usize) -> Result<(), String> {
+        // SAFETY: the caller's contract: `dst` writable for `bytes` bytes, unaliased.
+        let d = unsafe { std::slice::from_raw_parts_mut(dst, bytes) };
+        self.with_bytes(src.0, bytes, |s| d.copy_from_slice(s));
+        self.downloads.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// Runs `f` with `mock` as the current backend (exclusively), then goes back to the host.
+pub(crate) fn with_mock<T>(f: impl FnOnce(&Arc<MockBackend>) -> T) -> T {
+    let _g = exclusive();
+    crate::device::testing::reset_to_host();
+    let mock = MockBackend::new();
+    crate::device::testing::install(mock.clone());
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mock)));
+    crate::device::testing::reset_to_host();
+    match r {
+        Ok(v) => v,
+        Err(e) => std::panic::resume_unwind(e),
+    }
+}
