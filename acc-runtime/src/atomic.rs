@@ -364,10 +364,15 @@ impl<'a, T: AtomicValue> AtomicRef<'a, T> {
     /// in use it is accessed only through atomic operations of `T`'s size.
     pub unsafe fn from_ptr(p: *mut T) -> Self {
         // On 64-bit targets `T`'s alignment is the atomic's, and this folds away.
-        if core::mem::align_of::<T>() < T::ATOMIC_ALIGN && !(p as usize).is_multiple_of(T::ATOMIC_ALIGN) {
+        if core::mem::align_of::<T>() < T::ATOMIC_ALIGN
+            && !(p as usize).is_multiple_of(T::ATOMIC_ALIGN)
+        {
             misaligned(T::ATOMIC_ALIGN);
         }
-        AtomicRef { ptr: p, _m: PhantomData }
+        AtomicRef {
+            ptr: p,
+            _m: PhantomData,
+        }
     }
 
     /// Atomic read (`acc::atomic!(read x)`).

@@ -144,6 +144,18 @@ pub fn view<D: HostData + ?Sized>(d: &D) -> HostView {
     }
 }
 
+/// The host byte range of `d`, taken through a mutable borrow: generated code views data
+/// that a construct writes back (`copy`, `copyout`, `create`, `update host`) this way, so
+/// that the name must be a mutable binding, as the data changes under it.
+///
+/// ```
+/// let mut a = [0u8; 3];
+/// assert_eq!(acc_runtime::private::view_mut(&mut a).bytes, 3);
+/// ```
+pub fn view_mut<D: HostData + ?Sized>(d: &mut D) -> HostView {
+    view(&*d)
+}
+
 /// A data clause of a structured construct (data region or compute region).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Clause {
@@ -234,7 +246,10 @@ struct Held {
 
 impl Table {
     pub(crate) const fn new() -> Self {
-        Table { entries: BTreeMap::new(), next_id: 1 }
+        Table {
+            entries: BTreeMap::new(),
+            next_id: 1,
+        }
     }
 
     pub(crate) fn is_empty(&self) -> bool {
@@ -247,7 +262,10 @@ impl Table {
 
     /// Forgets every entry; returns their device addresses, to be freed.
     pub(crate) fn clear(&mut self) -> Vec<DevPtr> {
-        std::mem::take(&mut self.entries).into_values().map(|e| e.dev).collect()
+        std::mem::take(&mut self.entries)
+            .into_values()
+            .map(|e| e.dev)
+            .collect()
     }
 
     fn lookup(&self, v: HostView) -> Lookup {
@@ -261,7 +279,8 @@ impl Table {
             }
         }
         if v.bytes > 0 {
-            if let Some((&start, _)) = self.entries.range(v.addr.saturating_add(1)..v.end()).next() {
+            if let Some((&start, _)) = self.entries.range(v.addr.saturating_add(1)..v.end()).next()
+            {
                 return Lookup::Overlap(start);
             }
         }
@@ -272,13 +291,7 @@ impl Table {
         DevPtr(self.entries[&start].dev.0 + (v.addr - start) as u64)
     }
 
-    fn overlap_error(
-        &self,
-        region: &RegionInfo,
-        name: &str,
-        v: HostView,
-        start: usize,
-    ) -> String {
+    fn overlap_error(&self, region: &RegionInfo, name: &str, v: HostView, start: usize) -> String {
         let e = &self.entries[&start];
         format!(
             "acc: {region}: data `{name}` (bytes {:#x}..{:#x}) partially overlaps data `{}` already on the device (bytes {:#x}..{:#x}); \
@@ -323,8 +336,17 @@ impl Table {
         };
         let id = self.next_id;
         self.next_id += 1;
-        self.entries
-            .insert(v.addr, Entry { bytes: v.bytes, dev, structured, dynamic, id, name });
+        self.entries.insert(
+            v.addr,
+            Entry {
+                bytes: v.bytes,
+                dev,
+                structured,
+                dynamic,
+                id,
+                name,
+            },
+        );
         Ok((v.addr, id))
     }
 
@@ -347,7 +369,13 @@ impl Table {
             return Ok(());
         }
         let copied = if copyout {
-            download(b, region, name, DevPtr(e.dev.0 + (v.addr - start) as u64), v)
+            download(
+                b,
+                region,
+                name,
+                DevPtr(e.dev.0 + (v.addr - start) as u64),
+                v,
+            )
         } else {
             Ok(())
         };
@@ -479,9 +507,7 @@ fn download(
 }
 
 /// Runs `f` on the table with the current backend, then panics (lock released) on error.
-fn with_table<R>(
-    f: impl FnOnce(&mut Table, &dyn Backend) -> Result<R, String>,
-) -> R {
+fn with_table<R>(f: impl FnOnce(&mut Table, &dyn Backend) -> Result<R, String>) -> R {
     let r = {
         let mut st = device::state();
         match st.backend() {
@@ -528,7 +554,10 @@ pub struct DataScope {
 impl DataScope {
     /// An empty scope for `region`.
     pub fn new(region: &'static RegionInfo) -> Self {
-        DataScope { region, entries: Vec::new() }
+        DataScope {
+            region,
+            entries: Vec::new(),
+        }
     }
 
     /// Applies clause `c` to `v` (named `name` in messages) and returns its device address
@@ -541,7 +570,12 @@ impl DataScope {
         let region = self.region;
         let (dev, held) = with_table(|t, b| t.enter_structured(b, region, name, v, c));
         if let Some(held) = held {
-            self.entries.push(ScopeEntry { name, view: v, clause: c, held });
+            self.entries.push(ScopeEntry {
+                name,
+                view: v,
+                clause: c,
+                held,
+            });
         }
         dev.0
     }
@@ -578,7 +612,9 @@ impl Drop for DataScope {
                     .drain(..)
                     .rev()
                     .filter_map(|e| {
-                        st.table.exit_structured(&*b, region, e.name, e.view, e.clause, e.held).err()
+                        st.table
+                            .exit_structured(&*b, region, e.name, e.view, e.clause, e.held)
+                            .err()
                     })
                     .collect(),
             }
@@ -605,9 +641,9 @@ pub fn enter_data(region: &'static RegionInfo, name: &'static str, v: HostView, 
             Ok(())
         }
         Lookup::Overlap(start) => Err(t.overlap_error(region, name, v, start)),
-        Lookup::Absent => {
-            t.create(b, region, name, v, c == EnterClause::CopyIn, 0, 1).map(|_| ())
-        }
+        Lookup::Absent => t
+            .create(b, region, name, v, c == EnterClause::CopyIn, 0, 1)
+            .map(|_| ()),
     })
 }
 
@@ -647,7 +683,8 @@ fn update(
     if v.bytes == 0 {
         return;
     }
-    with_table(|t, b| match t.lookup(v) {
+    with_table(|t, b| {
+        match t.lookup(v) {
         Lookup::Absent if if_present => Ok(()),
         Lookup::Absent => Err(format!(
             "acc: {region}: `update {}` data `{name}` is not on the device (add `if_present` to skip absent data)",
@@ -663,6 +700,7 @@ fn update(
                 upload(b, region, name, dev, v)
             }
         }
+    }
     })
 }
 

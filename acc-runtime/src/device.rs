@@ -180,8 +180,11 @@ pub(crate) struct State {
     pub(crate) table: Table,
 }
 
-static STATE: Mutex<State> =
-    Mutex::new(State { selection: None, backend: None, table: Table::new() });
+static STATE: Mutex<State> = Mutex::new(State {
+    selection: None,
+    backend: None,
+    table: Table::new(),
+});
 
 /// Cached [`device_type`]: 0 = not chosen yet, 1 = host, 2 = nvidia.
 static CURRENT: AtomicU8 = AtomicU8::new(0);
@@ -210,7 +213,9 @@ impl State {
         let backend: Arc<dyn Backend> = match self.selection {
             Some((DeviceType::Host, _)) => Arc::new(HostBackend),
             Some((DeviceType::Nvidia, num)) => Arc::from(try_cuda_backend(num).map_err(|why| {
-                format!("acc: cannot open nvidia device {num}: the CUDA backend is unavailable: {why}")
+                format!(
+                    "acc: cannot open nvidia device {num}: the CUDA backend is unavailable: {why}"
+                )
             })?),
             None => {
                 let ty = parse_device_type(std::env::var("ACC_DEVICE_TYPE").ok().as_deref())?;
@@ -422,7 +427,10 @@ pub fn shutdown() {
         errors
     };
     if !errors.is_empty() {
-        panic!("acc::shutdown: the device reported errors: {}", errors.join("; "));
+        panic!(
+            "acc::shutdown: the device reported errors: {}",
+            errors.join("; ")
+        );
     }
 }
 
@@ -465,7 +473,10 @@ pub(crate) mod testing {
     /// Makes `b` the current backend (the present table must be empty).
     pub(crate) fn install(b: Arc<dyn Backend>) {
         let mut st = state();
-        assert!(st.table.is_empty(), "tests install backends on an empty present table");
+        assert!(
+            st.table.is_empty(),
+            "tests install backends on an empty present table"
+        );
         st.selection = Some((b.device_type(), b.device_num()));
         set_current(st.selection);
         st.backend = Some(b);
@@ -499,9 +510,15 @@ mod tests {
         assert_eq!(parse_device_type(Some("")), Ok(None));
         assert_eq!(parse_device_type(Some("host")), Ok(Some(DeviceType::Host)));
         assert_eq!(parse_device_type(Some("HOST")), Ok(Some(DeviceType::Host)));
-        assert_eq!(parse_device_type(Some(" nvidia ")), Ok(Some(DeviceType::Nvidia)));
+        assert_eq!(
+            parse_device_type(Some(" nvidia ")),
+            Ok(Some(DeviceType::Nvidia))
+        );
         let e = parse_device_type(Some("radeon")).unwrap_err();
-        assert!(e.contains("`radeon`") && e.contains("`host`") && e.contains("`nvidia`"), "{e}");
+        assert!(
+            e.contains("`radeon`") && e.contains("`host`") && e.contains("`nvidia`"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -514,7 +531,9 @@ mod tests {
 
     #[test]
     fn env_selection() {
-        assert!(select_from_env(Some(DeviceType::Host), 0).unwrap().is_host());
+        assert!(select_from_env(Some(DeviceType::Host), 0)
+            .unwrap()
+            .is_host());
         let e = select_from_env(Some(DeviceType::Host), 2).err().unwrap();
         assert!(e.contains("ACC_DEVICE_NUM=2"), "{e}");
         #[cfg(not(feature = "cuda"))]
@@ -542,12 +561,16 @@ mod tests {
         let mut dst = [0u8; 4];
         // SAFETY: both arrays are live, 4 bytes, and distinct.
         unsafe {
-            b.h2d(DevPtr(dst.as_mut_ptr() as u64), src.as_ptr(), 4).unwrap();
+            b.h2d(DevPtr(dst.as_mut_ptr() as u64), src.as_ptr(), 4)
+                .unwrap();
         }
         assert_eq!(dst, src);
         let mut back = [0u8; 4];
         // SAFETY: as above.
-        unsafe { b.d2h(back.as_mut_ptr(), DevPtr(dst.as_ptr() as u64), 4).unwrap() };
+        unsafe {
+            b.d2h(back.as_mut_ptr(), DevPtr(dst.as_ptr() as u64), 4)
+                .unwrap()
+        };
         assert_eq!(back, src);
         assert!(b.as_any().downcast_ref::<HostBackend>().is_some());
     }

@@ -38,12 +38,20 @@ fn chunk_range(c: usize, len: usize, trip: usize) -> std::ops::Range<usize> {
 
 /// Runs `f(k)` for every `k` in `0..trip`, in parallel on rayon's pool.
 ///
+/// Performance: let `f` be a `move` closure that holds the slices it reads by value
+/// (`&[T]`, `SharedMut`), not references to them. Through a reference to a slice variable
+/// the optimiser cannot keep the slice's address and length in registers across the
+/// iteration's stores and reloads them every iteration: a 2^24 `f32` vector add on 2 cores
+/// ran at 30 GB/s that way and at 57 GB/s with a `move` closure (66 GB/s for rayon's own
+/// `par_chunks`; 37 GB/s for a sequential loop), see `examples/host_drivers.rs`.
+///
 /// ```
 /// use acc_runtime::private::{par_for, SharedMut};
 /// let a = vec![1.0f32; 10_000];
 /// let mut c = vec![0.0f32; 10_000];
 /// let cs = SharedMut::new(&mut c);
-/// par_for(a.len(), |i| {
+/// let a = &a[..];
+/// par_for(a.len(), move |i| {
 ///     let mut c = cs;
 ///     c[i] = 2.0 * a[i];
 /// });
@@ -56,7 +64,9 @@ pub fn par_for<F: Fn(usize) + Sync + Send>(trip: usize, f: F) {
         return;
     }
     let (chunks, len) = plan(trip, threads);
-    (0..chunks).into_par_iter().for_each(|c| chunk_range(c, len, trip).for_each(&f));
+    (0..chunks)
+        .into_par_iter()
+        .for_each(|c| chunk_range(c, len, trip).for_each(&f));
 }
 
 /// Reduces over `0..trip` in parallel: each chunk folds `body` from `identity()`, then the
@@ -86,7 +96,10 @@ where
         .into_par_iter()
         .map(|c| chunk_range(c, len, trip).fold(identity(), &body))
         .collect();
-    partials.into_iter().reduce(combine).unwrap_or_else(identity)
+    partials
+        .into_iter()
+        .reduce(combine)
+        .unwrap_or_else(identity)
 }
 
 /// A mutable slice that every iteration of a parallel loop may write through.
@@ -128,7 +141,11 @@ unsafe impl<T: Send> Sync for SharedMut<'_, T> {}
 impl<'a, T> SharedMut<'a, T> {
     /// Shares `s` with the iterations of a parallel loop.
     pub fn new(s: &'a mut [T]) -> Self {
-        SharedMut { ptr: s.as_mut_ptr(), len: s.len(), _m: PhantomData }
+        SharedMut {
+            ptr: s.as_mut_ptr(),
+            len: s.len(),
+            _m: PhantomData,
+        }
     }
 
     /// Number of elements.
@@ -194,7 +211,10 @@ impl<T> IndexMut<usize> for SharedMut<'_, T> {
 
 impl<T> std::fmt::Debug for SharedMut<'_, T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SharedMut").field("ptr", &self.ptr).field("len", &self.len).finish()
+        f.debug_struct("SharedMut")
+            .field("ptr", &self.ptr)
+            .field("len", &self.len)
+            .finish()
     }
 }
 
@@ -268,19 +288,32 @@ mod tests {
         for trip in TRIPS {
             let s = par_reduce(trip, || 0u64, |s, i| s + i as u64, |a, b| a + b);
             assert_eq!(s, (0..trip as u64).sum::<u64>(), "trip {trip}");
-            let m = par_reduce(trip, || i64::MIN, |m, i| m.max((i as i64 * 7919) % 1013), i64::max);
-            let want = (0..trip as i64).map(|i| (i * 7919) % 1013).max().unwrap_or(i64::MIN);
+            let m = par_reduce(
+                trip,
+                || i64::MIN,
+                |m, i| m.max((i as i64 * 7919) % 1013),
+                i64::max,
+            );
+            let want = (0..trip as i64)
+                .map(|i| (i * 7919) % 1013)
+                .max()
+                .unwrap_or(i64::MIN);
             assert_eq!(m, want);
             let x: Vec<f64> = (0..trip).map(|i| 1.0 / (1.0 + i as f64)).collect();
             let f = par_reduce(trip, || 0.0, |s, i| s + x[i], |a, b| a + b);
             let seq: f64 = x.iter().sum();
-            assert!((f - seq).abs() <= 1e-12 * seq.abs().max(1.0), "trip {trip}: {f} vs {seq}");
+            assert!(
+                (f - seq).abs() <= 1e-12 * seq.abs().max(1.0),
+                "trip {trip}: {f} vs {seq}"
+            );
         }
     }
 
     #[test]
     fn par_reduce_is_deterministic() {
-        let x: Vec<f64> = (0..1_000_001).map(|i| ((i * 37) % 101) as f64 * 1e-3 + 1e-9).collect();
+        let x: Vec<f64> = (0..1_000_001)
+            .map(|i| ((i * 37) % 101) as f64 * 1e-3 + 1e-9)
+            .collect();
         let r = || par_reduce(x.len(), || 0.0, |s, i| s + x[i], |a, b| a + b);
         let first = r();
         for _ in 0..10 {
@@ -319,7 +352,10 @@ mod tests {
                 m[r * cols + c] = r * c;
             })
         });
-        assert!(m.iter().enumerate().all(|(k, &x)| x == (k / cols) * (k % cols)));
+        assert!(m
+            .iter()
+            .enumerate()
+            .all(|(k, &x)| x == (k / cols) * (k % cols)));
     }
 
     #[test]

@@ -94,7 +94,9 @@ pub fn trip_inclusive<T: LoopIndex>(lo: T, hi: T) -> usize {
         Some(0) => {}
         _ => return 0,
     }
-    T::distance(lo, hi).and_then(|d| d.checked_add(1)).unwrap_or_else(|| too_long("lo..=hi"))
+    T::distance(lo, hi)
+        .and_then(|d| d.checked_add(1))
+        .unwrap_or_else(|| too_long("lo..=hi"))
 }
 
 /// Iterations of a loop of `trip` steps taken `step` at a time (`.step_by(step)`):
@@ -153,8 +155,18 @@ mod tests {
         assert_eq!(trip_inclusive(i8::MIN, i8::MAX), 256);
         assert_eq!(trip_inclusive(u8::MIN, u8::MAX), 256);
         assert_eq!(trip_inclusive(i128::MAX - 2, i128::MAX), 3);
-        same(i8::MIN, trip_inclusive(i8::MIN, i8::MAX), 1, i8::MIN..=i8::MAX);
-        same(u8::MIN, trip_inclusive(u8::MIN, u8::MAX), 1, u8::MIN..=u8::MAX);
+        same(
+            i8::MIN,
+            trip_inclusive(i8::MIN, i8::MAX),
+            1,
+            i8::MIN..=i8::MAX,
+        );
+        same(
+            u8::MIN,
+            trip_inclusive(u8::MIN, u8::MAX),
+            1,
+            u8::MIN..=u8::MAX,
+        );
         same(-3i16, trip_inclusive(-3i16, 3), 1, -3i16..=3);
     }
 
@@ -166,17 +178,37 @@ mod tests {
         assert_eq!(trip_step(1, 100), 1);
         assert_eq!(trip_step(usize::MAX, 1), usize::MAX);
         for step in 1..9 {
-            same(-10i8, trip_step(trip(-10i8, 10), step), step, (-10i8..10).step_by(step));
-            same(-100i32, trip_step(trip_inclusive(-100, 77), step), step, (-100..=77).step_by(step));
+            same(
+                -10i8,
+                trip_step(trip(-10i8, 10), step),
+                step,
+                (-10i8..10).step_by(step),
+            );
+            same(
+                -100i32,
+                trip_step(trip_inclusive(-100, 77), step),
+                step,
+                (-100..=77).step_by(step),
+            );
             same(
                 i8::MIN,
                 trip_step(trip_inclusive(i8::MIN, i8::MAX), step),
                 step,
                 (i8::MIN..=i8::MAX).step_by(step),
             );
-            same(250u8, trip_step(trip_inclusive(250u8, 255), step), step, (250u8..=255).step_by(step));
+            same(
+                250u8,
+                trip_step(trip_inclusive(250u8, 255), step),
+                step,
+                (250u8..=255).step_by(step),
+            );
         }
-        same(0u64, trip_step(trip(0u64, 1000), 999), 999, (0u64..1000).step_by(999));
+        same(
+            0u64,
+            trip_step(trip(0u64, 1000), 999),
+            999,
+            (0u64..1000).step_by(999),
+        );
     }
 
     #[test]
@@ -191,7 +223,12 @@ mod tests {
         assert_eq!(index(i128::MIN, 5, 1), i128::MIN + 5);
         assert_eq!(index(u128::MAX - 10, 5, 2), u128::MAX);
         assert_eq!(index(-1i128, 3, usize::MAX), -1 + 3 * (usize::MAX as i128));
-        same(-7i128, trip_step(trip(-7i128, 30), 4), 4, (-7i128..30).step_by(4));
+        same(
+            -7i128,
+            trip_step(trip(-7i128, 30), 4),
+            4,
+            (-7i128..30).step_by(4),
+        );
     }
 
     #[test]

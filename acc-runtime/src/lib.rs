@@ -21,7 +21,11 @@
 //!
 //! Environment: `ACC_DEVICE_TYPE=host|nvidia`, `ACC_DEVICE_NUM=n` (see [`device`]),
 //! `ACC_NOTIFY=1`, `ACC_PROFILE=1` (see [`profile`]).
-#![warn(missing_docs, clippy::undocumented_unsafe_blocks, unsafe_op_in_unsafe_fn)]
+#![warn(
+    missing_docs,
+    clippy::undocumented_unsafe_blocks,
+    unsafe_op_in_unsafe_fn
+)]
 
 pub mod atomic;
 pub mod data;

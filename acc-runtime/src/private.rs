@@ -6,11 +6,11 @@
 
 pub use crate::atomic::{AtomicArith, AtomicBits, AtomicRef, AtomicValue};
 pub use crate::data::{
-    enter_data, exit_data, present_counts, update_device, update_host, view, Clause, DataScope,
-    EnterClause, ExitClause, HostData, HostView,
+    enter_data, exit_data, present_counts, update_device, update_host, view, view_mut, Clause,
+    DataScope, EnterClause, ExitClause, HostData, HostView,
 };
 pub use crate::data::{DeviceSlice, Mirror};
-pub use crate::device::{DeviceType, DevPtr};
+pub use crate::device::{DevPtr, DeviceType};
 pub use crate::host::{par_for, par_reduce, SharedMut};
 pub use crate::idx::{index, trip, trip_inclusive, trip_step, LoopIndex};
 pub use crate::profile;
@@ -37,14 +37,22 @@ pub fn run_on_host(region: &'static RegionInfo) -> profile::LaunchTimer {
 mod tests {
     use super::*;
 
-    static R: RegionInfo =
-        RegionInfo { name: "priv", kind: "parallel", file: "p.rs", line: 1, kernel: "" };
+    static R: RegionInfo = RegionInfo {
+        name: "priv",
+        kind: "parallel",
+        file: "p.rs",
+        line: 1,
+        kernel: "",
+    };
 
     #[test]
     fn host_runs() {
         let _g = crate::test_util::shared();
         assert!(!use_device(&R, false));
-        assert_eq!(use_device(&R, true), crate::device_type() == DeviceType::Nvidia);
+        assert_eq!(
+            use_device(&R, true),
+            crate::device_type() == DeviceType::Nvidia
+        );
         let t = run_on_host(&R);
         drop(t);
     }
@@ -70,7 +78,12 @@ mod tests {
                 c[i] = 2.0 * a[i];
             });
             let mut acc = 0.0f64;
-            let r = par_reduce(n, || Add.identity(&acc), |s, k| Add.combine(s, a[index(0usize, k, 1)]), |x, y| Add.combine(x, y));
+            let r = par_reduce(
+                n,
+                || Add.identity(&acc),
+                |s, k| Add.combine(s, a[index(0usize, k, 1)]),
+                |x, y| Add.combine(x, y),
+            );
             acc = Add.combine(acc, r);
             s = acc;
         }

@@ -51,7 +51,9 @@ fn flags() -> &'static Flags {
             // registered once (inside `get_or_init`).
             unsafe { libc::atexit(at_exit) };
         }
-        Flags { notify: env_on("ACC_NOTIFY") }
+        Flags {
+            notify: env_on("ACC_NOTIFY"),
+        }
     })
 }
 
@@ -130,7 +132,10 @@ static STATS: Mutex<Option<Stats>> = Mutex::new(None);
 
 fn with_stats(region: &'static RegionInfo, f: impl FnOnce(&mut RegionProfile)) {
     let mut g = STATS.lock().unwrap_or_else(PoisonError::into_inner);
-    let s = g.get_or_insert_with(|| Stats { index: HashMap::new(), regions: Vec::new() });
+    let s = g.get_or_insert_with(|| Stats {
+        index: HashMap::new(),
+        regions: Vec::new(),
+    });
     let key = region as *const RegionInfo as usize;
     let i = *s.index.entry(key).or_insert_with(|| {
         s.regions.push(RegionProfile::new(region));
@@ -175,7 +180,10 @@ pub fn launch_begin_on(region: &'static RegionInfo, on: DeviceType) -> LaunchTim
     if notify_enabled() {
         eprintln!("acc: launch {} on {on:?}", region.site());
     }
-    LaunchTimer { region, start: recording().then(Instant::now) }
+    LaunchTimer {
+        region,
+        start: recording().then(Instant::now),
+    }
 }
 
 /// Records a transfer of `bytes` bytes that took `nanos` ns for `region`.
@@ -201,7 +209,11 @@ fn record(region: &'static RegionInfo, name: Option<&str>, dir: Direction, bytes
             Direction::HostToDevice => ("upload", "->"),
             Direction::DeviceToHost => ("download", "<-"),
         };
-        eprintln!("acc: {verb} {}{what} {arrow} device ({})", human_bytes(bytes), region.name);
+        eprintln!(
+            "acc: {verb} {}{what} {arrow} device ({})",
+            human_bytes(bytes),
+            region.name
+        );
     }
     if recording() {
         with_stats(region, |s| match dir {
@@ -247,8 +259,17 @@ pub fn report() -> String {
         return out;
     }
     let head = [
-        "region", "kind", "location", "launches", "time ms", "h2d", "h2d bytes", "h2d ms",
-        "d2h", "d2h bytes", "d2h ms",
+        "region",
+        "kind",
+        "location",
+        "launches",
+        "time ms",
+        "h2d",
+        "h2d bytes",
+        "h2d ms",
+        "d2h",
+        "d2h bytes",
+        "d2h ms",
     ];
     let table: Vec<[String; 11]> = rows
         .iter()
@@ -305,8 +326,13 @@ fn print_report() {
 mod tests {
     use super::*;
 
-    static P: RegionInfo =
-        RegionInfo { name: "prof_test", kind: "parallel", file: "t.rs", line: 3, kernel: "" };
+    static P: RegionInfo = RegionInfo {
+        name: "prof_test",
+        kind: "parallel",
+        file: "t.rs",
+        line: 3,
+        kernel: "",
+    };
 
     #[test]
     fn bytes_for_people() {
@@ -332,7 +358,10 @@ mod tests {
         record_named_transfer(&P, "a", Direction::DeviceToHost, 8, 1);
         set_recording(false);
         record_transfer(&P, Direction::HostToDevice, 1, 1); // not recorded
-        let s = snapshot().into_iter().find(|r| r.name == "prof_test").unwrap();
+        let s = snapshot()
+            .into_iter()
+            .find(|r| r.name == "prof_test")
+            .unwrap();
         assert_eq!(s.launches, 2);
         assert_eq!((s.h2d_count, s.h2d_bytes, s.h2d_nanos), (1, 1000, 5));
         assert_eq!((s.d2h_count, s.d2h_bytes, s.d2h_nanos), (2, 32, 8));

@@ -371,11 +371,36 @@ mod tests {
     #[test]
     fn bools() {
         let s = [false, true];
-        check(BitAnd.identity(&true), |a, b| BitAnd.combine(a, b), &s, |a, b| a & b);
-        check(BitOr.identity(&true), |a, b| BitOr.combine(a, b), &s, |a, b| a | b);
-        check(BitXor.identity(&true), |a, b| BitXor.combine(a, b), &s, |a, b| a ^ b);
-        check(And.identity(&true), |a, b| And.combine(a, b), &s, |a, b| a && b);
-        check(Or.identity(&true), |a, b| Or.combine(a, b), &s, |a, b| a || b);
+        check(
+            BitAnd.identity(&true),
+            |a, b| BitAnd.combine(a, b),
+            &s,
+            |a, b| a & b,
+        );
+        check(
+            BitOr.identity(&true),
+            |a, b| BitOr.combine(a, b),
+            &s,
+            |a, b| a | b,
+        );
+        check(
+            BitXor.identity(&true),
+            |a, b| BitXor.combine(a, b),
+            &s,
+            |a, b| a ^ b,
+        );
+        check(
+            And.identity(&true),
+            |a, b| And.combine(a, b),
+            &s,
+            |a, b| a && b,
+        );
+        check(
+            Or.identity(&true),
+            |a, b| Or.combine(a, b),
+            &s,
+            |a, b| a || b,
+        );
         assert!(<bool as ReduceAnd>::identity());
         assert!(!<bool as ReduceOr>::identity());
     }

@@ -20,8 +20,13 @@ pub(crate) fn exclusive() -> RwLockWriteGuard<'static, ()> {
     GLOBAL.write().unwrap_or_else(|e| e.into_inner())
 }
 
-pub(crate) static R: RegionInfo =
-    RegionInfo { name: "test_region", kind: "data", file: "tests.rs", line: 42, kernel: "" };
+pub(crate) static R: RegionInfo = RegionInfo {
+    name: "test_region",
+    kind: "data",
+    file: "tests.rs",
+    line: 42,
+    kernel: "",
+};
 
 /// The message of a caught panic.
 pub(crate) fn panic_message(e: &Box<dyn Any + Send>) -> String {
@@ -47,15 +52,24 @@ pub(crate) struct MockBackend {
 
 impl MockBackend {
     pub(crate) fn new() -> Arc<Self> {
-        Arc::new(MockBackend { next: AtomicUsize::new(0x1000_0000), ..Default::default() })
+        Arc::new(MockBackend {
+            next: AtomicUsize::new(0x1000_0000),
+            ..Default::default()
+        })
     }
 
     /// Runs `f` on the bytes at device address `p` (inside an allocation).
     pub(crate) fn with_bytes<R>(&self, p: u64, len: usize, f: impl FnOnce(&mut [u8]) -> R) -> R {
         let mut mem = self.mem.lock().unwrap();
-        let (&base, buf) = mem.range_mut(..=p).next_back().expect("no allocation below address");
+        let (&base, buf) = mem
+            .range_mut(..=p)
+            .next_back()
+            .expect("no allocation below address");
         let off = (p - base) as usize;
-        assert!(off + len <= buf.len(), "access past the end of a mock allocation");
+        assert!(
+            off + len <= buf.len(),
+            "access past the end of a mock allocation"
+        );
         f(&mut buf[off..off + len])
     }
 
@@ -91,13 +105,19 @@ impl Backend for MockBackend {
         if bytes > 1 << 40 {
             return Err("out of memory".into());
         }
-        let p = self.next.fetch_add(bytes.next_multiple_of(256) + 256, Ordering::SeqCst) as u64;
+        let p = self
+            .next
+            .fetch_add(bytes.next_multiple_of(256) + 256, Ordering::SeqCst) as u64;
         self.mem.lock().unwrap().insert(p, vec![0xAB; bytes]);
         self.allocs.fetch_add(1, Ordering::SeqCst);
         Ok(DevPtr(p))
     }
     unsafe fn free(&self, ptr: DevPtr) -> Result<(), String> {
-        self.mem.lock().unwrap().remove(&ptr.0).ok_or("double free")?;
+        self.mem
+            .lock()
+            .unwrap()
+            .remove(&ptr.0)
+            .ok_or("double free")?;
         self.frees.fetch_add(1, Ordering::SeqCst);
         Ok(())
     }

@@ -102,7 +102,11 @@ fn contention_8_threads_100k_each() {
         AtomicRef::new(&mut i),
         AtomicRef::new(&mut u),
     );
-    let (amx, amn, ap) = (AtomicRef::new(&mut mx), AtomicRef::new(&mut mn), AtomicRef::new(&mut prod));
+    let (amx, amn, ap) = (
+        AtomicRef::new(&mut mx),
+        AtomicRef::new(&mut mn),
+        AtomicRef::new(&mut prod),
+    );
     std::thread::scope(|s| {
         for t in 0..T {
             s.spawn(move || {
@@ -137,7 +141,11 @@ fn contention_through_rayon_and_shared_mut() {
     let mut hist = vec![0u32; 7];
     let mut sums = vec![0.0f64; 7];
     let mut bytes = vec![0u8; 7];
-    let (h, s, b) = (SharedMut::new(&mut hist), SharedMut::new(&mut sums), SharedMut::new(&mut bytes));
+    let (h, s, b) = (
+        SharedMut::new(&mut hist),
+        SharedMut::new(&mut sums),
+        SharedMut::new(&mut bytes),
+    );
     par_for(n, |k| {
         let bin = k % 7;
         h.atomic(bin).fetch_add(1);

@@ -43,11 +43,16 @@ impl<D: HostData> Mirror<D> {
         let data = Box::new(d);
         let v = view(&*data);
         enter_data(&MIRROR, "Mirror", v, EnterClause::CopyIn);
-        Mirror { data: Some(data), view: v }
+        Mirror {
+            data: Some(data),
+            view: v,
+        }
     }
 
     fn data(&self) -> &D {
-        self.data.as_deref().expect("a Mirror holds its data until dropped")
+        self.data
+            .as_deref()
+            .expect("a Mirror holds its data until dropped")
     }
 
     fn check(&self, what: &str) {
@@ -86,7 +91,10 @@ impl<D: HostData> Mirror<D> {
     pub fn into_inner(mut self) -> D {
         self.check("into_inner");
         exit_data(&MIRROR, "Mirror", self.view, ExitClause::CopyOut, false);
-        *self.data.take().expect("a Mirror holds its data until dropped")
+        *self
+            .data
+            .take()
+            .expect("a Mirror holds its data until dropped")
     }
 }
 
@@ -108,7 +116,9 @@ impl<D: HostData> Deref for Mirror<D> {
 
 impl<D: HostData> DerefMut for Mirror<D> {
     fn deref_mut(&mut self) -> &mut D {
-        self.data.as_deref_mut().expect("a Mirror holds its data until dropped")
+        self.data
+            .as_deref_mut()
+            .expect("a Mirror holds its data until dropped")
     }
 }
 

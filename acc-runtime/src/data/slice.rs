@@ -13,7 +13,10 @@ enum Mem<T> {
     /// Host backend: device memory is host memory.
     Host(Vec<T>),
     /// A GPU allocation (`ptr` is 0 when empty), freed through the backend that made it.
-    Device { ptr: DevPtr, backend: Arc<dyn Backend> },
+    Device {
+        ptr: DevPtr,
+        backend: Arc<dyn Backend>,
+    },
 }
 
 /// An array in device memory, not mirrored on the host: what a `deviceptr` parameter takes.
@@ -73,7 +76,10 @@ impl<T: Copy> DeviceSlice<T> {
             );
             ptr
         };
-        DeviceSlice { len, mem: Mem::Device { ptr, backend } }
+        DeviceSlice {
+            len,
+            mem: Mem::Device { ptr, backend },
+        }
     }
 
     /// `n` zeroed elements on the current device.
@@ -84,7 +90,10 @@ impl<T: Copy> DeviceSlice<T> {
         if device::backend().is_host() {
             // SAFETY: the all-zero bit pattern is a valid `T`: part of `DeviceCopy`'s contract.
             let zero: T = unsafe { std::mem::zeroed() };
-            return DeviceSlice { len: n, mem: Mem::Host(vec![zero; n]) };
+            return DeviceSlice {
+                len: n,
+                mem: Mem::Host(vec![zero; n]),
+            };
         }
         Self::on_device(n, &vec![0u8; byte_len::<T>(n)])
     }
@@ -92,7 +101,10 @@ impl<T: Copy> DeviceSlice<T> {
     /// A device copy of `src`.
     pub fn from_host(src: &[T]) -> Self {
         if device::backend().is_host() {
-            return DeviceSlice { len: src.len(), mem: Mem::Host(src.to_vec()) };
+            return DeviceSlice {
+                len: src.len(),
+                mem: Mem::Host(src.to_vec()),
+            };
         }
         // SAFETY: `src` is a live slice of `size_of_val(src)` bytes; `T: Copy` values are
         // plain data, read here only as bytes to be copied.
@@ -183,7 +195,9 @@ impl<T: Copy> DeviceSlice<T> {
 
     /// Downloads all elements to `dst`, which must be writable for `len` elements.
     fn download(&self, dst: *mut u8) {
-        let Mem::Device { ptr, backend } = &self.mem else { unreachable!() };
+        let Mem::Device { ptr, backend } = &self.mem else {
+            unreachable!()
+        };
         let bytes = byte_len::<T>(self.len);
         if bytes == 0 {
             return;

@@ -5,8 +5,13 @@ use super::*;
 use crate::test_util::{exclusive, panic_message, shared, with_mock, MockBackend, R};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-static K: RegionInfo =
-    RegionInfo { name: "vadd", kind: "parallel", file: "examples/01-vadd.rs", line: 9, kernel: "" };
+static K: RegionInfo = RegionInfo {
+    name: "vadd",
+    kind: "parallel",
+    file: "examples/01-vadd.rs",
+    line: 9,
+    kernel: "",
+};
 
 fn counts<D: HostData + ?Sized>(d: &D) -> Option<(usize, usize)> {
     present_counts(view(d))
@@ -24,10 +29,22 @@ fn view_of_every_host_data_kind() {
     let v = vec![1u16, 2, 3];
     let a = [1.0f64; 5];
     let b: Box<[u8]> = vec![0u8; 7].into_boxed_slice();
-    assert_eq!(view(&v), HostView { addr: v.as_ptr() as usize, bytes: 6 });
+    assert_eq!(
+        view(&v),
+        HostView {
+            addr: v.as_ptr() as usize,
+            bytes: 6
+        }
+    );
     assert_eq!(view(&a).bytes, 40);
     assert_eq!(view(&b).bytes, 7);
-    assert_eq!(view(&v[1..]), HostView { addr: v.as_ptr() as usize + 2, bytes: 4 });
+    assert_eq!(
+        view(&v[1..]),
+        HostView {
+            addr: v.as_ptr() as usize + 2,
+            bytes: 4
+        }
+    );
     assert_eq!(view(&&v), view(&v));
     let mut m = vec![0i32; 2];
     let r = &mut m;
@@ -42,7 +59,11 @@ fn structured_copy_counts_and_exit() {
     {
         let mut s = DataScope::new(&R);
         let dev = s.enter("a", view(&a), Clause::Copy);
-        assert_eq!(dev, a.as_ptr() as u64, "host backend: device address is host address");
+        assert_eq!(
+            dev,
+            a.as_ptr() as u64,
+            "host backend: device address is host address"
+        );
         assert_eq!(counts(&a), Some((1, 0)));
         assert!(is_present(&a));
         assert!(is_present(&a[10..20]));
@@ -87,7 +108,10 @@ fn present_on_absent_data_names_variable_and_region() {
         let mut s = DataScope::new(&K);
         s.enter("a", view(&a), Clause::Present);
     });
-    assert_eq!(msg, "acc: region `vadd` (examples/01-vadd.rs:9): `present` data `a` is not on the device");
+    assert_eq!(
+        msg,
+        "acc: region `vadd` (examples/01-vadd.rs:9): `present` data `a` is not on the device"
+    );
     assert!(!is_present(&a));
 }
 
@@ -136,11 +160,17 @@ fn partial_overlap_panics() {
     let msg = caught(|| {
         DataScope::new(&K).enter("tail", view(&a[40..60]), Clause::Copy);
     });
-    assert!(msg.starts_with("acc: region `vadd` (examples/01-vadd.rs:9): data `tail`"), "{msg}");
+    assert!(
+        msg.starts_with("acc: region `vadd` (examples/01-vadd.rs:9): data `tail`"),
+        "{msg}"
+    );
     assert!(msg.contains("partially overlaps data `a`"), "{msg}");
     // a superset of present data is a partial overlap too
     let msg = caught(|| enter_data(&K, "all", view(&a), EnterClause::CopyIn));
-    assert!(msg.contains("data `all`") && msg.contains("partially overlaps"), "{msg}");
+    assert!(
+        msg.contains("data `all`") && msg.contains("partially overlaps"),
+        "{msg}"
+    );
     // a range ending inside
     let msg = caught(|| update_host(&K, "head", view(&a[0..11]), true));
     assert!(msg.contains("partially overlaps"), "{msg}");
@@ -173,15 +203,25 @@ fn zero_length_data_is_fine() {
     let a = [1u8; 10];
     s.enter("a", view(&a), Clause::CopyIn);
     assert!(is_present(&a[3..3]));
-    assert_eq!(s.enter("a", view(&a[4..4]), Clause::Present), a.as_ptr() as u64 + 4);
-    assert_eq!(counts(&a), Some((1, 0)), "zero-length data takes no reference");
+    assert_eq!(
+        s.enter("a", view(&a[4..4]), Clause::Present),
+        a.as_ptr() as u64 + 4
+    );
+    assert_eq!(
+        counts(&a),
+        Some((1, 0)),
+        "zero-length data takes no reference"
+    );
 }
 
 #[test]
 fn deviceptr_clause_is_not_tracked() {
     let _g = shared();
     let d = DeviceSlice::from_host(&[1u32, 2, 3]);
-    let v = HostView { addr: d.device_ptr() as usize, bytes: 12 };
+    let v = HostView {
+        addr: d.device_ptr() as usize,
+        bytes: 12,
+    };
     let mut s = DataScope::new(&R);
     assert_eq!(s.enter("d", v, Clause::DevicePtr), d.device_ptr());
     assert_eq!(present_counts(v), None);
@@ -199,7 +239,11 @@ fn enter_exit_data_refcounts() {
         s.enter("a", view(&a), Clause::Present);
         assert_eq!(counts(&a), Some((1, 2)));
         exit_data(&R, "a", view(&a), ExitClause::Delete, true); // finalize: dynamic -> 0
-        assert_eq!(counts(&a), Some((1, 0)), "the structured reference keeps it");
+        assert_eq!(
+            counts(&a),
+            Some((1, 0)),
+            "the structured reference keeps it"
+        );
         exit_data(&R, "a", view(&a), ExitClause::Delete, false); // dynamic already 0: no-op
         assert_eq!(counts(&a), Some((1, 0)));
     }
@@ -225,7 +269,10 @@ fn update_on_absent_data() {
         "acc: region `vadd` (examples/01-vadd.rs:9): `update host` data `a` is not on the device (add `if_present` to skip absent data)"
     );
     let msg = caught(|| update_device(&R, "b", view(&a), false));
-    assert!(msg.contains("`update device` data `b` is not on the device"), "{msg}");
+    assert!(
+        msg.contains("`update device` data `b` is not on the device"),
+        "{msg}"
+    );
     update_host(&R, "a", view(&a), true);
     update_device(&R, "a", view(&a), true);
     let m = Mirror::new(a);
@@ -240,7 +287,10 @@ fn device_ptr_of_absent_data_panics() {
     let msg = caught(|| {
         DataScope::new(&K).device_ptr(view(&a));
     });
-    assert!(msg.starts_with("acc: region `vadd`") && msg.contains("is not on the device"), "{msg}");
+    assert!(
+        msg.starts_with("acc: region `vadd`") && msg.contains("is not on the device"),
+        "{msg}"
+    );
 }
 
 #[test]
@@ -386,7 +436,10 @@ fn device_slice_on_host() {
     d.copy_to_host(&mut out);
     assert_eq!(out, [5, 6, 7, 8]);
     let msg = caught(|| d.copy_from_host(&[1]));
-    assert!(msg.contains("the host slice has 1 elements, the device slice 4"), "{msg}");
+    assert!(
+        msg.contains("the host slice has 1 elements, the device slice 4"),
+        "{msg}"
+    );
     let z = DeviceSlice::<[f64; 2]>::zeros(3);
     assert_eq!(z.to_host(), [[0.0; 2]; 3]);
     let e = DeviceSlice::<u8>::zeros(0);
@@ -398,7 +451,9 @@ fn device_slice_on_host() {
 
 fn f32_at(mock: &MockBackend, dev: u64, n: usize) -> Vec<f32> {
     mock.with_bytes(dev, n * 4, |b| {
-        b.chunks(4).map(|c| f32::from_ne_bytes(c.try_into().unwrap())).collect()
+        b.chunks(4)
+            .map(|c| f32::from_ne_bytes(c.try_into().unwrap()))
+            .collect()
     })
 }
 
@@ -495,7 +550,10 @@ fn gpu_dynamic_reference_defers_copy_back() {
             dev = s.enter("a", view(&a), Clause::Copy);
             set_f32(mock, dev, &[9.0; 4]);
         }
-        assert_eq!(a, [1.0; 4], "still referenced by enter data: no copy back yet");
+        assert_eq!(
+            a, [1.0; 4],
+            "still referenced by enter data: no copy back yet"
+        );
         update_host(&R, "a", view(&a[2..]), false);
         assert_eq!(a, [1.0, 1.0, 9.0, 9.0], "update host copies the named part");
         a[0] = 5.0;
@@ -514,9 +572,17 @@ fn gpu_exit_delete_and_finalize() {
         let a = vec![1.0f32; 4];
         enter_data(&R, "a", view(&a), EnterClause::Create);
         enter_data(&R, "a", view(&a), EnterClause::CopyIn);
-        assert_eq!(mock.counts(), (1, 0, 0, 0), "create allocates only, copyin on present data does nothing");
+        assert_eq!(
+            mock.counts(),
+            (1, 0, 0, 0),
+            "create allocates only, copyin on present data does nothing"
+        );
         exit_data(&R, "a", view(&a), ExitClause::Delete, true);
-        assert_eq!(mock.counts(), (1, 1, 0, 0), "finalize frees at once, delete copies nothing");
+        assert_eq!(
+            mock.counts(),
+            (1, 1, 0, 0),
+            "finalize frees at once, delete copies nothing"
+        );
         assert!(!is_present(&a));
     });
 }
@@ -542,11 +608,17 @@ fn gpu_shutdown_frees_everything() {
 fn gpu_alloc_failure_leaves_table_unchanged() {
     with_mock(|mock| {
         let a = [0u8; 4];
-        let huge = HostView { addr: a.as_ptr() as usize, bytes: 1 << 41 };
+        let huge = HostView {
+            addr: a.as_ptr() as usize,
+            bytes: 1 << 41,
+        };
         let msg = caught(|| {
             DataScope::new(&K).enter("huge", huge, Clause::Create);
         });
-        assert!(msg.contains("cannot allocate 2.0 TiB for `huge` on the device: out of memory"), "{msg}");
+        assert!(
+            msg.contains("cannot allocate 2.0 TiB for `huge` on the device: out of memory"),
+            "{msg}"
+        );
         assert_eq!(present_counts(huge), None);
         assert_eq!(mock.live(), 0);
     });
@@ -581,7 +653,11 @@ fn gpu_mirror() {
         assert_eq!(mock.live(), 0);
         let m = Mirror::new(v);
         drop(m);
-        assert_eq!(mock.counts(), (2, 2, 3, 2), "drop deletes without copying back");
+        assert_eq!(
+            mock.counts(),
+            (2, 2, 3, 2),
+            "drop deletes without copying back"
+        );
     });
 }
 
@@ -595,7 +671,10 @@ fn gpu_device_slice() {
         let msg = caught(|| {
             let _ = d.host_slice();
         });
-        assert!(msg.contains("lives on mock GPU") && msg.contains("to_host"), "{msg}");
+        assert!(
+            msg.contains("lives on mock GPU") && msg.contains("to_host"),
+            "{msg}"
+        );
         let mut z = DeviceSlice::<f32>::zeros(3);
         assert_eq!(z.to_host(), [0.0; 3]);
         z.copy_from_host(&[1.0, 2.0, 3.0]);
