@@ -349,6 +349,8 @@ fn misaligned(align: usize) -> ! {
     panic!("acc: atomic access to a value not aligned to {align} bytes (needs a 64-bit target)")
 }
 
+// One impl block with the operator bounds on each method, so that a missing operator is
+// reported by the trait's `on_unimplemented` message rather than "method not found".
 impl<'a, T: AtomicValue> AtomicRef<'a, T> {
     /// Atomic access to `*r` for as long as it is borrowed.
     pub fn new(r: &'a mut T) -> Self {
@@ -392,54 +394,77 @@ impl<'a, T: AtomicValue> AtomicRef<'a, T> {
         // SAFETY: as in `load`.
         unsafe { T::atomic_swap(self.ptr, v) }
     }
-}
 
-impl<T: AtomicArith> AtomicRef<'_, T> {
     /// `x += v` (integers wrap); returns the previous value.
-    pub fn fetch_add(self, v: T) -> T {
+    pub fn fetch_add(self, v: T) -> T
+    where
+        T: AtomicArith,
+    {
         // SAFETY: as in `load`.
         unsafe { T::atomic_add(self.ptr, v) }
     }
     /// `x -= v` (integers wrap); returns the previous value.
-    pub fn fetch_sub(self, v: T) -> T {
+    pub fn fetch_sub(self, v: T) -> T
+    where
+        T: AtomicArith,
+    {
         // SAFETY: as in `load`.
         unsafe { T::atomic_sub(self.ptr, v) }
     }
     /// `x *= v` (integers wrap); returns the previous value.
-    pub fn fetch_mul(self, v: T) -> T {
+    pub fn fetch_mul(self, v: T) -> T
+    where
+        T: AtomicArith,
+    {
         // SAFETY: as in `load`.
         unsafe { T::atomic_mul(self.ptr, v) }
     }
     /// `x /= v` (integers panic on division by zero); returns the previous value.
-    pub fn fetch_div(self, v: T) -> T {
+    pub fn fetch_div(self, v: T) -> T
+    where
+        T: AtomicArith,
+    {
         // SAFETY: as in `load`.
         unsafe { T::atomic_div(self.ptr, v) }
     }
     /// `x = x.max(v)`; returns the previous value.
-    pub fn fetch_max(self, v: T) -> T {
+    pub fn fetch_max(self, v: T) -> T
+    where
+        T: AtomicArith,
+    {
         // SAFETY: as in `load`.
         unsafe { T::atomic_max(self.ptr, v) }
     }
     /// `x = x.min(v)`; returns the previous value.
-    pub fn fetch_min(self, v: T) -> T {
+    pub fn fetch_min(self, v: T) -> T
+    where
+        T: AtomicArith,
+    {
         // SAFETY: as in `load`.
         unsafe { T::atomic_min(self.ptr, v) }
     }
-}
 
-impl<T: AtomicBits> AtomicRef<'_, T> {
     /// `x &= v`; returns the previous value.
-    pub fn fetch_and(self, v: T) -> T {
+    pub fn fetch_and(self, v: T) -> T
+    where
+        T: AtomicBits,
+    {
         // SAFETY: as in `load`.
         unsafe { T::atomic_and(self.ptr, v) }
     }
     /// `x |= v`; returns the previous value.
-    pub fn fetch_or(self, v: T) -> T {
+    pub fn fetch_or(self, v: T) -> T
+    where
+        T: AtomicBits,
+    {
         // SAFETY: as in `load`.
         unsafe { T::atomic_or(self.ptr, v) }
     }
     /// `x ^= v`; returns the previous value.
-    pub fn fetch_xor(self, v: T) -> T {
+    pub fn fetch_xor(self, v: T) -> T
+    where
+        T: AtomicBits,
+    {
         // SAFETY: as in `load`.
         unsafe { T::atomic_xor(self.ptr, v) }
     }

@@ -149,7 +149,8 @@ impl Backend for HostBackend {
     }
 }
 
-/// Hook for the CUDA backend: opens device `num`, or says why it cannot.
+/// Hook for the CUDA backend: opens device `num`, or says why it cannot (no driver, no such
+/// device, ...). The CUDA backend (`#[cfg(feature = "cuda")] mod cuda`) plugs in here.
 fn try_cuda_backend(num: usize) -> Result<Box<dyn Backend>, String> {
     #[cfg(feature = "cuda")]
     {
@@ -163,7 +164,8 @@ fn try_cuda_backend(num: usize) -> Result<Box<dyn Backend>, String> {
     }
 }
 
-/// Hook for the CUDA backend: how many NVIDIA devices the driver reports (0 without one).
+/// Hook for the CUDA backend: how many NVIDIA devices the driver reports (0 without a
+/// driver). Only called with the `cuda` feature.
 fn cuda_device_count() -> usize {
     0
 }
