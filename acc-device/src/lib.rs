@@ -1,1 +1,102 @@
-//! stub
+//! Device support of `acc`: what a generated kernel crate calls when it runs on an NVIDIA GPU.
+//!
+//! The crate is `no_std`. Compiled for `nvptx64-nvidia-cuda` (by the pinned nightly, see
+//! `acc-build`), every item maps onto a PTX instruction or an LLVM intrinsic. Compiled for the
+//! host (stable Rust) it still builds, so that `cargo test --workspace` covers it: index
+//! functions then describe a single thread of a single block, barriers are no-ops, and the
+//! target-independent parts (slices, atomics, math) are unit-tested there.
+//!
+//! A generated kernel reads like this (it is what `acc-build` writes, see [`KERNEL_FEATURES`]):
+//!
+//! ```
+//! # use acc_device::{Slice, SliceMut, ReadOnlyPtr, prelude::*};
+//! # #[allow(improper_ctypes_definitions)]
+//! // #[no_mangle] pub unsafe extern "ptx-kernel" fn acc_k_vadd(...)
+//! pub unsafe extern "C" fn acc_k_vadd(
+//!     a_ptr: ReadOnlyPtr<f32>, a_len: usize,   // `&[f32]` of the region: read-only
+//!     c_ptr: *mut f32, c_len: usize,           // `&mut [f32]` of the region
+//! ) {
+//!     let a = unsafe { Slice::from_param(a_ptr, a_len) };
+//!     let mut c = unsafe { SliceMut::from_raw(c_ptr, c_len) };
+//!     let n = c.len();
+//!     let mut i = acc_device::gang_vector_start();
+//!     let stride = acc_device::gang_vector_stride();
+//!     while i < n {
+//!         c[i] = a[i] + a[i].sqrt();
+//!         i += stride;
+//!     }
+//! }
+//! # static A: [f32; 3] = [4.0; 3]; let mut c = [0.0f32; 3];
+//! # unsafe { acc_k_vadd(ReadOnlyPtr::from_slice(&A), 3, c.as_mut_ptr(), 3) };
+//! # assert_eq!(c, [6.0; 3]);
+//! ```
+//!
+//! # Map
+//! | module | what |
+//! | --- | --- |
+//! | [`index`] (re-exported at the root) | thread/block indices and dims, barriers, per-level loop starts and strides |
+//! | [`slice`] | [`Slice`] (read-only, `ld.global.nc`), [`SliceMut`], the kernel parameter type [`ReadOnlyPtr`] |
+//! | [`atomic`] | [`AtomicRef`]: `fetch_add` ... on integers, `f32`, `f64`, `bool` |
+//! | [`shuffle`] | warp shuffles (`shfl.sync.down`, `shfl.sync.bfly`) of 32- and 64-bit values |
+//! | [`shared`] | the block's dynamic shared memory |
+//! | [`reduce`] | warp, vector, worker and block reductions; a grid-level finish |
+//! | [`math`] | the [`Float`] trait: `sqrt`, `exp`, `sin`, ... on `f32`/`f64` as in `std` |
+//! | [`panic`] | [`report_panic`](panic::report_panic): kernel panics reported to the host |
+#![cfg_attr(not(test), no_std)]
+#![cfg_attr(
+    target_arch = "nvptx64",
+    feature(
+        stdarch_nvptx,
+        asm_experimental_arch,
+        core_intrinsics,
+        gpu_intrinsics,
+        gpu_launch_sized_workgroup_mem
+    )
+)]
+#![cfg_attr(target_arch = "nvptx64", allow(internal_features))]
+#![warn(missing_docs, unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
+
+pub mod atomic;
+pub mod index;
+pub mod math;
+pub mod panic;
+pub mod reduce;
+pub mod shared;
+pub mod shuffle;
+pub mod slice;
+
+pub use atomic::{AtomicRef, AtomicValue};
+pub use index::*;
+pub use math::Float;
+pub use reduce::{block_reduce, vector_reduce, warp_reduce, worker_reduce, BLOCK_REDUCE_SLOTS};
+pub use shuffle::Shuffle;
+pub use slice::{ReadOnlyPtr, Slice, SliceMut};
+
+#[cfg(target_arch = "nvptx64")]
+pub use panic::report_panic;
+#[cfg(target_arch = "nvptx64")]
+pub use reduce::grid_reduce_last_block;
+#[cfg(target_arch = "nvptx64")]
+pub use shared::dynamic_shared;
+
+/// What a kernel module imports with `use acc_device::prelude::*;`: the [`Float`] math trait
+/// (so that `x.sqrt()` means what it means in `std`) and the [`Shuffle`] trait.
+pub mod prelude {
+    pub use crate::math::Float;
+    pub use crate::shuffle::Shuffle;
+}
+
+/// The `#![feature(...)]` list a generated kernel crate needs, comma-separated, to be pasted
+/// into `#![feature(..)]` at its root. Only `abi_ptx` (for `extern "ptx-kernel"`): everything
+/// else that is unstable (intrinsics, `asm!` on nvptx, shared memory) stays inside acc-device,
+/// whose own features are enabled by its own crate attributes.
+///
+/// The rest of a kernel crate's contract is documented in `acc-build` (`nvptx.rs`): the crate
+/// is a `cdylib`, `#![no_std]`, with a `#[panic_handler]` that calls
+/// [`report_panic`](panic::report_panic), built `panic = "abort"`, `lto = "fat"`,
+/// `codegen-units = 1`.
+pub const KERNEL_FEATURES: &str = "abi_ptx";
+
+/// The name of the device global that holds the host-mapped panic buffer's device address
+/// (a `*mut` [`panic::PanicRecord`]). The host sets it through `cuModuleGetGlobal`.
+pub const PANIC_BUF_SYMBOL: &str = "ACC_PANIC_BUF";

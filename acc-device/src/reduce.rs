@@ -1,0 +1,323 @@
+//! Reductions across the threads of a warp, a worker row, a vector column, a block, and the
+//! grid: the building blocks of OpenACC `reduction` clauses at every level.
+//!
+//! Every function here is *collective*: all threads of the group (the block, for everything
+//! but [`warp_reduce`]) call it at the same point with the same `op`, `identity` and
+//! `shared`, so its barriers match. They are correct for any block shape up to 1024 threads,
+//! not only powers of two, and leave `shared` free for reuse when they return.
+//!
+//! | function | combines over | result in | shared slots of `T` |
+//! | --- | --- | --- | --- |
+//! | [`warp_reduce`] | the first `active` lanes of the warp | lane 0 | none |
+//! | [`block_reduce`] | all threads of the block | every thread | [`BLOCK_REDUCE_SLOTS`] (32) |
+//! | [`vector_reduce`] | `threadIdx.x` (each worker row apart) | every thread of the row | `blockDim.x * blockDim.y` |
+//! | [`worker_reduce`] | `threadIdx.y` (each vector column apart) | every thread of the column | `blockDim.x * blockDim.y` |
+//! | [`grid_reduce_last_block`] | all blocks (`gridDim.x`) | every thread of the last block to finish | 32, plus `gridDim.x` partials in global memory |
+//!
+//! `op` must be associative and commutative (as OpenACC's reduction operators are; floating
+//! point `+` up to rounding) and `identity` its identity (`0` for `+`, `-inf` for `max`...).
+//!
+//! On the host these run unchanged as one thread of a one-thread block (each returns `v`).
+
+use crate::index::{block_dim_x, block_dim_y, block_thread_index, block_threads, sync_threads};
+use crate::index::{thread_fence, thread_idx_x, thread_idx_y};
+use crate::shuffle::{Shuffle, FULL_MASK, WARP_SIZE};
+
+/// The shared-memory slots of `T` that [`block_reduce`] and [`grid_reduce_last_block`] need:
+/// one per warp of the largest block.
+pub const BLOCK_REDUCE_SLOTS: usize = 32;
+
+/// The mask of the first `active` lanes (`1 <= active <= 32`).
+#[inline(always)]
+fn lanes(active: u32) -> u32 {
+    if active >= WARP_SIZE {
+        FULL_MASK
+    } else {
+        (1u32 << active) - 1
+    }
+}
+
+/// Combines `v` over lanes `0..active` of this warp (`1 <= active <= 32`, and exactly those
+/// lanes call it); the result is in lane 0 (other lanes hold partial values).
+///
+/// A log-step tree of `shfl.sync.down`: at distance `d`, lane `i` takes lane `i + d`'s value
+/// when that lane is one of the `active` ones, so partial warps need no identity padding.
+#[inline(always)]
+pub fn warp_reduce<T: Shuffle, F: Fn(T, T) -> T>(mut v: T, op: &F, active: u32) -> T {
+    let mask = lanes(active);
+    let lane = crate::shuffle::lane_id();
+    let mut d = WARP_SIZE / 2;
+    while d > 0 {
+        let other = v.shfl_down(d, mask);
+        if lane + d < active {
+            v = op(v, other);
+        }
+        d /= 2;
+    }
+    v
+}
+
+/// Combines `v` over all threads of the block; returns the result in every thread.
+///
+/// Warp shuffles reduce each warp, lane 0 of each warp puts its value in `shared[warp]`, and
+/// warp 0 reduces those (`identity` pads the lanes past the last warp). A block of one warp
+/// or less needs no shared memory and no barrier.
+///
+/// # Safety
+/// Collective over the block (see the [module docs](self)). `shared` points to at least
+/// [`BLOCK_REDUCE_SLOTS`] values of `T` in shared memory that no other code uses during the
+/// call.
+#[inline(always)]
+pub unsafe fn block_reduce<T: Shuffle, F: Fn(T, T) -> T>(
+    v: T,
+    identity: T,
+    op: F,
+    shared: *mut T,
+) -> T {
+    let nt = block_threads();
+    let tid = block_thread_index();
+    let (warp, lane) = (tid / WARP_SIZE, tid % WARP_SIZE);
+    let nwarps = nt.div_ceil(WARP_SIZE);
+    let active = (nt - warp * WARP_SIZE).min(WARP_SIZE);
+    let v = warp_reduce(v, &op, active);
+    if nwarps == 1 {
+        return v.shfl_idx(0, lanes(active));
+    }
+    // SAFETY (all accesses to `shared` below): the caller gives 32 slots of `T`; `warp` and
+    // `lane` are below 32 (blocks have at most 1024 threads); barriers order every write
+    // before other threads' reads, and the last barrier every read before the caller's
+    // next use.
+    if lane == 0 {
+        // SAFETY: within the slots the caller gives; ordered by the barriers (see above).
+        unsafe { shared.add(warp as usize).write(v) };
+    }
+    sync_threads();
+    if warp == 0 {
+        // SAFETY: within the slots the caller gives; ordered by the barriers (see above).
+        let x = if lane < nwarps { unsafe { shared.add(lane as usize).read() } } else { identity };
+        let x = warp_reduce(x, &op, WARP_SIZE);
+        if lane == 0 {
+            // SAFETY: within the slots the caller gives; ordered by the barriers (see above).
+            unsafe { shared.write(x) };
+        }
+    }
+    sync_threads();
+    // SAFETY: within the slots the caller gives; ordered by the barriers (see above).
+    let r = unsafe { shared.read() };
+    sync_threads();
+    r
+}
+
+/// Combines `v` over `threadIdx.x` within each worker row (`threadIdx.y`); returns each
+/// row's result in every thread of the row: OpenACC's `vector` reduction.
+///
+/// When `blockDim.x` is a multiple of 32, rows are whole warps: shuffles, then one value per
+/// warp in shared memory. Otherwise an interleaved log-step tree in shared memory (OpenUH's),
+/// which pairs element `i` with `i + ceil(n/2)` so any row length works.
+///
+/// # Safety
+/// Collective over the block. `shared` points to at least `blockDim.x * blockDim.y` values
+/// of `T` in shared memory that no other code uses during the call.
+#[inline(always)]
+pub unsafe fn vector_reduce<T: Shuffle, F: Fn(T, T) -> T>(
+    v: T,
+    identity: T,
+    op: F,
+    shared: *mut T,
+) -> T {
+    let (bx, tx, ty) = (block_dim_x(), thread_idx_x(), thread_idx_y());
+    // SAFETY (all accesses to `shared`): indices stay below `blockDim.x * blockDim.y`, the
+    // caller's size; barriers separate writes from other threads' reads, and the last one
+    // every read from the caller's next use.
+    if bx % WARP_SIZE == 0 {
+        let per_row = bx / WARP_SIZE; // warps per row, at most 32
+        let (warp, lane) = (tx / WARP_SIZE, tx % WARP_SIZE);
+        // SAFETY: within the slots the caller gives; ordered by the barriers (see above).
+        let row = unsafe { shared.add((ty * per_row) as usize) };
+        let v = warp_reduce(v, &op, WARP_SIZE);
+        if per_row == 1 {
+            return v.shfl_idx(0, FULL_MASK);
+        }
+        if lane == 0 {
+            // SAFETY: within the slots the caller gives; ordered by the barriers (see above).
+            unsafe { row.add(warp as usize).write(v) };
+        }
+        sync_threads();
+        if warp == 0 {
+            // SAFETY: within the slots the caller gives; ordered by the barriers (see above).
+            let x = if lane < per_row { unsafe { row.add(lane as usize).read() } } else { identity };
+            let x = warp_reduce(x, &op, WARP_SIZE);
+            if lane == 0 {
+                // SAFETY: within the slots the caller gives; ordered by the barriers (see above).
+                unsafe { row.write(x) };
+            }
+        }
+        sync_threads();
+        // SAFETY: within the slots the caller gives; ordered by the barriers (see above).
+        let r = unsafe { row.read() };
+        sync_threads();
+        r
+    } else {
+        let _ = identity;
+        // SAFETY: within the slots the caller gives; ordered by the barriers (see above).
+        let row = unsafe { shared.add((ty * bx) as usize) };
+        // SAFETY: within the slots the caller gives; ordered by the barriers (see above).
+        unsafe { tree(v, &op, bx, tx, 1, row) }
+    }
+}
+
+/// Combines `v` over `threadIdx.y` within each vector column (`threadIdx.x`); returns each
+/// column's result in every thread of the column: OpenACC's `worker` reduction.
+///
+/// An interleaved log-step tree in shared memory, strided by `blockDim.x` so that a warp's
+/// accesses stay consecutive.
+///
+/// # Safety
+/// As for [`vector_reduce`].
+#[inline(always)]
+pub unsafe fn worker_reduce<T: Shuffle, F: Fn(T, T) -> T>(
+    v: T,
+    identity: T,
+    op: F,
+    shared: *mut T,
+) -> T {
+    let _ = identity;
+    let (bx, by, tx, ty) = (block_dim_x(), block_dim_y(), thread_idx_x(), thread_idx_y());
+    // SAFETY: the column's elements are `shared[tx + k * bx]`, `k < by`: within the
+    // caller's `bx * by` slots.
+    unsafe { tree(v, &op, by, ty, bx, shared.add(tx as usize)) }
+}
+
+/// The shared-memory tree of [`vector_reduce`] and [`worker_reduce`]: `n` values at
+/// `base[k * stride]`, this thread's at `k = me`; returns their combination in every one of
+/// the `n` threads.
+///
+/// # Safety
+/// Collective over the block (every thread calls it with the same `n`, so the barriers
+/// match); `base[k * stride]` for `k < n` are shared slots owned by this group of `n`.
+#[inline(always)]
+unsafe fn tree<T: Copy, F: Fn(T, T) -> T>(v: T, op: &F, n: u32, me: u32, stride: u32, base: *mut T) -> T {
+    let at = |k: u32| base.wrapping_add((k * stride) as usize);
+    // SAFETY: slot `me < n` of the group, per the contract; each step's barrier orders its
+    // writes before the next step's reads (so for the accesses below).
+    unsafe { at(me).write(v) };
+    sync_threads();
+    let mut n = n;
+    while n > 1 {
+        let half = n.div_ceil(2);
+        if me < n / 2 {
+            // SAFETY: within the slots the caller gives; ordered by the barriers (see above).
+            unsafe { at(me).write(op(at(me).read(), at(me + half).read())) };
+        }
+        sync_threads();
+        n = half;
+    }
+    // SAFETY: within the slots the caller gives; ordered by the barriers (see above).
+    let r = unsafe { at(0).read() };
+    sync_threads();
+    r
+}
+
+/// `__syncthreads_or(pred)`: a block barrier that returns whether `pred` was true in any
+/// thread (`bar.red.or.pred`).
+#[inline(always)]
+pub fn sync_threads_or(pred: bool) -> bool {
+    #[cfg(target_arch = "nvptx64")]
+    {
+        let r: u32;
+        // SAFETY: a barrier with a reduction of one predicate; touches no memory. It is
+        // collective over the block like `sync_threads`.
+        unsafe {
+            core::arch::asm!(
+                "{{ .reg .pred p; setp.ne.u32 p, {c}, 0; bar.red.or.pred p, 0, p; selp.u32 {r}, 1, 0, p; }}",
+                c = in(reg32) pred as u32, r = out(reg32) r, options(nostack)
+            )
+        };
+        r != 0
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    pred
+}
+
+/// The grid-level finish of a reduction, in one launch (CUDA's "threadFenceReduction"):
+/// each block's value (`v`, as [`block_reduce`] returns it) goes to `partials[blockIdx.x]`;
+/// the last block to finish combines all `gridDim.x` partials and gets `Some(result)` in
+/// every thread; the other blocks get `None`. It resets `*counter` to 0 for the next launch.
+///
+/// # Safety
+/// Collective over the block, for every block of a one-dimensional grid. `partials` points
+/// to `gridDim.x` values of `T` in global memory and `counter` to a `u32` that is 0 at the
+/// launch, both used by nothing else during it; `shared` as for [`block_reduce`].
+#[inline(always)]
+pub unsafe fn grid_reduce_last_block<T: Shuffle, F: Fn(T, T) -> T>(
+    v: T,
+    identity: T,
+    op: F,
+    shared: *mut T,
+    partials: *mut T,
+    counter: *mut u32,
+) -> Option<T> {
+    let (tid, nt) = (block_thread_index(), block_threads());
+    let (bid, nb) = (crate::index::block_idx_x(), crate::index::grid_dim_x());
+    let mut last = false;
+    if tid == 0 {
+        // SAFETY: `partials` has `gridDim.x` slots, one per block; the fence makes the write
+        // visible GPU-wide before the counter says it is there.
+        unsafe { partials.add(bid as usize).write_volatile(v) };
+        thread_fence();
+        // SAFETY: `counter` is a valid `u32` accessed only atomically during the launch.
+        let ticket = unsafe { crate::AtomicRef::from_ptr(counter) }.fetch_add(1);
+        last = ticket == nb - 1;
+    }
+    if !sync_threads_or(last) {
+        return None;
+    }
+    thread_fence();
+    let mut acc = identity;
+    let mut i = tid;
+    while i < nb {
+        // SAFETY: every block wrote its slot before its ticket, and this block holds the
+        // last ticket; volatile loads bypass the (non-coherent) L1 cache.
+        acc = op(acc, unsafe { partials.add(i as usize).read_volatile() });
+        i += nt;
+    }
+    // SAFETY: the caller's contract for `shared`; the whole block is here.
+    let r = unsafe { block_reduce(acc, identity, op, shared) };
+    if tid == 0 {
+        // SAFETY: no other block touches the counter any more in this launch.
+        unsafe { counter.write_volatile(0) };
+    }
+    Some(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_thread_reductions_return_the_value() {
+        let mut shared = [0.0f64; 32];
+        let p = shared.as_mut_ptr();
+        // SAFETY: on the host the block is this one thread; 32 slots are enough everywhere.
+        unsafe {
+            assert_eq!(block_reduce(2.5, 0.0, |a, b| a + b, p), 2.5);
+            assert_eq!(vector_reduce(3.5, 0.0, |a, b| a + b, p), 3.5);
+            assert_eq!(worker_reduce(4.5, f64::NEG_INFINITY, f64::max, p), 4.5);
+        }
+        assert_eq!(warp_reduce(7u8, &|a, b| a.max(b), 1), 7);
+    }
+
+    #[test]
+    fn grid_finish_on_one_block() {
+        let mut shared = [0i64; 32];
+        let mut partials = [0i64; 1];
+        let mut counter = 0u32;
+        // SAFETY: a one-block grid of one thread; the buffers are local and sized for it.
+        let r = unsafe {
+            grid_reduce_last_block(9, 0, |a, b| a + b, shared.as_mut_ptr(), partials.as_mut_ptr(), &mut counter)
+        };
+        assert_eq!(r, Some(9));
+        assert_eq!(counter, 0);
+    }
+}
+// SAFETY: within the slots the caller gives; ordered by the barriers (see above).

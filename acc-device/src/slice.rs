@@ -1,0 +1,316 @@
+//! The device views of a region's slices: [`Slice`] (a `&[T]` of the region, read-only) and
+//! [`SliceMut`] (a `&mut [T]`), and the kernel parameter type [`ReadOnlyPtr`].
+//!
+//! # Parameter conventions
+//! A region's `&[T]` becomes two kernel parameters, `(ReadOnlyPtr<T>, usize)`; a `&mut [T]`
+//! becomes `(*mut T, usize)`. Both pointers are device addresses (`u64` on the launch side).
+//!
+//! # The read-only data path
+//! Loads through a [`Slice`] made by [`Slice::from_param`] compile to `ld.global.nc` (the
+//! read-only data cache, `__ldg`): [`ReadOnlyPtr`] is a `#[repr(transparent)]` wrapper of a
+//! `&[T; 0]`, so rustc marks the kernel parameter `noalias readonly` (and, being zero-sized,
+//! not `dereferenceable`, so nothing is loaded speculatively from it), and LLVM's NVPTX
+//! backend emits the non-coherent load for every load based on such a parameter. The
+//! contract is the one OpenACC's read-only data has: nothing writes the data while the kernel
+//! runs, and the address is non-null and aligned for `T` (for an empty slice too: pass
+//! `align_of::<T>()`, never 0).
+
+use core::marker::PhantomData;
+use core::ops::{Deref, Index, IndexMut};
+
+use crate::atomic::{AtomicRef, AtomicValue};
+
+/// The kernel parameter type of a read-only slice's data pointer (a device address).
+///
+/// Declared as a kernel parameter, it tells LLVM that the kernel only reads the memory
+/// behind it and that nothing else writes it during the kernel (see the [module
+/// docs](self)). On the launch side it is one 64-bit pointer, which must be non-null and
+/// aligned for `T`.
+#[repr(transparent)]
+pub struct ReadOnlyPtr<T: 'static>(&'static [T; 0]);
+
+impl<T> Clone for ReadOnlyPtr<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for ReadOnlyPtr<T> {}
+
+impl<T> ReadOnlyPtr<T> {
+    /// The address, as a raw pointer (its provenance stays the parameter's, so loads through
+    /// it keep using the read-only path).
+    #[inline(always)]
+    #[must_use]
+    pub fn as_ptr(self) -> *const T {
+        self.0.as_ptr()
+    }
+
+    /// Wraps a raw pointer (tests and host-side callers; kernels receive it as a parameter).
+    ///
+    /// # Safety
+    /// `p` is non-null and aligned for `T`, and the memory it points to is not written while
+    /// the result (or anything derived from it) is in use.
+    #[inline(always)]
+    pub unsafe fn from_ptr(p: *const T) -> Self {
+        // SAFETY: a `&[T; 0]` covers no bytes: it needs only a non-null, aligned address,
+        // which the caller guarantees.
+        ReadOnlyPtr(unsafe { &*p.cast::<[T; 0]>() })
+    }
+
+    /// The data pointer of a host slice (tests).
+    #[inline(always)]
+    #[must_use]
+    pub fn from_slice(s: &'static [T]) -> Self
+    where
+        T: Sync,
+    {
+        // SAFETY: a slice's pointer is non-null and aligned even when it is empty, and a
+        // shared borrow for `'static` is never written.
+        unsafe { Self::from_ptr(s.as_ptr()) }
+    }
+}
+
+/// A read-only view of a region's `&[T]` on the device: `len`, bounds-checked indexing
+/// (`a[i]` panics with the caller's location when `i >= len`), and, through `Deref`, every
+/// method of `[T]` (`iter`, `get`, sub-slices...).
+pub struct Slice<T> {
+    ptr: *const T,
+    len: usize,
+}
+
+impl<T> Clone for Slice<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Slice<T> {}
+
+impl<T> Slice<T> {
+    /// The view of the `len` elements at `ptr`. Loads go through the read-only path only
+    /// when `ptr` derives from a [`ReadOnlyPtr`] parameter; prefer [`Slice::from_param`].
+    ///
+    /// # Safety
+    /// `ptr` is non-null, aligned, and valid for reads of `len` elements of `T`, which nobody
+    /// writes while the view is in use.
+    #[inline(always)]
+    pub unsafe fn from_raw(ptr: *const T, len: usize) -> Self {
+        Slice { ptr, len }
+    }
+
+    /// The view of a kernel's read-only slice parameter pair `(ptr, len)`; its loads compile
+    /// to `ld.global.nc`.
+    ///
+    /// # Safety
+    /// `ptr` points to `len` elements of `T` that nobody writes while the kernel runs.
+    #[inline(always)]
+    pub unsafe fn from_param(ptr: ReadOnlyPtr<T>, len: usize) -> Self {
+        // SAFETY: the caller's contract is `from_raw`'s; `ReadOnlyPtr` is non-null and
+        // aligned by its own contract.
+        unsafe { Self::from_raw(ptr.as_ptr(), len) }
+    }
+
+    /// The number of elements.
+    #[inline(always)]
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when the slice has no elements.
+    #[inline(always)]
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The data pointer.
+    #[inline(always)]
+    #[must_use]
+    pub fn as_ptr(&self) -> *const T {
+        self.ptr
+    }
+}
+
+impl<T> Deref for Slice<T> {
+    type Target = [T];
+    #[inline(always)]
+    fn deref(&self) -> &[T] {
+        // SAFETY: `from_raw`'s contract: `len` readable, unwritten elements at a non-null,
+        // aligned `ptr`.
+        unsafe { core::slice::from_raw_parts(self.ptr, self.len) }
+    }
+}
+
+impl<T> Index<usize> for Slice<T> {
+    type Output = T;
+    #[inline(always)]
+    #[track_caller]
+    fn index(&self, i: usize) -> &T {
+        if i >= self.len {
+            out_of_bounds(i, self.len);
+        }
+        // SAFETY: `i < len`, and `from_raw`'s contract makes the first `len` elements valid
+        // for reads for as long as the view is used.
+        unsafe { &*self.ptr.add(i) }
+    }
+}
+
+/// A view of a region's `&mut [T]` on the device. It is `Copy`: every thread holds one, and
+/// the schedule (not the type system) keeps threads on distinct elements; elements that
+/// several threads update go through [`atomic`](SliceMut::atomic).
+pub struct SliceMut<T> {
+    ptr: *mut T,
+    len: usize,
+    _m: PhantomData<*mut T>,
+}
+
+impl<T> Clone for SliceMut<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for SliceMut<T> {}
+
+impl<T> SliceMut<T> {
+    /// The view of the `len` elements at `ptr`.
+    ///
+    /// # Safety
+    /// `ptr` is non-null, aligned, and valid for reads and writes of `len` elements of `T`
+    /// while the view is used; accesses to one element from several threads are either all
+    /// reads or synchronised (a barrier, or atomics through [`atomic`](SliceMut::atomic)).
+    #[inline(always)]
+    pub unsafe fn from_raw(ptr: *mut T, len: usize) -> Self {
+        SliceMut { ptr, len, _m: PhantomData }
+    }
+
+    /// The number of elements.
+    #[inline(always)]
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when the slice has no elements.
+    #[inline(always)]
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The data pointer.
+    #[inline(always)]
+    #[must_use]
+    pub fn as_mut_ptr(&self) -> *mut T {
+        self.ptr
+    }
+
+    /// Element `i`, if `i < len`.
+    #[inline(always)]
+    #[must_use]
+    pub fn get(&self, i: usize) -> Option<&T> {
+        // SAFETY: in bounds, and `from_raw`'s contract makes it valid for reads.
+        (i < self.len).then(|| unsafe { &*self.ptr.add(i) })
+    }
+
+    /// Atomic access to element `i` (`acc::atomic!(a[i] += v)`); panics with the caller's
+    /// location when `i >= len`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn atomic(&self, i: usize) -> AtomicRef<'_, T>
+    where
+        T: AtomicValue,
+    {
+        if i >= self.len {
+            out_of_bounds(i, self.len);
+        }
+        // SAFETY: in bounds; `from_raw`'s contract makes the element valid for reads and
+        // writes, `T`'s natural alignment is its atomic alignment on 64-bit targets, and the
+        // caller's contract makes concurrent accesses to it atomic.
+        unsafe { AtomicRef::from_ptr(self.ptr.add(i)) }
+    }
+}
+
+impl<T> Index<usize> for SliceMut<T> {
+    type Output = T;
+    #[inline(always)]
+    #[track_caller]
+    fn index(&self, i: usize) -> &T {
+        if i >= self.len {
+            out_of_bounds(i, self.len);
+        }
+        // SAFETY: in bounds; `from_raw`'s contract makes it valid for reads.
+        unsafe { &*self.ptr.add(i) }
+    }
+}
+
+impl<T> IndexMut<usize> for SliceMut<T> {
+    #[inline(always)]
+    #[track_caller]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        if i >= self.len {
+            out_of_bounds(i, self.len);
+        }
+        // SAFETY: in bounds; `from_raw`'s contract makes it valid for writes, and the
+        // schedule gives this thread the element (or the accesses are synchronised).
+        unsafe { &mut *self.ptr.add(i) }
+    }
+}
+
+/// The bounds-check failure, with the same message as `core`'s slice indexing.
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn out_of_bounds(index: usize, len: usize) -> ! {
+    panic!("index out of bounds: the len is {len} but the index is {index}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static DATA: [f32; 4] = [1.0, 2.0, 3.0, 4.0];
+
+    #[test]
+    fn slice_reads_and_derefs() {
+        // SAFETY: `DATA` is a static that nothing writes.
+        let s = unsafe { Slice::from_param(ReadOnlyPtr::from_slice(&DATA), DATA.len()) };
+        assert_eq!(s.len(), 4);
+        assert!(!s.is_empty());
+        assert_eq!(s[2], 3.0);
+        assert_eq!(s.iter().sum::<f32>(), 10.0);
+        assert_eq!((*s)[1..3], [2.0, 3.0]);
+    }
+
+    #[test]
+    fn slice_out_of_bounds_panics_at_the_caller() {
+        // SAFETY: as above.
+        let s = unsafe { Slice::from_param(ReadOnlyPtr::from_slice(&DATA), DATA.len()) };
+        let err = std::panic::catch_unwind(|| s[4]).unwrap_err();
+        let msg = err.downcast_ref::<String>().unwrap();
+        assert_eq!(msg, "index out of bounds: the len is 4 but the index is 4");
+    }
+
+    #[test]
+    fn slice_mut_writes_and_atomics() {
+        let mut v = vec![0i64; 8];
+        // SAFETY: `v` outlives the view and is only used through it meanwhile.
+        let mut s = unsafe { SliceMut::from_raw(v.as_mut_ptr(), v.len()) };
+        let t = s; // Copy
+        s[3] = 5;
+        assert_eq!(t[3], 5);
+        assert_eq!(s.atomic(3).fetch_add(2), 5);
+        assert_eq!(s.get(3), Some(&7));
+        assert_eq!(s.get(8), None);
+        assert!(std::panic::catch_unwind(|| s.atomic(8).load()).is_err());
+        assert_eq!(v[3], 7);
+    }
+
+    #[test]
+    fn empty_slices() {
+        static E: [u8; 0] = [];
+        // SAFETY: an empty static.
+        let s = unsafe { Slice::from_param(ReadOnlyPtr::from_slice(&E), 0) };
+        assert!(s.is_empty());
+        assert!(s.iter().next().is_none());
+    }
+}
