@@ -524,6 +524,8 @@ struct ScopeEntry {
     view: HostView,
     clause: Clause,
     held: Held,
+    /// The host data moved away from `view`: give the reference back without copying.
+    stale: bool,
 }
 
 /// The structured data lifetime of a data region or a compute region.
@@ -575,6 +577,7 @@ impl DataScope {
                 view: v,
                 clause: c,
                 held,
+                stale: false,
             });
         }
         dev.0
@@ -595,6 +598,34 @@ impl DataScope {
     }
 }
 
+impl DataScope {
+    /// Checks, at the end of a data region's body, that the data entered as `name` is still
+    /// where it was (`v` is its view now). Data that was reassigned, grown or shrunk inside
+    /// the region cannot be copied back to its old place: its references are given back
+    /// without copying and this panics, naming the variable and the region.
+    pub fn check_unmoved(&mut self, name: &'static str, v: HostView) {
+        let mut moved = None;
+        for e in self.entries.iter_mut().filter(|e| e.name == name) {
+            if e.view != v {
+                e.stale = true;
+                moved = Some(e.view);
+            }
+        }
+        if let Some(was) = moved {
+            panic!(
+                "acc: {}: `{name}` moved or changed length inside the data region \
+                 ({} at {:#x} when the region began, {} at {:#x} at its end); \
+                 data named in a data clause must keep its place and length until the region ends",
+                self.region,
+                profile::human_bytes(was.bytes as u64),
+                was.addr,
+                profile::human_bytes(v.bytes as u64),
+                v.addr
+            );
+        }
+    }
+}
+
 impl Drop for DataScope {
     fn drop(&mut self) {
         if self.entries.is_empty() {
@@ -612,8 +643,9 @@ impl Drop for DataScope {
                     .drain(..)
                     .rev()
                     .filter_map(|e| {
+                        let clause = if e.stale { Clause::Create } else { e.clause };
                         st.table
-                            .exit_structured(&*b, region, e.name, e.view, e.clause, e.held)
+                            .exit_structured(&*b, region, e.name, e.view, clause, e.held)
                             .err()
                     })
                     .collect(),

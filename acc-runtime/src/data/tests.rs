@@ -689,3 +689,57 @@ fn gpu_device_slice() {
         assert_eq!(mock.live(), 0);
     });
 }
+
+#[test]
+fn check_unmoved_accepts_data_in_place() {
+    let _g = shared();
+    let mut a = vec![1u32; 8];
+    let mut s = DataScope::new(&K);
+    s.enter("a", view_mut(&mut a), Clause::Copy);
+    a[3] = 7;
+    s.check_unmoved("a", view(&a));
+    s.check_unmoved("not_entered", view(&a[..0]));
+    drop(s);
+    assert!(!is_present(&a));
+}
+
+#[test]
+fn check_unmoved_names_moved_data_and_releases_it() {
+    let _g = shared();
+    let mut a = vec![1u32; 8];
+    let msg = caught(|| {
+        let mut s = DataScope::new(&K);
+        s.enter("a", view(&a), Clause::Copy);
+        a.extend_from_slice(&[0; 100]);
+        s.check_unmoved("a", view(&a));
+    });
+    assert!(
+        msg.starts_with("acc: region `vadd` (examples/01-vadd.rs:9): `a` moved or changed length inside the data region"),
+        "{msg}"
+    );
+    assert_eq!(
+        present_counts(HostView {
+            addr: a.as_ptr() as usize,
+            bytes: 4
+        }),
+        None
+    );
+}
+
+#[test]
+fn gpu_moved_data_is_not_copied_back() {
+    with_mock(|mock| {
+        let mut a = vec![1.0f32; 4];
+        let old = view(&a);
+        let msg = caught(|| {
+            let mut s = DataScope::new(&K);
+            s.enter("a", view(&a), Clause::Copy);
+            a = vec![2.0; 4]; // the old buffer is freed: copying back there would be a bug
+            s.check_unmoved("a", view(&a));
+        });
+        assert!(msg.contains("`a` moved"), "{msg}");
+        assert_eq!(mock.counts(), (1, 1, 1, 0), "freed without a download");
+        assert_eq!(present_counts(old), None);
+        assert_eq!(a, [2.0; 4]);
+    });
+}
