@@ -104,6 +104,12 @@ pub fn mentions(e: &Expr, name: &Ident) -> bool {
     f.found
 }
 
+/// Whether a block refers to `name` anywhere (macro bodies included).
+pub fn block_mentions(b: &syn::Block, name: &Ident) -> bool {
+    let e = Expr::Block(syn::ExprBlock { attrs: Vec::new(), label: None, block: b.clone() });
+    mentions(&e, name)
+}
+
 /// The trip-count and index expressions of one normalised loop, as runtime calls under `rt`
 /// (`::acc::__private` on the host, `::acc_device` on the device).
 pub struct Normalised {

@@ -724,10 +724,24 @@ impl<'a> HostLowerer<'a> {
         let total = quote!((#first_trip #(* #rest_trips)*));
 
         let mut shadows = TokenStream::new();
+        // Per chunk: copies of the slices into locals (kept in registers for the chunk).
+        let mut per_chunk = TokenStream::new();
         let mut per_iter = TokenStream::new();
         for a in &frame.shadow_arrays {
             shadows.extend(quote_spanned!(a.span()=> let #a = #rt::SharedMut::new(&mut #a[..]);));
-            per_iter.extend(quote!(#[allow(unused_mut)] let mut #a = #a;));
+            per_chunk.extend(quote!(#[allow(unused_mut)] let mut #a = #a;));
+        }
+        for (p, kind) in &self.param_kinds {
+            let shadowed = frame.shadow_arrays.contains(p) || frame.privates.contains(p);
+            let used = loops::block_mentions(&body, p);
+            if shadowed || !used {
+                continue;
+            }
+            match kind {
+                ParamKind::Slice => per_chunk.extend(quote!(let #p = #p;)),
+                ParamKind::SliceMut => per_chunk.extend(quote!(let #p = &*#p;)),
+                _ => {}
+            }
         }
         for x in &frame.atomic_scalars {
             shadows.extend(quote_spanned!(x.span()=> let #x = #rt::AtomicRef::new(&mut #x);));
@@ -743,17 +757,19 @@ impl<'a> HostLowerer<'a> {
         }
         let body_stmts = &body.stmts;
         let iteration = quote! {
-            #per_iter
-            #bind_vars
-            #[allow(clippy::never_loop)]
-            for _ in ::core::iter::once(()) { #(#body_stmts)* }
+            for #k in __acc_range {
+                #per_iter
+                #bind_vars
+                #[allow(clippy::never_loop)]
+                for _ in ::core::iter::once(()) { #(#body_stmts)* }
+            }
         };
 
         let tokens = if frame.reductions.is_empty() {
             quote! {{
                 #setup
                 #shadows
-                #rt::par_for(#total, |#k: usize| { #iteration });
+                #rt::par_for_chunks(#total, |__acc_range: ::core::ops::Range<usize>| { #per_chunk #iteration });
             }}
         } else {
             let vars: Vec<&Ident> = frame.reductions.iter().map(|r| &r.2).collect();
@@ -770,10 +786,10 @@ impl<'a> HostLowerer<'a> {
             quote! {{
                 #setup
                 #shadows
-                let __acc_red = #rt::par_reduce(
+                let __acc_red = #rt::par_reduce_chunks(
                     #total,
                     || (#(#identities,)*),
-                    |(#(mut #vars,)*), #k: usize| { #iteration (#(#vars,)*) },
+                    |(#(mut #vars,)*), __acc_range: ::core::ops::Range<usize>| { #per_chunk #iteration (#(#vars,)*) },
                     |__acc_a, __acc_b| (#(#ops.combine(__acc_a.#idx, __acc_b.#idx),)*),
                 );
                 #(#vars = #ops.combine(#vars, __acc_red.#idx);)*

@@ -47,7 +47,7 @@ fn vadd_becomes_par_for_with_shared_output() {
     has(&s, r#"__acc_data . enter ("a" , :: acc :: __private :: view (a) , :: acc :: __private :: Clause :: CopyIn)"#);
     has(&s, r#":: acc :: __private :: Clause :: CopyOut"#);
     has(&s, "let c = :: acc :: __private :: SharedMut :: new (& mut c [..])");
-    has(&s, ":: acc :: __private :: par_for (");
+    has(&s, ":: acc :: __private :: par_for_chunks (");
     has(&s, ":: acc :: __private :: trip (__acc_lo8 , __acc_hi8)");
     assert!(!s.contains("r#loop"), "loop attributes must be consumed:\n{s}");
 }
@@ -66,7 +66,7 @@ fn reduction_combines_the_initial_value_once() {
             }
         },
     );
-    has(&s, ":: acc :: __private :: par_reduce (");
+    has(&s, ":: acc :: __private :: par_reduce_chunks (");
     has(&s, "(:: acc :: __private :: reduce :: Add . identity (& s) ,)");
     has(&s, "s = :: acc :: __private :: reduce :: Add . combine (s , __acc_red . 0) ;");
     // default data clause of a `&[T]` parameter
@@ -122,7 +122,7 @@ fn kernels_keeps_a_dependent_loop_sequential_and_parallelises_an_independent_one
             }
         },
     );
-    assert_eq!(s.matches("par_for").count(), 1, "{s}");
+    assert_eq!(s.matches("par_for_chunks").count(), 1, "{s}");
     has(&s, "for i in 1 .. a . len () { a [i] = a [i - 1] + 1.0 ; }");
 }
 

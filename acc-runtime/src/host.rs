@@ -69,6 +69,42 @@ pub fn par_for<F: Fn(usize) + Sync + Send>(trip: usize, f: F) {
         .for_each(|c| chunk_range(c, len, trip).for_each(&f));
 }
 
+/// Runs `f` on consecutive chunks that together cover `0..trip`, in parallel on rayon's pool.
+///
+/// Generated loops use this form: the chunk's prologue copies the slices the body uses into
+/// locals, so the optimiser keeps their addresses and lengths in registers for the whole
+/// chunk (see [`par_for`] for the figures).
+pub fn par_for_chunks<F: Fn(std::ops::Range<usize>) + Sync + Send>(trip: usize, f: F) {
+    let threads = rayon::current_num_threads();
+    if trip <= 1 || threads <= 1 {
+        f(0..trip);
+        return;
+    }
+    let (chunks, len) = plan(trip, threads);
+    (0..chunks).into_par_iter().for_each(|c| f(chunk_range(c, len, trip)));
+}
+
+/// [`par_reduce`] over chunks: `body(acc, range)` folds one chunk; the chunk results are
+/// combined in chunk order. `identity()` for `trip == 0`.
+pub fn par_reduce_chunks<A, I, F, C>(trip: usize, identity: I, body: F, combine: C) -> A
+where
+    A: Send,
+    I: Fn() -> A + Sync + Send,
+    F: Fn(A, std::ops::Range<usize>) -> A + Sync + Send,
+    C: Fn(A, A) -> A + Sync + Send,
+{
+    let threads = rayon::current_num_threads();
+    if trip <= 1 || threads <= 1 {
+        return body(identity(), 0..trip);
+    }
+    let (chunks, len) = plan(trip, threads);
+    let partials: Vec<A> = (0..chunks)
+        .into_par_iter()
+        .map(|c| body(identity(), chunk_range(c, len, trip)))
+        .collect();
+    partials.into_iter().reduce(combine).unwrap_or_else(identity)
+}
+
 /// Reduces over `0..trip` in parallel: each chunk folds `body` from `identity()`, then the
 /// chunk results are combined with `combine` in chunk order. `identity()` for `trip == 0`.
 ///

@@ -11,7 +11,7 @@ pub use crate::data::{
 };
 pub use crate::data::{DeviceSlice, Mirror};
 pub use crate::device::{DevPtr, DeviceType};
-pub use crate::host::{par_for, par_reduce, SharedMut};
+pub use crate::host::{par_for, par_for_chunks, par_reduce, par_reduce_chunks, SharedMut};
 pub use crate::idx::{index, trip, trip_inclusive, trip_step, LoopIndex};
 pub use crate::profile;
 pub use crate::reduce::{self, *};
