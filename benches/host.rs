@@ -62,6 +62,10 @@ fn main() {
     let mut c = vec![0.0f32; n];
     let mut d = vec![0.0f32; n];
     let copy = time(reps, || d.copy_from_slice(black_box(&a)));
+    let pcopy = time(reps, || {
+        use rayon::prelude::*;
+        d.par_chunks_mut(1 << 16).zip(a.par_chunks(1 << 16)).for_each(|(d, a)| d.copy_from_slice(a))
+    });
     let seq = time(reps, || vadd_seq(black_box(&a), black_box(&b), black_box(&mut c)));
     let par = time(reps, || vadd(black_box(&a), black_box(&b), black_box(&mut c)));
     assert!((0..n).all(|i| c[i] == a[i] + b[i]));
@@ -69,6 +73,7 @@ fn main() {
     let copy_gbs = gb(2 * 4 * n, copy);
     println!("{:<28}{:>10}{:>12}{:>14}", "kernel", "GB/s", "vs seq", "vs memcpy");
     println!("{:<28}{:>10.1}{:>12}{:>14}", "memcpy (copy_from_slice)", copy_gbs, "", "1.00");
+    println!("{:<28}{:>10.1}{:>12}{:>14.2}", "memcpy rayon (all cores)", gb(2 * 4 * n, pcopy), "", gb(2 * 4 * n, pcopy) / copy_gbs);
     let v_seq = gb(3 * 4 * n, seq);
     let v_par = gb(3 * 4 * n, par);
     println!("{:<28}{:>10.1}{:>12}{:>14.2}", "vadd f32 sequential", v_seq, "1.00", v_seq / copy_gbs);
