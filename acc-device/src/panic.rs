@@ -23,11 +23,18 @@
 /// The value of [`PanicRecord::flag`] once a record is complete.
 pub const PANIC_FLAG: u32 = 0x4143_4350; // "ACCP"
 
+/// [`PanicRecord::kind`]: the message is in `msg` (`msg_len` bytes, 0 when unknown).
+pub const KIND_MESSAGE: u32 = 0;
+
+/// [`PanicRecord::kind`]: an index out of bounds; `values` holds the index and the length
+/// (the host renders `core`'s message; the GPU side stays small, see [`panic_bounds`]).
+pub const KIND_BOUNDS: u32 = 1;
+
 /// Bytes of the file name kept (longer names are cut, at a UTF-8 boundary).
 pub const FILE_CAP: usize = 256;
 
 /// Bytes of the message kept (longer messages are cut, at a UTF-8 boundary).
-pub const MSG_CAP: usize = 724;
+pub const MSG_CAP: usize = 704;
 
 /// The panic record in host-mapped memory: 1024 bytes, `#[repr(C)]`, shared by the device
 /// (which writes it) and the host runtime (which reads it after a failed launch).
@@ -36,6 +43,8 @@ pub const MSG_CAP: usize = 724;
 pub struct PanicRecord {
     /// [`PANIC_FLAG`] when the record is complete; the host zeroes it before use.
     pub flag: u32,
+    /// What `msg` and `values` hold: [`KIND_MESSAGE`] or [`KIND_BOUNDS`].
+    pub kind: u32,
     /// Line of the panic's location.
     pub line: u32,
     /// Column of the panic's location.
@@ -48,6 +57,8 @@ pub struct PanicRecord {
     pub block: [u32; 3],
     /// `threadIdx.{x,y,z}` of the panicking thread.
     pub thread: [u32; 3],
+    /// [`KIND_BOUNDS`]: the index and the length.
+    pub values: [u64; 2],
     /// The location's file name, UTF-8, `file_len` bytes.
     pub file: [u8; FILE_CAP],
     /// The panic message, UTF-8, `msg_len` bytes.
@@ -66,6 +77,8 @@ impl PanicRecord {
         msg_len: 0,
         block: [0; 3],
         thread: [0; 3],
+        kind: 0,
+        values: [0; 2],
         file: [0; FILE_CAP],
         msg: [0; MSG_CAP],
     };
@@ -80,9 +93,40 @@ impl PanicRecord {
         utf8_prefix(&self.file[..(self.file_len as usize).min(FILE_CAP)])
     }
 
-    /// The message, if the device could render it.
-    pub fn message(&self) -> Option<&str> {
-        (self.msg_len > 0).then(|| utf8_prefix(&self.msg[..(self.msg_len as usize).min(MSG_CAP)]))
+    /// The message text the device wrote ([`KIND_MESSAGE`]), if any.
+    pub fn message_text(&self) -> Option<&str> {
+        (self.kind == KIND_MESSAGE && self.msg_len > 0)
+            .then(|| utf8_prefix(&self.msg[..(self.msg_len as usize).min(MSG_CAP)]))
+    }
+
+    /// Writes the panic message as `core` words it (`index out of bounds: the len is 3 but
+    /// the index is 7`, `attempt to divide by zero`...).
+    pub fn write_message(&self, w: &mut dyn core::fmt::Write) -> core::fmt::Result {
+        match (self.kind, self.message_text()) {
+            (KIND_BOUNDS, _) => write!(
+                w,
+                "index out of bounds: the len is {} but the index is {}",
+                self.values[1], self.values[0]
+            ),
+            (_, Some(m)) => w.write_str(m),
+            (_, None) => w.write_str("<no message>"),
+        }
+    }
+}
+
+/// `file:line:column: message (block (x, y, z), thread (x, y, z))`.
+impl core::fmt::Display for PanicRecord {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}:{}:{}: ", self.file(), self.line, self.column)?;
+        self.write_message(f)?;
+        let ([bx, by, bz], [tx, ty, tz]) = (self.block, self.thread);
+        write!(f, " (block ({bx}, {by}, {bz}), thread ({tx}, {ty}, {tz}))")
+    }
+}
+
+impl core::fmt::Debug for PanicRecord {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        core::fmt::Display::fmt(self, f)
     }
 }
 
@@ -116,19 +160,27 @@ struct Sink {
 
 #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
 impl Sink {
+    /// Appends `s`, cut at a UTF-8 boundary where it does not fit. Out of line and free of
+    /// slicing (whose failure path would bring `core::fmt` in), so that panic sites stay small.
+    #[inline(always)]
     fn push(&mut self, s: &str) {
         let mut take = s.len().min(self.cap - self.len);
         while !s.is_char_boundary(take) {
             take -= 1;
         }
-        for (k, &b) in s.as_bytes()[..take].iter().enumerate() {
-            // SAFETY: `len + k < cap`, and `dst` has `cap` bytes (a field of the record).
-            unsafe { self.dst.add(self.len + k).write_volatile(b) };
+        let src = s.as_ptr();
+        let mut k = 0;
+        while k < take {
+            // SAFETY: `k < take <= s.len()`, and `len + k < cap`, the bytes `dst` has (a field
+            // of the record).
+            unsafe { self.dst.add(self.len + k).write_volatile(src.add(k).read()) };
+            k += 1;
         }
         self.len += take;
     }
 }
 
+#[cfg(feature = "fmt-panics")]
 impl core::fmt::Write for Sink {
     fn write_str(&mut self, s: &str) -> core::fmt::Result {
         self.push(s);
@@ -136,63 +188,129 @@ impl core::fmt::Write for Sink {
     }
 }
 
-/// Fills `*rec` from `info` (everything but `flag`) with volatile stores.
+/// Claims the launch's panic record: the host-mapped record, if the host set one and this
+/// thread is the launch's first to panic.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+fn claim() -> Option<*mut PanicRecord> {
+    use core::sync::atomic::Ordering::Relaxed;
+    // SAFETY: the host writes `ACC_PANIC_BUF` before any launch and never during one, so
+    // this read races with nothing; the raw-pointer read makes no reference to the static.
+    let rec = unsafe { (&raw const ACC_PANIC_BUF).read_volatile() };
+    (!rec.is_null() && PANIC_CLAIM.compare_exchange(0, 1, Relaxed, Relaxed).is_ok()).then_some(rec)
+}
+
+/// Writes the location, kind, values and indices into a claimed record, then its flag, with
+/// system-scope fences so that the host never sees a flagged but partial record.
 ///
 /// # Safety
-/// `rec` is valid for writes of a `PanicRecord`.
-#[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
-unsafe fn fill(rec: *mut PanicRecord, info: &core::panic::PanicInfo<'_>, block: [u32; 3], thread: [u32; 3]) {
-    // SAFETY: `rec` is valid for writes (the caller's contract), and every pointer below is
-    // to one of its fields.
+/// `rec` came from [`claim`], and `msg_len` bytes of its `msg` are written.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+unsafe fn finish(
+    rec: *mut PanicRecord,
+    loc: Option<&core::panic::Location<'_>>,
+    kind: u32,
+    values: [u64; 2],
+    msg_len: usize,
+) {
+    use crate::index::*;
+    let (file, line, column) = match loc {
+        Some(l) => (l.file(), l.line(), l.column()),
+        None => ("<unknown>", 0, 0),
+    };
+    // SAFETY: `rec` is the claimed, host-mapped record (the caller's contract), written by
+    // this thread alone; every pointer below is to one of its fields.
     unsafe {
-        let (file, line, column) = match info.location() {
-            Some(l) => (l.file(), l.line(), l.column()),
-            None => ("<unknown>", 0, 0),
-        };
         let mut f = Sink { dst: (&raw mut (*rec).file).cast(), len: 0, cap: FILE_CAP };
         f.push(file);
-        let mut m = Sink { dst: (&raw mut (*rec).msg).cast(), len: 0, cap: MSG_CAP };
-        let msg = info.message();
-        match msg.as_str() {
-            Some(s) => m.push(s),
-            None => {
-                let _ = core::fmt::write(&mut m, format_args!("{msg}"));
-            }
-        }
+        (&raw mut (*rec).kind).write_volatile(kind);
         (&raw mut (*rec).line).write_volatile(line);
         (&raw mut (*rec).column).write_volatile(column);
         (&raw mut (*rec).file_len).write_volatile(f.len as u32);
-        (&raw mut (*rec).msg_len).write_volatile(m.len as u32);
-        (&raw mut (*rec).block).write_volatile(block);
-        (&raw mut (*rec).thread).write_volatile(thread);
+        (&raw mut (*rec).msg_len).write_volatile(msg_len as u32);
+        // Element by element: a volatile store of a whole array goes through a stack copy.
+        let v = (&raw mut (*rec).values).cast::<u64>();
+        v.write_volatile(values[0]);
+        v.add(1).write_volatile(values[1]);
+        let b = (&raw mut (*rec).block).cast::<u32>();
+        b.write_volatile(block_idx_x());
+        b.add(1).write_volatile(block_idx_y());
+        b.add(2).write_volatile(block_idx_z());
+        let t = (&raw mut (*rec).thread).cast::<u32>();
+        t.write_volatile(thread_idx_x());
+        t.add(1).write_volatile(thread_idx_y());
+        t.add(2).write_volatile(thread_idx_z());
+        thread_fence_system();
+        (&raw mut (*rec).flag).write_volatile(PANIC_FLAG);
     }
+    thread_fence_system();
+}
+
+/// Aborts the launch (`trap`).
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+fn trap() -> ! {
+    // SAFETY: `trap` aborts the kernel; it has no precondition.
+    unsafe { core::arch::nvptx::trap() }
 }
 
 /// The body of a kernel crate's `#[panic_handler]`: reports the panic to the host (see the
 /// [module docs](self)) and aborts the launch with `trap`.
+///
+/// The message is kept when it is a constant (`info.message().as_str()`): `core`'s own
+/// panics (`attempt to divide by zero`, `attempt to add with overflow`, `called
+/// Option::unwrap() on a None value`...) and `panic!("literal")`. acc-device's bounds checks
+/// do not come here (see [`panic_bounds`]). A formatted message (`panic!("{x}")`) is
+/// rendered only with the crate feature `fmt-panics`: `core::fmt` calls through function
+/// pointers, and a kernel whose call graph holds an indirect call is given registers for the
+/// worst case, which costs occupancy in every kernel that can panic. Without the feature such
+/// a message reads `<formatted message; ...>`.
 #[cfg(target_arch = "nvptx64")]
 #[cold]
 #[inline(never)]
 pub fn report_panic(info: &core::panic::PanicInfo<'_>) -> ! {
-    use crate::index::*;
-    use core::sync::atomic::Ordering::Relaxed;
-    // SAFETY: the host writes `ACC_PANIC_BUF` before any launch and never during one, so
-    // this read races with nothing; the raw-pointer read avoids a reference to the static.
-    let rec = unsafe { (&raw const ACC_PANIC_BUF).read_volatile() };
-    if !rec.is_null() && PANIC_CLAIM.compare_exchange(0, 1, Relaxed, Relaxed).is_ok() {
-        let block = [block_idx_x(), block_idx_y(), block_idx_z()];
-        let thread = [thread_idx_x(), thread_idx_y(), thread_idx_z()];
-        // SAFETY: the host mapped a whole `PanicRecord` at `rec`; this thread alone writes
-        // it (it won the claim).
-        unsafe { fill(rec, info, block, thread) };
-        thread_fence_system();
-        // SAFETY: as above; the flag goes last, after the fence, so the host never sees a
-        // flagged but partial record.
-        unsafe { (&raw mut (*rec).flag).write_volatile(PANIC_FLAG) };
-        thread_fence_system();
+    if let Some(rec) = claim() {
+        let message = info.message();
+        // SAFETY: `rec` is claimed, so this thread alone writes it; `msg` is a field.
+        let mut m = Sink { dst: unsafe { (&raw mut (*rec).msg).cast() }, len: 0, cap: MSG_CAP };
+        match message.as_str() {
+            Some(s) => m.push(s),
+            #[cfg(feature = "fmt-panics")]
+            None => {
+                let _ = core::fmt::write(&mut m, format_args!("{message}"));
+            }
+            #[cfg(not(feature = "fmt-panics"))]
+            None => m.push("<formatted message; build acc-device with feature `fmt-panics` to render it>"),
+        }
+        // SAFETY: claimed, with `m.len` message bytes written.
+        unsafe { finish(rec, info.location(), KIND_MESSAGE, [0; 2], m.len) };
     }
-    // SAFETY: `trap` aborts the kernel; it has no precondition.
-    unsafe { core::arch::nvptx::trap() }
+    trap()
+}
+
+/// An index out of bounds at the caller's location (`core`'s slice-indexing panic).
+///
+/// On the GPU this is inlined at each bounds check and records only the index, the length
+/// and the location ([`KIND_BOUNDS`]); the host words the message. Going through
+/// `panic!`/[`report_panic`] instead would be a call, and ptxas gives a kernel the registers
+/// of its callees too: a vector add would go from about 22 registers to about 48 (fewer
+/// blocks per multiprocessor).
+///
+/// On the host it is `panic!` with `core`'s message.
+#[inline(always)]
+#[track_caller]
+pub fn panic_bounds(index: usize, len: usize) -> ! {
+    #[cfg(target_arch = "nvptx64")]
+    {
+        if let Some(rec) = claim() {
+            // SAFETY: claimed; no message bytes.
+            unsafe { finish(rec, Some(core::panic::Location::caller()), KIND_BOUNDS, [index as u64, len as u64], 0) };
+        }
+        trap()
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    panic!("index out of bounds: the len is {len} but the index is {index}")
 }
 
 #[cfg(test)]
@@ -200,19 +318,36 @@ mod tests {
     use super::*;
 
     #[test]
-    fn record_round_trip_on_the_host() {
+    fn layout_is_fixed() {
+        assert_eq!(core::mem::offset_of!(PanicRecord, values), 48);
+        assert_eq!(core::mem::offset_of!(PanicRecord, file), 64);
+        assert_eq!(core::mem::offset_of!(PanicRecord, msg), 64 + FILE_CAP);
+    }
+
+    #[test]
+    fn records_render_like_core() {
         let mut rec = PanicRecord::ZERO;
-        // `PanicInfo` cannot be built outside a panic; fill the fields the way `fill` does.
         let mut f = Sink { dst: rec.file.as_mut_ptr(), len: 0, cap: FILE_CAP };
         f.push("src/kernels.rs");
-        let mut m = Sink { dst: rec.msg.as_mut_ptr(), len: 0, cap: MSG_CAP };
-        core::fmt::write(&mut m, format_args!("index out of bounds: the len is {} but the index is {}", 3, 7)).unwrap();
         rec.file_len = f.len as u32;
-        rec.msg_len = m.len as u32;
+        (rec.line, rec.column) = (12, 9);
+        rec.kind = KIND_BOUNDS;
+        rec.values = [7, 3];
+        rec.block = [4, 0, 0];
+        rec.thread = [31, 1, 0];
         rec.flag = PANIC_FLAG;
         assert!(rec.is_set());
-        assert_eq!(rec.file(), "src/kernels.rs");
-        assert_eq!(rec.message(), Some("index out of bounds: the len is 3 but the index is 7"));
+        assert_eq!(
+            rec.to_string(),
+            "src/kernels.rs:12:9: index out of bounds: the len is 3 but the index is 7 \
+             (block (4, 0, 0), thread (31, 1, 0))"
+        );
+        rec.kind = KIND_MESSAGE;
+        let mut m = Sink { dst: rec.msg.as_mut_ptr(), len: 0, cap: MSG_CAP };
+        m.push("attempt to divide by zero");
+        rec.msg_len = m.len as u32;
+        assert_eq!(rec.message_text(), Some("attempt to divide by zero"));
+        assert!(rec.to_string().starts_with("src/kernels.rs:12:9: attempt to divide by zero ("));
     }
 
     #[test]

@@ -256,13 +256,7 @@ impl<T> IndexMut<usize> for SliceMut<T> {
     }
 }
 
-/// The bounds-check failure, with the same message as `core`'s slice indexing.
-#[cold]
-#[inline(never)]
-#[track_caller]
-fn out_of_bounds(index: usize, len: usize) -> ! {
-    panic!("index out of bounds: the len is {len} but the index is {index}")
-}
+use crate::panic::panic_bounds as out_of_bounds;
 
 #[cfg(test)]
 mod tests {
