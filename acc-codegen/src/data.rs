@@ -79,8 +79,9 @@ pub fn expand_data(input: TokenStream, src: &Source) -> TokenStream {
             enters.extend(quote! {
                 __acc_scope.enter(#name, #view, ::acc::__private::Clause::#path);
             });
+            let unmoved = self::view(false, ident);
             recheck.extend(quote! {
-                __acc_scope.check_unmoved(#name, ::acc::__private::view(&#ident));
+                __acc_scope.check_unmoved(#name, #unmoved);
             });
         }
     }

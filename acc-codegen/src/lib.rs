@@ -48,19 +48,35 @@ pub fn kernel_name(file: &str, line: u32, fn_name: &str) -> String {
     s
 }
 
-/// Removes `#[acc::r#loop]` attributes and leaves everything else, so that the user's item can be
-/// emitted beside errors without cascading.
-struct StripLoopAttrs;
+/// Removes `#[acc::r#loop]` attributes and `acc::cache!` hints (which have no host meaning, and
+/// which the region has already checked) and leaves everything else, so that the user's item
+/// can be emitted beside errors without cascading.
+struct StripHelpers;
 
-impl VisitMut for StripLoopAttrs {
+impl VisitMut for StripHelpers {
     fn visit_expr_for_loop_mut(&mut self, f: &mut syn::ExprForLoop) {
         f.attrs.retain(|a| !region::is_acc_path(a.path(), "loop"));
         syn::visit_mut::visit_expr_for_loop_mut(self, f);
     }
+
+    fn visit_stmt_mut(&mut self, stmt: &mut syn::Stmt) {
+        let is_cache = match stmt {
+            syn::Stmt::Macro(m) => region::is_acc_path(&m.mac.path, "cache"),
+            syn::Stmt::Expr(syn::Expr::Macro(m), _) => region::is_acc_path(&m.mac.path, "cache"),
+            _ => false,
+        };
+        if is_cache {
+            *stmt = syn::Stmt::Expr(syn::parse_quote!(()), Some(Default::default()));
+        } else {
+            syn::visit_mut::visit_stmt_mut(self, stmt);
+        }
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
 fn with_errors(errors: Errors, mut item: ItemFn) -> TokenStream {
-    StripLoopAttrs.visit_item_fn_mut(&mut item);
+    StripHelpers.visit_item_fn_mut(&mut item);
     let errs = errors.to_compile_errors();
     quote!(#errs #item)
 }
@@ -84,10 +100,49 @@ fn check_signature(f: &ItemFn, what: &str, errors: &mut Errors) {
     }
 }
 
+/// `#[acc::loop(..)]` is rejected by rustc's parser ("expected identifier, found keyword `loop`",
+/// with the suggestion `r#loop`) before any macro runs; rustc recovers and hands the region the
+/// keyword as written, which `syn` cannot parse as a path. Reading it as `r#loop` lets the
+/// region go on as if the user had written the raw identifier, so that rustc's error with its
+/// suggestion is the only one.
+fn recover_loop_keyword(tokens: TokenStream) -> TokenStream {
+    use proc_macro2::{Group, TokenTree};
+    fn in_attr(tokens: TokenStream) -> TokenStream {
+        tokens
+            .into_iter()
+            .map(|tt| match tt {
+                TokenTree::Ident(id) if id == "loop" => TokenTree::Ident(proc_macro2::Ident::new_raw("loop", id.span())),
+                other => other,
+            })
+            .collect()
+    }
+    let mut out = Vec::new();
+    let mut after_pound = false;
+    for tt in tokens {
+        let tt = match tt {
+            TokenTree::Group(g) => {
+                let inner = if after_pound && g.delimiter() == proc_macro2::Delimiter::Bracket {
+                    in_attr(g.stream())
+                } else {
+                    recover_loop_keyword(g.stream())
+                };
+                let mut new = Group::new(g.delimiter(), inner);
+                new.set_span(g.span());
+                TokenTree::Group(new)
+            }
+            other => other,
+        };
+        after_pound = matches!(&tt, TokenTree::Punct(p) if p.as_char() == '#');
+        out.push(tt);
+    }
+    out.into_iter().collect()
+}
+
 /// `#[acc::parallel(..)]`, `#[acc::kernels(..)]`, `#[acc::serial(..)]` on a fn.
 pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src: &Source) -> TokenStream {
     let mut errors = Errors::default();
     let dir = parse::region_directive(kind, attr, &mut errors);
+    let item = recover_loop_keyword(item);
     let f: ItemFn = match syn::parse2(item.clone()) {
         Ok(f) => f,
         Err(_) => {
@@ -154,6 +209,19 @@ pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src
     for e in [&c.num_gangs, &c.num_workers, &c.vector_length].into_iter().flatten() {
         prologue.extend(quote_spanned!(e.span()=> let _: usize = (#e) as usize;));
     }
+    // Values are copied to the device bit for bit: they must be `DeviceCopy` (the error
+    // points at the parameter's type; slice elements are checked by `__acc_view` below).
+    for p in &params {
+        if p.kind == ParamKind::Value {
+            let elem = &p.elem;
+            prologue.extend(quote_spanned! {elem.span()=>
+                {
+                    fn __acc_device_copy<T: ::acc::__private::DeviceCopy>() {}
+                    __acc_device_copy::<#elem>();
+                }
+            });
+        }
+    }
     if let Some(Some(q)) = &c.async_ {
         prologue.extend(quote_spanned!(q.span()=> let _: i64 = (#q) as i64;));
     }
@@ -171,7 +239,19 @@ pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src
             DataKind::Create => quote!(Create),
             _ => quote!(Present),
         };
-        enters.extend(quote_spanned!(*span=> __acc_data.enter(#pname, ::acc::__private::view(#ident), ::acc::__private::Clause::#clause);));
+        // The view goes through `__acc_view`, whose bound reports a slice of elements that
+        // cannot live on the device at the element type.
+        let elem = &p.elem;
+        let view = quote_spanned!(elem.span()=> __acc_view::<#elem>(#ident));
+        enters.extend(quote_spanned!(*span=> __acc_data.enter(#pname, #view, ::acc::__private::Clause::#clause);));
+    }
+    if !enters.is_empty() {
+        enters = quote! {
+            fn __acc_view<T: ::acc::__private::DeviceCopy>(s: &[T]) -> ::acc::__private::HostView {
+                ::acc::__private::view(s)
+            }
+            #enters
+        };
     }
     let mut host_setup = TokenStream::new();
     for p in &params {
@@ -220,10 +300,11 @@ pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src
 pub fn expand_routine(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = Errors::default();
     let level = parse::routine_level(attr, &mut errors);
+    let item = recover_loop_keyword(item);
     let mut f: ItemFn = match syn::parse2(item.clone()) {
         Ok(f) => f,
         Err(_) => {
-            let e = syn::Error::new(proc_macro2::Span::call_site(), "`acc::routine` applies to a fn");
+            let e = syn::Error::new(parse::span_of(&item), "`acc::routine` applies to a fn");
             let errs = e.to_compile_error();
             return quote!(#errs #item);
         }
@@ -303,7 +384,19 @@ pub fn derive_device_copy(input: TokenStream) -> TokenStream {
             Vec::new()
         }
     };
-    if let Some(g) = input.generics.params.first() {
+    let mut pointer_fields = false;
+    for f in &fields {
+        if let syn::Type::Reference(_) | syn::Type::Ptr(_) | syn::Type::Slice(_) = &f.ty {
+            pointer_fields = true;
+        }
+    }
+    // A lifetime parameter is there for a reference field, which is reported below.
+    let generic = input
+        .generics
+        .params
+        .iter()
+        .find(|g| !matches!(g, syn::GenericParam::Lifetime(_)) || !pointer_fields);
+    if let Some(g) = generic {
         errors.error(g.span(), "generic `DeviceCopy` structs are not supported: the device crate needs concrete types");
     }
     let repr_c = input.attrs.iter().any(|a| {

@@ -190,6 +190,9 @@ pub struct LoopDirective {
     pub tile: Option<(Span, Vec<Expr>)>,
     pub private: Vec<Ident>,
     pub reduction: Vec<Reduction>,
+    /// A `reduction` clause that did not parse (already reported): which variables the loop
+    /// reduces is unknown, so assignments to outer variables are not reported again.
+    pub malformed_reduction: bool,
 }
 
 impl LoopDirective {

@@ -47,12 +47,19 @@ pub fn parse_clause_list(tokens: TokenStream) -> syn::Result<Vec<RawClause>> {
 
 /// Parses clauses up to a `{ .. }` block, for `data!(copyin(a), create(b) { .. })`.
 pub fn parse_clauses_then_block(input: ParseStream) -> syn::Result<(Vec<RawClause>, syn::Block)> {
-    let mut clauses = Vec::new();
+    let mut clauses: Vec<RawClause> = Vec::new();
     while !input.peek(syn::token::Brace) {
         if input.is_empty() {
-            return Err(input.error("expected a `{ .. }` block after the data clauses"));
+            let msg = "`data!` needs the block it covers after its clauses, as in `acc::data!(copyin(a) { .. })` (`enter_data!` opens data without a block)";
+            return Err(match clauses.last() {
+                Some(last) => syn::Error::new(last.name.span(), msg),
+                None => input.error(msg),
+            });
         }
         clauses.push(input.parse::<RawClause>()?);
+        if input.is_empty() {
+            continue;
+        }
         if input.peek(Token![,]) {
             input.parse::<Token![,]>()?;
         } else if !input.peek(syn::token::Brace) {
@@ -134,21 +141,48 @@ impl Directive {
     }
 }
 
-/// Every clause name of every directive, to tell "misplaced" from "unknown".
-fn known_anywhere(name: &str) -> Option<Directive> {
-    [
-        Directive::Loop,
-        Directive::Parallel,
-        Directive::Serial,
-        Directive::Kernels,
-        Directive::Data,
-        Directive::EnterData,
-        Directive::ExitData,
-        Directive::Update,
-        Directive::Routine,
-    ]
-    .into_iter()
-    .find(|d| d.accepted().contains(&name))
+/// The directive a clause misplaced on `dir` belongs on, to tell "misplaced" from "unknown".
+/// The data directives look at each other first (`copyout` on `enter_data` belongs on
+/// `exit_data`, not on `parallel`).
+fn known_anywhere(dir: Directive, name: &str) -> Option<Directive> {
+    use Directive::*;
+    let first: &[Directive] = match dir {
+        EnterData => &[ExitData, Data, Update],
+        ExitData => &[EnterData, Data, Update],
+        Data => &[EnterData, ExitData, Update],
+        Update => &[EnterData, ExitData, Data],
+        _ => &[],
+    };
+    first
+        .iter()
+        .copied()
+        .chain([Loop, Parallel, Serial, Kernels, Data, EnterData, ExitData, Update, Routine])
+        .find(|d| d.accepted().contains(&name))
+}
+
+/// A clause of `dir` within two edits of `name`: the likely intended spelling.
+fn did_you_mean(dir: Directive, name: &str) -> Option<&'static str> {
+    fn distance(a: &str, b: &str) -> usize {
+        let b: Vec<char> = b.chars().collect();
+        let mut row: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.chars().enumerate() {
+            let mut prev = row[0];
+            row[0] = i + 1;
+            for (j, cb) in b.iter().enumerate() {
+                let cur = row[j + 1];
+                row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+                prev = cur;
+            }
+        }
+        row[b.len()]
+    }
+    dir.accepted()
+        .iter()
+        .copied()
+        .map(|c| (distance(name, c), c))
+        .filter(|&(d, c)| d <= 2 && d < c.len().min(name.len()))
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
 }
 
 /// Filters a raw clause list down to the clauses `dir` accepts, reporting unknown, misplaced
@@ -159,7 +193,7 @@ pub fn screen(dir: Directive, clauses: Vec<RawClause>, errors: &mut Errors) -> V
     for clause in clauses {
         let key = clause.key();
         if !dir.accepted().contains(&key.as_str()) {
-            let msg = match known_anywhere(&key) {
+            let msg = match known_anywhere(dir, &key) {
                 Some(home) => format!(
                     "`{key}` is not allowed on `{}`{}; it belongs on `{}`",
                     dir.name(),
@@ -167,8 +201,9 @@ pub fn screen(dir: Directive, clauses: Vec<RawClause>, errors: &mut Errors) -> V
                     home.name()
                 ),
                 None => format!(
-                    "unknown clause `{key}` on `{}`; expected one of: {}",
+                    "unknown clause `{key}` on `{}`; {}expected one of: {}",
                     dir.name(),
+                    did_you_mean(dir, &key).map_or_else(String::new, |c| format!("did you mean `{c}`? ")),
                     dir.accepted().join(", ")
                 ),
             };
@@ -188,11 +223,14 @@ pub fn screen(dir: Directive, clauses: Vec<RawClause>, errors: &mut Errors) -> V
     kept
 }
 
-fn not_allowed_hint(dir: Directive) -> &'static str {
+fn not_allowed_hint(dir: Directive) -> String {
     match dir {
-        Directive::Serial => " (a serial region runs one gang, one worker, vector length 1)",
-        Directive::Kernels => " (kernels regions choose their own schedules)",
-        _ => "",
+        Directive::Serial => " (a serial region runs one gang, one worker, vector length 1)".into(),
+        Directive::Kernels => " (kernels regions choose their own schedules)".into(),
+        Directive::Data | Directive::EnterData | Directive::ExitData | Directive::Update => {
+            format!(", which takes {}", dir.accepted().join(", "))
+        }
+        _ => String::new(),
     }
 }
 
@@ -531,7 +569,10 @@ pub fn loop_directive(span: Span, attr: TokenStream, errors: &mut Errors) -> Loo
                 }
             }
             "private" => d.private.extend(ident_list(&clause, errors)),
-            "reduction" => d.reduction.extend(reduction(&clause, errors)),
+            "reduction" => match reduction(&clause, errors) {
+                Some(r) => d.reduction.push(r),
+                None => d.malformed_reduction = true,
+            },
             _ => unreachable!("screened clause list"),
         }
     }

@@ -65,13 +65,61 @@ fn device_slice_elem(ty: &Type) -> Option<Type> {
     }
 }
 
+/// Reports a parameter type a region cannot take, on the type, with the nearest supported form.
+fn unsupported_param(ty: &Type, errors: &mut Errors) {
+    let m = if matches!(ty, Type::Reference(r) if r.mutability.is_some()) { "mut " } else { "" };
+    if let Some((span, elem)) = vec_ref(ty) {
+        errors.error(
+            span,
+            format!("an acc region takes arrays as slices: write `&{m}[{elem}]` instead of `&{m}Vec<{elem}>` (a `&{m}Vec` argument derefs to it at the call)"),
+        );
+        return;
+    }
+    match ty {
+        // `&mut f64`, `&Params`, `&[f32; 3]`: a plain value behind a reference.
+        Type::Reference(r) if is_plain_value(&r.elem) => errors.error(
+            r.elem.span(),
+            format!(
+                "an acc region cannot take a reference to a value: pass `{0}` by value (it is copied to every gang), and return results from the region (`-> {0}`, with a `reduction` for a value computed in parallel)",
+                r.elem.to_token_stream()
+            ),
+        ),
+        Type::Reference(r) => errors.error(r.elem.span(), UNSUPPORTED_PARAM),
+        other => errors.error(other.span(), UNSUPPORTED_PARAM),
+    }
+}
+
+/// A scalar, a non-generic named type, or an array: what a region takes by value.
+fn is_plain_value(ty: &Type) -> bool {
+    match ty {
+        Type::Array(_) => true,
+        Type::Path(p) => p.qself.is_none() && p.path.segments.iter().all(|s| s.arguments.is_none()),
+        _ => false,
+    }
+}
+
+const UNSUPPORTED_PARAM: &str = "unsupported parameter type for an acc region; expected `&[T]`, `&mut [T]`, `&acc::DeviceSlice<T>`, `&mut acc::DeviceSlice<T>` or a `DeviceCopy` value (a scalar, an array or a `#[derive(acc::DeviceCopy)]` struct)";
+
+/// A `&Vec<T>` / `&mut Vec<T>` parameter: the span of `Vec`, and `T` as written.
+fn vec_ref(ty: &Type) -> Option<(Span, String)> {
+    let Type::Reference(r) = ty else { return None };
+    let Type::Path(p) = &*r.elem else { return None };
+    let last = p.path.segments.last()?;
+    if last.ident != "Vec" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(a) = &last.arguments else { return None };
+    let Some(syn::GenericArgument::Type(t)) = a.args.first() else { return None };
+    Some((last.ident.span(), t.to_token_stream().to_string()))
+}
+
 /// Classifies the region fn's parameters, reporting unsupported forms.
 pub fn params(f: &ItemFn, errors: &mut Errors) -> Vec<Param> {
     let mut out = Vec::new();
     for arg in &f.sig.inputs {
         let typed = match arg {
             FnArg::Receiver(r) => {
-                errors.error(r.span(), "an acc region cannot take `self`: make it a free fn and pass the fields it needs");
+                errors.error(r.self_token.span, "an acc region cannot take `self`: make it a free fn and pass the fields it needs");
                 continue;
             }
             FnArg::Typed(t) => t,
@@ -102,10 +150,7 @@ pub fn params(f: &ItemFn, errors: &mut Errors) -> Vec<Param> {
         };
         match kind_elem {
             Some((kind, elem)) => out.push(Param { ident, kind, elem, ty }),
-            None => errors.error(
-                typed.ty.span(),
-                "unsupported parameter type for an acc region; expected `&[T]`, `&mut [T]`, `&acc::DeviceSlice<T>`, `&mut acc::DeviceSlice<T>` or a `Copy` value (a scalar, an array or a `#[derive(acc::DeviceCopy)]` struct)",
-            ),
+            None => unsupported_param(&ty, errors),
         }
     }
     out
@@ -184,7 +229,11 @@ pub fn data_plan(
             (_, Some((DefaultKind::None, span))) => {
                 errors.push(syn::Error::new(
                     p.ident.span(),
-                    format!("`{}` is in no data clause, and the region says `default(none)`", p.ident),
+                    format!(
+                        "`{0}` is in no data clause, and the region says `default(none)`: name it, as in `{1}({0})`",
+                        p.ident,
+                        if p.kind == ParamKind::Slice { "copyin" } else { "copy" }
+                    ),
                 ));
                 let _ = span;
                 continue;
@@ -195,6 +244,11 @@ pub fn data_plan(
         plan.push((p.clone(), kind, p.ident.span()));
     }
     plan
+}
+
+/// The span of a macro's name (`cache` in `acc::cache!`).
+fn macro_name_span(m: &syn::Macro) -> Span {
+    m.path.segments.last().map_or_else(|| m.path.span(), |s| s.ident.span())
 }
 
 /// Names bound by a pattern.
@@ -363,15 +417,20 @@ impl<'a> HostLowerer<'a> {
         self.scopes.last_mut().expect("scope").extend(names);
     }
 
-    fn check_declared(&mut self, ids: &[Ident], what: &str) {
+    /// Reports the names in `ids` that are not in scope (the loop's own variables `skip` are
+    /// reported elsewhere); returns whether all were.
+    fn check_declared(&mut self, ids: &[Ident], skip: &[String], what: &str) -> bool {
+        let mut all = true;
         for id in ids {
-            if !self.declared(id) {
+            if !self.declared(id) && !skip.iter().any(|s| id == s) {
+                all = false;
                 self.errors.error(
                     id.span(),
                     format!("{what} `{id}` is not declared before this loop: declare it with `let mut {id} = ..;` in the region"),
                 );
             }
         }
+        all
     }
 
     /// The `acc::cache!`/`acc::atomic!` macro a statement or expression holds.
@@ -391,9 +450,9 @@ impl<'a> HostLowerer<'a> {
                 if let Err(e) = crate::cache::parse(m.tokens.clone()) {
                     self.errors.push(e);
                 } else if self.loop_depth == 0 {
-                    self.errors.error(m.path.span(), "`acc::cache!` belongs at the top of an `acc::loop` body");
+                    self.errors.error(macro_name_span(m), "`acc::cache!` belongs at the top of an `acc::loop` body");
                 } else if !first_in_loop_body {
-                    self.errors.error(m.path.span(), "`acc::cache!` must be the first statement of the loop body");
+                    self.errors.error(macro_name_span(m), "`acc::cache!` must be the first statement of the loop body: it stages the window before the iteration uses it");
                 }
                 Some(syn::parse_quote!(()))
             }
@@ -406,6 +465,7 @@ impl<'a> HostLowerer<'a> {
                     }
                 };
                 let base = form.place().base().clone();
+                let base_span = base.span();
                 let shared = self.outside_frame(&base);
                 let tokens = if shared {
                     let frame = self.frames.last_mut().unwrap();
@@ -421,7 +481,8 @@ impl<'a> HostLowerer<'a> {
                             }
                         }
                     }
-                    atomic::expand_shared(&form, m.path.span())
+                    // Spanned on the place, whose type decides whether the operation exists.
+                    atomic::expand_shared(&form, base_span)
                 } else {
                     atomic::expand_plain(&form)
                 };
@@ -562,8 +623,19 @@ impl<'a> HostLowerer<'a> {
             }
             let _ = inner_lvl;
         }
-        self.check_declared(&d.reduction.iter().flat_map(|r| r.vars.clone()).collect::<Vec<_>>(), "reduction variable");
-        self.check_declared(&d.private, "private variable");
+        // The loop variables of the nest: a clause naming one gets its own error below.
+        let mut loop_vars = Vec::new();
+        let mut cur = Some(&f);
+        while let Some(l) = cur {
+            pat_idents(&l.pat, &mut loop_vars);
+            cur = loops::only_inner_loop(&l.body);
+        }
+        let reductions_declared = self.check_declared(
+            &d.reduction.iter().flat_map(|r| r.vars.clone()).collect::<Vec<_>>(),
+            &loop_vars,
+            "reduction variable",
+        );
+        self.check_declared(&d.private, &loop_vars, "private variable");
         let depth = d.collapse.map_or(0, |c| c.1).max(d.tile.as_ref().map_or(0, |t| t.1.len())).max(1);
         let clause_span = d.collapse.map(|c| c.0).or(d.tile.as_ref().map(|t| t.0)).unwrap_or(attr_span);
         let Some(headers) = self.nest(&f, depth, clause_span) else {
@@ -622,7 +694,8 @@ impl<'a> HostLowerer<'a> {
         }
         self.loop_depth += 1;
         let out = if parallel {
-            self.lower_parallel(f, &d, headers)
+            let reductions_known = reductions_declared && !d.malformed_reduction;
+            self.lower_parallel(f, &d, headers, reductions_known)
         } else {
             self.lower_sequential(f, &d)
         };
@@ -654,7 +727,9 @@ impl<'a> HostLowerer<'a> {
         self.scopes.pop();
     }
 
-    fn lower_parallel(&mut self, f: ExprForLoop, d: &LoopDirective, headers: Vec<LoopHeader>) -> Expr {
+    /// `reductions_known`: false when the loop's reduction clause has an error of its own, so
+    /// that outer variables it meant to reduce are not reported as unreduced again.
+    fn lower_parallel(&mut self, f: ExprForLoop, d: &LoopDirective, headers: Vec<LoopHeader>, reductions_known: bool) -> Expr {
         let rt = quote!(::acc::__private);
         let mut frame = ParFrame { scope_base: self.scopes.len(), ..ParFrame::default() };
         for r in &d.reduction {
@@ -687,6 +762,9 @@ impl<'a> HostLowerer<'a> {
             }
             if let Some(r) = self.region_reductions.iter().find(|r| r.2 == id) {
                 frame.reductions.push(r.clone());
+                continue;
+            }
+            if !reductions_known {
                 continue;
             }
             self.errors.error(
@@ -744,7 +822,7 @@ impl<'a> HostLowerer<'a> {
             }
         }
         for x in &frame.atomic_scalars {
-            shadows.extend(quote_spanned!(x.span()=> let #x = #rt::AtomicRef::new(&mut #x);));
+            shadows.extend(quote_spanned!(x.span()=> let #x = ::acc::__private::AtomicRef::new(&mut #x);));
         }
         for p in &frame.privates {
             let is_slice = self.param_kinds.iter().any(|(n, k)| n == p && matches!(k, ParamKind::Slice | ParamKind::SliceMut));
@@ -782,7 +860,19 @@ impl<'a> HostLowerer<'a> {
                 })
                 .collect();
             let idx: Vec<syn::Index> = (0..vars.len()).map(syn::Index::from).collect();
+            // Every use of an operator is spanned on its variable, so that a type without the
+            // operator is reported once, there.
             let identities = vars.iter().zip(&ops).map(|(v, op)| quote_spanned!(v.span()=> #op.identity(&#v)));
+            // The generated names keep the call-site span (hygiene: the user's variable may come
+            // from a `macro_rules!` expansion, where `__acc_a` spanned on it would not resolve).
+            let combines = vars.iter().zip(&ops).zip(&idx).map(|((v, op), i)| {
+                let (a, b) = (quote!(__acc_a.#i), quote!(__acc_b.#i));
+                quote_spanned!(v.span()=> #op.combine(#a, #b))
+            });
+            let finals = vars.iter().zip(&ops).zip(&idx).map(|((v, op), i)| {
+                let red = quote!(__acc_red.#i);
+                quote_spanned!(v.span()=> #v = #op.combine(#v, #red);)
+            });
             quote! {{
                 #setup
                 #shadows
@@ -790,9 +880,9 @@ impl<'a> HostLowerer<'a> {
                     #total,
                     || (#(#identities,)*),
                     |(#(mut #vars,)*), __acc_range: ::core::ops::Range<usize>| { #per_chunk #iteration (#(#vars,)*) },
-                    |__acc_a, __acc_b| (#(#ops.combine(__acc_a.#idx, __acc_b.#idx),)*),
+                    |__acc_a, __acc_b| (#(#combines,)*),
                 );
-                #(#vars = #ops.combine(#vars, __acc_red.#idx);)*
+                #(#finals)*
             }}
         };
         match syn::parse2(tokens.clone()) {

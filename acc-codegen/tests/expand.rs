@@ -44,7 +44,7 @@ fn vadd_becomes_par_for_with_shared_output() {
         },
     );
     has(&s, r#"kernel : "acc_examples_01_vadd_rs_l4_vadd""#);
-    has(&s, r#"__acc_data . enter ("a" , :: acc :: __private :: view (a) , :: acc :: __private :: Clause :: CopyIn)"#);
+    has(&s, r#"__acc_data . enter ("a" , __acc_view :: < f32 > (a) , :: acc :: __private :: Clause :: CopyIn)"#);
     has(&s, r#":: acc :: __private :: Clause :: CopyOut"#);
     has(&s, "let c = :: acc :: __private :: SharedMut :: new (& mut c [..])");
     has(&s, ":: acc :: __private :: par_for_chunks (");
@@ -70,7 +70,7 @@ fn reduction_combines_the_initial_value_once() {
     has(&s, "(:: acc :: __private :: reduce :: Add . identity (& s) ,)");
     has(&s, "s = :: acc :: __private :: reduce :: Add . combine (s , __acc_red . 0) ;");
     // default data clause of a `&[T]` parameter
-    has(&s, r#"enter ("b" , :: acc :: __private :: view (b) , :: acc :: __private :: Clause :: CopyIn)"#);
+    has(&s, r#"enter ("b" , __acc_view :: < f64 > (b) , :: acc :: __private :: Clause :: CopyIn)"#);
 }
 
 #[test]

@@ -349,11 +349,15 @@ fn misaligned(align: usize) -> ! {
     panic!("acc: atomic access to a value not aligned to {align} bytes (needs a 64-bit target)")
 }
 
-// One impl block with the operator bounds on each method, so that a missing operator is
-// reported by the trait's `on_unimplemented` message rather than "method not found".
-impl<'a, T: AtomicValue> AtomicRef<'a, T> {
+// One impl block with the bounds on each method (none on the block), so that a type without
+// atomics is reported by the traits' `on_unimplemented` messages rather than "method exists
+// but its trait bounds were not satisfied".
+impl<'a, T> AtomicRef<'a, T> {
     /// Atomic access to `*r` for as long as it is borrowed.
-    pub fn new(r: &'a mut T) -> Self {
+    pub fn new(r: &'a mut T) -> Self
+    where
+        T: AtomicValue,
+    {
         // SAFETY: `r` is a live exclusive borrow for `'a`: valid, and reachable only through
         // the returned handle (and its copies), which access it atomically.
         unsafe { Self::from_ptr(r) }
@@ -364,7 +368,10 @@ impl<'a, T: AtomicValue> AtomicRef<'a, T> {
     /// # Safety
     /// `p` is valid for reads and writes for `'a`, aligned for `T`, and while the handle is
     /// in use it is accessed only through atomic operations of `T`'s size.
-    pub unsafe fn from_ptr(p: *mut T) -> Self {
+    pub unsafe fn from_ptr(p: *mut T) -> Self
+    where
+        T: AtomicValue,
+    {
         // On 64-bit targets `T`'s alignment is the atomic's, and this folds away.
         if core::mem::align_of::<T>() < T::ATOMIC_ALIGN
             && !(p as usize).is_multiple_of(T::ATOMIC_ALIGN)
@@ -378,19 +385,28 @@ impl<'a, T: AtomicValue> AtomicRef<'a, T> {
     }
 
     /// Atomic read (`acc::atomic!(read x)`).
-    pub fn load(self) -> T {
+    pub fn load(self) -> T
+    where
+        T: AtomicValue,
+    {
         // SAFETY: the pointer satisfies `from_ptr`'s contract (checked at construction).
         unsafe { T::atomic_load(self.ptr) }
     }
 
     /// Atomic write (`acc::atomic!(write x = v)`).
-    pub fn store(self, v: T) {
+    pub fn store(self, v: T)
+    where
+        T: AtomicValue,
+    {
         // SAFETY: as in `load`.
         unsafe { T::atomic_store(self.ptr, v) }
     }
 
     /// Atomic exchange; returns the previous value.
-    pub fn swap(self, v: T) -> T {
+    pub fn swap(self, v: T) -> T
+    where
+        T: AtomicValue,
+    {
         // SAFETY: as in `load`.
         unsafe { T::atomic_swap(self.ptr, v) }
     }

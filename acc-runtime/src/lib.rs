@@ -56,6 +56,11 @@ pub use device::{
 /// An implementor guarantees that a byte copy of a value is the same value in any address
 /// space (no pointers or references inside), and that the all-zero bit pattern is a valid
 /// value (so that [`DeviceSlice::zeros`] can make them).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not `DeviceCopy`: its values cannot be copied to the device",
+    label = "not plain device data",
+    note = "`DeviceCopy` types are the integers, floats, `bool`, `char`, arrays of them, and `#[repr(C)]` structs with `#[derive(acc::DeviceCopy)]`; types that own host memory (`String`, `Vec`, `Box`) or hold references are not"
+)]
 pub unsafe trait DeviceCopy: Copy {}
 
 macro_rules! device_copy {

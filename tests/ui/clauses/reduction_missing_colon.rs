@@ -1,0 +1,12 @@
+// The operator and the variables are separated by `:`.
+#[acc::parallel]
+fn sum(a: &[f64]) -> f64 {
+    let mut s = 0.0;
+    #[acc::r#loop(gang, vector, reduction(+ s))]
+    for i in 0..a.len() {
+        s += a[i];
+    }
+    s
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+// Each region becomes one kernel: it must be written for concrete types.
+#[acc::parallel]
+fn scale<T: Copy + std::ops::Mul<Output = T>>(k: T, a: &mut [T]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..a.len() {
+        a[i] = k * a[i];
+    }
+}
+
+fn main() {}
