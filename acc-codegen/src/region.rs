@@ -687,6 +687,17 @@ impl<'a> HostLowerer<'a> {
                     }
                 }
             }
+            // Likewise a `private` variable declared outside the parallel loop: each iteration
+            // of the parallel loop gets its copy, which the nested loop's iterations (run in
+            // order) share.
+            for p in &d.private {
+                if self.outside_frame(p) {
+                    let frame = self.frames.last_mut().unwrap();
+                    if !frame.privates.contains(p) {
+                        frame.privates.push(p.clone());
+                    }
+                }
+            }
         }
         let level = levels(&d).map(|(_, inner, span)| (inner, span));
         if let Some(l) = level {
