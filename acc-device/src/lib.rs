@@ -40,6 +40,8 @@
 //! | [`shuffle`] | warp shuffles (`shfl.sync.down`, `shfl.sync.bfly`) of 32- and 64-bit values |
 //! | [`shared`] | the block's dynamic shared memory |
 //! | [`reduce`] | warp, vector, worker and block reductions; a grid-level finish |
+//! | [`idx`] | loop normalisation: `k in 0..trip`, `i = lo + k * step` (shared with the host runtime) |
+//! | [`ops`] | the OpenACC reduction operators' identities and combines (shared with the host runtime) |
 //! | [`math`] | the [`Float`] trait: `sqrt`, `exp`, `sin`, ... on `f32`/`f64` as in `std` |
 //! | [`panic`] | [`report_panic`](panic::report_panic): kernel panics reported to the host |
 #![cfg_attr(not(test), no_std)]
@@ -57,8 +59,10 @@
 #![warn(missing_docs, unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
 pub mod atomic;
+pub mod idx;
 pub mod index;
 pub mod math;
+pub mod ops;
 pub mod panic;
 pub mod reduce;
 pub mod shared;

@@ -31,10 +31,10 @@ pub mod atomic;
 pub mod data;
 pub mod device;
 pub mod host;
-pub mod idx;
+pub use acc_device::idx;
 pub mod private;
 pub mod profile;
-pub mod reduce;
+pub use acc_device::ops as reduce;
 pub mod region;
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Loop normalisation: every annotated loop becomes `k in 0..trip` with `i = lo + k * step`.
 //!
 //! ```
-//! use acc_runtime::private::{index, trip, trip_inclusive, trip_step};
+//! use acc_device::idx::{index, trip, trip_inclusive, trip_step};
 //! // for i in (-10i8..10).step_by(3)
 //! let n = trip_step(trip(-10i8, 10), 3);
 //! let is: Vec<i8> = (0..n).map(|k| index(-10i8, k, 3)).collect();
