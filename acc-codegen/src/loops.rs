@@ -174,8 +174,10 @@ pub fn only_inner_loop(body: &syn::Block) -> Option<&ExprForLoop> {
 /// The test is syntactic and leans on Rust's aliasing rules (distinct `&mut` slices never
 /// overlap): every array written in the body must be accessed at one and the same index in
 /// the loop, and that index must be `i`, `i + e`, `e + i`, `i - e`, `i * e + f` (and the
-/// commuted forms) with `e` not depending on `i`; no variable declared outside the loop may
-/// be assigned unless it is a reduction variable; and no function or method may receive a
+/// commuted forms) with `e`, `f` invariant in the loop (mentioning neither `i` nor anything
+/// declared in the body, such as an inner loop's variable), or `i * e + k` where `k` is the
+/// variable of an inner loop over `0..e`; no variable declared outside the loop may be
+/// assigned unless it is a reduction variable; and no function or method may receive a
 /// `&mut` borrow of outer data.
 pub fn dependence(f: &ExprForLoop, var: &Ident, reductions: &[Ident], inner_decls: &[String]) -> Option<(Span, String)> {
     let mut d = DepFinder {
@@ -203,7 +205,8 @@ pub fn dependence(f: &ExprForLoop, var: &Ident, reductions: &[Ident], inner_decl
             Ok(e) => e,
             Err(_) => return Some((*span, format!("cannot analyse the index of `{base}`"))),
         };
-        if !injective_in(&first_expr, var) {
+        let ranges = inner_ranges(&f.body);
+        if !injective_in(&first_expr, var, inner_decls, &ranges) {
             return Some((
                 *span,
                 format!("`{base}[{first}]` may write one element from several iterations of `{var}`"),
@@ -213,24 +216,101 @@ pub fn dependence(f: &ExprForLoop, var: &Ident, reductions: &[Ident], inner_decl
     None
 }
 
-fn injective_in(e: &Expr, var: &Ident) -> bool {
-    let is_var = |e: &Expr| matches!(strip_parens(e), Expr::Path(p) if p.path.is_ident(var));
-    let is_scaled_var = |e: &Expr| match strip_parens(e) {
-        Expr::Binary(b) if matches!(b.op, syn::BinOp::Mul(_)) => {
-            (is_var(&b.left) && !mentions(&b.right, var)) || (is_var(&b.right) && !mentions(&b.left, var))
+/// `(variable, lo, hi)` of every inner `for v in lo..hi` loop (exclusive, any step), as token
+/// text.
+fn inner_ranges(body: &syn::Block) -> Vec<(String, String, String)> {
+    struct V(Vec<(String, String, String)>);
+    impl<'ast> Visit<'ast> for V {
+        fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
+            if let Ok(h) = LoopHeader::parse(f) {
+                if !h.inclusive {
+                    self.0.push((h.var.to_string(), text(&h.lo), text(&h.hi)));
+                }
+            }
+            syn::visit::visit_expr_for_loop(self, f);
         }
-        e => is_var(e),
+    }
+    let mut v = V(Vec::new());
+    v.visit_block(body);
+    v.0
+}
+
+fn text(e: &Expr) -> String {
+    strip_parens(e).to_token_stream().to_string()
+}
+
+/// Whether index `e` takes a different value in every iteration of `var` (see [`dependence`]).
+fn injective_in(e: &Expr, var: &Ident, inner_decls: &[String], ranges: &[(String, String, String)]) -> bool {
+    let invariant = |e: &Expr| !mentions(e, var) && !inner_decls.iter().any(|d| mentions_name(e, d));
+    let is_var = |e: &Expr| matches!(strip_parens(e), Expr::Path(p) if p.path.is_ident(var));
+    // `var * s` / `s * var`: the stride `s`, or `None` when `e` is `var` itself.
+    let scaled_var = |e: &Expr| -> Option<Option<Expr>> {
+        match strip_parens(e) {
+            Expr::Binary(b) if matches!(b.op, syn::BinOp::Mul(_)) => {
+                if is_var(&b.left) && invariant(&b.right) {
+                    Some(Some((*b.right).clone()))
+                } else if is_var(&b.right) && invariant(&b.left) {
+                    Some(Some((*b.left).clone()))
+                } else {
+                    None
+                }
+            }
+            e if is_var(e) => Some(None),
+            _ => None,
+        }
+    };
+    // `k`, the variable of an inner loop over `0..s`: `var * s + k` is injective.
+    let inner_below = |k: &Expr, s: &Option<Expr>| -> bool {
+        let Some(s) = s else { return false };
+        let Expr::Path(p) = strip_parens(k) else { return false };
+        let Some(k) = p.path.get_ident() else { return false };
+        let s = text(s);
+        // Every binding of that name in the body is such a loop (no other loop or `let`
+        // reuses it with other values).
+        let loops: Vec<_> = ranges.iter().filter(|(v, _, _)| k == v).collect();
+        !loops.is_empty()
+            && loops.len() == inner_decls.iter().filter(|d| k == *d).count()
+            && loops.iter().all(|(_, lo, hi)| lo == "0" && *hi == s)
     };
     match strip_parens(e) {
         Expr::Binary(b) if matches!(b.op, syn::BinOp::Add(_)) => {
-            (is_scaled_var(&b.left) && !mentions(&b.right, var))
-                || (is_scaled_var(&b.right) && !mentions(&b.left, var))
+            let left = scaled_var(&b.left);
+            let right = scaled_var(&b.right);
+            (left.is_some() && invariant(&b.right))
+                || (right.is_some() && invariant(&b.left))
+                || left.is_some_and(|s| inner_below(&b.right, &s))
+                || right.is_some_and(|s| inner_below(&b.left, &s))
         }
-        Expr::Binary(b) if matches!(b.op, syn::BinOp::Sub(_)) => {
-            is_scaled_var(&b.left) && !mentions(&b.right, var)
+        Expr::Binary(b) if matches!(b.op, syn::BinOp::Sub(_)) => scaled_var(&b.left).is_some() && invariant(&b.right),
+        Expr::Cast(c) => injective_in(&c.expr, var, inner_decls, ranges),
+        e => scaled_var(e).is_some(),
+    }
+}
+
+/// Whether `e` mentions the name `name` (macro bodies included).
+fn mentions_name(e: &Expr, name: &str) -> bool {
+    mentions(e, &Ident::new(name, Span::call_site()))
+}
+
+/// The root variable of a place and whether the place is (part of) one of its elements:
+/// `a[i]`, `a[i].x`, `a[i].v[k]` -> `(a, true)`; `x`, `x.f`, `x.f[k]` -> `(x, false)`.
+pub fn place_root(e: &Expr) -> Option<(&Ident, bool)> {
+    let mut cur = strip_parens(e);
+    // Whether the projection applied to the root itself is an index.
+    let mut element = false;
+    loop {
+        match cur {
+            Expr::Index(ix) => {
+                element = true;
+                cur = strip_parens(&ix.expr);
+            }
+            Expr::Field(f) => {
+                element = false;
+                cur = strip_parens(&f.base);
+            }
+            Expr::Path(p) => return p.path.get_ident().map(|id| (id, element)),
+            _ => return None,
         }
-        Expr::Cast(c) => injective_in(&c.expr, var),
-        e => is_scaled_var(e),
     }
 }
 
@@ -262,16 +342,18 @@ impl DepFinder<'_> {
     }
 
     fn note_write(&mut self, place: &Expr) {
-        if let Some((base, _)) = index_base(place) {
-            if self.outer(base) && !self.written.iter().any(|w| base == &w.0) {
-                self.written.push((base.to_string(), place.span()));
+        match place_root(place) {
+            Some((base, true)) => {
+                if self.outer(base) && !self.written.iter().any(|w| base == &w.0) {
+                    self.written.push((base.to_string(), place.span()));
+                }
             }
-        } else if let Expr::Path(p) = strip_parens(place) {
-            if let Some(id) = p.path.get_ident() {
+            Some((id, false)) => {
                 if self.outer(id) && !self.reductions.contains(id) && self.problem.is_none() {
                     self.problem = Some((id.span(), format!("`{id}` is assigned in every iteration")));
                 }
             }
+            None => {}
         }
     }
 }

@@ -495,19 +495,23 @@ impl<'a> HostLowerer<'a> {
         if self.frames.is_empty() {
             return;
         }
-        if let Some((base, _)) = loops::index_base(place) {
-            if self.outside_frame(base) {
-                let frame = self.frames.last_mut().unwrap();
-                if !frame.shadow_arrays.contains(base) && !frame.privates.contains(base) {
-                    frame.shadow_arrays.push(base.clone());
+        // `a[i] = ..` and `a[i].x = ..` write an element of array `a`; `x = ..` and `x.f = ..`
+        // assign the variable `x`.
+        match loops::place_root(place) {
+            Some((base, true)) => {
+                if self.outside_frame(base) {
+                    let frame = self.frames.last_mut().unwrap();
+                    if !frame.shadow_arrays.contains(base) && !frame.privates.contains(base) {
+                        frame.shadow_arrays.push(base.clone());
+                    }
                 }
             }
-        } else if let Expr::Path(p) = place {
-            if let Some(id) = p.path.get_ident() {
+            Some((id, false)) => {
                 if self.outside_frame(id) {
                     self.frames.last_mut().unwrap().assigned_outer.push(id.clone());
                 }
             }
+            None => {}
         }
     }
 

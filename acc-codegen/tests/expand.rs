@@ -183,3 +183,55 @@ fn errors_are_emitted_beside_the_item() {
     assert!(s.contains("fn f"), "the user's item must still be emitted: {s}");
     assert!(!s.contains("r#loop"), "loop attributes are stripped: {s}");
 }
+
+#[test]
+fn kernels_dependence_sees_inner_variables_and_fields() {
+    // `c[j + i]`: `i` varies inside the loop, so iterations of `j` may share elements.
+    let s = region(
+        RegionKind::Kernels,
+        quote!(),
+        quote! {
+            fn diag(c: &mut [u32], n: usize, m: usize) {
+                for j in 0..n { for i in 0..m { c[j + i] += 1; } }
+            }
+        },
+    );
+    assert!(!s.contains("par_for"), "{s}");
+    // `p[i].x` written, `p[i - 1].x` read: a dependence through a field.
+    let s = region(
+        RegionKind::Kernels,
+        quote!(),
+        quote! {
+            fn chain(p: &mut [P]) {
+                for i in 1..p.len() { p[i].x = p[i - 1].x + 1.0; }
+            }
+        },
+    );
+    assert!(!s.contains("par_for"), "{s}");
+    // `c[j * m + i]` with `i` over `0..m` is one element per (j, i): parallel.
+    let s = region(
+        RegionKind::Kernels,
+        quote!(),
+        quote! {
+            fn fill(c: &mut [u32], n: usize, m: usize) {
+                for j in 0..n { for i in 0..m { c[j * m + i] = (i + j) as u32; } }
+            }
+        },
+    );
+    assert_eq!(s.matches("par_for_chunks").count(), 1, "{s}");
+}
+
+#[test]
+fn field_writes_share_the_array() {
+    let s = region(
+        RegionKind::Parallel,
+        quote!(),
+        quote! {
+            fn step(p: &mut [P], dt: f32) {
+                #[acc::r#loop(gang, vector)]
+                for i in 0..p.len() { p[i].x += p[i].v * dt; }
+            }
+        },
+    );
+    has(&s, "let p = :: acc :: __private :: SharedMut :: new (& mut p [..])");
+}
