@@ -154,8 +154,7 @@ impl Backend for HostBackend {
 fn try_cuda_backend(num: usize) -> Result<Box<dyn Backend>, String> {
     #[cfg(feature = "cuda")]
     {
-        let _ = num;
-        Err("the CUDA backend is not part of this build of acc-runtime yet".to_string())
+        crate::cuda::CudaBackend::new(num).map(|b| Box::new(b) as Box<dyn Backend>).map_err(|e| e.to_string())
     }
     #[cfg(not(feature = "cuda"))]
     {
@@ -167,6 +166,9 @@ fn try_cuda_backend(num: usize) -> Result<Box<dyn Backend>, String> {
 /// Hook for the CUDA backend: how many NVIDIA devices the driver reports (0 without a
 /// driver). Only called with the `cuda` feature.
 fn cuda_device_count() -> usize {
+    #[cfg(feature = "cuda")]
+    return crate::cuda::device_count();
+    #[cfg(not(feature = "cuda"))]
     0
 }
 

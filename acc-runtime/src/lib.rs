@@ -28,6 +28,8 @@
 )]
 
 pub mod atomic;
+#[cfg(feature = "cuda")]
+pub mod cuda;
 pub mod data;
 pub mod device;
 pub mod host;
