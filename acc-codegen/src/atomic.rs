@@ -113,11 +113,13 @@ impl Parse for AtomicForm {
                 }
                 "write" => {
                     Ident::parse_any(input)?;
-                    let place = parse_place(input)?;
-                    input.parse::<Token![=]>()?;
-                    let value: Expr = input.parse()?;
+                    // `x = e` parses as one assignment expression: split it.
+                    let whole: Expr = input.parse()?;
                     end(input)?;
-                    return Ok(AtomicForm::Write(place, value));
+                    let Expr::Assign(a) = whole else {
+                        return Err(syn::Error::new(whole.span(), format!("an atomic write is `write x = e`; {FORMS}")));
+                    };
+                    return Ok(AtomicForm::Write(place_of(&a.left)?, (*a.right).clone()));
                 }
                 "capture" | "update" => {
                     Ident::parse_any(input)?;

@@ -235,3 +235,24 @@ fn field_writes_share_the_array() {
     );
     has(&s, "let p = :: acc :: __private :: SharedMut :: new (& mut p [..])");
 }
+
+#[test]
+fn atomic_write_form_parses() {
+    let s = region(
+        RegionKind::Parallel,
+        quote!(),
+        quote! {
+            fn flags(a: &[u32], c: &mut [u32]) -> bool {
+                let mut any = false;
+                #[acc::r#loop(gang, vector)]
+                for i in 0..a.len() {
+                    acc::atomic!(write any = true);
+                    acc::atomic!(write c[i] = a[i] / 2);
+                }
+                any
+            }
+        },
+    );
+    has(&s, "any . store (true)");
+    has(&s, "c . atomic (i) . store (a [i] / 2)");
+}
