@@ -188,8 +188,11 @@ impl core::fmt::Write for Sink {
     }
 }
 
-/// Claims the launch's panic record: the host-mapped record, if the host set one and this
-/// thread is the launch's first to panic.
+/// Claims the launch's panic record: the host-mapped record if this thread is the launch's
+/// first to panic. A later panicking thread ends itself (`exit`) instead of trapping, so that
+/// its trap cannot abort the launch while the first one is still writing the record; the
+/// first one traps when it is done, which ends every thread. Without a record (the host set
+/// none) every panicking thread traps at once.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 fn claim() -> Option<*mut PanicRecord> {
@@ -197,7 +200,14 @@ fn claim() -> Option<*mut PanicRecord> {
     // SAFETY: the host writes `ACC_PANIC_BUF` before any launch and never during one, so
     // this read races with nothing; the raw-pointer read makes no reference to the static.
     let rec = unsafe { (&raw const ACC_PANIC_BUF).read_volatile() };
-    (!rec.is_null() && PANIC_CLAIM.compare_exchange(0, 1, Relaxed, Relaxed).is_ok()).then_some(rec)
+    if rec.is_null() {
+        return None;
+    }
+    if PANIC_CLAIM.compare_exchange(0, 1, Relaxed, Relaxed).is_err() {
+        // SAFETY: `exit` ends this thread; the winner's trap ends the launch.
+        unsafe { core::arch::asm!("exit;", options(noreturn, nostack)) }
+    }
+    Some(rec)
 }
 
 /// Writes the location, kind, values and indices into a claimed record, then its flag, with

@@ -148,6 +148,8 @@ pub struct CudaBackend {
     panic_host: *mut PanicRecord,
     panic_dev: sys::CUdeviceptr,
     staging: Mutex<Option<Staging>>,
+    /// Whether large transfers are staged (see [`CudaBackend::set_staged_transfers`]).
+    staged: std::sync::atomic::AtomicBool,
     /// Set once a kernel trapped or faulted: the context is gone.
     poisoned: Mutex<Option<String>>,
 }
@@ -200,6 +202,7 @@ impl CudaBackend {
             panic_host,
             panic_dev,
             staging: Mutex::new(None),
+            staged: std::sync::atomic::AtomicBool::new(std::env::var_os("ACC_CUDA_STAGING").is_none_or(|v| v != "0")),
             poisoned: Mutex::new(None),
         })
     }
@@ -242,6 +245,16 @@ impl CudaBackend {
             "mapping the panic record".into()
         })?;
         Ok((host, dev))
+    }
+
+    /// Large transfers (4 MiB and more) go through pinned staging buffers when `on` (the
+    /// default; `ACC_CUDA_STAGING=0` turns it off), else straight from pageable memory.
+    pub fn set_staged_transfers(&self, on: bool) {
+        self.staged.store(on, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn staged(&self, bytes: usize) -> bool {
+        bytes >= STAGING_MIN && self.staged.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The device's properties.
@@ -299,8 +312,12 @@ impl CudaBackend {
     pub fn alloc_bytes(&self, bytes: usize) -> Result<u64, CudaError> {
         self.enter()?;
         let mut p = 0;
+        // Rounded up to 16 bytes: an 8- or 16-bit atomic is a compare-and-swap of the aligned
+        // 32-bit word around it, which must lie inside the allocation (the driver pads
+        // allocations anyway; compute-sanitizer checks the size asked for).
+        let size = bytes.max(1).next_multiple_of(16);
         // SAFETY: a plain allocation into a local.
-        check("cuMemAlloc", unsafe { sys::cuMemAlloc_v2(&mut p, bytes.max(1)) }, || {
+        check("cuMemAlloc", unsafe { sys::cuMemAlloc_v2(&mut p, size) }, || {
             format!("allocating {bytes} bytes on {}", self.label)
         })
         .map_err(|e| self.fail(e))?;
@@ -342,7 +359,7 @@ impl CudaBackend {
     pub unsafe fn h2d_bytes(&self, dst: u64, src: *const u8, bytes: usize) -> Result<(), CudaError> {
         self.enter()?;
         let doing = || format!("copying {bytes} bytes to {}", self.label);
-        if bytes < STAGING_MIN {
+        if !self.staged(bytes) {
             // On the backend's stream, then synchronised: a plain `cuMemcpyHtoD` from pageable
             // memory may return before its DMA lands, unordered with our non-blocking streams.
             // SAFETY: the caller's contract; the synchronisation ends the use of `src`.
@@ -386,7 +403,7 @@ impl CudaBackend {
     pub unsafe fn d2h_bytes(&self, dst: *mut u8, src: u64, bytes: usize) -> Result<(), CudaError> {
         self.enter()?;
         let doing = || format!("copying {bytes} bytes from {}", self.label);
-        if bytes < STAGING_MIN {
+        if !self.staged(bytes) {
             // SAFETY: the caller's contract; the synchronisation ends the use of `dst`.
             return unsafe {
                 check("cuMemcpyDtoHAsync", sys::cuMemcpyDtoHAsync_v2(dst.cast(), src, bytes, self.sync_stream), doing)
