@@ -14,6 +14,7 @@
 pub mod atomic;
 pub mod cache;
 pub mod data;
+pub mod device;
 pub mod loops;
 pub mod model;
 pub mod parse;
@@ -273,6 +274,25 @@ pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src
             _ => {}
         }
     }
+    let gpu_path = match device::gpu_region(kind, &dir, &f, &params, &kernel) {
+        Ok(g) => {
+            let host_path = g.host_path;
+            quote! {
+                {
+                    #![allow(unexpected_cfgs)]
+                    #[cfg(acc_kernels)]
+                    if ::acc::__private::use_device(&__ACC_REGION, __acc_if) {
+                        static __ACC_PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/acc_kernels.ptx"));
+                        #[allow(unreachable_code, clippy::needless_return)]
+                        return { #host_path };
+                    }
+                }
+            }
+        }
+        // What the GPU lowering cannot take yet runs on the host; acc-build says so at build
+        // time (a cargo warning naming the statement), and ACC_NOTIFY at run time.
+        Err(_) => TokenStream::new(),
+    };
     let stmts = &body.stmts;
     let attrs = &f.attrs;
     let vis = &f.vis;
@@ -289,6 +309,7 @@ pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src
             if __acc_if {
                 #enters
             }
+            #gpu_path
             let __acc_launch = ::acc::__private::run_on_host(&__ACC_REGION);
             #host_setup
             #(#stmts)*
@@ -428,6 +449,32 @@ pub fn derive_device_copy(input: TokenStream) -> TokenStream {
             #[allow(dead_code)]
             fn __acc_fields() { #(#asserts)* }
         };
+    }
+}
+
+/// The device kernels of a region fn, for `acc-build`: the same analysis the macro runs.
+/// Errors come back as (span, message) pairs for compiler-like reporting.
+pub fn device_kernels(
+    kind: RegionKind,
+    attr: &syn::Attribute,
+    f: &ItemFn,
+    src: &Source,
+) -> Result<Vec<TokenStream>, Vec<(proc_macro2::Span, String)>> {
+    let tokens = match &attr.meta {
+        syn::Meta::List(l) => l.tokens.clone(),
+        _ => TokenStream::new(),
+    };
+    let mut errors = Errors::default();
+    let dir = parse::region_directive(kind, tokens, &mut errors);
+    let params = region::params(f, &mut errors);
+    if !errors.is_empty() {
+        // The proc macro reports these on the host build too.
+        return Ok(Vec::new());
+    }
+    let base = kernel_name(&src.file, src.line, &f.sig.ident.to_string());
+    match device::gpu_region(kind, &dir, f, &params, &base) {
+        Ok(g) => Ok(g.kernels.into_iter().map(|k| k.device_fn).collect()),
+        Err(e) => Err(e.into_messages()),
     }
 }
 

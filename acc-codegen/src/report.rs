@@ -27,6 +27,14 @@ impl Errors {
         self.errors.iter().map(syn::Error::to_compile_error).collect()
     }
 
+    /// The errors as (span, message) pairs.
+    pub fn into_messages(self) -> Vec<(proc_macro2::Span, String)> {
+        self.errors
+            .into_iter()
+            .flat_map(|e| e.into_iter().map(|e| (e.span(), e.to_string())).collect::<Vec<_>>())
+            .collect()
+    }
+
     /// Moves the errors out, combined into one (for callers that want a `syn::Result`).
     pub fn into_result(self) -> syn::Result<()> {
         let mut iter = self.errors.into_iter();

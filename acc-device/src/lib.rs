@@ -59,6 +59,7 @@
 #![warn(missing_docs, unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
 pub mod atomic;
+pub mod captures;
 pub mod idx;
 pub mod index;
 pub mod math;
@@ -70,6 +71,7 @@ pub mod shuffle;
 pub mod slice;
 
 pub use atomic::{AtomicRef, AtomicValue};
+pub use captures::{store_partial, Captures};
 pub use index::*;
 pub use math::Float;
 pub use reduce::{block_reduce, vector_reduce, warp_reduce, worker_reduce, BLOCK_REDUCE_SLOTS};

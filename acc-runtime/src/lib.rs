@@ -30,6 +30,8 @@
 pub mod atomic;
 #[cfg(feature = "cuda")]
 pub mod cuda;
+#[cfg(feature = "cuda")]
+pub mod gpu;
 pub mod data;
 pub mod device;
 pub mod host;
@@ -77,3 +79,7 @@ device_copy!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32
 // SAFETY: an array of `DeviceCopy` values is plain bits if its elements are, and zero when
 // they are.
 unsafe impl<T: DeviceCopy, const N: usize> DeviceCopy for [T; N] {}
+
+// SAFETY: `Captures` is `repr(C)` bytes and a length, `Copy`, and all-zero is a valid value
+// (no values); the kernel reads it with the same layout (it is acc-device's own type).
+unsafe impl DeviceCopy for acc_device::Captures {}

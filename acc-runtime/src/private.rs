@@ -14,6 +14,11 @@ pub use crate::device::{DevPtr, DeviceType};
 pub use crate::host::{par_for, par_for_chunks, par_reduce, par_reduce_chunks, SharedMut};
 pub use crate::idx::{index, trip, trip_inclusive, trip_step, LoopIndex};
 pub use crate::profile;
+pub use acc_device::Captures;
+#[cfg(feature = "cuda")]
+pub use crate::cuda::KernelArgs;
+#[cfg(feature = "cuda")]
+pub use crate::gpu::{launch, Geometry, Partials};
 pub use crate::reduce::{self, *};
 pub use crate::region::RegionInfo;
 pub use crate::DeviceCopy;

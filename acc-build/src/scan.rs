@@ -1,0 +1,207 @@
+//! Finds the package's annotated items and writes the device crate's source.
+
+use std::path::{Path, PathBuf};
+
+use acc_codegen::model::RegionKind;
+use acc_codegen::region::is_acc_path;
+use quote::quote;
+use syn::visit_mut::VisitMut;
+
+pub struct DeviceCrate {
+    pub source: String,
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            // trybuild cases are broken on purpose.
+            if p.file_name().is_some_and(|n| n == "ui" || n == "target" || n == "fixtures") {
+                continue;
+            }
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+fn region_kind(attrs: &[syn::Attribute]) -> Option<(RegionKind, &syn::Attribute)> {
+    for a in attrs {
+        for (name, kind) in [("parallel", RegionKind::Parallel), ("kernels", RegionKind::Kernels), ("serial", RegionKind::Serial)] {
+            if is_acc_path(a.path(), name) {
+                return Some((kind, a));
+            }
+        }
+    }
+    None
+}
+
+struct StripAcc;
+
+impl VisitMut for StripAcc {
+    fn visit_expr_for_loop_mut(&mut self, f: &mut syn::ExprForLoop) {
+        f.attrs.retain(|a| !is_acc_path(a.path(), "loop"));
+        syn::visit_mut::visit_expr_for_loop_mut(self, f);
+    }
+}
+
+#[derive(Default)]
+struct Collected {
+    kernels: Vec<proc_macro2::TokenStream>,
+    support: Vec<proc_macro2::TokenStream>,
+    errors: Vec<String>,
+}
+
+fn collect(items: &[syn::Item], file: &str, text: &str, c: &mut Collected) {
+    for item in items {
+        match item {
+            syn::Item::Fn(f) => {
+                if let Some((kind, attr)) = region_kind(&f.attrs) {
+                    let line = attr.pound_token.span.start().line as u32;
+                    let src = acc_codegen::Source { file: file.to_string(), line };
+                    match acc_codegen::device_kernels(kind, attr, f, &src) {
+                        Ok(ks) => c.kernels.extend(ks),
+                        Err(msgs) => {
+                            for (span, msg) in msgs {
+                                c.errors.push(render(file, text, span, &msg));
+                            }
+                        }
+                    }
+                } else if f.attrs.iter().any(|a| is_acc_path(a.path(), "routine")) {
+                    let mut f = f.clone();
+                    f.attrs.retain(|a| !is_acc_path(a.path(), "routine"));
+                    StripAcc.visit_item_fn_mut(&mut f);
+                    c.support.push(quote!(#f));
+                } else {
+                    // Regions and items declared inside fn bodies (tests often do).
+                    let nested: Vec<syn::Item> = f.block.stmts.iter().filter_map(|s| match s {
+                        syn::Stmt::Item(i) => Some(i.clone()),
+                        _ => None,
+                    }).collect();
+                    collect(&nested, file, text, c);
+                }
+            }
+            syn::Item::Struct(s) => {
+                let derives_device_copy = s.attrs.iter().any(|a| {
+                    a.path().is_ident("derive") && quote!(#a).to_string().contains("DeviceCopy")
+                });
+                if derives_device_copy {
+                    let mut s = s.clone();
+                    for a in &mut s.attrs {
+                        if a.path().is_ident("derive") {
+                            if let Ok(list) = a.parse_args_with(syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated) {
+                                let kept: Vec<&syn::Path> = list.iter().filter(|p| p.segments.last().is_none_or(|l| l.ident != "DeviceCopy")).collect();
+                                *a = syn::parse_quote!(#[derive(#(#kept),*)]);
+                            }
+                        }
+                    }
+                    c.support.push(quote!(#s));
+                }
+            }
+            syn::Item::Const(k) => c.support.push(quote!(#k)),
+            syn::Item::Mod(m) => {
+                if let Some((_, items)) = &m.content {
+                    collect(items, file, text, c);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `error: msg` with the file, line and the source line, like rustc.
+fn render(file: &str, text: &str, span: proc_macro2::Span, msg: &str) -> String {
+    let start = span.start();
+    let src_line = text.lines().nth(start.line.saturating_sub(1)).unwrap_or("");
+    format!(
+        "error: {msg}\n  --> {file}:{}:{}\n   |\n{:>3}| {src_line}\n   | {}^\n",
+        start.line,
+        start.column + 1,
+        start.line,
+        " ".repeat(start.column)
+    )
+}
+
+/// The module of the device crate that holds one source file's items.
+fn module_name(rel: &str) -> syn::Ident {
+    let mut s = String::from("f_");
+    for ch in rel.chars() {
+        s.push(if ch.is_ascii_alphanumeric() { ch } else { '_' });
+    }
+    syn::Ident::new(&s, proc_macro2::Span::call_site())
+}
+
+pub fn device_crate(manifest: &Path) -> Result<DeviceCrate, String> {
+    let mut files = Vec::new();
+    for dir in ["src", "tests", "examples", "benches"] {
+        rust_files(&manifest.join(dir), &mut files);
+    }
+    // One module per source file (each test, example and bench is its own crate); the
+    // package's `src/` items are visible in every module, as the library is to its targets.
+    let mut errors = Vec::new();
+    let mut modules = Vec::new();
+    let mut lib_mods = Vec::new();
+    for path in &files {
+        println!("cargo::rerun-if-changed={}", path.display());
+        let Ok(text) = std::fs::read_to_string(path) else { continue };
+        if !text.contains("acc") {
+            continue;
+        }
+        // Files rustc will reject anyway are left to rustc's own errors.
+        let Ok(file) = syn::parse_file(&text) else { continue };
+        let rel = path.strip_prefix(manifest).unwrap_or(path).to_string_lossy().replace('\\', "/");
+        let mut c = Collected::default();
+        collect(&file.items, &rel, &text, &mut c);
+        errors.extend(c.errors);
+        if c.kernels.is_empty() && c.support.is_empty() {
+            continue;
+        }
+        let name = module_name(&rel);
+        if rel.starts_with("src/") {
+            lib_mods.push(name.clone());
+        }
+        let (kernels, support) = (&c.kernels, &c.support);
+        modules.push(quote! {
+            #[doc = #rel]
+            pub mod #name {
+                use acc_device::prelude::*;
+                use crate::lib_items::*;
+                #(#support)*
+                #(#kernels)*
+            }
+        });
+    }
+    // Regions the GPU lowering cannot take yet run on the host backend: say which and why.
+    for e in &errors {
+        let mut lines = e.lines();
+        let msg = lines.next().unwrap_or("").trim_start_matches("error: ");
+        let at = lines.next().unwrap_or("").trim().trim_start_matches("--> ");
+        println!("cargo::warning=acc: this region runs on the host, not the GPU: {msg} ({at})");
+    }
+    let body = quote! {
+        #![no_std]
+        #![feature(abi_ptx)]
+        #![allow(unused, non_snake_case, non_camel_case_types, improper_ctypes_definitions, clippy::all)]
+
+        use acc_device::prelude::*;
+
+        #[panic_handler]
+        fn __acc_panic(info: &core::panic::PanicInfo) -> ! {
+            acc_device::report_panic(info)
+        }
+
+        /// The package's library items, visible to every module.
+        pub mod lib_items {
+            #(pub use crate::#lib_mods::*;)*
+        }
+
+        #(#modules)*
+    };
+    let file: syn::File = syn::parse2(body).map_err(|e| format!("error: acc-build produced unparsable device code: {e}"))?;
+    let source = format!("// Written by acc-build from the package's acc regions. Do not edit.\n{}", prettyplease::unparse(&file));
+    Ok(DeviceCrate { source })
+}
+

@@ -1,0 +1,107 @@
+//! The values a kernel takes from the host code around its loop nest (locals declared before
+//! the loop: sizes, scalars, reduction variables), packed into one by-value kernel parameter.
+//!
+//! The host packs each value with [`Captures::put`] and the kernel unpacks it in the same order
+//! with [`Captures::take`]; both align each value to its own alignment, so the two sides agree
+//! for any `Copy` type of the same layout. The kernel learns each value's type from a closure
+//! that is never called (the local's own initialiser), so no type has to be written out.
+
+/// 256 bytes of captured values, passed by value as one kernel parameter.
+#[repr(C, align(16))]
+#[derive(Clone, Copy)]
+pub struct Captures {
+    bytes: [u8; Captures::CAPACITY],
+    len: usize,
+}
+
+impl Default for Captures {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Captures {
+    /// How many bytes of values one kernel may capture.
+    pub const CAPACITY: usize = 256;
+
+    /// No values.
+    pub const fn new() -> Self {
+        Captures { bytes: [0; Self::CAPACITY], len: 0 }
+    }
+
+    fn slot<T>(off: usize) -> (usize, usize) {
+        let start = off.next_multiple_of(core::mem::align_of::<T>());
+        (start, start + core::mem::size_of::<T>())
+    }
+
+    /// Appends `v` (host side). Panics when the values exceed [`Captures::CAPACITY`] bytes.
+    pub fn put<T: Copy>(&mut self, v: &T) {
+        let (start, end) = Self::slot::<T>(self.len);
+        assert!(
+            end <= Self::CAPACITY,
+            "acc: the locals a loop nest uses take more than {} bytes; pass large values as slices",
+            Self::CAPACITY
+        );
+        // SAFETY: `start..end` is within `bytes` (checked above); the write is unaligned-safe
+        // and `T: Copy` has no drop glue.
+        unsafe { (self.bytes.as_mut_ptr().add(start) as *mut T).write_unaligned(*v) };
+        self.len = end;
+    }
+
+    /// Reads the next value (kernel side), advancing `off`. `_witness` gives the type and is
+    /// never called.
+    #[inline(always)]
+    pub fn take<T: Copy>(&self, off: &mut usize, _witness: impl FnOnce() -> T) -> T {
+        let (start, end) = Self::slot::<T>(*off);
+        *off = end;
+        if end > Self::CAPACITY {
+            panic!("acc: captured values out of range");
+        }
+        // SAFETY: `start..end` is within `bytes` (checked above), written by `put` with a value
+        // of the same type at the same offset.
+        unsafe { (self.bytes.as_ptr().add(start) as *const T).read_unaligned() }
+    }
+}
+
+/// Stores a block's partial reduction result `v` for reduction variable `slot` into the
+/// partials buffer: `slot` selects a region of `grid * 16` bytes, the block index the entry.
+///
+/// # Safety
+/// `partials` points to a device buffer of at least `(slot + 1) * gridDim.x * 16` bytes.
+#[inline(always)]
+pub unsafe fn store_partial<T: Copy>(partials: *mut u8, slot: usize, v: T) {
+    let grid = crate::grid_dim_x() as usize;
+    let block = crate::block_idx_x() as usize;
+    // SAFETY: in bounds by the caller's contract; entries are 16 bytes, enough for any scalar.
+    unsafe { (partials.add((slot * grid + block) * 16) as *mut T).write_unaligned(v) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_round_trip_with_their_alignment() {
+        let mut c = Captures::new();
+        c.put(&3u8);
+        c.put(&2.5f64);
+        c.put(&(-7i32));
+        c.put(&[1u16, 2, 3]);
+        let mut off = 0;
+        assert_eq!(c.take(&mut off, || 0u8), 3);
+        assert_eq!(c.take(&mut off, || 0.0f64), 2.5);
+        assert_eq!(c.take(&mut off, || 0i32), -7);
+        assert_eq!(c.take(&mut off, || [0u16; 3]), [1, 2, 3]);
+        assert_eq!(off, c.len);
+        assert_eq!(off, 8 + 8 + 4 + 6);
+    }
+
+    #[test]
+    #[should_panic(expected = "more than 256 bytes")]
+    fn too_many_values_panic() {
+        let mut c = Captures::new();
+        for _ in 0..33 {
+            c.put(&1u64);
+        }
+    }
+}

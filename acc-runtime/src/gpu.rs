@@ -1,0 +1,148 @@
+//! What the GPU paths of generated region fns call (feature `cuda`): the launch shape from the
+//! clauses and the device, the reduction partials buffer, and the launch itself. Every failure
+//! is a panic naming the region (and, for a kernel panic, the kernel's source location).
+
+use std::sync::Arc;
+
+use crate::cuda::{CudaBackend, KernelArgs, LaunchConfig, Module};
+use crate::device::backend;
+use crate::profile;
+use crate::region::RegionInfo;
+
+/// The launch shape of one loop nest: threads per block (the vector length) and blocks.
+#[derive(Clone, Copy, Debug)]
+pub struct Geometry {
+    /// Iterations of the nest's parallel loop.
+    pub iterations: usize,
+    /// `num_gangs(n)`, 0 when not given.
+    pub num_gangs: usize,
+    /// `vector_length(n)`, 0 when not given.
+    pub vector_length: usize,
+    /// One gang of one thread (`serial`, `seq`, or a loop not proved independent).
+    pub serial: bool,
+}
+
+impl Geometry {
+    /// The shape asked for by the clauses (0 = not given).
+    pub fn new(iterations: usize, num_gangs: usize, vector_length: usize, serial: bool) -> Self {
+        Geometry { iterations, num_gangs, vector_length, serial }
+    }
+
+    /// Threads per block: the clause, else 256; 1 for serial loops.
+    pub fn block(&self) -> u32 {
+        if self.serial {
+            1
+        } else if self.vector_length > 0 {
+            self.vector_length.min(1024) as u32
+        } else {
+            256
+        }
+    }
+
+    /// Blocks: the clause, else enough to cover the loop once, capped at what keeps every
+    /// multiprocessor busy (the grid-stride loops cover the rest).
+    fn grid(&self, cuda: &CudaBackend, module: &Module, name: &str, shared: u32) -> u32 {
+        if self.serial {
+            return 1;
+        }
+        if self.num_gangs > 0 {
+            return self.num_gangs.min(i32::MAX as usize) as u32;
+        }
+        cuda.default_grid(module, name, self.block(), shared, self.iterations).unwrap_or(1).max(1)
+    }
+}
+
+fn cuda_of(region: &RegionInfo) -> Arc<dyn crate::device::Backend> {
+    let b = backend();
+    if b.as_any().downcast_ref::<CudaBackend>().is_none() {
+        panic!("acc: {region}: the region's GPU path ran without a CUDA device");
+    }
+    b
+}
+
+/// The device buffer that receives one partial result per block and reduction variable.
+pub struct Partials {
+    region: &'static RegionInfo,
+    ptr: u64,
+    grid: usize,
+}
+
+/// Bytes of each partial entry (enough for any scalar).
+const ENTRY: usize = 16;
+
+impl Partials {
+    /// Room for `vars` reduction variables of the launch `geom` (none when `vars == 0`).
+    pub fn new(region: &'static RegionInfo, vars: usize, geom: &Geometry) -> Self {
+        let grid = if geom.serial { 1 } else if geom.num_gangs > 0 { geom.num_gangs } else { MAX_DEFAULT_GRID };
+        let ptr = if vars == 0 {
+            0
+        } else {
+            let b = cuda_of(region);
+            b.alloc(vars * grid * ENTRY).unwrap_or_else(|e| panic!("acc: {region}: cannot allocate reduction partials: {e}")).0
+        };
+        Partials { region, ptr, grid }
+    }
+
+    /// The buffer's device address.
+    pub fn device_ptr(&self) -> u64 {
+        self.ptr
+    }
+
+    /// Reads the partials of variable `slot` written by a launch of `launched` blocks (what
+    /// [`launch`] returned) and folds them with `combine`; `like` gives their type.
+    pub fn fold<T: Copy>(&self, slot: usize, launched: u32, like: &T, combine: impl Fn(T, T) -> T) -> T {
+        let _ = like;
+        let launched = (launched as usize).min(self.grid);
+        let mut raw = vec![0u8; launched * ENTRY];
+        let b = cuda_of(self.region);
+        // SAFETY: `raw` holds `launched * ENTRY` bytes; the source lies in the buffer
+        // allocated by `new` with `grid >= launched` entries per variable.
+        unsafe {
+            b.d2h(raw.as_mut_ptr(), crate::device::DevPtr(self.ptr + (slot * self.grid * ENTRY) as u64), raw.len())
+        }
+        .unwrap_or_else(|e| panic!("acc: {}: cannot read reduction partials: {e}", self.region));
+        let mut it = raw.chunks_exact(ENTRY).map(|c| {
+            // SAFETY: each entry holds a `T` written by the kernel's `store_partial` (T is at
+            // most 16 bytes, a scalar); read unaligned from the byte buffer.
+            unsafe { (c.as_ptr() as *const T).read_unaligned() }
+        });
+        let first = it.next().expect("a launch has one block at least");
+        it.fold(first, combine)
+    }
+}
+
+impl Drop for Partials {
+    fn drop(&mut self) {
+        if self.ptr != 0 {
+            let b = backend();
+            // SAFETY: allocated in `new`, freed once; the launch that used it has finished
+            // (`fold` synchronised, or the launch was synchronous).
+            let _ = unsafe { b.free(crate::device::DevPtr(self.ptr)) };
+        }
+    }
+}
+
+/// The largest grid a launch without `num_gangs` gets (partials are sized for it).
+pub const MAX_DEFAULT_GRID: usize = 132 * 32;
+
+/// Launches kernel `name` of the package's PTX for `region`; panics naming the region when the
+/// launch or the kernel fails (with the kernel's panic location when it panicked). Returns the
+/// number of blocks launched.
+pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: &mut KernelArgs, geom: &Geometry, queue: Option<i64>) -> u32 {
+    let b = cuda_of(region);
+    let cuda = b.as_any().downcast_ref::<CudaBackend>().expect("checked by cuda_of");
+    let module = cuda.load_ptx(ptx).unwrap_or_else(|e| panic!("acc: {region}: cannot load the kernels' PTX: {e}"));
+    let shared = 32 * 16;
+    let mut grid = geom.grid(cuda, &module, name, shared);
+    if geom.num_gangs == 0 {
+        grid = grid.min(MAX_DEFAULT_GRID as u32);
+    }
+    let mut cfg = LaunchConfig::linear(grid, geom.block()).with_shared(shared);
+    if let Some(q) = queue {
+        cfg = cfg.on_queue(q);
+    }
+    let timer = profile::launch_begin_on(region, crate::DeviceType::Nvidia);
+    cuda.launch(&module, name, cfg, args).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}` failed: {e}"));
+    drop(timer);
+    grid
+}
