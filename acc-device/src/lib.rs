@@ -35,7 +35,7 @@
 //! | module | what |
 //! | --- | --- |
 //! | [`index`] (re-exported at the root) | thread/block indices and dims, barriers, per-level loop starts and strides |
-//! | [`slice`] | [`Slice`] (read-only, `ld.global.nc`), [`SliceMut`], the kernel parameter type [`ReadOnlyPtr`] |
+//! | [`slice`](mod@slice) | [`Slice`] (read-only, `ld.global.nc`), [`SliceMut`], the kernel parameter type [`ReadOnlyPtr`] |
 //! | [`atomic`] | [`AtomicRef`]: `fetch_add` ... on integers, `f32`, `f64`, `bool` |
 //! | [`shuffle`] | warp shuffles (`shfl.sync.down`, `shfl.sync.bfly`) of 32- and 64-bit values |
 //! | [`shared`] | the block's dynamic shared memory |
@@ -43,7 +43,7 @@
 //! | [`idx`] | loop normalisation: `k in 0..trip`, `i = lo + k * step` (shared with the host runtime) |
 //! | [`ops`] | the OpenACC reduction operators' identities and combines (shared with the host runtime) |
 //! | [`math`] | the [`Float`] trait: `sqrt`, `exp`, `sin`, ... on `f32`/`f64` as in `std` |
-//! | [`panic`] | [`report_panic`](panic::report_panic): kernel panics reported to the host |
+//! | [`panic`](mod@panic) | `report_panic`: kernel panics reported to the host |
 #![cfg_attr(not(test), no_std)]
 #![cfg_attr(
     target_arch = "nvptx64",
@@ -99,7 +99,7 @@ pub mod prelude {
 ///
 /// The rest of a kernel crate's contract is documented in `acc-build` (`nvptx.rs`): the crate
 /// is a `cdylib`, `#![no_std]`, with a `#[panic_handler]` that calls
-/// [`report_panic`](panic::report_panic), built `panic = "abort"`, `lto = "fat"`,
+/// `acc_device::report_panic`, built `panic = "abort"`, `lto = "fat"`,
 /// `codegen-units = 1`.
 pub const KERNEL_FEATURES: &str = "abi_ptx";
 

@@ -9,10 +9,10 @@
 //! }
 //! ```
 //!
-//! [`report_panic`] writes a [`PanicRecord`] (file, line, column, message, block and thread
+//! `report_panic` (nvptx only) writes a [`PanicRecord`] (file, line, column, message, block and thread
 //! indices) into a buffer of host memory mapped into the device (`cuMemHostAlloc` with
 //! `DEVICEMAP`) whose device address the host stores in the kernel module's global
-//! [`ACC_PANIC_BUF`] (found with `cuModuleGetGlobal`), then executes `trap`. The trap aborts
+//! `ACC_PANIC_BUF` (found with `cuModuleGetGlobal`), then executes `trap`. The trap aborts
 //! the launch (`CUDA_ERROR_ILLEGAL_INSTRUCTION`) and poisons the context, so the host reads
 //! the record from host memory, which needs no working context.
 //!
@@ -303,7 +303,7 @@ pub fn report_panic(info: &core::panic::PanicInfo<'_>) -> ! {
 ///
 /// On the GPU this is inlined at each bounds check and records only the index, the length
 /// and the location ([`KIND_BOUNDS`]); the host words the message. Going through
-/// `panic!`/[`report_panic`] instead would be a call, and ptxas gives a kernel the registers
+/// `panic!`/`report_panic` instead would be a call, and ptxas gives a kernel the registers
 /// of its callees too: a vector add would go from about 22 registers to about 48 (fewer
 /// blocks per multiprocessor).
 ///

@@ -1,7 +1,7 @@
 //! The block's shared memory.
 //!
 //! A kernel gets one region of *dynamic* shared memory, sized by the host at each launch
-//! (`sharedMemBytes` of `cuLaunchKernel`). [`dynamic_shared`] returns its start; every call
+//! (`sharedMemBytes` of `cuLaunchKernel`). `dynamic_shared` (nvptx only) returns its start; every call
 //! in a block, whatever `T`, returns the same address, so a kernel that needs several arrays
 //! (a reduction's scratch, a `cache` window) carves them out of it at offsets it computes,
 //! and the host sizes the launch as the sum (see [`shared_bytes`]).

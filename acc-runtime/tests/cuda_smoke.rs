@@ -226,7 +226,7 @@ fn backend_interface_and_async_queues() {
             n as f64 / d2h / 1e9
         ));
     }
-    b.set_staged_transfers(true);
+    b.set_staged_transfers(false);
     println!("transfers of {} MiB from/to pageable memory: {}", n >> 20, rates.join("; "));
     // Two async queues, then wait for each and for all.
     let k = 1 << 16;

@@ -18,13 +18,13 @@
 //! ```
 //!
 //! # Layers
-//! `cudarc::driver::sys` (raw driver calls) -> [`check`] (every call checked, its name and
+//! `cudarc::driver::sys` (raw driver calls) -> `check` (every call checked, its name and
 //! what the backend was doing kept in the error) -> [`CudaBackend`] (safe methods, and the
-//! runtime's [`Backend`](crate::device::Backend) interface).
+//! runtime's [`Backend`] interface).
 //!
 //! # Kernel panics
 //! Each loaded module's global `ACC_PANIC_BUF` is set to a host-mapped
-//! [`PanicRecord`](acc_device::panic::PanicRecord). A kernel that panics fills it and traps;
+//! [`PanicRecord`]. A kernel that panics fills it and traps;
 //! the failed synchronisation then reads it and returns [`CudaError::KernelPanic`] with the
 //! kernel's name, the file, line and column, and the message. A trap ends the CUDA context
 //! for good: later calls return [`CudaError::Poisoned`].
@@ -119,7 +119,8 @@ struct Queue {
     last_kernel: Option<String>,
 }
 
-/// Pinned host buffers for large transfers, used alternately so that the copy into one
+/// Pinned host buffers for large transfers (opt-in, see
+/// [`CudaBackend::set_staged_transfers`]), used alternately so that the copy into one
 /// overlaps the DMA from the other.
 struct Staging {
     bufs: [*mut u8; 2],
@@ -202,7 +203,7 @@ impl CudaBackend {
             panic_host,
             panic_dev,
             staging: Mutex::new(None),
-            staged: std::sync::atomic::AtomicBool::new(std::env::var_os("ACC_CUDA_STAGING").is_none_or(|v| v != "0")),
+            staged: std::sync::atomic::AtomicBool::new(std::env::var_os("ACC_CUDA_STAGING").is_some_and(|v| v == "1")),
             poisoned: Mutex::new(None),
         })
     }
@@ -247,8 +248,10 @@ impl CudaBackend {
         Ok((host, dev))
     }
 
-    /// Large transfers (4 MiB and more) go through pinned staging buffers when `on` (the
-    /// default; `ACC_CUDA_STAGING=0` turns it off), else straight from pageable memory.
+    /// Large transfers (4 MiB and more) go through two pinned staging buffers when `on`
+    /// (`ACC_CUDA_STAGING=1`), else straight from pageable memory (the default). Measured on
+    /// an H100 (Firecracker VM, 256 MiB): staged h2d 9.1 GB/s, d2h 8.8 GB/s; direct h2d
+    /// 9.7 GB/s, d2h 15.7 GB/s: the driver's own staging wins there.
     pub fn set_staged_transfers(&self, on: bool) {
         self.staged.store(on, std::sync::atomic::Ordering::Relaxed);
     }
@@ -350,8 +353,9 @@ impl CudaBackend {
         .map_err(|e| self.fail(e))
     }
 
-    /// Copies host memory to the device, synchronously. Large copies go through pinned
-    /// staging buffers (two, alternating, so that host copies overlap DMA).
+    /// Copies host memory to the device, synchronously. With staging on
+    /// ([`set_staged_transfers`](Self::set_staged_transfers)), large copies go through two
+    /// pinned buffers, alternating, so that host copies overlap DMA.
     ///
     /// # Safety
     /// `src` is valid for reads of `bytes` bytes; `dst` lies in a live allocation of this
