@@ -669,3 +669,73 @@ fn wildcard_loop_variable() {
         assert_eq!(count(n), 3 * n as u64);
     }
 }
+
+/// `acc::cache!` of the window the iteration reads, as the first statement of the loop body
+/// (a shared-memory hint on the GPU): the results are those of the same loop without it.
+#[test]
+fn cache_directive_keeps_results() {
+    #[acc::parallel]
+    fn blur(a: &[f32], c: &mut [f32]) {
+        #[acc::r#loop(gang, vector)]
+        for i in 1..c.len() - 1 {
+            acc::cache!(a[i - 1..i + 2]);
+            c[i] = (a[i - 1] + 2.0 * a[i] + a[i + 1]) * 0.25;
+        }
+    }
+    #[acc::parallel]
+    fn rows(a: &[f64], c: &mut [f64], n: usize, m: usize) {
+        #[acc::r#loop(gang)]
+        for j in 0..n {
+            #[acc::r#loop(vector)]
+            for i in 0..m {
+                acc::cache!(a[j * m..(j + 1) * m], a[0..=0]);
+                c[j * m + i] = a[j * m + (m - 1 - i)] + a[0];
+            }
+        }
+    }
+    for n in [2usize, 3, 1001, 65537] {
+        let a = vec_of(n, |i| (hash(i) % 256) as f32);
+        let mut c = vec![0.0f32; n];
+        blur(&a, &mut c);
+        let mut want = vec![0.0f32; n];
+        for i in 1..n - 1 {
+            want[i] = (a[i - 1] + 2.0 * a[i] + a[i + 1]) * 0.25;
+        }
+        assert_eq!(c, want, "{n} elements");
+    }
+    for (n, m) in [(1, 1), (3, 5), (100, 129)] {
+        let a = vec_of(n * m, |i| i as f64);
+        let mut c = vec![0.0; n * m];
+        rows(&a, &mut c, n, m);
+        let want: Vec<f64> = (0..n * m).map(|k| a[(k / m) * m + (m - 1 - k % m)] + a[0]).collect();
+        assert_eq!(c, want, "{n}x{m}");
+    }
+}
+
+/// `auto` in a `parallel` region leaves the decision to the compiler: a loop with a
+/// dependence still gives the sequential result, an independent one the same as `independent`.
+#[test]
+fn auto_loops_in_parallel_region() {
+    #[acc::parallel]
+    fn both(a: &mut [i64], b: &mut [i64]) {
+        #[acc::r#loop(auto)]
+        for i in 1..a.len() {
+            a[i] = a[i - 1] * 2 % 1_000_003 + a[i];
+        }
+        #[acc::r#loop(auto)]
+        for i in 0..b.len() {
+            b[i] = b[i] * b[i] - 1;
+        }
+    }
+    for n in SIZES {
+        let mut a = vec_of(n, |i| (hash(i) % 100) as i64);
+        let mut b = vec_of(n, |i| i as i64 - 30);
+        let mut wa = a.clone();
+        for i in 1..n {
+            wa[i] = wa[i - 1] * 2 % 1_000_003 + wa[i];
+        }
+        let wb: Vec<i64> = b.iter().map(|x| x * x - 1).collect();
+        both(&mut a, &mut b);
+        assert_eq!((a, b), (wa, wb), "{n} elements");
+    }
+}

@@ -700,3 +700,57 @@ fn device_copy_fields_reduced() {
         assert_eq!(extent(&p), want, "{n} particles");
     }
 }
+
+/// `kernels` multi-dimensional gang schedules (`gang(dim: ..)`), `collapse` and a `seq` loop
+/// inside an independent one give the plain nest's result.
+#[test]
+fn kernels_schedules() {
+    #[acc::kernels]
+    fn grid(c: &mut [u32], d: &mut [u32], n: usize, m: usize) {
+        #[acc::r#loop(gang(dim: 2))]
+        for j in 0..n {
+            #[acc::r#loop(gang(dim: 1), vector(128))]
+            for i in 0..m {
+                c[j * m + i] = (j * 31 + i * 7) as u32;
+            }
+        }
+        #[acc::r#loop(independent, collapse(2))]
+        for j in 0..n {
+            for i in 0..m {
+                d[j * m + i] = c[j * m + i] ^ 0xFF;
+            }
+        }
+        #[acc::r#loop(independent, gang)]
+        for j in 0..n {
+            #[acc::r#loop(seq)]
+            for i in 1..m {
+                d[j * m + i] += d[j * m + i - 1] % 7;
+            }
+        }
+    }
+    #[acc::kernels]
+    fn gv_gv(c: &mut [u32], n: usize, m: usize) {
+        #[acc::r#loop(gang(dim: 2), vector(4))]
+        for j in 0..n {
+            #[acc::r#loop(gang(dim: 1), vector(32))]
+            for i in 0..m {
+                c[j * m + i] += 1;
+            }
+        }
+    }
+    for (n, m) in [(0, 3), (1, 1), (7, 300), (65, 129)] {
+        let mut c = vec![0u32; n * m];
+        let mut d = vec![0u32; n * m];
+        gv_gv(&mut c, n, m);
+        assert!(c.iter().all(|&x| x == 1), "gv-gv visits every element once, {n}x{m}");
+        grid(&mut c, &mut d, n, m);
+        let wc: Vec<u32> = (0..n * m).map(|k| ((k / m) * 31 + (k % m) * 7) as u32).collect();
+        let mut wd: Vec<u32> = wc.iter().map(|x| x ^ 0xFF).collect();
+        for j in 0..n {
+            for i in 1..m {
+                wd[j * m + i] += wd[j * m + i - 1] % 7;
+            }
+        }
+        assert_eq!((c, d), (wc, wd), "{n}x{m}");
+    }
+}

@@ -609,10 +609,12 @@ impl<'a> HostLowerer<'a> {
     fn lower_loop(&mut self, mut f: ExprForLoop, attr: syn::Attribute) -> Expr {
         let d = loop_directive_of(&attr, self.kind, self.errors);
         let attr_span = attr.path().segments.last().unwrap().ident.span();
-        // Level nesting: gang outside worker outside vector.
+        // Level nesting: gang outside worker outside vector. `kernels` regions also have the
+        // multi-dimensional schedules (gv-gv, g-gv-v, ...: DESIGN §4.2), where each loop of a
+        // nest takes a dimension of the same levels.
         if let Some((outer_lvl, inner_lvl, span)) = levels(&d) {
             if let Some(&(enclosing, _)) = self.levels.last() {
-                if outer_lvl <= enclosing {
+                if outer_lvl <= enclosing && self.kind != RegionKind::Kernels {
                     self.errors.error(
                         span,
                         format!(
