@@ -416,6 +416,17 @@ fn nest_kernel(
         let idx = (n.index)(&kl);
         bind.extend(quote! { let #kl: usize = #modulo; let #var = #idx; });
     }
+    // In a nest run by one thread, locals declared before it and assigned in it (not
+    // reductions) come back to the host: their last value, through a partials slot.
+    let mut writebacks: Vec<Ident> = Vec::new();
+    if serial {
+        for l in &captured {
+            if !reds.iter().any(|r| r.1 == l.name) && assigns(f, &l.name) {
+                writebacks.push(l.name.clone());
+            }
+        }
+    }
+    let wb_slots: Vec<usize> = (reds.len()..reds.len() + writebacks.len()).collect();
     let red_vars: Vec<&Ident> = reds.iter().map(|r| &r.1).collect();
     let red_ops: Vec<TokenStream> = reds.iter().map(|(op, _)| { let t = Ident::new(op.type_name(), Span::call_site()); quote!(#dev::ops::#t) }).collect();
     let red_slots: Vec<usize> = (0..reds.len()).collect();
@@ -437,6 +448,11 @@ fn nest_kernel(
                 for _ in ::core::iter::once(()) { #(#stmts)* }
                 #k += __acc_stride;
             }
+            #(
+                if #dev::block_thread_index() == 0 {
+                    #dev::store_partial(__acc_partials, #wb_slots, #writebacks);
+                }
+            )*
             #(
                 let __acc_v = #dev::block_reduce(#red_vars, #red_ops.identity(&#red_vars), |a, b| #red_ops.combine(a, b), #dev::dynamic_shared());
                 if #dev::block_thread_index() == 0 {
@@ -468,12 +484,11 @@ fn nest_kernel(
     let cap_names: Vec<&Ident> = captured.iter().map(|l| &l.name).collect();
     let vector_length = dir.clauses.vector_length.as_ref().map_or_else(|| quote!(0usize), |e| quote!((#e) as usize));
     let num_gangs = dir.clauses.num_gangs.as_ref().map_or_else(|| quote!(0usize), |e| quote!((#e) as usize));
-    let queue = match &dir.clauses.async_ {
-        Some(Some(q)) => quote!(Some((#q) as i64)),
-        Some(None) => quote!(Some(-1i64)),
-        None => quote!(None),
-    };
-    let nreds = reds.len();
+    // `async(q)` regions complete before the call returns (allowed by OpenACC): the data
+    // clauses' copy-back at the region's end must see the kernel's results.
+    let _ = &dir.clauses.async_;
+    let queue = quote!(None);
+    let nreds = reds.len() + writebacks.len();
     let host_ops: Vec<TokenStream> = reds.iter().map(|(op, _)| { let t = Ident::new(op.type_name(), Span::call_site()); quote!(#rt::reduce::#t) }).collect();
     let launch = quote! {{
         #host_setup
@@ -488,9 +503,34 @@ fn nest_kernel(
         __acc_args.ptr(__acc_partials.device_ptr());
         let __acc_grid = #rt::launch(&__ACC_REGION, __ACC_PTX, #name, &mut __acc_args, &__acc_geom, #queue);
         #(
+            #writebacks = __acc_partials.fold(#wb_slots, __acc_grid, &#writebacks, |_, last| last);
+        )*
+        #(
             #red_vars = #host_ops.combine(#red_vars, __acc_partials.fold(#red_slots, __acc_grid, &#red_vars, |a, b| #host_ops.combine(a, b)));
         )*
     }};
     let _ = quote_spanned!(f.span()=>);
     Some((device_fn, launch))
+}
+
+/// Whether the nest assigns the plain variable `name` (`name = ..`, `name op= ..`).
+fn assigns(f: &ExprForLoop, name: &Ident) -> bool {
+    struct V<'a>(&'a Ident, bool);
+    impl<'ast> syn::visit::Visit<'ast> for V<'_> {
+        fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
+            if matches!(&*a.left, Expr::Path(p) if p.path.is_ident(self.0)) {
+                self.1 = true;
+            }
+            syn::visit::visit_expr_assign(self, a);
+        }
+        fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
+            if loops::is_compound_assign(&b.op) && matches!(&*b.left, Expr::Path(p) if p.path.is_ident(self.0)) {
+                self.1 = true;
+            }
+            syn::visit::visit_expr_binary(self, b);
+        }
+    }
+    let mut v = V(name, false);
+    syn::visit::Visit::visit_expr_for_loop(&mut v, f);
+    v.1
 }

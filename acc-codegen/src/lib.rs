@@ -274,24 +274,36 @@ pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src
             _ => {}
         }
     }
-    let gpu_path = match device::gpu_region(kind, &dir, &f, &params, &kernel) {
+    // The GPU path: taken when the device is a GPU and the package's PTX has this region's
+    // kernels. What the GPU lowering cannot take yet runs on the host (acc-build says so at
+    // build time, as a cargo warning naming the statement).
+    let (gpu_ready, gpu_path) = match device::gpu_region(kind, &dir, &f, &params, &kernel) {
         Ok(g) => {
             let host_path = g.host_path;
-            quote! {
-                {
+            let names: Vec<&String> = g.kernels.iter().map(|k| &k.name).collect();
+            (
+                quote! {
+                    {
+                        #![allow(unexpected_cfgs)]
+                        #[cfg(acc_kernels)]
+                        {
+                            __acc_gpu = ::acc::__private::gpu_ready(
+                                &__ACC_REGION, __acc_if, include_str!(concat!(env!("OUT_DIR"), "/acc_kernels.ptx")), &[#(#names),*]);
+                        }
+                    }
+                },
+                quote! {{
                     #![allow(unexpected_cfgs)]
                     #[cfg(acc_kernels)]
-                    if ::acc::__private::use_device(&__ACC_REGION, __acc_if) {
+                    if __acc_gpu {
                         static __ACC_PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/acc_kernels.ptx"));
                         #[allow(unreachable_code, clippy::needless_return)]
                         return { #host_path };
                     }
-                }
-            }
+                }},
+            )
         }
-        // What the GPU lowering cannot take yet runs on the host; acc-build says so at build
-        // time (a cargo warning naming the statement), and ACC_NOTIFY at run time.
-        Err(_) => TokenStream::new(),
+        Err(_) => (TokenStream::new(), TokenStream::new()),
     };
     let stmts = &body.stmts;
     let attrs = &f.attrs;
@@ -305,8 +317,14 @@ pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src
             };
             #prologue
             let __acc_if: bool = #if_cond;
+            #[allow(unused_mut)]
+            let mut __acc_gpu = false;
+            #gpu_ready
             let mut __acc_data = ::acc::__private::DataScope::new(&__ACC_REGION);
-            if __acc_if {
+            // Data clauses apply when the region runs on the device: on the GPU, or on the
+            // host backend (which keeps the present table); not when a GPU program runs this
+            // region on the host.
+            if __acc_if && (__acc_gpu || !::acc::__private::use_device(&__ACC_REGION, true)) {
                 #enters
             }
             #gpu_path

@@ -223,6 +223,13 @@ pub fn data_plan(
             plan.push((p.clone(), a.1, a.2));
             continue;
         }
+        // A `private`/`firstprivate` parameter has its data attribute (also under
+        // `default(none)`); its original is read at most, never written back.
+        let privatised = dir.clauses.private.iter().chain(&dir.clauses.firstprivate).any(|id| id == &p.ident);
+        if privatised && matches!(p.kind, ParamKind::Slice | ParamKind::SliceMut) {
+            plan.push((p.clone(), DataKind::CopyIn, p.ident.span()));
+            continue;
+        }
         let kind = match (p.kind, dir.clauses.default) {
             (ParamKind::DeviceSlice | ParamKind::DeviceSliceMut, _) => DataKind::DevicePtr,
             (_, Some((DefaultKind::Present, _))) => DataKind::Present,

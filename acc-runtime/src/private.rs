@@ -18,7 +18,7 @@ pub use acc_device::Captures;
 #[cfg(feature = "cuda")]
 pub use crate::cuda::KernelArgs;
 #[cfg(feature = "cuda")]
-pub use crate::gpu::{launch, Geometry, Partials};
+pub use crate::gpu::{gpu_ready, launch, Geometry, Partials};
 pub use crate::reduce::{self, *};
 pub use crate::region::RegionInfo;
 pub use crate::DeviceCopy;
