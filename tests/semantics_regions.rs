@@ -754,3 +754,105 @@ fn kernels_schedules() {
         assert_eq!((c, d), (wc, wd), "{n}x{m}");
     }
 }
+
+// ---- more region forms ----------------------------------------------------------------------
+
+/// A `const` item of the crate, used in a region.
+const STENCIL_WIDTH: usize = 5;
+
+/// `#[acc::routine(worker)]` and `#[acc::routine(gang)]` fns with their loops, called from a
+/// region (and from the host).
+#[acc::routine(worker)]
+fn row_dot(a: &[f32], b: &[f32], row: usize, m: usize) -> f32 {
+    let mut s = 0.0f32;
+    #[acc::r#loop(worker, vector, reduction(+: s))]
+    for i in 0..m {
+        s += a[row * m + i] * b[i];
+    }
+    s
+}
+
+#[acc::routine(gang)]
+fn all_rows_plus(a: &mut [f32], n: usize, m: usize, k: f32) {
+    #[acc::r#loop(gang)]
+    for j in 0..n {
+        #[acc::r#loop(vector)]
+        for i in 0..m {
+            a[j * m + i] += k;
+        }
+    }
+}
+
+#[test]
+fn worker_and_gang_routines() {
+    #[acc::parallel]
+    fn matvec_then_add(a: &mut [f32], x: &[f32], y: &mut [f32], n: usize, m: usize) {
+        #[acc::r#loop(gang)]
+        for j in 0..n {
+            y[j] = row_dot(a, x, j, m);
+        }
+        all_rows_plus(a, n, m, 0.5);
+    }
+    for (n, m) in [(0, 0), (1, 1), (5, 100), (64, 33)] {
+        let mut a = vec_of(n * m, |i| (i % 50) as f32);
+        let x = vec_of(m, |i| (i % 3) as f32 - 1.0);
+        let mut y = vec![0.0f32; n];
+        let wy: Vec<f32> = (0..n).map(|j| (0..m).map(|i| a[j * m + i] * x[i]).sum()).collect();
+        let wa: Vec<f32> = a.iter().map(|v| v + 0.5).collect();
+        matvec_then_add(&mut a, &x, &mut y, n, m);
+        assert_eq!((&a, &y), (&wa, &wy), "{n}x{m}");
+        all_rows_plus(&mut a, n, m, -0.5);
+        assert_eq!(a, wa.iter().map(|v| v - 0.5).collect::<Vec<_>>());
+    }
+}
+
+/// `default(none)` with every parameter named, a region-level `firstprivate` slice, a crate
+/// `const`, and independent gang loops over different arrays in one region.
+#[test]
+fn default_none_firstprivate_slice_and_const() {
+    #[acc::parallel(default(none), copyin(a), copy(c), copyout(d), firstprivate(weights))]
+    fn weighted(a: &[f64], c: &mut [f64], d: &mut [f64], weights: &[f64]) {
+        #[acc::r#loop(gang, vector)]
+        for i in 0..c.len() {
+            let mut s = 0.0;
+            for k in 0..STENCIL_WIDTH {
+                s += weights[k] * a[i + k];
+            }
+            c[i] += s;
+        }
+        #[acc::r#loop(gang, vector)]
+        for i in 0..d.len() {
+            d[i] = a[i] * weights[i % STENCIL_WIDTH];
+        }
+    }
+    let weights = [0.5, 0.25, 1.0, 2.0, 0.125];
+    for n in [0usize, 1, 1001, 65537] {
+        let a = vec_of(n + STENCIL_WIDTH, |i| (i % 64) as f64);
+        let mut c = vec![1.0f64; n];
+        let mut d = vec![0.0f64; n];
+        weighted(&a, &mut c, &mut d, &weights);
+        let wc: Vec<f64> = (0..n).map(|i| 1.0 + (0..STENCIL_WIDTH).map(|k| weights[k] * a[i + k]).sum::<f64>()).collect();
+        let wd: Vec<f64> = (0..n).map(|i| a[i] * weights[i % STENCIL_WIDTH]).collect();
+        assert_eq!((c, d), (wc, wd), "{n} elements");
+    }
+}
+
+/// A region with no loops: its statements run (gang-redundantly) and its value comes back.
+#[test]
+fn region_without_loops() {
+    #[acc::serial]
+    fn first_last(a: &[i32]) -> (i32, i32) {
+        (a[0], a[a.len() - 1])
+    }
+    #[acc::parallel(num_gangs(1))]
+    fn swap_ends(a: &mut [i32]) {
+        let n = a.len();
+        let t = a[0];
+        a[0] = a[n - 1];
+        a[n - 1] = t;
+    }
+    let mut a = vec_of(100, |i| i as i32);
+    assert_eq!(first_last(&a), (0, 99));
+    swap_ends(&mut a);
+    assert_eq!(first_last(&a), (99, 0));
+}
