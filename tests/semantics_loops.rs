@@ -739,3 +739,42 @@ fn auto_loops_in_parallel_region() {
         assert_eq!((a, b), (wa, wb), "{n} elements");
     }
 }
+
+/// Ordinary Rust in loop bodies: closures, `match`, `if let`, writes through `&mut a[i]` and
+/// `core::mem::swap`, a local that shadows a parameter's name, an array passed by value.
+#[test]
+fn rust_forms_in_loop_bodies() {
+    #[acc::parallel]
+    fn forms(a: &[f32], c: &mut [f32], d: &mut [i32], coef: [f32; 3]) {
+        #[acc::r#loop(gang, vector)]
+        for i in 0..c.len() {
+            let poly = |x: f32| (coef[0] * x + coef[1]) * x + coef[2];
+            let r = &mut c[i];
+            *r = poly(a[i]);
+            let d = match i % 3 {
+                0 => 1.0,
+                1 => 2.0,
+                _ => 3.0,
+            };
+            c[i] += d;
+        }
+        #[acc::r#loop(gang, vector)]
+        for i in 0..d.len() {
+            if let Some(v) = a.get(i + 1) {
+                d[i] = *v as i32;
+            }
+            let mut t = i as i32;
+            core::mem::swap(&mut d[i], &mut t);
+            d[i] += 10 * t;
+        }
+    }
+    for n in SIZES {
+        let a = vec_of(n, |i| (i % 8) as f32);
+        let mut c = vec![0.0f32; n];
+        let mut d = vec![-1i32; n];
+        forms(&a, &mut c, &mut d, [0.5, 2.0, -1.0]);
+        let wc: Vec<f32> = (0..n).map(|i| (0.5 * a[i] + 2.0) * a[i] - 1.0 + [1.0, 2.0, 3.0][i % 3]).collect();
+        let wd: Vec<i32> = (0..n).map(|i| i as i32 + 10 * a.get(i + 1).map_or(-1, |&v| v as i32)).collect();
+        assert_eq!((c, d), (wc, wd), "{n} elements");
+    }
+}

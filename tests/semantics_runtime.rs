@@ -153,4 +153,6 @@ fn wait_across_shutdown() {
     acc::wait_all();
     acc::init();
     acc::wait_all();
+    let a = vec_of(999, |i| i as u64);
+    assert_eq!(checksum(&a), want_checksum(&a), "regions run after waits around a shutdown");
 }

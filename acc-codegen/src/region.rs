@@ -840,8 +840,9 @@ impl<'a> HostLowerer<'a> {
                 continue;
             }
             match kind {
-                ParamKind::Slice => per_chunk.extend(quote!(let #p = #p;)),
-                ParamKind::SliceMut => per_chunk.extend(quote!(let #p = &*#p;)),
+                // (Unused when the body only mentions a local of the same name.)
+                ParamKind::Slice => per_chunk.extend(quote!(#[allow(unused_variables)] let #p = #p;)),
+                ParamKind::SliceMut => per_chunk.extend(quote!(#[allow(unused_variables)] let #p = &*#p;)),
                 _ => {}
             }
         }
@@ -1023,6 +1024,12 @@ impl VisitMut for HostLowerer<'_> {
                 self.visit_expr_mut(&mut b.left);
                 let left = (*b.left).clone();
                 self.note_assignment(&left);
+            }
+            // `&mut a[i]` may write the element (`*r = ..`, `core::mem::swap(&mut a[i], ..)`).
+            Expr::Reference(r) if r.mutability.is_some() => {
+                self.visit_expr_mut(&mut r.expr);
+                let place = (*r.expr).clone();
+                self.note_assignment(&place);
             }
             Expr::Let(l) => {
                 self.visit_expr_mut(&mut l.expr);
