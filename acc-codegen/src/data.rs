@@ -93,8 +93,14 @@ pub fn expand_data(input: TokenStream, src: &Source) -> TokenStream {
         let mut __acc_scope = ::acc::__private::DataScope::new(&__ACC_REGION);
         #enters
         let __acc_value = { #(#stmts)* };
-        #recheck
-        ::core::mem::drop(__acc_scope);
+        // Unreachable when the body diverges (ends in `return`, `break`, a panic): the scope's
+        // drop then gives the data back.
+        #[allow(unreachable_code)]
+        let __acc_value = {
+            #recheck
+            ::core::mem::drop(__acc_scope);
+            __acc_value
+        };
         __acc_value
     }}
 }
