@@ -2,7 +2,7 @@
 //! clauses and the device, the reduction partials buffer, and the launch itself. Every failure
 //! is a panic naming the region (and, for a kernel panic, the kernel's source location).
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::cuda::{CudaBackend, KernelArgs, LaunchConfig, Module};
 use crate::device::backend;
@@ -126,15 +126,53 @@ impl Drop for Partials {
 /// The largest grid a launch without `num_gangs` gets (partials are sized for it).
 pub const MAX_DEFAULT_GRID: usize = 132 * 32;
 
+/// The module of `ptx` and the launch grid of `name`, looked up once per process: the PTX is
+/// a `'static` text (embedded by `include_str!`), so its address identifies it, and hashing
+/// it on every launch would cost more than the launch.
+fn cached(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str, name: &str, geom: &Geometry, shared: u32) -> (Arc<Module>, u32) {
+    type Key = (usize, usize, String, u32);
+    static MODULES: Mutex<Vec<(usize, usize, Arc<Module>)>> = Mutex::new(Vec::new());
+    static GRIDS: Mutex<Vec<(Key, u32)>> = Mutex::new(Vec::new());
+    let backend_key = cuda as *const CudaBackend as usize;
+    let module = {
+        let mut m = MODULES.lock().unwrap_or_else(|e| e.into_inner());
+        match m.iter().find(|(p, b, _)| *p == ptx.as_ptr() as usize && *b == backend_key) {
+            Some((_, _, module)) => module.clone(),
+            None => {
+                let module = cuda.load_ptx(ptx).unwrap_or_else(|e| panic!("acc: {region}: cannot load the kernels' PTX: {e}"));
+                m.push((ptx.as_ptr() as usize, backend_key, module.clone()));
+                module
+            }
+        }
+    };
+    if geom.serial || geom.num_gangs > 0 {
+        return (module.clone(), geom.grid(cuda, &module, name, shared));
+    }
+    // The one-wave grid depends on the kernel and block only; cap it by the iterations here.
+    let key: Key = (ptx.as_ptr() as usize, backend_key, name.to_string(), geom.block());
+    let wave = {
+        let mut g = GRIDS.lock().unwrap_or_else(|e| e.into_inner());
+        match g.iter().find(|(k, _)| *k == key) {
+            Some((_, w)) => *w,
+            None => {
+                let w = Geometry { iterations: usize::MAX / 2, ..*geom }.grid(cuda, &module, name, shared);
+                g.push((key, w));
+                w
+            }
+        }
+    };
+    let needed = geom.iterations.div_ceil(geom.block() as usize).max(1);
+    (module, wave.min(needed.min(u32::MAX as usize) as u32))
+}
+
 /// Launches kernel `name` of the package's PTX for `region`; panics naming the region when the
 /// launch or the kernel fails (with the kernel's panic location when it panicked). Returns the
 /// number of blocks launched.
 pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: &mut KernelArgs, geom: &Geometry, queue: Option<i64>) -> u32 {
     let b = cuda_of(region);
     let cuda = b.as_any().downcast_ref::<CudaBackend>().expect("checked by cuda_of");
-    let module = cuda.load_ptx(ptx).unwrap_or_else(|e| panic!("acc: {region}: cannot load the kernels' PTX: {e}"));
     let shared = 32 * 16;
-    let mut grid = geom.grid(cuda, &module, name, shared);
+    let (module, mut grid) = cached(cuda, region, ptx, name, geom, shared);
     if geom.num_gangs == 0 {
         grid = grid.min(MAX_DEFAULT_GRID as u32);
     }
