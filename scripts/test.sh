@@ -6,3 +6,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 export ACC_DEVICE_TYPE=${ACC_DEVICE_TYPE:-host}
 cargo test --workspace
+# The device code: every region of the package compiled to PTX by acc-build (pinned nightly),
+# the examples built with the GPU path, and facts checked in the PTX.
+cargo build --release --features cuda --examples
+cargo test --release --features cuda --test ptx_facts
