@@ -394,34 +394,6 @@ fn data_region_copies_back_when_unwinding() {
     assert_eq!(b, (0..10_000).map(|i| i as f64).collect::<Vec<_>>(), "copyin data intact");
 }
 
-/// A panic inside a compute region (an index out of bounds) inside a data region: the region
-/// and the data region give their data back.
-#[test]
-fn panic_inside_region_releases_data() {
-    #[acc::parallel]
-    fn gather(a: &[u32], idx: &[usize], c: &mut [u32]) {
-        #[acc::r#loop(gang, vector)]
-        for i in 0..c.len() {
-            c[i] = a[idx[i]];
-        }
-    }
-    let a = vec_of(1000, |i| i as u32);
-    let idx = vec_of(1000, |i| if i == 777 { 5000 } else { i });
-    let mut c = vec![0u32; 1000];
-    let r = catch_unwind(AssertUnwindSafe(|| {
-        acc::data!(copyin(a, idx), copy(c) {
-            gather(&a, &idx, &mut c);
-        })
-    }));
-    assert!(r.is_err(), "an out-of-bounds index panics");
-    assert!(!acc::is_present(&a) && !acc::is_present(&idx) && !acc::is_present(&c));
-    assert_eq!(a, (0..1000).collect::<Vec<u32>>());
-    // Without a data region, the region's own clauses are released too.
-    let r = catch_unwind(AssertUnwindSafe(|| gather(&a, &idx, &mut c)));
-    assert!(r.is_err());
-    assert!(!acc::is_present(&a) && !acc::is_present(&idx) && !acc::is_present(&c));
-}
-
 /// `return` and `break` out of a data region copy back too.
 #[test]
 fn data_region_early_exits() {

@@ -508,14 +508,17 @@ fn download(
 
 /// Runs `f` on the table with the current backend, then panics (lock released) on error.
 fn with_table<R>(f: impl FnOnce(&mut Table, &dyn Backend) -> Result<R, String>) -> R {
-    let r = {
-        let mut st = device::state();
-        match st.backend() {
-            Ok(b) => f(&mut st.table, &*b),
-            Err(e) => Err(e),
-        }
-    };
-    r.unwrap_or_else(|msg| panic!("{msg}"))
+    try_with_table(f).unwrap_or_else(|msg| panic!("{msg}"))
+}
+
+/// Runs `f` on the table with the current backend; the error comes back with the lock
+/// released.
+fn try_with_table<R>(f: impl FnOnce(&mut Table, &dyn Backend) -> Result<R, String>) -> Result<R, String> {
+    let mut st = device::state();
+    match st.backend() {
+        Ok(b) => f(&mut st.table, &*b),
+        Err(e) => Err(e),
+    }
 }
 
 #[derive(Debug)]
@@ -688,10 +691,24 @@ pub fn exit_data(
     c: ExitClause,
     finalize: bool,
 ) {
-    if v.bytes == 0 {
-        return;
+    if let Err(msg) = try_exit_data(region, name, v, c, finalize) {
+        panic!("{msg}");
     }
-    with_table(|t, b| match t.lookup(v) {
+}
+
+/// [`exit_data`] that returns the error instead of panicking (for destructors, which must not
+/// panic while unwinding).
+pub(crate) fn try_exit_data(
+    region: &'static RegionInfo,
+    name: &'static str,
+    v: HostView,
+    c: ExitClause,
+    finalize: bool,
+) -> Result<(), String> {
+    if v.bytes == 0 {
+        return Ok(());
+    }
+    try_with_table(|t, b| match t.lookup(v) {
         Lookup::Absent => Ok(()),
         Lookup::Overlap(start) => Err(t.overlap_error(region, name, v, start)),
         Lookup::Present(start) => {

@@ -101,8 +101,16 @@ impl<D: HostData> Mirror<D> {
 impl<D: HostData> Drop for Mirror<D> {
     fn drop(&mut self) {
         if self.data.is_some() {
-            // `delete` never writes to the host, so this is fine even if the data moved.
-            exit_data(&MIRROR, "Mirror", self.view, ExitClause::Delete, false);
+            // `delete` never writes to the host, so this is fine even if the data moved. A
+            // panic while unwinding (a failed region inside the Mirror's scope) would abort the
+            // process: then the error is reported instead, as `DataScope` does.
+            if let Err(msg) = super::try_exit_data(&MIRROR, "Mirror", self.view, ExitClause::Delete, false) {
+                if std::thread::panicking() {
+                    eprintln!("{msg}");
+                } else {
+                    panic!("{msg}");
+                }
+            }
         }
     }
 }

@@ -662,6 +662,23 @@ fn gpu_mirror() {
 }
 
 #[test]
+fn gpu_mirror_drop_while_unwinding_reports_instead_of_aborting() {
+    with_mock(|mock| {
+        let r = catch_unwind(AssertUnwindSafe(|| {
+            let m = Mirror::new(vec![1.0f32; 4]);
+            // The device loses the allocation (as a CUDA context does after a kernel trap), so
+            // the Mirror's exit fails while the panic below unwinds through it.
+            // SAFETY: the pointer came from the mock's `alloc`; the runtime's later free of it
+            // fails cleanly ("double free").
+            unsafe { mock.free(DevPtr(m.device_ptr())).unwrap() };
+            panic!("a region failed");
+        }));
+        assert_eq!(panic_message(&r.unwrap_err()), "a region failed");
+        assert_eq!(mock.live(), 0);
+    });
+}
+
+#[test]
 fn gpu_device_slice() {
     with_mock(|mock| {
         let d = DeviceSlice::from_host(&[1.5f32, 2.5]);

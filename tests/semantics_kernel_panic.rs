@@ -1,0 +1,45 @@
+//! A kernel that panics (DESIGN §4.5): an index out of bounds inside a region is a panic, and
+//! the data regions around it give their data back (§4.6). On a GPU a trapped kernel leaves the
+//! CUDA context unusable for the rest of the process, so this test has a binary of its own.
+
+mod common;
+use common::*;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
+    e.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
+}
+
+/// A panic inside a compute region (an index out of bounds) inside a data region: the region
+/// and the data region give their data back.
+#[test]
+fn panic_inside_region_releases_data() {
+    #[acc::parallel]
+    fn gather(a: &[u32], idx: &[usize], c: &mut [u32]) {
+        #[acc::r#loop(gang, vector)]
+        for i in 0..c.len() {
+            c[i] = a[idx[i]];
+        }
+    }
+    let a = vec_of(1000, |i| i as u32);
+    let idx = vec_of(1000, |i| if i == 777 { 5000 } else { i });
+    let mut c = vec![0u32; 1000];
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        acc::data!(copyin(a, idx), copy(c) {
+            gather(&a, &idx, &mut c);
+        })
+    }));
+    let msg = panic_message(&*r.expect_err("an out-of-bounds index panics"));
+    assert!(msg.contains("index out of bounds"), "{msg}");
+    assert!(!acc::is_present(&a) && !acc::is_present(&idx) && !acc::is_present(&c));
+    assert_eq!(a, (0..1000).collect::<Vec<u32>>());
+    // Without a data region, the region's own clauses are released too.
+    let r = catch_unwind(AssertUnwindSafe(|| gather(&a, &idx, &mut c)));
+    assert!(r.is_err());
+    assert!(!acc::is_present(&a) && !acc::is_present(&idx) && !acc::is_present(&c));
+}
+
