@@ -4,7 +4,7 @@
 //! `--features cuda` (the README's test command does that); without it there is no PTX.
 #![cfg(acc_kernels)]
 
-const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/acc_kernels.ptx"));
+static PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/acc_kernels.ptx"));
 
 /// The text of kernel `name`, from its `.entry` line to its closing brace.
 fn entry(name: &str) -> &'static str {

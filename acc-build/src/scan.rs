@@ -101,7 +101,9 @@ fn collect(items: &[syn::Item], file: &str, text: &str, c: &mut Collected) {
                     c.support.push(quote!(#s));
                 }
             }
-            syn::Item::Const(k) => c.support.push(quote!(#k)),
+            // Consts a region may use; those built from the host's environment or files
+            // (`env!`, `include_str!`, ...) mean nothing on the device and are left out.
+            syn::Item::Const(k) if !host_only(&k.expr) => c.support.push(quote!(#k)),
             syn::Item::Mod(m) => {
                 if let Some((_, items)) = &m.content {
                     collect(items, file, text, c);
@@ -205,3 +207,9 @@ pub fn device_crate(manifest: &Path) -> Result<DeviceCrate, String> {
     Ok(DeviceCrate { source })
 }
 
+
+/// Whether an expression uses macros that read the host build's environment or files.
+fn host_only(e: &syn::Expr) -> bool {
+    let text = quote!(#e).to_string();
+    ["env !", "option_env !", "include_str !", "include_bytes !", "include !"].iter().any(|m| text.contains(m))
+}
