@@ -394,28 +394,8 @@ fn nest_kernel(
         };
         prologue.extend(quote!(#[allow(unused_mut, unreachable_code)] let mut #n = __acc_caps.take(&mut __acc_off, #witness);));
     }
-    let mut setup = TokenStream::new();
-    let mut trips = Vec::new();
-    let mut norms = Vec::new();
-    for (lvl, h) in headers.iter().enumerate() {
-        let n = loops::normalise(h, 8 + lvl, &quote!(#dev::idx));
-        setup.extend(n.setup.clone());
-        trips.push(n.trip.clone());
-        norms.push(n);
-    }
-    let (t0, trest) = trips.split_first().unwrap();
-    let total = quote!((#t0 #(* #trest)*));
+    let loops::NestSpace { setup, total, bind } = loops::normalise_nest(&headers, 1, &quote!(#dev::idx));
     let k = format_ident!("__acc_k");
-    let mut bind = TokenStream::new();
-    for (lvl, (h, n)) in headers.iter().zip(&norms).enumerate() {
-        let inner = &trips[lvl + 1..];
-        let kl = format_ident!("__acc_k{}", lvl);
-        let div = if inner.is_empty() { quote!(#k) } else { quote!(#k / (1usize #(* #inner)*)) };
-        let modulo = if lvl == 0 { div } else { let t = &trips[lvl]; quote!((#div) % #t) };
-        let var = &h.var;
-        let idx = (n.index)(&kl);
-        bind.extend(quote! { let #kl: usize = #modulo; let #var = #idx; });
-    }
     // In a nest run by one thread, locals declared before it and assigned in it (not
     // reductions) come back to the host: their last value, through a partials slot.
     let mut writebacks: Vec<Ident> = Vec::new();
@@ -464,14 +444,7 @@ fn nest_kernel(
 
     // ---- the host launch ----
     let rt = quote!(::acc::__private);
-    let mut host_setup = TokenStream::new();
-    let mut host_trips = Vec::new();
-    for (lvl, h) in headers.iter().enumerate() {
-        let n = loops::normalise(h, 8 + lvl, &rt);
-        host_setup.extend(n.setup.clone());
-        host_trips.push(n.trip.clone());
-    }
-    let (h0, hrest) = host_trips.split_first().unwrap();
+    let loops::NestSpace { setup: host_setup, total: host_total, .. } = loops::normalise_nest(&headers, 1, &rt);
     let mut args = TokenStream::new();
     for p in params {
         let id = &p.ident;
@@ -492,7 +465,7 @@ fn nest_kernel(
     let host_ops: Vec<TokenStream> = reds.iter().map(|(op, _)| { let t = Ident::new(op.type_name(), Span::call_site()); quote!(#rt::reduce::#t) }).collect();
     let launch = quote! {{
         #host_setup
-        let __acc_total: usize = (#h0 #(* #hrest)*);
+        let __acc_total: usize = #host_total;
         let mut __acc_caps = #rt::Captures::new();
         #(__acc_caps.put(&#cap_names);)*
         let mut __acc_args = #rt::KernelArgs::new();

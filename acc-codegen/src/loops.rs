@@ -156,6 +156,38 @@ pub fn normalise(header: &LoopHeader, tag: usize, rt: &TokenStream) -> Normalise
     }
 }
 
+/// A `collapse`/`tile` nest flattened into one iteration space `k in 0..total`.
+pub struct NestSpace {
+    /// Bindings of every level's bounds and trip count.
+    pub setup: TokenStream,
+    /// The product of the levels' trip counts.
+    pub total: TokenStream,
+    /// Binds every loop variable from the flat iteration number `__acc_k`.
+    pub bind: TokenStream,
+}
+
+/// Flattens the nest `headers` (outermost first): `k = ((k0 * t1) + k1) * t2 + k2 ...`.
+/// `tag` keeps the bindings' names apart from other nests in the same scope.
+pub fn normalise_nest(headers: &[LoopHeader], tag: usize, rt: &TokenStream) -> NestSpace {
+    let norms: Vec<Normalised> = headers.iter().enumerate().map(|(lvl, h)| normalise(h, tag * 8 + lvl, rt)).collect();
+    let trips: Vec<&Ident> = norms.iter().map(|n| &n.trip).collect();
+    let setup = norms.iter().map(|n| n.setup.clone()).collect();
+    let (first, rest) = trips.split_first().expect("one loop at least");
+    let total = quote!((#first #(* #rest)*));
+    let k = Ident::new("__acc_k", Span::call_site());
+    let mut bind = TokenStream::new();
+    for (lvl, (h, n)) in headers.iter().zip(&norms).enumerate() {
+        let inner = &trips[lvl + 1..];
+        let kl = Ident::new(&format!("__acc_k{lvl}"), Span::call_site());
+        let div = if inner.is_empty() { quote!(#k) } else { quote!(#k / (1usize #(* #inner)*)) };
+        let modulo = if lvl == 0 { div } else { let t = trips[lvl]; quote!((#div) % #t) };
+        let var = &h.var;
+        let idx = (n.index)(&kl);
+        bind.extend(quote! { let #kl: usize = #modulo; let #var = #idx; });
+    }
+    NestSpace { setup, total, bind }
+}
+
 /// The single loop statement of a tightly nested body, if that is all the body holds.
 pub fn only_inner_loop(body: &syn::Block) -> Option<&ExprForLoop> {
     let mut stmts = body.stmts.iter().filter(|s| !matches!(s, syn::Stmt::Item(_)));

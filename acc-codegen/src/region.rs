@@ -800,30 +800,8 @@ impl<'a> HostLowerer<'a> {
 
         // Normalise the nest.
         self.tag += 1;
-        let tag = self.tag;
-        let mut setup = TokenStream::new();
-        let mut trips = Vec::new();
-        let mut norms = Vec::new();
-        for (lvl, h) in headers.iter().enumerate() {
-            let n = loops::normalise(h, tag * 8 + lvl, &rt);
-            setup.extend(n.setup.clone());
-            trips.push(n.trip.clone());
-            norms.push(n);
-        }
+        let loops::NestSpace { setup, total, bind: bind_vars } = loops::normalise_nest(&headers, self.tag, &rt);
         let k = format_ident!("__acc_k");
-        let mut bind_vars = TokenStream::new();
-        // k = ((k0 * t1) + k1) * t2 + k2 ...
-        for (lvl, (h, n)) in headers.iter().zip(&norms).enumerate() {
-            let inner_trips = &trips[lvl + 1..];
-            let kl = format_ident!("__acc_k{}", lvl);
-            let div = if inner_trips.is_empty() { quote!(#k) } else { quote!(#k / (1usize #(* #inner_trips)*)) };
-            let modulo = if lvl == 0 { div } else { let t = &trips[lvl]; quote!((#div) % #t) };
-            let var = &h.var;
-            let idx = (n.index)(&kl);
-            bind_vars.extend(quote! { let #kl: usize = #modulo; let #var = #idx; });
-        }
-        let (first_trip, rest_trips) = trips.split_first().expect("one loop at least");
-        let total = quote!((#first_trip #(* #rest_trips)*));
 
         let mut shadows = TokenStream::new();
         // Per chunk: copies of the slices into locals (kept in registers for the chunk).
