@@ -10,7 +10,7 @@
 //! from the lower bound; loops inside it run in order in each thread, as on the host backend.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote};
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, ExprForLoop, Ident, ItemFn, Stmt};
@@ -57,8 +57,7 @@ pub fn gpu_region(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, params: &
     let mut lets: Vec<Let> = Vec::new();
     let mut kernels = Vec::new();
     let mut host = TokenStream::new();
-    let n_stmts = f.block.stmts.len();
-    for (si, stmt) in f.block.stmts.iter().enumerate() {
+    for stmt in &f.block.stmts {
         match stmt {
             Stmt::Local(l) => {
                 let (name, ty) = match &l.pat {
@@ -94,7 +93,6 @@ pub fn gpu_region(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, params: &
             }
             Stmt::Item(_) => host.extend(quote!(#stmt)),
             other => {
-                let is_tail = si + 1 == n_stmts && matches!(other, Stmt::Expr(_, None));
                 let e = match other {
                     Stmt::Expr(e, _) => Some(e),
                     _ => None,
@@ -110,7 +108,6 @@ pub fn gpu_region(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, params: &
                     );
                 } else {
                     // Host code around the nests (scalar work, the tail value).
-                    let _ = is_tail;
                     host.extend(quote!(#other));
                 }
             }
@@ -176,7 +173,6 @@ struct DeviceBody<'a> {
     slices: &'a [Ident],
     /// Read-only slice parameters: passed to routines as `&[T]` (`&*a`).
     read_only: &'a [Ident],
-    errors: &'a mut Errors,
 }
 
 impl DeviceBody<'_> {
@@ -243,9 +239,7 @@ impl VisitMut for DeviceBody<'_> {
         }
         syn::visit_mut::visit_expr_mut(self, e);
     }
-    fn visit_item_mut(&mut self, _: &mut syn::Item) {
-        let _ = &self.errors;
-    }
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
 /// Scalar atomics on locals declared outside the nest (they need a device cell).
@@ -301,7 +295,7 @@ fn nest_kernel(
     let mut body = cur.body.clone();
     let slices: Vec<Ident> = params.iter().filter(|p| p.kind != ParamKind::Value).map(|p| p.ident.clone()).collect();
     let read_only: Vec<Ident> = params.iter().filter(|p| matches!(p.kind, ParamKind::Slice | ParamKind::DeviceSlice)).map(|p| p.ident.clone()).collect();
-    DeviceBody { slices: &slices, read_only: &read_only, errors }.visit_block_mut(&mut body);
+    DeviceBody { slices: &slices, read_only: &read_only }.visit_block_mut(&mut body);
 
     // Sequential when the loop says so or cannot be proved independent.
     let reds_all = nest_reductions(f, kind);
@@ -459,7 +453,6 @@ fn nest_kernel(
     let num_gangs = dir.clauses.num_gangs.as_ref().map_or_else(|| quote!(0usize), |e| quote!((#e) as usize));
     // `async(q)` regions complete before the call returns (allowed by OpenACC): the data
     // clauses' copy-back at the region's end must see the kernel's results.
-    let _ = &dir.clauses.async_;
     let queue = quote!(None);
     let nreds = reds.len() + writebacks.len();
     let host_ops: Vec<TokenStream> = reds.iter().map(|(op, _)| { let t = Ident::new(op.type_name(), Span::call_site()); quote!(#rt::reduce::#t) }).collect();
@@ -482,7 +475,6 @@ fn nest_kernel(
             #red_vars = #host_ops.combine(#red_vars, __acc_partials.fold(#red_slots, __acc_grid, &#red_vars, |a, b| #host_ops.combine(a, b)));
         )*
     }};
-    let _ = quote_spanned!(f.span()=>);
     Some((device_fn, launch))
 }
 

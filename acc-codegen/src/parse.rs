@@ -599,7 +599,6 @@ pub fn data_clauses(dir: Directive, raw: Vec<RawClause>, errors: &mut Errors) ->
 
 /// `#[acc::routine(seq)]`: exactly one level.
 pub fn routine_level(attr: TokenStream, errors: &mut Errors) -> RoutineLevel {
-    let span = attr.span();
     let raw = match parse_clause_list(attr) {
         Ok(raw) => raw,
         Err(e) => {
@@ -614,7 +613,6 @@ pub fn routine_level(attr: TokenStream, errors: &mut Errors) -> RoutineLevel {
             "a routine has one level: `seq`, `vector`, `worker` or `gang`",
         ));
     }
-    let _ = span;
     match kept.first().map(|c| c.key()).as_deref() {
         Some("vector") => RoutineLevel::Vector,
         Some("worker") => RoutineLevel::Worker,

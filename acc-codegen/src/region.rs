@@ -233,7 +233,7 @@ pub fn data_plan(
         let kind = match (p.kind, dir.clauses.default) {
             (ParamKind::DeviceSlice | ParamKind::DeviceSliceMut, _) => DataKind::DevicePtr,
             (_, Some((DefaultKind::Present, _))) => DataKind::Present,
-            (_, Some((DefaultKind::None, span))) => {
+            (_, Some((DefaultKind::None, _))) => {
                 errors.push(syn::Error::new(
                     p.ident.span(),
                     format!(
@@ -242,7 +242,6 @@ pub fn data_plan(
                         if p.kind == ParamKind::Slice { "copyin" } else { "copy" }
                     ),
                 ));
-                let _ = span;
                 continue;
             }
             (ParamKind::Slice, None) => DataKind::CopyIn,
@@ -619,7 +618,7 @@ impl<'a> HostLowerer<'a> {
         // Level nesting: gang outside worker outside vector. `kernels` regions also have the
         // multi-dimensional schedules (gv-gv, g-gv-v, ...: DESIGN §4.2), where each loop of a
         // nest takes a dimension of the same levels.
-        if let Some((outer_lvl, inner_lvl, span)) = levels(&d) {
+        if let Some((outer_lvl, _, span)) = levels(&d) {
             if let Some(&(enclosing, _)) = self.levels.last() {
                 if outer_lvl <= enclosing && self.kind != RegionKind::Kernels {
                     self.errors.error(
@@ -634,7 +633,6 @@ impl<'a> HostLowerer<'a> {
             if let Some(RoutineLevel::Seq) = self.routine {
                 self.errors.error(span, "a `routine(seq)` cannot contain a parallel loop level");
             }
-            let _ = inner_lvl;
         }
         // The loop variables of the nest: a clause naming one gets its own error below.
         let mut loop_vars = Vec::new();
@@ -721,7 +719,7 @@ impl<'a> HostLowerer<'a> {
             let reductions_known = reductions_declared && !d.malformed_reduction;
             self.lower_parallel(f, &d, headers, reductions_known)
         } else {
-            self.lower_sequential(f, &d)
+            self.lower_sequential(f)
         };
         self.loop_depth -= 1;
         if level.is_some() {
@@ -730,9 +728,8 @@ impl<'a> HostLowerer<'a> {
         out
     }
 
-    fn lower_sequential(&mut self, mut f: ExprForLoop, d: &LoopDirective) -> Expr {
-        // Reductions and privates of a loop run in order are the plain Rust meaning.
-        let _ = d;
+    /// Reductions and privates of a loop run in order have the plain Rust meaning.
+    fn lower_sequential(&mut self, mut f: ExprForLoop) -> Expr {
         self.scopes.push(Vec::new());
         let mut names = Vec::new();
         pat_idents(&f.pat, &mut names);
