@@ -20,23 +20,71 @@ pub struct Geometry {
     pub vector_length: usize,
     /// One gang of one thread (`serial`, `seq`, or a loop not proved independent).
     pub serial: bool,
+    /// `num_workers(n)`, 0 when not given.
+    pub num_workers: usize,
+    /// Whether a loop of the nest is a `worker` loop (blocks get `threadIdx.y`).
+    pub uses_worker: bool,
+    /// Whether the vector lanes / the workers of a block share each trip of the outermost
+    /// loop (it holds vector / worker loops): the grid then needs a block's worth of
+    /// threads per trip.
+    pub per_trip: (bool, bool),
 }
 
 impl Geometry {
     /// The shape asked for by the clauses (0 = not given).
     pub fn new(iterations: usize, num_gangs: usize, vector_length: usize, serial: bool) -> Self {
-        Geometry { iterations, num_gangs, vector_length, serial }
+        Geometry { iterations, num_gangs, vector_length, serial, num_workers: 0, uses_worker: false, per_trip: (false, false) }
     }
 
-    /// Threads per block: the clause, else 256; 1 for serial loops.
-    pub fn block(&self) -> u32 {
+    /// The same shape with `num_workers(n)` (0 = not given) for a nest that has worker loops
+    /// (`uses`); without worker loops, blocks are one worker high.
+    pub fn workers(mut self, num_workers: usize, uses: bool) -> Self {
+        self.num_workers = num_workers;
+        self.uses_worker = uses;
+        self
+    }
+
+    /// The same shape for an outermost loop whose trips are shared by the vector lanes
+    /// (`x`) or the workers (`y`) of a block.
+    pub fn per_trip(mut self, x: bool, y: bool) -> Self {
+        self.per_trip = (x, y);
+        self
+    }
+
+    /// Threads per block in x (vector lanes) and y (workers): the clauses, else 256 x 1
+    /// without worker loops and 32 x 8 with them; 1 x 1 for serial loops.
+    pub fn block_xy(&self) -> (u32, u32) {
         if self.serial {
-            1
-        } else if self.vector_length > 0 {
-            self.vector_length.min(1024) as u32
+            return (1, 1);
+        }
+        let x = if self.vector_length > 0 {
+            self.vector_length
+        } else if self.uses_worker {
+            32
         } else {
             256
-        }
+        };
+        let y = if !self.uses_worker {
+            1
+        } else if self.num_workers > 0 {
+            self.num_workers
+        } else {
+            (256 / x).max(1)
+        };
+        (x.min(1024) as u32, y.min(1024) as u32)
+    }
+
+    /// Threads per block.
+    pub fn block(&self) -> u32 {
+        let (x, y) = self.block_xy();
+        x.saturating_mul(y)
+    }
+
+    /// Threads the nest can use: one per iteration, or a block's share per trip.
+    fn threads_wanted(&self) -> usize {
+        let (x, y) = self.block_xy();
+        let per = if self.per_trip.0 { x as usize } else { 1 } * if self.per_trip.1 { y as usize } else { 1 };
+        self.iterations.saturating_mul(per)
     }
 
     /// Blocks: the clause, else enough to cover the loop once, capped at what keeps every
@@ -161,7 +209,7 @@ fn cached(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str, na
             }
         }
     };
-    let needed = geom.iterations.div_ceil(geom.block() as usize).max(1);
+    let needed = geom.threads_wanted().div_ceil(geom.block() as usize).max(1);
     (module, wave.min(needed.min(u32::MAX as usize) as u32))
 }
 
@@ -171,12 +219,18 @@ fn cached(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str, na
 pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: &mut KernelArgs, geom: &Geometry, queue: Option<i64>) -> u32 {
     let b = cuda_of(region);
     let cuda = b.as_any().downcast_ref::<CudaBackend>().expect("checked by cuda_of");
-    let shared = 32 * 16;
+    let (bx, by) = geom.block_xy();
+    if geom.block() > 1024 {
+        panic!("acc: {region}: num_workers({by}) x vector_length({bx}) asks for {} threads per gang; a GPU block holds 1024 at most", geom.block());
+    }
+    // 16 bytes per thread: the collective reductions and broadcasts (acc_device::reduce).
+    let shared = 16 * geom.block().max(32);
     let (module, mut grid) = cached(cuda, region, ptx, name, geom, shared);
     if geom.num_gangs == 0 {
         grid = grid.min(MAX_DEFAULT_GRID as u32);
     }
-    let mut cfg = LaunchConfig::linear(grid, geom.block()).with_shared(shared);
+    let mut cfg = LaunchConfig::linear(grid, bx).with_shared(shared);
+    cfg.block = (bx, by, 1);
     if let Some(q) = queue {
         cfg = cfg.on_queue(q);
     }
