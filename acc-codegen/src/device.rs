@@ -19,6 +19,7 @@ use crate::atomic::{self, AtomicForm, Place};
 use crate::loops::{self, LoopHeader};
 use crate::model::*;
 use crate::region::{self, is_acc_path, Param, ParamKind};
+use crate::schedule;
 use crate::report::Errors;
 
 /// One kernel of a region.
@@ -292,10 +293,15 @@ fn nest_kernel(
             cur = loops::only_inner_loop(&cur.body)?.clone();
         }
     }
-    let mut body = cur.body.clone();
+    let body = cur.body.clone();
     let slices: Vec<Ident> = params.iter().filter(|p| p.kind != ParamKind::Value).map(|p| p.ident.clone()).collect();
     let read_only: Vec<Ident> = params.iter().filter(|p| matches!(p.kind, ParamKind::Slice | ParamKind::DeviceSlice)).map(|p| p.ident.clone()).collect();
-    DeviceBody { slices: &slices, read_only: &read_only }.visit_block_mut(&mut body);
+    let mut_slices: Vec<Ident> = params.iter().filter(|p| matches!(p.kind, ParamKind::SliceMut | ParamKind::DeviceSliceMut)).map(|p| p.ident.clone()).collect();
+    let mut body_of = |b: &syn::Block| {
+        let mut b = b.clone();
+        DeviceBody { slices: &slices, read_only: &read_only }.visit_block_mut(&mut b);
+        b
+    };
 
     // Sequential when the loop says so or cannot be proved independent.
     let reds_all = nest_reductions(f, kind);
@@ -388,7 +394,6 @@ fn nest_kernel(
         };
         prologue.extend(quote!(#[allow(unused_mut, unreachable_code)] let mut #n = __acc_caps.take(&mut __acc_off, #witness);));
     }
-    let loops::NestSpace { setup, total, bind } = loops::normalise_nest(&headers, 1, &quote!(#dev::idx));
     let k = format_ident!("__acc_k");
     // In a nest run by one thread, locals declared before it and assigned in it (not
     // reductions) come back to the host: their last value, through a partials slot.
@@ -404,33 +409,42 @@ fn nest_kernel(
     let red_vars: Vec<&Ident> = reds.iter().map(|r| &r.1).collect();
     let red_ops: Vec<TokenStream> = reds.iter().map(|(op, _)| { let t = Ident::new(op.type_name(), Span::call_site()); quote!(#dev::ops::#t) }).collect();
     let red_slots: Vec<usize> = (0..reds.len()).collect();
-    let stmts = &body.stmts;
-    let kname = Ident::new(name, Span::call_site());
-    let device_fn = quote! {
-        #[no_mangle]
-        #[allow(unused_mut, unused_variables, non_snake_case, clippy::all)]
-        pub unsafe extern "ptx-kernel" fn #kname(#(#sig,)* __acc_caps: #dev::Captures, __acc_partials: *mut u8) {
-            #prologue
+    let (nest_code, uses_worker, per_trip) = if serial {
+        // One thread runs the nest in order.
+        let loops::NestSpace { setup, total, bind } = loops::normalise_nest(&headers, 1, &quote!(#dev::idx));
+        let stmts = body_of(&body).stmts;
+        let code = quote! {
             #setup
-            #(let mut #red_vars = #red_ops.identity(&#red_vars);)*
             let __acc_total: usize = #total;
-            let mut #k = #dev::gang_vector_start();
-            let __acc_stride = #dev::gang_vector_stride();
+            let mut #k = 0usize;
             while #k < __acc_total {
                 #bind
                 #[allow(clippy::never_loop)]
                 for _ in ::core::iter::once(()) { #(#stmts)* }
-                #k += __acc_stride;
+                #k += 1;
             }
             #(
                 if #dev::block_thread_index() == 0 {
-                    #dev::store_partial(__acc_partials, #wb_slots, #writebacks);
+                    #dev::store_partial(__acc_partials, #red_slots, #red_vars);
                 }
             )*
+        };
+        (code, false, (false, false))
+    } else {
+        let s = schedule::Scheduler::new(kind, &mut_slices, &mut body_of, errors).nest(f, &reds)?;
+        (s.code, s.uses_worker, s.per_trip)
+    };
+    let kname = Ident::new(name, Span::call_site());
+    let device_fn = quote! {
+        #[no_mangle]
+        #[allow(unused_mut, unused_variables, unused_assignments, non_snake_case, clippy::all)]
+        pub unsafe extern "ptx-kernel" fn #kname(#(#sig,)* __acc_caps: #dev::Captures, __acc_partials: *mut u8) {
+            #prologue
+            #(let mut #red_vars = #red_ops.identity(&#red_vars);)*
+            #nest_code
             #(
-                let __acc_v = #dev::block_reduce(#red_vars, #red_ops.identity(&#red_vars), |a, b| #red_ops.combine(a, b), #dev::dynamic_shared());
                 if #dev::block_thread_index() == 0 {
-                    #dev::store_partial(__acc_partials, #red_slots, __acc_v);
+                    #dev::store_partial(__acc_partials, #wb_slots, #writebacks);
                 }
             )*
         }
@@ -450,6 +464,8 @@ fn nest_kernel(
     }
     let cap_names: Vec<&Ident> = captured.iter().map(|l| &l.name).collect();
     let vector_length = dir.clauses.vector_length.as_ref().map_or_else(|| quote!(0usize), |e| quote!((#e) as usize));
+    let num_workers = dir.clauses.num_workers.as_ref().map_or_else(|| quote!(0usize), |e| quote!((#e) as usize));
+    let (per_x, per_y) = per_trip;
     let num_gangs = dir.clauses.num_gangs.as_ref().map_or_else(|| quote!(0usize), |e| quote!((#e) as usize));
     // `async(q)` regions complete before the call returns (allowed by OpenACC): the data
     // clauses' copy-back at the region's end must see the kernel's results.
@@ -464,7 +480,7 @@ fn nest_kernel(
         let mut __acc_args = #rt::KernelArgs::new();
         #args
         __acc_args.push(__acc_caps);
-        let __acc_geom = #rt::Geometry::new(__acc_total, #num_gangs, #vector_length, #serial);
+        let __acc_geom = #rt::Geometry::new(__acc_total, #num_gangs, #vector_length, #serial).workers(#num_workers, #uses_worker).per_trip(#per_x, #per_y);
         let __acc_partials = #rt::Partials::new(&__ACC_REGION, #nreds, &__acc_geom);
         __acc_args.ptr(__acc_partials.device_ptr());
         let __acc_grid = #rt::launch(&__ACC_REGION, __ACC_PTX, #name, &mut __acc_args, &__acc_geom, #queue);

@@ -20,6 +20,7 @@ pub mod model;
 pub mod parse;
 pub mod region;
 pub mod report;
+pub mod schedule;
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};

@@ -74,7 +74,7 @@ pub use atomic::{AtomicRef, AtomicValue};
 pub use captures::{store_partial, Captures};
 pub use index::*;
 pub use math::Float;
-pub use reduce::{block_reduce, vector_reduce, warp_reduce, worker_reduce, BLOCK_REDUCE_SLOTS};
+pub use reduce::{block_reduce, broadcast, group_reduce, vector_reduce, warp_reduce, worker_reduce, BLOCK_REDUCE_SLOTS};
 pub use shuffle::Shuffle;
 pub use slice::{ReadOnlyPtr, Slice, SliceMut};
 

@@ -218,6 +218,63 @@ unsafe fn tree<T: Copy, F: Fn(T, T) -> T>(v: T, op: &F, n: u32, me: u32, stride:
     r
 }
 
+/// Combines `v` over the block dimensions a loop was spread on (`over_x`: the vector lanes,
+/// `threadIdx.x`; `over_y`: the workers, `threadIdx.y`) and returns the result in every
+/// thread: the finish of a `reduction` clause inside a gang. Threads that differ only in a
+/// dimension not reduced over hold their own copies (they ran the loop redundantly, so the
+/// copies are equal) and get their own, equal, results.
+///
+/// # Safety
+/// As for [`vector_reduce`] (collective over the block; `blockDim.x * blockDim.y` slots, and
+/// at least [`BLOCK_REDUCE_SLOTS`]).
+#[inline(always)]
+pub unsafe fn group_reduce<T: Shuffle, F: Fn(T, T) -> T>(
+    v: T,
+    identity: T,
+    op: F,
+    over_x: bool,
+    over_y: bool,
+    shared: *mut T,
+) -> T {
+    let (bx, by) = (block_dim_x(), block_dim_y());
+    // SAFETY (each call): the caller's contract, which is each callee's.
+    match (over_x || bx == 1, over_y || by == 1) {
+        (true, true) => unsafe { block_reduce(v, identity, op, shared) },
+        (true, false) => unsafe { vector_reduce(v, identity, op, shared) },
+        (false, true) => unsafe { worker_reduce(v, identity, op, shared) },
+        (false, false) => v,
+    }
+}
+
+/// Hands the value of a group's leader to every thread of the group, where a group is the
+/// threads that differ only in the dimensions `from_x` (vector lanes) and `from_y` (workers)
+/// and its leader is the one with index 0 in those: after code that only the leader ran
+/// (a store, an atomic), the variables it assigned are the same again in the whole group.
+///
+/// # Safety
+/// Collective over the block. `shared` points to at least `16 * blockDim.x * blockDim.y`
+/// bytes of shared memory (16-byte aligned) that no other code uses during the call.
+#[inline(always)]
+pub unsafe fn broadcast<T: Copy>(v: T, from_x: bool, from_y: bool, shared: *mut u8) -> T {
+    const { assert!(core::mem::size_of::<T>() <= 16 && core::mem::align_of::<T>() <= 16) };
+    let (bx, tx, ty) = (block_dim_x(), thread_idx_x(), thread_idx_y());
+    let gx = if from_x { 0 } else { tx };
+    let gy = if from_y { 0 } else { ty };
+    let row = if from_x { 1 } else { bx };
+    let slot = shared.wrapping_add(16 * (gy * row + gx) as usize).cast::<T>();
+    let leader = (!from_x || tx == 0) && (!from_y || ty == 0);
+    if leader {
+        // SAFETY: slot `gy * row + gx` lies within the caller's `blockDim.x * blockDim.y`
+        // 16-byte slots, `T` fits one, and only this group's leader writes it.
+        unsafe { slot.write(v) };
+    }
+    sync_threads();
+    // SAFETY: written by the leader before the barrier.
+    let r = unsafe { slot.read() };
+    sync_threads();
+    r
+}
+
 /// `__syncthreads_or(pred)`: a block barrier that returns whether `pred` was true in any
 /// thread (`bar.red.or.pred`).
 #[inline(always)]
@@ -303,6 +360,8 @@ mod tests {
             assert_eq!(block_reduce(2.5, 0.0, |a, b| a + b, p), 2.5);
             assert_eq!(vector_reduce(3.5, 0.0, |a, b| a + b, p), 3.5);
             assert_eq!(worker_reduce(4.5, f64::NEG_INFINITY, f64::max, p), 4.5);
+            assert_eq!(group_reduce(5.5, 0.0, |a, b| a + b, true, false, p), 5.5);
+            assert_eq!(broadcast(6.5f64, true, true, p.cast()), 6.5);
         }
         assert_eq!(warp_reduce(7u8, &|a, b| a.max(b), 1), 7);
     }

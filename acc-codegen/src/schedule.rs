@@ -1,0 +1,570 @@
+//! The GPU schedule of a parallel loop nest (OpenUH's mapping, DESIGN §4.2): `gang` loops
+//! over the blocks (`blockIdx.x`), `worker` loops over `threadIdx.y`, `vector` loops over
+//! `threadIdx.x`, each level a grid-stride loop from the lower bound.
+//!
+//! A loop that holds no parallel loop spreads over every level its enclosing loops left free,
+//! so a lone `gang` loop uses every thread of the grid. A loop that holds parallel loops
+//! spreads over its own levels only; the threads of the levels below run its body redundantly
+//! (DESIGN §4.4):
+//! - `let`s and assignments to locals run in every thread (each keeps an equal copy);
+//! - statements that write memory (slice elements, atomics, routines given a `&mut` slice)
+//!   run in the group's leader only, then a barrier (and a broadcast of the locals such a
+//!   statement assigned) brings the group back together;
+//! - the loop runs *uniformly*: every thread of a block takes the same number of trips, the
+//!   threads past the end on the last trip run it as spare threads (their statements guarded,
+//!   their inner loops empty), so the barriers and the collective reductions inside meet.
+//!
+//! A `reduction` clause on such a loop gives each thread a private copy (the operator's
+//! identity), combines the copies over the loop's levels at its end
+//! (`acc_device::group_reduce`, every thread gets the result) and then with the value the
+//! variable had before the loop. A loop inside it that updates the variable without a clause
+//! of its own gets the same clause (OpenUH's placement: a clause on the outermost loop is
+//! enough).
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote};
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+use syn::{Expr, ExprForLoop, Ident, Stmt};
+
+use crate::loops::{self, LoopHeader};
+use crate::model::*;
+use crate::region::{self, is_acc_path};
+use crate::report::Errors;
+
+/// The levels a loop spreads over.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Levels {
+    pub gang: bool,
+    pub worker: bool,
+    pub vector: bool,
+}
+
+impl Levels {
+    fn union(self, o: Levels) -> Levels {
+        Levels { gang: self.gang || o.gang, worker: self.worker || o.worker, vector: self.vector || o.vector }
+    }
+}
+
+/// What the code at one point of the nest runs under.
+#[derive(Clone, Default)]
+struct Ctx {
+    /// Levels spread by the enclosing loops.
+    used: Levels,
+    /// Whether this thread holds a real trip of every enclosing uniform loop.
+    active: Option<TokenStream>,
+    /// Reductions of the enclosing loops (a loop inside that updates one gets its clause).
+    reds: Vec<(RedOp, Ident)>,
+}
+
+/// The kernel code of one nest's outermost loop, and what the launch must know.
+pub struct Scheduled {
+    pub code: TokenStream,
+    /// Whether the nest uses `threadIdx.y` (a `worker` loop): blocks are 2-D.
+    pub uses_worker: bool,
+    /// Threads of a block that share one trip of the outermost loop (they run its body
+    /// redundantly): `(vector lanes, workers)`.
+    pub per_trip: (bool, bool),
+}
+
+/// Lowers the nest `f` (a region's top-level loop, not serial) with the reductions `reds`
+/// (their private copies are set up by the caller); `body_of` strips a body that runs in one
+/// thread (inner acc loops run in order) and lowers `atomic!`/`cache!`.
+pub struct Scheduler<'a> {
+    pub kind: RegionKind,
+    /// `&mut [T]` parameters: writing them (or passing them on) is a memory effect.
+    pub mut_slices: &'a [Ident],
+    pub body_of: &'a mut dyn FnMut(&syn::Block) -> syn::Block,
+    pub errors: &'a mut Errors,
+    uses_worker: bool,
+    next: usize,
+}
+
+const DEV: fn() -> TokenStream = || quote!(::acc_device);
+
+impl<'a> Scheduler<'a> {
+    pub fn new(kind: RegionKind, mut_slices: &'a [Ident], body_of: &'a mut dyn FnMut(&syn::Block) -> syn::Block, errors: &'a mut Errors) -> Self {
+        Scheduler { kind, mut_slices, body_of, errors, uses_worker: false, next: 0 }
+    }
+
+    /// The kernel code of the nest rooted at `f`, which reduces `reds` into block partials
+    /// `0..reds.len()` of `partials`.
+    pub fn nest(mut self, f: &ExprForLoop, reds: &[(RedOp, Ident)]) -> Option<Scheduled> {
+        self.uses_worker = uses_worker(f, self.kind);
+        let ctx = Ctx { reds: reds.to_vec(), ..Ctx::default() };
+        let (code, levels, inner_par) = self.lower_loop(f, &ctx, true)?;
+        let dev = DEV();
+        let (ox, oy) = (levels.vector, levels.worker && self.uses_worker);
+        let mut finish = TokenStream::new();
+        for (slot, (op, v)) in reds.iter().enumerate() {
+            let ops = op_path(*op);
+            finish.extend(quote! {
+                let __acc_v = #dev::group_reduce(#v, #ops.identity(&#v), |a, b| #ops.combine(a, b), #ox, #oy, #dev::dynamic_shared());
+                if #dev::block_thread_index() == 0 {
+                    #dev::store_partial(__acc_partials, #slot, __acc_v);
+                }
+            });
+        }
+        let per_trip = if inner_par { (!levels.vector, self.uses_worker && !levels.worker) } else { (false, false) };
+        Some(Scheduled { code: quote!(#code #finish), uses_worker: self.uses_worker, per_trip })
+    }
+
+    fn fresh(&mut self) -> usize {
+        self.next += 1;
+        self.next
+    }
+
+    fn directive(&self, f: &ExprForLoop) -> Option<LoopDirective> {
+        let a = f.attrs.iter().find(|a| is_acc_path(a.path(), "loop"))?;
+        Some(region::loop_directive_of(a, self.kind, &mut Errors::default()))
+    }
+
+    /// Whether `f` is a loop the schedule spreads over threads (a level clause, not `seq`,
+    /// and in a `kernels` region or under `auto`, proved independent).
+    fn is_parallel(&self, f: &ExprForLoop) -> bool {
+        is_parallel(f, self.kind)
+    }
+
+    /// Whether `b` holds a parallel loop (not inside a closure or item).
+    fn holds_parallel(&self, b: &syn::Block) -> bool {
+        holds_parallel(b, self.kind)
+    }
+
+    /// Lowers loop `f` under `ctx`; returns its code, its levels, and whether it holds
+    /// parallel loops.
+    fn lower_loop(&mut self, f: &ExprForLoop, ctx: &Ctx, top: bool) -> Option<(TokenStream, Levels, bool)> {
+        let dev = DEV();
+        let d = self.directive(f).unwrap_or_else(|| LoopDirective { auto: Some(f.span()), ..LoopDirective::default() });
+        let depth = d.collapse.map_or(0, |c| c.1).max(d.tile.as_ref().map_or(0, |t| t.1.len())).max(1);
+        let mut headers = Vec::new();
+        let mut cur = f.clone();
+        for level in 0..depth {
+            headers.push(LoopHeader::parse(&cur).ok()?);
+            if level + 1 < depth {
+                cur = loops::only_inner_loop(&cur.body)?.clone();
+            }
+        }
+        let body = cur.body.clone();
+        let inner_par = self.holds_parallel(&body);
+        let mut lv = Levels { gang: d.gang.is_some() || top, worker: d.worker.is_some(), vector: d.vector.is_some() };
+        if !inner_par {
+            // The innermost parallel loop takes every level left free.
+            lv.worker |= self.uses_worker && !ctx.used.worker;
+            lv.vector |= !ctx.used.vector;
+        }
+        let lv_w = lv.worker && self.uses_worker;
+        // This loop's reductions: its clauses, and the enclosing loops' that it updates.
+        let mut reds: Vec<(RedOp, Ident)> = Vec::new();
+        if !top {
+            for r in &d.reduction {
+                for v in &r.vars {
+                    reds.push((r.op, v.clone()));
+                }
+            }
+            for (op, v) in &ctx.reds {
+                if !reds.iter().any(|r| &r.1 == v) && block_assigns(&body, v) {
+                    reds.push((*op, v.clone()));
+                }
+            }
+        }
+        let n = self.fresh();
+        let loops::NestSpace { setup, total, bind } = loops::normalise_nest(&headers, n, &quote!(#dev::idx));
+        // This thread's place among the loop's threads in a block, and their number.
+        let (tpart, tcount) = match (lv_w, lv.vector) {
+            (true, true) => (
+                quote!((#dev::thread_idx_y() as usize * #dev::block_dim_x() as usize + #dev::thread_idx_x() as usize)),
+                quote!((#dev::block_dim_x() as usize * #dev::block_dim_y() as usize)),
+            ),
+            (true, false) => (quote!((#dev::thread_idx_y() as usize)), quote!((#dev::block_dim_y() as usize))),
+            (false, true) => (quote!((#dev::thread_idx_x() as usize)), quote!((#dev::block_dim_x() as usize))),
+            (false, false) => (quote!(0usize), quote!(1usize)),
+        };
+        let (bpart, stride) = if lv.gang {
+            (quote!((#dev::block_idx_x() as usize * #tcount)), quote!((#dev::grid_dim_x() as usize * #tcount)))
+        } else {
+            (quote!(0usize), tcount.clone())
+        };
+        let total_id = format_ident!("__acc_total{}", n);
+        let total_expr = match &ctx.active {
+            Some(a) => quote!(if #a { #total } else { 0usize }),
+            None => quote!(#total),
+        };
+        let thread_varying = lv_w || lv.vector;
+        let uniform = inner_par && thread_varying;
+        let active_id = format_ident!("__acc_active{}", n);
+        let mut inner = ctx.clone();
+        inner.used = ctx.used.union(lv);
+        if uniform {
+            inner.active = Some(match &ctx.active {
+                Some(a) => quote!((#a && #active_id)),
+                None => quote!(#active_id),
+            });
+        }
+        for r in &reds {
+            if !inner.reds.iter().any(|x| x.1 == r.1) {
+                inner.reds.push(r.clone());
+            }
+        }
+        let body_code = if inner_par {
+            if let Some(span) = escaping_jump(&body) {
+                self.errors.error(span, "on the GPU, `continue`/`break` in a loop that holds worker or vector loops is not supported yet");
+                return None;
+            }
+            self.lower_body(&body.stmts, &inner)?
+        } else {
+            let b = (self.body_of)(&body);
+            let stmts = &b.stmts;
+            quote! {
+                #[allow(clippy::never_loop)]
+                for _ in ::core::iter::once(()) { #(#stmts)* }
+            }
+        };
+        let k = format_ident!("__acc_k");
+        let base = format_ident!("__acc_base{}", n);
+        let looped = if uniform {
+            quote! {
+                let mut #base = #bpart;
+                while #base < #total_id {
+                    let #active_id = #base + #tpart < #total_id;
+                    let #k = if #active_id { #base + #tpart } else { #base };
+                    #bind
+                    #body_code
+                    #base += #stride;
+                }
+            }
+        } else {
+            quote! {
+                let mut #k = #bpart + #tpart;
+                while #k < #total_id {
+                    #bind
+                    #body_code
+                    #k += #stride;
+                }
+            }
+        };
+        let mut pre = TokenStream::new();
+        let mut post = TokenStream::new();
+        let lv_v = lv.vector;
+        for (i, (op, v)) in reds.iter().enumerate() {
+            let ops = op_path(*op);
+            let orig = format_ident!("__acc_orig{}_{}", n, i);
+            pre.extend(quote!(let #orig = #v; #v = #ops.identity(&#v);));
+            post.extend(quote! {
+                #v = #ops.combine(#orig, #dev::group_reduce(#v, #ops.identity(&#v), |a, b| #ops.combine(a, b), #lv_v, #lv_w, #dev::dynamic_shared()));
+            });
+        }
+        let code = quote! {{
+            #setup
+            let #total_id: usize = #total_expr;
+            #pre
+            { #looped }
+            #post
+        }};
+        Some((code, lv, inner_par))
+    }
+
+    /// The statements of a body that runs redundantly in a group of threads (see the module
+    /// docs).
+    fn lower_body(&mut self, stmts: &[Stmt], ctx: &Ctx) -> Option<TokenStream> {
+        let dev = DEV();
+        let rx = !ctx.used.vector;
+        let ry = self.uses_worker && !ctx.used.worker;
+        let mut conds = Vec::new();
+        if let Some(a) = &ctx.active {
+            conds.push(a.clone());
+        }
+        let guard = if conds.is_empty() { None } else { Some(quote!(#(#conds)&&*)) };
+        if rx {
+            conds.push(quote!(#dev::thread_idx_x() == 0));
+        }
+        if ry {
+            conds.push(quote!(#dev::thread_idx_y() == 0));
+        }
+        let leader = if conds.is_empty() { quote!(true) } else { quote!(#(#conds)&&*) };
+        let mut out = TokenStream::new();
+        for (i, stmt) in stmts.iter().enumerate() {
+            let more = i + 1 < stmts.len();
+            match stmt {
+                Stmt::Item(_) => out.extend(quote!(#stmt)),
+                Stmt::Local(l) => {
+                    let init = l.init.as_ref().map(|i| Expr::clone(&i.expr));
+                    if let Some(e) = &init {
+                        if self.holds_parallel_expr(e) || self.effect(&Stmt::Expr(e.clone(), None)).memory {
+                            self.errors.error(l.span(), "on the GPU, a `let` run once per gang or worker must not write memory or hold acc loops: write it as its own statement");
+                            return None;
+                        }
+                    }
+                    out.extend(self.one_thread(stmt));
+                }
+                Stmt::Expr(Expr::ForLoop(fl), _) if self.is_parallel(fl) => {
+                    let (code, _, _) = self.lower_loop(fl, ctx, false)?;
+                    out.extend(code);
+                    if more && self.effect(stmt).memory {
+                        out.extend(quote!(#dev::sync_threads();));
+                    }
+                }
+                Stmt::Expr(Expr::ForLoop(fl), _) if self.holds_parallel(&fl.body) => {
+                    // A sequential loop around parallel ones: every thread takes its trips.
+                    let body = self.lower_body(&fl.body.stmts, ctx)?;
+                    let (label, pat, expr) = (&fl.label, &fl.pat, &fl.expr);
+                    out.extend(quote!(#label for #pat in #expr { #body }));
+                }
+                Stmt::Expr(e, _) if self.holds_parallel_expr(e) => {
+                    self.errors.error(e.span(), "on the GPU, worker and vector loops must stand directly in the body of the loop around them (or of a sequential `for` there) in this version");
+                    return None;
+                }
+                _ => {
+                    let lowered = self.one_thread(stmt);
+                    let eff = self.effect(stmt);
+                    if eff.memory {
+                        out.extend(quote!(if #leader { #lowered }));
+                        for v in &eff.assigned {
+                            out.extend(quote!(#v = #dev::broadcast(#v, #rx, #ry, #dev::dynamic_shared());));
+                        }
+                        if more && eff.assigned.is_empty() {
+                            out.extend(quote!(#dev::sync_threads();));
+                        }
+                    } else if let Some(g) = &guard {
+                        out.extend(quote!(if #g { #lowered }));
+                    } else {
+                        out.extend(lowered);
+                    }
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// `stmt` lowered for one thread (inner acc loops in order, `atomic!`, `cache!`).
+    fn one_thread(&mut self, stmt: &Stmt) -> TokenStream {
+        let b = (self.body_of)(&syn::Block { brace_token: Default::default(), stmts: vec![stmt.clone()] });
+        let stmts = b.stmts;
+        quote!(#(#stmts)*)
+    }
+
+    fn holds_parallel_expr(&self, e: &Expr) -> bool {
+        let b = syn::Block { brace_token: Default::default(), stmts: vec![Stmt::Expr(e.clone(), None)] };
+        self.holds_parallel(&b)
+    }
+
+    /// What `stmt` writes: memory (slice elements, atomics, routines given a `&mut` slice),
+    /// and the variables declared outside it that it assigns.
+    fn effect(&self, stmt: &Stmt) -> Effect {
+        let mut declared = Vec::new();
+        let b = syn::Block { brace_token: Default::default(), stmts: vec![stmt.clone()] };
+        collect_decls(&b, &mut declared);
+        let mut v = EffectFinder { mut_slices: self.mut_slices, declared: &declared, out: Effect::default() };
+        v.visit_stmt(stmt);
+        v.out
+    }
+}
+
+#[derive(Default)]
+struct Effect {
+    memory: bool,
+    assigned: Vec<Ident>,
+}
+
+struct EffectFinder<'a> {
+    mut_slices: &'a [Ident],
+    declared: &'a [String],
+    out: Effect,
+}
+
+impl EffectFinder<'_> {
+    fn place(&mut self, e: &Expr) {
+        let (root, plain) = place_root(e);
+        let Some(root) = root else {
+            self.out.memory = true;
+            return;
+        };
+        if self.mut_slices.contains(&root) {
+            self.out.memory = true;
+        } else if !self.declared.contains(&root.to_string()) && !self.out.assigned.contains(&root) {
+            if plain {
+                self.out.assigned.push(root);
+            }
+            // An element or field of an outer local array or struct: every thread updates its
+            // own copy (no memory effect, no broadcast).
+        }
+    }
+    fn passes_mut_slice<'e>(&self, mut args: impl Iterator<Item = &'e Expr>) -> bool {
+        args.any(|a| self.mut_slices.iter().any(|s| loops::mentions(a, s)))
+    }
+}
+
+impl<'ast> Visit<'ast> for EffectFinder<'_> {
+    fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
+        self.place(&a.left);
+        syn::visit::visit_expr_assign(self, a);
+    }
+    fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
+        if loops::is_compound_assign(&b.op) {
+            self.place(&b.left);
+        }
+        syn::visit::visit_expr_binary(self, b);
+    }
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        if is_acc_path(&m.path, "atomic") {
+            self.out.memory = true;
+        }
+    }
+    fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
+        if self.passes_mut_slice(c.args.iter()) {
+            self.out.memory = true;
+        }
+        syn::visit::visit_expr_call(self, c);
+    }
+    fn visit_expr_method_call(&mut self, c: &'ast syn::ExprMethodCall) {
+        if self.passes_mut_slice(c.args.iter().chain(std::iter::once(&*c.receiver))) {
+            self.out.memory = true;
+        }
+        syn::visit::visit_expr_method_call(self, c);
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// The variable at the root of place `e` (`a`, `a[i]`, `a.x`, `*a`), and whether `e` is that
+/// variable itself.
+fn place_root(e: &Expr) -> (Option<Ident>, bool) {
+    match e {
+        Expr::Path(p) => (p.path.get_ident().cloned(), true),
+        Expr::Index(i) => (place_root(&i.expr).0, false),
+        Expr::Field(f) => (place_root(&f.base).0, false),
+        Expr::Paren(p) => place_root(&p.expr),
+        Expr::Unary(u) => (place_root(&u.expr).0, false),
+        _ => (None, false),
+    }
+}
+
+/// Every name a `let`, closure or `for` pattern in `b` binds.
+fn collect_decls(b: &syn::Block, out: &mut Vec<String>) {
+    struct V<'a>(&'a mut Vec<String>);
+    impl<'ast> Visit<'ast> for V<'_> {
+        fn visit_pat(&mut self, p: &'ast syn::Pat) {
+            region::pat_idents(p, self.0);
+        }
+    }
+    V(out).visit_block(b);
+}
+
+/// A `continue` or `break` in `b` that leaves the body (not one of a loop inside it).
+fn escaping_jump(b: &syn::Block) -> Option<Span> {
+    struct V(usize, Option<Span>);
+    impl<'ast> Visit<'ast> for V {
+        fn visit_expr_continue(&mut self, c: &'ast syn::ExprContinue) {
+            if self.0 == 0 || c.label.is_some() {
+                self.1.get_or_insert(c.span());
+            }
+        }
+        fn visit_expr_break(&mut self, c: &'ast syn::ExprBreak) {
+            if self.0 == 0 || c.label.is_some() {
+                self.1.get_or_insert(c.span());
+            }
+            syn::visit::visit_expr_break(self, c);
+        }
+        fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
+            self.visit_expr(&f.expr);
+            self.0 += 1;
+            self.visit_block(&f.body);
+            self.0 -= 1;
+        }
+        fn visit_expr_while(&mut self, f: &'ast syn::ExprWhile) {
+            self.visit_expr(&f.cond);
+            self.0 += 1;
+            self.visit_block(&f.body);
+            self.0 -= 1;
+        }
+        fn visit_expr_loop(&mut self, f: &'ast syn::ExprLoop) {
+            self.0 += 1;
+            self.visit_block(&f.body);
+            self.0 -= 1;
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut v = V(0, None);
+    v.visit_block(b);
+    v.1
+}
+
+/// Whether `b` assigns the plain variable `name` (`name = ..`, `name op= ..`).
+pub fn block_assigns(b: &syn::Block, name: &Ident) -> bool {
+    struct V<'a>(&'a Ident, bool);
+    impl<'ast> Visit<'ast> for V<'_> {
+        fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
+            if matches!(&*a.left, Expr::Path(p) if p.path.is_ident(self.0)) {
+                self.1 = true;
+            }
+            syn::visit::visit_expr_assign(self, a);
+        }
+        fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
+            if loops::is_compound_assign(&b.op) && matches!(&*b.left, Expr::Path(p) if p.path.is_ident(self.0)) {
+                self.1 = true;
+            }
+            syn::visit::visit_expr_binary(self, b);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut v = V(name, false);
+    v.visit_block(b);
+    v.1
+}
+
+fn op_path(op: RedOp) -> TokenStream {
+    let t = Ident::new(op.type_name(), Span::call_site());
+    quote!(::acc_device::ops::#t)
+}
+
+/// Whether `f` is spread over threads: it names a level, is not `seq`, and (in a `kernels`
+/// region or under `auto`) is proved independent.
+fn is_parallel(f: &ExprForLoop, kind: RegionKind) -> bool {
+    let Some(a) = f.attrs.iter().find(|a| is_acc_path(a.path(), "loop")) else { return false };
+    let d = region::loop_directive_of(a, kind, &mut Errors::default());
+    if !d.has_level() || d.seq.is_some() {
+        return false;
+    }
+    if d.independent.is_none() && (kind == RegionKind::Kernels || d.auto.is_some()) {
+        let Ok(h) = LoopHeader::parse(f) else { return false };
+        let reds: Vec<Ident> = d.reduction.iter().flat_map(|r| r.vars.clone()).collect();
+        return loops::dependence(f, &h.var, &reds, &region::inner_decls(&f.body)).is_none();
+    }
+    true
+}
+
+fn holds_parallel(b: &syn::Block, kind: RegionKind) -> bool {
+    struct V(RegionKind, bool);
+    impl<'ast> Visit<'ast> for V {
+        fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
+            if is_parallel(f, self.0) {
+                self.1 = true;
+            }
+            syn::visit::visit_expr_for_loop(self, f);
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut v = V(kind, false);
+    v.visit_block(b);
+    v.1
+}
+
+/// Whether a loop of the nest `f` names the `worker` level.
+fn uses_worker(f: &ExprForLoop, kind: RegionKind) -> bool {
+    struct V(RegionKind, bool);
+    impl<'ast> Visit<'ast> for V {
+        fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
+            if let Some(a) = f.attrs.iter().find(|a| is_acc_path(a.path(), "loop")) {
+                let d = region::loop_directive_of(a, self.0, &mut Errors::default());
+                if d.worker.is_some() && d.seq.is_none() {
+                    self.1 = true;
+                }
+            }
+            syn::visit::visit_expr_for_loop(self, f);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut v = V(kind, false);
+    v.visit_expr_for_loop(f);
+    v.1
+}
