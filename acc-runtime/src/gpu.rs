@@ -2,10 +2,13 @@
 //! clauses and the device, the reduction partials buffer, and the launch itself. Every failure
 //! is a panic naming the region (and, for a kernel panic, the kernel's source location).
 
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex};
 
-use crate::cuda::{CudaBackend, KernelArgs, LaunchConfig, Module};
-use crate::device::backend;
+use crate::cuda::{CudaBackend, Kernel, KernelArgs, LaunchConfig, MappedBuf, Module};
+use crate::device::{backend, Backend};
 use crate::profile;
 use crate::region::RegionInfo;
 
@@ -108,11 +111,77 @@ fn cuda_of(region: &RegionInfo) -> Arc<dyn crate::device::Backend> {
     b
 }
 
-/// The device buffer that receives one partial result per block and reduction variable.
+fn as_cuda(b: &Arc<dyn Backend>) -> &CudaBackend {
+    b.as_any().downcast_ref::<CudaBackend>().expect("checked by cuda_of")
+}
+
+/// Hashes the keys of the per-thread caches below (addresses and small numbers): one
+/// multiplication per word, where the default hasher would cost more than the lookup.
+#[derive(Default)]
+struct AddrHasher(u64);
+
+impl Hasher for AddrHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(26) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(n as u64);
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type AddrMap<K, V> = HashMap<K, V, BuildHasherDefault<AddrHasher>>;
+
+/// A kernel ready to launch on one backend, and the one-wave grids found for it.
+struct Launchable {
+    kernel: Kernel,
+    /// The name the entry was made for (the key holds only its address).
+    name: Box<str>,
+    /// One full wave of blocks (every multiprocessor at its occupancy limit), by threads per
+    /// block.
+    waves: Vec<(u32, u32)>,
+}
+
+/// Which kernel a launch means: the backend, the PTX text's and the name's addresses (the
+/// generated code passes `'static` texts), the dynamic shared memory.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct KernelKey {
+    backend: u64,
+    ptx: usize,
+    name: (usize, usize),
+    shared: u32,
+}
+
+thread_local! {
+    /// The kernels this thread launched. Per thread, so that a launch takes no lock for it.
+    static KERNELS: RefCell<AddrMap<KernelKey, Launchable>> = RefCell::new(AddrMap::default());
+    /// `gpu_ready`'s finding for (region, PTX text).
+    static READY: RefCell<AddrMap<(usize, usize), bool>> = RefCell::new(AddrMap::default());
+    /// The queue of this thread's last launch (`None`: synchronous): the launch whose
+    /// partials [`Partials::fold`] reads next.
+    static LAST_QUEUE: Cell<Option<i64>> = const { Cell::new(None) };
+}
+
+/// The device buffer that receives one partial result per block and reduction variable:
+/// pinned host memory mapped for the device (taken from the backend's pool, given back when
+/// dropped), so the host reads the kernel's partials where the kernel wrote them, with no
+/// copy.
 pub struct Partials {
     region: &'static RegionInfo,
-    ptr: u64,
+    buf: Option<(Arc<dyn Backend>, MappedBuf)>,
     grid: usize,
+    /// Whether the launch that writes the buffer is known to have completed.
+    settled: Cell<bool>,
 }
 
 /// Bytes of each partial entry (enough for any scalar).
@@ -122,51 +191,71 @@ impl Partials {
     /// Room for `vars` reduction variables of the launch `geom` (none when `vars == 0`).
     pub fn new(region: &'static RegionInfo, vars: usize, geom: &Geometry) -> Self {
         let grid = if geom.serial { 1 } else if geom.num_gangs > 0 { geom.num_gangs } else { MAX_DEFAULT_GRID };
-        let ptr = if vars == 0 {
-            0
-        } else {
+        let buf = (vars > 0).then(|| {
             let b = cuda_of(region);
-            b.alloc(vars * grid * ENTRY).unwrap_or_else(|e| panic!("acc: {region}: cannot allocate reduction partials: {e}")).0
-        };
-        Partials { region, ptr, grid }
+            let buf = as_cuda(&b)
+                .take_mapped(vars * grid * ENTRY)
+                .unwrap_or_else(|e| panic!("acc: {region}: cannot allocate reduction partials: {e}"));
+            (b, buf)
+        });
+        Partials { region, buf, grid, settled: Cell::new(false) }
     }
 
     /// The buffer's device address.
     pub fn device_ptr(&self) -> u64 {
-        self.ptr
+        self.buf.as_ref().map_or(0, |(_, buf)| buf.dev)
+    }
+
+    /// Waits for the launch that writes the partials (this thread's last [`launch`]) when it
+    /// went to an async queue; a synchronous launch has finished already.
+    fn settle(&self) {
+        if self.settled.replace(true) {
+            return;
+        }
+        if let (Some(q), Some((b, _))) = (LAST_QUEUE.get(), &self.buf) {
+            as_cuda(b).wait_queue(q).unwrap_or_else(|e| panic!("acc: {}: async queue {q} failed: {e}", self.region));
+        }
     }
 
     /// Reads the partials of variable `slot` written by a launch of `launched` blocks (what
-    /// [`launch`] returned) and folds them with `combine`; `like` gives their type.
+    /// [`launch`] returned, the last launch of this thread) and folds them with `combine`;
+    /// `like` gives their type. A launch on an async queue is waited for at the first fold.
     pub fn fold<T: Copy>(&self, slot: usize, launched: u32, like: &T, combine: impl Fn(T, T) -> T) -> T {
         let _ = like;
-        let launched = (launched as usize).min(self.grid);
-        let mut raw = vec![0u8; launched * ENTRY];
+        const { assert!(std::mem::size_of::<T>() <= ENTRY) };
+        let (_, buf) = self.buf.as_ref().unwrap_or_else(|| panic!("acc: {}: no reduction partials to fold", self.region));
+        self.settle();
+        let launched = (launched as usize).clamp(1, self.grid);
         // The kernel lays the partials out by its own grid: `(slot * gridDim.x + block)`.
-        let b = cuda_of(self.region);
-        // SAFETY: `raw` holds `launched * ENTRY` bytes; the source lies in the buffer
-        // allocated by `new` with `grid >= launched` entries per variable.
-        unsafe {
-            b.d2h(raw.as_mut_ptr(), crate::device::DevPtr(self.ptr + (slot * launched * ENTRY) as u64), raw.len())
-        }
-        .unwrap_or_else(|e| panic!("acc: {}: cannot read reduction partials: {e}", self.region));
-        let mut it = raw.chunks_exact(ENTRY).map(|c| {
-            // SAFETY: each entry holds a `T` written by the kernel's `store_partial` (T is at
-            // most 16 bytes, a scalar); read unaligned from the byte buffer.
-            unsafe { (c.as_ptr() as *const T).read_unaligned() }
-        });
-        let first = it.next().expect("a launch has one block at least");
-        it.fold(first, combine)
+        let base = slot * launched * ENTRY;
+        assert!(base + launched * ENTRY <= buf.bytes, "acc: {}: partial slot {slot} out of range", self.region);
+        let entry = |i: usize| {
+            // SAFETY: in bounds (checked above); each 16-byte aligned entry holds a `T`
+            // (at most 16 bytes, a scalar) written by the kernel's `store_partial`, and the
+            // kernel has completed (`settle`). Volatile: the device wrote it.
+            unsafe { buf.host.add(base + i * ENTRY).cast::<T>().read_volatile() }
+        };
+        (1..launched).fold(entry(0), |acc, i| combine(acc, entry(i)))
     }
 }
 
 impl Drop for Partials {
     fn drop(&mut self) {
-        if self.ptr != 0 {
-            let b = backend();
-            // SAFETY: allocated in `new`, freed once; the launch that used it has finished
-            // (`fold` synchronised, or the launch was synchronous).
-            let _ = unsafe { b.free(crate::device::DevPtr(self.ptr)) };
+        if let Some((b, buf)) = self.buf.take() {
+            let cuda = as_cuda(&b);
+            if !self.settled.get() {
+                if let Some(q) = LAST_QUEUE.get() {
+                    // A launch that nobody folded (a panic came between): it must not write
+                    // the buffer once another launch holds it. Its failure is reported by
+                    // the next wait, or was already.
+                    if cuda.wait_queue(q).is_err() {
+                        return;
+                    }
+                }
+            }
+            // SAFETY: the launch that used the buffer has completed (waited for above, or
+            // by `fold`, or it was synchronous).
+            unsafe { cuda.give_back_mapped(buf) };
         }
     }
 }
@@ -174,80 +263,95 @@ impl Drop for Partials {
 /// The largest grid a launch without `num_gangs` gets (partials are sized for it).
 pub const MAX_DEFAULT_GRID: usize = 132 * 32;
 
-/// The module of `ptx` and the launch grid of `name`, looked up once per process: the PTX is
-/// a `'static` text (embedded by `include_str!`), so its address identifies it, and hashing
-/// it on every launch would cost more than the launch.
-fn cached(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str, name: &str, geom: &Geometry, shared: u32) -> (Arc<Module>, u32) {
-    type Key = (usize, usize, String, u32);
-    static MODULES: Mutex<Vec<(usize, usize, Arc<Module>)>> = Mutex::new(Vec::new());
-    static GRIDS: Mutex<Vec<(Key, u32)>> = Mutex::new(Vec::new());
-    let backend_key = cuda as *const CudaBackend as usize;
-    let module = {
-        let mut m = MODULES.lock().unwrap_or_else(|e| e.into_inner());
-        match m.iter().find(|(p, b, _)| *p == ptx.as_ptr() as usize && *b == backend_key) {
-            Some((_, _, module)) => module.clone(),
-            None => {
-                let module = cuda.load_ptx(ptx).unwrap_or_else(|e| panic!("acc: {region}: cannot load the kernels' PTX: {e}"));
-                m.push((ptx.as_ptr() as usize, backend_key, module.clone()));
-                module
-            }
-        }
-    };
-    if geom.serial || geom.num_gangs > 0 {
-        return (module.clone(), geom.grid(cuda, &module, name, shared));
+/// The module of the PTX text `ptx` on `cuda`, loaded once per process: the PTX is a
+/// `'static` text (embedded by `include_str!`), so its address identifies it, and hashing it
+/// on every launch would cost more than the launch.
+fn module(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str) -> Arc<Module> {
+    static MODULES: Mutex<Vec<(u64, usize, Arc<Module>)>> = Mutex::new(Vec::new());
+    let mut m = MODULES.lock().unwrap_or_else(|e| e.into_inner());
+    let key = (cuda.id(), ptx.as_ptr() as usize);
+    if let Some((_, _, module)) = m.iter().find(|(b, p, _)| (*b, *p) == key) {
+        return module.clone();
     }
-    // The one-wave grid depends on the kernel and block only; cap it by the iterations here.
-    let key: Key = (ptx.as_ptr() as usize, backend_key, name.to_string(), geom.block());
-    let wave = {
-        let mut g = GRIDS.lock().unwrap_or_else(|e| e.into_inner());
-        match g.iter().find(|(k, _)| *k == key) {
-            Some((_, w)) => *w,
-            None => {
-                let w = Geometry { iterations: usize::MAX / 2, ..*geom }.grid(cuda, &module, name, shared);
-                g.push((key, w));
-                w
-            }
-        }
-    };
-    let needed = geom.threads_wanted().div_ceil(geom.block() as usize).max(1);
-    (module, wave.min(needed.min(u32::MAX as usize) as u32))
+    let module = cuda.load_ptx(ptx).unwrap_or_else(|e| panic!("acc: {region}: cannot load the kernels' PTX: {e}"));
+    m.push((key.0, key.1, module.clone()));
+    module
 }
 
-/// Launches kernel `name` of the package's PTX for `region`; panics naming the region when the
-/// launch or the kernel fails (with the kernel's panic location when it panicked). Returns the
-/// number of blocks launched.
+/// Launches kernel `name` of the package's PTX for `region`: synchronously (`queue` is
+/// `None`), or on async queue `q` (`Some(q)`), returning at once; a failure of an async
+/// launch is reported by the next wait for `q` (or the fold of its partials), naming the
+/// region. Panics naming the region when the launch or a synchronous kernel fails (with the
+/// kernel's panic location when it panicked). Returns the number of blocks launched.
+///
+/// Everything but the launch itself is looked up once per thread and kernel: after the first
+/// launch this costs a `cuLaunchKernel` (and a `cuStreamSynchronize` when synchronous), a
+/// lock of the runtime's state, and a hash lookup.
 pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: &mut KernelArgs, geom: &Geometry, queue: Option<i64>) -> u32 {
     let b = cuda_of(region);
-    let cuda = b.as_any().downcast_ref::<CudaBackend>().expect("checked by cuda_of");
+    let cuda = as_cuda(&b);
     let (bx, by) = geom.block_xy();
     if geom.block() > 1024 {
         panic!("acc: {region}: num_workers({by}) x vector_length({bx}) asks for {} threads per gang; a GPU block holds 1024 at most", geom.block());
     }
     // 16 bytes per thread: the collective reductions and broadcasts (acc_device::reduce).
     let shared = 16 * geom.block().max(32);
-    let (module, mut grid) = cached(cuda, region, ptx, name, geom, shared);
-    if geom.num_gangs == 0 {
-        grid = grid.min(MAX_DEFAULT_GRID as u32);
-    }
-    let mut cfg = LaunchConfig::linear(grid, bx).with_shared(shared);
-    cfg.block = (bx, by, 1);
-    if let Some(q) = queue {
-        cfg = cfg.on_queue(q);
-    }
-    let timer = profile::launch_begin_on(region, crate::DeviceType::Nvidia);
-    cuda.launch(&module, name, cfg, args).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}` failed: {e}"));
-    drop(timer);
-    grid
+    let key = KernelKey { backend: cuda.id(), ptx: ptx.as_ptr() as usize, name: (name.as_ptr() as usize, name.len()), shared };
+    KERNELS.with(|kernels| {
+        let mut kernels = kernels.borrow_mut();
+        let entry = match kernels.get(&key) {
+            Some(l) if *l.name == *name => kernels.get_mut(&key).expect("just found"),
+            _ => {
+                let module = module(cuda, region, ptx);
+                let kernel = cuda.kernel(&module, name, shared).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}`: {e}"));
+                kernels.insert(key, Launchable { kernel, name: name.into(), waves: Vec::new() });
+                kernels.get_mut(&key).expect("just inserted")
+            }
+        };
+        let grid = if geom.serial {
+            1
+        } else if geom.num_gangs > 0 {
+            geom.num_gangs.min(i32::MAX as usize) as u32
+        } else {
+            let block = geom.block();
+            let wave = match entry.waves.iter().find(|(b, _)| *b == block) {
+                Some(&(_, w)) => w,
+                None => {
+                    // The one-wave grid depends on the kernel and block only; capped by the
+                    // iterations below.
+                    let w = Geometry { iterations: usize::MAX / 2, ..*geom }.grid(cuda, &module(cuda, region, ptx), name, shared);
+                    entry.waves.push((block, w));
+                    w
+                }
+            };
+            let needed = geom.threads_wanted().div_ceil(block as usize).max(1);
+            wave.min(needed.min(u32::MAX as usize) as u32).min(MAX_DEFAULT_GRID as u32)
+        };
+        let mut cfg = LaunchConfig::linear(grid, bx).with_shared(shared);
+        cfg.block = (bx, by, 1);
+        cfg.queue = queue;
+        LAST_QUEUE.set(queue);
+        let timer = profile::launch_begin_on(region, crate::DeviceType::Nvidia);
+        cuda.launch_kernel(&entry.kernel, cfg, args, Some(region)).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}` failed: {e}"));
+        drop(timer);
+        grid
+    })
 }
 
 /// Whether region `region` runs its GPU path now: `if_cond`, the device is a GPU, and the
-/// package's PTX holds its kernels. A region acc-build could not see (one generated by
-/// `macro_rules!`) runs on the host, and says so once on stderr.
+/// package's PTX holds its kernels (looked up once per thread, region and PTX text). A
+/// region acc-build could not see (one generated by `macro_rules!`) runs on the host, and
+/// says so once on stderr.
 pub fn gpu_ready(region: &'static RegionInfo, if_cond: bool, ptx: &'static str, kernels: &[&str]) -> bool {
     if !if_cond || crate::device::device_type() != crate::DeviceType::Nvidia {
         return false;
     }
+    let key = (region as *const RegionInfo as usize, ptx.as_ptr() as usize);
+    if let Some(present) = READY.with(|r| r.borrow().get(&key).copied()) {
+        return present;
+    }
     let present = kernels.iter().all(|k| ptx.contains(&format!(".entry {k}(")));
+    READY.with(|r| r.borrow_mut().insert(key, present));
     if !present {
         static SAID: std::sync::Mutex<Vec<usize>> = std::sync::Mutex::new(Vec::new());
         let key = region as *const RegionInfo as usize;

@@ -1,5 +1,6 @@
 //! Kernel arguments and launch shapes.
 
+use std::cell::Cell;
 use std::ffi::c_void;
 
 use crate::DeviceCopy;
@@ -43,32 +44,56 @@ impl LaunchConfig {
 }
 
 /// The arguments of a kernel launch, in the kernel's parameter order: each is copied, as raw
-/// bytes, into a slot of its own (16-byte aligned), and `cuLaunchKernel` gets a pointer to
-/// each slot.
+/// bytes, into 16-byte aligned words of one buffer, and `cuLaunchKernel` gets a pointer to
+/// each parameter's first word.
 ///
 /// Parameter conventions of acc's kernels (see `acc_device::slice`): a `&[T]` of the region
 /// is two parameters, the device address as [`ptr`](Self::ptr) and the length as `usize`; a
 /// `&mut [T]` likewise; scalars and `DeviceCopy` structs by value.
-#[derive(Default)]
+///
+/// A launch path makes one of these per launch: its buffers are taken from a per-thread
+/// spare and given back when it drops, so that a launch allocates nothing once warm.
 pub struct KernelArgs {
-    slots: Vec<Box<[u128]>>,
+    /// The parameters' bytes, each parameter starting on a word of its own.
+    words: Vec<u128>,
+    /// The first word of each parameter.
+    starts: Vec<u32>,
+    /// Room for the `void*` array of the launch (addresses into `words`, rebuilt per launch).
+    ptrs: Vec<usize>,
+}
+
+/// The buffers of a [`KernelArgs`]: words, starts, pointers.
+type Buffers = (Vec<u128>, Vec<u32>, Vec<usize>);
+
+thread_local! {
+    /// The buffers of the last `KernelArgs` this thread dropped, cleared.
+    static SPARE: Cell<Option<Buffers>> = const { Cell::new(None) };
+}
+
+impl Default for KernelArgs {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl KernelArgs {
     /// No arguments yet.
     pub fn new() -> Self {
-        Self::default()
+        let (words, starts, ptrs) = SPARE.try_with(Cell::take).ok().flatten().unwrap_or_default();
+        KernelArgs { words, starts, ptrs }
     }
 
     /// Appends a value of any `DeviceCopy` type (integers, floats, `bool`, `#[repr(C)]`
     /// structs), passed by value.
     pub fn push<T: DeviceCopy>(&mut self, v: T) -> &mut Self {
         let size = std::mem::size_of::<T>();
-        let mut slot = vec![0u128; size.div_ceil(16).max(1)].into_boxed_slice();
-        // SAFETY: the slot has at least `size` bytes and 16-byte alignment (>= `T`'s for the
-        // types kernels take); `T: Copy`, so a bitwise copy is a valid value.
-        unsafe { slot.as_mut_ptr().cast::<T>().write_unaligned(v) };
-        self.slots.push(slot);
+        let start = self.words.len();
+        self.words.resize(start + size.div_ceil(16).max(1), 0);
+        self.starts.push(start as u32);
+        // SAFETY: the words from `start` hold at least `size` bytes and are 16-byte aligned
+        // (>= `T`'s alignment for the types kernels take; written unaligned anyway);
+        // `T: Copy`, so a bitwise copy is a valid value.
+        unsafe { self.words.as_mut_ptr().add(start).cast::<T>().write_unaligned(v) };
         self
     }
 
@@ -87,18 +112,35 @@ impl KernelArgs {
 
     /// The number of parameters.
     pub fn len(&self) -> usize {
-        self.slots.len()
+        self.starts.len()
     }
 
     /// True when there are no parameters.
     pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
+        self.starts.is_empty()
     }
 
     /// The `void**` array `cuLaunchKernel` takes; valid while `self` is neither moved nor
     /// changed.
-    pub(crate) fn pointers(&mut self) -> Vec<*mut c_void> {
-        self.slots.iter_mut().map(|s| s.as_mut_ptr().cast::<c_void>()).collect()
+    pub(crate) fn pointers(&mut self) -> *mut *mut c_void {
+        let base = self.words.as_mut_ptr();
+        self.ptrs.clear();
+        // `wrapping_add`: plain address arithmetic inside `words` (every start is in bounds).
+        self.ptrs.extend(self.starts.iter().map(|&s| base.wrapping_add(s as usize) as usize));
+        // `usize` and `*mut c_void` have the same size and alignment.
+        self.ptrs.as_mut_ptr().cast()
+    }
+}
+
+impl Drop for KernelArgs {
+    fn drop(&mut self) {
+        let (mut words, mut starts, mut ptrs) =
+            (std::mem::take(&mut self.words), std::mem::take(&mut self.starts), std::mem::take(&mut self.ptrs));
+        words.clear();
+        starts.clear();
+        ptrs.clear();
+        // Fails only while the thread's locals are being destroyed: the buffers are then freed.
+        let _ = SPARE.try_with(|s| s.set(Some((words, starts, ptrs))));
     }
 }
 
@@ -111,8 +153,12 @@ mod tests {
         let mut a = KernelArgs::new();
         a.slice(0x1000, 7).push(2.5f32).push(true).push([1u8, 2, 3]);
         assert_eq!(a.len(), 5);
-        let ptrs = a.pointers();
-        // SAFETY: each pointer is the start of the slot written by `push`.
+        let ptrs: Vec<*mut c_void> = {
+            let p = a.pointers();
+            // SAFETY: `pointers` returns an array of `len()` pointers.
+            unsafe { std::slice::from_raw_parts(p, a.len()) }.to_vec()
+        };
+        // SAFETY: each pointer is the start of the words written by `push`.
         unsafe {
             assert_eq!(*ptrs[0].cast::<u64>(), 0x1000);
             assert_eq!(*ptrs[1].cast::<usize>(), 7);
@@ -121,6 +167,13 @@ mod tests {
             assert_eq!(*ptrs[4].cast::<[u8; 3]>(), [1, 2, 3]);
         }
         assert!(ptrs.iter().all(|p| (*p as usize).is_multiple_of(16)));
+        // A second set reuses the first one's buffers once it dropped.
+        drop(a);
+        let mut b = KernelArgs::new();
+        b.push(7u8);
+        let p = b.pointers();
+        // SAFETY: one parameter, written above.
+        assert_eq!(unsafe { **p.cast::<*const u8>() }, 7);
         let c = LaunchConfig::linear(4, 256).with_shared(1024).on_queue(3);
         assert_eq!((c.block_threads(), c.shared_bytes, c.queue), (256, 1024, Some(3)));
     }

@@ -36,6 +36,7 @@ use std::any::Any;
 use std::collections::HashMap;
 use std::ffi::{c_void, CString};
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use acc_device::panic::PanicRecord;
@@ -46,6 +47,7 @@ pub use error::CudaError;
 pub use launch::{KernelArgs, LaunchConfig};
 
 use crate::device::{Backend, DevPtr, DeviceType};
+use crate::region::RegionInfo;
 
 /// Turns a driver status into a `Result`, naming the call and what the backend was doing.
 fn check(call: &'static str, r: sys::CUresult, doing: impl FnOnce() -> String) -> Result<(), CudaError> {
@@ -113,11 +115,78 @@ impl std::fmt::Debug for Module {
     }
 }
 
-/// An async queue: its stream and the kernel last launched on it (named in a panic report).
+/// An async queue: its stream and what was queued on it since it was last waited for.
 struct Queue {
     stream: sys::CUstream,
-    last_kernel: Option<String>,
+    /// Work queued since the last completed wait (counted in [`CudaBackend::busy_queues`]).
+    busy: bool,
+    /// Bumped by every launch and copy queued here: a wait that began before one leaves the
+    /// queue busy.
+    seq: u64,
+    /// The regions and kernels launched since the last wait, oldest first, each once (at
+    /// most [`QUEUE_LABELS`]): a failure found by a wait names them.
+    launched: Vec<(Option<&'static RegionInfo>, Arc<str>)>,
+    /// Device memory to free once the work queued up to `seq` has completed.
+    frees: Vec<(u64, u64)>,
 }
+
+/// How many distinct (region, kernel) pairs a queue remembers between waits.
+const QUEUE_LABELS: usize = 8;
+
+/// A kernel looked up once ([`CudaBackend::kernel`]) and launched any number of times with
+/// [`CudaBackend::launch_kernel`], without looking it up again.
+#[derive(Clone)]
+pub struct Kernel {
+    func: sys::CUfunction,
+    name: Arc<str>,
+    /// The dynamic shared memory the kernel was opened up to.
+    shared: u32,
+    /// Keeps the module's handle in use alongside the function's.
+    _module: Arc<Module>,
+}
+
+// SAFETY: a function handle is a plain driver handle, usable from any thread whose current
+// context is its module's (the backend makes it current in every call).
+unsafe impl Send for Kernel {}
+// SAFETY: as for `Send`; the handle is never mutated.
+unsafe impl Sync for Kernel {}
+
+impl Kernel {
+    /// The kernel's entry name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl std::fmt::Debug for Kernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Kernel").field("name", &self.name).field("shared", &self.shared).finish_non_exhaustive()
+    }
+}
+
+/// Pinned host memory mapped into the device's address space: the device writes it, the host
+/// reads it once the writing work has completed, with no copy (reduction partials).
+#[derive(Debug)]
+pub struct MappedBuf {
+    /// The host address.
+    pub host: *mut u8,
+    /// The device address of the same bytes.
+    pub dev: u64,
+    /// Its size in bytes.
+    pub bytes: usize,
+}
+
+// SAFETY: plain pinned memory owned by whoever holds the buffer; the backend hands each
+// buffer to one holder at a time.
+unsafe impl Send for MappedBuf {}
+
+/// The smallest mapped buffer the backend allocates (one holds 4096 partials of 16 bytes).
+const MAPPED_MIN: usize = 64 << 10;
+/// How many mapped buffers the backend keeps for reuse.
+const MAPPED_KEEP: usize = 8;
+
+/// Unique numbers for backends (a new backend may reuse a dropped one's address).
+static BACKEND_IDS: AtomicU64 = AtomicU64::new(1);
 
 /// Pinned host buffers for large transfers (opt-in, see
 /// [`CudaBackend::set_staged_transfers`]), used alternately so that the copy into one
@@ -134,6 +203,8 @@ const STAGING_CHUNK: usize = 8 << 20;
 
 /// One CUDA device, its primary context, and what acc keeps with it.
 pub struct CudaBackend {
+    /// Unique among the backends of the process (caches of handles are keyed by it).
+    id: u64,
     num: usize,
     dev: sys::CUdevice,
     ctx: sys::CUcontext,
@@ -143,6 +214,11 @@ pub struct CudaBackend {
     sync_stream: sys::CUstream,
     /// Async queues by number.
     queues: Mutex<HashMap<i64, Queue>>,
+    /// How many queues are busy (work queued since their last wait): synchronous transfers
+    /// to the host and frees wait for them first.
+    busy_queues: AtomicUsize,
+    /// Mapped buffers for reuse ([`CudaBackend::take_mapped`]).
+    mapped: Mutex<Vec<MappedBuf>>,
     /// Loaded modules by a hash of their PTX text.
     modules: Mutex<HashMap<(u64, usize), Arc<Module>>>,
     /// The host-mapped panic record: host and device addresses.
@@ -153,6 +229,8 @@ pub struct CudaBackend {
     staged: std::sync::atomic::AtomicBool,
     /// Set once a kernel trapped or faulted: the context is gone.
     poisoned: Mutex<Option<String>>,
+    /// Whether `poisoned` is set (checked by every call without taking the lock).
+    is_poisoned: AtomicBool,
 }
 
 // SAFETY: the handles are driver objects the driver lets any thread use once the context is
@@ -181,6 +259,7 @@ impl CudaBackend {
             }));
         }
         let dev = result::device::get(num as i32).map_err(|e| CudaError::driver("cuDeviceGet", e, format!("opening device {num}")))?;
+        Self::set_scheduling(dev)?;
         // SAFETY: `dev` is a valid device handle; the retained context is released in `Drop`.
         let ctx = unsafe { result::primary_ctx::retain(dev) }
             .map_err(|e| CudaError::driver("cuDevicePrimaryCtxRetain", e, format!("opening device {num}")))?;
@@ -192,6 +271,7 @@ impl CudaBackend {
             .map_err(|e| CudaError::driver("cuStreamCreate", e, "creating the synchronous stream"))?;
         let (panic_host, panic_dev) = Self::map_panic_record()?;
         Ok(CudaBackend {
+            id: BACKEND_IDS.fetch_add(1, Ordering::Relaxed),
             num,
             dev,
             ctx,
@@ -199,13 +279,53 @@ impl CudaBackend {
             props,
             sync_stream,
             queues: Mutex::new(HashMap::new()),
+            busy_queues: AtomicUsize::new(0),
+            mapped: Mutex::new(Vec::new()),
             modules: Mutex::new(HashMap::new()),
             panic_host,
             panic_dev,
             staging: Mutex::new(None),
             staged: std::sync::atomic::AtomicBool::new(std::env::var_os("ACC_CUDA_STAGING").is_some_and(|v| v == "1")),
             poisoned: Mutex::new(None),
+            is_poisoned: AtomicBool::new(false),
         })
+    }
+
+    /// How a thread waiting for the device waits: `ACC_CUDA_SCHED=spin` (the default: the
+    /// lowest latency, a core busy while it waits), `yield`, `blocking` (the thread sleeps
+    /// until an interrupt: several microseconds more per synchronisation) or `auto` (the
+    /// driver's choice). Set on the device's primary context before it is retained; a
+    /// primary context already active in the process (another CUDA user made it) keeps its
+    /// own flags.
+    fn set_scheduling(dev: sys::CUdevice) -> Result<(), CudaError> {
+        use sys::CUctx_flags::*;
+        let want = match std::env::var("ACC_CUDA_SCHED").ok().as_deref().map(str::trim) {
+            None | Some("") | Some("spin") => CU_CTX_SCHED_SPIN,
+            Some("yield") => CU_CTX_SCHED_YIELD,
+            Some("blocking") => CU_CTX_SCHED_BLOCKING_SYNC,
+            Some("auto") => CU_CTX_SCHED_AUTO,
+            Some(other) => {
+                return Err(CudaError::Invalid(format!(
+                    "ACC_CUDA_SCHED=`{other}` is not a scheduling mode; accepted values: `spin` (the default), `yield`, `blocking`, `auto`"
+                )))
+            }
+        };
+        let (mut flags, mut active) = (0u32, 0i32);
+        // SAFETY: a valid device handle and two local out-parameters.
+        let state = unsafe { sys::cuDevicePrimaryCtxGetState(dev, &mut flags, &mut active) };
+        if state == sys::CUresult::CUDA_SUCCESS && active == 0 {
+            let flags = (flags & !(CU_CTX_SCHED_MASK as u32)) | want as u32;
+            // SAFETY: a valid device handle; the flags are the context's own with the
+            // scheduling bits replaced. A failure leaves the driver's default, which works.
+            let _ = unsafe { sys::cuDevicePrimaryCtxSetFlags_v2(dev, flags) };
+        }
+        Ok(())
+    }
+
+    /// A number that identifies this backend among all the backends the process opened,
+    /// even one at the same address after this one dropped.
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     fn query(dev: sys::CUdevice) -> Result<DeviceProps, CudaError> {
@@ -272,8 +392,10 @@ impl CudaBackend {
 
     /// Makes the context current on this thread, unless a kernel failure poisoned it.
     fn enter(&self) -> Result<(), CudaError> {
-        if let Some(why) = lock(&self.poisoned).clone() {
-            return Err(CudaError::Poisoned(why));
+        if self.is_poisoned.load(Ordering::Acquire) {
+            if let Some(why) = lock(&self.poisoned).clone() {
+                return Err(CudaError::Poisoned(why));
+            }
         }
         // SAFETY: `ctx` stays retained for the backend's lifetime.
         unsafe { result::ctx::set_current(self.ctx) }.map_err(|e| CudaError::driver("cuCtxSetCurrent", e, "selecting the device"))
@@ -283,6 +405,7 @@ impl CudaBackend {
     fn fail(&self, e: CudaError) -> CudaError {
         if e.is_sticky() {
             lock(&self.poisoned).get_or_insert_with(|| e.to_string());
+            self.is_poisoned.store(true, Ordering::Release);
         }
         e
     }
@@ -327,13 +450,24 @@ impl CudaBackend {
         Ok(p)
     }
 
-    /// Frees device memory from [`alloc_bytes`](Self::alloc_bytes).
+    /// Frees device memory from [`alloc_bytes`](Self::alloc_bytes), after waiting for the
+    /// async queues that have work queued (any of it may use `p`).
     ///
     /// # Safety
-    /// `p` came from `alloc_bytes` of this backend, is not freed yet, and no pending work
-    /// uses it.
+    /// `p` came from `alloc_bytes` of this backend, is not freed yet, and no work queued
+    /// later uses it.
     pub unsafe fn free_bytes(&self, p: u64) -> Result<(), CudaError> {
         self.enter()?;
+        self.settle()?;
+        // SAFETY: the caller's contract; the work queued before has completed.
+        unsafe { self.free_now(p) }
+    }
+
+    /// `cuMemFree` of `p`.
+    ///
+    /// # Safety
+    /// As for [`free_bytes`](Self::free_bytes), and no pending work uses `p`.
+    unsafe fn free_now(&self, p: u64) -> Result<(), CudaError> {
         // SAFETY: the caller's contract.
         check("cuMemFree", unsafe { sys::cuMemFree_v2(p) }, || format!("freeing device memory at {p:#x}"))
     }
@@ -399,13 +533,15 @@ impl CudaBackend {
     }
 
     /// Copies device memory to the host, synchronously (large copies staged as in
-    /// [`h2d_bytes`](Self::h2d_bytes)).
+    /// [`h2d_bytes`](Self::h2d_bytes)), after the async queues that have work queued (which
+    /// may be writing `src`).
     ///
     /// # Safety
     /// `dst` is valid for writes of `bytes` bytes and not accessed by anyone else meanwhile;
     /// `src` lies in a live allocation of this backend with `bytes` bytes after it.
     pub unsafe fn d2h_bytes(&self, dst: *mut u8, src: u64, bytes: usize) -> Result<(), CudaError> {
         self.enter()?;
+        self.settle()?;
         let doing = || format!("copying {bytes} bytes from {}", self.label);
         if !self.staged(bytes) {
             // SAFETY: the caller's contract; the synchronisation ends the use of `dst`.
@@ -604,42 +740,100 @@ impl CudaBackend {
         Ok(wave.min(needed.min(u32::MAX as usize) as u32))
     }
 
+    /// Kernel `name` of `module`, opened up to `shared` bytes of dynamic shared memory, as a
+    /// handle for [`launch_kernel`](Self::launch_kernel): launch paths look it up once.
+    pub fn kernel(&self, module: &Arc<Module>, name: &str, shared: u32) -> Result<Kernel, CudaError> {
+        self.enter()?;
+        let func = self.function(module, name, shared)?;
+        Ok(Kernel { func, name: name.into(), shared, _module: module.clone() })
+    }
+
     /// The stream of `queue` (`None`: the synchronous stream), created at first use.
     fn stream(&self, queue: Option<i64>) -> Result<sys::CUstream, CudaError> {
         let Some(q) = queue else { return Ok(self.sync_stream) };
         let mut queues = lock(&self.queues);
-        if let Some(s) = queues.get(&q) {
-            return Ok(s.stream);
+        Self::queue_entry(&mut queues, q).map(|e| e.stream)
+    }
+
+    fn queue_entry(queues: &mut HashMap<i64, Queue>, q: i64) -> Result<&mut Queue, CudaError> {
+        match queues.entry(q) {
+            std::collections::hash_map::Entry::Occupied(e) => Ok(e.into_mut()),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                let stream = result::stream::create(result::stream::StreamKind::NonBlocking)
+                    .map_err(|e| CudaError::driver("cuStreamCreate", e, format!("creating async queue {q}")))?;
+                Ok(v.insert(Queue { stream, busy: false, seq: 0, launched: Vec::new(), frees: Vec::new() }))
+            }
         }
-        let stream = result::stream::create(result::stream::StreamKind::NonBlocking)
-            .map_err(|e| CudaError::driver("cuStreamCreate", e, format!("creating async queue {q}")))?;
-        queues.insert(q, Queue { stream, last_kernel: None });
-        Ok(stream)
+    }
+
+    /// Notes work queued on `q` (a launch of `label`, or a copy): the queue is busy until a
+    /// wait that began after it completes.
+    fn queued(&self, q: i64, label: Option<(Option<&'static RegionInfo>, &Arc<str>)>) {
+        let mut queues = lock(&self.queues);
+        let Some(queue) = queues.get_mut(&q) else { return };
+        queue.seq += 1;
+        if !queue.busy {
+            queue.busy = true;
+            self.busy_queues.fetch_add(1, Ordering::AcqRel);
+        }
+        if let Some((region, kernel)) = label {
+            let same = |(r, k): &(Option<&'static RegionInfo>, Arc<str>)| {
+                r.map(|r| r as *const RegionInfo) == region.map(|r| r as *const RegionInfo) && Arc::ptr_eq(k, kernel)
+            };
+            if !queue.launched.iter().any(same) && queue.launched.len() < QUEUE_LABELS {
+                queue.launched.push((region, kernel.clone()));
+            }
+        }
     }
 
     /// Launches kernel `name` of `module`. A synchronous launch (`cfg.queue == None`)
     /// returns once the kernel finished, with [`CudaError::KernelPanic`] if it panicked; an
     /// async one returns at once, and [`wait_queue`](Self::wait_queue) reports its failure.
     pub fn launch(&self, module: &Module, name: &str, cfg: LaunchConfig, args: &mut KernelArgs) -> Result<(), CudaError> {
-        self.launch_inner(module, name, cfg, args, false).map(|_| ())
+        self.enter()?;
+        let f = self.function(module, name, cfg.shared_bytes)?;
+        self.launch_inner(f, name, None, cfg, args, false).map(|_| ())
+    }
+
+    /// Launches `kernel` as [`launch`](Self::launch) does, without looking it up; `region`
+    /// is named when a wait finds that the launch failed.
+    pub fn launch_kernel(
+        &self,
+        kernel: &Kernel,
+        cfg: LaunchConfig,
+        args: &mut KernelArgs,
+        region: Option<&'static RegionInfo>,
+    ) -> Result<(), CudaError> {
+        self.enter()?;
+        if cfg.shared_bytes > kernel.shared {
+            return Err(CudaError::Invalid(format!(
+                "kernel `{}` was opened up to {} bytes of shared memory and launched with {}",
+                kernel.name, kernel.shared, cfg.shared_bytes
+            )));
+        }
+        self.launch_inner(kernel.func, &kernel.name, Some((region, &kernel.name)), cfg, args, false).map(|_| ())
     }
 
     /// A synchronous launch timed with CUDA events; returns the kernel's time in
     /// milliseconds.
     pub fn launch_timed(&self, module: &Module, name: &str, mut cfg: LaunchConfig, args: &mut KernelArgs) -> Result<f32, CudaError> {
         cfg.queue = None;
-        self.launch_inner(module, name, cfg, args, true).map(|t| t.unwrap_or(0.0))
+        self.enter()?;
+        let f = self.function(module, name, cfg.shared_bytes)?;
+        self.launch_inner(f, name, None, cfg, args, true).map(|t| t.unwrap_or(0.0))
     }
 
+    /// The launch itself (the context is current): on the synchronous stream, then
+    /// synchronised, or queued on `cfg.queue`'s stream and noted there under `label`.
     fn launch_inner(
         &self,
-        module: &Module,
+        f: sys::CUfunction,
         name: &str,
+        label: Option<(Option<&'static RegionInfo>, &Arc<str>)>,
         cfg: LaunchConfig,
         args: &mut KernelArgs,
         timed: bool,
     ) -> Result<Option<f32>, CudaError> {
-        self.enter()?;
         let (g, b) = (cfg.grid, cfg.block);
         if g.0 == 0 || g.1 == 0 || g.2 == 0 || cfg.block_threads() == 0 || cfg.block_threads() > self.props.max_threads_per_block {
             return Err(CudaError::Invalid(format!(
@@ -647,7 +841,6 @@ impl CudaBackend {
                 self.label, self.props.max_threads_per_block
             )));
         }
-        let f = self.function(module, name, cfg.shared_bytes)?;
         let stream = self.stream(cfg.queue)?;
         let events = if timed {
             let mk = || {
@@ -662,21 +855,25 @@ impl CudaBackend {
             // SAFETY: valid event and stream.
             check("cuEventRecord", unsafe { sys::cuEventRecord(start, stream) }, || "timing a launch".into())?;
         }
-        let mut ptrs = args.pointers();
+        let ptrs = args.pointers();
         // SAFETY: `f` is a kernel of a loaded module; `ptrs` holds one pointer per parameter,
-        // each to a slot holding the parameter's bytes, alive for the call (the driver copies
-        // them at launch). The kernel's parameter list is the caller's contract with the PTX.
-        let r = unsafe {
-            sys::cuLaunchKernel(f, g.0, g.1, g.2, b.0, b.1, b.2, cfg.shared_bytes, stream, ptrs.as_mut_ptr(), std::ptr::null_mut())
-        };
+        // each to the parameter's bytes, alive for the call (the driver copies them at
+        // launch). The kernel's parameter list is the caller's contract with the PTX.
+        let r = unsafe { sys::cuLaunchKernel(f, g.0, g.1, g.2, b.0, b.1, b.2, cfg.shared_bytes, stream, ptrs, std::ptr::null_mut()) };
         let doing = || format!("launching `{name}` ({} blocks of {} threads)", g.0 * g.1 * g.2, cfg.block_threads());
         if let Err(e) = r.result() {
             return Err(self.sync_error("cuLaunchKernel", e, Some(name.to_owned()), doing()));
         }
         if let Some(q) = cfg.queue {
-            if let Some(queue) = lock(&self.queues).get_mut(&q) {
-                queue.last_kernel = Some(name.to_owned());
-            }
+            let owned: Arc<str>;
+            let label = match label {
+                Some(l) => l,
+                None => {
+                    owned = name.into();
+                    (None, &owned)
+                }
+            };
+            self.queued(q, Some(label));
             return Ok(None);
         }
         if let Some((_, end)) = events {
@@ -703,27 +900,155 @@ impl CudaBackend {
         })
     }
 
+    /// Copies device memory to the host in order with the work queued on async queue `q`
+    /// (after the kernels queued before), and returns once the copy landed: the host memory
+    /// is the caller's again (the work queued before it has completed too, and a failure of
+    /// it is reported here).
+    ///
+    /// # Safety
+    /// As for [`d2h_bytes`](Self::d2h_bytes).
+    pub unsafe fn d2h_on_queue(&self, dst: *mut u8, src: u64, bytes: usize, q: i64) -> Result<(), CudaError> {
+        self.enter()?;
+        let stream = self.stream(Some(q))?;
+        let doing = || format!("copying {bytes} bytes from {} on async queue {q}", self.label);
+        // SAFETY: the caller's contract; the wait below ends the use of `dst`.
+        check("cuMemcpyDtoHAsync", unsafe { sys::cuMemcpyDtoHAsync_v2(dst.cast(), src, bytes, stream) }, doing)
+            .map_err(|e| self.fail(e))?;
+        self.queued(q, None);
+        self.wait_queue_labelled(q).map_err(|(e, _)| e)
+    }
+
+    /// Frees `p` once the work queued on async queue `q` so far has completed: at once when
+    /// the queue is idle, else at the wait that finds it done.
+    ///
+    /// # Safety
+    /// `p` came from [`alloc_bytes`](Self::alloc_bytes) of this backend, is not freed yet,
+    /// and only work queued on `q` so far may use it.
+    pub unsafe fn free_after(&self, p: u64, q: i64) -> Result<(), CudaError> {
+        self.enter()?;
+        {
+            let mut queues = lock(&self.queues);
+            if let Some(queue) = queues.get_mut(&q).filter(|queue| queue.busy) {
+                queue.frees.push((queue.seq, p));
+                return Ok(());
+            }
+        }
+        // SAFETY: the caller's contract; nothing is pending on `q`.
+        unsafe { self.free_now(p) }
+    }
+
     /// Waits for async queue `q` (OpenACC `wait(q)`); reports a kernel panic or failure of
     /// the work queued on it.
     pub fn wait_queue(&self, q: i64) -> Result<(), CudaError> {
-        self.enter()?;
-        let (stream, kernel) = match lock(&self.queues).get(&q) {
-            Some(s) => (s.stream, s.last_kernel.clone()),
-            None => return Ok(()),
+        self.wait_queue_labelled(q).map_err(|(e, _)| e)
+    }
+
+    /// [`wait_queue`](Self::wait_queue), whose error also says which regions' kernels the
+    /// queue ran since its last wait.
+    fn wait_queue_labelled(&self, q: i64) -> Result<(), (CudaError, String)> {
+        self.enter().map_err(|e| (e, String::new()))?;
+        let (stream, seq, kernel, labels) = match lock(&self.queues).get(&q) {
+            Some(s) if s.busy => (
+                s.stream,
+                s.seq,
+                s.launched.last().map(|(_, k)| k.to_string()),
+                s.launched.iter().filter_map(|(r, _)| *r).map(|r| r.to_string()).collect::<Vec<_>>(),
+            ),
+            _ => return Ok(()),
         };
         // SAFETY: a stream of this backend.
-        unsafe { sys::cuStreamSynchronize(stream) }
-            .result()
-            .map_err(|e| self.sync_error("cuStreamSynchronize", e, kernel, format!("waiting for async queue {q}")))
+        if let Err(e) = unsafe { sys::cuStreamSynchronize(stream) }.result() {
+            let labels = match labels.len() {
+                0 => String::new(),
+                1 => labels[0].clone(),
+                _ => format!("one of {}", labels.join(", ")),
+            };
+            return Err((self.sync_error("cuStreamSynchronize", e, kernel, format!("waiting for async queue {q}")), labels));
+        }
+        // The work queued up to `seq` has completed: its frees can go, and the queue is idle
+        // unless more was queued meanwhile.
+        let frees: Vec<u64> = {
+            let mut queues = lock(&self.queues);
+            let queue = queues.get_mut(&q).expect("queues are never removed");
+            let (done, later): (Vec<_>, Vec<_>) = queue.frees.drain(..).partition(|(s, _)| *s <= seq);
+            queue.frees = later;
+            if queue.seq == seq && queue.busy {
+                queue.busy = false;
+                queue.launched.clear();
+                self.busy_queues.fetch_sub(1, Ordering::AcqRel);
+            }
+            done.into_iter().map(|(_, p)| p).collect()
+        };
+        for p in frees {
+            // SAFETY: given to `free_after`, whose work has completed.
+            unsafe { self.free_now(p) }.map_err(|e| (e, String::new()))?;
+        }
+        Ok(())
     }
 
     /// Waits for every async queue (OpenACC `wait`).
     pub fn wait_all_queues(&self) -> Result<(), CudaError> {
-        let qs: Vec<i64> = lock(&self.queues).keys().copied().collect();
+        self.wait_all_labelled().map_err(|(e, _)| e)
+    }
+
+    fn wait_all_labelled(&self) -> Result<(), (CudaError, String)> {
+        let mut qs: Vec<i64> = lock(&self.queues).keys().copied().collect();
+        qs.sort_unstable();
         for q in qs {
-            self.wait_queue(q)?;
+            self.wait_queue_labelled(q)?;
         }
         Ok(())
+    }
+
+    /// Waits for the busy async queues, if any: what synchronous transfers to the host and
+    /// frees do first, so that they never race with queued kernels.
+    fn settle(&self) -> Result<(), CudaError> {
+        if self.busy_queues.load(Ordering::Acquire) == 0 {
+            return Ok(());
+        }
+        self.wait_all_queues()
+    }
+
+    /// A mapped buffer of at least `bytes` bytes (from the ones given back, else new).
+    pub fn take_mapped(&self, bytes: usize) -> Result<MappedBuf, CudaError> {
+        {
+            let mut pool = lock(&self.mapped);
+            if let Some(i) = pool.iter().position(|b| b.bytes >= bytes) {
+                return Ok(pool.swap_remove(i));
+            }
+        }
+        self.enter()?;
+        let size = bytes.max(MAPPED_MIN).next_multiple_of(4096);
+        let flags = sys::CU_MEMHOSTALLOC_DEVICEMAP | sys::CU_MEMHOSTALLOC_PORTABLE;
+        // SAFETY: a plain pinned allocation, only ever used as bytes.
+        let host = unsafe { result::malloc_host(size, flags) }
+            .map_err(|e| CudaError::driver("cuMemHostAlloc", e, format!("allocating {size} bytes of mapped memory")))?
+            .cast::<u8>();
+        let mut dev = 0;
+        // SAFETY: `host` came from `cuMemHostAlloc` with `DEVICEMAP`.
+        let r = check("cuMemHostGetDevicePointer", unsafe { sys::cuMemHostGetDevicePointer_v2(&mut dev, host.cast(), 0) }, || {
+            "mapping pinned memory".into()
+        });
+        if let Err(e) = r {
+            // SAFETY: allocated above, used by nothing.
+            let _ = unsafe { result::free_host(host.cast()) };
+            return Err(e);
+        }
+        Ok(MappedBuf { host, dev, bytes: size })
+    }
+
+    /// Gives back a buffer from [`take_mapped`](Self::take_mapped), for reuse.
+    ///
+    /// # Safety
+    /// No pending or later work uses the buffer through its device address.
+    pub unsafe fn give_back_mapped(&self, buf: MappedBuf) {
+        let mut pool = lock(&self.mapped);
+        if pool.len() < MAPPED_KEEP {
+            pool.push(buf);
+        } else {
+            // SAFETY: the caller's contract; the buffer came from `cuMemHostAlloc`.
+            let _ = unsafe { result::free_host(buf.host.cast()) };
+        }
     }
 }
 
@@ -740,7 +1065,15 @@ impl Drop for CudaBackend {
                 let _ = result::module::unload(m.module);
             }
             for q in lock(&self.queues).values() {
+                if alive {
+                    for &(_, p) in &q.frees {
+                        let _ = sys::cuMemFree_v2(p);
+                    }
+                }
                 let _ = result::stream::destroy(q.stream);
+            }
+            for b in lock(&self.mapped).drain(..) {
+                let _ = result::free_host(b.host.cast());
             }
             let _ = result::stream::destroy(self.sync_stream);
             if let Some(st) = lock(&self.staging).take() {
@@ -752,6 +1085,15 @@ impl Drop for CudaBackend {
             let _ = result::free_host(self.panic_host.cast());
             let _ = result::primary_ctx::release(self.dev);
         }
+    }
+}
+
+/// A wait's failure, prefixed with the regions whose kernels the queue ran.
+fn labelled((e, regions): (CudaError, String)) -> String {
+    if regions.is_empty() {
+        e.to_string()
+    } else {
+        format!("{regions}: {e}")
     }
 }
 
@@ -784,10 +1126,10 @@ impl Backend for CudaBackend {
         Ok(unsafe { self.d2h_bytes(dst, src.0, bytes) }?)
     }
     fn wait(&self, queue: i64) -> Result<(), String> {
-        Ok(self.wait_queue(queue)?)
+        self.wait_queue_labelled(queue).map_err(labelled)
     }
     fn wait_all(&self) -> Result<(), String> {
-        Ok(self.wait_all_queues()?)
+        self.wait_all_labelled().map_err(labelled)
     }
     fn as_any(&self) -> &dyn Any {
         self
