@@ -351,6 +351,9 @@ impl Table {
     }
 
     /// Removes the entry at `start` if both counts are zero, copying `v` back first if asked.
+    /// With an async `queue`, the copy follows the work queued there and the memory is freed
+    /// once that work has completed.
+    #[allow(clippy::too_many_arguments)]
     fn release_if_unused(
         &mut self,
         b: &dyn Backend,
@@ -359,6 +362,7 @@ impl Table {
         start: usize,
         v: HostView,
         copyout: bool,
+        queue: Option<i64>,
     ) -> Result<(), String> {
         let e = &self.entries[&start];
         if e.structured > 0 || e.dynamic > 0 {
@@ -369,19 +373,21 @@ impl Table {
             return Ok(());
         }
         let copied = if copyout {
-            download(
+            download_on(
                 b,
                 region,
                 name,
                 DevPtr(e.dev.0 + (v.addr - start) as u64),
                 v,
+                queue,
             )
         } else {
             Ok(())
         };
         // SAFETY: the entry came from `b.alloc` and has just left the table, so this is the
-        // only free; the download above was synchronous.
-        let freed = unsafe { b.free(e.dev) }
+        // only free; the download above has completed (it is synchronous); the work queued
+        // on `queue` is waited for by `free_on`.
+        let freed = unsafe { free_on(b, e.dev, queue) }
             .map_err(|err| format!("acc: {region}: freeing `{name}` on the device failed: {err}"));
         copied.and(freed)
     }
@@ -422,6 +428,7 @@ impl Table {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn exit_structured(
         &mut self,
         b: &dyn Backend,
@@ -430,12 +437,13 @@ impl Table {
         v: HostView,
         clause: Clause,
         held: Held,
+        queue: Option<i64>,
     ) -> Result<(), String> {
         match self.entries.get_mut(&held.start) {
             Some(e) if e.id == held.id => {
                 e.structured = e.structured.saturating_sub(1);
                 let copyout = matches!(clause, Clause::Copy | Clause::CopyOut);
-                self.release_if_unused(b, region, name, held.start, v, copyout)
+                self.release_if_unused(b, region, name, held.start, v, copyout, queue)
             }
             // Gone with a `shutdown` while the region was running: nothing to give back.
             _ => Ok(()),
@@ -486,11 +494,41 @@ fn download(
     dev: DevPtr,
     v: HostView,
 ) -> Result<(), String> {
+    download_on(b, region, name, dev, v, None)
+}
+
+/// The CUDA backend behind `b`, when it is one (for what only it does: async queues).
+#[cfg(feature = "cuda")]
+fn cuda_backend(b: &dyn Backend) -> Option<&crate::cuda::CudaBackend> {
+    b.as_any().downcast_ref()
+}
+
+/// Copies `dev` back to `v`: in order with the work queued on `queue` when there is one (the
+/// kernels of an async region), done when this returns (the host data is borrowed only until
+/// the construct ends, so nothing may write it later).
+fn download_on(
+    b: &dyn Backend,
+    region: &'static RegionInfo,
+    name: &'static str,
+    dev: DevPtr,
+    v: HostView,
+    queue: Option<i64>,
+) -> Result<(), String> {
     let t = Instant::now();
     // SAFETY: `v` describes live host data that the construct's caller holds mutably
     // borrowed (the contract of `HostView` for written-back data); `dev` is the matching
     // part of a live device allocation.
-    unsafe { b.d2h(v.addr as *mut u8, dev, v.bytes) }.map_err(|e| {
+    let copied = unsafe {
+        match queue {
+            #[cfg(feature = "cuda")]
+            Some(q) if cuda_backend(b).is_some() => cuda_backend(b)
+                .expect("checked")
+                .d2h_on_queue(v.addr as *mut u8, dev.0, v.bytes, q)
+                .map_err(String::from),
+            _ => b.d2h(v.addr as *mut u8, dev, v.bytes),
+        }
+    };
+    copied.map_err(|e| {
         format!(
             "acc: {region}: downloading `{name}` ({}) from the device failed: {e}",
             profile::human_bytes(v.bytes as u64)
@@ -504,6 +542,21 @@ fn download(
         t.elapsed().as_nanos() as u64,
     );
     Ok(())
+}
+
+/// Frees `dev`: after the work queued on `queue` (deferred until it has completed) when there
+/// is one, else after every busy queue (the CUDA backend's `free`).
+///
+/// # Safety
+/// As for [`Backend::free`], where "pending work" excludes the work queued on `queue`.
+unsafe fn free_on(b: &dyn Backend, dev: DevPtr, queue: Option<i64>) -> Result<(), String> {
+    match queue {
+        #[cfg(feature = "cuda")]
+        // SAFETY: the caller's contract.
+        Some(q) if cuda_backend(b).is_some() => unsafe { cuda_backend(b).expect("checked").free_after(dev.0, q) }.map_err(String::from),
+        // SAFETY: the caller's contract.
+        _ => unsafe { b.free(dev) },
+    }
 }
 
 /// Runs `f` on the table with the current backend, then panics (lock released) on error.
@@ -554,14 +607,26 @@ struct ScopeEntry {
 pub struct DataScope {
     region: &'static RegionInfo,
     entries: Vec<ScopeEntry>,
+    queue: Option<i64>,
 }
 
 impl DataScope {
     /// An empty scope for `region`.
     pub fn new(region: &'static RegionInfo) -> Self {
+        Self::on_queue(region, None)
+    }
+
+    /// An empty scope for a compute region with `async(q)` (`queue` is `Some(q)`, see
+    /// [`RegionInfo::queue`]): when it ends, the data it copies back is copied in order with
+    /// the region's kernels on queue `q` (the scope's end waits for that copy: the host data
+    /// is borrowed only until then), and the device memory it frees is freed once the work
+    /// queued on `q` has completed, without waiting for it. Entering data is synchronous,
+    /// as in [`new`](Self::new)'s scopes.
+    pub fn on_queue(region: &'static RegionInfo, queue: Option<i64>) -> Self {
         DataScope {
             region,
             entries: Vec::new(),
+            queue,
         }
     }
 
@@ -648,7 +713,7 @@ impl Drop for DataScope {
                     .filter_map(|e| {
                         let clause = if e.stale { Clause::Create } else { e.clause };
                         st.table
-                            .exit_structured(&*b, region, e.name, e.view, clause, e.held)
+                            .exit_structured(&*b, region, e.name, e.view, clause, e.held, self.queue)
                             .err()
                     })
                     .collect(),
@@ -717,7 +782,7 @@ pub(crate) fn try_exit_data(
                 return Ok(());
             }
             e.dynamic = if finalize { 0 } else { e.dynamic - 1 };
-            t.release_if_unused(b, region, name, start, v, c == ExitClause::CopyOut)
+            t.release_if_unused(b, region, name, start, v, c == ExitClause::CopyOut, None)
         }
     })
 }

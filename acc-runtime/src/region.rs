@@ -41,6 +41,26 @@ impl RegionInfo {
     pub fn site(&self) -> Site<'_> {
         Site(self)
     }
+
+    /// The async queue of this region's `async(q)` clause, evaluated at the call (`async`
+    /// alone is `q = -1`, OpenACC's `acc_async_noval`): `Some(q)`, or `None` for
+    /// `q = -2` (`acc_async_sync`: synchronous). Panics naming the region for any other
+    /// negative `q`.
+    ///
+    /// ```
+    /// use acc_runtime::private::RegionInfo;
+    /// static R: RegionInfo = RegionInfo { name: "r", kind: "parallel", file: "r.rs", line: 1, kernel: "" };
+    /// assert_eq!((R.queue(3), R.queue(-1), R.queue(-2)), (Some(3), Some(-1), None));
+    /// ```
+    pub fn queue(&self, q: i64) -> Option<i64> {
+        match q {
+            crate::device::ASYNC_SYNC => None,
+            q if q >= crate::device::ASYNC_NOVAL => Some(q),
+            q => panic!(
+                "acc: {self}: `async({q})`: async queues are numbers >= 0, or -1 for the default queue (-2: synchronous)"
+            ),
+        }
+    }
 }
 
 /// Formats `region `name` (file:line)`, the prefix of every runtime panic about a region.
@@ -89,6 +109,14 @@ mod tests {
         line: 9,
         kernel: "vadd_kernel",
     };
+
+    #[test]
+    fn async_queue_numbers() {
+        assert_eq!((R.queue(0), R.queue(7), R.queue(-1), R.queue(-2)), (Some(0), Some(7), Some(-1), None));
+        let e = std::panic::catch_unwind(|| R.queue(-3)).expect_err("queue -3 is refused");
+        let msg = e.downcast_ref::<String>().cloned().unwrap_or_default();
+        assert!(msg.contains("region `vadd`") && msg.contains("async(-3)"), "{msg}");
+    }
 
     #[test]
     fn display_names_region_and_location() {
