@@ -146,7 +146,13 @@ impl<'a> Scheduler<'a> {
         }
         let body = cur.body.clone();
         let inner_par = self.holds_parallel(&body);
-        let mut lv = Levels { gang: d.gang.is_some() || top, worker: d.worker.is_some(), vector: d.vector.is_some() };
+        // A level an enclosing loop spreads already is not spread again (`kernels` nests with
+        // `gang` or `vector` on two loops): the loop runs in order there.
+        let mut lv = Levels {
+            gang: (d.gang.is_some() && !ctx.used.gang) || top,
+            worker: d.worker.is_some() && !ctx.used.worker,
+            vector: d.vector.is_some() && !ctx.used.vector,
+        };
         if !inner_par {
             // The innermost parallel loop takes every level left free.
             lv.worker |= self.uses_worker && !ctx.used.worker;
