@@ -5,9 +5,10 @@
 //! Kernel ABI, in order: the region's parameters (`&[T]` -> `ReadOnlyPtr<T>, usize`;
 //! `&mut [T]` and `DeviceSlice`s -> pointer, `usize`; values by value), then `Captures` (the
 //! locals the nest uses, packed), then the reduction partials buffer (`*mut u8`, one 16-byte
-//! entry per block and reduction variable). The nest's outermost parallel loop (with its
-//! `collapse`/`tile` loops) is spread over every thread of the grid with a grid-stride loop
-//! from the lower bound; loops inside it run in order in each thread, as on the host backend.
+//! entry per block and reduction variable). The nest's loops get the schedule of
+//! [`crate::schedule`] (gang / worker / vector over blocks, `threadIdx.y`, `threadIdx.x`); a
+//! nest that must run in order (`serial`, `seq`, a `kernels` loop not proved independent) runs
+//! in one thread.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
