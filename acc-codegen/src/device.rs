@@ -401,7 +401,7 @@ fn nest_kernel(
     let mut writebacks: Vec<Ident> = Vec::new();
     if serial {
         for l in &captured {
-            if !reds.iter().any(|r| r.1 == l.name) && assigns(f, &l.name) {
+            if !reds.iter().any(|r| r.1 == l.name) && schedule::block_assigns(&f.body, &l.name) {
                 writebacks.push(l.name.clone());
             }
         }
@@ -493,26 +493,4 @@ fn nest_kernel(
         )*
     }};
     Some((device_fn, launch))
-}
-
-/// Whether the nest assigns the plain variable `name` (`name = ..`, `name op= ..`).
-fn assigns(f: &ExprForLoop, name: &Ident) -> bool {
-    struct V<'a>(&'a Ident, bool);
-    impl<'ast> syn::visit::Visit<'ast> for V<'_> {
-        fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
-            if matches!(&*a.left, Expr::Path(p) if p.path.is_ident(self.0)) {
-                self.1 = true;
-            }
-            syn::visit::visit_expr_assign(self, a);
-        }
-        fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
-            if loops::is_compound_assign(&b.op) && matches!(&*b.left, Expr::Path(p) if p.path.is_ident(self.0)) {
-                self.1 = true;
-            }
-            syn::visit::visit_expr_binary(self, b);
-        }
-    }
-    let mut v = V(name, false);
-    syn::visit::Visit::visit_expr_for_loop(&mut v, f);
-    v.1
 }
