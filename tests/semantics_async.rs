@@ -198,14 +198,23 @@ mod by_hand {
 
     static PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/acc_kernels.ptx"));
 
-    /// The entry of this file's region `fn_name` in the package's PTX.
+    /// The entry of this file's region `fn_name` in the package's PTX (found once: the PTX
+    /// is megabytes long, and a search per launch would cost more than the launch).
     fn kernel(fn_name: &str) -> &'static str {
+        static FOUND: std::sync::Mutex<Vec<(String, &'static str)>> = std::sync::Mutex::new(Vec::new());
+        let mut found = FOUND.lock().unwrap();
+        if let Some((_, k)) = found.iter().find(|(f, _)| f == fn_name) {
+            return k;
+        }
         let suffix = format!("_{fn_name}_0(");
-        PTX.lines()
+        let k = PTX
+            .lines()
             .filter_map(|l| l.split(".entry ").nth(1))
             .find(|e| e.starts_with("acc_tests_semantics_async_rs_l") && e.ends_with(&suffix))
             .map(|e| &e[..e.len() - 1])
-            .unwrap_or_else(|| panic!("no kernel of region `{fn_name}` in the PTX"))
+            .unwrap_or_else(|| panic!("no kernel of region `{fn_name}` in the PTX"));
+        found.push((fn_name.to_string(), k));
+        k
     }
 
     fn on_gpu(test: &str) -> bool {
