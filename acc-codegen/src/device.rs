@@ -5,7 +5,8 @@
 //! Kernel ABI, in order: the region's parameters (`&[T]` -> `ReadOnlyPtr<T>, usize`;
 //! `&mut [T]` and `DeviceSlice`s -> pointer, `usize`; values by value), then `Captures` (the
 //! locals the nest uses, packed), then the reduction partials buffer (`*mut u8`, one 16-byte
-//! entry per block and reduction variable). The nest's loops get the schedule of
+//! entry per block and reduction variable), then the cells of the outer scalars the nest
+//! updates with `atomic!` (`*mut u8`, 16 bytes each). The nest's loops get the schedule of
 //! [`crate::schedule`] (gang / worker / vector over blocks, `threadIdx.y`, `threadIdx.x`); a
 //! nest that must run in order (`serial`, `seq`, a `kernels` loop not proved independent) runs
 //! in one thread.
@@ -173,6 +174,8 @@ fn nest_reductions(f: &ExprForLoop, kind: RegionKind) -> Vec<(RedOp, Span, Ident
 /// `cache!` hints, and turns `atomic!` on slice elements into device atomics.
 struct DeviceBody<'a> {
     slices: &'a [Ident],
+    /// Outer scalars updated atomically: their names are the cells' atomic handles.
+    cells: &'a [Ident],
     /// Read-only slice parameters: passed to routines as `&[T]` (`&*a`).
     read_only: &'a [Ident],
 }
@@ -188,6 +191,7 @@ impl DeviceBody<'_> {
         let form: AtomicForm = syn::parse2(m.tokens.clone()).ok()?;
         let tokens = match form.place() {
             Place::Element { base, .. } if self.slices.contains(base) => atomic::expand_shared(&form, m.path.span()),
+            Place::Scalar(id) if self.cells.contains(id) => atomic::expand_shared(&form, m.path.span()),
             Place::Scalar(_) | Place::Element { .. } => {
                 // Locals declared inside the loop body are per thread: the plain form is right.
                 // Outer scalars would need a device cell: checked by the caller.
@@ -244,23 +248,24 @@ impl VisitMut for DeviceBody<'_> {
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
-/// Scalar atomics on locals declared outside the nest (they need a device cell).
-fn outer_scalar_atomics(f: &ExprForLoop, lets: &[Let]) -> Option<Span> {
-    struct V<'a>(&'a [Let], Option<Span>);
+/// The locals declared outside the nest that it updates with scalar atomics: each gets a
+/// device cell (acc-runtime's `Cells`).
+fn outer_scalar_atomics(f: &ExprForLoop, lets: &[Let]) -> Vec<Ident> {
+    struct V<'a>(&'a [Let], Vec<Ident>);
     impl<'ast> syn::visit::Visit<'ast> for V<'_> {
         fn visit_macro(&mut self, m: &'ast syn::Macro) {
             if is_acc_path(&m.path, "atomic") {
                 if let Ok(form) = syn::parse2::<AtomicForm>(m.tokens.clone()) {
                     if let Place::Scalar(id) = form.place() {
-                        if self.0.iter().any(|l| &l.name == id) {
-                            self.1 = Some(id.span());
+                        if self.0.iter().any(|l| &l.name == id) && !self.1.contains(id) {
+                            self.1.push(id.clone());
                         }
                     }
                 }
             }
         }
     }
-    let mut v = V(lets, None);
+    let mut v = V(lets, Vec::new());
     syn::visit::Visit::visit_expr_for_loop(&mut v, f);
     v.1
 }
@@ -281,10 +286,7 @@ fn nest_kernel(
         Some(a) => region::loop_directive_of(a, kind, &mut Errors::default()),
         None => LoopDirective { auto: Some(f.span()), ..LoopDirective::default() },
     };
-    if let Some(span) = outer_scalar_atomics(f, lets) {
-        errors.error(span, "on the GPU, `atomic!` on a local declared outside the loop is not supported yet: use an element of a `&mut [T]` parameter");
-        return None;
-    }
+    let cells = outer_scalar_atomics(f, lets);
     let depth = d.collapse.map_or(0, |c| c.1).max(d.tile.as_ref().map_or(0, |t| t.1.len())).max(1);
     let mut headers = Vec::new();
     let mut cur = f.clone();
@@ -300,7 +302,7 @@ fn nest_kernel(
     let mut_slices: Vec<Ident> = params.iter().filter(|p| matches!(p.kind, ParamKind::SliceMut | ParamKind::DeviceSliceMut)).map(|p| p.ident.clone()).collect();
     let mut body_of = |b: &syn::Block| {
         let mut b = b.clone();
-        DeviceBody { slices: &slices, read_only: &read_only }.visit_block_mut(&mut b);
+        DeviceBody { slices: &slices, read_only: &read_only, cells: &cells }.visit_block_mut(&mut b);
         b
     };
 
@@ -395,13 +397,15 @@ fn nest_kernel(
         };
         prologue.extend(quote!(#[allow(unused_mut, unreachable_code)] let mut #n = __acc_caps.take(&mut __acc_off, #witness);));
     }
+    let cell_slots: Vec<usize> = (0..cells.len()).collect();
+    prologue.extend(quote!(#(let #cells = #dev::cell(__acc_cells, #cell_slots, #cells);)*));
     let k = format_ident!("__acc_k");
     // In a nest run by one thread, locals declared before it and assigned in it (not
     // reductions) come back to the host: their last value, through a partials slot.
     let mut writebacks: Vec<Ident> = Vec::new();
     if serial {
         for l in &captured {
-            if !reds.iter().any(|r| r.1 == l.name) && schedule::block_assigns(&f.body, &l.name) {
+            if !reds.iter().any(|r| r.1 == l.name) && !cells.contains(&l.name) && schedule::block_assigns(&f.body, &l.name) {
                 writebacks.push(l.name.clone());
             }
         }
@@ -439,7 +443,7 @@ fn nest_kernel(
     let device_fn = quote! {
         #[no_mangle]
         #[allow(unused_mut, unused_variables, unused_assignments, non_snake_case, clippy::all)]
-        pub unsafe extern "ptx-kernel" fn #kname(#(#sig,)* __acc_caps: #dev::Captures, __acc_partials: *mut u8) {
+        pub unsafe extern "ptx-kernel" fn #kname(#(#sig,)* __acc_caps: #dev::Captures, __acc_partials: *mut u8, __acc_cells: *mut u8) {
             #prologue
             #(let mut #red_vars = #red_ops.identity(&#red_vars);)*
             #nest_code
@@ -472,6 +476,7 @@ fn nest_kernel(
     // clauses' copy-back at the region's end must see the kernel's results.
     let queue = quote!(None);
     let nreds = reds.len() + writebacks.len();
+    let ncells = cells.len();
     let host_ops: Vec<TokenStream> = reds.iter().map(|(op, _)| { let t = Ident::new(op.type_name(), Span::call_site()); quote!(#rt::reduce::#t) }).collect();
     let launch = quote! {{
         #host_setup
@@ -484,7 +489,12 @@ fn nest_kernel(
         let __acc_geom = #rt::Geometry::new(__acc_total, #num_gangs, #vector_length, #serial).workers(#num_workers, #uses_worker).per_trip(#per_x, #per_y);
         let __acc_partials = #rt::Partials::new(&__ACC_REGION, #nreds, &__acc_geom);
         __acc_args.ptr(__acc_partials.device_ptr());
+        let mut __acc_cells = #rt::Cells::new(&__ACC_REGION, #ncells);
+        #(__acc_cells.set(#cell_slots, &#cells);)*
+        __acc_args.ptr(__acc_cells.upload());
         let __acc_grid = #rt::launch(&__ACC_REGION, __ACC_PTX, #name, &mut __acc_args, &__acc_geom, #queue);
+        __acc_cells.download();
+        #(#cells = __acc_cells.get(#cell_slots, &#cells);)*
         #(
             #writebacks = __acc_partials.fold(#wb_slots, __acc_grid, &#writebacks, |_, last| last);
         )*

@@ -370,6 +370,18 @@ macro_rules! atomic_float {
 
 atomic_float!(f32 => u32, AtomicU32, rmw_f32; f64 => u64, AtomicU64, rmw_f64);
 
+/// The atomic handle of cell `i` of a kernel's cells (a scalar declared before the loop that
+/// the kernel updates with `acc::atomic!`; `like` gives its type): see acc-runtime's `Cells`.
+///
+/// # Safety
+/// `cells` points to the launch's cells, 16 bytes each, cell `i` holding a `T`.
+#[inline(always)]
+pub unsafe fn cell<'a, T: AtomicValue>(cells: *mut u8, i: usize, like: T) -> AtomicRef<'a, T> {
+    let _ = like;
+    // SAFETY: the caller's contract.
+    unsafe { AtomicRef::from_ptr(cells.add(16 * i).cast::<T>()) }
+}
+
 /// An atomic handle to one scalar in device memory (global or shared). `Copy`; every method
 /// takes `self`.
 ///

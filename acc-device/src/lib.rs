@@ -70,7 +70,7 @@ pub mod shared;
 pub mod shuffle;
 pub mod slice;
 
-pub use atomic::{AtomicRef, AtomicValue};
+pub use atomic::{cell, AtomicRef, AtomicValue};
 pub use captures::{store_partial, Captures};
 pub use index::*;
 pub use math::Float;

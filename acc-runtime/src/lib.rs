@@ -29,6 +29,8 @@
 
 pub mod atomic;
 #[cfg(feature = "cuda")]
+pub mod cells;
+#[cfg(feature = "cuda")]
 pub mod cuda;
 #[cfg(feature = "cuda")]
 pub mod gpu;

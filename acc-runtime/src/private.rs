@@ -18,6 +18,8 @@ pub use acc_device::Captures;
 #[cfg(feature = "cuda")]
 pub use crate::cuda::KernelArgs;
 #[cfg(feature = "cuda")]
+pub use crate::cells::Cells;
+#[cfg(feature = "cuda")]
 pub use crate::gpu::{gpu_ready, launch, Geometry, Partials};
 pub use crate::reduce::{self, *};
 pub use crate::region::RegionInfo;

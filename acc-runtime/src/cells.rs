@@ -1,0 +1,75 @@
+//! Device cells for the scalars a GPU kernel updates with `acc::atomic!` (`count += 1` on a
+//! local declared before the loop): each scalar gets a 16-byte cell of device memory that
+//! holds its value before the launch, the kernel's atomics update it, and its value after the
+//! launch comes back to the local.
+
+use crate::device::{backend, Backend, DevPtr};
+use crate::region::RegionInfo;
+use std::sync::Arc;
+
+/// Bytes of one cell (enough for any scalar).
+const CELL: usize = 16;
+
+/// The cells of one launch.
+pub struct Cells {
+    region: &'static RegionInfo,
+    backend: Arc<dyn Backend>,
+    host: Vec<u128>,
+    ptr: u64,
+}
+
+impl Cells {
+    /// Room for `n` cells (no device memory when `n == 0`).
+    pub fn new(region: &'static RegionInfo, n: usize) -> Self {
+        Cells { region, backend: backend(), host: vec![0; n], ptr: 0 }
+    }
+
+    /// Puts `v` in cell `i` (before [`upload`](Self::upload)).
+    pub fn set<T: Copy>(&mut self, i: usize, v: &T) {
+        const { assert!(std::mem::size_of::<T>() <= CELL) };
+        // SAFETY: cell `i` holds 16 bytes, 16-byte aligned; `T` fits and is `Copy`.
+        unsafe { self.host[i..][..1].as_mut_ptr().cast::<T>().write(*v) };
+    }
+
+    /// Copies the cells to the device; returns their device address (0 when there are none).
+    pub fn upload(&mut self) -> u64 {
+        if self.host.is_empty() {
+            return 0;
+        }
+        let region = self.region;
+        let bytes = self.host.len() * CELL;
+        let ptr = self.backend.alloc(bytes).unwrap_or_else(|e| panic!("acc: {region}: cannot allocate the atomics' cells: {e}"));
+        self.ptr = ptr.0;
+        // SAFETY: `ptr` holds `bytes` bytes, the host buffer as many.
+        unsafe { self.backend.h2d(ptr, self.host.as_ptr().cast(), bytes) }.unwrap_or_else(|e| panic!("acc: {region}: cannot copy the atomics' cells: {e}"));
+        self.ptr
+    }
+
+    /// Reads the cells back after the launch (it has finished: launches are synchronous).
+    pub fn download(&mut self) {
+        if self.ptr == 0 {
+            return;
+        }
+        let region = self.region;
+        let bytes = self.host.len() * CELL;
+        // SAFETY: the buffer `upload` allocated and filled, `bytes` long.
+        unsafe { self.backend.d2h(self.host.as_mut_ptr().cast(), DevPtr(self.ptr), bytes) }.unwrap_or_else(|e| panic!("acc: {region}: cannot read the atomics' cells: {e}"));
+    }
+
+    /// The value of cell `i`, of the type of `like`.
+    pub fn get<T: Copy>(&self, i: usize, like: &T) -> T {
+        let _ = like;
+        const { assert!(std::mem::size_of::<T>() <= CELL) };
+        // SAFETY: as in `set`; the cell holds a `T` (set, then updated by the kernel).
+        unsafe { self.host[i..][..1].as_ptr().cast::<T>().read() }
+    }
+}
+
+impl Drop for Cells {
+    fn drop(&mut self) {
+        if self.ptr != 0 {
+            // SAFETY: allocated in `upload`, freed once, after the synchronous launch.
+            let _ = unsafe { self.backend.free(DevPtr(self.ptr)) };
+        }
+    }
+}
