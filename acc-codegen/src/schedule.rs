@@ -80,6 +80,9 @@ pub struct Scheduler<'a> {
     next: usize,
 }
 
+/// Bodies of at most this many tokens (a few statements) are unrolled four times.
+const UNROLL_TOKENS: usize = 400;
+
 const DEV: fn() -> TokenStream = || quote!(::acc_device);
 
 impl<'a> Scheduler<'a> {
@@ -236,6 +239,26 @@ impl<'a> Scheduler<'a> {
                     #bind
                     #body_code
                     #base += #stride;
+                }
+            }
+        } else if !inner_par && body_code.clone().into_iter().count() <= UNROLL_TOKENS {
+            // Four trips per round: their loads are independent, so each thread has four in
+            // flight (one per trip without it, which caps a reduction's bandwidth).
+            let trip = |u: usize| quote!({ let #k = __acc_k4 + #u * __acc_stride; #bind #body_code });
+            let (t0, t1, t2, t3) = (trip(0), trip(1), trip(2), trip(3));
+            quote! {
+                let __acc_stride: usize = #stride;
+                let mut __acc_k4 = #bpart + #tpart;
+                let __acc_lim = #total_id.saturating_sub(3 * __acc_stride);
+                while __acc_k4 < __acc_lim {
+                    #t0 #t1 #t2 #t3
+                    __acc_k4 += 4 * __acc_stride;
+                }
+                let mut #k = __acc_k4;
+                while #k < #total_id {
+                    #bind
+                    #body_code
+                    #k += __acc_stride;
                 }
             }
         } else {
