@@ -11,11 +11,16 @@
 //! }
 //! ```
 //!
-//! The generated device crate is readable Rust: `$OUT_DIR/acc-device-crate/src/lib.rs`
-//! (`cargo build -vv` prints `OUT_DIR`; or look under `target/*/build/<package>-*/out/`).
+//! The generated device crate is readable Rust under `$OUT_DIR/acc-device-crate/` (`cargo
+//! build -vv` prints `OUT_DIR`; or look under `target/*/build/<package>-*/out/`): its root
+//! `kernels.rs`, and for each of the package's files with regions a module at the same
+//! relative path (`tests/foo.rs`, `examples/02-dot.rs`...) whose tokens from that file stand
+//! on their lines there. A kernel that panics (an index out of bounds, `panic!`, a division
+//! by zero) therefore reports the user's file, line and column.
 
 #[doc(hidden)]
 pub mod nvptx;
+mod print;
 mod scan;
 
 use std::path::{Path, PathBuf};
@@ -55,10 +60,16 @@ name = "acc-kernels"
 version = "0.0.0"
 edition = "2021"
 publish = false
+build = false
+autobins = false
+autoexamples = false
+autotests = false
+autobenches = false
 
+# The modules lie at the paths of the package's files (src/, tests/, examples/, benches/).
 [lib]
 crate-type = ["cdylib"]
-path = "src/lib.rs"
+path = "kernels.rs"
 
 [dependencies]
 acc-device = {{ path = "{}" }}
@@ -79,12 +90,40 @@ panic = "abort"
         acc_device.display().to_string().replace('\\', "/")
     );
     write_if_changed(&crate_dir.join("Cargo.toml"), &cargo_toml)?;
-    write_if_changed(&crate_dir.join("src/lib.rs"), &device.source)?;
+    write_if_changed(&crate_dir.join("kernels.rs"), &device.root)?;
+    for (rel, text) in &device.modules {
+        write_if_changed(&crate_dir.join(rel), text)?;
+    }
+    remove_stale(&crate_dir, &device.modules);
     let sm = std::env::var("ACC_SM").unwrap_or_else(|_| nvptx::DEFAULT_SM.to_string());
     let ptx = nvptx::build_ptx(&crate_dir, &out.join("acc-nvptx-target"), &sm).map_err(|e| e.to_string())?;
     let text = std::fs::read_to_string(&ptx).map_err(|e| format!("error: acc-build: cannot read {}: {e}", ptx.display()))?;
     write_if_changed(&out.join("acc_kernels.ptx"), &text)?;
     Ok(())
+}
+
+/// Removes the crate's module files that no longer come from a file of the package (and the
+/// `src/lib.rs` root of earlier acc-build versions, unless it is a module).
+fn remove_stale(crate_dir: &Path, modules: &[(String, String)]) {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for p in entries.flatten().map(|e| e.path()) {
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|e| e == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    for dir in ["src", "tests", "examples", "benches"] {
+        walk(&crate_dir.join(dir), &mut files);
+    }
+    for f in files {
+        if !modules.iter().any(|(rel, _)| crate_dir.join(rel) == f) {
+            let _ = std::fs::remove_file(&f);
+        }
+    }
 }
 
 /// Writes `text` to `path` unless it already holds exactly that (keeps mtimes, so nothing

@@ -30,7 +30,7 @@
 //! * `Cargo.toml`: a `[lib]` (any `crate-type`: the build passes `--crate-type=cdylib`), a
 //!   dependency on `acc-device`, and an empty `[workspace]` table when it lies inside another
 //!   workspace. The release profile is set on the command line (above).
-//! * `src/lib.rs`: `#![no_std]`, `#![feature(abi_ptx)]` (see
+//! * The library root (`src/lib.rs`; acc-build's crates use `kernels.rs`): `#![no_std]`, `#![feature(abi_ptx)]` (see
 //!   `acc_device::KERNEL_FEATURES`), kernels as `#[no_mangle] pub unsafe extern "ptx-kernel"
 //!   fn`, and `#[panic_handler] fn panic(i: &core::panic::PanicInfo) -> ! {
 //!   acc_device::report_panic(i) }`.

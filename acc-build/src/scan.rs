@@ -7,8 +7,14 @@ use acc_codegen::region::is_acc_path;
 use quote::quote;
 use syn::visit_mut::VisitMut;
 
+/// The device crate's sources: its root, and one module per user file that has kernels or
+/// items they use, at the user file's path relative to the package (so that `file!()` and
+/// panic locations in it read as the user's file) with the user's tokens on their lines.
 pub struct DeviceCrate {
-    pub source: String,
+    /// `kernels.rs`: attributes, the panic handler, the modules.
+    pub root: String,
+    /// (path relative to the package, text) of each module.
+    pub modules: Vec<(String, String)>,
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -48,11 +54,16 @@ impl VisitMut for StripAcc {
     }
 }
 
+/// A file's kernels and the items they use, each with the line it comes from.
 #[derive(Default)]
 struct Collected {
-    kernels: Vec<proc_macro2::TokenStream>,
-    support: Vec<proc_macro2::TokenStream>,
+    items: Vec<(usize, proc_macro2::TokenStream)>,
     errors: Vec<String>,
+}
+
+/// The line an item starts on (its attributes included).
+fn line_of(item: &impl syn::spanned::Spanned) -> usize {
+    item.span().start().line
 }
 
 fn collect(items: &[syn::Item], file: &str, text: &str, c: &mut Collected) {
@@ -63,7 +74,7 @@ fn collect(items: &[syn::Item], file: &str, text: &str, c: &mut Collected) {
                     let line = attr.pound_token.span.start().line as u32;
                     let src = acc_codegen::Source { file: file.to_string(), line };
                     match acc_codegen::device_kernels(kind, attr, f, &src) {
-                        Ok(ks) => c.kernels.extend(ks),
+                        Ok(ks) => c.items.extend(ks.into_iter().map(|k| (line as usize, k))),
                         Err(msgs) => {
                             for (span, msg) in msgs {
                                 c.errors.push(render(file, text, span, &msg));
@@ -74,7 +85,7 @@ fn collect(items: &[syn::Item], file: &str, text: &str, c: &mut Collected) {
                     let mut f = f.clone();
                     f.attrs.retain(|a| !is_acc_path(a.path(), "routine"));
                     StripAcc.visit_item_fn_mut(&mut f);
-                    c.support.push(quote!(#f));
+                    c.items.push((line_of(&f), quote!(#f)));
                 } else {
                     // Regions and items declared inside fn bodies (tests often do).
                     let nested: Vec<syn::Item> = f.block.stmts.iter().filter_map(|s| match s {
@@ -98,12 +109,12 @@ fn collect(items: &[syn::Item], file: &str, text: &str, c: &mut Collected) {
                             }
                         }
                     }
-                    c.support.push(quote!(#s));
+                    c.items.push((line_of(&s), quote!(#s)));
                 }
             }
             // Consts a region may use; those built from the host's environment or files
             // (`env!`, `include_str!`, ...) mean nothing on the device and are left out.
-            syn::Item::Const(k) if !host_only(&k.expr) => c.support.push(quote!(#k)),
+            syn::Item::Const(k) if !host_only(&k.expr) => c.items.push((line_of(k), quote!(#k))),
             syn::Item::Mod(m) => {
                 if let Some((_, items)) = &m.content {
                     collect(items, file, text, c);
@@ -145,6 +156,7 @@ pub fn device_crate(manifest: &Path) -> Result<DeviceCrate, String> {
     // package's `src/` items are visible in every module, as the library is to its targets.
     let mut errors = Vec::new();
     let mut modules = Vec::new();
+    let mut mods = Vec::new();
     let mut lib_mods = Vec::new();
     for path in &files {
         println!("cargo::rerun-if-changed={}", path.display());
@@ -154,26 +166,40 @@ pub fn device_crate(manifest: &Path) -> Result<DeviceCrate, String> {
         }
         // Files rustc will reject anyway are left to rustc's own errors.
         let Ok(file) = syn::parse_file(&text) else { continue };
+        // The name proc-macro2 gave the file: what tells its tokens from generated ones.
+        let Some(id) = quote!(#file).into_iter().next().map(|t| t.span().file()) else { continue };
         let rel = path.strip_prefix(manifest).unwrap_or(path).to_string_lossy().replace('\\', "/");
         let mut c = Collected::default();
         collect(&file.items, &rel, &text, &mut c);
         errors.extend(c.errors);
-        if c.kernels.is_empty() && c.support.is_empty() {
+        if c.items.is_empty() {
             continue;
         }
         let name = module_name(&rel);
         if rel.starts_with("src/") {
             lib_mods.push(name.clone());
         }
-        let (kernels, support) = (&c.kernels, &c.support);
-        modules.push(quote! {
-            #[doc = #rel]
-            pub mod #name {
-                use acc_device::prelude::*;
-                use crate::lib_items::*;
-                #(#support)*
-                #(#kernels)*
+        // In source order, so that each item's tokens can stand on their lines.
+        c.items.sort_by_key(|(line, _)| *line);
+        let items = c.items.iter().map(|(_, i)| i);
+        let tokens = quote! {
+            use acc_device::prelude::*;
+            use crate::lib_items::*;
+            #(#items)*
+        };
+        let header = format!("Written by acc-build from {rel}: its kernels and the items they use, each token on its line of {rel}. Do not edit.");
+        let module = match crate::print::print_module(tokens.clone(), &id, &header) {
+            Ok(text) => text,
+            Err(why) => {
+                println!("cargo::warning=acc-build: {rel}: {why}; kernel panics in this file will name the device crate's lines");
+                let file: syn::File = syn::parse2(tokens).map_err(|e| format!("error: acc-build produced unparsable device code for {rel}: {e}"))?;
+                format!("// {header}\n{}", prettyplease::unparse(&file))
             }
+        };
+        modules.push((rel.clone(), module));
+        mods.push(quote! {
+            #[path = #rel]
+            pub mod #name;
         });
     }
     // Regions the GPU lowering cannot take yet run on the host backend: say which and why.
@@ -200,13 +226,17 @@ pub fn device_crate(manifest: &Path) -> Result<DeviceCrate, String> {
             #(pub use crate::#lib_mods::*;)*
         }
 
-        #(#modules)*
+        #(#mods)*
     };
     let file: syn::File = syn::parse2(body).map_err(|e| format!("error: acc-build produced unparsable device code: {e}"))?;
-    let source = format!("// Written by acc-build from the package's acc regions. Do not edit.\n{}", prettyplease::unparse(&file));
-    Ok(DeviceCrate { source })
+    let root = format!(
+        "// Written by acc-build from the package's acc regions. Do not edit.\n\
+         // Each module lies at the path of the package's file it comes from, every token of that\n\
+         // file on its line there: a kernel's panic names the file and line of your source.\n{}",
+        prettyplease::unparse(&file)
+    );
+    Ok(DeviceCrate { root, modules })
 }
-
 
 /// Whether an expression uses macros that read the host build's environment or files.
 fn host_only(e: &syn::Expr) -> bool {
