@@ -51,3 +51,75 @@ fn dot_reduces_in_registers_and_shared_memory_without_spills() {
 fn module_is_self_contained() {
     assert!(!PTX.contains(".extern .func"), "every function the kernels call is in the module");
 }
+
+/// The byte strings of the PTX's global constants (`.b8 name[N] = {..}`, the trailing NUL
+/// dropped).
+fn global_strings() -> Vec<String> {
+    PTX.lines()
+        .filter(|l| l.starts_with(".global") && l.contains(".b8 "))
+        .filter_map(|l| {
+            let list = l.split_once('{')?.1.split_once('}')?.0;
+            let bytes: Option<Vec<u8>> = list.split(',').map(|b| b.trim().parse::<u8>().ok()).collect();
+            Some(String::from_utf8_lossy(&bytes?).trim_end_matches('\0').to_owned())
+        })
+        .collect()
+}
+
+/// The panic sites of a kernel whose location acc-device's `panic_bounds`, inlined, writes
+/// with immediate stores into the panic record (`PanicRecord`: the file's bytes from offset
+/// 64, the line at 8 and the column at 12): (file, line, column) each.
+fn inlined_panic_sites(kernel: &str) -> Vec<(String, u32, u32)> {
+    let mut sites: Vec<(Vec<u8>, u32, u32)> = Vec::new();
+    for l in kernel.lines() {
+        let Some(rest) = l.trim().strip_prefix("st.volatile.b") else { continue };
+        let Some((_, at)) = rest.split_once("+") else { continue };
+        let Some((offset, value)) = at.split_once("],") else { continue };
+        let (Ok(offset), Ok(value)) = (offset.parse::<u32>(), value.trim().trim_end_matches(';').parse::<u32>()) else {
+            continue;
+        };
+        match offset {
+            64 => sites.push((vec![value as u8], 0, 0)),
+            65..320 => sites.last_mut().expect("the file's first byte is stored first").0.push(value as u8),
+            8 => sites.last_mut().expect("a site").1 = value,
+            12 => sites.last_mut().expect("a site").2 = value,
+            _ => {}
+        }
+    }
+    sites.into_iter().map(|(f, l, c)| (String::from_utf8(f).expect("UTF-8 file name"), l, c)).collect()
+}
+
+/// A kernel's panic names the user's file, line and column, not the generated device crate's
+/// (acc-build prints each module at the path of its file, every user token on its line).
+#[test]
+fn kernel_panics_name_the_users_file_and_line() {
+    let src = include_str!("semantics_kernel_panic.rs");
+    let (n, line) = src.lines().enumerate().find(|(_, l)| l.trim() == "c[i] = a[idx[i]];").expect("the gather loop");
+    let start = PTX.find(".entry acc_tests_semantics_kernel_panic_rs_l").expect("the gather kernel");
+    let name = &PTX[start + ".entry ".len()..][..PTX[start..].find('(').expect("(") - ".entry ".len()];
+    let sites = inlined_panic_sites(entry(name));
+    let file = "tests/semantics_kernel_panic.rs".to_owned();
+    // rustc locates an overloaded `Index` call (acc-device's slices) at its `[`.
+    let (n, a, idx) = (n as u32 + 1, line.find("[idx[i]]").unwrap() as u32 + 1, line.find("[i]]").unwrap() as u32 + 1);
+    assert!(sites.contains(&(file.clone(), n, a)), "`a[idx[i]]` at {file}:{n}:{a}: {sites:?}");
+    assert!(sites.contains(&(file.clone(), n, idx)), "`idx[i]` at {file}:{n}:{idx}: {sites:?}");
+}
+
+/// Every source file a panic location in the PTX names is a file of this package (relative
+/// path) or of a dependency (absolute path); none is the generated device crate's.
+#[test]
+fn panic_locations_name_the_packages_files() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<String> = global_strings().into_iter().filter(|s| s.ends_with(".rs")).collect();
+    let mut start = 0;
+    while let Some(e) = PTX[start..].find(".entry ") {
+        let at = start + e;
+        let name = PTX[at + ".entry ".len()..].split('(').next().expect("a name");
+        files.extend(inlined_panic_sites(entry(name)).into_iter().map(|(f, _, _)| f));
+        start = at + 1;
+    }
+    assert!(files.iter().any(|f| f == "tests/semantics_kernel_panic.rs"), "{files:?}");
+    for f in &files {
+        assert!(!f.contains("acc-device-crate") && f != "src/lib.rs" && f != "kernels.rs", "a generated path: {f}");
+        assert!(f.starts_with('/') || dir.join(f).is_file(), "{f} is no file of the package");
+    }
+}

@@ -14,6 +14,41 @@ fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_default()
 }
 
+/// Every panic location the panic hook sees, kept by [`record_sites`]'s hook.
+static SITES: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// Installs a panic hook that records each panic's `file:line:col` (once per process), then
+/// runs the default hook.
+fn record_sites() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            // `try_lock`: a panic while the list is locked must not wait for itself.
+            if let (Some(l), Ok(mut sites)) = (info.location(), SITES.try_lock()) {
+                sites.push(format!("{}:{}:{}", l.file(), l.line(), l.column()));
+            }
+            default(info);
+        }));
+    });
+}
+
+/// The panic names the user's file and the line of `a[idx[i]]`: on the GPU the kernel's
+/// record does, in the message (`... panicked at tests/semantics_kernel_panic.rs:L:C: index
+/// out of bounds ...`); on the host it is where the panic happened.
+fn assert_located_at_the_gather(msg: &str) {
+    let src = include_str!("semantics_kernel_panic.rs");
+    let line = src.lines().position(|l| l.trim() == "c[i] = a[idx[i]];").expect("the gather loop") + 1;
+    let at = format!("tests/semantics_kernel_panic.rs:{line}:");
+    if on_host() {
+        let sites = SITES.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        assert!(sites.iter().any(|s| s.starts_with(&at)), "a panic at {at}: {sites:?}");
+    } else {
+        assert!(msg.contains(&format!("panicked at {at}")), "the message names {at}: {msg}");
+        assert!(msg.contains("region `gather`"), "the message names the region: {msg}");
+    }
+}
+
 /// A panic inside a compute region (an index out of bounds) inside a data region: the region
 /// and the data region give their data back.
 #[test]
@@ -28,6 +63,7 @@ fn panic_inside_region_releases_data() {
     let a = vec_of(1000, |i| i as u32);
     let idx = vec_of(1000, |i| if i == 777 { 5000 } else { i });
     let mut c = vec![0u32; 1000];
+    record_sites();
     let r = catch_unwind(AssertUnwindSafe(|| {
         acc::data!(copyin(a, idx), copy(c) {
             gather(&a, &idx, &mut c);
@@ -35,6 +71,7 @@ fn panic_inside_region_releases_data() {
     }));
     let msg = panic_message(&*r.expect_err("an out-of-bounds index panics"));
     assert!(msg.contains("index out of bounds"), "{msg}");
+    assert_located_at_the_gather(&msg);
     assert!(!acc::is_present(&a) && !acc::is_present(&idx) && !acc::is_present(&c));
     assert_eq!(a, (0..1000).collect::<Vec<u32>>());
     // Without a data region, the region's own clauses are released too.
