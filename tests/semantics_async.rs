@@ -190,7 +190,9 @@ fn data_region_end_sees_unwaited_async_work() {
 
 /// What acc-codegen emits for `async(q)`, written out (GPU builds): launches on queue `q`'s
 /// stream that return at once, data scopes that copy back on that stream, partials folded
-/// after waiting for the queue.
+/// after waiting for the queue. The kernel ABI is acc-codegen's (device.rs): the region's
+/// parameters, the captured locals, the partials buffer, the atomics' cells; when it changes,
+/// the launches here fail naming the parameter counts.
 #[cfg(acc_kernels)]
 mod by_hand {
     use super::*;
@@ -235,7 +237,7 @@ mod by_hand {
         args.slice(data.device_ptr(view(&*c)), c.len()).push(k).push(q).push(Captures::new());
         let geom = Geometry::new(c.len(), 0, 0, false);
         let partials = Partials::new(&REGION, 0, &geom);
-        args.ptr(partials.device_ptr());
+        args.ptr(partials.device_ptr()).ptr(0); // no atomics' cells
         launch(&REGION, PTX, kernel("bump"), &mut args, &geom, queue);
     }
 
@@ -252,7 +254,7 @@ mod by_hand {
         args.slice(data.device_ptr(view(a)), a.len()).push(q).push(caps);
         let geom = Geometry::new(a.len(), 0, 0, false);
         let partials = Partials::new(&REGION, 1, &geom);
-        args.ptr(partials.device_ptr());
+        args.ptr(partials.device_ptr()).ptr(0); // no atomics' cells
         let grid = launch(&REGION, PTX, kernel("total"), &mut args, &geom, queue);
         s + partials.fold(0, grid, &s, |x, y| x + y)
     }
