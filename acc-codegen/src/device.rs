@@ -105,10 +105,24 @@ pub fn gpu_region(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, params: &
                 if nested_loop {
                     errors.error(other.span(), "on the GPU, acc loops must stand at the top level of the region body (not inside another statement) in this version");
                 } else if let Some(n) = touches {
-                    errors.error(
-                        other.span(),
-                        format!("on the GPU, code outside acc loops that uses the array `{n}` is not supported yet: move it into an acc loop or a `serial` region"),
-                    );
+                    let statement = matches!(other, Stmt::Expr(_, Some(_)) | Stmt::Macro(_));
+                    if !statement {
+                        errors.error(
+                            other.span(),
+                            format!("on the GPU, a `let` or the region's value that uses the array `{n}` outside acc loops is not supported yet: compute it in an acc loop or a `serial` region"),
+                        );
+                        continue;
+                    }
+                    // Sequential code between the loops that uses arrays: a one-thread kernel
+                    // (it runs once, as on the host backend; OpenACC's gang-redundant copies
+                    // would all do the same).
+                    let once: ExprForLoop = syn::parse_quote_spanned!(other.span()=> for _ in 0..1usize { #other });
+                    let index = kernels.len();
+                    let name = format!("{kernel_base}_{index}");
+                    if let Some((kernel, launch)) = nest_kernel(RegionKind::Serial, dir, &once, params, &lets, &region_reds, &name, &mut errors) {
+                        kernels.push(Kernel { name, device_fn: kernel });
+                        host.extend(launch);
+                    }
                 } else {
                     // Host code around the nests (scalar work, the tail value).
                     host.extend(quote!(#other));
@@ -176,7 +190,8 @@ struct DeviceBody<'a> {
     slices: &'a [Ident],
     /// Outer scalars updated atomically: their names are the cells' atomic handles.
     cells: &'a [Ident],
-    /// Read-only slice parameters: passed to routines as `&[T]` (`&*a`).
+    /// Read-only slice parameters: passed to routines as `&[T]` (`&*a`); the other slices
+    /// as `&[T]` or `&mut [T]`, as the routine takes them.
     read_only: &'a [Ident],
 }
 
@@ -208,6 +223,10 @@ impl DeviceBody<'_> {
             if let Expr::Path(p) = a {
                 if p.path.get_ident().is_some_and(|id| self.read_only.contains(id)) {
                     *a = syn::parse_quote!(&*#p);
+                } else if p.path.get_ident().is_some_and(|id| self.slices.contains(id)) {
+                    // A `&mut [T]` parameter: the routine's parameter type picks `&[T]` or
+                    // `&mut [T]`.
+                    *a = syn::parse_quote!(::core::convert::Into::into(#p));
                 }
             }
         }
@@ -472,9 +491,7 @@ fn nest_kernel(
     let num_workers = dir.clauses.num_workers.as_ref().map_or_else(|| quote!(0usize), |e| quote!((#e) as usize));
     let (per_x, per_y) = per_trip;
     let num_gangs = dir.clauses.num_gangs.as_ref().map_or_else(|| quote!(0usize), |e| quote!((#e) as usize));
-    // `async(q)` regions complete before the call returns (allowed by OpenACC): the data
-    // clauses' copy-back at the region's end must see the kernel's results.
-    let queue = quote!(None);
+    let queue = quote!(__acc_queue);
     let nreds = reds.len() + writebacks.len();
     let ncells = cells.len();
     let host_ops: Vec<TokenStream> = reds.iter().map(|(op, _)| { let t = Ident::new(op.type_name(), Span::call_site()); quote!(#rt::reduce::#t) }).collect();

@@ -224,9 +224,13 @@ pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src
             });
         }
     }
-    if let Some(Some(q)) = &c.async_ {
-        prologue.extend(quote_spanned!(q.span()=> let _: i64 = (#q) as i64;));
-    }
+    // The region's async queue: its launches and its copy-back go there (acc-runtime's
+    // `RegionInfo::queue`; `None` runs synchronously).
+    prologue.extend(match &c.async_ {
+        Some(Some(q)) => quote_spanned!(q.span()=> let __acc_queue: ::core::option::Option<i64> = __ACC_REGION.queue((#q) as i64);),
+        Some(None) => quote!(let __acc_queue: ::core::option::Option<i64> = __ACC_REGION.queue(-1);),
+        None => quote!(let __acc_queue: ::core::option::Option<i64> = ::core::option::Option::None;),
+    });
     let mut enters = TokenStream::new();
     for (p, kind, span) in &plan {
         if matches!(p.kind, ParamKind::DeviceSlice | ParamKind::DeviceSliceMut) {
@@ -321,7 +325,7 @@ pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src
             #[allow(unused_mut)]
             let mut __acc_gpu = false;
             #gpu_ready
-            let mut __acc_data = ::acc::__private::DataScope::new(&__ACC_REGION);
+            let mut __acc_data = ::acc::__private::DataScope::on_queue(&__ACC_REGION, __acc_queue);
             // Data clauses apply when the region runs on the device: on the GPU, or on the
             // host backend (which keeps the present table); not when a GPU program runs this
             // region on the host.

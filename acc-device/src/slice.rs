@@ -171,6 +171,25 @@ impl<T> Clone for SliceMut<T> {
 }
 impl<T> Copy for SliceMut<T> {}
 
+/// A `&mut [T]` region parameter handed to a routine (`f(a)` in a loop body, lowered to
+/// `f(a.into())`): the routine's parameter type picks `&[T]` or `&mut [T]`. As with the view
+/// itself, the schedule keeps threads on distinct elements.
+impl<'a, T> From<SliceMut<T>> for &'a [T] {
+    #[inline(always)]
+    fn from(s: SliceMut<T>) -> Self {
+        // SAFETY: `from_raw`'s contract: `len` valid elements at `ptr` while the view is used.
+        unsafe { core::slice::from_raw_parts(s.ptr, s.len) }
+    }
+}
+
+impl<'a, T> From<SliceMut<T>> for &'a mut [T] {
+    #[inline(always)]
+    fn from(s: SliceMut<T>) -> Self {
+        // SAFETY: as above, for writes too.
+        unsafe { core::slice::from_raw_parts_mut(s.ptr, s.len) }
+    }
+}
+
 impl<T> SliceMut<T> {
     /// The view of the `len` elements at `ptr`.
     ///
