@@ -34,7 +34,9 @@ fn one_entry_per_example_region() {
 #[test]
 fn vadd_loads_through_the_read_only_path_without_spills() {
     let k = entry("acc_examples_01_vadd_rs_l4_vadd_0");
-    assert_eq!(k.matches("ld.global.nc").count(), 2, "both `&[f32]` loads use ld.global.nc:\n{k}");
+    // Two loads per trip: four trips per round of the unrolled loop, then one per trip.
+    assert_eq!(k.matches("ld.global.nc").count(), 2 * (4 + 1), "both `&[f32]` loads use ld.global.nc, in every trip:\n{k}");
+    assert_eq!(k.matches("ld.global.").count(), k.matches("ld.global.nc").count(), "no load outside the read-only path:\n{k}");
     assert!(!k.contains(".local"), "no local memory in vadd:\n{k}");
 }
 
@@ -45,6 +47,36 @@ fn dot_reduces_in_registers_and_shared_memory_without_spills() {
     assert!(k.contains("shfl.sync"), "warp shuffles in the block reduction:\n{k}");
     assert!(k.contains("bar.sync"), "a barrier between the warps' partials:\n{k}");
     assert!(k.contains("ld.global.nc"), "read-only loads:\n{k}");
+}
+
+#[test]
+fn worker_vector_schedule_uses_both_thread_dimensions_and_shared_memory() {
+    // matmul: gang-worker over (i, j) (threadIdx.y), a vector `+` reduction over k
+    // (threadIdx.x), the row's result stored by its vector lane 0.
+    let k = entry("acc_examples_04_matmul_rs_l4_matmul_0");
+    assert!(k.contains("%tid.y") && k.contains("%ntid.y"), "workers are threadIdx.y:\n{k}");
+    assert!(k.contains("%tid.x"), "vector lanes are threadIdx.x:\n{k}");
+    assert!(k.contains(".shared"), "the vector reduction's shared memory:\n{k}");
+    assert!(k.contains("bar.sync"), "barriers of the vector reduction (rows wider than a warp):\n{k}");
+    assert!(k.contains("shfl.sync"), "warp shuffles of the vector reduction:\n{k}");
+    assert!(!k.contains(".local"), "no local memory in matmul:\n{k}");
+}
+
+#[test]
+fn code_between_loops_runs_in_phases() {
+    // The matrix's `phases` region: a store by each gang's leader, then a barrier, then every
+    // thread reads the stored value.
+    let k = entry(&phases_kernel());
+    assert!(k.matches("bar.sync").count() >= 2, "barriers between the phases:\n{k}");
+    assert!(k.contains(".shared"), "shared memory for the worker and vector reductions:\n{k}");
+}
+
+/// The kernel of `phases_add_i64` in tests/semantics_matrix.rs (named by its line).
+fn phases_kernel() -> String {
+    let src = include_str!("semantics_matrix.rs");
+    let line = src.lines().position(|l| l.starts_with("fn phases_add_i64(")).expect("the phases region") as u32;
+    // The attribute is on the line before the fn; kernels are named by the attribute's line.
+    format!("acc_tests_semantics_matrix_rs_l{line}_phases_add_i64_0")
 }
 
 #[test]
