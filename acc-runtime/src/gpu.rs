@@ -293,21 +293,28 @@ fn module(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str) ->
 pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: &mut KernelArgs, geom: &Geometry, queue: Option<i64>) -> u32 {
     let b = cuda_of(region);
     let cuda = as_cuda(&b);
-    let (bx, by) = geom.block_xy();
-    // 16 bytes per thread: the collective reductions and broadcasts (acc_device::reduce).
-    let shared = 16 * geom.block().max(32);
-    let key = KernelKey { backend: cuda.id(), ptx: ptx.as_ptr() as usize, name: (name.as_ptr() as usize, name.len()), shared };
+    // The kernel is opened up to the shared memory of the largest block (16 KiB, under the
+    // 48 KiB every kernel gets): 16 bytes per thread for the collective reductions and
+    // broadcasts (acc_device::reduce). Each launch asks for its own block's share.
+    let most_shared = 16 * 1024;
+    let key = KernelKey { backend: cuda.id(), ptx: ptx.as_ptr() as usize, name: (name.as_ptr() as usize, name.len()), shared: most_shared };
     KERNELS.with(|kernels| {
         let mut kernels = kernels.borrow_mut();
         let entry = match kernels.get(&key) {
             Some(l) if *l.name == *name => kernels.get_mut(&key).expect("just found"),
             _ => {
                 let module = module(cuda, region, ptx);
-                let kernel = cuda.kernel(&module, name, shared).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}`: {e}"));
+                let kernel = cuda.kernel(&module, name, most_shared).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}`: {e}"));
                 kernels.insert(key, Launchable { kernel, name: name.into(), waves: Vec::new() });
                 kernels.get_mut(&key).expect("just inserted")
             }
         };
+        // A kernel that needs many registers holds fewer threads per block than the clauses
+        // ask for: fewer workers first, then a shorter vector (OpenACC lets the
+        // implementation use less than asked for the target's limits).
+        let geom = &entry_geometry(geom, entry.kernel.max_threads());
+        let (bx, by) = geom.block_xy();
+        let shared = 16 * geom.block().max(32);
         let grid = if geom.serial {
             1
         } else if geom.num_gangs > 0 {
@@ -336,6 +343,25 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
         drop(timer);
         grid
     })
+}
+
+/// `geom` with a block of at most `max_threads` threads.
+fn entry_geometry(geom: &Geometry, max_threads: u32) -> Geometry {
+    let (bx, by) = geom.block_xy();
+    if bx * by <= max_threads {
+        return *geom;
+    }
+    let mut g = *geom;
+    let max = max_threads as usize;
+    if (bx as usize) <= max {
+        g.vector_length = bx as usize;
+        g.num_workers = (max / bx as usize).max(1);
+    } else {
+        // Whole warps where possible.
+        g.vector_length = if max >= 32 { max / 32 * 32 } else { max };
+        g.num_workers = 1;
+    }
+    g
 }
 
 /// Whether region `region` runs its GPU path now: `if_cond`, the device is a GPU, and the

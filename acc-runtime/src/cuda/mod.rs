@@ -160,6 +160,8 @@ pub struct Kernel {
     /// a launch with another number of arguments is refused instead of letting the driver
     /// read past the argument array (a PTX older than the host code, a hand-written launch).
     params: Option<usize>,
+    /// The most threads a block of this kernel can have (its registers per thread decide).
+    max_threads: u32,
     /// Keeps the module's handle in use alongside the function's.
     _module: Arc<Module>,
 }
@@ -171,6 +173,12 @@ unsafe impl Send for Kernel {}
 unsafe impl Sync for Kernel {}
 
 impl Kernel {
+    /// The most threads a block of this kernel can have: fewer than the device's 1024 when
+    /// the kernel needs many registers per thread.
+    pub fn max_threads(&self) -> u32 {
+        self.max_threads
+    }
+
     /// The kernel's entry name.
     pub fn name(&self) -> &str {
         &self.name
@@ -767,7 +775,14 @@ impl CudaBackend {
     pub fn kernel(&self, module: &Arc<Module>, name: &str, shared: u32) -> Result<Kernel, CudaError> {
         self.enter()?;
         let func = self.function(module, name, shared)?;
-        Ok(Kernel { func, name: name.into(), shared, params: param_count(func), _module: module.clone() })
+        let mut max_threads = 0i32;
+        check(
+            "cuFuncGetAttribute",
+            // SAFETY: a valid function handle and an `i32` out-parameter.
+            unsafe { sys::cuFuncGetAttribute(&mut max_threads, sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, func) },
+            || format!("reading kernel `{name}`'s largest block"),
+        )?;
+        Ok(Kernel { func, name: name.into(), shared, params: param_count(func), max_threads: max_threads.max(1) as u32, _module: module.clone() })
     }
 
     /// The stream of `queue` (`None`: the synchronous stream), created at first use.
