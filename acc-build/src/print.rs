@@ -17,6 +17,9 @@
 //! * Tokens the lowering made (call-site spans) follow the previous token, or take lines of
 //!   their own where the user's lines leave room: what closes the previous item right after it,
 //!   the header of the next item just before its first user token.
+//! * A body the lowering repeats (a reduction loop unrolled four times) repeats on its line:
+//!   the first copy stands on the user's columns, the others follow it, so a panic in a later
+//!   copy names the right line and a column further right.
 //! * Outer doc attributes print as `///` comments when the next line is free.
 //!
 //! [`print_module`] checks its output: the text lexes back to the same tokens.

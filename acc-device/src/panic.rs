@@ -16,6 +16,11 @@
 //! the launch (`CUDA_ERROR_ILLEGAL_INSTRUCTION`) and poisons the context, so the host reads
 //! the record from host memory, which needs no working context.
 //!
+//! The location is the user's source: acc-build writes each module of the device crate at
+//! the path of the package file it comes from, with that file's tokens on their lines, so
+//! `Location::caller()` reads `tests/foo.rs:LINE:COL` (rustc places an overloaded index,
+//! such as [`Slice`](crate::Slice)'s, at its `[`).
+//!
 //! Only the first panicking thread of a launch writes the record (a claim flag in device
 //! memory decides); the others trap at once. The record's `flag` is written last, after a
 //! system-scope fence, so a host that sees `flag == PANIC_FLAG` sees the whole record.
