@@ -339,7 +339,11 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
         cfg.queue = queue;
         LAST_QUEUE.set(queue);
         let timer = profile::launch_begin_on(region, crate::DeviceType::Nvidia);
-        cuda.launch_kernel(&entry.kernel, cfg, args, Some(region)).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}` failed: {e}"));
+        cuda.launch_kernel(&entry.kernel, cfg, args, Some(region)).unwrap_or_else(|e| match e {
+            // The panic's own text names the kernel and the user's file:line.
+            crate::cuda::CudaError::KernelPanic { .. } => panic!("acc: {region}: {e}"),
+            e => panic!("acc: {region}: kernel `{name}` failed: {e}"),
+        });
         drop(timer);
         grid
     })
