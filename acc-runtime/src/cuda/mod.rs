@@ -156,9 +156,10 @@ pub struct Kernel {
     name: Arc<str>,
     /// The dynamic shared memory the kernel was opened up to.
     shared: u32,
-    /// How many parameters the kernel takes, when the driver says (CUDA 12.4 and later):
-    /// a launch with another number of arguments is refused instead of letting the driver
-    /// read past the argument array (a PTX older than the host code, a hand-written launch).
+    /// How many parameters the kernel takes, when its PTX is known
+    /// ([`with_params_from`](Kernel::with_params_from)): a launch with another number of
+    /// arguments is refused instead of letting the driver read past the argument array (a
+    /// PTX older than the host code, a hand-written launch).
     params: Option<usize>,
     /// The most threads a block of this kernel can have (its registers per thread decide).
     max_threads: u32,
@@ -173,6 +174,13 @@ unsafe impl Send for Kernel {}
 unsafe impl Sync for Kernel {}
 
 impl Kernel {
+    /// The same kernel, checking each launch's argument count against its parameters in
+    /// `ptx`, the text its module was loaded from.
+    pub fn with_params_from(mut self, ptx: &str) -> Self {
+        self.params = ptx_param_count(ptx, &self.name);
+        self
+    }
+
     /// The most threads a block of this kernel can have: fewer than the device's 1024 when
     /// the kernel needs many registers per thread.
     pub fn max_threads(&self) -> u32 {
@@ -782,7 +790,7 @@ impl CudaBackend {
             unsafe { sys::cuFuncGetAttribute(&mut max_threads, sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, func) },
             || format!("reading kernel `{name}`'s largest block"),
         )?;
-        Ok(Kernel { func, name: name.into(), shared, params: param_count(func), max_threads: max_threads.max(1) as u32, _module: module.clone() })
+        Ok(Kernel { func, name: name.into(), shared, params: None, max_threads: max_threads.max(1) as u32, _module: module.clone() })
     }
 
     /// The stream of `queue` (`None`: the synchronous stream), created at first use.
@@ -1133,26 +1141,15 @@ impl Drop for CudaBackend {
     }
 }
 
-/// The number of parameters of kernel `f`, from `cuFuncGetParamInfo` (CUDA 12.4 and later;
-/// looked up by hand, so that an older driver gives `None` instead of a missing symbol).
-fn param_count(f: sys::CUfunction) -> Option<usize> {
-    type GetParamInfo = unsafe extern "C" fn(sys::CUfunction, usize, *mut usize, *mut usize) -> sys::CUresult;
-    static GET: std::sync::OnceLock<Option<GetParamInfo>> = std::sync::OnceLock::new();
-    // SAFETY: the driver library is loaded (the backend exists); the symbol, when present,
-    // has the driver API's signature for `cuFuncGetParamInfo`.
-    let get = (*GET.get_or_init(|| unsafe { sys::culib().get::<GetParamInfo>(b"cuFuncGetParamInfo\0").ok().map(|f| *f) }))?;
-    let mut n = 0;
-    loop {
-        let (mut offset, mut size) = (0, 0);
-        // SAFETY: a valid function handle and two local out-parameters; an index past the
-        // last parameter returns an error.
-        if unsafe { get(f, n, &mut offset, &mut size) } != sys::CUresult::CUDA_SUCCESS {
-            // Past the last parameter. Nothing known when the first call fails (acc's kernels
-            // all take parameters): no check rather than a wrong one.
-            return (n > 0).then_some(n);
-        }
-        n += 1;
-    }
+/// The number of parameters of `.entry name(..)` in `ptx` (the PTX the kernel was loaded
+/// from), if the entry is there. Read from the text rather than asked of the driver: its
+/// `cuFuncGetParamInfo` can only say "past the end" with an error, which the sanitizers
+/// count.
+fn ptx_param_count(ptx: &str, name: &str) -> Option<usize> {
+    let start = ptx.find(&format!(".entry {name}("))?;
+    let list = &ptx[start..];
+    let end = list.find(')')?;
+    Some(list[..end].matches(".param").count())
 }
 
 /// A wait's failure, prefixed with the regions whose kernels the queue ran.
@@ -1200,5 +1197,18 @@ impl Backend for CudaBackend {
     }
     fn as_any(&self) -> &dyn Any {
         self
+    }
+}
+
+#[cfg(test)]
+mod ptx_tests {
+    use super::ptx_param_count;
+
+    #[test]
+    fn parameters_are_counted_from_the_entry() {
+        let ptx = ".visible .entry k2(\n\t.param .u64 k2_param_0,\n\t.param .align 16 .b8 k2_param_1[272]\n)\n{\n}\n.visible .entry k0()\n{\n}\n";
+        assert_eq!(ptx_param_count(ptx, "k2"), Some(2));
+        assert_eq!(ptx_param_count(ptx, "k0"), Some(0));
+        assert_eq!(ptx_param_count(ptx, "k"), None);
     }
 }
