@@ -13,7 +13,8 @@ const CELL: usize = 16;
 /// The cells of one launch.
 pub struct Cells {
     region: &'static RegionInfo,
-    backend: Arc<dyn Backend>,
+    /// The backend, looked up at the upload (a launch without cells costs nothing here).
+    backend: Option<Arc<dyn Backend>>,
     host: Vec<u128>,
     ptr: u64,
 }
@@ -21,7 +22,7 @@ pub struct Cells {
 impl Cells {
     /// Room for `n` cells (no device memory when `n == 0`).
     pub fn new(region: &'static RegionInfo, n: usize) -> Self {
-        Cells { region, backend: backend(), host: vec![0; n], ptr: 0 }
+        Cells { region, backend: None, host: vec![0; n], ptr: 0 }
     }
 
     /// Puts `v` in cell `i` (before [`upload`](Self::upload)).
@@ -38,22 +39,21 @@ impl Cells {
         }
         let region = self.region;
         let bytes = self.host.len() * CELL;
-        let ptr = self.backend.alloc(bytes).unwrap_or_else(|e| panic!("acc: {region}: cannot allocate the atomics' cells: {e}"));
+        let b = self.backend.insert(backend());
+        let ptr = b.alloc(bytes).unwrap_or_else(|e| panic!("acc: {region}: cannot allocate the atomics' cells: {e}"));
         self.ptr = ptr.0;
         // SAFETY: `ptr` holds `bytes` bytes, the host buffer as many.
-        unsafe { self.backend.h2d(ptr, self.host.as_ptr().cast(), bytes) }.unwrap_or_else(|e| panic!("acc: {region}: cannot copy the atomics' cells: {e}"));
+        unsafe { b.h2d(ptr, self.host.as_ptr().cast(), bytes) }.unwrap_or_else(|e| panic!("acc: {region}: cannot copy the atomics' cells: {e}"));
         self.ptr
     }
 
     /// Reads the cells back after the launch (it has finished: launches are synchronous).
     pub fn download(&mut self) {
-        if self.ptr == 0 {
-            return;
-        }
+        let (Some(b), true) = (&self.backend, self.ptr != 0) else { return };
         let region = self.region;
         let bytes = self.host.len() * CELL;
         // SAFETY: the buffer `upload` allocated and filled, `bytes` long.
-        unsafe { self.backend.d2h(self.host.as_mut_ptr().cast(), DevPtr(self.ptr), bytes) }.unwrap_or_else(|e| panic!("acc: {region}: cannot read the atomics' cells: {e}"));
+        unsafe { b.d2h(self.host.as_mut_ptr().cast(), DevPtr(self.ptr), bytes) }.unwrap_or_else(|e| panic!("acc: {region}: cannot read the atomics' cells: {e}"));
     }
 
     /// The value of cell `i`, of the type of `like`.
@@ -67,9 +67,10 @@ impl Cells {
 
 impl Drop for Cells {
     fn drop(&mut self) {
-        if self.ptr != 0 {
-            // SAFETY: allocated in `upload`, freed once, after the synchronous launch.
-            let _ = unsafe { self.backend.free(DevPtr(self.ptr)) };
+        if let (Some(b), true) = (&self.backend, self.ptr != 0) {
+            // SAFETY: allocated in `upload`, freed once, after the launch (the free waits for
+            // the queues).
+            let _ = unsafe { b.free(DevPtr(self.ptr)) };
         }
     }
 }
