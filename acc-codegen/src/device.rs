@@ -18,7 +18,7 @@ use syn::visit_mut::VisitMut;
 use syn::{Expr, ExprForLoop, Ident, ItemFn, Stmt};
 
 use crate::atomic::{self, AtomicForm, Place};
-use crate::loops::{self, LoopHeader};
+use crate::loops;
 use crate::model::*;
 use crate::region::{self, is_acc_path, Param, ParamKind};
 use crate::schedule;
@@ -306,16 +306,7 @@ fn nest_kernel(
         None => LoopDirective { auto: Some(f.span()), ..LoopDirective::default() },
     };
     let cells = outer_scalar_atomics(f, lets);
-    let depth = d.collapse.map_or(0, |c| c.1).max(d.tile.as_ref().map_or(0, |t| t.1.len())).max(1);
-    let mut headers = Vec::new();
-    let mut cur = f.clone();
-    for level in 0..depth {
-        headers.push(LoopHeader::parse(&cur).ok()?);
-        if level + 1 < depth {
-            cur = loops::only_inner_loop(&cur.body)?.clone();
-        }
-    }
-    let body = cur.body.clone();
+    let (headers, body) = loops::directive_nest(f, &d)?;
     let slices: Vec<Ident> = params.iter().filter(|p| p.kind != ParamKind::Value).map(|p| p.ident.clone()).collect();
     let read_only: Vec<Ident> = params.iter().filter(|p| matches!(p.kind, ParamKind::Slice | ParamKind::DeviceSlice)).map(|p| p.ident.clone()).collect();
     let mut_slices: Vec<Ident> = params.iter().filter(|p| matches!(p.kind, ParamKind::SliceMut | ParamKind::DeviceSliceMut)).map(|p| p.ident.clone()).collect();

@@ -188,6 +188,21 @@ pub fn normalise_nest(headers: &[LoopHeader], tag: usize, rt: &TokenStream) -> N
     NestSpace { setup, total, bind }
 }
 
+/// The loops a directive spreads together (`collapse(n)`, `tile(..)`: the `n` tightly nested
+/// loops from `f`, else `f` alone), outermost first, and the body inside the last.
+pub fn directive_nest(f: &ExprForLoop, d: &crate::model::LoopDirective) -> Option<(Vec<LoopHeader>, syn::Block)> {
+    let depth = d.collapse.map_or(0, |c| c.1).max(d.tile.as_ref().map_or(0, |t| t.1.len())).max(1);
+    let mut headers = Vec::new();
+    let mut cur = f.clone();
+    for level in 0..depth {
+        headers.push(LoopHeader::parse(&cur).ok()?);
+        if level + 1 < depth {
+            cur = only_inner_loop(&cur.body)?.clone();
+        }
+    }
+    Some((headers, cur.body))
+}
+
 /// The single loop statement of a tightly nested body, if that is all the body holds.
 pub fn only_inner_loop(body: &syn::Block) -> Option<&ExprForLoop> {
     let mut stmts = body.stmts.iter().filter(|s| !matches!(s, syn::Stmt::Item(_)));

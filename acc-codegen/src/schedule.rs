@@ -138,16 +138,7 @@ impl<'a> Scheduler<'a> {
     fn lower_loop(&mut self, f: &ExprForLoop, ctx: &Ctx, top: bool) -> Option<(TokenStream, Levels, bool)> {
         let dev = DEV();
         let d = self.directive(f).unwrap_or_else(|| LoopDirective { auto: Some(f.span()), ..LoopDirective::default() });
-        let depth = d.collapse.map_or(0, |c| c.1).max(d.tile.as_ref().map_or(0, |t| t.1.len())).max(1);
-        let mut headers = Vec::new();
-        let mut cur = f.clone();
-        for level in 0..depth {
-            headers.push(LoopHeader::parse(&cur).ok()?);
-            if level + 1 < depth {
-                cur = loops::only_inner_loop(&cur.body)?.clone();
-            }
-        }
-        let body = cur.body.clone();
+        let (headers, body) = loops::directive_nest(f, &d)?;
         let inner_par = self.holds_parallel(&body);
         // A level an enclosing loop spreads already is not spread again (`kernels` nests with
         // `gang` or `vector` on two loops): the loop runs in order there.
