@@ -304,7 +304,7 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
             Some(l) if *l.name == *name => kernels.get_mut(&key).expect("just found"),
             _ => {
                 let module = module(cuda, region, ptx);
-                let kernel = cuda.kernel(&module, name, most_shared).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}`: {e}"));
+                let kernel = cuda.kernel(&module, name, most_shared).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}`: {e}")).with_params_from(ptx);
                 kernels.insert(key, Launchable { kernel, name: name.into(), waves: Vec::new() });
                 kernels.get_mut(&key).expect("just inserted")
             }
