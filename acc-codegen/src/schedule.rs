@@ -55,6 +55,31 @@ struct Ctx {
     active: Option<TokenStream>,
     /// Reductions of the enclosing loops (a loop inside that updates one gets its clause).
     reds: Vec<(RedOp, Ident)>,
+    /// The reductions of the loop whose body this is: the ones a loop inside may leave
+    /// unfinished for it (see [`Scheduler::deferrable`]).
+    mine: Vec<(RedOp, Ident)>,
+}
+
+/// A lowered loop.
+struct Lowered {
+    code: TokenStream,
+    levels: Levels,
+    inner_par: bool,
+    /// For each reduction the loop left unfinished (the caller's `deferred`): the levels over
+    /// which the threads' partial values still differ.
+    unreduced: Vec<(Ident, Levels)>,
+}
+
+/// Adds `l` to the levels `v` has in `acc`.
+fn merge_levels(acc: &mut Vec<(Ident, Levels)>, v: &Ident, l: Levels) {
+    match acc.iter_mut().find(|(x, _)| x == v) {
+        Some((_, have)) => *have = have.union(l),
+        None => acc.push((v.clone(), l)),
+    }
+}
+
+fn levels_of(acc: &[(Ident, Levels)], v: &Ident) -> Levels {
+    acc.iter().find(|(x, _)| x == v).map_or(Levels::default(), |(_, l)| *l)
 }
 
 /// The kernel code of one nest's outermost loop, and what the launch must know.
@@ -95,11 +120,14 @@ impl<'a> Scheduler<'a> {
     pub fn nest(mut self, f: &ExprForLoop, reds: &[(RedOp, Ident)]) -> Option<Scheduled> {
         self.uses_worker = uses_worker(f, self.kind);
         let ctx = Ctx { reds: reds.to_vec(), ..Ctx::default() };
-        let (code, levels, inner_par) = self.lower_loop(f, &ctx, true)?;
+        // The kernel finishes every reduction of the nest (block partials, folded on the host).
+        let all: Vec<Ident> = reds.iter().map(|r| r.1.clone()).collect();
+        let Lowered { code, levels, inner_par, unreduced } = self.lower_loop(f, &ctx, true, &all)?;
         let dev = DEV();
-        let (ox, oy) = (levels.vector, levels.worker && self.uses_worker);
         let mut finish = TokenStream::new();
         for (slot, (op, v)) in reds.iter().enumerate() {
+            let l = levels_of(&unreduced, v);
+            let (ox, oy) = (l.vector, l.worker && self.uses_worker);
             let ops = op_path(*op);
             finish.extend(quote! {
                 let __acc_v = #dev::group_reduce(#v, #ops.identity(&#v), |a, b| #ops.combine(a, b), #ox, #oy, #dev::dynamic_shared());
@@ -135,7 +163,9 @@ impl<'a> Scheduler<'a> {
 
     /// Lowers loop `f` under `ctx`; returns its code, its levels, and whether it holds
     /// parallel loops.
-    fn lower_loop(&mut self, f: &ExprForLoop, ctx: &Ctx, top: bool) -> Option<(TokenStream, Levels, bool)> {
+    /// `deferred`: reductions of the enclosing loop that this loop leaves unfinished (each
+    /// thread keeps its partial value; the enclosing loop combines over more levels at once).
+    fn lower_loop(&mut self, f: &ExprForLoop, ctx: &Ctx, top: bool, deferred: &[Ident]) -> Option<Lowered> {
         let dev = DEV();
         let d = self.directive(f).unwrap_or_else(|| LoopDirective { auto: Some(f.span()), ..LoopDirective::default() });
         let (headers, body) = loops::directive_nest(f, &d)?;
@@ -154,7 +184,7 @@ impl<'a> Scheduler<'a> {
         }
         let lv_w = lv.worker && self.uses_worker;
         // This loop's reductions: its clauses, and the enclosing loops' that it updates.
-        let mut reds: Vec<(RedOp, Ident)> = Vec::new();
+        let mut reds: Vec<(RedOp, Ident)> = if top { ctx.reds.clone() } else { Vec::new() };
         if !top {
             for r in &d.reduction {
                 for v in &r.vars {
@@ -205,12 +235,14 @@ impl<'a> Scheduler<'a> {
                 inner.reds.push(r.clone());
             }
         }
+        inner.mine = reds.clone();
+        let mut child_unreduced: Vec<(Ident, Levels)> = Vec::new();
         let body_code = if inner_par {
             if let Some(span) = escaping_jump(&body) {
                 self.errors.error(span, "on the GPU, `continue`/`break` in a loop that holds worker or vector loops is not supported yet");
                 return None;
             }
-            self.lower_body(&body.stmts, &inner)?
+            self.lower_body(&body.stmts, &inner, &mut child_unreduced)?
         } else {
             let b = (self.body_of)(&body);
             let stmts = &b.stmts;
@@ -271,8 +303,14 @@ impl<'a> Scheduler<'a> {
         };
         let mut pre = TokenStream::new();
         let mut post = TokenStream::new();
-        let lv_v = lv.vector;
+        let mut unreduced = Vec::new();
         for (i, (op, v)) in reds.iter().enumerate() {
+            let over = lv.union(levels_of(&child_unreduced, v));
+            if deferred.contains(v) {
+                unreduced.push((v.clone(), over));
+                continue;
+            }
+            let (lv_v, lv_w) = (over.vector, over.worker && self.uses_worker);
             let ops = op_path(*op);
             let orig = format_ident!("__acc_orig{}_{}", n, i);
             pre.extend(quote!(let #orig = #v; #v = #ops.identity(&#v);));
@@ -287,12 +325,38 @@ impl<'a> Scheduler<'a> {
             { #looped }
             #post
         }};
-        Some((code, lv, inner_par))
+        Some(Lowered { code, levels: lv, inner_par, unreduced })
+    }
+
+    /// Whether the reduction `(op, v)` of the loop whose body is `stmts` can be left
+    /// unfinished by the parallel loops of that body: every statement that names `v` is a
+    /// parallel loop that reduces `v` with `op` (its own clause, or none and it updates `v`).
+    /// Then no code of the body reads `v` between them, and one combination at the end of the
+    /// enclosing loop, over all the levels at once, gives the same value (OpenUH's placement of
+    /// the reduction at the outermost position; Table 2's gang-worker-vector row).
+    fn deferrable(&self, stmts: &[Stmt], op: RedOp, v: &Ident) -> bool {
+        stmts.iter().all(|s| {
+            let b = syn::Block { brace_token: Default::default(), stmts: vec![s.clone()] };
+            if !loops::block_mentions(&b, v) {
+                return true;
+            }
+            let Stmt::Expr(Expr::ForLoop(fl), _) = s else { return false };
+            if !self.is_parallel(fl) {
+                return false;
+            }
+            let d = self.directive(fl).unwrap_or_default();
+            match d.reduction.iter().find(|r| r.vars.contains(v)) {
+                Some(r) => r.op == op,
+                None => block_assigns(&fl.body, v),
+            }
+        })
     }
 
     /// The statements of a body that runs redundantly in a group of threads (see the module
     /// docs).
-    fn lower_body(&mut self, stmts: &[Stmt], ctx: &Ctx) -> Option<TokenStream> {
+    /// `unreduced` collects, for the reductions of `ctx.mine` that loops of the body leave
+    /// unfinished, the levels their partial values differ over.
+    fn lower_body(&mut self, stmts: &[Stmt], ctx: &Ctx, unreduced: &mut Vec<(Ident, Levels)>) -> Option<TokenStream> {
         let dev = DEV();
         let rx = !ctx.used.vector;
         let ry = self.uses_worker && !ctx.used.worker;
@@ -324,15 +388,22 @@ impl<'a> Scheduler<'a> {
                     out.extend(self.one_thread(stmt));
                 }
                 Stmt::Expr(Expr::ForLoop(fl), _) if self.is_parallel(fl) => {
-                    let (code, _, _) = self.lower_loop(fl, ctx, false)?;
-                    out.extend(code);
+                    let defer: Vec<Ident> = ctx.mine.iter().filter(|(op, v)| self.deferrable(stmts, *op, v)).map(|r| r.1.clone()).collect();
+                    let l = self.lower_loop(fl, ctx, false, &defer)?;
+                    for (v, lv) in &l.unreduced {
+                        merge_levels(unreduced, v, *lv);
+                    }
+                    out.extend(l.code);
                     if more && self.effect(stmt).memory {
                         out.extend(quote!(#dev::sync_threads();));
                     }
                 }
                 Stmt::Expr(Expr::ForLoop(fl), _) if self.holds_parallel(&fl.body) => {
                     // A sequential loop around parallel ones: every thread takes its trips.
-                    let body = self.lower_body(&fl.body.stmts, ctx)?;
+                    // Reductions are finished inside a sequential loop's trips (no deferral
+                    // through it: the statement names the variable).
+                    let inner = Ctx { mine: Vec::new(), ..ctx.clone() };
+                    let body = self.lower_body(&fl.body.stmts, &inner, &mut Vec::new())?;
                     let (label, pat, expr) = (&fl.label, &fl.pat, &fl.expr);
                     out.extend(quote!(#label for #pat in #expr { #body }));
                 }

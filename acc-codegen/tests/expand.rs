@@ -256,3 +256,58 @@ fn atomic_write_form_parses() {
     has(&s, "any . store (true)");
     has(&s, "c . atomic (i) . store (a [i] / 2)");
 }
+
+/// The kernels acc-build would compile for `item` (a `#[acc::parallel]` fn).
+fn kernels(item: proc_macro2::TokenStream) -> String {
+    let f: syn::ItemFn = syn::parse2(item).expect("a fn");
+    let attr: syn::Attribute = syn::parse_quote!(#[acc::parallel]);
+    let ks = acc_codegen::device_kernels(RegionKind::Parallel, &attr, &f, &src()).unwrap_or_else(|e| panic!("not lowered: {:?}", e.iter().map(|x| &x.1).collect::<Vec<_>>()));
+    ks.iter().map(|k| k.to_string()).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn gang_worker_vector_reduction_finishes_once_over_the_block() {
+    // The clause on every level, nothing between the loops reads `s`: the worker and vector
+    // loops leave their partials to the gang loop, which combines over the whole block once.
+    let k = kernels(quote! {
+        fn gwv(a: &[f64], nk: usize, nj: usize, ni: usize) -> f64 {
+            let mut s = 0.0;
+            #[acc::r#loop(gang, reduction(+: s))]
+            for k in 0..nk {
+                #[acc::r#loop(worker, reduction(+: s))]
+                for j in 0..nj {
+                    #[acc::r#loop(vector, reduction(+: s))]
+                    for i in 0..ni {
+                        s += a[(k * nj + j) * ni + i];
+                    }
+                }
+            }
+            s
+        }
+    });
+    assert_eq!(k.matches("group_reduce").count(), 1, "one combination:\n{k}");
+    has(&k, "group_reduce (s , :: acc_device :: ops :: Add . identity (& s) , | a , b | :: acc_device :: ops :: Add . combine (a , b) , true , true ,");
+    assert!(k.contains("thread_idx_y") && k.contains("thread_idx_x"), "worker and vector levels:\n{k}");
+}
+
+#[test]
+fn a_row_value_read_between_loops_is_finished_per_row() {
+    // `t` is stored after the vector loop: that loop finishes its reduction over the lanes, and
+    // the lanes' leader stores it.
+    let k = kernels(quote! {
+        fn rows(a: &[f64], out: &mut [f64], n: usize, m: usize) {
+            #[acc::r#loop(gang)]
+            for r in 0..n {
+                let mut t = 0.0;
+                #[acc::r#loop(vector, reduction(+: t))]
+                for c in 0..m {
+                    t += a[r * m + c];
+                }
+                out[r] = t;
+            }
+        }
+    });
+    assert_eq!(k.matches("group_reduce").count(), 1, "{k}");
+    has(&k, "| a , b | :: acc_device :: ops :: Add . combine (a , b) , true , false ,");
+    has(&k, "if :: acc_device :: thread_idx_x () == 0 { out [r] = t ; }");
+}
