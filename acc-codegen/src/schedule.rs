@@ -398,6 +398,12 @@ impl<'a> Scheduler<'a> {
                         out.extend(quote!(#dev::sync_threads();));
                     }
                 }
+                Stmt::Expr(Expr::ForLoop(fl), _) if self.holds_parallel(&fl.body) && (ctx.used.worker || ctx.used.vector) => {
+                    // Its trip count may differ between the workers or lanes, and the loops
+                    // inside meet at barriers.
+                    self.errors.error(fl.span(), "on the GPU, a sequential loop around parallel loops inside a worker or vector loop is not supported yet");
+                    return None;
+                }
                 Stmt::Expr(Expr::ForLoop(fl), _) if self.holds_parallel(&fl.body) => {
                     // A sequential loop around parallel ones: every thread takes its trips.
                     // Reductions are finished inside a sequential loop's trips (no deferral

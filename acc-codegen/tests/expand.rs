@@ -311,3 +311,31 @@ fn a_row_value_read_between_loops_is_finished_per_row() {
     has(&k, "| a , b | :: acc_device :: ops :: Add . combine (a , b) , true , false ,");
     has(&k, "if :: acc_device :: thread_idx_x () == 0 { out [r] = t ; }");
 }
+
+#[test]
+fn a_sequential_loop_around_vector_loops_in_a_worker_loop_stays_on_the_host() {
+    // Its trip count may differ between workers, and the vector reduction inside meets at
+    // block barriers: the GPU lowering refuses it (the region runs on the host, with a cargo
+    // warning), rather than risk a hang.
+    let f: syn::ItemFn = syn::parse_quote! {
+        fn tri(a: &[f64], out: &mut [f64], n: usize) {
+            #[acc::r#loop(gang)]
+            for k in 0..n {
+                #[acc::r#loop(worker)]
+                for j in 0..n {
+                    let mut t = 0.0;
+                    for q in 0..j {
+                        #[acc::r#loop(vector, reduction(+: t))]
+                        for i in 0..n {
+                            t += a[q * n + i];
+                        }
+                    }
+                    out[k * n + j] = t;
+                }
+            }
+        }
+    };
+    let attr: syn::Attribute = syn::parse_quote!(#[acc::parallel]);
+    let e = acc_codegen::device_kernels(RegionKind::Parallel, &attr, &f, &src()).expect_err("refused on the GPU");
+    assert!(e.iter().any(|(_, m)| m.contains("sequential loop around parallel loops inside a worker")), "{:?}", e.iter().map(|x| &x.1).collect::<Vec<_>>());
+}
