@@ -856,3 +856,37 @@ fn region_without_loops() {
     swap_ends(&mut a);
     assert_eq!(first_last(&a), (99, 0));
 }
+
+/// Code between loops that stores (run by each gang's leader) and assigns a local the loop
+/// after it reads: the local reaches every thread (on the GPU, a broadcast of 24 bytes).
+#[test]
+fn a_leaders_assignment_reaches_the_vector_loop() {
+    #[acc::parallel(vector_length(64))]
+    fn fill(a: &[i64], out: &mut [i64], n: usize, m: usize) {
+        #[acc::r#loop(gang)]
+        for k in 0..n {
+            let mut last = [0i64; 3];
+            {
+                out[k * (m + 1)] = 1;
+                last = [k as i64, 2 * k as i64, 3];
+            }
+            #[acc::r#loop(vector)]
+            for i in 0..m {
+                out[k * (m + 1) + 1 + i] = a[i] + last[0] + last[1] + last[2];
+            }
+        }
+    }
+    for (n, m) in [(0, 5), (1, 1), (7, 100), (33, 300)] {
+        let a = vec_of(m, |i| i as i64 * 5 - 7);
+        let mut out = vec![0i64; n * (m + 1)];
+        fill(&a, &mut out, n, m);
+        let mut want = vec![0i64; n * (m + 1)];
+        for k in 0..n {
+            want[k * (m + 1)] = 1;
+            for i in 0..m {
+                want[k * (m + 1) + 1 + i] = a[i] + 3 * k as i64 + 3;
+            }
+        }
+        assert_eq!(out, want, "{n}x{m}");
+    }
+}

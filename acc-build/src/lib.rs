@@ -53,6 +53,9 @@ fn build(manifest: &Path, out: &Path) -> Result<(), String> {
     let crate_dir = out.join("acc-device-crate");
     let acc_device = Path::new(env!("CARGO_MANIFEST_DIR")).join("../acc-device");
     let acc_device = acc_device.canonicalize().unwrap_or(acc_device);
+    // The kernels are built from acc-device's source too: a change there must rebuild them.
+    println!("cargo::rerun-if-changed={}", acc_device.join("src").display());
+    println!("cargo::rerun-if-changed={}", acc_device.join("Cargo.toml").display());
     let cargo_toml = format!(
         r#"# Written by acc-build: the device crate of the package's acc regions.
 [package]

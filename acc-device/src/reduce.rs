@@ -250,29 +250,44 @@ pub unsafe fn group_reduce<T: Shuffle, F: Fn(T, T) -> T>(
 /// threads that differ only in the dimensions `from_x` (vector lanes) and `from_y` (workers)
 /// and its leader is the one with index 0 in those: after code that only the leader ran
 /// (a store, an atomic), the variables it assigned are the same again in the whole group.
+/// Any `Copy` value: it goes through the group's 16-byte slot 16 bytes at a time.
 ///
 /// # Safety
 /// Collective over the block. `shared` points to at least `16 * blockDim.x * blockDim.y`
 /// bytes of shared memory (16-byte aligned) that no other code uses during the call.
 #[inline(always)]
 pub unsafe fn broadcast<T: Copy>(v: T, from_x: bool, from_y: bool, shared: *mut u8) -> T {
-    const { assert!(core::mem::size_of::<T>() <= 16 && core::mem::align_of::<T>() <= 16) };
     let (bx, tx, ty) = (block_dim_x(), thread_idx_x(), thread_idx_y());
     let gx = if from_x { 0 } else { tx };
     let gy = if from_y { 0 } else { ty };
     let row = if from_x { 1 } else { bx };
-    let slot = shared.wrapping_add(16 * (gy * row + gx) as usize).cast::<T>();
+    let slot = shared.wrapping_add(16 * (gy * row + gx) as usize).cast::<[u32; 4]>();
     let leader = (!from_x || tx == 0) && (!from_y || ty == 0);
-    if leader {
-        // SAFETY: slot `gy * row + gx` lies within the caller's `blockDim.x * blockDim.y`
-        // 16-byte slots, `T` fits one, and only this group's leader writes it.
-        unsafe { slot.write(v) };
+    let mut out = core::mem::MaybeUninit::<T>::uninit();
+    let (src, dst) = ((&v as *const T).cast::<u8>(), out.as_mut_ptr().cast::<u8>());
+    let size = core::mem::size_of::<T>();
+    let mut at = 0;
+    while at < size {
+        let n = if size - at < 16 { size - at } else { 16 };
+        if leader {
+            let mut chunk = [0u32; 4];
+            // SAFETY: `n` bytes of `v` from `at`, into a 16-byte local.
+            unsafe { core::ptr::copy_nonoverlapping(src.add(at), chunk.as_mut_ptr().cast::<u8>(), n) };
+            // SAFETY: slot `gy * row + gx` lies within the caller's `blockDim.x *
+            // blockDim.y` 16-byte slots, and only this group's leader writes it.
+            unsafe { slot.write(chunk) };
+        }
+        sync_threads();
+        // SAFETY: written by the leader before the barrier; `n` bytes into `out` at `at`.
+        unsafe {
+            let chunk = slot.read();
+            core::ptr::copy_nonoverlapping(chunk.as_ptr().cast::<u8>(), dst.add(at), n);
+        }
+        sync_threads();
+        at += 16;
     }
-    sync_threads();
-    // SAFETY: written by the leader before the barrier.
-    let r = unsafe { slot.read() };
-    sync_threads();
-    r
+    // SAFETY: every byte of `out` was copied from the leader's `v`, a valid `T`.
+    unsafe { out.assume_init() }
 }
 
 /// `__syncthreads_or(pred)`: a block barrier that returns whether `pred` was true in any
@@ -362,6 +377,8 @@ mod tests {
             assert_eq!(worker_reduce(4.5, f64::NEG_INFINITY, f64::max, p), 4.5);
             assert_eq!(group_reduce(5.5, 0.0, |a, b| a + b, true, false, p), 5.5);
             assert_eq!(broadcast(6.5f64, true, true, p.cast()), 6.5);
+            assert_eq!(broadcast([1.5f64, 2.5, 3.5], true, false, p.cast()), [1.5, 2.5, 3.5]);
+            assert_eq!(broadcast((), true, true, p.cast()), ());
         }
         assert_eq!(warp_reduce(7u8, &|a, b| a.max(b), 1), 7);
     }
