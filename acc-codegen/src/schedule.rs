@@ -19,7 +19,14 @@
 //! (`acc_device::group_reduce`, every thread gets the result) and then with the value the
 //! variable had before the loop. A loop inside it that updates the variable without a clause
 //! of its own gets the same clause (OpenUH's placement: a clause on the outermost loop is
-//! enough).
+//! enough). When no code between the loops reads the variable, the inner loops leave their
+//! threads' partial values alone and the outer loop combines once over all the levels
+//! ([`Scheduler::deferrable`]): the gang-worker-vector position costs one block reduction.
+//!
+//! Forms whose barriers could be reached a different number of times by the threads of a
+//! block (`continue`/`break` in a loop that holds parallel loops, a parallel loop under `if`,
+//! a sequential loop around parallel loops inside a worker or vector loop) are refused: the
+//! region runs on the host, with a cargo warning, rather than hang on the GPU.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
