@@ -21,7 +21,7 @@
 //! of its own gets the same clause (OpenUH's placement: a clause on the outermost loop is
 //! enough). When no code between the loops reads the variable, the inner loops leave their
 //! threads' partial values alone and the outer loop combines once over all the levels
-//! ([`Scheduler::deferrable`]): the gang-worker-vector position costs one block reduction.
+//! (`Scheduler::deferrable`): the gang-worker-vector position costs one block reduction.
 //!
 //! Forms whose barriers could be reached a different number of times by the threads of a
 //! block (`continue`/`break` in a loop that holds parallel loops, a parallel loop under `if`,
