@@ -100,7 +100,7 @@ pub fn gpu_region(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, params: &
                     Stmt::Expr(e, _) => Some(e),
                     _ => None,
                 };
-                let touches = slice_names.iter().find(|n| stmt_mentions(other, n));
+                let touches = slice_names.iter().find(|n| loops::stmt_mentions(other, n));
                 let nested_loop = e.is_some_and(contains_acc_loop);
                 if nested_loop {
                     errors.error(other.span(), "on the GPU, acc loops must stand at the top level of the region body (not inside another statement) in this version");
@@ -139,11 +139,6 @@ pub fn gpu_region(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, params: &
 
 fn has_loop_attr(f: &ExprForLoop) -> bool {
     f.attrs.iter().any(|a| is_acc_path(a.path(), "loop"))
-}
-
-fn stmt_mentions(s: &Stmt, name: &Ident) -> bool {
-    let block = syn::Block { brace_token: Default::default(), stmts: vec![s.clone()] };
-    loops::block_mentions(&block, name)
 }
 
 fn contains_acc_loop(e: &Expr) -> bool {
@@ -209,7 +204,6 @@ impl DeviceBody<'_> {
             Place::Scalar(id) if self.cells.contains(id) => atomic::expand_shared(&form, m.path.span()),
             Place::Scalar(_) | Place::Element { .. } => {
                 // Locals declared inside the loop body are per thread: the plain form is right.
-                // Outer scalars would need a device cell: checked by the caller.
                 atomic::expand_plain(&form)
             }
         };
@@ -422,7 +416,7 @@ fn nest_kernel(
     }
     let wb_slots: Vec<usize> = (reds.len()..reds.len() + writebacks.len()).collect();
     let red_vars: Vec<&Ident> = reds.iter().map(|r| &r.1).collect();
-    let red_ops: Vec<TokenStream> = reds.iter().map(|(op, _)| { let t = Ident::new(op.type_name(), Span::call_site()); quote!(#dev::ops::#t) }).collect();
+    let red_ops: Vec<TokenStream> = reds.iter().map(|(op, _)| schedule::op_path(*op)).collect();
     let red_slots: Vec<usize> = (0..reds.len()).collect();
     let (nest_code, uses_worker, per_trip) = if serial {
         // One thread runs the nest in order.

@@ -104,6 +104,11 @@ pub fn mentions(e: &Expr, name: &Ident) -> bool {
     f.found
 }
 
+/// Whether statement `s` mentions `name`.
+pub fn stmt_mentions(s: &syn::Stmt, name: &Ident) -> bool {
+    block_mentions(&syn::Block { brace_token: Default::default(), stmts: vec![s.clone()] }, name)
+}
+
 /// Whether a block refers to `name` anywhere (macro bodies included).
 pub fn block_mentions(b: &syn::Block, name: &Ident) -> bool {
     let e = Expr::Block(syn::ExprBlock { attrs: Vec::new(), label: None, block: b.clone() });

@@ -133,11 +133,9 @@ impl<'a> Scheduler<'a> {
         let dev = DEV();
         let mut finish = TokenStream::new();
         for (slot, (op, v)) in reds.iter().enumerate() {
-            let l = levels_of(&unreduced, v);
-            let (ox, oy) = (l.vector, l.worker && self.uses_worker);
-            let ops = op_path(*op);
+            let combined = self.combined(*op, v, levels_of(&unreduced, v));
             finish.extend(quote! {
-                let __acc_v = #dev::group_reduce(#v, #ops.identity(&#v), |a, b| #ops.combine(a, b), #ox, #oy, #dev::dynamic_shared());
+                let __acc_v = #combined;
                 if #dev::block_thread_index() == 0 {
                     #dev::store_partial(__acc_partials, #slot, __acc_v);
                 }
@@ -145,6 +143,15 @@ impl<'a> Scheduler<'a> {
         }
         let per_trip = if inner_par { (!levels.vector, self.uses_worker && !levels.worker) } else { (false, false) };
         Some(Scheduled { code: quote!(#code #finish), uses_worker: self.uses_worker, per_trip })
+    }
+
+    /// `v`'s thread values combined with `op` over the block levels of `over`; every thread
+    /// gets the result (`acc_device::group_reduce`).
+    fn combined(&self, op: RedOp, v: &Ident, over: Levels) -> TokenStream {
+        let dev = DEV();
+        let ops = op_path(op);
+        let (x, y) = (over.vector, over.worker && self.uses_worker);
+        quote!(#dev::group_reduce(#v, #ops.identity(&#v), |a, b| #ops.combine(a, b), #x, #y, #dev::dynamic_shared()))
     }
 
     fn fresh(&mut self) -> usize {
@@ -317,13 +324,11 @@ impl<'a> Scheduler<'a> {
                 unreduced.push((v.clone(), over));
                 continue;
             }
-            let (lv_v, lv_w) = (over.vector, over.worker && self.uses_worker);
             let ops = op_path(*op);
             let orig = format_ident!("__acc_orig{}_{}", n, i);
+            let combined = self.combined(*op, v, over);
             pre.extend(quote!(let #orig = #v; #v = #ops.identity(&#v);));
-            post.extend(quote! {
-                #v = #ops.combine(#orig, #dev::group_reduce(#v, #ops.identity(&#v), |a, b| #ops.combine(a, b), #lv_v, #lv_w, #dev::dynamic_shared()));
-            });
+            post.extend(quote!(#v = #ops.combine(#orig, #combined);));
         }
         let code = quote! {{
             #setup
@@ -343,8 +348,7 @@ impl<'a> Scheduler<'a> {
     /// the reduction at the outermost position; Table 2's gang-worker-vector row).
     fn deferrable(&self, stmts: &[Stmt], op: RedOp, v: &Ident) -> bool {
         stmts.iter().all(|s| {
-            let b = syn::Block { brace_token: Default::default(), stmts: vec![s.clone()] };
-            if !loops::block_mentions(&b, v) {
+            if !loops::stmt_mentions(s, v) {
                 return true;
             }
             let Stmt::Expr(Expr::ForLoop(fl), _) = s else { return false };
@@ -461,9 +465,7 @@ impl<'a> Scheduler<'a> {
     /// What `stmt` writes: memory (slice elements, atomics, routines given a `&mut` slice),
     /// and the variables declared outside it that it assigns.
     fn effect(&self, stmt: &Stmt) -> Effect {
-        let mut declared = Vec::new();
-        let b = syn::Block { brace_token: Default::default(), stmts: vec![stmt.clone()] };
-        collect_decls(&b, &mut declared);
+        let declared = region::inner_decls(&syn::Block { brace_token: Default::default(), stmts: vec![stmt.clone()] });
         let mut v = EffectFinder { mut_slices: self.mut_slices, declared: &declared, out: Effect::default() };
         v.visit_stmt(stmt);
         v.out
@@ -548,17 +550,6 @@ fn place_root(e: &Expr) -> (Option<Ident>, bool) {
     }
 }
 
-/// Every name a `let`, closure or `for` pattern in `b` binds.
-fn collect_decls(b: &syn::Block, out: &mut Vec<String>) {
-    struct V<'a>(&'a mut Vec<String>);
-    impl<'ast> Visit<'ast> for V<'_> {
-        fn visit_pat(&mut self, p: &'ast syn::Pat) {
-            region::pat_idents(p, self.0);
-        }
-    }
-    V(out).visit_block(b);
-}
-
 /// A `continue` or `break` in `b` that leaves the body (not one of a loop inside it).
 fn escaping_jump(b: &syn::Block) -> Option<Span> {
     struct V(usize, Option<Span>);
@@ -622,7 +613,8 @@ pub fn block_assigns(b: &syn::Block, name: &Ident) -> bool {
     v.1
 }
 
-fn op_path(op: RedOp) -> TokenStream {
+/// The device-side operator value of `op` (`::acc_device::ops::Add`, ...).
+pub(crate) fn op_path(op: RedOp) -> TokenStream {
     let t = Ident::new(op.type_name(), Span::call_site());
     quote!(::acc_device::ops::#t)
 }
@@ -644,10 +636,27 @@ fn is_parallel(f: &ExprForLoop, kind: RegionKind) -> bool {
 }
 
 fn holds_parallel(b: &syn::Block, kind: RegionKind) -> bool {
-    struct V(RegionKind, bool);
-    impl<'ast> Visit<'ast> for V {
+    any_loop(b, &|f| is_parallel(f, kind))
+}
+
+/// Whether a loop of the nest `f` names the `worker` level.
+fn uses_worker(f: &ExprForLoop, kind: RegionKind) -> bool {
+    let worker = |f: &ExprForLoop| {
+        f.attrs.iter().find(|a| is_acc_path(a.path(), "loop")).is_some_and(|a| {
+            let d = region::loop_directive_of(a, kind, &mut Errors::default());
+            d.worker.is_some() && d.seq.is_none()
+        })
+    };
+    worker(f) || any_loop(&f.body, &worker)
+}
+
+/// Whether a `for` loop in `b` (not inside a closure or an item, which the schedule does
+/// not lower) satisfies `pred`.
+fn any_loop(b: &syn::Block, pred: &dyn Fn(&ExprForLoop) -> bool) -> bool {
+    struct V<'p>(&'p dyn Fn(&ExprForLoop) -> bool, bool);
+    impl<'ast> Visit<'ast> for V<'_> {
         fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
-            if is_parallel(f, self.0) {
+            if (self.0)(f) {
                 self.1 = true;
             }
             syn::visit::visit_expr_for_loop(self, f);
@@ -655,27 +664,7 @@ fn holds_parallel(b: &syn::Block, kind: RegionKind) -> bool {
         fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
-    let mut v = V(kind, false);
+    let mut v = V(pred, false);
     v.visit_block(b);
-    v.1
-}
-
-/// Whether a loop of the nest `f` names the `worker` level.
-fn uses_worker(f: &ExprForLoop, kind: RegionKind) -> bool {
-    struct V(RegionKind, bool);
-    impl<'ast> Visit<'ast> for V {
-        fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
-            if let Some(a) = f.attrs.iter().find(|a| is_acc_path(a.path(), "loop")) {
-                let d = region::loop_directive_of(a, self.0, &mut Errors::default());
-                if d.worker.is_some() && d.seq.is_none() {
-                    self.1 = true;
-                }
-            }
-            syn::visit::visit_expr_for_loop(self, f);
-        }
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
-    }
-    let mut v = V(kind, false);
-    v.visit_expr_for_loop(f);
     v.1
 }
