@@ -92,18 +92,6 @@ impl Geometry {
         let per = if self.per_trip.0 { x as usize } else { 1 } * if self.per_trip.1 { y as usize } else { 1 };
         self.iterations.saturating_mul(per)
     }
-
-    /// Blocks: the clause, else enough to cover the loop once, capped at what keeps every
-    /// multiprocessor busy (the grid-stride loops cover the rest).
-    fn grid(&self, cuda: &CudaBackend, module: &Module, name: &str, shared: u32) -> u32 {
-        if self.serial {
-            return 1;
-        }
-        if self.num_gangs > 0 {
-            return self.num_gangs.min(i32::MAX as usize) as u32;
-        }
-        cuda.default_grid(module, name, self.block(), shared, self.iterations).unwrap_or(1).max(1)
-    }
 }
 
 fn cuda_of(region: &RegionInfo) -> Arc<dyn crate::device::Backend> {
@@ -324,9 +312,9 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
             let wave = match entry.waves.iter().find(|(b, _)| *b == block) {
                 Some(&(_, w)) => w,
                 None => {
-                    // The one-wave grid depends on the kernel and block only; capped by the
-                    // iterations below.
-                    let w = Geometry { iterations: usize::MAX / 2, ..*geom }.grid(cuda, &module(cuda, region, ptx), name, shared);
+                    // One full wave (every multiprocessor at its occupancy limit): it depends
+                    // on the kernel and block only; capped by the iterations below.
+                    let w = cuda.default_grid(&module(cuda, region, ptx), name, block, shared, usize::MAX / 2).unwrap_or(1).max(1);
                     entry.waves.push((block, w));
                     w
                 }
