@@ -46,95 +46,477 @@ struct Let {
 }
 
 /// Lowers `f` (already checked by the host lowering) for the GPU, or says why it cannot be.
+///
+/// The region body becomes host code that drives launches (DESIGN §4.7: nothing on the GPU
+/// path reads or writes the host's copy of the region's arrays):
+/// - each acc loop nest is a kernel;
+/// - a statement outside the nests that uses an array runs on the device, as a one-thread
+///   kernel; a `let` (or the region's value) that reads an array gets its value from such a
+///   kernel;
+/// - `if`, `while`, `loop`, blocks and sequential `for` loops that hold acc loops stay on the
+///   host and drive the launches inside them (NVHPC's time loop around `kernels`), their
+///   conditions computed on the device when they read arrays;
+/// - items declared in the body (`const`, `use`, `fn`, ...) are declared in every kernel too.
 pub fn gpu_region(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, params: &[Param], kernel_base: &str) -> Result<GpuRegion, Errors> {
-    let mut errors = Errors::default();
+    let mut lw = Lowering {
+        kind,
+        dir,
+        params,
+        base: kernel_base,
+        region_reds: dir.clauses.reduction.iter().flat_map(|r| r.vars.iter().map(move |v| (r.op, v.clone()))).collect(),
+        lets: Vec::new(),
+        items: Vec::new(),
+        kernels: Vec::new(),
+        temps: 0,
+        errors: Errors::default(),
+    };
     for id in dir.clauses.private.iter().chain(&dir.clauses.firstprivate) {
         if params.iter().any(|p| &p.ident == id && p.kind != ParamKind::Value) {
-            errors.error(id.span(), "region-level `private`/`firstprivate` of a slice is not supported on the GPU yet");
+            lw.errors.error(id.span(), "region-level `private`/`firstprivate` of a slice is not supported on the GPU yet: declare a local array in the loop body (each iteration gets its own), or run the region on the host with `self`");
         }
     }
-    let region_reds: Vec<(RedOp, Ident)> =
-        dir.clauses.reduction.iter().flat_map(|r| r.vars.iter().map(move |v| (r.op, v.clone()))).collect();
-    let slice_names: Vec<&Ident> = params.iter().filter(|p| p.kind != ParamKind::Value).map(|p| &p.ident).collect();
-
-    let mut lets: Vec<Let> = Vec::new();
-    let mut kernels = Vec::new();
-    let mut host = TokenStream::new();
-    for stmt in &f.block.stmts {
-        match stmt {
-            Stmt::Local(l) => {
-                let (name, ty) = match &l.pat {
-                    syn::Pat::Ident(p) => (Some(p.ident.clone()), None),
-                    syn::Pat::Type(t) => match &*t.pat {
-                        syn::Pat::Ident(p) => (Some(p.ident.clone()), Some((*t.ty).clone())),
-                        _ => (None, None),
-                    },
-                    _ => (None, None),
-                };
-                match name {
-                    Some(name) => lets.push(Let { name, init: l.init.as_ref().map(|i| (*i.expr).clone()), ty }),
-                    None => {
-                        let mut names = Vec::new();
-                        region::pat_idents(&l.pat, &mut names);
-                        for n in names {
-                            lets.push(Let { name: Ident::new(&n, l.pat.span()), init: None, ty: None });
-                        }
-                    }
-                }
-                host.extend(quote!(#stmt));
-            }
-            Stmt::Expr(Expr::ForLoop(fl), _) if has_loop_attr(fl) || (kind != RegionKind::Parallel && loops::LoopHeader::parse(fl).is_ok()) => {
-                let index = kernels.len();
-                let name = format!("{kernel_base}_{index}");
-                match nest_kernel(kind, dir, fl, params, &lets, &region_reds, &name, &mut errors) {
-                    Some((kernel, launch)) => {
-                        kernels.push(Kernel { name, device_fn: kernel });
-                        host.extend(launch);
-                    }
-                    None => {}
-                }
-            }
-            Stmt::Item(_) => host.extend(quote!(#stmt)),
-            other => {
-                let e = match other {
-                    Stmt::Expr(e, _) => Some(e),
-                    _ => None,
-                };
-                let touches = slice_names.iter().find(|n| loops::stmt_mentions(other, n));
-                let nested_loop = e.is_some_and(contains_acc_loop);
-                if nested_loop {
-                    errors.error(other.span(), "on the GPU, acc loops must stand at the top level of the region body (not inside another statement) in this version");
-                } else if let Some(n) = touches {
-                    let statement = matches!(other, Stmt::Expr(_, Some(_)) | Stmt::Macro(_));
-                    if !statement {
-                        errors.error(
-                            other.span(),
-                            format!("on the GPU, a `let` or the region's value that uses the array `{n}` outside acc loops is not supported yet: compute it in an acc loop or a `serial` region"),
-                        );
-                        continue;
-                    }
-                    // Sequential code between the loops that uses arrays: a one-thread kernel
-                    // (it runs once, as on the host backend; OpenACC's gang-redundant copies
-                    // would all do the same).
-                    let once: ExprForLoop = syn::parse_quote_spanned!(other.span()=> for _ in 0..1usize { #other });
-                    let index = kernels.len();
-                    let name = format!("{kernel_base}_{index}");
-                    if let Some((kernel, launch)) = nest_kernel(RegionKind::Serial, dir, &once, params, &lets, &region_reds, &name, &mut errors) {
-                        kernels.push(Kernel { name, device_fn: kernel });
-                        host.extend(launch);
-                    }
-                } else {
-                    // Host code around the nests (scalar work, the tail value).
-                    host.extend(quote!(#other));
-                }
-            }
-        }
-    }
-    if errors.is_empty() {
-        Ok(GpuRegion { kernels, host_path: host })
+    // Items first: a kernel may use an item declared after its nest, as Rust allows.
+    lw.items = f.block.stmts.iter().filter_map(|s| match s {
+        Stmt::Item(i) => Some(device_item(i)),
+        _ => None,
+    }).collect();
+    let host = lw.block(&f.block.stmts, true);
+    if lw.errors.is_empty() {
+        Ok(GpuRegion { kernels: lw.kernels, host_path: host })
     } else {
-        Err(errors)
+        Err(lw.errors)
     }
+}
+
+/// An item of the region body as the device crate declares it: `use std::..` paths read
+/// `core::..` there (the device crate is `no_std`).
+fn device_item(item: &syn::Item) -> syn::Item {
+    let mut item = item.clone();
+    if let syn::Item::Use(u) = &mut item {
+        if let syn::UseTree::Path(p) = &mut u.tree {
+            if p.ident == "std" {
+                p.ident = Ident::new("core", p.ident.span());
+            }
+        }
+    }
+    item
+}
+
+/// The walk of a region body for the GPU path (see [`gpu_region`]).
+struct Lowering<'a> {
+    kind: RegionKind,
+    dir: &'a RegionDirective,
+    params: &'a [Param],
+    base: &'a str,
+    region_reds: Vec<(RedOp, Ident)>,
+    /// The locals in scope at the current point, innermost last.
+    lets: Vec<Let>,
+    /// The body's items, declared in every kernel.
+    items: Vec<syn::Item>,
+    kernels: Vec<Kernel>,
+    /// Names of the host path's temporaries (device-computed conditions and values).
+    temps: usize,
+    errors: Errors,
+}
+
+impl Lowering<'_> {
+    /// The host code of `stmts`; `tail`: the last statement may be the block's value.
+    fn block(&mut self, stmts: &[Stmt], tail: bool) -> TokenStream {
+        let scope = self.lets.len();
+        let mut host = TokenStream::new();
+        for (i, stmt) in stmts.iter().enumerate() {
+            let last = tail && i + 1 == stmts.len();
+            host.extend(self.stmt(stmt, last));
+        }
+        self.lets.truncate(scope);
+        host
+    }
+
+    fn stmt(&mut self, stmt: &Stmt, last: bool) -> TokenStream {
+        match stmt {
+            // Items of a fn body are visible in all of it: the host path (a block of the same
+            // fn) sees the user's, and each kernel declares those it uses.
+            Stmt::Item(_) => TokenStream::new(),
+            Stmt::Local(l) => self.local(l),
+            Stmt::Expr(Expr::ForLoop(fl), _) if self.is_nest(fl) => self.nest(fl),
+            Stmt::Expr(e, semi) if self.holds_nest(e) => {
+                let code = self.control(e);
+                quote!(#code #semi)
+            }
+            Stmt::Expr(e, None) if last && self.uses_arrays(stmt) => {
+                // The region's value, computed on the device.
+                let v = self.temp("value");
+                let pat: syn::Pat = syn::parse_quote!(#v);
+                let code = self.device_values(&pat, e, e.span());
+                quote!(#code #v)
+            }
+            _ if self.uses_arrays(stmt) => {
+                if let Some(span) = host_jump(stmt) {
+                    self.errors.error(span, "on the GPU, this statement runs on the device (it uses an array), so it cannot `break`, `continue` or `return` the host's loop or fn: compute the condition in a `let`, then jump");
+                    return TokenStream::new();
+                }
+                self.once(stmt)
+            }
+            _ => quote!(#stmt),
+        }
+    }
+
+    /// A `let`: on the host, unless its initialiser reads an array (then on the device).
+    fn local(&mut self, l: &syn::Local) -> TokenStream {
+        let init = l.init.as_ref().map(|i| &*i.expr);
+        if let Some(e) = init.filter(|e| self.holds_nest(e)) {
+            self.errors.error(e.span(), "on the GPU, acc loops stand as statements of the region body or of the `if`/`while`/`for` blocks around them, not inside a `let`");
+            return TokenStream::new();
+        }
+        if l.init.as_ref().is_some_and(|i| i.diverge.is_some()) && self.uses_arrays(&Stmt::Local(l.clone())) {
+            self.errors.error(l.span(), "on the GPU, a `let .. else` that reads an array is not supported: compute the value in a `let`, then match it");
+            return TokenStream::new();
+        }
+        match init {
+            Some(e) if self.uses_arrays(&Stmt::Local(l.clone())) => self.device_values(&l.pat, e, l.span()),
+            _ => {
+                self.bind_let(l);
+                quote!(#l)
+            }
+        }
+    }
+
+    /// Records the names a host `let` binds, with what tells their type to a kernel.
+    fn bind_let(&mut self, l: &syn::Local) {
+        let (name, ty) = match &l.pat {
+            syn::Pat::Ident(p) => (Some(p.ident.clone()), None),
+            syn::Pat::Type(t) => match &*t.pat {
+                syn::Pat::Ident(p) => (Some(p.ident.clone()), Some((*t.ty).clone())),
+                _ => (None, None),
+            },
+            _ => (None, None),
+        };
+        match name {
+            Some(name) => self.lets.push(Let { name, init: l.init.as_ref().map(|i| (*i.expr).clone()), ty }),
+            None => {
+                let mut names = Vec::new();
+                region::pat_idents(&l.pat, &mut names);
+                for n in names {
+                    // The pattern's value tells the type of each name it binds.
+                    let id = Ident::new(&n, l.pat.span());
+                    let init = l.init.as_ref().map(|i| {
+                        let (pat, e) = (&l.pat, &i.expr);
+                        syn::parse_quote!({ #[allow(unused_variables)] let #pat = #e; #id })
+                    });
+                    self.lets.push(Let { name: id, init, ty: None });
+                }
+            }
+        }
+    }
+
+    /// `let pat = e;` computed by a one-thread kernel: its names come back to the host.
+    fn device_values(&mut self, pat: &syn::Pat, e: &Expr, span: Span) -> TokenStream {
+        let mut names = Vec::new();
+        region::pat_idents(pat, &mut names);
+        let names: Vec<Ident> = names.iter().map(|n| Ident::new(n, pat.span())).collect();
+        let local: Stmt = syn::parse_quote_spanned!(span=> #[allow(unused_mut, unused_variables)] let #pat = #e;);
+        let outputs: Vec<Let> = names
+            .iter()
+            .map(|n| Let { name: n.clone(), init: Some(syn::parse_quote!({ #[allow(unused_mut, unused_variables)] let #pat = #e; #n })), ty: None })
+            .collect();
+        let code = self.once_with(&local, &outputs);
+        self.lets.extend(outputs);
+        code
+    }
+
+    /// A statement run once, on the device.
+    fn once(&mut self, stmt: &Stmt) -> TokenStream {
+        self.once_with(stmt, &[])
+    }
+
+    fn once_with(&mut self, stmt: &Stmt, outputs: &[Let]) -> TokenStream {
+        let once: ExprForLoop = syn::parse_quote_spanned!(stmt.span()=> for _ in 0..1usize { #stmt });
+        let name = self.kernel_name();
+        match nest_kernel(RegionKind::Serial, self.dir, &once, self.params, &self.lets, &self.region_reds, &self.items, outputs, &name, &mut self.errors) {
+            Some((kernel, launch)) => {
+                self.kernels.push(Kernel { name, device_fn: kernel });
+                launch
+            }
+            None => TokenStream::new(),
+        }
+    }
+
+    fn nest(&mut self, fl: &ExprForLoop) -> TokenStream {
+        let name = self.kernel_name();
+        match nest_kernel(self.kind, self.dir, fl, self.params, &self.lets, &self.region_reds, &self.items, &[], &name, &mut self.errors) {
+            Some((kernel, launch)) => {
+                self.kernels.push(Kernel { name, device_fn: kernel });
+                launch
+            }
+            None => TokenStream::new(),
+        }
+    }
+
+    /// Host control flow around acc loops: it stays on the host and drives their launches.
+    fn control(&mut self, e: &Expr) -> TokenStream {
+        match e {
+            Expr::ForLoop(fl) => {
+                let (label, pat, expr) = (&fl.label, &fl.pat, &fl.expr);
+                if self.mentions_array(expr) {
+                    self.errors.error(expr.span(), "on the GPU, the range of a loop around acc loops is computed on the host, so it cannot read an array: compute it in a `let` first");
+                    return TokenStream::new();
+                }
+                let scope = self.lets.len();
+                // The loop variable, for the kernels inside: its type is the iterator's item.
+                let mut names = Vec::new();
+                region::pat_idents(pat, &mut names);
+                if let (syn::Pat::Ident(p), [_]) = (&**pat, names.as_slice()) {
+                    let init = syn::parse_quote!(::core::iter::Iterator::next(&mut ::core::iter::IntoIterator::into_iter(#expr)).unwrap());
+                    self.lets.push(Let { name: p.ident.clone(), init: Some(init), ty: None });
+                } else {
+                    for n in names {
+                        self.lets.push(Let { name: Ident::new(&n, pat.span()), init: None, ty: None });
+                    }
+                }
+                let body = self.block(&fl.body.stmts, false);
+                self.lets.truncate(scope);
+                quote!(#label for #pat in #expr { #body })
+            }
+            Expr::While(w) => {
+                let label = &w.label;
+                let cond = &w.cond;
+                if matches!(&**cond, Expr::Let(_)) {
+                    self.errors.error(cond.span(), "on the GPU, `while let` around acc loops is not supported: use `loop` with a `match`");
+                    return TokenStream::new();
+                }
+                if self.mentions_array(cond) {
+                    // Computed on the device before each trip.
+                    let (test, c) = self.device_cond(cond);
+                    let body = self.block(&w.body.stmts, false);
+                    quote!(#label loop { #test if !#c { break; } #body })
+                } else {
+                    let body = self.block(&w.body.stmts, false);
+                    quote!(#label while #cond { #body })
+                }
+            }
+            Expr::Loop(l) => {
+                let label = &l.label;
+                let body = self.block(&l.body.stmts, false);
+                quote!(#label loop { #body })
+            }
+            Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => {
+                let body = self.block(&b.block.stmts, false);
+                quote!({ #body })
+            }
+            Expr::If(i) => {
+                let (test, cond) = if self.mentions_array(&i.cond) {
+                    let (test, c) = self.device_cond(&i.cond);
+                    (test, quote!(#c))
+                } else if matches!(&*i.cond, Expr::Let(_)) {
+                    self.errors.error(i.cond.span(), "on the GPU, `if let` around acc loops is not supported: use `match` on a value computed before");
+                    return TokenStream::new();
+                } else {
+                    let c = &i.cond;
+                    (TokenStream::new(), quote!(#c))
+                };
+                let then = self.block(&i.then_branch.stmts, false);
+                let otherwise = match i.else_branch.as_ref().map(|(_, e)| &**e) {
+                    Some(Expr::Block(b)) => {
+                        let b = self.block(&b.block.stmts, false);
+                        quote!(else { #b })
+                    }
+                    // `else if ..`: a statement of its own.
+                    Some(other) => {
+                        let code = self.stmt(&Stmt::Expr(other.clone(), None), false);
+                        quote!(else { #code })
+                    }
+                    None => TokenStream::new(),
+                };
+                quote!({ #test if #cond { #then } #otherwise })
+            }
+            other => {
+                self.errors.error(other.span(), "on the GPU, acc loops stand as statements of the region body or of `if`/`while`/`loop`/`for` blocks: this expression form around them is not supported");
+                TokenStream::new()
+            }
+        }
+    }
+
+    /// A condition read from arrays, computed on the device: the statements that compute it
+    /// and the host's name for it.
+    fn device_cond(&mut self, cond: &Expr) -> (TokenStream, Ident) {
+        let c = self.temp("cond");
+        let pat: syn::Pat = syn::parse_quote!(#c);
+        let e: Expr = syn::parse_quote!((#cond) as bool);
+        let code = self.device_values(&pat, &e, cond.span());
+        // The value only lives for this test.
+        self.lets.retain(|l| l.name != c);
+        (code, c)
+    }
+
+    fn temp(&mut self, what: &str) -> Ident {
+        self.temps += 1;
+        format_ident!("__acc_{}{}", what, self.temps)
+    }
+
+    fn kernel_name(&self) -> String {
+        format!("{}_{}", self.base, self.kernels.len())
+    }
+
+    /// Whether `fl` is a nest of its own: an acc loop, or a loop of a `kernels`/`serial`
+    /// region that the compiler schedules (a `kernels` loop around loops that it cannot prove
+    /// independent is a host loop around the nests inside, as NVHPC makes it).
+    fn is_nest(&self, fl: &ExprForLoop) -> bool {
+        if has_loop_attr(fl) {
+            return true;
+        }
+        if self.kind == RegionKind::Parallel || loops::LoopHeader::parse(fl).is_err() {
+            return false;
+        }
+        if self.kind == RegionKind::Kernels && contains_nest_loop(&Expr::Block(syn::ExprBlock { attrs: Vec::new(), label: None, block: fl.body.clone() })) {
+            let Ok(h) = loops::LoopHeader::parse(fl) else { return false };
+            let reds: Vec<Ident> = Vec::new();
+            return loops::dependence(fl, &h.var, &reds, &region::inner_decls(&fl.body)).is_none();
+        }
+        true
+    }
+
+    /// Whether `e` holds a nest (an acc loop, or a loop that a `kernels`/`serial` region
+    /// schedules).
+    fn holds_nest(&self, e: &Expr) -> bool {
+        match self.kind {
+            RegionKind::Kernels => contains_nest_loop(e),
+            _ => contains_acc_loop(e),
+        }
+    }
+
+    fn slice_names(&self) -> impl Iterator<Item = &Ident> {
+        self.params.iter().filter(|p| p.kind != ParamKind::Value).map(|p| &p.ident)
+    }
+
+    /// Whether `stmt` uses the elements of an array (its length is the host's too).
+    fn uses_arrays(&self, stmt: &Stmt) -> bool {
+        let names: Vec<&Ident> = self.slice_names().collect();
+        let mut v = DataUse { names: &names, found: false };
+        syn::visit::Visit::visit_stmt(&mut v, stmt);
+        v.found
+    }
+
+    fn mentions_array(&self, e: &Expr) -> bool {
+        self.uses_arrays(&Stmt::Expr(e.clone(), None))
+    }
+}
+
+/// A `break`, `continue` or `return` (or `?`) in `stmt` that leaves it.
+fn host_jump(stmt: &Stmt) -> Option<Span> {
+    struct V(usize, Option<Span>);
+    impl<'ast> syn::visit::Visit<'ast> for V {
+        fn visit_expr_continue(&mut self, c: &'ast syn::ExprContinue) {
+            if self.0 == 0 || c.label.is_some() {
+                self.1.get_or_insert(c.span());
+            }
+        }
+        fn visit_expr_break(&mut self, c: &'ast syn::ExprBreak) {
+            if self.0 == 0 || c.label.is_some() {
+                self.1.get_or_insert(c.span());
+            }
+            syn::visit::visit_expr_break(self, c);
+        }
+        fn visit_expr_return(&mut self, r: &'ast syn::ExprReturn) {
+            self.1.get_or_insert(r.span());
+        }
+        fn visit_expr_try(&mut self, t: &'ast syn::ExprTry) {
+            self.1.get_or_insert(t.question_token.span);
+        }
+        fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
+            self.visit_expr(&f.expr);
+            self.0 += 1;
+            self.visit_block(&f.body);
+            self.0 -= 1;
+        }
+        fn visit_expr_while(&mut self, f: &'ast syn::ExprWhile) {
+            self.visit_expr(&f.cond);
+            self.0 += 1;
+            self.visit_block(&f.body);
+            self.0 -= 1;
+        }
+        fn visit_expr_loop(&mut self, f: &'ast syn::ExprLoop) {
+            self.0 += 1;
+            self.visit_block(&f.body);
+            self.0 -= 1;
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut v = V(0, None);
+    syn::visit::Visit::visit_stmt(&mut v, stmt);
+    v.1
+}
+
+/// Finds a use of an array's elements: any mention of its name except `a.len()` and
+/// `a.is_empty()` (in macro arguments too).
+struct DataUse<'a> {
+    names: &'a [&'a Ident],
+    found: bool,
+}
+
+impl<'ast> syn::visit::Visit<'ast> for DataUse<'_> {
+    fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+        let length = matches!(&*m.receiver, Expr::Path(p) if p.path.get_ident().is_some_and(|id| self.names.contains(&id)))
+            && (m.method == "len" || m.method == "is_empty")
+            && m.args.is_empty();
+        if !length {
+            self.visit_expr(&m.receiver);
+        }
+        for a in &m.args {
+            self.visit_expr(a);
+        }
+    }
+    fn visit_ident(&mut self, i: &'ast Ident) {
+        if self.names.contains(&i) {
+            self.found = true;
+        }
+    }
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        let tokens: Vec<proc_macro2::TokenTree> = flat_tokens(m.tokens.clone());
+        for (i, t) in tokens.iter().enumerate() {
+            let proc_macro2::TokenTree::Ident(id) = t else { continue };
+            if !self.names.contains(&id) {
+                continue;
+            }
+            let length = matches!(tokens.get(i + 1), Some(proc_macro2::TokenTree::Punct(p)) if p.as_char() == '.')
+                && matches!(tokens.get(i + 2), Some(proc_macro2::TokenTree::Ident(m)) if m == "len" || m == "is_empty");
+            if !length {
+                self.found = true;
+            }
+        }
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// A token stream with its groups opened (delimiters dropped).
+fn flat_tokens(ts: TokenStream) -> Vec<proc_macro2::TokenTree> {
+    let mut out = Vec::new();
+    for t in ts {
+        match t {
+            proc_macro2::TokenTree::Group(g) => out.extend(flat_tokens(g.stream())),
+            t => out.push(t),
+        }
+    }
+    out
+}
+
+/// Whether `e` holds a loop that a `kernels` region schedules as a nest: an acc loop, or a
+/// `for` over a range.
+fn contains_nest_loop(e: &Expr) -> bool {
+    struct V(bool);
+    impl<'ast> syn::visit::Visit<'ast> for V {
+        fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
+            if has_loop_attr(f) || loops::LoopHeader::parse(f).is_ok() {
+                self.0 = true;
+            }
+            syn::visit::visit_expr_for_loop(self, f);
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut v = V(false);
+    syn::visit::Visit::visit_expr(&mut v, e);
+    v.0
 }
 
 fn has_loop_attr(f: &ExprForLoop) -> bool {
@@ -261,6 +643,60 @@ impl VisitMut for DeviceBody<'_> {
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
+/// The body's items that the nest uses (by name), and those these use in turn.
+fn used_items(items: &[syn::Item], uses: &[&Expr]) -> Vec<syn::Item> {
+    let mut keep: Vec<bool> = items.iter().map(|i| item_names(i).iter().any(|n| uses.iter().any(|e| loops::mentions(e, n)))).collect();
+    loop {
+        let mut grew = false;
+        for i in 0..items.len() {
+            if keep[i] {
+                continue;
+            }
+            let names = item_names(&items[i]);
+            let used = items.iter().zip(&keep).any(|(other, &k)| k && names.iter().any(|n| tokens_mention(quote!(#other), n)));
+            if used {
+                keep[i] = true;
+                grew = true;
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    items.iter().zip(keep).filter(|(_, k)| *k).map(|(i, _)| i.clone()).collect()
+}
+
+fn tokens_mention(ts: TokenStream, name: &Ident) -> bool {
+    flat_tokens(ts).iter().any(|t| matches!(t, proc_macro2::TokenTree::Ident(id) if id == name))
+}
+
+/// The names an item declares (a `use`: the names it brings in).
+fn item_names(item: &syn::Item) -> Vec<Ident> {
+    fn use_names(t: &syn::UseTree, out: &mut Vec<Ident>) {
+        match t {
+            syn::UseTree::Path(p) => use_names(&p.tree, out),
+            syn::UseTree::Name(n) => out.push(n.ident.clone()),
+            syn::UseTree::Rename(r) => out.push(r.rename.clone()),
+            syn::UseTree::Group(g) => g.items.iter().for_each(|t| use_names(t, out)),
+            syn::UseTree::Glob(_) => {}
+        }
+    }
+    let mut out = Vec::new();
+    match item {
+        syn::Item::Const(i) => out.push(i.ident.clone()),
+        syn::Item::Static(i) => out.push(i.ident.clone()),
+        syn::Item::Fn(i) => out.push(i.sig.ident.clone()),
+        syn::Item::Struct(i) => out.push(i.ident.clone()),
+        syn::Item::Enum(i) => out.push(i.ident.clone()),
+        syn::Item::Type(i) => out.push(i.ident.clone()),
+        syn::Item::Union(i) => out.push(i.ident.clone()),
+        syn::Item::Mod(i) => out.push(i.ident.clone()),
+        syn::Item::Use(u) => use_names(&u.tree, &mut out),
+        _ => {}
+    }
+    out
+}
+
 /// The locals declared outside the nest that it updates with scalar atomics: each gets a
 /// device cell (acc-runtime's `Cells`).
 fn outer_scalar_atomics(f: &ExprForLoop, lets: &[Let]) -> Vec<Ident> {
@@ -291,6 +727,8 @@ fn nest_kernel(
     params: &[Param],
     lets: &[Let],
     region_reds: &[(RedOp, Ident)],
+    items: &[syn::Item],
+    outputs: &[Let],
     name: &str,
     errors: &mut Errors,
 ) -> Option<(TokenStream, TokenStream)> {
@@ -422,14 +860,21 @@ fn nest_kernel(
         // One thread runs the nest in order.
         let loops::NestSpace { setup, total, bind } = loops::normalise_nest(&headers, 1, &quote!(#dev::idx));
         let stmts = body_of(&body).stmts;
+        // The values a one-thread kernel computes for the host, after the partials.
+        let base = reds.len() + writebacks.len();
+        let out_names = outputs.iter().map(|o| &o.name);
         let code = quote! {
             #setup
             let __acc_total: usize = #total;
+            let mut __acc_vs: usize = #base;
             let mut #k = 0usize;
             while #k < __acc_total {
                 #bind
                 #[allow(clippy::never_loop)]
-                for _ in ::core::iter::once(()) { #(#stmts)* }
+                for _ in ::core::iter::once(()) {
+                    #(#stmts)*
+                    #( #dev::store_value(__acc_partials, &mut __acc_vs, #out_names); )*
+                }
                 #k += 1;
             }
             #(
@@ -444,10 +889,14 @@ fn nest_kernel(
         (s.code, s.uses_worker, s.per_trip)
     };
     let kname = Ident::new(name, Span::call_site());
+    let mut uses: Vec<&Expr> = vec![&nest_expr];
+    uses.extend(captured.iter().filter_map(|l| l.init.as_ref()));
+    let items = used_items(items, &uses);
     let device_fn = quote! {
         #[no_mangle]
         #[allow(unused_mut, unused_variables, unused_assignments, non_snake_case, clippy::all)]
         pub unsafe extern "ptx-kernel" fn #kname(#(#sig,)* __acc_caps: #dev::Captures, __acc_partials: *mut u8, __acc_cells: *mut u8) {
+            #(#items)*
             #prologue
             #(let mut #red_vars = #red_ops.identity(&#red_vars);)*
             #nest_code
@@ -478,10 +927,15 @@ fn nest_kernel(
     let num_gangs = dir.clauses.num_gangs.as_ref().map_or_else(|| quote!(0usize), |e| quote!((#e) as usize));
     let queue = quote!(__acc_queue);
     let nreds = reds.len() + writebacks.len();
+    // The values of a one-thread kernel: their types are their witnesses' (never called).
+    let out_names: Vec<&Ident> = outputs.iter().map(|o| &o.name).collect();
+    let out_witness: Vec<Ident> = (0..outputs.len()).map(|i| format_ident!("__acc_w{}", i)).collect();
+    let out_inits = outputs.iter().map(|o| o.init.as_ref().expect("outputs have initialisers"));
     let ncells = cells.len();
     let host_ops: Vec<TokenStream> = reds.iter().map(|(op, _)| { let t = Ident::new(op.type_name(), Span::call_site()); quote!(#rt::reduce::#t) }).collect();
     let launch = quote! {{
         #host_setup
+        #( #[allow(unused_mut, unused_variables, unreachable_code)] let #out_witness = || #out_inits; )*
         let __acc_total: usize = #host_total;
         let mut __acc_caps = #rt::Captures::new();
         #(__acc_caps.put(&#cap_names);)*
@@ -489,7 +943,7 @@ fn nest_kernel(
         #args
         __acc_args.push(__acc_caps);
         let __acc_geom = #rt::Geometry::new(__acc_total, #num_gangs, #vector_length, #serial).workers(#num_workers, #uses_worker).per_trip(#per_x, #per_y);
-        let __acc_partials = #rt::Partials::new(&__ACC_REGION, #nreds, &__acc_geom);
+        let __acc_partials = #rt::Partials::new(&__ACC_REGION, #nreds #(+ #rt::value_slots(&#out_witness))*, &__acc_geom);
         __acc_args.ptr(__acc_partials.device_ptr());
         let mut __acc_cells = #rt::Cells::new(&__ACC_REGION, #ncells);
         #(__acc_cells.set(#cell_slots, &#cells);)*
@@ -503,6 +957,13 @@ fn nest_kernel(
         #(
             #red_vars = #host_ops.combine(#red_vars, __acc_partials.fold(#red_slots, __acc_grid, &#red_vars, |a, b| #host_ops.combine(a, b)));
         )*
+        let mut __acc_vs: usize = #nreds;
+        (#(__acc_partials.value(&mut __acc_vs, &#out_witness),)*)
     }};
+    let launch = if outputs.is_empty() {
+        quote!(let () = #launch;)
+    } else {
+        quote!(#[allow(unused_mut)] let (#(mut #out_names,)*) = #launch;)
+    };
     Some((device_fn, launch))
 }

@@ -76,6 +76,23 @@ pub unsafe fn store_partial<T: Copy>(partials: *mut u8, slot: usize, v: T) {
     unsafe { (partials.add((slot * grid + block) * 16) as *mut T).write_unaligned(v) };
 }
 
+/// Stores a value that a one-thread kernel computed for the host (a `let` of the region body
+/// that reads an array): at 16-byte slot `*at` of the partials buffer, taking as many slots as
+/// it needs, and advances `*at` past them. The host reads it back with `Partials::value`.
+///
+/// # Safety
+/// The kernel runs as one block; `partials` points to a device buffer of at least
+/// `(*at + slots) * 16` bytes, where `slots` is `size_of::<T>()` in 16-byte slots.
+#[inline(always)]
+pub unsafe fn store_value<T: Copy>(partials: *mut u8, at: &mut usize, v: T) {
+    let size = core::mem::size_of::<T>();
+    if size > 0 {
+        // SAFETY: in bounds by the caller's contract; unaligned, so any `T` fits.
+        unsafe { (partials.add(*at * 16) as *mut T).write_unaligned(v) };
+    }
+    *at += size.div_ceil(16);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,6 +111,20 @@ mod tests {
         assert_eq!(c.take(&mut off, || [0u16; 3]), [1, 2, 3]);
         assert_eq!(off, c.len);
         assert_eq!(off, 8 + 8 + 4 + 6);
+    }
+
+    #[test]
+    fn values_take_whole_slots() {
+        let mut buf = [0u8; 64];
+        let mut at = 1;
+        // SAFETY: 64 bytes hold slots 1..4.
+        unsafe {
+            store_value(buf.as_mut_ptr(), &mut at, [7u64, 8, 9]);
+            store_value(buf.as_mut_ptr(), &mut at, ());
+        }
+        assert_eq!(at, 3);
+        assert_eq!(u64::from_ne_bytes(buf[16..24].try_into().unwrap()), 7);
+        assert_eq!(u64::from_ne_bytes(buf[32..40].try_into().unwrap()), 9);
     }
 
     #[test]

@@ -230,6 +230,32 @@ impl Partials {
     }
 }
 
+impl Partials {
+    /// Reads a value that a one-thread kernel computed for the host (`acc_device::store_value`)
+    /// from 16-byte slot `*at` on, and advances `*at` past it; `_witness` (never called) gives
+    /// its type. A launch on an async queue is waited for first.
+    pub fn value<T: Copy, F: FnOnce() -> T>(&self, at: &mut usize, _witness: &F) -> T {
+        let size = std::mem::size_of::<T>();
+        let start = *at;
+        *at += size.div_ceil(ENTRY);
+        if size == 0 {
+            // SAFETY: a zero-sized `T: Copy` is read from any aligned, non-null address.
+            return unsafe { std::ptr::NonNull::<T>::dangling().as_ptr().read() };
+        }
+        let (_, buf) = self.buf.as_ref().unwrap_or_else(|| panic!("acc: {}: no buffer for the kernel's values", self.region));
+        self.settle();
+        assert!(self.grid == 1 && *at * ENTRY <= buf.bytes, "acc: {}: value slot {start} out of range", self.region);
+        // SAFETY: in bounds (checked above); the one-thread kernel wrote a `T` there with
+        // `store_value` (unaligned) and has completed (`settle`, or a synchronous launch).
+        unsafe { buf.host.add(start * ENTRY).cast::<T>().read_unaligned() }
+    }
+}
+
+/// The 16-byte partial slots a value of the witness's type takes (see [`Partials::value`]).
+pub fn value_slots<T, F: FnOnce() -> T>(_witness: &F) -> usize {
+    std::mem::size_of::<T>().div_ceil(ENTRY)
+}
+
 impl Drop for Partials {
     fn drop(&mut self) {
         if let Some((b, buf)) = self.buf.take() {

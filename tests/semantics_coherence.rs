@@ -1,0 +1,190 @@
+//! Same answer on the GPU as on the host (issue 9): the code of a region outside its acc loops
+//! reads and writes the device's copy of the arrays, never a stale host copy. Each region here
+//! was wrong on the GPU before (it read the host's copy) or ran on the host.
+//!
+//! Statements that read arrays run on the device (a `let`, the region's value, a condition);
+//! `if`, `while`, `loop` and sequential `for` loops around acc loops drive the launches from
+//! the host.
+
+mod common;
+
+const N: usize = 1000;
+
+#[acc::parallel]
+fn fill_then_ends(a: &mut [f64]) -> f64 {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..a.len() {
+        a[i] = i as f64 + 2.0;
+    }
+    let ends = a[0] + a[a.len() - 1];
+    ends
+}
+
+#[test]
+fn a_let_after_the_loop_reads_what_the_loop_wrote() {
+    let mut a = vec![0.0; N];
+    assert_eq!(fill_then_ends(&mut a), 2.0 + (N as f64 + 1.0));
+    assert!(a.iter().enumerate().all(|(i, &x)| x == i as f64 + 2.0));
+}
+
+#[acc::parallel]
+fn fill_then_tail(a: &mut [f64]) -> f64 {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..a.len() {
+        a[i] = 3.0 * i as f64;
+    }
+    a[0] + a[a.len() - 1] + a[a.len() / 2]
+}
+
+#[test]
+fn the_regions_value_reads_what_the_loop_wrote() {
+    let mut a = vec![0.0; N];
+    assert_eq!(fill_then_tail(&mut a), 3.0 * (N - 1) as f64 + 3.0 * (N / 2) as f64);
+}
+
+#[acc::parallel]
+fn add_one(a: &mut [f64]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..a.len() {
+        a[i] += 1.0;
+    }
+}
+
+/// `let f = a[0];` before the loop: inside a data region, the device's `a[0]` (the host's is
+/// stale there).
+#[acc::parallel]
+fn scale_by_first(a: &mut [f64]) {
+    let f = a[0];
+    #[acc::r#loop(gang, vector)]
+    for i in 0..a.len() {
+        a[i] *= f;
+    }
+}
+
+#[test]
+fn a_let_before_the_loop_reads_the_devices_copy() {
+    let mut a: Vec<f64> = (0..N).map(|i| i as f64).collect();
+    acc::data!(copy(a) {
+        add_one(&mut a);
+        add_one(&mut a);
+        scale_by_first(&mut a);
+    });
+    // a[0] was 0, then 2: every element is scaled by 2.
+    assert!(a.iter().enumerate().all(|(i, &x)| x == 2.0 * (i as f64 + 2.0)), "{:?}", &a[..4]);
+}
+
+/// Several values at once, one of them larger than 16 bytes, used by the loop after them.
+#[acc::parallel]
+fn weights_from_the_array(a: &mut [f64], out: &mut [f64]) -> f64 {
+    let (lo, hi) = (a[0], a[a.len() - 1]);
+    let w = [a[1], a[2], a[3], a[4]];
+    #[acc::r#loop(gang, vector)]
+    for i in 0..out.len() {
+        out[i] = lo + hi + w[i % 4];
+    }
+    w[0] + w[3]
+}
+
+#[test]
+fn tuple_and_array_values_come_from_the_device() {
+    let mut a: Vec<f64> = (0..16).map(|i| i as f64).collect();
+    let mut out = vec![0.0; 10];
+    acc::data!(copy(a) {
+        add_one(&mut a);
+        let v = weights_from_the_array(&mut a, &mut out);
+        assert_eq!(v, 2.0 + 5.0);
+    });
+    // lo = 1, hi = 16, w = [2, 3, 4, 5].
+    let want: Vec<f64> = (0..10).map(|i| 17.0 + [2.0, 3.0, 4.0, 5.0][i % 4]).collect();
+    assert_eq!(out, want);
+}
+
+/// A statement between the loops that writes an element, and a body-level `const`.
+#[acc::parallel]
+fn stamp_between(a: &mut [i64]) {
+    const STAMP: i64 = 42;
+    #[acc::r#loop(gang, vector)]
+    for i in 0..a.len() {
+        a[i] = i as i64;
+    }
+    a[0] = STAMP;
+    #[acc::r#loop(gang, vector)]
+    for i in 0..a.len() {
+        a[i] += STAMP + a[0] * 0;
+    }
+}
+
+#[test]
+fn statements_and_consts_between_loops() {
+    let mut a = vec![0i64; N];
+    stamp_between(&mut a);
+    assert_eq!(a[0], 84);
+    assert!(a[1..].iter().enumerate().all(|(i, &x)| x == i as i64 + 1 + 42));
+}
+
+/// A time loop around acc loops in `parallel`: the host drives the launches.
+#[acc::parallel]
+fn steps_parallel(a: &mut [f64], steps: usize) {
+    for t in 0..steps {
+        #[acc::r#loop(gang, vector)]
+        for i in 0..a.len() {
+            a[i] += t as f64;
+        }
+    }
+}
+
+/// The same in `kernels`: the time loop carries a dependence, the loop inside does not.
+#[acc::kernels]
+fn steps_kernels(a: &mut [f64], steps: usize) {
+    for _t in 0..steps {
+        for i in 0..a.len() {
+            a[i] = a[i] * 2.0 + 1.0;
+        }
+    }
+}
+
+#[test]
+fn time_loops_around_acc_loops() {
+    let mut a = vec![1.0; N];
+    steps_parallel(&mut a, 5);
+    assert!(a.iter().all(|&x| x == 11.0));
+    let mut b = vec![0.0; N];
+    steps_kernels(&mut b, 10);
+    assert!(b.iter().all(|&x| x == 1023.0));
+}
+
+/// `if` around loops, and `while`/`break` on conditions read from the arrays.
+#[acc::parallel]
+fn grow_until(a: &mut [f64], limit: f64, double: bool) -> usize {
+    let mut trips = 0;
+    while a[0] < limit {
+        if double {
+            #[acc::r#loop(gang, vector)]
+            for i in 0..a.len() {
+                a[i] *= 2.0;
+            }
+        } else {
+            #[acc::r#loop(gang, vector)]
+            for i in 0..a.len() {
+                a[i] += 1.0;
+            }
+        }
+        trips += 1;
+        let big = a[a.len() - 1] > 1000.0 * limit;
+        if big {
+            break;
+        }
+    }
+    trips
+}
+
+#[test]
+fn control_flow_on_device_values() {
+    let mut a = vec![1.0; 64];
+    assert_eq!(grow_until(&mut a, 100.0, true), 7);
+    assert!(a.iter().all(|&x| x == 128.0));
+    let mut b = vec![0.0; 64];
+    b[63] = 1e9;
+    assert_eq!(grow_until(&mut b, 100.0, false), 1);
+    assert_eq!(b[0], 1.0);
+}
