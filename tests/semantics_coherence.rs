@@ -188,3 +188,73 @@ fn control_flow_on_device_values() {
     assert_eq!(grow_until(&mut b, 100.0, false), 1);
     assert_eq!(b[0], 1.0);
 }
+
+/// `continue` in a gang loop that holds vector loops: the gang skips the rest of its trip.
+#[acc::parallel(vector_length(64))]
+fn even_rows(a: &[i64], out: &mut [i64], sums: &mut [i64], n: usize, m: usize) {
+    #[acc::r#loop(gang)]
+    for j in 0..n {
+        if j % 2 == 1 {
+            sums[j] = -1;
+            continue;
+        }
+        let mut s = 0;
+        #[acc::r#loop(vector, reduction(+: s))]
+        for i in 0..m {
+            out[j * m + i] = 2 * a[j * m + i];
+            s += a[j * m + i];
+        }
+        sums[j] = s;
+    }
+}
+
+#[test]
+fn continue_in_a_gang_loop_skips_its_vector_loops() {
+    for (n, m) in [(0, 3), (1, 1), (7, 100), (40, 333)] {
+        let a: Vec<i64> = (0..n * m).map(|i| (i as i64 * 7) % 23 - 11).collect();
+        let (mut out, mut sums) = (vec![0i64; n * m], vec![0i64; n]);
+        even_rows(&a, &mut out, &mut sums, n, m);
+        for j in 0..n {
+            let row = &a[j * m..(j + 1) * m];
+            if j % 2 == 1 {
+                assert_eq!(sums[j], -1);
+                assert!(out[j * m..(j + 1) * m].iter().all(|&x| x == 0));
+            } else {
+                assert_eq!(sums[j], row.iter().sum::<i64>(), "row {j} of {n}x{m}");
+                assert!(out[j * m..(j + 1) * m].iter().zip(row).all(|(&o, &x)| o == 2 * x));
+            }
+        }
+    }
+}
+
+/// Runs on the host (`self`) between GPU regions: it sees the device's data, and its writes
+/// reach the device's copy.
+#[acc::parallel(self)]
+fn add_one_here(a: &mut [f64]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..a.len() {
+        a[i] += 1.0;
+    }
+}
+
+/// `self(cond)`: on the host when `cond` holds.
+#[acc::parallel(self(here))]
+fn add_ten_maybe_here(a: &mut [f64], here: bool) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..a.len() {
+        a[i] += 10.0;
+    }
+}
+
+#[test]
+fn a_region_on_the_host_keeps_the_data_coherent() {
+    let mut a = vec![0.0; N];
+    acc::data!(copy(a) {
+        add_one(&mut a);
+        add_one_here(&mut a);
+        add_ten_maybe_here(&mut a, true);
+        add_one(&mut a);
+        add_ten_maybe_here(&mut a, false);
+    });
+    assert!(a.iter().all(|&x| x == 23.0), "{:?}", &a[..4]);
+}

@@ -30,6 +30,7 @@ use std::path::{Path, PathBuf};
 /// compiler's, and the build stops.
 pub fn compile_kernels() {
     println!("cargo::rustc-check-cfg=cfg(acc_kernels)");
+    println!("cargo::rustc-check-cfg=cfg(acc_region, values(any()))");
     println!("cargo::rerun-if-env-changed=ACC_SM");
     if std::env::var_os("CARGO_FEATURE_CUDA").is_none() {
         return;
@@ -50,6 +51,11 @@ pub fn compile_kernels() {
 
 fn build(manifest: &Path, out: &Path) -> Result<(), String> {
     let device = scan::device_crate(manifest)?;
+    // The regions built here: a region macro that finds its name missing (a region acc-build
+    // could not see) is a compile error.
+    for r in &device.regions {
+        println!("cargo::rustc-cfg=acc_region=\"{r}\"");
+    }
     let crate_dir = out.join("acc-device-crate");
     let acc_device = Path::new(env!("CARGO_MANIFEST_DIR")).join("../acc-device");
     let acc_device = acc_device.canonicalize().unwrap_or(acc_device);

@@ -15,6 +15,8 @@ pub struct DeviceCrate {
     pub root: String,
     /// (path relative to the package, text) of each module.
     pub modules: Vec<(String, String)>,
+    /// The regions built for the GPU, by kernel base name (`acc_codegen::kernel_name`).
+    pub regions: Vec<String>,
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -58,7 +60,7 @@ impl VisitMut for StripAcc {
 #[derive(Default)]
 struct Collected {
     items: Vec<(usize, proc_macro2::TokenStream)>,
-    errors: Vec<String>,
+    regions: Vec<String>,
 }
 
 /// The line an item starts on (its attributes included).
@@ -74,12 +76,13 @@ fn collect(items: &[syn::Item], file: &str, text: &str, c: &mut Collected) {
                     let line = attr.pound_token.span.start().line as u32;
                     let src = acc_codegen::Source { file: file.to_string(), line };
                     match acc_codegen::device_kernels(kind, attr, f, &src) {
-                        Ok(ks) => c.items.extend(ks.into_iter().map(|k| (line as usize, k))),
-                        Err(msgs) => {
-                            for (span, msg) in msgs {
-                                c.errors.push(render(file, text, span, &msg));
-                            }
+                        Ok(ks) => {
+                            c.regions.push(acc_codegen::kernel_name(file, line, &f.sig.ident.to_string()));
+                            c.items.extend(ks.into_iter().map(|k| (line as usize, k)));
                         }
+                        // A region the GPU lowering cannot take has no kernels: its region
+                        // macro reports why, spanned, as a compile error of the GPU build.
+                        Err(_) => {}
                     }
                 } else if f.attrs.iter().any(|a| is_acc_path(a.path(), "routine")) {
                     let mut f = f.clone();
@@ -125,19 +128,6 @@ fn collect(items: &[syn::Item], file: &str, text: &str, c: &mut Collected) {
     }
 }
 
-/// `error: msg` with the file, line and the source line, like rustc.
-fn render(file: &str, text: &str, span: proc_macro2::Span, msg: &str) -> String {
-    let start = span.start();
-    let src_line = text.lines().nth(start.line.saturating_sub(1)).unwrap_or("");
-    format!(
-        "error: {msg}\n  --> {file}:{}:{}\n   |\n{:>3}| {src_line}\n   | {}^\n",
-        start.line,
-        start.column + 1,
-        start.line,
-        " ".repeat(start.column)
-    )
-}
-
 /// The module of the device crate that holds one source file's items.
 fn module_name(rel: &str) -> syn::Ident {
     let mut s = String::from("f_");
@@ -154,7 +144,7 @@ pub fn device_crate(manifest: &Path) -> Result<DeviceCrate, String> {
     }
     // One module per source file (each test, example and bench is its own crate); the
     // package's `src/` items are visible in every module, as the library is to its targets.
-    let mut errors = Vec::new();
+    let mut regions = Vec::new();
     let mut modules = Vec::new();
     let mut mods = Vec::new();
     let mut lib_mods = Vec::new();
@@ -171,7 +161,7 @@ pub fn device_crate(manifest: &Path) -> Result<DeviceCrate, String> {
         let rel = path.strip_prefix(manifest).unwrap_or(path).to_string_lossy().replace('\\', "/");
         let mut c = Collected::default();
         collect(&file.items, &rel, &text, &mut c);
-        errors.extend(c.errors);
+        regions.extend(c.regions);
         if c.items.is_empty() {
             continue;
         }
@@ -202,13 +192,6 @@ pub fn device_crate(manifest: &Path) -> Result<DeviceCrate, String> {
             pub mod #name;
         });
     }
-    // Regions the GPU lowering cannot take yet run on the host backend: say which and why.
-    for e in &errors {
-        let mut lines = e.lines();
-        let msg = lines.next().unwrap_or("").trim_start_matches("error: ");
-        let at = lines.next().unwrap_or("").trim().trim_start_matches("--> ");
-        println!("cargo::warning=acc: this region runs on the host, not the GPU: {msg} ({at})");
-    }
     let body = quote! {
         #![no_std]
         #![feature(abi_ptx)]
@@ -235,7 +218,7 @@ pub fn device_crate(manifest: &Path) -> Result<DeviceCrate, String> {
          // file on its line there: a kernel's panic names the file and line of your source.\n{}",
         prettyplease::unparse(&file)
     );
-    Ok(DeviceCrate { root, modules })
+    Ok(DeviceCrate { root, modules, regions })
 }
 
 /// Whether an expression uses macros that read the host build's environment or files.

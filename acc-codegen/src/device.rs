@@ -71,8 +71,8 @@ pub fn gpu_region(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, params: &
         errors: Errors::default(),
     };
     for id in dir.clauses.private.iter().chain(&dir.clauses.firstprivate) {
-        if params.iter().any(|p| &p.ident == id && p.kind != ParamKind::Value) {
-            lw.errors.error(id.span(), "region-level `private`/`firstprivate` of a slice is not supported on the GPU yet: declare a local array in the loop body (each iteration gets its own), or run the region on the host with `self`");
+        if params.iter().any(|p| &p.ident == id && matches!(p.kind, ParamKind::DeviceSlice | ParamKind::DeviceSliceMut)) {
+            lw.errors.error(id.span(), "a `DeviceSlice` cannot be region-level `private`/`firstprivate` on the GPU: pass a `&mut [T]` (each gang gets a copy of it)");
         }
     }
     // Items first: a kernel may use an item declared after its nest, as Rust allows.
@@ -805,10 +805,31 @@ fn nest_kernel(
         }
     }
 
+    // Region-level `private`/`firstprivate` arrays the kernel may write: each gang works on
+    // its own copy, filled from the original by the gang's threads before the nest.
+    let privates: Vec<&Param> = params
+        .iter()
+        .filter(|p| p.kind == ParamKind::SliceMut && dir.clauses.private.iter().chain(&dir.clauses.firstprivate).any(|id| id == &p.ident))
+        .filter(|p| loops::mentions(&Expr::ForLoop(f.clone()), &p.ident))
+        .collect();
+    let priv_ptrs: Vec<Ident> = privates.iter().map(|p| format_ident!("{}_private", p.ident)).collect();
+
     // ---- the device fn ----
     let dev = quote!(::acc_device);
     let mut sig = Vec::new();
     let mut prologue = TokenStream::new();
+    for (p, copy) in privates.iter().zip(&priv_ptrs) {
+        let (elem, ptr, len) = (&p.elem, format_ident!("{}_ptr", p.ident), format_ident!("{}_len", p.ident));
+        prologue.extend(quote! {
+            let #copy: *mut #elem = #copy.add(#dev::block_idx_x() as usize * #len);
+            let mut __acc_i = #dev::block_thread_index() as usize;
+            while __acc_i < #len {
+                *#copy.add(__acc_i) = *#ptr.add(__acc_i);
+                __acc_i += #dev::block_threads() as usize;
+            }
+            #dev::sync_threads();
+        });
+    }
     for p in params {
         let id = &p.ident;
         let elem = &p.elem;
@@ -821,7 +842,11 @@ fn nest_kernel(
             }
             ParamKind::SliceMut | ParamKind::DeviceSliceMut => {
                 sig.push(quote!(#ptr: *mut #elem, #len: usize));
-                prologue.extend(quote!(let mut #id = #dev::SliceMut::from_raw(#ptr, #len);));
+                let data = match privates.iter().position(|q| q.ident == p.ident) {
+                    Some(i) => priv_ptrs[i].clone(),
+                    None => ptr.clone(),
+                };
+                prologue.extend(quote!(let mut #id = #dev::SliceMut::from_raw(#data, #len);));
             }
             ParamKind::Value => {
                 let ty = &p.ty;
@@ -889,13 +914,14 @@ fn nest_kernel(
         (s.code, s.uses_worker, s.per_trip)
     };
     let kname = Ident::new(name, Span::call_site());
+    let priv_elems = privates.iter().map(|p| &p.elem);
     let mut uses: Vec<&Expr> = vec![&nest_expr];
     uses.extend(captured.iter().filter_map(|l| l.init.as_ref()));
     let items = used_items(items, &uses);
     let device_fn = quote! {
         #[no_mangle]
         #[allow(unused_mut, unused_variables, unused_assignments, non_snake_case, clippy::all)]
-        pub unsafe extern "ptx-kernel" fn #kname(#(#sig,)* __acc_caps: #dev::Captures, __acc_partials: *mut u8, __acc_cells: *mut u8) {
+        pub unsafe extern "ptx-kernel" fn #kname(#(#sig,)* __acc_caps: #dev::Captures, __acc_partials: *mut u8, __acc_cells: *mut u8 #(, #priv_ptrs: *mut #priv_elems)*) {
             #(#items)*
             #prologue
             #(let mut #red_vars = #red_ops.identity(&#red_vars);)*
@@ -932,6 +958,8 @@ fn nest_kernel(
     let out_witness: Vec<Ident> = (0..outputs.len()).map(|i| format_ident!("__acc_w{}", i)).collect();
     let out_inits = outputs.iter().map(|o| o.init.as_ref().expect("outputs have initialisers"));
     let ncells = cells.len();
+    let priv_ids = privates.iter().map(|p| &p.ident);
+    let priv_elems2 = privates.iter().map(|p| &p.elem);
     let host_ops: Vec<TokenStream> = reds.iter().map(|(op, _)| { let t = Ident::new(op.type_name(), Span::call_site()); quote!(#rt::reduce::#t) }).collect();
     let launch = quote! {{
         #host_setup
@@ -942,12 +970,15 @@ fn nest_kernel(
         let mut __acc_args = #rt::KernelArgs::new();
         #args
         __acc_args.push(__acc_caps);
-        let __acc_geom = #rt::Geometry::new(__acc_total, #num_gangs, #vector_length, #serial).workers(#num_workers, #uses_worker).per_trip(#per_x, #per_y);
+        #[allow(unused_mut)]
+        let mut __acc_geom = #rt::Geometry::new(__acc_total, #num_gangs, #vector_length, #serial).workers(#num_workers, #uses_worker).per_trip(#per_x, #per_y);
+        #(let #priv_ptrs = #rt::PrivateCopies::new(&__ACC_REGION, #priv_ids.len() * ::core::mem::size_of::<#priv_elems2>(), &mut __acc_geom);)*
         let __acc_partials = #rt::Partials::new(&__ACC_REGION, #nreds #(+ #rt::value_slots(&#out_witness))*, &__acc_geom);
         __acc_args.ptr(__acc_partials.device_ptr());
         let mut __acc_cells = #rt::Cells::new(&__ACC_REGION, #ncells);
         #(__acc_cells.set(#cell_slots, &#cells);)*
         __acc_args.ptr(__acc_cells.upload());
+        #(__acc_args.ptr(#priv_ptrs.device_ptr());)*
         let __acc_grid = #rt::launch(&__ACC_REGION, __ACC_PTX, #name, &mut __acc_args, &__acc_geom, #queue);
         __acc_cells.download();
         #(#cells = __acc_cells.get(#cell_slots, &#cells);)*

@@ -152,6 +152,8 @@ pub struct RegionClauses {
     /// `wait` alone (`Some(vec![])`) or `wait(q, ..)`.
     pub wait: Option<Vec<Expr>>,
     pub if_: Option<Expr>,
+    /// `self` (`None`: always) or `self(cond)`: the region runs on the host.
+    pub self_: Option<(Span, Option<Expr>)>,
     pub default: Option<(DefaultKind, Span)>,
     pub data: Vec<DataClause>,
     pub private: Vec<Ident>,
@@ -164,6 +166,20 @@ pub struct RegionClauses {
 pub struct RegionDirective {
     pub kind: RegionKind,
     pub clauses: RegionClauses,
+}
+
+impl RegionDirective {
+    /// Whether the region always runs on the host: `self`, `self(true)` or `if(false)`. Such
+    /// a region has no GPU path (nothing to build for the device).
+    pub fn host_only(&self) -> bool {
+        let lit = |e: &Expr, v: bool| matches!(e, Expr::Lit(syn::ExprLit { lit: syn::Lit::Bool(b), .. }) if b.value == v);
+        match (&self.clauses.self_, &self.clauses.if_) {
+            (Some((_, None)), _) => true,
+            (Some((_, Some(c))), _) if lit(c, true) => true,
+            (_, Some(c)) => lit(c, false),
+            _ => false,
+        }
+    }
 }
 
 /// `gang`, `gang(n)`, `gang(dim: d)`, `gang(static: n)`.

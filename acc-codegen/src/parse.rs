@@ -107,16 +107,16 @@ impl Directive {
         const DATA: [&str; 5] = ["copy", "copyin", "copyout", "create", "present"];
         match self {
             Directive::Parallel => &[
-                "num_gangs", "num_workers", "vector_length", "async", "wait", "if", "default",
+                "num_gangs", "num_workers", "vector_length", "async", "wait", "if", "self", "default",
                 "copy", "copyin", "copyout", "create", "present", "deviceptr", "private",
                 "firstprivate", "reduction",
             ],
             Directive::Kernels => &[
-                "num_gangs", "num_workers", "vector_length", "async", "wait", "if", "default",
+                "num_gangs", "num_workers", "vector_length", "async", "wait", "if", "self", "default",
                 "copy", "copyin", "copyout", "create", "present", "deviceptr",
             ],
             Directive::Serial => &[
-                "async", "wait", "if", "default", "copy", "copyin", "copyout", "create",
+                "async", "wait", "if", "self", "default", "copy", "copyin", "copyout", "create",
                 "present", "deviceptr", "private", "firstprivate", "reduction",
             ],
             Directive::Loop => &[
@@ -427,6 +427,18 @@ pub fn region_directive(kind: RegionKind, attr: TokenStream, errors: &mut Errors
                 if let Some(args) = need_args(&clause, "a `bool` condition", errors) {
                     c.if_ = parse_or_report(args, Expr::parse, errors);
                 }
+            }
+            // OpenACC 2.7's `self` on a compute construct: run it on the host (when the
+            // condition holds).
+            "self" if c.self_.is_some() => {
+                errors.push(syn::Error::new(clause.name.span(), format!("duplicate `self` clause on `{}`", dir.name())));
+            }
+            "self" => {
+                let cond = match &clause.args {
+                    None => None,
+                    Some(args) => parse_or_report(args, Expr::parse, errors),
+                };
+                c.self_ = Some((clause.name.span(), cond));
             }
             "default" => {
                 if let Some(args) = need_args(&clause, "`none` or `present`", errors) {

@@ -32,6 +32,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 use syn::spanned::Spanned;
 use syn::visit::Visit;
+use syn::visit_mut::VisitMut;
 use syn::{Expr, ExprForLoop, Ident, Stmt};
 
 use crate::loops::{self, LoopHeader};
@@ -252,9 +253,15 @@ impl<'a> Scheduler<'a> {
         inner.mine = reds.clone();
         let mut child_unreduced: Vec<(Ident, Levels)> = Vec::new();
         let body_code = if inner_par {
+            // A `continue` skips the rest of the body: every thread of the block must skip the
+            // same statements (they meet at barriers), which holds when the whole block runs
+            // the body's trip together (a gang loop). A `break` of a parallel loop is refused
+            // by the region's checks.
             if let Some(span) = escaping_jump(&body) {
-                self.errors.error(span, "on the GPU, `continue`/`break` in a loop that holds worker or vector loops is not supported yet");
-                return None;
+                if inner.used.worker || inner.used.vector {
+                    self.errors.error(span, "on the GPU, `continue` in a worker or vector loop that holds parallel loops is not supported yet (its threads would skip different barriers): guard the rest of the body with `if` instead");
+                    return None;
+                }
             }
             self.lower_body(&body.stmts, &inner, &mut child_unreduced)?
         } else {
@@ -386,6 +393,18 @@ impl<'a> Scheduler<'a> {
         let mut out = TokenStream::new();
         for (i, stmt) in stmts.iter().enumerate() {
             let more = i + 1 < stmts.len();
+            if let Some(rewritten) = self.skip_rest(stmt) {
+                // `continue` in this statement: it sets a flag instead (leaving the statement
+                // through a labelled block), and the rest of the body runs where the flag is
+                // clear. The body runs in the whole block on one trip (checked by the loop),
+                // so the flag is the same in every thread and the barriers still meet.
+                let (flag, lowered) = rewritten;
+                out.extend(quote!(let mut #flag = false;));
+                out.extend(self.lower_body(&[lowered], ctx, unreduced)?);
+                let rest = self.lower_body(&stmts[i + 1..], ctx, unreduced)?;
+                out.extend(quote!(if !#flag { #rest }));
+                return Some(out);
+            }
             match stmt {
                 Stmt::Item(_) => out.extend(quote!(#stmt)),
                 Stmt::Local(l) => {
@@ -448,6 +467,44 @@ impl<'a> Scheduler<'a> {
             }
         }
         Some(out)
+    }
+
+    /// For a statement with a `continue` of the loop whose body it is: a fresh flag, and the
+    /// statement with each such `continue` turned into setting the flag and leaving the
+    /// statement (`'label: { .. break 'label; .. }`).
+    fn skip_rest(&mut self, stmt: &Stmt) -> Option<(Ident, Stmt)> {
+        let b = syn::Block { brace_token: Default::default(), stmts: vec![stmt.clone()] };
+        let span = escaping_jump(&b).filter(|_| has_continue(stmt))?;
+        if matches!(stmt, Stmt::Local(_)) {
+            self.errors.error(span, "on the GPU, a `continue` inside a `let` of a loop that holds parallel loops is not supported: test the condition in an `if` before the `let`");
+            return None;
+        }
+        let n = self.fresh();
+        let flag = format_ident!("__acc_skip{}", n);
+        let label = syn::Lifetime::new(&format!("'__acc_stmt{n}"), Span::call_site());
+        struct R<'a>(&'a Ident, &'a syn::Lifetime, usize);
+        impl VisitMut for R<'_> {
+            fn visit_expr_mut(&mut self, e: &mut Expr) {
+                match e {
+                    Expr::Continue(c) if self.2 == 0 && c.label.is_none() => {
+                        let (flag, label) = (self.0, self.1);
+                        *e = syn::parse_quote!({ #flag = true; break #label; });
+                    }
+                    Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) => {
+                        self.2 += 1;
+                        syn::visit_mut::visit_expr_mut(self, e);
+                        self.2 -= 1;
+                    }
+                    Expr::Closure(_) => {}
+                    _ => syn::visit_mut::visit_expr_mut(self, e),
+                }
+            }
+            fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+        }
+        let mut stmt = stmt.clone();
+        R(&flag, &label, 0).visit_stmt_mut(&mut stmt);
+        let lowered: Stmt = syn::parse_quote!(#label: { #stmt });
+        Some((flag, lowered))
     }
 
     /// `stmt` lowered for one thread (inner acc loops in order, `atomic!`, `cache!`).
@@ -548,6 +605,40 @@ fn place_root(e: &Expr) -> (Option<Ident>, bool) {
         Expr::Unary(u) => (place_root(&u.expr).0, false),
         _ => (None, false),
     }
+}
+
+/// Whether `stmt` has a `continue` of the loop around it (not of a loop inside it).
+fn has_continue(stmt: &Stmt) -> bool {
+    struct V(usize, bool);
+    impl<'ast> Visit<'ast> for V {
+        fn visit_expr_continue(&mut self, c: &'ast syn::ExprContinue) {
+            if self.0 == 0 && c.label.is_none() {
+                self.1 = true;
+            }
+        }
+        fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
+            self.visit_expr(&f.expr);
+            self.0 += 1;
+            self.visit_block(&f.body);
+            self.0 -= 1;
+        }
+        fn visit_expr_while(&mut self, f: &'ast syn::ExprWhile) {
+            self.visit_expr(&f.cond);
+            self.0 += 1;
+            self.visit_block(&f.body);
+            self.0 -= 1;
+        }
+        fn visit_expr_loop(&mut self, f: &'ast syn::ExprLoop) {
+            self.0 += 1;
+            self.visit_block(&f.body);
+            self.0 -= 1;
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut v = V(0, false);
+    v.visit_stmt(stmt);
+    v.1
 }
 
 /// A `continue` or `break` in `b` that leaves the body (not one of a loop inside it).

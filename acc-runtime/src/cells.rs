@@ -74,3 +74,59 @@ impl Drop for Cells {
         }
     }
 }
+
+/// The per-gang device copies of a region-level `private`/`firstprivate` array that a kernel
+/// writes (`&mut [T]`): one copy of `bytes` bytes for each gang the launch may have, which the
+/// kernel fills from the original before it runs (acc-device's side in the generated
+/// prologue). The original is never written, as on the host backend.
+pub struct PrivateCopies {
+    region: &'static RegionInfo,
+    backend: Option<Arc<dyn Backend>>,
+    ptr: u64,
+}
+
+/// The most device memory the copies of one array may take: a launch with larger copies runs
+/// fewer gangs.
+const PRIVATE_BUDGET: usize = 1 << 30;
+
+impl PrivateCopies {
+    /// Copies of `bytes` bytes for each gang of the launch `geom`; limits its gangs (when
+    /// `num_gangs` does not set them) so that the copies fit [`PRIVATE_BUDGET`].
+    pub fn new(region: &'static RegionInfo, bytes: usize, geom: &mut crate::gpu::Geometry) -> Self {
+        if bytes == 0 {
+            return PrivateCopies { region, backend: None, ptr: 0 };
+        }
+        let gangs = if geom.serial {
+            1
+        } else if geom.num_gangs > 0 {
+            geom.num_gangs
+        } else {
+            let fit = (PRIVATE_BUDGET / bytes).max(1);
+            if fit < crate::gpu::MAX_DEFAULT_GRID {
+                geom.num_gangs = fit;
+            }
+            fit.min(crate::gpu::MAX_DEFAULT_GRID)
+        };
+        let b = backend();
+        let total = gangs.checked_mul(bytes).unwrap_or_else(|| panic!("acc: {region}: private copies of {bytes} bytes for {gangs} gangs overflow"));
+        let ptr = b.alloc(total).unwrap_or_else(|e| panic!("acc: {region}: cannot allocate {total} bytes for the gangs' private copies: {e}"));
+        PrivateCopies { region, backend: Some(b), ptr: ptr.0 }
+    }
+
+    /// The copies' device address (0 when empty).
+    pub fn device_ptr(&self) -> u64 {
+        self.ptr
+    }
+}
+
+impl Drop for PrivateCopies {
+    fn drop(&mut self) {
+        if let (Some(b), true) = (&self.backend, self.ptr != 0) {
+            // SAFETY: allocated in `new`, freed once, after the launch (the free waits for the
+            // queues).
+            if let Err(e) = unsafe { b.free(DevPtr(self.ptr)) } {
+                eprintln!("acc: {}: cannot free the gangs' private copies: {e}", self.region);
+            }
+        }
+    }
+}

@@ -18,7 +18,7 @@ pub use acc_device::Captures;
 #[cfg(feature = "cuda")]
 pub use crate::cuda::KernelArgs;
 #[cfg(feature = "cuda")]
-pub use crate::cells::Cells;
+pub use crate::cells::{Cells, PrivateCopies};
 #[cfg(feature = "cuda")]
 pub use crate::gpu::{gpu_ready, launch, value_slots, Geometry, Partials};
 pub use crate::reduce::{self, *};
@@ -38,6 +38,48 @@ pub fn use_device(region: &'static RegionInfo, if_cond: bool) -> bool {
 #[inline]
 pub fn run_on_host(region: &'static RegionInfo) -> profile::LaunchTimer {
     profile::launch_begin_on(region, DeviceType::Host)
+}
+
+/// The arrays of a region that runs on the host while the program runs on a GPU (`self`,
+/// `if(false)`): those present on the device are copied to the host before the region
+/// ([`HostRun::read`], [`HostRun::write`]), and those it may write back to the device when it
+/// ends, unwinding included (DESIGN §4.7: the device's copy stays the one that counts). On
+/// the host backend (one memory) it does nothing.
+pub struct HostRun {
+    region: &'static RegionInfo,
+    active: bool,
+    written: Vec<(&'static str, HostView)>,
+}
+
+impl HostRun {
+    /// Coherence for `region`'s run on the host (active unless the device is the host).
+    pub fn new(region: &'static RegionInfo) -> Self {
+        let active = crate::device::device_type() != DeviceType::Host;
+        HostRun { region, active, written: Vec::new() }
+    }
+
+    /// An array the region reads: the device's copy, if present, comes to the host first.
+    pub fn read(&mut self, name: &'static str, v: HostView) {
+        if self.active {
+            update_host(self.region, name, v, true);
+        }
+    }
+
+    /// An array the region may write: as [`HostRun::read`], and back to the device after.
+    pub fn write(&mut self, name: &'static str, v: HostView) {
+        if self.active {
+            update_host(self.region, name, v, true);
+            self.written.push((name, v));
+        }
+    }
+}
+
+impl Drop for HostRun {
+    fn drop(&mut self) {
+        for (name, v) in self.written.drain(..) {
+            update_device(self.region, name, v, true);
+        }
+    }
 }
 
 #[cfg(test)]
