@@ -818,18 +818,6 @@ fn nest_kernel(
     let dev = quote!(::acc_device);
     let mut sig = Vec::new();
     let mut prologue = TokenStream::new();
-    for (p, copy) in privates.iter().zip(&priv_ptrs) {
-        let (elem, ptr, len) = (&p.elem, format_ident!("{}_ptr", p.ident), format_ident!("{}_len", p.ident));
-        prologue.extend(quote! {
-            let #copy: *mut #elem = #copy.add(#dev::block_idx_x() as usize * #len);
-            let mut __acc_i = #dev::block_thread_index() as usize;
-            while __acc_i < #len {
-                *#copy.add(__acc_i) = *#ptr.add(__acc_i);
-                __acc_i += #dev::block_threads() as usize;
-            }
-            #dev::sync_threads();
-        });
-    }
     for p in params {
         let id = &p.ident;
         let elem = &p.elem;
@@ -913,6 +901,24 @@ fn nest_kernel(
         let s = schedule::Scheduler::new(kind, &mut_slices, &mut body_of, errors).nest(f, &reds)?;
         (s.code, s.uses_worker, s.per_trip)
     };
+    // The private copies: one for each group of threads that runs a trip of the outermost
+    // loop together (a block when its vector lanes and workers share the trips, else each
+    // lane or row), filled from the original by that group before the nest.
+    let (share_x, share_y) = per_trip;
+    let mut copies = TokenStream::new();
+    for (p, copy) in privates.iter().zip(&priv_ptrs) {
+        let (elem, ptr, len) = (&p.elem, format_ident!("{}_ptr", p.ident), format_ident!("{}_len", p.ident));
+        copies.extend(quote! {
+            let #copy: *mut #elem = #copy.add(#dev::private_copy(#share_x, #share_y) * #len);
+            let (mut __acc_i, __acc_step) = #dev::private_fill(#share_x, #share_y);
+            while __acc_i < #len {
+                *#copy.add(__acc_i) = *#ptr.add(__acc_i);
+                __acc_i += __acc_step;
+            }
+            #dev::sync_threads();
+        });
+    }
+    let prologue = quote!(#copies #prologue);
     let kname = Ident::new(name, Span::call_site());
     let priv_elems = privates.iter().map(|p| &p.elem);
     let mut uses: Vec<&Expr> = vec![&nest_expr];
@@ -972,7 +978,7 @@ fn nest_kernel(
         __acc_args.push(__acc_caps);
         #[allow(unused_mut)]
         let mut __acc_geom = #rt::Geometry::new(__acc_total, #num_gangs, #vector_length, #serial).workers(#num_workers, #uses_worker).per_trip(#per_x, #per_y);
-        #(let #priv_ptrs = #rt::PrivateCopies::new(&__ACC_REGION, #priv_ids.len() * ::core::mem::size_of::<#priv_elems2>(), &mut __acc_geom);)*
+        #(let #priv_ptrs = #rt::PrivateCopies::new(&__ACC_REGION, #priv_ids.len() * ::core::mem::size_of::<#priv_elems2>(), (#per_x, #per_y), &mut __acc_geom);)*
         let __acc_partials = #rt::Partials::new(&__ACC_REGION, #nreds #(+ #rt::value_slots(&#out_witness))*, &__acc_geom);
         __acc_args.ptr(__acc_partials.device_ptr());
         let mut __acc_cells = #rt::Cells::new(&__ACC_REGION, #ncells);

@@ -81,14 +81,19 @@ pub unsafe fn store_partial<T: Copy>(partials: *mut u8, slot: usize, v: T) {
 /// it needs, and advances `*at` past them. The host reads it back with `Partials::value`.
 ///
 /// # Safety
-/// The kernel runs as one block; `partials` points to a device buffer of at least
-/// `(*at + slots) * 16` bytes, where `slots` is `size_of::<T>()` in 16-byte slots.
+/// The kernel runs as one block; `partials` points to a 16-byte aligned device buffer of at
+/// least `(*at + slots) * 16` bytes, where `slots` is `size_of::<T>()` in 16-byte slots.
 #[inline(always)]
 pub unsafe fn store_value<T: Copy>(partials: *mut u8, at: &mut usize, v: T) {
     let size = core::mem::size_of::<T>();
-    if size > 0 {
-        // SAFETY: in bounds by the caller's contract; unaligned, so any `T` fits.
-        unsafe { (partials.add(*at * 16) as *mut T).write_unaligned(v) };
+    let dst = partials.wrapping_add(*at * 16) as *mut T;
+    if size > 0 && core::mem::align_of::<T>() <= 16 {
+        // SAFETY: in bounds by the caller's contract; slots are 16-byte aligned (the buffer
+        // is), so `dst` is aligned for `T`: whole-word stores, not byte by byte.
+        unsafe { dst.write(v) };
+    } else if size > 0 {
+        // SAFETY: in bounds by the caller's contract.
+        unsafe { dst.write_unaligned(v) };
     }
     *at += size.div_ceil(16);
 }
@@ -115,7 +120,10 @@ mod tests {
 
     #[test]
     fn values_take_whole_slots() {
-        let mut buf = [0u8; 64];
+        #[repr(align(16))]
+        struct Buf([u8; 64]);
+        let mut buf = Buf([0u8; 64]);
+        let buf = &mut buf.0;
         let mut at = 1;
         // SAFETY: 64 bytes hold slots 1..4.
         unsafe {

@@ -275,3 +275,27 @@ mod tests {
         thread_fence();
     }
 }
+
+/// The private copy (of a region-level `private` array) that this thread uses: one per group
+/// of threads that share a trip of the outermost loop, `share_x`/`share_y` saying whether the
+/// vector lanes / the workers of a block are in one group. The host sizes the copies the same
+/// way (`acc_runtime`'s `PrivateCopies`).
+#[inline(always)]
+pub fn private_copy(share_x: bool, share_y: bool) -> usize {
+    let (bx, by) = (block_dim_x() as usize, block_dim_y() as usize);
+    let per_block = if share_x { 1 } else { bx } * if share_y { 1 } else { by };
+    let x = if share_x { 0 } else { thread_idx_x() as usize };
+    let y = if share_y { 0 } else { thread_idx_y() as usize };
+    block_idx_x() as usize * per_block + y * if share_x { 1 } else { bx } + x
+}
+
+/// Where this thread starts filling its group's private copy, and its stride: the group's
+/// threads share the work.
+#[inline(always)]
+pub fn private_fill(share_x: bool, share_y: bool) -> (usize, usize) {
+    let (bx, by) = (block_dim_x() as usize, block_dim_y() as usize);
+    let x = if share_x { thread_idx_x() as usize } else { 0 };
+    let y = if share_y { thread_idx_y() as usize } else { 0 };
+    let lanes = if share_x { bx } else { 1 };
+    (y * lanes + x, lanes * if share_y { by } else { 1 })
+}

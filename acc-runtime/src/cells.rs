@@ -75,10 +75,11 @@ impl Drop for Cells {
     }
 }
 
-/// The per-gang device copies of a region-level `private`/`firstprivate` array that a kernel
-/// writes (`&mut [T]`): one copy of `bytes` bytes for each gang the launch may have, which the
-/// kernel fills from the original before it runs (acc-device's side in the generated
-/// prologue). The original is never written, as on the host backend.
+/// The device copies of a region-level `private`/`firstprivate` array that a kernel writes
+/// (`&mut [T]`): one copy of `bytes` bytes for each group of threads that runs a trip of the
+/// nest's outermost loop together (a gang whose lanes share its trips, else each lane), which
+/// the kernel fills from the original before the nest (`acc_device::private_copy`). The
+/// original is never written, as on the host backend.
 pub struct PrivateCopies {
     region: &'static RegionInfo,
     backend: Option<Arc<dyn Backend>>,
@@ -90,26 +91,30 @@ pub struct PrivateCopies {
 const PRIVATE_BUDGET: usize = 1 << 30;
 
 impl PrivateCopies {
-    /// Copies of `bytes` bytes for each gang of the launch `geom`; limits its gangs (when
-    /// `num_gangs` does not set them) so that the copies fit [`PRIVATE_BUDGET`].
-    pub fn new(region: &'static RegionInfo, bytes: usize, geom: &mut crate::gpu::Geometry) -> Self {
+    /// Copies of `bytes` bytes for the launch `geom`, whose vector lanes / workers share the
+    /// outermost loop's trips as `share` says; limits its gangs (unless `num_gangs` sets them)
+    /// so that the copies fit [`PRIVATE_BUDGET`].
+    pub fn new(region: &'static RegionInfo, bytes: usize, share: (bool, bool), geom: &mut crate::gpu::Geometry) -> Self {
         if bytes == 0 {
             return PrivateCopies { region, backend: None, ptr: 0 };
         }
+        let (bx, by) = geom.block_xy();
+        let per_block = if share.0 { 1 } else { bx as usize } * if share.1 { 1 } else { by as usize };
+        let per_gang = per_block.saturating_mul(bytes);
         let gangs = if geom.serial {
             1
         } else if geom.num_gangs > 0 {
             geom.num_gangs
         } else {
-            let fit = (PRIVATE_BUDGET / bytes).max(1);
+            let fit = (PRIVATE_BUDGET / per_gang).max(1);
             if fit < crate::gpu::MAX_DEFAULT_GRID {
                 geom.num_gangs = fit;
             }
             fit.min(crate::gpu::MAX_DEFAULT_GRID)
         };
+        let total = gangs.checked_mul(per_gang).unwrap_or_else(|| panic!("acc: {region}: private copies of {bytes} bytes for {gangs} gangs overflow"));
         let b = backend();
-        let total = gangs.checked_mul(bytes).unwrap_or_else(|| panic!("acc: {region}: private copies of {bytes} bytes for {gangs} gangs overflow"));
-        let ptr = b.alloc(total).unwrap_or_else(|e| panic!("acc: {region}: cannot allocate {total} bytes for the gangs' private copies: {e}"));
+        let ptr = b.alloc(total).unwrap_or_else(|e| panic!("acc: {region}: cannot allocate {total} bytes for the private copies: {e}"));
         PrivateCopies { region, backend: Some(b), ptr: ptr.0 }
     }
 
@@ -125,7 +130,7 @@ impl Drop for PrivateCopies {
             // SAFETY: allocated in `new`, freed once, after the launch (the free waits for the
             // queues).
             if let Err(e) = unsafe { b.free(DevPtr(self.ptr)) } {
-                eprintln!("acc: {}: cannot free the gangs' private copies: {e}", self.region);
+                eprintln!("acc: {}: cannot free the private copies: {e}", self.region);
             }
         }
     }
