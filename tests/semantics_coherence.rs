@@ -258,3 +258,62 @@ fn a_region_on_the_host_keeps_the_data_coherent() {
     });
     assert!(a.iter().all(|&x| x == 23.0), "{:?}", &a[..4]);
 }
+
+/// OpenACCV-V `parallel_private`: an array declared in a gang loop's body is the gang's,
+/// shared by its workers: a worker loop fills it, a `seq` loop of the gang reads it whole.
+#[acc::parallel(num_workers(4), vector_length(32))]
+fn gang_array(a: &[i64], out: &mut [i64], n: usize) {
+    #[acc::r#loop(gang)]
+    for j in 0..n {
+        let mut tmp = [0i64; 10];
+        #[acc::r#loop(worker)]
+        for k in 0..10 {
+            tmp[k] = a[j * 10 + k] * (k as i64 + 1);
+        }
+        let mut s = 0;
+        #[acc::r#loop(seq)]
+        for k in 0..10 {
+            s += tmp[k];
+        }
+        out[j] = s;
+    }
+}
+
+/// An array declared in a worker loop's body is the worker's, shared by its vector lanes.
+#[acc::parallel(num_workers(4), vector_length(32))]
+fn worker_array(a: &[i64], out: &mut [i64], n: usize, m: usize) {
+    #[acc::r#loop(gang)]
+    for j in 0..n {
+        #[acc::r#loop(worker)]
+        for w in 0..m {
+            let mut tmp = [0i64; 8];
+            #[acc::r#loop(vector)]
+            for k in 0..8 {
+                tmp[k] = a[(j * m + w) * 8 + k] + 1;
+            }
+            let mut s = 0;
+            for k in 0..8 {
+                s += tmp[k];
+            }
+            out[j * m + w] = s;
+        }
+    }
+}
+
+#[test]
+fn arrays_of_gang_and_worker_bodies_are_shared_by_the_loops_inside() {
+    for n in [0usize, 1, 3, 130] {
+        let a: Vec<i64> = (0..n * 10).map(|i| (i as i64 % 13) + 1).collect();
+        let mut out = vec![0i64; n];
+        gang_array(&a, &mut out, n);
+        let want: Vec<i64> = (0..n).map(|j| (0..10).map(|k| a[j * 10 + k] * (k as i64 + 1)).sum()).collect();
+        assert_eq!(out, want, "gang array, {n} gangs");
+    }
+    for (n, m) in [(0usize, 3usize), (1, 1), (3, 5), (40, 9)] {
+        let a: Vec<i64> = (0..n * m * 8).map(|i| (i as i64 * 7) % 31).collect();
+        let mut out = vec![0i64; n * m];
+        worker_array(&a, &mut out, n, m);
+        let want: Vec<i64> = (0..n * m).map(|r| (0..8).map(|k| a[r * 8 + k] + 1).sum()).collect();
+        assert_eq!(out, want, "worker array, {n}x{m}");
+    }
+}

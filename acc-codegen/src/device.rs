@@ -869,7 +869,7 @@ fn nest_kernel(
     let red_vars: Vec<&Ident> = reds.iter().map(|r| &r.1).collect();
     let red_ops: Vec<TokenStream> = reds.iter().map(|(op, _)| schedule::op_path(*op)).collect();
     let red_slots: Vec<usize> = (0..reds.len()).collect();
-    let (nest_code, uses_worker, per_trip) = if serial {
+    let (nest_code, uses_worker, per_trip, group_locals) = if serial {
         // One thread runs the nest in order.
         let loops::NestSpace { setup, total, bind } = loops::normalise_nest(&headers, 1, &quote!(#dev::idx));
         let stmts = body_of(&body).stmts;
@@ -896,10 +896,10 @@ fn nest_kernel(
                 }
             )*
         };
-        (code, false, (false, false))
+        (code, false, (false, false), false)
     } else {
         let s = schedule::Scheduler::new(kind, &mut_slices, &mut body_of, errors).nest(f, &reds)?;
-        (s.code, s.uses_worker, s.per_trip)
+        (s.code, s.uses_worker, s.per_trip, s.group_locals)
     };
     // The private copies: one for each group of threads that runs a trip of the outermost
     // loop together (a block when its vector lanes and workers share the trips, else each
@@ -977,7 +977,7 @@ fn nest_kernel(
         #args
         __acc_args.push(__acc_caps);
         #[allow(unused_mut)]
-        let mut __acc_geom = #rt::Geometry::new(__acc_total, #num_gangs, #vector_length, #serial).workers(#num_workers, #uses_worker).per_trip(#per_x, #per_y);
+        let mut __acc_geom = #rt::Geometry::new(__acc_total, #num_gangs, #vector_length, #serial).workers(#num_workers, #uses_worker).per_trip(#per_x, #per_y).group_locals(#group_locals);
         #(let #priv_ptrs = #rt::PrivateCopies::new(&__ACC_REGION, #priv_ids.len() * ::core::mem::size_of::<#priv_elems2>(), (#per_x, #per_y), &mut __acc_geom);)*
         let __acc_partials = #rt::Partials::new(&__ACC_REGION, #nreds #(+ #rt::value_slots(&#out_witness))*, &__acc_geom);
         __acc_args.ptr(__acc_partials.device_ptr());

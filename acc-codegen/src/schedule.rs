@@ -66,6 +66,9 @@ struct Ctx {
     /// The reductions of the loop whose body this is: the ones a loop inside may leave
     /// unfinished for it (see [`Scheduler::deferrable`]).
     mine: Vec<(RedOp, Ident)>,
+    /// The variable holding where the group locals of the enclosing bodies end in shared
+    /// memory (`acc_device::group_local`).
+    shared_end: Option<Ident>,
 }
 
 /// A lowered loop.
@@ -98,6 +101,8 @@ pub struct Scheduled {
     /// Threads of a block that share one trip of the outermost loop (they run its body
     /// redundantly): `(vector lanes, workers)`.
     pub per_trip: (bool, bool),
+    /// Whether locals of gang or worker loop bodies live in shared memory.
+    pub group_locals: bool,
 }
 
 /// Lowers the nest `f` (a region's top-level loop, not serial) with the reductions `reds`
@@ -111,6 +116,9 @@ pub struct Scheduler<'a> {
     pub errors: &'a mut Errors,
     uses_worker: bool,
     next: usize,
+    /// Locals of gang or worker loop bodies kept in shared memory: writing them is a memory
+    /// effect, as writing an array is.
+    group_locals: Vec<Ident>,
 }
 
 /// Bodies of at most this many tokens (a few statements) are unrolled four times.
@@ -120,7 +128,7 @@ const DEV: fn() -> TokenStream = || quote!(::acc_device);
 
 impl<'a> Scheduler<'a> {
     pub fn new(kind: RegionKind, mut_slices: &'a [Ident], body_of: &'a mut dyn FnMut(&syn::Block) -> syn::Block, errors: &'a mut Errors) -> Self {
-        Scheduler { kind, mut_slices, body_of, errors, uses_worker: false, next: 0 }
+        Scheduler { kind, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new() }
     }
 
     /// The kernel code of the nest rooted at `f`, which reduces `reds` into block partials
@@ -143,7 +151,7 @@ impl<'a> Scheduler<'a> {
             });
         }
         let per_trip = if inner_par { (!levels.vector, self.uses_worker && !levels.worker) } else { (false, false) };
-        Some(Scheduled { code: quote!(#code #finish), uses_worker: self.uses_worker, per_trip })
+        Some(Scheduled { code: quote!(#code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty() })
     }
 
     /// `v`'s thread values combined with `op` over the block levels of `over`; every thread
@@ -391,6 +399,11 @@ impl<'a> Scheduler<'a> {
         }
         let leader = if conds.is_empty() { quote!(true) } else { quote!(#(#conds)&&*) };
         let mut out = TokenStream::new();
+        // Where this body's group locals start in shared memory: after the enclosing bodies'.
+        let end = format_ident!("__acc_shared_end{}", self.fresh());
+        let start = ctx.shared_end.as_ref().map_or_else(|| quote!(0usize), |e| quote!(#e));
+        out.extend(quote!(let mut #end: usize = #start;));
+        let ctx = &Ctx { shared_end: Some(end.clone()), ..ctx.clone() };
         for (i, stmt) in stmts.iter().enumerate() {
             let more = i + 1 < stmts.len();
             if let Some(rewritten) = self.skip_rest(stmt) {
@@ -415,7 +428,30 @@ impl<'a> Scheduler<'a> {
                             return None;
                         }
                     }
-                    out.extend(self.one_thread(stmt));
+                    // A local that parallel loops of this body write is the group's
+                    // (OpenACC 3.3 §2.9): one copy in shared memory, not one per thread.
+                    let written = pat_ident(&l.pat).filter(|n| (rx || ry) && stmts[i + 1..].iter().any(|s| self.holds_parallel_stmt(s) && writes_into(s, n)));
+                    match (written, &init) {
+                        (Some(n), Some(e)) => {
+                            let ty = match &l.pat {
+                                syn::Pat::Type(t) => {
+                                    let ty = &t.ty;
+                                    quote!(: #ty)
+                                }
+                                _ => TokenStream::new(),
+                            };
+                            let value = format_ident!("__acc_local{}", self.fresh());
+                            let first: Stmt = syn::parse_quote!(let #value #ty = #e;);
+                            out.extend(self.one_thread(&first));
+                            out.extend(quote!(let #n = #dev::group_local(#value, #rx, #ry, &mut #end);));
+                            self.group_locals.push(n);
+                        }
+                        (Some(n), None) => {
+                            self.errors.error(n.span(), format!("on the GPU, `{n}` is shared by the parallel loops inside this loop and needs an initialiser (`let {n} = [0.0; N];`)"));
+                            return None;
+                        }
+                        (None, _) => out.extend(self.one_thread(stmt)),
+                    }
                 }
                 Stmt::Expr(Expr::ForLoop(fl), _) if self.is_parallel(fl) => {
                     let defer: Vec<Ident> = ctx.mine.iter().filter(|(op, v)| self.deferrable(stmts, *op, v)).map(|r| r.1.clone()).collect();
@@ -514,6 +550,12 @@ impl<'a> Scheduler<'a> {
         quote!(#(#stmts)*)
     }
 
+    /// Whether `s` is or holds a parallel loop.
+    fn holds_parallel_stmt(&self, s: &Stmt) -> bool {
+        let b = syn::Block { brace_token: Default::default(), stmts: vec![s.clone()] };
+        self.holds_parallel(&b)
+    }
+
     fn holds_parallel_expr(&self, e: &Expr) -> bool {
         let b = syn::Block { brace_token: Default::default(), stmts: vec![Stmt::Expr(e.clone(), None)] };
         self.holds_parallel(&b)
@@ -523,7 +565,7 @@ impl<'a> Scheduler<'a> {
     /// and the variables declared outside it that it assigns.
     fn effect(&self, stmt: &Stmt) -> Effect {
         let declared = region::inner_decls(&syn::Block { brace_token: Default::default(), stmts: vec![stmt.clone()] });
-        let mut v = EffectFinder { mut_slices: self.mut_slices, declared: &declared, out: Effect::default() };
+        let mut v = EffectFinder { mut_slices: self.mut_slices, group_locals: &self.group_locals, declared: &declared, out: Effect::default() };
         v.visit_stmt(stmt);
         v.out
     }
@@ -537,6 +579,7 @@ struct Effect {
 
 struct EffectFinder<'a> {
     mut_slices: &'a [Ident],
+    group_locals: &'a [Ident],
     declared: &'a [String],
     out: Effect,
 }
@@ -548,7 +591,7 @@ impl EffectFinder<'_> {
             self.out.memory = true;
             return;
         };
-        if self.mut_slices.contains(&root) {
+        if self.mut_slices.contains(&root) || (!plain && self.group_locals.contains(&root)) {
             self.out.memory = true;
         } else if !self.declared.contains(&root.to_string()) && !self.out.assigned.contains(&root) {
             if plain {
@@ -559,7 +602,7 @@ impl EffectFinder<'_> {
         }
     }
     fn passes_mut_slice<'e>(&self, mut args: impl Iterator<Item = &'e Expr>) -> bool {
-        args.any(|a| self.mut_slices.iter().any(|s| loops::mentions(a, s)))
+        args.any(|a| self.mut_slices.iter().chain(self.group_locals).any(|s| loops::mentions(a, s)))
     }
 }
 
@@ -592,6 +635,52 @@ impl<'ast> Visit<'ast> for EffectFinder<'_> {
         syn::visit::visit_expr_method_call(self, c);
     }
     fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// The name a `let` pattern binds, when it binds one (`x`, `mut x`, `x: T`).
+fn pat_ident(p: &syn::Pat) -> Option<Ident> {
+    match p {
+        syn::Pat::Ident(i) if i.subpat.is_none() => Some(i.ident.clone()),
+        syn::Pat::Type(t) => pat_ident(&t.pat),
+        _ => None,
+    }
+}
+
+/// Whether `s` writes into the local `n`: an element or field (`n[i] = ..`, `n.x += ..`), or
+/// through `&mut n..`.
+fn writes_into(s: &Stmt, n: &Ident) -> bool {
+    struct V<'a>(&'a Ident, bool);
+    impl<'ast> Visit<'ast> for V<'_> {
+        fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
+            self.place(&a.left);
+            syn::visit::visit_expr_assign(self, a);
+        }
+        fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
+            if loops::is_compound_assign(&b.op) {
+                self.place(&b.left);
+            }
+            syn::visit::visit_expr_binary(self, b);
+        }
+        fn visit_expr_reference(&mut self, r: &'ast syn::ExprReference) {
+            if r.mutability.is_some() && place_root(&r.expr).0.as_ref() == Some(self.0) {
+                self.1 = true;
+            }
+            syn::visit::visit_expr_reference(self, r);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    impl V<'_> {
+        fn place(&mut self, e: &Expr) {
+            if let (Some(root), false) = place_root(e) {
+                if &root == self.0 {
+                    self.1 = true;
+                }
+            }
+        }
+    }
+    let mut v = V(n, false);
+    v.visit_stmt(s);
+    v.1
 }
 
 /// The variable at the root of place `e` (`a`, `a[i]`, `a.x`, `*a`), and whether `e` is that

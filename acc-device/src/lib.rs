@@ -84,6 +84,9 @@ pub use panic::report_panic;
 pub use reduce::grid_reduce_last_block;
 #[cfg(target_arch = "nvptx64")]
 pub use shared::dynamic_shared;
+#[cfg(target_arch = "nvptx64")]
+pub use shared::group_local;
+pub use shared::dynamic_shared_size;
 
 /// What a kernel module imports with `use acc_device::prelude::*;`: the [`Float`] math trait
 /// (so that `x.sqrt()` means what it means in `std`) and the [`Shuffle`] trait.

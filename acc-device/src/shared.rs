@@ -28,6 +28,61 @@ pub const fn shared_bytes<T>(count: usize) -> usize {
     (count * core::mem::size_of::<T>()).div_ceil(16) * 16
 }
 
+/// The bytes of dynamic shared memory the launch gave the block (`%dynamic_smem_size`).
+#[inline(always)]
+#[must_use]
+pub fn dynamic_shared_size() -> usize {
+    #[cfg(target_arch = "nvptx64")]
+    {
+        let r: u32;
+        // SAFETY: reads a special register; touches no memory.
+        unsafe { core::arch::asm!("mov.u32 {r}, %dynamic_smem_size;", r = out(reg32) r, options(nomem, nostack, pure)) };
+        r as usize
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    0
+}
+
+/// A local of a gang (or worker) loop body that the parallel loops inside it write
+/// (DESIGN §4.4, OpenACC 3.3 §2.9): one copy in shared memory for each group of threads
+/// that runs the body together, the group being the block's vector lanes (`lanes`) and/or
+/// its workers (`workers`). The group's leader stores `v` there, a barrier follows, and every
+/// thread of the group gets the same place. `offset` is where the body's locals end (after
+/// the reductions' 16 bytes per thread); it moves past this one.
+///
+/// Panics, naming the bytes, when the launch's shared memory cannot hold it.
+///
+/// # Safety
+/// Collective over the block (a barrier): every thread of the block calls it, in the same
+/// order with the same `offset`. The place stays valid until the body's next trip makes a
+/// new one at the same offset; accesses from several threads need barriers in between.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub unsafe fn group_local<T: Copy>(v: T, lanes: bool, workers: bool, offset: &mut usize) -> &'static mut T {
+    use crate::{block_dim_x, block_dim_y, sync_threads, thread_idx_x, thread_idx_y};
+    let (bx, by) = (block_dim_x() as usize, block_dim_y() as usize);
+    let groups = if lanes { 1 } else { bx } * if workers { 1 } else { by };
+    let group = if workers { 0 } else { thread_idx_y() as usize } * if lanes { 1 } else { bx } + if lanes { 0 } else { thread_idx_x() as usize };
+    let size = shared_bytes::<T>(1).max(16);
+    let start = 16 * bx * by + *offset;
+    let end = start + groups * size;
+    let have = dynamic_shared_size();
+    if end > have || core::mem::align_of::<T>() > 16 {
+        panic!("acc: a local of a gang or worker loop body that inner parallel loops write takes {} bytes of shared memory per group, {} for the block's {groups} groups, more than the {} the launch has left", size, groups * size, have.saturating_sub(start));
+    }
+    *offset += groups * size;
+    let place = dynamic_shared::<u8>().wrapping_add(start + group * size).cast::<T>();
+    let leader = (!lanes || thread_idx_x() == 0) && (!workers || thread_idx_y() == 0);
+    if leader {
+        // SAFETY: the group's own slot, in the launch's shared memory (checked above),
+        // 16-byte aligned; only the group's leader writes it here.
+        unsafe { place.write(v) };
+    }
+    sync_threads();
+    // SAFETY: written above; shared by the group by design (the caller's contract).
+    unsafe { &mut *place }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

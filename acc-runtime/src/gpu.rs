@@ -31,12 +31,15 @@ pub struct Geometry {
     /// loop (it holds vector / worker loops): the grid then needs a block's worth of
     /// threads per trip.
     pub per_trip: (bool, bool),
+    /// Whether the kernel keeps locals of gang or worker loop bodies in shared memory
+    /// (`acc_device::group_local`): it gets all the shared memory a block may have.
+    pub group_locals: bool,
 }
 
 impl Geometry {
     /// The shape asked for by the clauses (0 = not given).
     pub fn new(iterations: usize, num_gangs: usize, vector_length: usize, serial: bool) -> Self {
-        Geometry { iterations, num_gangs, vector_length, serial, num_workers: 0, uses_worker: false, per_trip: (false, false) }
+        Geometry { iterations, num_gangs, vector_length, serial, num_workers: 0, uses_worker: false, per_trip: (false, false), group_locals: false }
     }
 
     /// The same shape with `num_workers(n)` (0 = not given) for a nest that has worker loops
@@ -51,6 +54,12 @@ impl Geometry {
     /// (`x`) or the workers (`y`) of a block.
     pub fn per_trip(mut self, x: bool, y: bool) -> Self {
         self.per_trip = (x, y);
+        self
+    }
+
+    /// The same shape for a kernel that keeps group locals in shared memory.
+    pub fn group_locals(mut self, yes: bool) -> Self {
+        self.group_locals = yes;
         self
     }
 
@@ -277,6 +286,11 @@ impl Drop for Partials {
     }
 }
 
+/// The shared memory of a block whose kernel keeps locals of gang or worker loop bodies there
+/// (the 48 KiB every kernel may have without opting in to more): the reductions' 16 bytes per
+/// thread, then the locals.
+const GROUP_LOCALS_SHARED: u32 = 48 * 1024;
+
 /// The largest grid a launch without `num_gangs` gets (partials are sized for it).
 pub const MAX_DEFAULT_GRID: usize = 132 * 32;
 
@@ -310,7 +324,7 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
     // The kernel is opened up to the shared memory of the largest block (16 KiB, under the
     // 48 KiB every kernel gets): 16 bytes per thread for the collective reductions and
     // broadcasts (acc_device::reduce). Each launch asks for its own block's share.
-    let most_shared = 16 * 1024;
+    let most_shared = if geom.group_locals { GROUP_LOCALS_SHARED } else { 16 * 1024 };
     let key = KernelKey { backend: cuda.id(), ptx: ptx.as_ptr() as usize, name: (name.as_ptr() as usize, name.len()), shared: most_shared };
     KERNELS.with(|kernels| {
         let mut kernels = kernels.borrow_mut();
@@ -328,7 +342,7 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
         // implementation use less than asked for the target's limits).
         let geom = &entry_geometry(geom, entry.kernel.max_threads());
         let (bx, by) = geom.block_xy();
-        let shared = 16 * geom.block().max(32);
+        let shared = if geom.group_locals { GROUP_LOCALS_SHARED } else { 16 * geom.block().max(32) };
         let grid = if geom.serial {
             1
         } else if geom.num_gangs > 0 {
