@@ -339,3 +339,62 @@ fn a_sequential_loop_around_vector_loops_in_a_worker_loop_stays_on_the_host() {
     let e = acc_codegen::device_kernels(RegionKind::Parallel, &attr, &f, &src()).expect_err("refused on the GPU");
     assert!(e.iter().any(|(_, m)| m.contains("sequential loop around parallel loops inside a worker")), "{:?}", e.iter().map(|x| &x.1).collect::<Vec<_>>());
 }
+
+#[test]
+fn a_region_the_gpu_cannot_take_is_a_compile_error_of_the_gpu_build() {
+    // `continue` in a worker loop that holds vector loops: its threads would skip different
+    // barriers. The GPU build (`cfg(acc_kernels)`) rejects it on the `continue`; the host
+    // build compiles it.
+    let s = region(
+        RegionKind::Parallel,
+        quote!(),
+        quote! {
+            fn f(a: &mut [f32], n: usize) {
+                #[acc::r#loop(gang)]
+                for j in 0..n {
+                    #[acc::r#loop(worker)]
+                    for w in 0..n {
+                        if w == 0 { continue; }
+                        #[acc::r#loop(vector)]
+                        for i in 0..n { a[i] = 1.0; }
+                    }
+                }
+            }
+        },
+    );
+    has(&s, "# [cfg (acc_kernels)] :: core :: compile_error ! (\"on the GPU, `continue` in a worker or vector loop");
+    assert!(!s.contains("gpu_ready"), "no GPU path for a refused region:\n{s}");
+}
+
+#[test]
+fn a_region_acc_build_did_not_see_is_a_compile_error() {
+    let s = region(
+        RegionKind::Parallel,
+        quote!(),
+        quote! {
+            fn vadd(a: &mut [f32]) {
+                #[acc::r#loop(gang, vector)]
+                for i in 0..a.len() { a[i] += 1.0; }
+            }
+        },
+    );
+    has(&s, r#"# [cfg (all (acc_kernels , not (acc_region = "acc_examples_01_vadd_rs_l4_vadd")))] :: core :: compile_error !"#);
+}
+
+#[test]
+fn self_runs_on_the_host_with_coherent_arrays() {
+    let s = region(
+        RegionKind::Parallel,
+        quote!(self),
+        quote! {
+            fn inc(a: &mut [f32], b: &[f32]) {
+                #[acc::r#loop(gang, vector)]
+                for i in 0..a.len() { a[i] += b[i]; }
+            }
+        },
+    );
+    assert!(!s.contains("gpu_ready") && !s.contains("acc_region"), "`self` has no GPU path:\n{s}");
+    has(&s, "let __acc_if : bool = false && __acc_if ;");
+    has(&s, r#"__acc_coherent . write ("a" , :: acc :: __private :: view (a)) ;"#);
+    has(&s, r#"__acc_coherent . read ("b" , :: acc :: __private :: view (b)) ;"#);
+}
