@@ -5,8 +5,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 export ACC_DEVICE_TYPE=${ACC_DEVICE_TYPE:-host}
-# The reduction matrix is generated (acc-build must read its regions): it must be up to date.
+# The reduction matrix and the per-operator/type/form tests are generated (acc-build must read
+# their regions, which `macro_rules!` would hide): they must be up to date.
 python3 tests/gen/matrix.py --check
+python3 tests/gen/reductions.py --check
+python3 tests/gen/nested_reductions.py --check
+python3 tests/gen/loops.py --check
+python3 tests/gen/atomics.py --check
 cargo test --workspace
 # The device code: every region of the package compiled to PTX by acc-build (pinned nightly),
 # the examples built with the GPU path, and facts checked in the PTX.

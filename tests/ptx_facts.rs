@@ -143,10 +143,16 @@ fn kernel_panics_name_the_users_file_and_line() {
 }
 
 /// Every source file a panic location in the PTX names is a file of this package (relative
-/// path) or of a dependency (absolute path); none is the generated device crate's.
+/// path) or of a dependency (absolute path); none is the generated device crate's. Whether a
+/// relative path is a file of the package is checked where the package's sources are (a test
+/// binary run on another machine, e.g. a GPU host, has no source tree beside it).
 #[test]
 fn panic_locations_name_the_packages_files() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let sources_here = dir.join("Cargo.toml").is_file();
+    if !sources_here {
+        println!("{} is not here: the files named in the PTX are not checked to exist", dir.display());
+    }
     let mut files: Vec<String> = global_strings().into_iter().filter(|s| s.ends_with(".rs")).collect();
     let mut start = 0;
     while let Some(e) = PTX[start..].find(".entry ") {
@@ -158,6 +164,6 @@ fn panic_locations_name_the_packages_files() {
     assert!(files.iter().any(|f| f == "tests/semantics_kernel_panic.rs"), "{files:?}");
     for f in &files {
         assert!(!f.contains("acc-device-crate") && f != "src/lib.rs" && f != "kernels.rs", "a generated path: {f}");
-        assert!(f.starts_with('/') || dir.join(f).is_file(), "{f} is no file of the package");
+        assert!(f.starts_with('/') || !sources_here || dir.join(f).is_file(), "{f} is no file of the package");
     }
 }

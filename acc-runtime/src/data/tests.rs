@@ -421,30 +421,43 @@ fn mirror_nests_with_data_regions() {
     assert_eq!(counts(&a), Some((1, 0)));
 }
 
+/// A `DeviceSlice` made under the host backend keeps its elements in host memory. The test is
+/// about the host backend, so it picks it whatever `ACC_DEVICE_TYPE` says (exclusively, as
+/// `with_mock` does), then gives back the backend that was open before, if any.
 #[test]
 fn device_slice_on_host() {
-    let _g = shared();
-    let mut d = DeviceSlice::from_host(&[1u32, 2, 3, 4]);
-    assert_eq!(d.len(), 4);
-    assert!(!d.is_empty());
-    assert_eq!(d.host_slice(), [1, 2, 3, 4]);
-    d.host_slice_mut()[0] = 10;
-    assert_eq!(d.to_host(), [10, 2, 3, 4]);
-    assert_eq!(d.device_ptr(), d.host_slice().as_ptr() as u64);
-    d.copy_from_host(&[5, 6, 7, 8]);
-    let mut out = [0u32; 4];
-    d.copy_to_host(&mut out);
-    assert_eq!(out, [5, 6, 7, 8]);
-    let msg = caught(|| d.copy_from_host(&[1]));
-    assert!(
-        msg.contains("the host slice has 1 elements, the device slice 4"),
-        "{msg}"
-    );
-    let z = DeviceSlice::<[f64; 2]>::zeros(3);
-    assert_eq!(z.to_host(), [[0.0; 2]; 3]);
-    let e = DeviceSlice::<u8>::zeros(0);
-    assert!(e.is_empty());
-    assert!(format!("{d:?}").contains("len: 4"));
+    let _g = exclusive();
+    let before = crate::device::state().backend_if_open();
+    crate::device::testing::reset_to_host();
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        let mut d = DeviceSlice::from_host(&[1u32, 2, 3, 4]);
+        assert_eq!(d.len(), 4);
+        assert!(!d.is_empty());
+        assert_eq!(d.host_slice(), [1, 2, 3, 4]);
+        d.host_slice_mut()[0] = 10;
+        assert_eq!(d.to_host(), [10, 2, 3, 4]);
+        assert_eq!(d.device_ptr(), d.host_slice().as_ptr() as u64);
+        d.copy_from_host(&[5, 6, 7, 8]);
+        let mut out = [0u32; 4];
+        d.copy_to_host(&mut out);
+        assert_eq!(out, [5, 6, 7, 8]);
+        let msg = caught(|| d.copy_from_host(&[1]));
+        assert!(
+            msg.contains("the host slice has 1 elements, the device slice 4"),
+            "{msg}"
+        );
+        let z = DeviceSlice::<[f64; 2]>::zeros(3);
+        assert_eq!(z.to_host(), [[0.0; 2]; 3]);
+        let e = DeviceSlice::<u8>::zeros(0);
+        assert!(e.is_empty());
+        assert!(format!("{d:?}").contains("len: 4"));
+    }));
+    if let Some(b) = before.filter(|b| !b.is_host()) {
+        crate::device::testing::install(b);
+    }
+    if let Err(e) = r {
+        std::panic::resume_unwind(e);
+    }
 }
 
 // ---- simulated GPU --------------------------------------------------------------------------
