@@ -133,6 +133,10 @@ pub fn trip_step(trip: usize, step: usize) -> usize {
 #[track_caller]
 pub fn trip_stepped<T: LoopIndex>(lo: T, hi: T, step: usize) -> usize {
     assert!(step != 0);
+    // In `usize` where the distance fits (no 128-bit division in a kernel's prologue).
+    if let Some(d) = T::distance(lo, hi) {
+        return d.div_ceil(step);
+    }
     let n = T::span(lo, hi).div_ceil(step as u128);
     usize::try_from(n).unwrap_or_else(|_| too_long("(lo..hi).step_by(s)"))
 }
@@ -150,8 +154,15 @@ pub fn trip_stepped<T: LoopIndex>(lo: T, hi: T, step: usize) -> usize {
 #[track_caller]
 pub fn trip_inclusive_stepped<T: LoopIndex>(lo: T, hi: T, step: usize) -> usize {
     assert!(step != 0);
-    if T::span(hi, lo) > 0 {
+    if T::distance(hi, lo) != Some(0) {
         return 0;
+    }
+    // In `usize` where the distance fits (no 128-bit division in a kernel's prologue);
+    // `d / step + 1` overflows only for `d == usize::MAX` with `step == 1`.
+    if let Some(d) = T::distance(lo, hi) {
+        if let Some(n) = (d / step).checked_add(1) {
+            return n;
+        }
     }
     let n = T::span(lo, hi) / step as u128 + 1;
     usize::try_from(n).unwrap_or_else(|_| too_long("(lo..=hi).step_by(s)"))
