@@ -402,7 +402,7 @@ fn wide_arith(e: &Expr) -> bool {
     }
 }
 
-/// Whether `e` multiplies anything (literal 1 aside).
+/// Whether `e` multiplies anything (a multiplication by 1 counts too).
 fn scales(e: &Expr) -> bool {
     match strip_parens(e) {
         Expr::Binary(b) if matches!(b.op, syn::BinOp::Mul(_)) => true,
