@@ -174,8 +174,8 @@ pub fn expand_update(input: TokenStream, src: &Source) -> TokenStream {
     for c in &kept {
         let key = c.key();
         if key == "if_present" {
-            if let Some(a) = &c.args {
-                errors.error(a.span(), "`if_present` takes no arguments");
+            if c.args.is_some() {
+                errors.error(c.args_span(), "`if_present` takes no arguments");
             }
             continue;
         }

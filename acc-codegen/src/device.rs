@@ -756,7 +756,7 @@ fn nest_kernel(
         || match (kind, d.independent, d.auto) {
             (_, Some(_), _) => false,
             (RegionKind::Kernels, None, _) | (_, None, Some(_)) => {
-                loops::dependence(f, &headers[0].var, &red_names, &region::inner_decls(&f.body)).is_some()
+                loops::dependence_nest(f, headers.len(), &red_names, &region::inner_decls(&f.body)).is_some()
             }
             _ => false,
         };

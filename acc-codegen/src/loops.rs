@@ -132,19 +132,26 @@ pub fn normalise(header: &LoopHeader, tag: usize, rt: &TokenStream) -> Normalise
     let trip = Ident::new(&format!("__acc_trip{tag}"), header.span);
     let step = Ident::new(&format!("__acc_step{tag}"), header.span);
     let (lo_e, hi_e) = (&header.lo, &header.hi);
-    let trip_fn = if header.inclusive { quote!(trip_inclusive) } else { quote!(trip) };
     let mut setup = quote! {
         let #lo = #lo_e;
         let #hi = #hi_e;
     };
     match &header.step {
-        Some(s) => setup.extend(quote! {
-            let #step: usize = #s;
-            let #trip = #rt::trip_step(#rt::#trip_fn(#lo, #hi), #step);
-        }),
-        None => setup.extend(quote! {
-            let #trip = #rt::#trip_fn(#lo, #hi);
-        }),
+        // The stepped count directly (not `ceil(trip / step)`): `(0..=usize::MAX).step_by(s)`
+        // has a count that fits where its unstepped one does not.
+        Some(s) => {
+            let trip_fn = if header.inclusive { quote!(trip_inclusive_stepped) } else { quote!(trip_stepped) };
+            setup.extend(quote! {
+                let #step: usize = #s;
+                let #trip = #rt::#trip_fn(#lo, #hi, #step);
+            })
+        }
+        None => {
+            let trip_fn = if header.inclusive { quote!(trip_inclusive) } else { quote!(trip) };
+            setup.extend(quote! {
+                let #trip = #rt::#trip_fn(#lo, #hi);
+            })
+        }
     }
     let stepped = header.step.is_some();
     let rt = rt.clone();
@@ -165,7 +172,8 @@ pub fn normalise(header: &LoopHeader, tag: usize, rt: &TokenStream) -> Normalise
 pub struct NestSpace {
     /// Bindings of every level's bounds and trip count.
     pub setup: TokenStream,
-    /// The product of the levels' trip counts.
+    /// The product of the levels' trip counts (a panic, never a wrapped count, when it does
+    /// not fit in `usize`).
     pub total: TokenStream,
     /// Binds every loop variable from the flat iteration number `__acc_k`.
     pub bind: TokenStream,
@@ -177,8 +185,10 @@ pub fn normalise_nest(headers: &[LoopHeader], tag: usize, rt: &TokenStream) -> N
     let norms: Vec<Normalised> = headers.iter().enumerate().map(|(lvl, h)| normalise(h, tag * 8 + lvl, rt)).collect();
     let trips: Vec<&Ident> = norms.iter().map(|n| &n.trip).collect();
     let setup = norms.iter().map(|n| n.setup.clone()).collect();
-    let (first, rest) = trips.split_first().expect("one loop at least");
-    let total = quote!((#first #(* #rest)*));
+    let total = match &trips[..] {
+        [only] => quote!(#only),
+        _ => quote!(#rt::nest_trip([#(#trips),*])),
+    };
     let k = Ident::new("__acc_k", Span::call_site());
     let mut bind = TokenStream::new();
     for (lvl, (h, n)) in headers.iter().zip(&norms).enumerate() {
@@ -222,16 +232,85 @@ pub fn only_inner_loop(body: &syn::Block) -> Option<&ExprForLoop> {
 }
 
 /// Why a loop of a `kernels` region cannot be proved independent; `None` when it can.
+/// [`dependence_nest`] for the loop alone (no `collapse`/`tile`); `var` is its variable.
+pub fn dependence(f: &ExprForLoop, var: &Ident, reductions: &[Ident], inner_decls: &[String]) -> Option<(Span, String)> {
+    debug_assert!(LoopHeader::parse(f).is_ok_and(|h| &h.var == var));
+    dependence_nest(f, 1, reductions, inner_decls)
+}
+
+/// Why the `depth` tightly nested loops from `f` (a `collapse`/`tile` nest, or `f` alone for
+/// 1), run in parallel together, cannot be proved independent; `None` when they can.
 ///
 /// The test is syntactic and leans on Rust's aliasing rules (distinct `&mut` slices never
-/// overlap): every array written in the body must be accessed at one and the same index in
-/// the loop, and that index must be `i`, `i + e`, `e + i`, `i - e`, `i * e + f` (and the
-/// commuted forms) with `e`, `f` invariant in the loop (mentioning neither `i` nor anything
-/// declared in the body, such as an inner loop's variable), or `i * e + k` where `k` is the
-/// variable of an inner loop over `0..e`; no variable declared outside the loop may be
-/// assigned unless it is a reduction variable; and no function or method may receive a
-/// `&mut` borrow of outer data.
-pub fn dependence(f: &ExprForLoop, var: &Ident, reductions: &[Ident], inner_decls: &[String]) -> Option<(Span, String)> {
+/// overlap). It is *sound*: it accepts only what it proves, whatever the values at run time,
+/// and runs the rest in order. It demands that
+///
+/// - every array written in the body is accessed at one and the same index (`a[e]`) in
+///   the body, and that index takes a different value in every iteration of the nest:
+///   with `v` the nest's (only) variable, `v`, `v * c`, `c * v`, `v * c + e`, `e + v * c`,
+///   `v * c - e` where `c` is a non-zero integer literal (a stride `s` known only at run
+///   time may be 0, which sends every iteration to one element) and `e` is invariant;
+///   for a nest `(v0, v1, ...)`, `x * s + v1` (and `v1 + x * s`) where `x` is such an index
+///   of the outer variables and `v1`'s loop is `0..s`; and for the last variable, `x * s + k`
+///   where `k` is the variable of a loop inside the body over `0..s` (`s` may be anything
+///   invariant there: when it is 0 the inner loop does not run);
+/// - an *invariant* `e` or `s` mentions neither a loop variable of the nest nor anything
+///   declared in the body (an inner loop's variable, a `let`) nor a reduction variable, and
+///   is built only from names, literals, fields, indexing, arithmetic, casts and `.len()`
+///   (a call may return another value in every iteration);
+/// - casts never hide a narrowing: `v as T` counts as `v` only for `T` in `usize`, `u64`,
+///   `isize`, `i64`, `u128`, `i128` (from a loop variable of at most 64 bits, which every
+///   `usize` index needs), and a cast around a scaled index (`(v * 2) as usize`) is taken
+///   only when the arithmetic inside is in one of those types (`((v as u64) * 2) as usize`):
+///   in a narrower type it wraps in release builds (`(v * 2) as usize` for a `u8` `v` sends
+///   `v` and `v + 128` to one element). `(v as u8) as usize` is never injective;
+/// - the loop variables are not rebound in the body;
+/// - no variable declared outside the loop is assigned unless it is a reduction variable, and
+///   no function or method receives a `&mut` borrow of outer data.
+///
+/// What it assumes: written arrays are slices, `Vec`s or arrays (indexed by `usize`), and
+/// index arithmetic in a 64-bit type does not wrap (for a contiguous range that would need
+/// an array beyond the address space; with `.step_by(s)` a huge `s` times `c` could).
+pub fn dependence_nest(f: &ExprForLoop, depth: usize, reductions: &[Ident], inner_decls: &[String]) -> Option<(Span, String)> {
+    let mut headers = Vec::new();
+    let mut cur = f;
+    let mut mutable_var = None;
+    for level in 0..depth.max(1) {
+        if let Pat::Ident(p) = &*cur.pat {
+            mutable_var = mutable_var.or(p.mutability.map(|m| m.span()));
+        }
+        match LoopHeader::parse(cur) {
+            Ok(h) => headers.push(h),
+            Err(e) => return Some((e.span(), "unsupported loop form".to_string())),
+        }
+        if level + 1 < depth.max(1) {
+            match only_inner_loop(&cur.body) {
+                Some(inner) => cur = inner,
+                None => return Some((cur.span(), "the collapsed loops are not tightly nested".to_string())),
+            }
+        }
+    }
+    let innermost = &cur.body;
+    let vars: Vec<&Ident> = headers.iter().map(|h| &h.var).collect();
+    // The nest's own inner loop variables are declared in `f.body` too; the other names
+    // declared there are the body's.
+    let body_decls: Vec<String> = {
+        let mut d = inner_decls.to_vec();
+        for v in &vars[1..] {
+            if let Some(pos) = d.iter().position(|x| *v == x) {
+                d.remove(pos);
+            }
+        }
+        d
+    };
+    for v in &vars {
+        if body_decls.iter().any(|d| *v == d) || vars.iter().filter(|w| w == &v).count() > 1 {
+            return Some((v.span(), format!("the loop variable `{v}` is bound again inside the loop")));
+        }
+    }
+    if let Some(span) = mutable_var {
+        return Some((span, "a `mut` loop variable may be changed by the body".to_string()));
+    }
     let mut d = DepFinder {
         reductions,
         inner_decls,
@@ -243,6 +322,12 @@ pub fn dependence(f: &ExprForLoop, var: &Ident, reductions: &[Ident], inner_decl
     if let Some(p) = d.problem {
         return Some(p);
     }
+    let ctx = Injectivity {
+        headers: &headers,
+        reductions,
+        body_decls: &body_decls,
+        inner: inner_ranges(innermost),
+    };
     for (base, span) in &d.written {
         let idx: Vec<&(String, String, Span)> = d.accesses.iter().filter(|a| &a.0 == base).collect();
         let first = &idx[0].1;
@@ -256,24 +341,25 @@ pub fn dependence(f: &ExprForLoop, var: &Ident, reductions: &[Ident], inner_decl
             Ok(e) => e,
             Err(_) => return Some((*span, format!("cannot analyse the index of `{base}`"))),
         };
-        let ranges = inner_ranges(&f.body);
-        if !injective_in(&first_expr, var, inner_decls, &ranges) {
+        if !ctx.injective(&first_expr, headers.len()) {
+            let names: Vec<String> = vars.iter().map(|v| v.to_string()).collect();
             return Some((
                 *span,
-                format!("`{base}[{first}]` may write one element from several iterations of `{var}`"),
+                format!("`{base}[{first}]` may write one element from several iterations of `{}`", names.join("`, `")),
             ));
         }
     }
     None
 }
 
-/// `(variable, lo, hi)` of every inner `for v in lo..hi` loop (exclusive, any step), as token
-/// text.
+/// `(variable, lo, hi)` of every inner `for v in lo..hi` loop (exclusive, any step) whose
+/// variable is immutable, as token text.
 fn inner_ranges(body: &syn::Block) -> Vec<(String, String, String)> {
     struct V(Vec<(String, String, String)>);
     impl<'ast> Visit<'ast> for V {
         fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
-            if let Ok(h) = LoopHeader::parse(f) {
+            let immutable = matches!(&*f.pat, Pat::Ident(p) if p.mutability.is_none());
+            if let (Ok(h), true) = (LoopHeader::parse(f), immutable) {
                 if !h.inclusive {
                     self.0.push((h.var.to_string(), text(&h.lo), text(&h.hi)));
                 }
@@ -290,51 +376,157 @@ fn text(e: &Expr) -> String {
     strip_parens(e).to_token_stream().to_string()
 }
 
-/// Whether index `e` takes a different value in every iteration of `var` (see [`dependence`]).
-fn injective_in(e: &Expr, var: &Ident, inner_decls: &[String], ranges: &[(String, String, String)]) -> bool {
-    let invariant = |e: &Expr| !mentions(e, var) && !inner_decls.iter().any(|d| mentions_name(e, d));
-    let is_var = |e: &Expr| matches!(strip_parens(e), Expr::Path(p) if p.path.is_ident(var));
-    // `var * s` / `s * var`: the stride `s`, or `None` when `e` is `var` itself.
-    let scaled_var = |e: &Expr| -> Option<Option<Expr>> {
+/// Integer types a loop variable may be cast to without losing values (loop variables of
+/// at most 64 bits).
+const WIDE: [&str; 6] = ["usize", "u64", "isize", "i64", "u128", "i128"];
+
+fn wide_type(t: &syn::Type) -> bool {
+    matches!(t, syn::Type::Path(p) if p.qself.is_none() && WIDE.iter().any(|w| p.path.is_ident(w)))
+}
+
+/// Whether `e` is a non-zero integer literal.
+fn nonzero_literal(e: &Expr) -> bool {
+    matches!(strip_parens(e), Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) if i.base10_parse::<u128>().is_ok_and(|v| v != 0))
+}
+
+/// Whether the arithmetic of `e` is known to happen in a 64- or 128-bit type: an operand is
+/// a cast to one of [`WIDE`] or a literal with such a suffix.
+fn wide_arith(e: &Expr) -> bool {
+    match strip_parens(e) {
+        Expr::Cast(c) => wide_type(&c.ty),
+        Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => WIDE.contains(&i.suffix()),
+        Expr::Binary(b) if matches!(b.op, syn::BinOp::Add(_) | syn::BinOp::Sub(_) | syn::BinOp::Mul(_)) => {
+            wide_arith(&b.left) || wide_arith(&b.right)
+        }
+        _ => false,
+    }
+}
+
+/// Whether `e` multiplies anything (a multiplication by 1 counts too).
+fn scales(e: &Expr) -> bool {
+    match strip_parens(e) {
+        Expr::Binary(b) if matches!(b.op, syn::BinOp::Mul(_)) => true,
+        Expr::Binary(b) => scales(&b.left) || scales(&b.right),
+        Expr::Cast(c) => scales(&c.expr),
+        _ => false,
+    }
+}
+
+/// Whether `e` has no side effects and gives the same value whenever it is evaluated with
+/// the same variables: names, literals, fields, indexing, arithmetic, casts, `.len()`.
+fn pure(e: &Expr) -> bool {
+    match strip_parens(e) {
+        Expr::Lit(_) | Expr::Path(_) => true,
+        Expr::Field(f) => pure(&f.base),
+        Expr::Index(ix) => pure(&ix.expr) && pure(&ix.index),
+        Expr::Binary(b) => !is_compound_assign(&b.op) && pure(&b.left) && pure(&b.right),
+        Expr::Unary(u) => pure(&u.expr),
+        Expr::Cast(c) => pure(&c.expr),
+        Expr::MethodCall(m) => m.method == "len" && m.args.is_empty() && m.turbofish.is_none() && pure(&m.receiver),
+        _ => false,
+    }
+}
+
+/// What [`dependence_nest`] knows about a nest to decide whether an index is injective.
+struct Injectivity<'a> {
+    headers: &'a [LoopHeader],
+    reductions: &'a [Ident],
+    /// Names declared in the body (the nest's own variables excluded).
+    body_decls: &'a [String],
+    /// Inner loops of the innermost body: `(variable, lo, hi)`.
+    inner: Vec<(String, String, String)>,
+}
+
+impl Injectivity<'_> {
+    /// Invariant in the whole nest and pure (see [`dependence_nest`]).
+    fn invariant(&self, e: &Expr) -> bool {
+        pure(e)
+            && !self.headers.iter().any(|h| mentions(e, &h.var))
+            && !self.body_decls.iter().any(|d| mentions_name(e, d))
+            && !self.reductions.iter().any(|r| mentions(e, r))
+    }
+
+    /// `v` or `v as W` (`W` wide) for the nest's variable `v` at `level`.
+    fn atom(&self, e: &Expr, level: usize) -> bool {
+        match strip_parens(e) {
+            Expr::Path(p) => p.path.is_ident(&self.headers[level].var),
+            Expr::Cast(c) => wide_type(&c.ty) && self.atom(&c.expr, level),
+            _ => false,
+        }
+    }
+
+    /// `atom`, `atom * c`, `c * atom` with `c` a non-zero literal.
+    fn scaled(&self, e: &Expr, level: usize) -> bool {
         match strip_parens(e) {
             Expr::Binary(b) if matches!(b.op, syn::BinOp::Mul(_)) => {
-                if is_var(&b.left) && invariant(&b.right) {
-                    Some(Some((*b.right).clone()))
-                } else if is_var(&b.right) && invariant(&b.left) {
-                    Some(Some((*b.left).clone()))
-                } else {
-                    None
-                }
+                (self.atom(&b.left, level) && nonzero_literal(&b.right)) || (self.atom(&b.right, level) && nonzero_literal(&b.left))
             }
-            e if is_var(e) => Some(None),
-            _ => None,
+            e => self.atom(e, level),
         }
-    };
-    // `k`, the variable of an inner loop over `0..s`: `var * s + k` is injective.
-    let inner_below = |k: &Expr, s: &Option<Expr>| -> bool {
-        let Some(s) = s else { return false };
+    }
+
+    /// Whether `k` is a variable ranging over `0..s` (`s` invariant): the nest's variable at
+    /// `level` (its loop `0..s`, step 1), or with `level == None` the variable of an inner
+    /// loop of the body over `0..s` (every binding of that name being such a loop).
+    fn below(&self, k: &Expr, s: &Expr, level: Option<usize>) -> bool {
         let Expr::Path(p) = strip_parens(k) else { return false };
         let Some(k) = p.path.get_ident() else { return false };
-        let s = text(s);
-        // Every binding of that name in the body is such a loop (no other loop or `let`
-        // reuses it with other values).
-        let loops: Vec<_> = ranges.iter().filter(|(v, _, _)| k == v).collect();
-        !loops.is_empty()
-            && loops.len() == inner_decls.iter().filter(|d| k == *d).count()
-            && loops.iter().all(|(_, lo, hi)| lo == "0" && *hi == s)
-    };
-    match strip_parens(e) {
-        Expr::Binary(b) if matches!(b.op, syn::BinOp::Add(_)) => {
-            let left = scaled_var(&b.left);
-            let right = scaled_var(&b.right);
-            (left.is_some() && invariant(&b.right))
-                || (right.is_some() && invariant(&b.left))
-                || left.is_some_and(|s| inner_below(&b.right, &s))
-                || right.is_some_and(|s| inner_below(&b.left, &s))
+        if !self.invariant(s) {
+            return false;
         }
-        Expr::Binary(b) if matches!(b.op, syn::BinOp::Sub(_)) => scaled_var(&b.left).is_some() && invariant(&b.right),
-        Expr::Cast(c) => injective_in(&c.expr, var, inner_decls, ranges),
-        e => scaled_var(e).is_some(),
+        let s = text(s);
+        match level {
+            Some(level) => {
+                let h = &self.headers[level];
+                &h.var == k && !h.inclusive && h.step.is_none() && text(&h.lo) == "0" && text(&h.hi) == s
+            }
+            None => {
+                let loops: Vec<_> = self.inner.iter().filter(|(v, _, _)| k == v).collect();
+                !loops.is_empty()
+                    && loops.len() == self.body_decls.iter().filter(|d| k == *d).count()
+                    && loops.iter().all(|(_, lo, hi)| lo == "0" && *hi == s)
+            }
+        }
+    }
+
+    /// Whether `e` is `x * s + k` (`s * x + k`, `k + x * s`, `k + s * x`) with `x` injective in
+    /// the nest's first `levels` variables and `k` [`below`](Self::below) `s` at `k_level`.
+    fn row_major(&self, e: &Expr, levels: usize, k_level: Option<usize>) -> bool {
+        let Expr::Binary(b) = strip_parens(e) else { return false };
+        if !matches!(b.op, syn::BinOp::Add(_)) {
+            return false;
+        }
+        let split = |prod: &Expr, k: &Expr| -> bool {
+            let Expr::Binary(m) = strip_parens(prod) else { return false };
+            matches!(m.op, syn::BinOp::Mul(_))
+                && ((self.injective(&m.left, levels) && self.below(k, &m.right, k_level))
+                    || (self.injective(&m.right, levels) && self.below(k, &m.left, k_level)))
+        };
+        split(&b.left, &b.right) || split(&b.right, &b.left)
+    }
+
+    /// Whether index `e` takes a different value in every iteration of the nest's first
+    /// `levels` loops (see [`dependence_nest`]).
+    fn injective(&self, e: &Expr, levels: usize) -> bool {
+        if let Expr::Cast(c) = strip_parens(e) {
+            // A cast to a wide type keeps an injective index injective, unless arithmetic
+            // inside it wraps in a narrower type.
+            return wide_type(&c.ty) && self.injective(&c.expr, levels) && (!scales(&c.expr) || wide_arith(&c.expr));
+        }
+        let own = match levels {
+            0 => false,
+            1 => match strip_parens(e) {
+                Expr::Binary(b) if matches!(b.op, syn::BinOp::Add(_)) => {
+                    (self.scaled(&b.left, 0) && self.invariant(&b.right)) || (self.scaled(&b.right, 0) && self.invariant(&b.left))
+                }
+                Expr::Binary(b) if matches!(b.op, syn::BinOp::Sub(_)) => self.scaled(&b.left, 0) && self.invariant(&b.right),
+                e => self.scaled(e, 0),
+            },
+            // The last of the levels must move the index within a row: `x * s + v`.
+            n => self.row_major(e, n - 1, Some(n - 1)),
+        };
+        // Or a row of the whole nest, walked by a loop inside the body.
+        own || (levels == self.headers.len() && self.row_major(e, levels, None))
     }
 }
 
@@ -446,3 +638,6 @@ pub fn is_compound_assign(op: &syn::BinOp) -> bool {
             | BitAndAssign(_) | BitOrAssign(_) | ShlAssign(_) | ShrAssign(_)
     )
 }
+
+#[cfg(test)]
+mod tests;

@@ -16,11 +16,37 @@ use crate::report::Errors;
 pub struct RawClause {
     pub name: Ident,
     pub args: Option<TokenStream>,
+    /// The parentheses around `args`, with their own spans: errors about missing or cut-off
+    /// arguments point at them (an empty token stream has no span of its own, and its errors
+    /// would land on the whole macro invocation).
+    pub group: Option<proc_macro2::Group>,
 }
 
 impl RawClause {
     pub fn key(&self) -> String {
         self.name.unraw().to_string()
+    }
+
+    /// The span of the parenthesised arguments, `(..)` included; the name's without them.
+    pub fn args_span(&self) -> Span {
+        self.group.as_ref().map_or_else(|| self.name.span(), |g| g.span())
+    }
+
+    /// Parses the arguments with `parser`, which must take them all. An error at their end
+    /// (`reduction(+:)`, `vector()`) is spanned on the closing parenthesis: the arguments are
+    /// parsed inside their own parentheses, as syn does for a nested group.
+    pub fn parse_args<T>(&self, parser: impl FnOnce(ParseStream) -> syn::Result<T>) -> syn::Result<T> {
+        let group = self.group.clone().unwrap_or_else(|| proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, TokenStream::new()));
+        let whole = |input: ParseStream| -> syn::Result<T> {
+            let content;
+            parenthesized!(content in input);
+            let v = parser(&content)?;
+            if !content.is_empty() {
+                return Err(content.error("unexpected token"));
+            }
+            Ok(v)
+        };
+        whole.parse2(proc_macro2::TokenTree::Group(group).into())
     }
 }
 
@@ -28,14 +54,16 @@ impl Parse for RawClause {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         // `if` and `async` are keywords: accept any identifier, keywords included.
         let name = Ident::parse_any(input)?;
-        let args = if input.peek(syn::token::Paren) {
-            let content;
-            parenthesized!(content in input);
-            Some(content.parse::<TokenStream>()?)
+        let group = if input.peek(syn::token::Paren) {
+            match input.parse::<proc_macro2::TokenTree>()? {
+                proc_macro2::TokenTree::Group(g) => Some(g),
+                _ => unreachable!("peeked a parenthesis"),
+            }
         } else {
             None
         };
-        Ok(RawClause { name, args })
+        let args = group.as_ref().map(|g| g.stream());
+        Ok(RawClause { name, args, group })
     }
 }
 
@@ -235,9 +263,9 @@ fn not_allowed_hint(dir: Directive) -> String {
 }
 
 fn no_args(clause: &RawClause, errors: &mut Errors) {
-    if let Some(args) = &clause.args {
+    if clause.args.is_some() {
         errors.push(syn::Error::new(
-            args.span(),
+            clause.args_span(),
             format!("`{}` takes no arguments", clause.key()),
         ));
     }
@@ -246,9 +274,9 @@ fn no_args(clause: &RawClause, errors: &mut Errors) {
 fn need_args<'a>(clause: &'a RawClause, what: &str, errors: &mut Errors) -> Option<&'a TokenStream> {
     match &clause.args {
         Some(args) if !args.is_empty() => Some(args),
-        Some(args) => {
+        Some(_) => {
             errors.push(syn::Error::new(
-                args.span(),
+                clause.args_span(),
                 format!("`{}` needs {what} inside the parentheses", clause.key()),
             ));
             None
@@ -263,12 +291,14 @@ fn need_args<'a>(clause: &'a RawClause, what: &str, errors: &mut Errors) -> Opti
     }
 }
 
+/// The clause's arguments parsed by `parser` (see [`RawClause::parse_args`]), or `None` with
+/// the error reported.
 fn parse_or_report<T>(
-    tokens: &TokenStream,
-    parser: impl Parser<Output = T>,
+    clause: &RawClause,
+    parser: impl FnOnce(ParseStream) -> syn::Result<T>,
     errors: &mut Errors,
 ) -> Option<T> {
-    match parser.parse2(tokens.clone()) {
+    match clause.parse_args(parser) {
         Ok(v) => Some(v),
         Err(e) => {
             errors.push(e);
@@ -279,8 +309,8 @@ fn parse_or_report<T>(
 
 /// An integer-valued clause argument; a literal zero or negative is rejected at compile time.
 fn positive_expr(clause: &RawClause, errors: &mut Errors) -> Option<Expr> {
-    let args = need_args(clause, "an integer expression", errors)?;
-    let expr: Expr = parse_or_report(args, Expr::parse, errors)?;
+    need_args(clause, "an integer expression", errors)?;
+    let expr: Expr = parse_or_report(clause, Expr::parse, errors)?;
     if let Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(lit), .. }) = &expr {
         if lit.base10_parse::<u64>().map_or(true, |v| v == 0) {
             errors.push(syn::Error::new(
@@ -294,10 +324,10 @@ fn positive_expr(clause: &RawClause, errors: &mut Errors) -> Option<Expr> {
 }
 
 fn ident_list(clause: &RawClause, errors: &mut Errors) -> Vec<Ident> {
-    let Some(args) = need_args(clause, "variable names", errors) else {
+    if need_args(clause, "variable names", errors).is_none() {
         return Vec::new();
-    };
-    parse_or_report(args, Punctuated::<Ident, Token![,]>::parse_terminated, errors)
+    }
+    parse_or_report(clause, Punctuated::<Ident, Token![,]>::parse_terminated, errors)
         .map(|p| p.into_iter().collect())
         .unwrap_or_default()
 }
@@ -380,8 +410,8 @@ impl Parse for ReductionArgs {
 }
 
 fn reduction(clause: &RawClause, errors: &mut Errors) -> Option<Reduction> {
-    let args = need_args(clause, "op: vars", errors)?;
-    parse_or_report(args, ReductionArgs::parse, errors).map(|r| r.0)
+    need_args(clause, "op: vars", errors)?;
+    parse_or_report(clause, ReductionArgs::parse, errors).map(|r| r.0)
 }
 
 /// Interprets the clauses of `parallel`, `kernels` or `serial`.
@@ -408,14 +438,14 @@ pub fn region_directive(kind: RegionKind, attr: TokenStream, errors: &mut Errors
             "async" => {
                 c.async_ = Some(match &clause.args {
                     None => None,
-                    Some(args) => parse_or_report(args, Expr::parse, errors),
+                    Some(_) => parse_or_report(&clause, Expr::parse, errors),
                 })
             }
             "wait" => {
                 c.wait = Some(match &clause.args {
                     None => Vec::new(),
-                    Some(args) => parse_or_report(
-                        args,
+                    Some(_) => parse_or_report(
+                        &clause,
                         Punctuated::<Expr, Token![,]>::parse_terminated,
                         errors,
                     )
@@ -424,8 +454,8 @@ pub fn region_directive(kind: RegionKind, attr: TokenStream, errors: &mut Errors
                 })
             }
             "if" => {
-                if let Some(args) = need_args(&clause, "a `bool` condition", errors) {
-                    c.if_ = parse_or_report(args, Expr::parse, errors);
+                if need_args(&clause, "a `bool` condition", errors).is_some() {
+                    c.if_ = parse_or_report(&clause, Expr::parse, errors);
                 }
             }
             // OpenACC 2.7's `self` on a compute construct: run it on the host (when the
@@ -441,8 +471,8 @@ pub fn region_directive(kind: RegionKind, attr: TokenStream, errors: &mut Errors
                 c.self_ = Some((clause.name.span(), cond));
             }
             "default" => {
-                if let Some(args) = need_args(&clause, "`none` or `present`", errors) {
-                    match parse_or_report(args, Ident::parse_any, errors) {
+                if need_args(&clause, "`none` or `present`", errors).is_some() {
+                    match parse_or_report(&clause, Ident::parse_any, errors) {
                         Some(id) if id == "none" => c.default = Some((DefaultKind::None, id.span())),
                         Some(id) if id == "present" => {
                             c.default = Some((DefaultKind::Present, id.span()))
@@ -470,15 +500,16 @@ pub fn region_directive(kind: RegionKind, attr: TokenStream, errors: &mut Errors
 /// `gang`, `gang(n)`, `gang(dim: d)`, `gang(num: n)`, `worker(n)`, `vector(n)`.
 fn level_clause(clause: &RawClause, errors: &mut Errors) -> LevelClause {
     let mut level = LevelClause { span: clause.name.span(), size: None, dim: None };
-    let Some(args) = &clause.args else { return level };
+    if clause.args.is_none() {
+        return level;
+    }
     let is_gang = clause.key() == "gang";
-    let parsed = (|input: ParseStream| -> syn::Result<()> {
+    let parsed = clause.parse_args(|input: ParseStream| -> syn::Result<()> {
         if input.is_empty() {
-            return Err(input.error(format!(
-                "empty parentheses: write `{}` or `{}(n)`",
-                clause.key(),
-                clause.key()
-            )));
+            return Err(syn::Error::new(
+                clause.args_span(),
+                format!("empty parentheses: write `{}` or `{}(n)`", clause.key(), clause.key()),
+            ));
         }
         if is_gang && input.peek(Ident) && input.peek2(Token![:]) {
             let name: Ident = input.parse()?;
@@ -507,8 +538,7 @@ fn level_clause(clause: &RawClause, errors: &mut Errors) -> LevelClause {
             return Err(input.error("unexpected tokens in the level clause"));
         }
         Ok(())
-    })
-    .parse2(args.clone());
+    });
     if let Err(e) = parsed {
         errors.push(e);
     }
@@ -564,9 +594,9 @@ pub fn loop_directive(span: Span, attr: TokenStream, errors: &mut Errors) -> Loo
                 }
             }
             "tile" => {
-                if let Some(args) = need_args(&clause, "tile sizes", errors) {
+                if need_args(&clause, "tile sizes", errors).is_some() {
                     if let Some(sizes) =
-                        parse_or_report(args, Punctuated::<Expr, Token![,]>::parse_terminated, errors)
+                        parse_or_report(&clause, Punctuated::<Expr, Token![,]>::parse_terminated, errors)
                     {
                         let sizes: Vec<Expr> = sizes.into_iter().collect();
                         for s in &sizes {

@@ -668,7 +668,7 @@ impl<'a> HostLowerer<'a> {
         let analysed = || {
             let reds: Vec<Ident> = d.reduction.iter().flat_map(|r| r.vars.clone()).collect();
             let decls = inner_decls(&f.body);
-            loops::dependence(&f, &headers[0].var, &reds, &decls)
+            loops::dependence_nest(&f, headers.len(), &reds, &decls)
         };
         let parallel = self.frames.is_empty()
             && d.seq.is_none()

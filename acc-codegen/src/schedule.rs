@@ -35,7 +35,7 @@ use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, ExprForLoop, Ident, Stmt};
 
-use crate::loops::{self, LoopHeader};
+use crate::loops;
 use crate::model::*;
 use crate::region::{self, is_acc_path};
 use crate::report::Errors;
@@ -808,9 +808,9 @@ fn is_parallel(f: &ExprForLoop, kind: RegionKind) -> bool {
         return false;
     }
     if d.independent.is_none() && (kind == RegionKind::Kernels || d.auto.is_some()) {
-        let Ok(h) = LoopHeader::parse(f) else { return false };
+        let Some((nest, _)) = loops::directive_nest(f, &d) else { return false };
         let reds: Vec<Ident> = d.reduction.iter().flat_map(|r| r.vars.clone()).collect();
-        return loops::dependence(f, &h.var, &reds, &region::inner_decls(&f.body)).is_none();
+        return loops::dependence_nest(f, nest.len(), &reds, &region::inner_decls(&f.body)).is_none();
     }
     true
 }

@@ -138,7 +138,8 @@ fn collapse_multiplies_trip_counts() {
             }
         },
     );
-    has(&s, "(__acc_trip8 * __acc_trip9)");
+    // Checked: a nest whose iteration count does not fit panics instead of wrapping.
+    has(&s, ":: acc :: __private :: nest_trip ([__acc_trip8 , __acc_trip9])");
     has(&s, "let __acc_k1 : usize = (__acc_k) % __acc_trip9 ;");
 }
 

@@ -26,6 +26,10 @@ pub trait LoopIndex: Copy + sealed::Sealed {
     /// `usize`.
     #[doc(hidden)]
     fn distance(lo: Self, hi: Self) -> Option<usize>;
+    /// `hi - lo` as an unsigned distance when `hi > lo`, else 0 (every distance fits in
+    /// `u128`).
+    #[doc(hidden)]
+    fn span(lo: Self, hi: Self) -> u128;
     /// `lo + k * step`, exact whenever the result is representable.
     #[doc(hidden)]
     fn offset(lo: Self, k: usize, step: usize) -> Self;
@@ -38,6 +42,10 @@ macro_rules! narrow {
             #[inline]
             fn distance(lo: Self, hi: Self) -> Option<usize> {
                 if hi <= lo { Some(0) } else { usize::try_from(hi.abs_diff(lo)).ok() }
+            }
+            #[inline]
+            fn span(lo: Self, hi: Self) -> u128 {
+                if hi <= lo { 0 } else { hi.abs_diff(lo) as u128 }
             }
             #[inline]
             fn offset(lo: Self, k: usize, step: usize) -> Self {
@@ -57,6 +65,10 @@ macro_rules! wide {
             #[inline]
             fn distance(lo: Self, hi: Self) -> Option<usize> {
                 if hi <= lo { Some(0) } else { usize::try_from(hi.abs_diff(lo)).ok() }
+            }
+            #[inline]
+            fn span(lo: Self, hi: Self) -> u128 {
+                if hi <= lo { 0 } else { hi.abs_diff(lo) }
             }
             #[inline]
             fn offset(lo: Self, k: usize, step: usize) -> Self {
@@ -106,6 +118,86 @@ pub fn trip_inclusive<T: LoopIndex>(lo: T, hi: T) -> usize {
 pub fn trip_step(trip: usize, step: usize) -> usize {
     assert!(step != 0);
     trip.div_ceil(step)
+}
+
+/// Iterations of `(lo..hi).step_by(step)`: `ceil((hi - lo) / step)`, computed without
+/// overflow (the distance may exceed `usize` when the step count does not). Panics when
+/// `step == 0`, like [`Iterator::step_by`], and when the count does not fit in `usize`.
+///
+/// ```
+/// use acc_device::idx::trip_stepped;
+/// assert_eq!(trip_stepped(0u128, 1 << 100, 1 << 40), 1 << 60); // 2^100 does not fit in usize
+/// assert_eq!(trip_stepped(i64::MIN, i64::MAX, 1 << 62), 4);
+/// ```
+#[inline]
+#[track_caller]
+pub fn trip_stepped<T: LoopIndex>(lo: T, hi: T, step: usize) -> usize {
+    assert!(step != 0);
+    // In `usize` where the distance fits (no 128-bit division in a kernel's prologue).
+    if let Some(d) = T::distance(lo, hi) {
+        return d.div_ceil(step);
+    }
+    let n = T::span(lo, hi).div_ceil(step as u128);
+    usize::try_from(n).unwrap_or_else(|_| too_long("(lo..hi).step_by(s)"))
+}
+
+/// Iterations of `(lo..=hi).step_by(step)`: `(hi - lo) / step + 1`, or 0 when `hi < lo`,
+/// computed without overflow: `(0..=usize::MAX).step_by(usize::MAX)` has 2. Panics when
+/// `step == 0`, like [`Iterator::step_by`], and when the count does not fit in `usize`.
+///
+/// ```
+/// use acc_device::idx::trip_inclusive_stepped;
+/// assert_eq!(trip_inclusive_stepped(0usize, usize::MAX, usize::MAX), 2);
+/// assert_eq!(trip_inclusive_stepped(5u8, 4, 1), 0);
+/// ```
+#[inline]
+#[track_caller]
+pub fn trip_inclusive_stepped<T: LoopIndex>(lo: T, hi: T, step: usize) -> usize {
+    assert!(step != 0);
+    if T::distance(hi, lo) != Some(0) {
+        return 0;
+    }
+    // In `usize` where the distance fits (no 128-bit division in a kernel's prologue);
+    // `d / step + 1` overflows only for `d == usize::MAX` with `step == 1`.
+    if let Some(d) = T::distance(lo, hi) {
+        if let Some(n) = (d / step).checked_add(1) {
+            return n;
+        }
+    }
+    let n = T::span(lo, hi) / step as u128 + 1;
+    usize::try_from(n).unwrap_or_else(|_| too_long("(lo..=hi).step_by(s)"))
+}
+
+/// Iterations of a `collapse`/`tile` nest: the product of its loops' trip counts, 0 when any
+/// of them is 0 (whatever the others), and a panic naming the nest's trip counts when the
+/// product does not fit in `usize` (never a wrapped count).
+///
+/// ```
+/// use acc_device::idx::nest_trip;
+/// assert_eq!(nest_trip([3, 4, 5]), 60);
+/// assert_eq!(nest_trip([usize::MAX, usize::MAX, 0]), 0);
+/// ```
+#[inline]
+#[track_caller]
+pub fn nest_trip<const N: usize>(trips: [usize; N]) -> usize {
+    if trips.contains(&0) {
+        return 0;
+    }
+    let mut total = 1usize;
+    for t in trips {
+        match total.checked_mul(t) {
+            Some(p) => total = p,
+            None => nest_too_long(),
+        }
+    }
+    total
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn nest_too_long() -> ! {
+    panic!("acc: the iteration count of a `collapse`/`tile` nest (the product of its loops' trip counts) does not fit in usize")
 }
 
 /// The loop variable of iteration `k`: `lo + k * step`, computed without overflow for every
@@ -215,6 +307,55 @@ mod tests {
     #[should_panic(expected = "assertion failed: step != 0")]
     fn step_zero_panics_like_step_by() {
         trip_step(10, 0);
+    }
+
+    #[test]
+    fn stepped_without_overflow() {
+        // The issue's case: 2 trips, 0 and usize::MAX.
+        assert_eq!(trip_inclusive_stepped(0usize, usize::MAX, usize::MAX), 2);
+        same(0usize, 2, usize::MAX, (0..=usize::MAX).step_by(usize::MAX));
+        assert_eq!(trip_inclusive_stepped(i8::MIN, i8::MAX, 255), 2);
+        assert_eq!(trip_inclusive_stepped(i8::MIN, i8::MAX, 256), 1);
+        assert_eq!(trip_inclusive_stepped(0u128, 1 << 100, 1 << 40), (1 << 60) + 1);
+        assert_eq!(trip_stepped(0usize, usize::MAX, usize::MAX), 1);
+        assert_eq!(trip_stepped(i128::MIN, i128::MIN + (1 << 90), 1 << 30), 1 << 60);
+        // Both agree with the old forms and with Rust's own iterators wherever those fit.
+        for (lo, hi) in [(-10i32, 10), (3, 3), (5, 4), (-100, 77), (0, 1)] {
+            for step in 1..12 {
+                assert_eq!(trip_stepped(lo, hi, step), (lo..hi).step_by(step).count());
+                assert_eq!(trip_inclusive_stepped(lo, hi, step), (lo..=hi).step_by(step).count());
+                assert_eq!(trip_stepped(lo, hi, step), trip_step(trip(lo, hi), step));
+                assert_eq!(trip_inclusive_stepped(lo, hi, step), trip_step(trip_inclusive(lo, hi), step));
+            }
+        }
+        assert_eq!(trip_inclusive_stepped(u8::MIN, u8::MAX, 1), 256);
+        assert_eq!(trip_inclusive_stepped(i64::MIN, i64::MAX, 2), 1usize << 63);
+    }
+
+    #[test]
+    #[should_panic(expected = "trip count of loop `(lo..=hi).step_by(s)` does not fit in usize")]
+    fn stepped_inclusive_too_long() {
+        trip_inclusive_stepped(0usize, usize::MAX, 1);
+    }
+
+    #[test]
+    #[should_panic(expected = "assertion failed: step != 0")]
+    fn stepped_zero_step() {
+        trip_inclusive_stepped(0u8, 3, 0);
+    }
+
+    #[test]
+    fn nest_trips() {
+        assert_eq!(nest_trip([7]), 7);
+        assert_eq!(nest_trip([1 << 32, 1 << 31]), 1 << 63);
+        assert_eq!(nest_trip([0, usize::MAX, usize::MAX]), 0);
+        assert_eq!(nest_trip([usize::MAX, 1]), usize::MAX);
+    }
+
+    #[test]
+    #[should_panic(expected = "iteration count of a `collapse`/`tile` nest")]
+    fn nest_trip_overflow_panics() {
+        nest_trip([1 << 32, 1 << 32, 1]);
     }
 
     #[test]

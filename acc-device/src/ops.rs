@@ -4,8 +4,8 @@
 //!
 //! | operator | trait | identity | types |
 //! | --- | --- | --- | --- |
-//! | `+` | [`ReduceAdd`] | `0` | integers (wrapping), floats |
-//! | `*` | [`ReduceMul`] | `1` | integers (wrapping), floats |
+//! | `+` | [`ReduceAdd`] | `0` (`-0.0` for floats) | integers, floats |
+//! | `*` | [`ReduceMul`] | `1` | integers, floats |
 //! | `max` | [`ReduceMax`] | least value (`-inf` for floats) | integers, floats |
 //! | `min` | [`ReduceMin`] | greatest value (`+inf` for floats) | integers, floats |
 //! | `&` | [`ReduceBitAnd`] | all ones / `true` | integers, `bool` |
@@ -14,7 +14,24 @@
 //! | `&&` | [`ReduceAnd`] | `true` | `bool` |
 //! | <code>&#124;&#124;</code> | [`ReduceOr`] | `false` | `bool` |
 //!
-//! Float `max`/`min` use `f32::max`/`f64::max` (a NaN operand is ignored).
+//! The partial results are combined so that a reduction gives what the sequential loop gives:
+//!
+//! - Integer `+` and `*` combine with the plain operator, so they overflow as the user's own
+//!   `s += x` does in the same build profile: a panic with overflow checks on (debug builds),
+//!   wrapping without them. Each thread folds its part with the user's operator and the parts
+//!   are combined with the same one; for unsigned `+` (and for values of one sign) that
+//!   panics exactly when the sequential loop would, whatever the number of threads. With
+//!   values of both signs (or a `*` reduction with a zero factor) a sequential loop may
+//!   overflow in a running value that a different split never forms, and the other way round.
+//! - The float `+` identity is `-0.0`, the one value `x` with `x + v == v` for every `v`
+//!   (`0.0 + -0.0` is `0.0`), so a `-0.0` start over an empty loop, or a sum of `-0.0`s, stays
+//!   `-0.0`.
+//! - Float `max`/`min` ignore a NaN operand, as `f64::max` does, except against the identity:
+//!   `combine` orders NaN just above `-inf` (for `max`; just below `+inf` for `min`), so that
+//!   combining a NaN start with the partial result of an empty loop gives the NaN back, as
+//!   the sequential `init.max(x0).max(x1)...` does when there is no `x`. (The one remaining
+//!   difference: a NaN start with elements that are all `-inf` or NaN gives NaN, where the
+//!   sequential fold gives `-inf`.)
 
 macro_rules! op_trait {
     ($(#[$doc:meta])* $trait:ident, $op:literal, $label:literal, $note:literal) => {
@@ -103,13 +120,14 @@ macro_rules! int_impls {
             #[inline]
             fn identity() -> Self { 0 }
             #[inline]
-            fn combine(self, other: Self) -> Self { self.wrapping_add(other) }
+            // The user's `+`: overflow checks as in the user's own loop body (see the module docs).
+            fn combine(self, other: Self) -> Self { self + other }
         }
         impl ReduceMul for $t {
             #[inline]
             fn identity() -> Self { 1 }
             #[inline]
-            fn combine(self, other: Self) -> Self { self.wrapping_mul(other) }
+            fn combine(self, other: Self) -> Self { self * other }
         }
         impl ReduceMax for $t {
             #[inline]
@@ -150,7 +168,7 @@ macro_rules! float_impls {
     ($($t:ident),*) => {$(
         impl ReduceAdd for $t {
             #[inline]
-            fn identity() -> Self { 0.0 }
+            fn identity() -> Self { -0.0 }
             #[inline]
             fn combine(self, other: Self) -> Self { self + other }
         }
@@ -164,13 +182,31 @@ macro_rules! float_impls {
             #[inline]
             fn identity() -> Self { $t::NEG_INFINITY }
             #[inline]
-            fn combine(self, other: Self) -> Self { $t::max(self, other) }
+            fn combine(self, other: Self) -> Self {
+                // NaN ranks just above `-inf` (see the module docs); elsewhere `f64::max`.
+                if self.is_nan() {
+                    if other == $t::NEG_INFINITY || other.is_nan() { self } else { other }
+                } else if other.is_nan() {
+                    if self == $t::NEG_INFINITY { other } else { self }
+                } else {
+                    $t::max(self, other)
+                }
+            }
         }
         impl ReduceMin for $t {
             #[inline]
             fn identity() -> Self { $t::INFINITY }
             #[inline]
-            fn combine(self, other: Self) -> Self { $t::min(self, other) }
+            fn combine(self, other: Self) -> Self {
+                // NaN ranks just below `+inf` (see the module docs); elsewhere `f64::min`.
+                if self.is_nan() {
+                    if other == $t::INFINITY || other.is_nan() { self } else { other }
+                } else if other.is_nan() {
+                    if self == $t::INFINITY { other } else { self }
+                } else {
+                    $t::min(self, other)
+                }
+            }
         }
     )*};
 }
@@ -315,14 +351,38 @@ mod tests {
         }
     }
 
+    /// `identity` is neutral and `combine` agrees with `op` wherever `checked` says `op` does
+    /// not overflow.
+    fn check_checked<T: Copy + PartialEq + std::fmt::Debug>(
+        identity: T,
+        combine: impl Fn(T, T) -> T,
+        samples: &[T],
+        checked: impl Fn(T, T) -> Option<T>,
+    ) {
+        for &x in samples {
+            assert_eq!(combine(identity, x), x);
+            assert_eq!(combine(x, identity), x);
+            for &y in samples {
+                if let Some(z) = checked(x, y) {
+                    assert_eq!(combine(x, y), z, "{x:?} op {y:?}");
+                }
+            }
+        }
+    }
+
+    /// Whether `f` panics.
+    fn panics<R>(f: impl FnOnce() -> R + std::panic::UnwindSafe) -> bool {
+        std::panic::catch_unwind(f).is_err()
+    }
+
     macro_rules! int_tests {
         ($($t:ident),*) => {$(
             #[test]
             fn $t() {
                 let s: [$t; 6] = [0, 1, 2, <$t>::MAX, <$t>::MIN, (<$t>::MAX / 3) ^ 0b1010];
                 let v = 0 as $t;
-                check(Add.identity(&v), |a, b| Add.combine(a, b), &s, <$t>::wrapping_add);
-                check(Mul.identity(&v), |a, b| Mul.combine(a, b), &s, <$t>::wrapping_mul);
+                check_checked(Add.identity(&v), |a, b| Add.combine(a, b), &s, <$t>::checked_add);
+                check_checked(Mul.identity(&v), |a, b| Mul.combine(a, b), &s, <$t>::checked_mul);
                 check(Max.identity(&v), |a, b| Max.combine(a, b), &s, Ord::max);
                 check(Min.identity(&v), |a, b| Min.combine(a, b), &s, Ord::min);
                 check(BitAnd.identity(&v), |a, b| BitAnd.combine(a, b), &s, |a, b| a & b);
@@ -333,8 +393,17 @@ mod tests {
                 assert_eq!(<$t as ReduceMax>::identity(), <$t>::MIN);
                 assert_eq!(<$t as ReduceMin>::identity(), <$t>::MAX);
                 assert_eq!(<$t as ReduceBitAnd>::identity().count_zeros(), 0);
-                // integer + and * wrap instead of panicking
-                assert_eq!(Add.combine(<$t>::MAX, 1), <$t>::MIN);
+                // Integer + and * overflow as the plain operators do in this build: a panic
+                // with overflow checks, wrapping without.
+                let max = std::hint::black_box(<$t>::MAX);
+                let plain_add_panics = panics(|| max + 1);
+                assert_eq!(panics(|| Add.combine(max, 1)), plain_add_panics);
+                assert_eq!(panics(|| Mul.combine(max, 2)), plain_add_panics);
+                assert_eq!(plain_add_panics, cfg!(debug_assertions));
+                if !plain_add_panics {
+                    assert_eq!(Add.combine(max, 1), <$t>::MIN);
+                    assert_eq!(Mul.combine(max, 2), max.wrapping_mul(2));
+                }
             }
         )*};
     }
@@ -358,7 +427,37 @@ mod tests {
                 assert_eq!(Min.identity(&v), <$t>::INFINITY);
                 // NaN operands are ignored by max/min, as f32::max does
                 assert_eq!(Max.combine(<$t>::NAN, 2.0), 2.0);
+                assert_eq!(Max.combine(2.0, <$t>::NAN), 2.0);
                 assert_eq!(Min.combine(1.0, <$t>::NAN), 1.0);
+                assert_eq!(Min.combine(<$t>::NAN, 1.0), 1.0);
+                assert_eq!(Max.combine(<$t>::NAN, <$t>::INFINITY), <$t>::INFINITY);
+                assert_eq!(Min.combine(<$t>::NAN, <$t>::NEG_INFINITY), <$t>::NEG_INFINITY);
+                // ... but a NaN start combined with an empty loop's partial (the identity)
+                // stays NaN, as `NAN.max(/* no elements */)` does.
+                assert!(Max.combine(<$t>::NAN, Max.identity(&v)).is_nan());
+                assert!(Max.combine(Max.identity(&v), <$t>::NAN).is_nan());
+                assert!(Min.combine(<$t>::NAN, Min.identity(&v)).is_nan());
+                assert!(Min.combine(Min.identity(&v), <$t>::NAN).is_nan());
+                // the ranking is a total order: any grouping gives the same result
+                let xs = [<$t>::NAN, <$t>::NEG_INFINITY, -1.0, 3.0, <$t>::INFINITY, <$t>::NAN];
+                for &a in &xs {
+                    for &b in &xs {
+                        for &c in &xs {
+                            for op in [|x, y| Max.combine(x, y), |x, y| Min.combine(x, y)] {
+                                let l: $t = op(op(a, b), c);
+                                let r: $t = op(a, op(b, c));
+                                assert!(l.to_bits() == r.to_bits() || (l.is_nan() && r.is_nan()), "{a} {b} {c}");
+                                assert!(op(a, b).to_bits() == op(b, a).to_bits() || op(a, b).is_nan() && op(b, a).is_nan());
+                            }
+                        }
+                    }
+                }
+                // `+`: the identity is -0.0, so -0.0 sums stay -0.0 and +0.0 is kept
+                let z = Add.identity(&v);
+                assert_eq!(z.to_bits(), (-0.0 as $t).to_bits());
+                assert_eq!(Add.combine(-0.0 as $t, z).to_bits(), (-0.0 as $t).to_bits());
+                assert_eq!(Add.combine(z, 0.0).to_bits(), (0.0 as $t).to_bits());
+                assert_eq!(Add.combine(0.0, z).to_bits(), (0.0 as $t).to_bits());
             }
         )*};
     }

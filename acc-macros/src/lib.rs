@@ -58,7 +58,27 @@ pub fn data(input: TokenStream) -> TokenStream {
     acc_codegen::expand_data(input.into(), &source()).into()
 }
 
-/// `acc::enter_data!(copyin(a), create(b))`.
+/// `acc::enter_data!(copyin(a), create(b))`: puts data on the device beyond the current
+/// scope, until an `acc::exit_data!` takes it off (reference counted).
+///
+/// Prefer [`acc::Mirror`](../acc/struct.Mirror.html) for data whose device copy outlives a
+/// scope: it owns the array, so it exits the data when it is dropped and the array cannot be
+/// dropped, reallocated or moved while it is present. With `enter_data!`, the present table
+/// keeps an entry for the array's address until `exit_data!`: an array dropped or
+/// reallocated before that leaves a stale entry behind. A later array at that address with
+/// another element type, or longer, is then refused (a region, `present`, `update!` or
+/// `enter_data!` naming it panics, naming it and the `enter_data!` that made the entry;
+/// `acc::is_present` answers `false`); a later array of the same type and length cannot be
+/// told apart and would be taken as present. Under `ACC_NOTIFY=1` the arrays still on the
+/// device at process exit are listed with the `enter_data!` that put them there.
+///
+/// ```ignore
+/// let a = acc::Mirror::new(vec![1.0f32; n]);   // preferred: exits when dropped
+/// let mut b = vec![0.0f32; n];
+/// acc::enter_data!(copyin(b));
+/// // ... regions that use `a` and `b` move nothing ...
+/// acc::exit_data!(copyout(b));                 // before `b` is dropped or reallocated
+/// ```
 #[proc_macro]
 pub fn enter_data(input: TokenStream) -> TokenStream {
     acc_codegen::expand_enter_data(input.into(), &source()).into()

@@ -122,6 +122,10 @@ pub struct HostView {
     pub addr: usize,
     /// Length in bytes.
     pub bytes: usize,
+    /// The element type's name (`core::any::type_name`): the present table keeps it, to tell
+    /// an array from a stale entry left at its address by data that was dropped or
+    /// reallocated without `exit data`.
+    pub elem: &'static str,
 }
 
 impl HostView {
@@ -135,12 +139,13 @@ impl HostView {
 /// ```
 /// let a = vec![0f32; 4];
 /// let v = acc_runtime::private::view(&a);
-/// assert_eq!((v.addr, v.bytes), (a.as_ptr() as usize, 16));
+/// assert_eq!((v.addr, v.bytes, v.elem), (a.as_ptr() as usize, 16, "f32"));
 /// ```
 pub fn view<D: HostData + ?Sized>(d: &D) -> HostView {
     HostView {
         addr: d.host_ptr() as usize,
         bytes: d.host_len() * std::mem::size_of::<D::Elem>(),
+        elem: std::any::type_name::<D::Elem>(),
     }
 }
 
@@ -218,6 +223,11 @@ struct Entry {
     id: u64,
     /// The name it entered under, for error messages.
     name: &'static str,
+    /// Its element type (see [`HostView::elem`]).
+    elem: &'static str,
+    /// The construct that made it (`enter_data!`, a data or compute region): its file and
+    /// line, for the messages about stale entries.
+    entered: &'static RegionInfo,
 }
 
 /// Where a host range stands against the present table.
@@ -287,6 +297,64 @@ impl Table {
         Lookup::Absent
     }
 
+    /// Why the entry `lookup` found for `v` cannot be `v`'s device copy: it starts where `v`
+    /// starts but holds another element type, or is shorter than `v`. Both mean that the data
+    /// it was made for is gone (dropped or reallocated without `exit data`, or moved) and other
+    /// data now lives at its address. `None` for `v`'s own entry, and for entries that
+    /// contain `v` from another start (a part of a present array).
+    fn stale(&self, region: &RegionInfo, name: &str, v: HostView, found: &Lookup) -> Option<String> {
+        let (Lookup::Present(start) | Lookup::Overlap(start)) = *found else { return None };
+        let e = &self.entries[&start];
+        if start != v.addr || v.bytes == 0 || (e.elem == v.elem && v.bytes <= e.bytes) {
+            return None;
+        }
+        Some(format!(
+            "acc: {region}: `{name}` ({} of `{}` at {:#x}) is not the data present at that address: \
+             `{}` ({} of `{}`) entered the device there by `{}` at {}:{} and never left it; \
+             it was probably dropped, reallocated or moved without `exit_data!` \
+             (use `acc::Mirror` for data that stays on the device beyond one scope)",
+            profile::human_bytes(v.bytes as u64),
+            v.elem,
+            v.addr,
+            e.name,
+            profile::human_bytes(e.bytes as u64),
+            e.elem,
+            e.entered.name,
+            e.entered.file,
+            e.entered.line
+        ))
+    }
+
+    /// [`lookup`](Self::lookup), with a stale entry at `v`'s address reported as an error.
+    fn lookup_fresh(&self, region: &RegionInfo, name: &str, v: HostView) -> Result<Lookup, String> {
+        let found = self.lookup(v);
+        match self.stale(region, name, v, &found) {
+            Some(msg) => Err(msg),
+            None => Ok(found),
+        }
+    }
+
+    /// The entries still present, one line each, for the report at exit.
+    pub(crate) fn leftovers(&self) -> Vec<String> {
+        self.entries
+            .iter()
+            .map(|(&start, e)| {
+                format!(
+                    "acc: at exit, `{}` ({} of `{}` at {start:#x}) is still on the device: it entered by `{}` at {}:{} \
+                     (references: {} structured, {} dynamic) and no `exit_data!` took it off (use `acc::Mirror`, which does)",
+                    e.name,
+                    profile::human_bytes(e.bytes as u64),
+                    e.elem,
+                    e.entered.name,
+                    e.entered.file,
+                    e.entered.line,
+                    e.structured,
+                    e.dynamic
+                )
+            })
+            .collect()
+    }
+
     fn dev_of(&self, start: usize, v: HostView) -> DevPtr {
         DevPtr(self.entries[&start].dev.0 + (v.addr - start) as u64)
     }
@@ -334,6 +402,8 @@ impl Table {
             }
             dev
         };
+        // Reads `ACC_NOTIFY` now, so that the report of what is left at exit is set up.
+        profile::notify_enabled();
         let id = self.next_id;
         self.next_id += 1;
         self.entries.insert(
@@ -345,6 +415,8 @@ impl Table {
                 dynamic,
                 id,
                 name,
+                elem: v.elem,
+                entered: region,
             },
         );
         Ok((v.addr, id))
@@ -403,7 +475,7 @@ impl Table {
         if clause == Clause::DevicePtr {
             return Ok((DevPtr(v.addr as u64), None));
         }
-        match self.lookup(v) {
+        match self.lookup_fresh(region, name, v)? {
             Lookup::Present(start) => {
                 if v.bytes == 0 {
                     return Ok((self.dev_of(start, v), None));
@@ -731,11 +803,17 @@ impl Drop for DataScope {
 }
 
 /// `enter data` for one array: present-or-copyin or present-or-create, dynamic count +1.
+///
+/// The entry records the array's name, element type and length and the construct `region`
+/// that entered it, so that data found later at its address that is not this array (another
+/// element type, or longer: the array was dropped or reallocated without [`exit_data`])
+/// makes the construct that meets it panic, naming both (see [`is_present`]). [`Mirror`] is
+/// the form to prefer for unstructured lifetimes: it exits when dropped.
 pub fn enter_data(region: &'static RegionInfo, name: &'static str, v: HostView, c: EnterClause) {
     if v.bytes == 0 {
         return;
     }
-    with_table(|t, b| match t.lookup(v) {
+    with_table(|t, b| match t.lookup_fresh(region, name, v)? {
         Lookup::Present(start) => {
             t.entries.get_mut(&start).expect("looked up").dynamic += 1;
             Ok(())
@@ -773,7 +851,7 @@ pub(crate) fn try_exit_data(
     if v.bytes == 0 {
         return Ok(());
     }
-    try_with_table(|t, b| match t.lookup(v) {
+    try_with_table(|t, b| match t.lookup_fresh(region, name, v)? {
         Lookup::Absent => Ok(()),
         Lookup::Overlap(start) => Err(t.overlap_error(region, name, v, start)),
         Lookup::Present(start) => {
@@ -798,7 +876,7 @@ fn update(
         return;
     }
     with_table(|t, b| {
-        match t.lookup(v) {
+        match t.lookup_fresh(region, name, v)? {
         Lookup::Absent if if_present => Ok(()),
         Lookup::Absent => Err(format!(
             "acc: {region}: `update {}` data `{name}` is not on the device (add `if_present` to skip absent data)",
@@ -838,6 +916,15 @@ pub fn update_device(
 /// Whether `d` is on the current device (OpenACC's `acc_is_present`): all of it lies in
 /// present data. Zero-length data is present when its address lies in present data.
 ///
+/// A stale entry is not `d`'s device copy: when the present data at `d`'s address holds
+/// another element type, or is shorter than `d`, the data that entered there was dropped or
+/// reallocated without `exit_data!` and `d` is new data at the same address. `is_present`
+/// answers `false` then (it is a question, as OpenACC's `acc_is_present` is, and does not
+/// panic); a compute region, `data!`, `enter_data!`, `update!` or `present(..)` that meets the
+/// stale entry panics, naming the variable and where the old entry entered. (A new array of
+/// the same type and length at the same address cannot be told from the old one: exit data
+/// before dropping it, or let [`Mirror`] do it.)
+///
 /// ```
 /// let a = vec![1u8; 8];
 /// assert!(!acc_runtime::is_present(&a));
@@ -845,9 +932,29 @@ pub fn update_device(
 /// assert!(acc_runtime::is_present(&m[2..5]));
 /// ```
 pub fn is_present<D: HostData + ?Sized>(d: &D) -> bool {
-    let v = view(d);
+    view_is_present(view(d))
+}
+
+/// [`is_present`] of a view.
+fn view_is_present(v: HostView) -> bool {
     let st = device::state();
-    matches!(st.table.lookup(v), Lookup::Present(_))
+    let found = st.table.lookup(v);
+    matches!(found, Lookup::Present(_)) && st.table.stale(&UNNAMED, "", v, &found).is_none()
+}
+
+/// The construct `is_present` names in its (unused) messages.
+static UNNAMED: RegionInfo = RegionInfo { name: "is_present", kind: "is_present", file: "", line: 0, kernel: "" };
+
+/// Prints, on stderr, one line for each array still on the device (for the report at process
+/// exit under `ACC_NOTIFY`). Does nothing when another thread holds the runtime's lock.
+pub(crate) fn report_leftovers() {
+    let lines = match device::try_state() {
+        Some(st) => st.table.leftovers(),
+        None => return,
+    };
+    for l in lines {
+        eprintln!("{l}");
+    }
 }
 
 /// The (structured, dynamic) reference counts of the present array containing `v`, or `None`

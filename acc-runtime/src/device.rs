@@ -199,6 +199,16 @@ pub(crate) fn state() -> MutexGuard<'static, State> {
     STATE.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// [`state`], or `None` when another thread holds the lock (for the report at exit, which
+/// must not wait).
+pub(crate) fn try_state() -> Option<MutexGuard<'static, State>> {
+    match STATE.try_lock() {
+        Ok(g) => Some(g),
+        Err(std::sync::TryLockError::Poisoned(p)) => Some(p.into_inner()),
+        Err(std::sync::TryLockError::WouldBlock) => None,
+    }
+}
+
 fn set_current(selection: Option<(DeviceType, usize)>) {
     let v = match selection {
         None => 0,

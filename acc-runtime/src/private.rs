@@ -12,7 +12,7 @@ pub use crate::data::{
 pub use crate::data::{DeviceSlice, Mirror};
 pub use crate::device::{DevPtr, DeviceType};
 pub use crate::host::{par_for, par_for_chunks, par_reduce, par_reduce_chunks, SharedMut};
-pub use crate::idx::{index, trip, trip_inclusive, trip_step, LoopIndex};
+pub use crate::idx::{index, nest_trip, trip, trip_inclusive, trip_inclusive_stepped, trip_step, trip_stepped, LoopIndex};
 pub use crate::profile;
 pub use acc_device::Captures;
 #[cfg(feature = "cuda")]

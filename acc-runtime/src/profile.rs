@@ -2,7 +2,9 @@
 //!
 //! - `ACC_NOTIFY=1`: one line on stderr per region launch and per transfer, e.g.
 //!   `acc: launch vadd (examples/01-vadd.rs:9) on host` and
-//!   `acc: upload 4.0 MiB a -> device (vadd)`.
+//!   `acc: upload 4.0 MiB a -> device (vadd)`; at process exit, one line per array still on
+//!   the device (an `enter_data!` that no `exit_data!` matched), naming it and where it
+//!   entered.
 //! - `ACC_PROFILE=1`: at process exit, a table per region on stderr: launches, total time,
 //!   bytes and time of host-to-device and device-to-host transfers.
 //!
@@ -51,9 +53,17 @@ fn flags() -> &'static Flags {
             // registered once (inside `get_or_init`).
             unsafe { libc::atexit(at_exit) };
         }
-        Flags {
-            notify: env_on("ACC_NOTIFY"),
+        let notify = env_on("ACC_NOTIFY");
+        if notify {
+            extern "C" fn at_exit_notify() {
+                // A panic must not cross the C boundary; nothing useful is left to do then.
+                let _ = std::panic::catch_unwind(crate::data::report_leftovers);
+            }
+            // SAFETY: as for `at_exit` above: a plain `extern "C" fn()` that never unwinds,
+            // registered once.
+            unsafe { libc::atexit(at_exit_notify) };
         }
+        Flags { notify }
     })
 }
 
