@@ -368,9 +368,7 @@ impl Lowering<'_> {
             return false;
         }
         if self.kind == RegionKind::Kernels && contains_nest_loop(&Expr::Block(syn::ExprBlock { attrs: Vec::new(), label: None, block: fl.body.clone() })) {
-            let Ok(h) = loops::LoopHeader::parse(fl) else { return false };
-            let reds: Vec<Ident> = Vec::new();
-            return loops::dependence(fl, &h.var, &reds, &region::inner_decls(&fl.body)).is_none();
+            return loops::dependence_nest(fl, 1, &[], &region::inner_decls(&fl.body)).is_none();
         }
         true
     }

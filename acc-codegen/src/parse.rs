@@ -466,7 +466,7 @@ pub fn region_directive(kind: RegionKind, attr: TokenStream, errors: &mut Errors
             "self" => {
                 let cond = match &clause.args {
                     None => None,
-                    Some(args) => parse_or_report(args, Expr::parse, errors),
+                    Some(_) => parse_or_report(&clause, Expr::parse, errors),
                 };
                 c.self_ = Some((clause.name.span(), cond));
             }
