@@ -481,6 +481,7 @@ impl<'a> Scan<'a> {
             syn::Item::Static(s) if !matches!(s.mutability, syn::StaticMutability::None) => {
                 Err("a `static mut` (mutable host state the device does not share)".into())
             }
+            syn::Item::Static(s) if host_only(&s.expr) => Err("a static built from the host's environment or files".into()),
             syn::Item::Static(s) if interior_mutable(&s.ty) => {
                 Err("a static with interior mutability (the device would have a copy of its own)".into())
             }
