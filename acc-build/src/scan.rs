@@ -1153,3 +1153,70 @@ pub fn device_crate(manifest: &Path, lib_name: Option<&str>) -> Result<DeviceCra
     );
     Ok(DeviceCrate { root, modules, kernels: out.kernels })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture(name: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+    }
+
+    fn module<'a>(c: &'a DeviceCrate, rel: &str) -> &'a str {
+        &c.modules.iter().find(|(r, _)| r == rel).unwrap_or_else(|| panic!("no module {rel}")).1
+    }
+
+    #[test]
+    fn the_module_tree_is_mirrored_and_paths_rewritten() {
+        let c = device_crate(&fixture("names"), Some("names_fixture")).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.kernels, 2);
+        assert!(c.root.contains("#[path = \"src/lib.rs\"]\npub mod f_src_lib_rs;"), "{}", c.root);
+        assert!(c.root.contains("#[path = \"tests/uses_lib.rs\"]\npub mod f_tests_uses_lib_rs;"), "{}", c.root);
+        // `mod x;` files are declared where the user declared them, not at the root.
+        assert!(!c.root.contains("physics"), "{}", c.root);
+        let lib = module(&c, "src/lib.rs");
+        assert!(lib.contains("pub mod physics;"), "{lib}");
+        assert!(lib.contains("const fn twice()"), "{lib}");
+        // `crate::` at the crate root is `self::`.
+        assert!(lib.replace(' ', "").contains("self::physics::G+physics::detail::H"), "{lib}");
+        let detail = module(&c, "src/physics/detail.rs");
+        assert!(detail.contains("pub const H: f64 = super::G * 2.0;"), "{detail}");
+        // Two modules below the root: `crate::` is `super::super::`.
+        assert!(detail.replace(' ', "").contains("pubconstSAME:f64=super::super::physics::G;"), "{detail}");
+        // The test's view of the lib crate, of `common`, and what stays out of `common`.
+        let test = module(&c, "tests/uses_lib.rs");
+        assert!(test.contains("use crate::f_src_lib_rs::physics::G;"), "{test}");
+        assert!(test.replace(' ', "").contains("crate::f_src_lib_rs::physics::detail::SAME"), "{test}");
+        assert!(test.contains("pub mod common;"), "{test}");
+        let common = module(&c, "tests/common/mod.rs");
+        assert!(common.contains("pub const K: f64 = 4.0;"), "{common}");
+        for host_only in ["HashMap", "rayon", "host_helper"] {
+            assert!(!common.contains(host_only), "{common}");
+        }
+        // Each token on its line.
+        assert_eq!(common.lines().position(|l| l.contains("pub const K")), Some(3), "{common}");
+    }
+
+    #[test]
+    fn what_the_device_cannot_take_is_an_error_on_the_region_that_uses_it() {
+        let Err(e) = device_crate(&fixture("unsupported"), Some("unsupported")) else { panic!("no error") };
+        let expect = [
+            ("`HashMap`, which is not in `core`", "src/lib.rs:25:16"),
+            ("`HashMap::new`, which is not in `core`", "src/lib.rs:25:36"),
+            ("`helper`, a fn without `#[acc::routine]`", "src/lib.rs:26:16"),
+            ("`COUNTER`, a `static mut`", "src/lib.rs:26:40"),
+            ("`FROM_HELPER`, a const that uses `helper`, a fn without `#[acc::routine]`", "src/lib.rs:26:73"),
+            ("`Plain`, a struct without `#[derive(acc::DeviceCopy)]`", "src/lib.rs:22:41"),
+        ];
+        for (what, at) in expect {
+            let msg = format!("error: the GPU kernel cannot use {what}");
+            let k = e.find(&msg).unwrap_or_else(|| panic!("no `{msg}` in\n{e}"));
+            assert!(e[k..].lines().nth(1).is_some_and(|l| l.ends_with(at)), "{what} not at {at}:\n{e}");
+        }
+        // The source line and a caret under the path.
+        assert!(e.contains(" 26|         c[i] = helper(a[i])"), "{e}");
+        // `TWICE` comes from a `const fn` the device crate can build: no error.
+        assert!(!e.contains("`TWICE`"), "{e}");
+        assert!(e.contains("error: acc-build: 6 uses of what the device cannot take"), "{e}");
+    }
+}
