@@ -13,9 +13,12 @@
 //!
 //! The generated device crate is readable Rust under `$OUT_DIR/acc-device-crate/` (`cargo
 //! build -vv` prints `OUT_DIR`; or look under `target/*/build/<package>-*/out/`): its root
-//! `kernels.rs`, and for each of the package's files with regions a module at the same
-//! relative path (`tests/foo.rs`, `examples/02-dot.rs`...) whose tokens from that file stand
-//! on their lines there. A kernel that panics (an index out of bounds, `panic!`, a division
+//! `kernels.rs`, a module for each crate root of the package (`tests/foo.rs`,
+//! `examples/02-dot.rs`...) and its modules (`mod common;` is `tests/common/mod.rs`) at the same
+//! relative paths, whose tokens from those files stand on their lines there. Names resolve
+//! there as in the package (see the `scan` module's docs for what is carried and the errors on
+//! what the device cannot take). acc-device comes from where cargo put it for this build
+//! (`acc_device::SOURCE_DIR`), so a registry dependency works as a path one does. A kernel that panics (an index out of bounds, `panic!`, a division
 //! by zero) therefore reports the user's file, line and column.
 
 #[doc(hidden)]
