@@ -13,9 +13,12 @@
 //!
 //! The generated device crate is readable Rust under `$OUT_DIR/acc-device-crate/` (`cargo
 //! build -vv` prints `OUT_DIR`; or look under `target/*/build/<package>-*/out/`): its root
-//! `kernels.rs`, and for each of the package's files with regions a module at the same
-//! relative path (`tests/foo.rs`, `examples/02-dot.rs`...) whose tokens from that file stand
-//! on their lines there. A kernel that panics (an index out of bounds, `panic!`, a division
+//! `kernels.rs`, a module for each crate root of the package (`tests/foo.rs`,
+//! `examples/02-dot.rs`...) and its modules (`mod common;` is `tests/common/mod.rs`) at the same
+//! relative paths, whose tokens from those files stand on their lines there. Names resolve
+//! there as in the package (see the `scan` module's docs for what is carried and the errors on
+//! what the device cannot take). acc-device comes from where cargo put it for this build
+//! (`acc_device::SOURCE_DIR`), so a registry dependency works as a path one does. A kernel that panics (an index out of bounds, `panic!`, a division
 //! by zero) therefore reports the user's file, line and column.
 
 #[doc(hidden)]
@@ -50,15 +53,22 @@ pub fn compile_kernels() {
 }
 
 fn build(manifest: &Path, out: &Path) -> Result<(), String> {
-    let device = scan::device_crate(manifest)?;
+    let device = scan::device_crate(manifest, lib_name(manifest).as_deref())?;
+    if device.kernels == 0 && device.refused == 0 {
+        // No region of this package runs on the GPU (a library without regions, such as acc
+        // itself from a registry): nothing to build.
+        return Ok(());
+    }
     // The regions built here: a region macro that finds its name missing (a region acc-build
-    // could not see) is a compile error.
+    // could not see) is a compile error; one whose GPU lowering failed reports why.
     for r in &device.regions {
         println!("cargo::rustc-cfg=acc_region=\"{r}\"");
     }
     let crate_dir = out.join("acc-device-crate");
-    let acc_device = Path::new(env!("CARGO_MANIFEST_DIR")).join("../acc-device");
-    let acc_device = acc_device.canonicalize().unwrap_or(acc_device);
+    // acc-device as cargo unpacked it for this build (a path dependency or the registry's
+    // copy): acc-build depends on it, so the two always come together.
+    let acc_device = Path::new(acc_device::SOURCE_DIR);
+    let acc_device = acc_device.canonicalize().unwrap_or_else(|_| acc_device.to_path_buf());
     // The kernels are built from acc-device's source too: a change there must rebuild them.
     println!("cargo::rerun-if-changed={}", acc_device.join("src").display());
     println!("cargo::rerun-if-changed={}", acc_device.join("Cargo.toml").display());
@@ -109,6 +119,26 @@ panic = "abort"
     let text = std::fs::read_to_string(&ptx).map_err(|e| format!("error: acc-build: cannot read {}: {e}", ptx.display()))?;
     write_if_changed(&out.join("acc_kernels.ptx"), &text)?;
     Ok(())
+}
+
+/// The crate name of the package's library, if it has one: `[lib] name`, else the package's
+/// name with `-` as `_`.
+fn lib_name(manifest: &Path) -> Option<String> {
+    if !manifest.join("src/lib.rs").is_file() {
+        return None;
+    }
+    let toml = std::fs::read_to_string(manifest.join("Cargo.toml")).unwrap_or_default();
+    let mut in_lib = false;
+    for line in toml.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_lib = line == "[lib]";
+        } else if in_lib {
+            if let Some(v) = line.strip_prefix("name").map(str::trim_start).and_then(|l| l.strip_prefix('=')) {
+                return Some(v.trim().trim_matches('"').to_string());
+            }
+        }
+    }
+    std::env::var("CARGO_PKG_NAME").ok().map(|n| n.replace('-', "_"))
 }
 
 /// Removes the crate's module files that no longer come from a file of the package (and the

@@ -1,22 +1,67 @@
 //! Finds the package's annotated items and writes the device crate's source.
+//!
+//! # The device crate mirrors the package's module tree
+//! Each crate root of the package (`src/lib.rs`, `src/main.rs`, `src/bin/*.rs`, `tests/*.rs`,
+//! `examples/*.rs`, `benches/*.rs`, and the `*/main.rs` forms) becomes a module of the device
+//! crate (`f_tests_foo_rs` at `tests/foo.rs`), and each of its modules a module at the same place:
+//! inline `mod m { .. }` as an inline module, `mod x;` as a module at the file's relative path
+//! (`tests/common/mod.rs` is declared by each test that says `mod common;`; the first such
+//! declaration owns it, the others re-export it). A fn whose body declares items (a test fn with
+//! a region inside) gets a module `__acc_in_<fn>` that sees its enclosing module (`use
+//! super::*`), as the fn body does. So a name resolves in the device crate as in Rust; paths
+//! are rewritten where the mirror needs it: `crate::` becomes the `super::`s up to the
+//! crate's root module, `self::` and `super::` skip the fn-body modules, `<this package's
+//! lib>::` becomes the lib's module, and `std::<module>` becomes `core::<module>` for the
+//! modules `core` has (`f64`, `ops`, `cmp`, `mem`, `sync::atomic`...).
+//!
+//! # What is carried
+//! Into each module, in source order and on its lines: the kernels of its regions,
+//! `#[acc::routine]` fns, `const`s, immutable `static`s without interior mutability, `type`
+//! aliases, `const fn`s, enums, `#[derive(acc::DeviceCopy)]` structs, the `impl` blocks of those
+//! types (inherent methods one by one; impls of `core`'s operator and comparison traits whole),
+//! and the `use` items that resolve to something carried or to `core`. An item is carried only
+//! if every path in it resolves to something carried (or to `core`, or to nothing the package
+//! defines: a local, a primitive, the prelude), and it names no `std`-only prelude item
+//! (`Vec`, `String`, `Box`...). Everything else (plain fns, `static mut`s, other structs,
+//! traits, macros, `use`s of other crates such as `rayon::*` or `std::collections`) stays on the
+//! host and out of the device crate, so it cannot break the device build.
+//!
+//! A region or routine that uses what stays out is an error of acc-build, on the path that
+//! names it (file, line, snippet), saying why: "the GPU kernel cannot use `helper`, a fn
+//! without `#[acc::routine]`". Method calls (`v.norm()`) are not resolved here: a method the
+//! device crate lacks is rustc's error, on the user's line.
+//!
+//! Attributes: `cfg(test)` is dropped (the device crate must hold the kernels of test-only
+//! modules), other `cfg`s are kept (no features are set in the device crate); derives are kept
+//! when `core` has them; other attributes of carried items (serde's...) are dropped.
 
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use acc_codegen::model::RegionKind;
 use acc_codegen::region::is_acc_path;
-use quote::quote;
+use proc_macro2::{Ident, Punct, Spacing, Span, TokenStream, TokenTree};
+use quote::{quote, ToTokens};
+use syn::ext::IdentExt;
+use syn::spanned::Spanned;
+use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 
-/// The device crate's sources: its root, and one module per user file that has kernels or
-/// items they use, at the user file's path relative to the package (so that `file!()` and
+/// The device crate's sources: its root, and one module per user file that the kernels'
+/// modules reach, at the user file's path relative to the package (so that `file!()` and
 /// panic locations in it read as the user's file) with the user's tokens on their lines.
 pub struct DeviceCrate {
     /// `kernels.rs`: attributes, the panic handler, the modules.
     pub root: String,
     /// (path relative to the package, text) of each module.
     pub modules: Vec<(String, String)>,
+    /// How many kernels the crate has.
+    pub kernels: usize,
     /// The regions built for the GPU, by kernel base name (`acc_codegen::kernel_name`).
     pub regions: Vec<String>,
+    /// How many regions the GPU lowering refused (their macros report why).
+    pub refused: usize,
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -47,6 +92,10 @@ fn region_kind(attrs: &[syn::Attribute]) -> Option<(RegionKind, &syn::Attribute)
     None
 }
 
+fn is_routine(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|a| is_acc_path(a.path(), "routine"))
+}
+
 struct StripAcc;
 
 impl VisitMut for StripAcc {
@@ -56,129 +105,1012 @@ impl VisitMut for StripAcc {
     }
 }
 
-/// A file's kernels and the items they use, each with the line it comes from.
-#[derive(Default)]
-struct Collected {
-    items: Vec<(usize, proc_macro2::TokenStream)>,
-    regions: Vec<String>,
+/// `error: msg` with the file, line and the source line, like rustc.
+fn render(file: &str, text: &str, span: Span, msg: &str) -> String {
+    let start = span.start();
+    let src_line = text.lines().nth(start.line.saturating_sub(1)).unwrap_or("");
+    format!(
+        "error: {msg}\n  --> {file}:{}:{}\n   |\n{:>3}| {src_line}\n   | {}^\n",
+        start.line,
+        start.column + 1,
+        start.line,
+        " ".repeat(start.column)
+    )
 }
 
-/// The line an item starts on (its attributes included).
-fn line_of(item: &impl syn::spanned::Spanned) -> usize {
-    item.span().start().line
+/// The module of the device crate that holds one crate root's items.
+fn module_name(rel: &str) -> String {
+    let mut s = String::from("f_");
+    for ch in rel.chars() {
+        s.push(if ch.is_ascii_alphanumeric() { ch } else { '_' });
+    }
+    s
 }
 
-fn collect(items: &[syn::Item], file: &str, text: &str, c: &mut Collected) {
-    for item in items {
-        match item {
-            syn::Item::Fn(f) => {
-                if let Some((kind, attr)) = region_kind(&f.attrs) {
-                    let line = attr.pound_token.span.start().line as u32;
-                    let src = acc_codegen::Source { file: file.to_string(), line };
-                    match acc_codegen::device_kernels(kind, attr, f, &src) {
-                        Ok(ks) => {
-                            c.regions.push(acc_codegen::kernel_name(file, line, &f.sig.ident.to_string()));
-                            c.items.extend(ks.into_iter().map(|k| (line as usize, k)));
+/// Whether `rel` (relative to the package) is a crate root by cargo's conventions.
+fn is_crate_root(rel: &str) -> bool {
+    let parts: Vec<&str> = rel.split('/').collect();
+    match parts.as_slice() {
+        ["src", "lib.rs" | "main.rs"] => true,
+        ["src", "bin", _] | ["tests" | "examples" | "benches", _] => true,
+        ["src", "bin", _, "main.rs"] | ["tests" | "examples" | "benches", _, "main.rs"] => true,
+        _ => false,
+    }
+}
+
+/// A parsed source file of the package.
+struct Source {
+    rel: String,
+    text: String,
+    file: syn::File,
+    /// The name proc-macro2 gave the file: what tells its tokens from generated ones.
+    id: String,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum ModKind {
+    /// A crate root or a `mod x;` file.
+    File,
+    Inline,
+    /// The items of a fn body.
+    FnBody,
+}
+
+struct Module {
+    src: usize,
+    parent: Option<usize>,
+    kind: ModKind,
+    /// The root module of the user crate it belongs to.
+    root: usize,
+    /// Modules between it and its crate's root module.
+    depth: usize,
+    /// Fn-body modules between it and the nearest real module (0 for a real one).
+    wrappers: usize,
+    /// Its path in the device crate (`crate::f_tests_a_rs::common`).
+    dev_path: String,
+    items: Vec<syn::Item>,
+    /// Child modules: by item index (`mod` items and fns with item bodies).
+    children: HashMap<usize, usize>,
+    /// Directory for its `mod x;` files.
+    dir: PathBuf,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Res {
+    Item(usize, usize),
+    Module(usize),
+    /// A path into `core` (or `std`'s part that `core` has).
+    Core,
+    /// `std`/`alloc` beyond `core`.
+    NotCore,
+    /// Not the package's: a local, a primitive, the prelude, a name acc-build cannot see.
+    Unknown,
+    /// A path into a crate the device crate does not have.
+    Extern,
+}
+
+/// The modules of `std` that are `core`'s (re-exported or with the same items).
+const CORE_MODULES: [&str; 31] = [
+    "any", "array", "cell", "char", "clone", "cmp", "convert", "default", "f32", "f64", "fmt", "hash", "hint", "i8",
+    "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "iter", "marker", "mem", "num",
+    "ops", "option",
+];
+const CORE_MODULES_2: [&str; 4] = ["pin", "ptr", "result", "primitive"];
+
+fn core_module(second: &str, third: Option<&str>) -> bool {
+    CORE_MODULES.contains(&second) || CORE_MODULES_2.contains(&second) || second == "sync" && third == Some("atomic")
+}
+
+/// Prelude names of `std` that `core` lacks.
+const STD_ONLY: [&str; 7] = ["Vec", "String", "Box", "ToString", "ToOwned", "HashMap", "Rc"];
+const STD_ONLY_MACROS: [&str; 8] = ["vec", "format", "println", "print", "eprintln", "eprint", "dbg", "format_args_nl"];
+/// Traits of `core` whose impls for a carried type are carried.
+const CORE_TRAITS: [&str; 30] = [
+    "Add", "Sub", "Mul", "Div", "Rem", "Neg", "Not", "BitAnd", "BitOr", "BitXor", "Shl", "Shr", "AddAssign",
+    "SubAssign", "MulAssign", "DivAssign", "RemAssign", "BitAndAssign", "BitOrAssign", "BitXorAssign", "Index",
+    "IndexMut", "PartialEq", "Eq", "PartialOrd", "Ord", "Default", "Clone", "Copy", "From",
+];
+/// First segments of paths that are not crates: primitive types and the prelude's names.
+const NOT_CRATES: [&str; 36] = [
+    "f32", "f64", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "bool", "char",
+    "str", "Option", "Some", "None", "Result", "Ok", "Err", "Default", "Clone", "Copy", "Iterator", "IntoIterator",
+    "From", "Into", "PartialEq", "PartialOrd", "Ord", "Eq", "acc", "acc_device",
+];
+const CORE_DERIVES: [&str; 9] = ["Clone", "Copy", "Debug", "PartialEq", "Eq", "PartialOrd", "Ord", "Hash", "Default"];
+
+struct Scan<'a> {
+    sources: &'a [Source],
+    modules: Vec<Module>,
+    /// The module of the package's library root, and the crate name other targets use for it.
+    lib: Option<(usize, String)>,
+    /// Whether an item is carried, or why not.
+    carried: RefCell<HashMap<(usize, usize), Result<(), String>>>,
+}
+
+impl<'a> Scan<'a> {
+    fn add_module(&mut self, src: usize, parent: Option<usize>, kind: ModKind, name: &str, items: Vec<syn::Item>, dir: PathBuf) -> usize {
+        let id = self.modules.len();
+        let (root, depth, wrappers, dev_path) = match parent {
+            None => (id, 0, 0, format!("crate::{name}")),
+            Some(p) => {
+                let pm = &self.modules[p];
+                let w = if kind == ModKind::FnBody { pm.wrappers + 1 } else { 0 };
+                (pm.root, pm.depth + 1, w, format!("{}::{name}", pm.dev_path))
+            }
+        };
+        self.modules.push(Module { src, parent, kind, root, depth, wrappers, dev_path, items, children: HashMap::new(), dir });
+        id
+    }
+
+    /// Builds module `m`'s children (inline modules, `mod x;` files, fn bodies with items).
+    fn build_children(&mut self, m: usize, file_modules: &mut HashMap<usize, usize>, by_rel: &HashMap<String, usize>, manifest: &Path) {
+        let items = self.modules[m].items.clone();
+        let dir = self.modules[m].dir.clone();
+        let src = self.modules[m].src;
+        for (k, item) in items.iter().enumerate() {
+            match item {
+                syn::Item::Mod(md) => {
+                    let name = md.ident.unraw().to_string();
+                    if let Some((_, inner)) = &md.content {
+                        let child = self.add_module(src, Some(m), ModKind::Inline, &name, inner.clone(), dir.join(&name));
+                        self.modules[m].children.insert(k, child);
+                        self.build_children(child, file_modules, by_rel, manifest);
+                    } else {
+                        let explicit = md.attrs.iter().find_map(|a| match &a.meta {
+                            syn::Meta::NameValue(nv) if a.path().is_ident("path") => match &nv.value {
+                                syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Some(s.value()),
+                                _ => None,
+                            },
+                            _ => None,
+                        });
+                        let candidates: Vec<PathBuf> = match explicit {
+                            Some(p) => vec![manifest.join(Path::new(&self.sources[src].rel).parent().unwrap_or(Path::new(""))).join(p)],
+                            None => vec![dir.join(format!("{name}.rs")), dir.join(&name).join("mod.rs")],
+                        };
+                        let Some(child_src) = candidates.iter().find_map(|c| {
+                            let rel = c.strip_prefix(manifest).ok()?.to_string_lossy().replace('\\', "/");
+                            by_rel.get(&rel).copied()
+                        }) else {
+                            continue;
+                        };
+                        if let Some(&existing) = file_modules.get(&child_src) {
+                            self.modules[m].children.insert(k, existing);
+                            continue;
                         }
-                        // A region the GPU lowering cannot take has no kernels: its region
-                        // macro reports why, spanned, as a compile error of the GPU build.
-                        Err(_) => {}
+                        let rel = &self.sources[child_src].rel;
+                        let child_dir = if rel.ends_with("/mod.rs") || md.attrs.iter().any(|a| a.path().is_ident("path")) {
+                            manifest.join(rel).parent().map(Path::to_path_buf).unwrap_or_default()
+                        } else {
+                            dir.join(&name)
+                        };
+                        let child = self.add_module(child_src, Some(m), ModKind::File, &name, self.sources[child_src].file.items.clone(), child_dir);
+                        file_modules.insert(child_src, child);
+                        self.modules[m].children.insert(k, child);
+                        self.build_children(child, file_modules, by_rel, manifest);
                     }
-                } else if f.attrs.iter().any(|a| is_acc_path(a.path(), "routine")) {
-                    let mut f = f.clone();
-                    f.attrs.retain(|a| !is_acc_path(a.path(), "routine"));
-                    StripAcc.visit_item_fn_mut(&mut f);
-                    c.items.push((line_of(&f), quote!(#f)));
-                } else {
-                    // Regions and items declared inside fn bodies (tests often do).
-                    let nested: Vec<syn::Item> = f.block.stmts.iter().filter_map(|s| match s {
+                }
+                syn::Item::Fn(f) if region_kind(&f.attrs).is_none() && !is_routine(&f.attrs) => {
+                    let inner: Vec<syn::Item> = f.block.stmts.iter().filter_map(|s| match s {
                         syn::Stmt::Item(i) => Some(i.clone()),
                         _ => None,
                     }).collect();
-                    collect(&nested, file, text, c);
+                    if inner.is_empty() {
+                        continue;
+                    }
+                    let name = format!("__acc_in_{}", f.sig.ident.unraw());
+                    let child = self.add_module(src, Some(m), ModKind::FnBody, &name, inner, dir.clone());
+                    self.modules[m].children.insert(k, child);
+                    self.build_children(child, file_modules, by_rel, manifest);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The nearest real (not fn-body) module at or above `m`.
+    fn real(&self, mut m: usize) -> usize {
+        while self.modules[m].kind == ModKind::FnBody {
+            m = self.modules[m].parent.expect("a fn body lies in a module");
+        }
+        m
+    }
+
+    /// The name an item defines in its namespace(s).
+    fn item_name(item: &syn::Item) -> Option<String> {
+        let id = match item {
+            syn::Item::Const(i) => &i.ident,
+            syn::Item::Static(i) => &i.ident,
+            syn::Item::Fn(i) => &i.sig.ident,
+            syn::Item::Struct(i) => &i.ident,
+            syn::Item::Enum(i) => &i.ident,
+            syn::Item::Union(i) => &i.ident,
+            syn::Item::Type(i) => &i.ident,
+            syn::Item::Trait(i) => &i.ident,
+            syn::Item::Mod(i) => &i.ident,
+            syn::Item::Macro(i) => i.ident.as_ref()?,
+            _ => return None,
+        };
+        Some(id.unraw().to_string())
+    }
+
+    /// `name` defined or imported in module `m` itself (not its parents).
+    fn lookup_in(&self, m: usize, name: &str, guard: usize) -> Option<Res> {
+        if guard > 12 {
+            return None;
+        }
+        let module = &self.modules[m];
+        for (k, item) in module.items.iter().enumerate() {
+            if Self::item_name(item).as_deref() == Some(name) {
+                if let Some(&c) = module.children.get(&k).filter(|_| matches!(item, syn::Item::Mod(_))) {
+                    return Some(Res::Module(c));
+                }
+                if matches!(item, syn::Item::Mod(_)) {
+                    return Some(Res::Unknown);
+                }
+                return Some(Res::Item(m, k));
+            }
+        }
+        let mut globs = Vec::new();
+        for item in &module.items {
+            let syn::Item::Use(u) = item else { continue };
+            for leaf in use_leaves(u) {
+                match &leaf.binding {
+                    Binding::Name(b) if b == name => return Some(self.resolve_segments(m, leaf.leading, &leaf.segs, guard + 1)),
+                    Binding::Glob => globs.push(leaf),
+                    _ => {}
                 }
             }
-            syn::Item::Struct(s) => {
-                let derives_device_copy = s.attrs.iter().any(|a| {
-                    a.path().is_ident("derive") && quote!(#a).to_string().contains("DeviceCopy")
-                });
-                if derives_device_copy {
-                    let mut s = s.clone();
-                    for a in &mut s.attrs {
-                        if a.path().is_ident("derive") {
-                            if let Ok(list) = a.parse_args_with(syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated) {
-                                let kept: Vec<&syn::Path> = list.iter().filter(|p| p.segments.last().is_none_or(|l| l.ident != "DeviceCopy")).collect();
-                                *a = syn::parse_quote!(#[derive(#(#kept),*)]);
-                            }
+        }
+        for g in globs {
+            match self.resolve_segments(m, g.leading, &g.segs, guard + 1) {
+                Res::Module(gm) if gm != m => {
+                    if let Some(r) = self.lookup_in(gm, name, guard + 1) {
+                        return Some(r);
+                    }
+                }
+                // `use Mode::*`: the variants.
+                Res::Item(em, ek) => {
+                    if let syn::Item::Enum(e) = &self.modules[em].items[ek] {
+                        if e.variants.iter().any(|v| v.ident == name) {
+                            return Some(Res::Item(em, ek));
                         }
                     }
-                    c.items.push((line_of(&s), quote!(#s)));
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// `name` in scope in module `m` (a fn body sees its enclosing module).
+    fn lookup(&self, m: usize, name: &str, guard: usize) -> Option<Res> {
+        let mut at = m;
+        loop {
+            if let Some(r) = self.lookup_in(at, name, guard) {
+                return Some(r);
+            }
+            if self.modules[at].kind != ModKind::FnBody {
+                return None;
+            }
+            at = self.modules[at].parent?;
+        }
+    }
+
+    fn resolve_segments(&self, m: usize, leading: bool, segs: &[String], guard: usize) -> Res {
+        let Some(first) = segs.first() else { return Res::Unknown };
+        let lib = self.lib.as_ref().filter(|(root, _)| self.modules[m].root != *root);
+        let std_like = |segs: &[String]| match segs[0].as_str() {
+            "core" => Res::Core,
+            "std" => match segs.get(1) {
+                None => Res::Core,
+                Some(s) if core_module(s, segs.get(2).map(String::as_str)) => Res::Core,
+                _ => Res::NotCore,
+            },
+            _ => Res::NotCore,
+        };
+        let mut cur = match first.as_str() {
+            _ if leading => match lib {
+                Some((root, name)) if name == first => Res::Module(*root),
+                _ if matches!(first.as_str(), "std" | "core" | "alloc") => return std_like(segs),
+                _ => return Res::Extern,
+            },
+            "crate" => Res::Module(self.modules[m].root),
+            "self" => Res::Module(self.real(m)),
+            "super" => match self.modules[self.real(m)].parent {
+                Some(p) => Res::Module(self.real(p)),
+                None => return Res::Unknown,
+            },
+            _ => match self.lookup(m, first, guard) {
+                Some(r) => r,
+                None => match lib {
+                    Some((root, name)) if name == first => Res::Module(*root),
+                    _ if matches!(first.as_str(), "std" | "core" | "alloc") => return std_like(segs),
+                    _ if segs.len() == 1 || NOT_CRATES.contains(&first.as_str()) => return Res::Unknown,
+                    _ => return Res::Extern,
+                },
+            },
+        };
+        for seg in &segs[1..] {
+            match cur {
+                Res::Module(x) => {
+                    cur = match seg.as_str() {
+                        "super" => match self.modules[self.real(x)].parent {
+                            Some(p) => Res::Module(self.real(p)),
+                            None => return Res::Unknown,
+                        },
+                        "self" => cur,
+                        _ => match self.lookup_in(x, seg, guard + 1) {
+                            Some(r) => r,
+                            None => return Res::Unknown,
+                        },
+                    }
+                }
+                // An associated item or a variant of a type, or deeper into `core`.
+                _ => return cur,
+            }
+        }
+        cur
+    }
+
+    fn resolve(&self, m: usize, p: &syn::Path) -> Res {
+        let segs: Vec<String> = p.segments.iter().map(|s| s.ident.unraw().to_string()).collect();
+        self.resolve_segments(m, p.leading_colon.is_some(), &segs, 0)
+    }
+
+    /// Whether item `k` of module `m` goes to the device crate, or why not.
+    fn carry(&self, m: usize, k: usize) -> Result<(), String> {
+        if let Some(r) = self.carried.borrow().get(&(m, k)) {
+            return r.clone();
+        }
+        // Assumed carried while it is being decided (recursive items).
+        self.carried.borrow_mut().insert((m, k), Ok(()));
+        let r = self.decide(m, k);
+        self.carried.borrow_mut().insert((m, k), r.clone());
+        r
+    }
+
+    fn decide(&self, m: usize, k: usize) -> Result<(), String> {
+        let item = &self.modules[m].items[k];
+        let uses = |what: &str, node: &dyn Fn(&mut Checker)| -> Result<(), String> {
+            let mut c = Checker::new(self, m);
+            node(&mut c);
+            match c.problems.into_iter().next() {
+                None => Ok(()),
+                Some((_, why)) => Err(format!("{what} that uses {why}")),
+            }
+        };
+        match item {
+            syn::Item::Const(c) if host_only(&c.expr) => Err("a const built from the host's environment or files".into()),
+            syn::Item::Const(c) => uses("a const", &|ch| ch.visit_item_const(c)),
+            syn::Item::Static(s) if !matches!(s.mutability, syn::StaticMutability::None) => {
+                Err("a `static mut` (mutable host state the device does not share)".into())
+            }
+            syn::Item::Static(s) if host_only(&s.expr) => Err("a static built from the host's environment or files".into()),
+            syn::Item::Static(s) if interior_mutable(&s.ty) => {
+                Err("a static with interior mutability (the device would have a copy of its own)".into())
+            }
+            syn::Item::Static(s) => uses("a static", &|ch| ch.visit_item_static(s)),
+            syn::Item::Type(t) => uses("a type alias", &|ch| ch.visit_item_type(t)),
+            syn::Item::Enum(e) => uses("an enum", &|ch| ch.visit_item_enum(e)),
+            syn::Item::Struct(s) if derives_device_copy(&s.attrs) => Ok(()),
+            syn::Item::Struct(_) => Err("a struct without `#[derive(acc::DeviceCopy)]`".into()),
+            syn::Item::Fn(f) if region_kind(&f.attrs).is_some() => Err("a region fn (regions are launched from the host)".into()),
+            syn::Item::Fn(f) if is_routine(&f.attrs) => Ok(()),
+            syn::Item::Fn(f) if f.sig.constness.is_some() => {
+                uses("a `const fn` without `#[acc::routine]`", &|ch| ch.visit_item_fn(f))
+            }
+            syn::Item::Fn(_) => Err("a fn without `#[acc::routine]`".into()),
+            syn::Item::Trait(_) => Err("a trait (acc-build does not carry traits to the device)".into()),
+            syn::Item::Union(_) => Err("a union (not device data)".into()),
+            syn::Item::Macro(_) => Err("a macro (acc-build does not carry macros to the device)".into()),
+            _ => Err("an item acc-build does not carry to the device".into()),
+        }
+    }
+
+    /// The type an `impl`'s self type names, if the device crate carries it.
+    fn carried_self_type(&self, m: usize, imp: &syn::ItemImpl) -> bool {
+        let syn::Type::Path(tp) = &*imp.self_ty else { return false };
+        match self.resolve(m, &tp.path) {
+            Res::Item(m2, k2) => {
+                matches!(self.modules[m2].items[k2], syn::Item::Struct(_) | syn::Item::Enum(_)) && self.carry(m2, k2).is_ok()
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Where a `use` leaf binds.
+#[derive(Clone, Debug)]
+enum Binding {
+    Name(String),
+    Glob,
+    /// `as _`.
+    Anonymous,
+}
+
+#[derive(Clone)]
+struct Leaf {
+    leading: bool,
+    segs: Vec<String>,
+    idents: Vec<Ident>,
+    rename: Option<Ident>,
+    binding: Binding,
+}
+
+fn use_leaves(u: &syn::ItemUse) -> Vec<Leaf> {
+    fn walk(t: &syn::UseTree, prefix: &mut Vec<Ident>, leading: bool, out: &mut Vec<Leaf>) {
+        let segs = |ids: &[Ident]| ids.iter().map(|i| i.unraw().to_string()).collect::<Vec<_>>();
+        match t {
+            syn::UseTree::Path(p) => {
+                prefix.push(p.ident.clone());
+                walk(&p.tree, prefix, leading, out);
+                prefix.pop();
+            }
+            syn::UseTree::Name(n) if n.ident == "self" => {
+                if let Some(last) = prefix.last() {
+                    out.push(Leaf { leading, segs: segs(prefix), idents: prefix.clone(), rename: None, binding: Binding::Name(last.unraw().to_string()) });
                 }
             }
-            // Consts a region may use; those built from the host's environment or files
-            // (`env!`, `include_str!`, ...) mean nothing on the device and are left out.
-            syn::Item::Const(k) if !host_only(&k.expr) => c.items.push((line_of(k), quote!(#k))),
-            syn::Item::Mod(m) => {
-                if let Some((_, items)) = &m.content {
-                    collect(items, file, text, c);
+            syn::UseTree::Name(n) => {
+                let mut ids = prefix.clone();
+                ids.push(n.ident.clone());
+                out.push(Leaf { leading, segs: segs(&ids), idents: ids, rename: None, binding: Binding::Name(n.ident.unraw().to_string()) });
+            }
+            syn::UseTree::Rename(r) => {
+                let mut ids = prefix.clone();
+                ids.push(r.ident.clone());
+                let binding = if r.rename == "_" { Binding::Anonymous } else { Binding::Name(r.rename.unraw().to_string()) };
+                out.push(Leaf { leading, segs: segs(&ids), idents: ids, rename: Some(r.rename.clone()), binding });
+            }
+            syn::UseTree::Glob(_) => out.push(Leaf { leading, segs: segs(prefix), idents: prefix.clone(), rename: None, binding: Binding::Glob }),
+            syn::UseTree::Group(g) => {
+                for t in &g.items {
+                    walk(t, prefix, leading, out);
                 }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&u.tree, &mut Vec::new(), u.leading_colon.is_some(), &mut out);
+    out
+}
+
+fn derives_device_copy(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|a| a.path().is_ident("derive") && quote!(#a).to_string().contains("DeviceCopy"))
+}
+
+fn interior_mutable(ty: &syn::Type) -> bool {
+    let t = quote!(#ty).to_string();
+    ["Atomic", "Cell", "Mutex", "RwLock", "OnceLock", "LazyLock", "Once"].iter().any(|w| t.contains(w))
+}
+
+/// Whether an expression uses macros that read the host build's environment or files.
+fn host_only(e: &syn::Expr) -> bool {
+    let text = quote!(#e).to_string();
+    ["env !", "option_env !", "include_str !", "include_bytes !", "include !"].iter().any(|m| text.contains(m))
+}
+
+/// The names a fn binds (parameters, `let`s, closure and match patterns), its generic
+/// parameters and the items of its body: paths of one of these names are not module items.
+#[derive(Default)]
+struct Locals(BTreeSet<String>);
+
+impl<'ast> Visit<'ast> for Locals {
+    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+        self.0.insert(p.ident.unraw().to_string());
+        syn::visit::visit_pat_ident(self, p);
+    }
+    fn visit_generic_param(&mut self, g: &'ast syn::GenericParam) {
+        match g {
+            syn::GenericParam::Type(t) => {
+                self.0.insert(t.ident.to_string());
+            }
+            syn::GenericParam::Const(c) => {
+                self.0.insert(c.ident.to_string());
+            }
+            syn::GenericParam::Lifetime(_) => {}
+        }
+        syn::visit::visit_generic_param(self, g);
+    }
+    fn visit_stmt(&mut self, s: &'ast syn::Stmt) {
+        if let syn::Stmt::Item(i) = s {
+            if let Some(n) = Scan::item_name(i) {
+                self.0.insert(n);
+            }
+            return;
+        }
+        syn::visit::visit_stmt(self, s);
+    }
+}
+
+/// Finds the paths in a region, routine or item that name what the device crate does not carry.
+struct Checker<'s, 'a> {
+    scan: &'s Scan<'a>,
+    m: usize,
+    locals: BTreeSet<String>,
+    /// (where, what: "`helper`, a fn without `#[acc::routine]`").
+    problems: Vec<(Span, String)>,
+}
+
+impl<'s, 'a> Checker<'s, 'a> {
+    fn new(scan: &'s Scan<'a>, m: usize) -> Self {
+        Checker { scan, m, locals: BTreeSet::new(), problems: Vec::new() }
+    }
+
+    fn with_locals(mut self, node: &syn::ItemFn) -> Self {
+        let mut l = Locals::default();
+        l.visit_item_fn(node);
+        self.locals = l.0;
+        self
+    }
+
+    fn check_path(&mut self, p: &syn::Path) {
+        let first = p.segments[0].ident.unraw().to_string();
+        if p.leading_colon.is_none() && (self.locals.contains(&first) || first == "Self") {
+            return;
+        }
+        let text = p.segments.iter().map(|s| s.ident.unraw().to_string()).collect::<Vec<_>>().join("::");
+        match self.scan.resolve(self.m, p) {
+            Res::Item(m2, k2) => {
+                if let Err(why) = self.scan.carry(m2, k2) {
+                    self.problems.push((p.span(), format!("`{text}`, {why}")));
+                }
+            }
+            Res::NotCore => self.problems.push((p.span(), format!("`{text}`, which is not in `core` (the device has no `std` or `alloc`)"))),
+            Res::Extern => self.problems.push((p.span(), format!("`{text}`, from a crate the device crate does not have (it has `core` and the package's own items)"))),
+            Res::Unknown if p.segments.len() == 1 && p.leading_colon.is_none() && STD_ONLY.contains(&first.as_str()) => {
+                self.problems.push((p.span(), format!("`{text}`, which needs `std` (the device has no heap)")));
             }
             _ => {}
         }
     }
 }
 
-/// The module of the device crate that holds one source file's items.
-fn module_name(rel: &str) -> syn::Ident {
-    let mut s = String::from("f_");
-    for ch in rel.chars() {
-        s.push(if ch.is_ascii_alphanumeric() { ch } else { '_' });
+impl<'ast> Visit<'ast> for Checker<'_, '_> {
+    fn visit_attribute(&mut self, _: &'ast syn::Attribute) {}
+    fn visit_path(&mut self, p: &'ast syn::Path) {
+        self.check_path(p);
+        for seg in &p.segments {
+            self.visit_path_arguments(&seg.arguments);
+        }
     }
-    syn::Ident::new(&s, proc_macro2::Span::call_site())
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        let name = mac.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+        if mac.path.segments.len() == 1 && STD_ONLY_MACROS.contains(&name.as_str()) {
+            self.problems.push((mac.path.span(), format!("`{name}!`, which needs `std`")));
+            return;
+        }
+        // The arguments of expression-like macros (`assert!(x < crate::N)`, `acc::atomic!`).
+        let parser = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
+        if let Ok(args) = syn::parse::Parser::parse2(parser, mac.tokens.clone()) {
+            for a in &args {
+                self.visit_expr(a);
+            }
+        }
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
-pub fn device_crate(manifest: &Path) -> Result<DeviceCrate, String> {
+/// Attributes of a carried item that the device crate can take.
+fn device_attrs(attrs: &[syn::Attribute]) -> Vec<syn::Attribute> {
+    let mut out = Vec::new();
+    for a in attrs {
+        let p = a.path();
+        if p.is_ident("derive") {
+            if let Ok(list) = a.parse_args_with(syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated) {
+                let kept: Vec<&syn::Path> =
+                    list.iter().filter(|p| p.segments.last().is_some_and(|l| CORE_DERIVES.contains(&l.ident.to_string().as_str()))).collect();
+                if !kept.is_empty() {
+                    let mut a = a.clone();
+                    a.meta = syn::parse_quote!(derive(#(#kept),*));
+                    out.push(a);
+                }
+            }
+        } else if p.is_ident("cfg") {
+            let test = matches!(&a.meta, syn::Meta::List(l) if l.tokens.to_string() == "test");
+            if !test {
+                out.push(a.clone());
+            }
+        } else if ["doc", "repr", "allow", "inline", "cold", "track_caller", "must_use", "non_exhaustive"].iter().any(|n| p.is_ident(n)) {
+            out.push(a.clone());
+        }
+    }
+    out
+}
+
+/// Fields and variants keep their docs only.
+struct CleanFields;
+
+impl VisitMut for CleanFields {
+    fn visit_field_mut(&mut self, f: &mut syn::Field) {
+        f.attrs.retain(|a| a.path().is_ident("doc"));
+        syn::visit_mut::visit_field_mut(self, f);
+    }
+    fn visit_variant_mut(&mut self, v: &mut syn::Variant) {
+        v.attrs.retain(|a| a.path().is_ident("doc"));
+        syn::visit_mut::visit_variant_mut(self, v);
+    }
+}
+
+/// What writing one module produced.
+#[derive(Default)]
+struct Out {
+    kernels: usize,
+    /// The regions built, by kernel base name (`acc_codegen::kernel_name`).
+    regions: Vec<String>,
+    /// Regions the GPU lowering refuses: their region macros report why, spanned, as compile
+    /// errors of the GPU build.
+    refused: usize,
+    /// What the device cannot take, rendered: build errors.
+    errors: Vec<String>,
+}
+
+impl Scan<'_> {
+    fn report(&self, m: usize, problems: Vec<(Span, String)>, out: &mut Out) {
+        let s = &self.sources[self.modules[m].src];
+        for (span, what) in problems {
+            let e = render(&s.rel, &s.text, span, &format!("the GPU kernel cannot use {what}"));
+            if !out.errors.contains(&e) {
+                out.errors.push(e);
+            }
+        }
+    }
+
+    /// The tokens of module `m`'s items (not its header), in source order with their lines.
+    fn module_items(&self, m: usize, out: &mut Out) -> Vec<(usize, TokenStream)> {
+        let module = &self.modules[m];
+        let s = &self.sources[module.src];
+        let mut items: Vec<(usize, TokenStream)> = Vec::new();
+        for (k, item) in module.items.iter().enumerate() {
+            let line = item.span().start().line;
+            match item {
+                syn::Item::Fn(f) => {
+                    if let Some((kind, attr)) = region_kind(&f.attrs) {
+                        let line = attr.pound_token.span.start().line as u32;
+                        let src = acc_codegen::Source { file: s.rel.clone(), line };
+                        match acc_codegen::device_kernels(kind, attr, f, &src) {
+                            Ok(ks) => {
+                                if !ks.is_empty() {
+                                    let mut c = Checker::new(self, m).with_locals(f);
+                                    c.visit_block(&f.block);
+                                    for input in &f.sig.inputs {
+                                        c.visit_fn_arg(input);
+                                    }
+                                    self.report(m, c.problems, out);
+                                }
+                                out.kernels += ks.len();
+                                out.regions.push(acc_codegen::kernel_name(&s.rel, line, &f.sig.ident.to_string()));
+                                items.extend(ks.into_iter().map(|k| (line as usize, self.rewrite_paths(m, k))));
+                            }
+                            Err(_) => out.refused += 1,
+                        }
+                    } else if is_routine(&f.attrs) {
+                        let mut f = f.clone();
+                        f.attrs.retain(|a| !is_acc_path(a.path(), "routine"));
+                        f.attrs = device_attrs(&f.attrs);
+                        StripAcc.visit_item_fn_mut(&mut f);
+                        let mut c = Checker::new(self, m).with_locals(&f);
+                        c.visit_signature(&f.sig);
+                        c.visit_block(&f.block);
+                        self.report(m, c.problems, out);
+                        items.push((line, self.rewrite_paths(m, quote!(#f))));
+                    } else if f.sig.constness.is_some() && self.carry(m, k).is_ok() {
+                        let mut f = f.clone();
+                        f.attrs = device_attrs(&f.attrs);
+                        items.push((line, self.rewrite_paths(m, quote!(#f))));
+                    }
+                    if let Some(&child) = module.children.get(&k) {
+                        let inner = self.module_items(child, out);
+                        if !inner.is_empty() {
+                            let name = Ident::new(&format!("__acc_in_{}", f.sig.ident.unraw()), f.sig.ident.span());
+                            let inner = inner.into_iter().map(|(_, t)| t);
+                            items.push((line, quote!(pub mod #name { use super::*; use ::acc_device::prelude::*; #(#inner)* })));
+                        }
+                    }
+                }
+                syn::Item::Const(_) | syn::Item::Static(_) | syn::Item::Type(_) | syn::Item::Enum(_) | syn::Item::Struct(_) => {
+                    if self.carry(m, k).is_err() {
+                        continue;
+                    }
+                    let mut item = item.clone();
+                    CleanFields.visit_item_mut(&mut item);
+                    match &mut item {
+                        syn::Item::Const(i) => i.attrs = device_attrs(&i.attrs),
+                        syn::Item::Static(i) => i.attrs = device_attrs(&i.attrs),
+                        syn::Item::Type(i) => i.attrs = device_attrs(&i.attrs),
+                        syn::Item::Enum(i) => i.attrs = device_attrs(&i.attrs),
+                        syn::Item::Struct(i) => i.attrs = device_attrs(&i.attrs),
+                        _ => {}
+                    }
+                    items.push((line, self.rewrite_paths(m, item.into_token_stream())));
+                }
+                syn::Item::Impl(imp) => {
+                    if let Some(t) = self.device_impl(m, imp) {
+                        items.push((line, self.rewrite_paths(m, t)));
+                    }
+                }
+                syn::Item::Use(u) => {
+                    for leaf in use_leaves(u) {
+                        let res = self.resolve_segments(m, leaf.leading, &leaf.segs, 0);
+                        let keep = match res {
+                            Res::Item(m2, k2) => self.carry(m2, k2).is_ok(),
+                            Res::Module(_) | Res::Core => true,
+                            Res::NotCore | Res::Unknown | Res::Extern => false,
+                        };
+                        if !keep {
+                            continue;
+                        }
+                        let vis = &u.vis;
+                        let lead = leaf.leading.then(|| quote!(::));
+                        let ids = &leaf.idents;
+                        let tail = match (&leaf.binding, &leaf.rename) {
+                            (Binding::Glob, _) => quote!(::*),
+                            (_, Some(r)) => quote!(as #r),
+                            _ => quote!(),
+                        };
+                        let use_token = &u.use_token;
+                        items.push((line, self.rewrite_paths(m, quote!(#vis #use_token #lead #(#ids)::* #tail;))));
+                    }
+                }
+                syn::Item::Mod(md) => {
+                    let Some(&child) = module.children.get(&k) else { continue };
+                    let (mod_token, name) = (&md.mod_token, &md.ident);
+                    let attrs = device_attrs(&md.attrs);
+                    let attrs = attrs.iter().filter(|a| !a.path().is_ident("doc"));
+                    let path = md.attrs.iter().filter(|a| a.path().is_ident("path"));
+                    if md.content.is_some() {
+                        let inner = self.module_items(child, out).into_iter().map(|(_, t)| t);
+                        items.push((line, quote!(#(#attrs)* pub #mod_token #name { use ::acc_device::prelude::*; #(#inner)* })));
+                    } else if self.modules[child].parent == Some(m) {
+                        items.push((line, self.rewrite_paths(m, quote!(#(#attrs)* #(#path)* pub #mod_token #name;))));
+                    } else {
+                        // A file another crate root declared first: that crate's module.
+                        let target: syn::Path = syn::parse_str(&self.modules[child].dev_path).expect("a module path");
+                        items.push((line, quote!(#(#attrs)* pub use #target as #name;)));
+                    }
+                }
+                _ => {}
+            }
+        }
+        items.sort_by_key(|(line, _)| *line);
+        items
+    }
+
+    /// An `impl` of a carried type: inherent methods the device can build, or a whole impl of
+    /// one of `core`'s operator or comparison traits.
+    fn device_impl(&self, m: usize, imp: &syn::ItemImpl) -> Option<TokenStream> {
+        if !self.carried_self_type(m, imp) {
+            return None;
+        }
+        let mut imp = imp.clone();
+        imp.attrs = device_attrs(&imp.attrs);
+        let fits = |it: &syn::ImplItem| -> bool {
+            let mut c = Checker::new(self, m);
+            match it {
+                syn::ImplItem::Fn(f) => {
+                    let as_fn = syn::ItemFn { attrs: vec![], vis: f.vis.clone(), sig: f.sig.clone(), block: Box::new(f.block.clone()) };
+                    c = c.with_locals(&as_fn);
+                    c.visit_signature(&f.sig);
+                    c.visit_block(&f.block);
+                }
+                syn::ImplItem::Const(k) => c.visit_impl_item_const(k),
+                syn::ImplItem::Type(t) => c.visit_impl_item_type(t),
+                _ => return false,
+            }
+            c.problems.is_empty()
+        };
+        match &imp.trait_ {
+            Some((_, path, _)) => {
+                let last = path.segments.last()?.ident.to_string();
+                if !CORE_TRAITS.contains(&last.as_str()) || !matches!(self.resolve(m, path), Res::Core | Res::Unknown) {
+                    return None;
+                }
+                if !imp.items.iter().all(fits) {
+                    return None;
+                }
+            }
+            None => imp.items.retain(fits),
+        }
+        for it in &mut imp.items {
+            if let syn::ImplItem::Fn(f) = it {
+                f.attrs = device_attrs(&f.attrs);
+                StripAcc.visit_impl_item_fn_mut(f);
+            }
+        }
+        Some(imp.into_token_stream())
+    }
+
+    /// Rewrites the paths of module `m`'s tokens for their place in the device crate (see the
+    /// module docs): `crate::`, `self::` and `super::` at the start of a path, the package's
+    /// lib crate, `std::` into `core::`.
+    fn rewrite_paths(&self, m: usize, ts: TokenStream) -> TokenStream {
+        let module = &self.modules[m];
+        let lib = self.lib.as_ref().filter(|(root, _)| module.root != *root).map(|(root, name)| (self.modules[*root].dev_path.clone(), name.clone()));
+        let trees: Vec<TokenTree> = ts.into_iter().collect();
+        let mut out: Vec<TokenTree> = Vec::with_capacity(trees.len());
+        let is_sep = |k: usize| {
+            matches!(trees.get(k), Some(TokenTree::Punct(p)) if p.as_char() == ':' && p.spacing() == Spacing::Joint)
+                && matches!(trees.get(k + 1), Some(TokenTree::Punct(p)) if p.as_char() == ':')
+        };
+        let supers = |n: usize, span: Span, out: &mut Vec<TokenTree>| {
+            for _ in 0..n {
+                out.push(TokenTree::Ident(Ident::new("super", span)));
+                let mut a = Punct::new(':', Spacing::Joint);
+                a.set_span(span);
+                let mut b = Punct::new(':', Spacing::Alone);
+                b.set_span(span);
+                out.push(TokenTree::Punct(a));
+                out.push(TokenTree::Punct(b));
+            }
+        };
+        let mut k = 0;
+        while k < trees.len() {
+            let t = &trees[k];
+            // A path's first segment: not after `::` or `$`.
+            let continues = k >= 1 && matches!(&trees[k - 1], TokenTree::Punct(p) if p.as_char() == ':' || p.as_char() == '$');
+            if let (TokenTree::Ident(id), false, true) = (t, continues, is_sep(k + 1)) {
+                let span = id.span();
+                let name = id.to_string();
+                match name.as_str() {
+                    "crate" => {
+                        if module.depth == 0 {
+                            out.push(TokenTree::Ident(Ident::new("self", span)));
+                        } else {
+                            // `super::` * depth, the last one's `::` is the original's.
+                            supers(module.depth - 1, span, &mut out);
+                            out.push(TokenTree::Ident(Ident::new("super", span)));
+                        }
+                        k += 1;
+                        continue;
+                    }
+                    "self" if module.wrappers > 0 => {
+                        supers(module.wrappers - 1, span, &mut out);
+                        out.push(TokenTree::Ident(Ident::new("super", span)));
+                        k += 1;
+                        continue;
+                    }
+                    "super" if module.wrappers > 0 => {
+                        supers(module.wrappers, span, &mut out);
+                        out.push(t.clone());
+                        k += 1;
+                        continue;
+                    }
+                    "std" => {
+                        let second = match trees.get(k + 3) {
+                            Some(TokenTree::Ident(s)) => s.to_string(),
+                            _ => String::new(),
+                        };
+                        let third = match trees.get(k + 6) {
+                            Some(TokenTree::Ident(s)) if is_sep(k + 4) => Some(s.to_string()),
+                            _ => None,
+                        };
+                        if core_module(&second, third.as_deref()) {
+                            out.push(TokenTree::Ident(Ident::new("core", span)));
+                            k += 1;
+                            continue;
+                        }
+                    }
+                    _ => {
+                        if let Some((path, lib_name)) = &lib {
+                            if &name == lib_name {
+                                let p: TokenStream = path.parse().expect("a module path");
+                                out.extend(p.into_iter().map(|mut t| {
+                                    t.set_span(span);
+                                    t
+                                }));
+                                k += 1;
+                                continue;
+                            }
+                        }
+                    }
+                }
+            }
+            match t {
+                TokenTree::Group(g) => {
+                    let mut ng = proc_macro2::Group::new(g.delimiter(), self.rewrite_paths(m, g.stream()));
+                    ng.set_span(g.span());
+                    out.push(TokenTree::Group(ng));
+                }
+                _ => out.push(t.clone()),
+            }
+            k += 1;
+        }
+        out.into_iter().collect()
+    }
+}
+
+/// The device crate of the package at `manifest`; `lib_name` is the crate name of its
+/// library (what its tests and examples call it), if it has one.
+pub fn device_crate(manifest: &Path, lib_name: Option<&str>) -> Result<DeviceCrate, String> {
     let mut files = Vec::new();
     for dir in ["src", "tests", "examples", "benches"] {
-        rust_files(&manifest.join(dir), &mut files);
+        let d = manifest.join(dir);
+        if d.is_dir() {
+            // A new file there re-runs the build script too.
+            println!("cargo::rerun-if-changed={}", d.display());
+        }
+        rust_files(&d, &mut files);
     }
-    // One module per source file (each test, example and bench is its own crate); the
-    // package's `src/` items are visible in every module, as the library is to its targets.
-    let mut regions = Vec::new();
-    let mut modules = Vec::new();
-    let mut mods = Vec::new();
-    let mut lib_mods = Vec::new();
+    let mut sources = Vec::new();
     for path in &files {
         println!("cargo::rerun-if-changed={}", path.display());
         let Ok(text) = std::fs::read_to_string(path) else { continue };
-        if !text.contains("acc") {
-            continue;
-        }
         // Files rustc will reject anyway are left to rustc's own errors.
         let Ok(file) = syn::parse_file(&text) else { continue };
-        // The name proc-macro2 gave the file: what tells its tokens from generated ones.
         let Some(id) = quote!(#file).into_iter().next().map(|t| t.span().file()) else { continue };
         let rel = path.strip_prefix(manifest).unwrap_or(path).to_string_lossy().replace('\\', "/");
-        let mut c = Collected::default();
-        collect(&file.items, &rel, &text, &mut c);
-        regions.extend(c.regions);
-        if c.items.is_empty() {
+        sources.push(Source { rel, text, file, id });
+    }
+    let by_rel: HashMap<String, usize> = sources.iter().enumerate().map(|(i, s)| (s.rel.clone(), i)).collect();
+    let mut scan = Scan { sources: &sources, modules: Vec::new(), lib: None, carried: RefCell::new(HashMap::new()) };
+    // Crate roots, the library first (its modules are its own when a binary declares them too).
+    let mut roots: Vec<usize> = (0..sources.len()).filter(|&i| is_crate_root(&sources[i].rel)).collect();
+    roots.sort_by_key(|&i| sources[i].rel != "src/lib.rs");
+    let mut file_modules: HashMap<usize, usize> = HashMap::new();
+    let mut root_modules = Vec::new();
+    let add_root = |scan: &mut Scan, src: usize, file_modules: &mut HashMap<usize, usize>| {
+        let rel = &sources[src].rel;
+        let dir = manifest.join(rel).parent().map(Path::to_path_buf).unwrap_or_default();
+        let m = scan.add_module(src, None, ModKind::File, &module_name(rel), sources[src].file.items.clone(), dir);
+        file_modules.insert(src, m);
+        scan.build_children(m, file_modules, &by_rel, manifest);
+        m
+    };
+    for &src in &roots {
+        if file_modules.contains_key(&src) {
             continue;
         }
-        let name = module_name(&rel);
-        if rel.starts_with("src/") {
-            lib_mods.push(name.clone());
+        let m = add_root(&mut scan, src, &mut file_modules);
+        if sources[src].rel == "src/lib.rs" {
+            scan.lib = lib_name.map(|n| (m, n.to_string()));
         }
-        // In source order, so that each item's tokens can stand on their lines.
-        c.items.sort_by_key(|(line, _)| *line);
-        let items = c.items.iter().map(|(_, i)| i);
+        root_modules.push(m);
+    }
+    // Files no root declares (an unusual layout): each its own root, as they were before.
+    for src in 0..sources.len() {
+        if !file_modules.contains_key(&src) && sources[src].text.contains("acc") {
+            let m = add_root(&mut scan, src, &mut file_modules);
+            root_modules.push(m);
+        }
+    }
+
+    let mut out = Out::default();
+    let mut texts: HashMap<usize, (String, TokenStream)> = HashMap::new();
+    for m in 0..scan.modules.len() {
+        if scan.modules[m].kind != ModKind::File {
+            continue;
+        }
+        let src = scan.modules[m].src;
+        if file_modules.get(&src) != Some(&m) {
+            continue;
+        }
+        let items = scan.module_items(m, &mut out);
+        let items = items.iter().map(|(_, t)| t);
         let tokens = quote! {
-            use acc_device::prelude::*;
-            use crate::lib_items::*;
+            use ::acc_device::prelude::*;
             #(#items)*
         };
+        texts.insert(m, (sources[src].rel.clone(), tokens));
+    }
+    if !out.errors.is_empty() {
+        let n = out.errors.len();
+        let mut text = out.errors.join("\n");
+        text.push_str(&format!(
+            "\nerror: acc-build: {n} use{} of what the device cannot take in GPU regions (see above); \
+             mark fns the kernels call `#[acc::routine(seq)]`, derive `acc::DeviceCopy` for their types\n",
+            if n == 1 { "" } else { "s" }
+        ));
+        return Err(text);
+    }
+    let mut modules = Vec::new();
+    let mut mods = Vec::new();
+    let mut ms: Vec<usize> = texts.keys().copied().collect();
+    ms.sort();
+    for m in ms {
+        let (rel, tokens) = texts.remove(&m).expect("listed");
+        let src = &sources[scan.modules[m].src];
         let header = format!("Written by acc-build from {rel}: its kernels and the items they use, each token on its line of {rel}. Do not edit.");
-        let module = match crate::print::print_module(tokens.clone(), &id, &header) {
+        let text = match crate::print::print_module(tokens.clone(), &src.id, &header) {
             Ok(text) => text,
             Err(why) => {
                 println!("cargo::warning=acc-build: {rel}: {why}; kernel panics in this file will name the device crate's lines");
@@ -186,11 +1118,14 @@ pub fn device_crate(manifest: &Path) -> Result<DeviceCrate, String> {
                 format!("// {header}\n{}", prettyplease::unparse(&file))
             }
         };
-        modules.push((rel.clone(), module));
-        mods.push(quote! {
-            #[path = #rel]
-            pub mod #name;
-        });
+        modules.push((rel.clone(), text));
+        if scan.modules[m].parent.is_none() {
+            let name = Ident::new(&module_name(&rel), Span::call_site());
+            mods.push(quote! {
+                #[path = #rel]
+                pub mod #name;
+            });
+        }
     }
     let body = quote! {
         #![no_std]
@@ -204,11 +1139,6 @@ pub fn device_crate(manifest: &Path) -> Result<DeviceCrate, String> {
             acc_device::report_panic(info)
         }
 
-        /// The package's library items, visible to every module.
-        pub mod lib_items {
-            #(pub use crate::#lib_mods::*;)*
-        }
-
         #(#mods)*
     };
     let file: syn::File = syn::parse2(body).map_err(|e| format!("error: acc-build produced unparsable device code: {e}"))?;
@@ -218,11 +1148,72 @@ pub fn device_crate(manifest: &Path) -> Result<DeviceCrate, String> {
          // file on its line there: a kernel's panic names the file and line of your source.\n{}",
         prettyplease::unparse(&file)
     );
-    Ok(DeviceCrate { root, modules, regions })
+    Ok(DeviceCrate { root, modules, kernels: out.kernels, regions: out.regions, refused: out.refused })
 }
 
-/// Whether an expression uses macros that read the host build's environment or files.
-fn host_only(e: &syn::Expr) -> bool {
-    let text = quote!(#e).to_string();
-    ["env !", "option_env !", "include_str !", "include_bytes !", "include !"].iter().any(|m| text.contains(m))
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture(name: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+    }
+
+    fn module<'a>(c: &'a DeviceCrate, rel: &str) -> &'a str {
+        &c.modules.iter().find(|(r, _)| r == rel).unwrap_or_else(|| panic!("no module {rel}")).1
+    }
+
+    #[test]
+    fn the_module_tree_is_mirrored_and_paths_rewritten() {
+        let c = device_crate(&fixture("names"), Some("names_fixture")).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.kernels, 2);
+        assert!(c.root.contains("#[path = \"src/lib.rs\"]\npub mod f_src_lib_rs;"), "{}", c.root);
+        assert!(c.root.contains("#[path = \"tests/uses_lib.rs\"]\npub mod f_tests_uses_lib_rs;"), "{}", c.root);
+        // `mod x;` files are declared where the user declared them, not at the root.
+        assert!(!c.root.contains("physics"), "{}", c.root);
+        let lib = module(&c, "src/lib.rs");
+        assert!(lib.contains("pub mod physics;"), "{lib}");
+        assert!(lib.contains("const fn twice()"), "{lib}");
+        // `crate::` at the crate root is `self::`.
+        assert!(lib.replace(' ', "").contains("self::physics::G+physics::detail::H"), "{lib}");
+        let detail = module(&c, "src/physics/detail.rs");
+        assert!(detail.contains("pub const H: f64 = super::G * 2.0;"), "{detail}");
+        // Two modules below the root: `crate::` is `super::super::`.
+        assert!(detail.replace(' ', "").contains("pubconstSAME:f64=super::super::physics::G;"), "{detail}");
+        // The test's view of the lib crate, of `common`, and what stays out of `common`.
+        let test = module(&c, "tests/uses_lib.rs");
+        assert!(test.contains("use crate::f_src_lib_rs::physics::G;"), "{test}");
+        assert!(test.replace(' ', "").contains("crate::f_src_lib_rs::physics::detail::SAME"), "{test}");
+        assert!(test.contains("pub mod common;"), "{test}");
+        let common = module(&c, "tests/common/mod.rs");
+        assert!(common.contains("pub const K: f64 = 4.0;"), "{common}");
+        for host_only in ["HashMap", "rayon", "host_helper"] {
+            assert!(!common.contains(host_only), "{common}");
+        }
+        // Each token on its line.
+        assert_eq!(common.lines().position(|l| l.contains("pub const K")), Some(3), "{common}");
+    }
+
+    #[test]
+    fn what_the_device_cannot_take_is_an_error_on_the_region_that_uses_it() {
+        let Err(e) = device_crate(&fixture("unsupported"), Some("unsupported")) else { panic!("no error") };
+        let expect = [
+            ("`HashMap`, which is not in `core`", "src/lib.rs:25:16"),
+            ("`HashMap::new`, which is not in `core`", "src/lib.rs:25:36"),
+            ("`helper`, a fn without `#[acc::routine]`", "src/lib.rs:26:16"),
+            ("`COUNTER`, a `static mut`", "src/lib.rs:26:40"),
+            ("`FROM_HELPER`, a const that uses `helper`, a fn without `#[acc::routine]`", "src/lib.rs:26:73"),
+            ("`Plain`, a struct without `#[derive(acc::DeviceCopy)]`", "src/lib.rs:22:41"),
+        ];
+        for (what, at) in expect {
+            let msg = format!("error: the GPU kernel cannot use {what}");
+            let k = e.find(&msg).unwrap_or_else(|| panic!("no `{msg}` in\n{e}"));
+            assert!(e[k..].lines().nth(1).is_some_and(|l| l.ends_with(at)), "{what} not at {at}:\n{e}");
+        }
+        // The source line and a caret under the path.
+        assert!(e.contains(" 26|         c[i] = helper(a[i])"), "{e}");
+        // `TWICE` comes from a `const fn` the device crate can build: no error.
+        assert!(!e.contains("`TWICE`"), "{e}");
+        assert!(e.contains("error: acc-build: 6 uses of what the device cannot take"), "{e}");
+    }
 }

@@ -109,3 +109,9 @@ pub const KERNEL_FEATURES: &str = "abi_ptx";
 /// The name of the device global that holds the host-mapped panic buffer's device address
 /// (a `*mut` [`panic::PanicRecord`]). The host sets it through `cuModuleGetGlobal`.
 pub const PANIC_BUF_SYMBOL: &str = "ACC_PANIC_BUF";
+
+/// The directory of this crate's source (its `Cargo.toml`), where cargo unpacked it: a path
+/// dependency's folder or the registry's copy. `acc-build` depends on this crate to learn it,
+/// and names it as the path dependency of the device crates it writes, so that the kernels are
+/// built from the same acc-device as the host side, wherever acc comes from.
+pub const SOURCE_DIR: &str = env!("CARGO_MANIFEST_DIR");

@@ -7,7 +7,11 @@
 //! | `sqrt`, `mul_add`, `floor`, `ceil`, `round`, `trunc` | LLVM intrinsics: one correctly rounded PTX instruction (`sqrt.rn`, `fma.rn`, `cvt.rmi`...) | `libm` |
 //! | `abs`, `min`, `max`, `copysign`, `signum`, `recip` | `core`'s inherent methods | same |
 //! | `powi` | repeated squaring (compiler-rt's `__powidf2`, as `std`'s `powi` on the host) | same |
-//! | `exp`, `exp2`, `ln`, `log2`, `log10`, `sin`, `cos`, `tan`, `powf`, `hypot`, `atan2`, `tanh`, `cbrt` | the `libm` crate (musl's algorithms, within 1 ulp), compiled to PTX | same |
+//! | `exp`, `exp2`, `ln`, `log2`, `log10`, `sin`, `cos`, `tan`, `powf`, `hypot`, `atan2`, `tanh`, `cbrt`, `asin`, `acos`, `atan`, `sinh`, `cosh`, `exp_m1`, `ln_1p` | the `libm` crate (musl's algorithms, within 1 ulp), compiled to PTX | same |
+//! | `asinh`, `acosh`, `atanh`, `sin_cos`, `log(base)`, `fract`, `div_euclid`, `rem_euclid` | `std`'s own formulas over the functions above | same |
+//!
+//! `std` calls the platform's C library for the `libm` row (glibc on Linux), so host and
+//! device may differ in the last bit or two there; everything else is bit-identical.
 //!
 //! Name resolution: `core` has no inherent `f32::sqrt` & co. (they sit behind the unstable
 //! `core_float_math` as free functions in `core::f32::math`), so with `use
@@ -71,6 +75,36 @@ pub trait Float: Copy {
     fn signum(self) -> Self;
     /// `self`'s magnitude with `sign`'s sign.
     fn copysign(self, sign: Self) -> Self;
+    /// Arcsine (radians), NaN outside `[-1, 1]`.
+    fn asin(self) -> Self;
+    /// Arccosine (radians), NaN outside `[-1, 1]`.
+    fn acos(self) -> Self;
+    /// Arctangent (radians).
+    fn atan(self) -> Self;
+    /// Hyperbolic sine.
+    fn sinh(self) -> Self;
+    /// Hyperbolic cosine.
+    fn cosh(self) -> Self;
+    /// Inverse hyperbolic sine (`std`'s formula).
+    fn asinh(self) -> Self;
+    /// Inverse hyperbolic cosine (`std`'s formula), NaN below 1.
+    fn acosh(self) -> Self;
+    /// Inverse hyperbolic tangent (`std`'s formula).
+    fn atanh(self) -> Self;
+    /// `e^self - 1`, accurate near zero.
+    fn exp_m1(self) -> Self;
+    /// `ln(1 + self)`, accurate near zero.
+    fn ln_1p(self) -> Self;
+    /// `(self.sin(), self.cos())`.
+    fn sin_cos(self) -> (Self, Self);
+    /// Logarithm in base `base` (`self.ln() / base.ln()`, as `std`).
+    fn log(self, base: Self) -> Self;
+    /// Fractional part, `self - self.trunc()`.
+    fn fract(self) -> Self;
+    /// Euclidean quotient: `self = rhs * q + r` with `0 <= r < |rhs|`.
+    fn div_euclid(self, rhs: Self) -> Self;
+    /// Least non-negative remainder of `self` modulo `rhs`.
+    fn rem_euclid(self, rhs: Self) -> Self;
 }
 
 /// The instructions NVPTX has: LLVM intrinsics on the GPU, `libm` on the host.
@@ -100,7 +134,8 @@ macro_rules! float_impl {
     ($t:ident, $sqrt:ident, $fma:ident, $floor:ident, $ceil:ident, $round:ident, $trunc:ident,
      [$lsqrt:ident, $lfma:ident, $lfloor:ident, $lceil:ident, $lround:ident, $ltrunc:ident],
      [$exp:ident, $exp2:ident, $ln:ident, $log2:ident, $log10:ident, $sin:ident, $cos:ident,
-      $tan:ident, $pow:ident, $hypot:ident, $atan2:ident, $tanh:ident, $cbrt:ident]) => {
+      $tan:ident, $pow:ident, $hypot:ident, $atan2:ident, $tanh:ident, $cbrt:ident],
+     [$asin:ident, $acos:ident, $atan:ident, $sinh:ident, $cosh:ident, $expm1:ident, $log1p:ident]) => {
         impl Float for $t {
             native! { $t:
                 sqrt() => $sqrt / $lsqrt;
@@ -124,6 +159,58 @@ macro_rules! float_impl {
                 atan2(other) => $atan2;
                 tanh() => $tanh;
                 cbrt() => $cbrt;
+                asin() => $asin;
+                acos() => $acos;
+                atan() => $atan;
+                sinh() => $sinh;
+                cosh() => $cosh;
+                exp_m1() => $expm1;
+                ln_1p() => $log1p;
+            }
+            // The next three are `std`'s own formulas (`std` does not call the C library for
+            // them), so that both backends compute the same expression.
+            #[inline]
+            fn asinh(self) -> Self {
+                let ax = <$t>::abs(self);
+                let ix = 1.0 / ax;
+                Float::copysign(Float::ln_1p(ax + ax / (Float::hypot(1.0, ix) + ix)), self)
+            }
+            #[inline]
+            fn acosh(self) -> Self {
+                if self < 1.0 {
+                    <$t>::NAN
+                } else {
+                    Float::ln(self + Float::sqrt(self - 1.0) * Float::sqrt(self + 1.0))
+                }
+            }
+            #[inline]
+            fn atanh(self) -> Self {
+                0.5 * Float::ln_1p((2.0 * self) / (1.0 - self))
+            }
+            #[inline]
+            fn sin_cos(self) -> (Self, Self) {
+                (Float::sin(self), Float::cos(self))
+            }
+            #[inline]
+            fn log(self, base: Self) -> Self {
+                Float::ln(self) / Float::ln(base)
+            }
+            #[inline(always)]
+            fn fract(self) -> Self {
+                self - Float::trunc(self)
+            }
+            #[inline]
+            fn div_euclid(self, rhs: Self) -> Self {
+                let q = Float::trunc(self / rhs);
+                if self % rhs < 0.0 {
+                    return if rhs > 0.0 { q - 1.0 } else { q + 1.0 };
+                }
+                q
+            }
+            #[inline]
+            fn rem_euclid(self, rhs: Self) -> Self {
+                let r = self % rhs;
+                if r < 0.0 { r + <$t>::abs(rhs) } else { r }
             }
             #[inline(always)]
             fn powi(self, n: i32) -> Self {
@@ -174,10 +261,12 @@ macro_rules! float_impl {
 
 float_impl!(f32, sqrtf32, fmaf32, floorf32, ceilf32, roundf32, truncf32,
     [sqrtf, fmaf, floorf, ceilf, roundf, truncf],
-    [expf, exp2f, logf, log2f, log10f, sinf, cosf, tanf, powf, hypotf, atan2f, tanhf, cbrtf]);
+    [expf, exp2f, logf, log2f, log10f, sinf, cosf, tanf, powf, hypotf, atan2f, tanhf, cbrtf],
+    [asinf, acosf, atanf, sinhf, coshf, expm1f, log1pf]);
 float_impl!(f64, sqrtf64, fmaf64, floorf64, ceilf64, roundf64, truncf64,
     [sqrt, fma, floor, ceil, round, trunc],
-    [exp, exp2, log, log2, log10, sin, cos, tan, pow, hypot, atan2, tanh, cbrt]);
+    [exp, exp2, log, log2, log10, sin, cos, tan, pow, hypot, atan2, tanh, cbrt],
+    [asin, acos, atan, sinh, cosh, expm1, log1p]);
 
 #[cfg(test)]
 mod tests {
@@ -225,6 +314,97 @@ mod tests {
             assert!(same(Float::tan(x), x.tan()), "tan {x}");
             assert_eq!(Float::round(x), x.round());
             assert_eq!(Float::recip(x), x.recip());
+        }
+    }
+
+    /// Distance in units of the last place (0 for equal values and for two NaNs).
+    fn ulps64(a: f64, b: f64) -> u64 {
+        if a.is_nan() && b.is_nan() || a == b {
+            return 0;
+        }
+        let key = |x: f64| {
+            let i = x.to_bits() as i64;
+            if i < 0 { i64::MIN - i } else { i }
+        };
+        key(a).abs_diff(key(b))
+    }
+
+    fn ulps32(a: f32, b: f32) -> u64 {
+        if a.is_nan() && b.is_nan() || a == b {
+            return 0;
+        }
+        let key = |x: f32| {
+            let i = x.to_bits() as i32;
+            if i < 0 { i32::MIN - i } else { i }
+        };
+        u64::from(key(a).abs_diff(key(b)))
+    }
+
+    const XS64: [f64; 18] = [
+        0.0, -0.0, 1e-300, 1e-9, 0.1, -0.3, 0.5, -0.75, 0.999, 1.0, -1.0, 1.5, 2.75, -3.5, 10.0, 100.5, -700.25, 1e12,
+    ];
+
+    #[test]
+    fn inverse_hyperbolic_and_log_functions_agree_with_std_f64() {
+        for &x in &XS64 {
+            let checks: [(&str, f64, f64, u64); 17] = [
+                ("asin", Float::asin(x), x.asin(), 1),
+                ("acos", Float::acos(x), x.acos(), 1),
+                ("atan", Float::atan(x), x.atan(), 1),
+                ("sinh", Float::sinh(x), x.sinh(), 2),
+                ("cosh", Float::cosh(x), x.cosh(), 2),
+                ("tanh", Float::tanh(x), x.tanh(), 2),
+                ("asinh", Float::asinh(x), x.asinh(), 2),
+                ("acosh", Float::acosh(x), x.acosh(), 2),
+                ("atanh", Float::atanh(x), x.atanh(), 2),
+                ("exp_m1", Float::exp_m1(x), x.exp_m1(), 1),
+                ("ln_1p", Float::ln_1p(x), x.ln_1p(), 1),
+                ("log", Float::log(x, 3.0), x.log(3.0), 2),
+                ("cbrt", Float::cbrt(x), x.cbrt(), 1),
+                ("exp2", Float::exp2(x), x.exp2(), 1),
+                ("fract", Float::fract(x), x.fract(), 0),
+                ("div_euclid", Float::div_euclid(x, -0.7), x.div_euclid(-0.7), 0),
+                ("rem_euclid", Float::rem_euclid(x, 0.7), x.rem_euclid(0.7), 0),
+            ];
+            for (name, ours, std, tol) in checks {
+                assert!(ulps64(ours, std) <= tol, "{name}({x:e}): {ours:e} vs std {std:e}");
+            }
+            let (s, c) = Float::sin_cos(x);
+            assert_eq!((s.to_bits(), c.to_bits()), (Float::sin(x).to_bits(), Float::cos(x).to_bits()));
+            assert!(ulps64(s, x.sin()) <= 1 && ulps64(c, x.cos()) <= 1, "sin_cos({x:e})");
+        }
+        // Domains: NaN where std gives NaN.
+        assert!(Float::asin(1.5f64).is_nan() && Float::acosh(0.5f64).is_nan() && Float::ln_1p(-2.0f64).is_nan());
+        assert_eq!(Float::atanh(1.0f64), f64::INFINITY);
+        assert_eq!(Float::asinh(-0.0f64).to_bits(), (-0.0f64).to_bits());
+        assert_eq!(Float::log(8.0f64, 2.0), 3.0);
+    }
+
+    #[test]
+    fn inverse_hyperbolic_and_log_functions_agree_with_std_f32() {
+        for &x in &XS64 {
+            let x = x as f32;
+            let checks: [(&str, f32, f32, u64); 14] = [
+                ("asin", Float::asin(x), x.asin(), 1),
+                ("acos", Float::acos(x), x.acos(), 1),
+                ("atan", Float::atan(x), x.atan(), 1),
+                ("sinh", Float::sinh(x), x.sinh(), 2),
+                ("cosh", Float::cosh(x), x.cosh(), 2),
+                ("asinh", Float::asinh(x), x.asinh(), 2),
+                ("acosh", Float::acosh(x), x.acosh(), 2),
+                ("atanh", Float::atanh(x), x.atanh(), 2),
+                ("exp_m1", Float::exp_m1(x), x.exp_m1(), 1),
+                ("ln_1p", Float::ln_1p(x), x.ln_1p(), 1),
+                ("log", Float::log(x, 3.0), x.log(3.0), 2),
+                ("hypot", Float::hypot(x, 0.5), x.hypot(0.5), 1),
+                ("powf", Float::powf(x.abs(), 1.25), x.abs().powf(1.25), 1),
+                ("rem_euclid", Float::rem_euclid(x, 0.7), x.rem_euclid(0.7), 0),
+            ];
+            for (name, ours, std, tol) in checks {
+                assert!(ulps32(ours, std) <= tol, "{name}({x:e}): {ours:e} vs std {std:e}");
+            }
+            let (s, c) = Float::sin_cos(x);
+            assert!(ulps32(s, x.sin()) <= 1 && ulps32(c, x.cos()) <= 1, "sin_cos({x:e})");
         }
     }
 }

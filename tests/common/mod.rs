@@ -283,3 +283,7 @@ pub fn gen_bool(n: usize) -> Vec<bool> {
 pub fn inits_bool() -> Vec<bool> {
     vec![true, false]
 }
+
+/// A const of the helper module, used in a region of `tests/semantics_names.rs`: the device
+/// crate declares `tests/common/mod.rs` as the module `common` of each test that has it.
+pub const HALF: f64 = 0.5;
