@@ -649,6 +649,11 @@ impl<'s, 'a> Checker<'s, 'a> {
         if p.leading_colon.is_none() && (self.locals.contains(&first) || first == "Self") {
             return;
         }
+        // `i64::MAX`, `f32::consts..`: a primitive type's items (types and values have their
+        // own namespaces: a fn named `i64` does not hide the type).
+        if p.leading_colon.is_none() && p.segments.len() > 1 && PRIMITIVES.contains(&first.as_str()) {
+            return;
+        }
         let text = p.segments.iter().map(|s| s.ident.unraw().to_string()).collect::<Vec<_>>().join("::");
         match self.scan.resolve(self.m, p) {
             Res::Item(m2, k2) => {
@@ -666,8 +671,20 @@ impl<'s, 'a> Checker<'s, 'a> {
     }
 }
 
+/// Rust's primitive types: in type position their names mean the type, whatever fn of the
+/// same name is in scope.
+const PRIMITIVES: &[&str] = &[
+    "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "f32", "f64", "bool", "char", "str",
+];
+
 impl<'ast> Visit<'ast> for Checker<'_, '_> {
     fn visit_attribute(&mut self, _: &'ast syn::Attribute) {}
+    fn visit_type_path(&mut self, t: &'ast syn::TypePath) {
+        let primitive = t.qself.is_none() && t.path.leading_colon.is_none() && t.path.segments.len() == 1 && PRIMITIVES.contains(&t.path.segments[0].ident.to_string().as_str());
+        if !primitive {
+            syn::visit::visit_type_path(self, t);
+        }
+    }
     fn visit_path(&mut self, p: &'ast syn::Path) {
         self.check_path(p);
         for seg in &p.segments {
