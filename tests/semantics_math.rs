@@ -272,19 +272,24 @@ fn ln_1p_f64() {
 }
 
 #[acc::parallel]
-fn f64_sin_cos(a: &[f64], out: &mut [f64]) {
+fn f64_sin_cos(a: &[f64], sines: &mut [f64], cosines: &mut [f64]) {
     #[acc::r#loop(gang, vector)]
-    for i in 0..out.len() {
-        out[i] = { let (s, c) = a[i].sin_cos(); s * 3.0 + c };
+    for i in 0..sines.len() {
+        let (s, c) = a[i].sin_cos();
+        sines[i] = s;
+        cosines[i] = c;
     }
 }
 
+/// Each half on its own (a combination such as `3s + c` cancels near its zeros, where a few
+/// ulps of `s` or `c` are many of the sum: seen on an H100).
 #[test]
 fn sin_cos_f64() {
     let a = input64("wide");
-    let mut out = vec![0.0; a.len()];
-    f64_sin_cos(&a, &mut out);
-    check64("sin_cos", &a, &out, |x: f64| { let (s, c) = x.sin_cos(); s * 3.0 + c }, 4);
+    let (mut s, mut c) = (vec![0.0; a.len()], vec![0.0; a.len()]);
+    f64_sin_cos(&a, &mut s, &mut c);
+    check64("sin_cos.0", &a, &s, |x: f64| x.sin_cos().0, 4);
+    check64("sin_cos.1", &a, &c, |x: f64| x.sin_cos().1, 4);
 }
 
 #[acc::parallel]
@@ -300,7 +305,9 @@ fn log_f64() {
     let a = input64("positive");
     let mut out = vec![0.0; a.len()];
     f64_log(&a, &mut out);
-    check64("log", &a, &out, |x: f64| x.log(3.0), 2);
+    // `ln(x) / ln(3)`, as std computes it: the device's two `ln`s and the division (on the
+    // host the same formula gives std's bits).
+    check64("log", &a, &out, |x: f64| x.log(3.0), 4);
 }
 
 #[acc::parallel]
