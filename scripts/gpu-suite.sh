@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The whole suite on the GPU machine (no Rust there), with the proof that it ran there: per
+# binary, tests passed and launches on the GPU / on the host (ACC_NOTIFY), the host launches by
+# region (each must be one that asks for the host: `if`, `self`), then compute-sanitizer
+# (memcheck, racecheck, synccheck) on the binaries named in SANITIZE.
+#
+# Here (with Rust), from the repository root:
+#   rm -rf .gpu && ../shared/tools/gpu-pack test --release --features cuda --tests --no-run
+#   ../shared/tools/gpu-pack build --release --features cuda --examples
+#   tar -cJf .gpu/bins.tar.xz -C .gpu/bin . && rm -rf .gpu/bin && cp scripts/gpu-suite.sh .gpu/
+# then with the device tool: run(command="bash .gpu/gpu-suite.sh", carry=[".gpu"]).
+cd "$(dirname "$0")" || exit 2
+if [ -f bins.tar.xz ]; then mkdir -p bin && tar -xJf bins.tar.xz -C bin; fi
+rm -f bin/test-ui-*   # trybuild needs cargo
+cd bin || exit 2
+export ACC_DEVICE_TYPE=nvidia RUST_BACKTRACE=1
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+pass=0; fail=0
+for b in *; do
+  chmod +x "$b"
+  case "$b" in test-*) ACC_NOTIFY=1 ./"$b" --test-threads=1 --nocapture > "/tmp/$b.log" 2>&1 ;; *) ACC_NOTIFY=1 ./"$b" > "/tmp/$b.log" 2>&1 ;; esac
+  rc=$?
+  gpu=$(grep -c 'acc: launch .* on nvidia' "/tmp/$b.log"); host=$(grep -c 'acc: launch .* on host' "/tmp/$b.log")
+  echo "=== $b rc=$rc gpu_launches=$gpu host_launches=$host :: $(grep -E '^test result' "/tmp/$b.log" | tail -1)"
+  if [ $rc -eq 0 ]; then pass=$((pass+1)); else fail=$((fail+1)); grep -E -A4 'panicked' "/tmp/$b.log" | head -30; fi
+done
+echo "##### host launches by region (each must ask for the host)"
+for f in /tmp/test-*.log /tmp/example-*.log; do grep -h "acc: launch .* on host" "$f" | sed "s|^.*acc: launch|$(basename "$f" .log):|"; done | sort | uniq -c | sort -rn
+echo "##### sanitizers"
+for b in ${SANITIZE:-test-semantics_coherence-*}; do
+  for tool in memcheck racecheck synccheck; do
+    out=$(compute-sanitizer --tool $tool --print-limit 5 ./$b --test-threads=1 2>&1)
+    echo "=== $b $tool: $(echo "$out" | grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|^test result' | tr '\n' ' ')"
+  done
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
