@@ -151,7 +151,8 @@ impl Lowering<'_> {
                 quote!(#code #v)
             }
             _ if self.uses_arrays(stmt) => {
-                if let Some(span) = host_jump(stmt) {
+                let j = schedule::jumps(std::slice::from_ref(stmt));
+                if let Some(span) = j.loop_exit.or(j.fn_exit) {
                     self.errors.error(span, "on the GPU, this statement runs on the device (it uses an array), so it cannot `break`, `continue` or `return` the host's loop or fn: compute the condition in a `let`, then jump");
                     return TokenStream::new();
                 }
@@ -397,52 +398,6 @@ impl Lowering<'_> {
     fn mentions_array(&self, e: &Expr) -> bool {
         self.uses_arrays(&Stmt::Expr(e.clone(), None))
     }
-}
-
-/// A `break`, `continue` or `return` (or `?`) in `stmt` that leaves it.
-fn host_jump(stmt: &Stmt) -> Option<Span> {
-    struct V(usize, Option<Span>);
-    impl<'ast> syn::visit::Visit<'ast> for V {
-        fn visit_expr_continue(&mut self, c: &'ast syn::ExprContinue) {
-            if self.0 == 0 || c.label.is_some() {
-                self.1.get_or_insert(c.span());
-            }
-        }
-        fn visit_expr_break(&mut self, c: &'ast syn::ExprBreak) {
-            if self.0 == 0 || c.label.is_some() {
-                self.1.get_or_insert(c.span());
-            }
-            syn::visit::visit_expr_break(self, c);
-        }
-        fn visit_expr_return(&mut self, r: &'ast syn::ExprReturn) {
-            self.1.get_or_insert(r.span());
-        }
-        fn visit_expr_try(&mut self, t: &'ast syn::ExprTry) {
-            self.1.get_or_insert(t.question_token.span);
-        }
-        fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
-            self.visit_expr(&f.expr);
-            self.0 += 1;
-            self.visit_block(&f.body);
-            self.0 -= 1;
-        }
-        fn visit_expr_while(&mut self, f: &'ast syn::ExprWhile) {
-            self.visit_expr(&f.cond);
-            self.0 += 1;
-            self.visit_block(&f.body);
-            self.0 -= 1;
-        }
-        fn visit_expr_loop(&mut self, f: &'ast syn::ExprLoop) {
-            self.0 += 1;
-            self.visit_block(&f.body);
-            self.0 -= 1;
-        }
-        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
-    }
-    let mut v = V(0, None);
-    syn::visit::Visit::visit_stmt(&mut v, stmt);
-    v.1
 }
 
 /// Finds a use of an array's elements: any mention of its name except `a.len()` and

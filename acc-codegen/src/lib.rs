@@ -343,8 +343,8 @@ pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src
     for p in &params {
         let (ident, pname) = (&p.ident, p.ident.to_string());
         match p.kind {
-            ParamKind::Slice => coherence.extend(quote!(__acc_coherent.read(#pname, ::acc::__private::view(#ident));)),
-            ParamKind::SliceMut => coherence.extend(quote!(__acc_coherent.write(#pname, ::acc::__private::view(#ident));)),
+            ParamKind::Slice => coherence.extend(quote!(__acc_coherent.read(#pname, #ident);)),
+            ParamKind::SliceMut => coherence.extend(quote!(__acc_coherent.write(#pname, #ident);)),
             _ => {}
         }
     }
@@ -352,6 +352,13 @@ pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src
     let attrs = &f.attrs;
     let vis = &f.vis;
     let sig = &f.sig;
+    // (The cfgs are acc-build's: a crate whose build script does not declare them, a
+    // trybuild case say, must not be warned about them.)
+    let gpu_errors = if gpu_errors.is_empty() {
+        gpu_errors
+    } else {
+        quote!(#[allow(unexpected_cfgs)] const _: () = { #gpu_errors };)
+    };
     quote! {
         #gpu_errors
         #(#attrs)*

@@ -509,8 +509,7 @@ impl<'a> Scheduler<'a> {
     /// statement with each such `continue` turned into setting the flag and leaving the
     /// statement (`'label: { .. break 'label; .. }`).
     fn skip_rest(&mut self, stmt: &Stmt) -> Option<(Ident, Stmt)> {
-        let b = syn::Block { brace_token: Default::default(), stmts: vec![stmt.clone()] };
-        let span = escaping_jump(&b).filter(|_| has_continue(stmt))?;
+        let span = jumps(std::slice::from_ref(stmt)).next_trip?;
         if matches!(stmt, Stmt::Local(_)) {
             self.errors.error(span, "on the GPU, a `continue` inside a `let` of a loop that holds parallel loops is not supported: test the condition in an `if` before the `let`");
             return None;
@@ -696,14 +695,41 @@ fn place_root(e: &Expr) -> (Option<Ident>, bool) {
     }
 }
 
-/// Whether `stmt` has a `continue` of the loop around it (not of a loop inside it).
-fn has_continue(stmt: &Stmt) -> bool {
-    struct V(usize, bool);
+/// The jumps that leave a piece of code: `continue`/`break` of the loop around it, and
+/// `return`/`?` of the fn (not those of loops or closures inside it).
+#[derive(Default)]
+pub(crate) struct Jumps {
+    /// An unlabelled `continue` of the loop around it.
+    pub next_trip: Option<Span>,
+    /// Any `continue` or `break` that leaves it (unlabelled at its top, or labelled).
+    pub loop_exit: Option<Span>,
+    /// A `return` or `?`.
+    pub fn_exit: Option<Span>,
+}
+
+/// The [`Jumps`] of `stmts`.
+pub(crate) fn jumps(stmts: &[Stmt]) -> Jumps {
+    struct V(usize, Jumps);
     impl<'ast> Visit<'ast> for V {
         fn visit_expr_continue(&mut self, c: &'ast syn::ExprContinue) {
             if self.0 == 0 && c.label.is_none() {
-                self.1 = true;
+                self.1.next_trip.get_or_insert(c.span());
             }
+            if self.0 == 0 || c.label.is_some() {
+                self.1.loop_exit.get_or_insert(c.span());
+            }
+        }
+        fn visit_expr_break(&mut self, c: &'ast syn::ExprBreak) {
+            if self.0 == 0 || c.label.is_some() {
+                self.1.loop_exit.get_or_insert(c.span());
+            }
+            syn::visit::visit_expr_break(self, c);
+        }
+        fn visit_expr_return(&mut self, r: &'ast syn::ExprReturn) {
+            self.1.fn_exit.get_or_insert(r.span());
+        }
+        fn visit_expr_try(&mut self, t: &'ast syn::ExprTry) {
+            self.1.fn_exit.get_or_insert(t.question_token.span);
         }
         fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
             self.visit_expr(&f.expr);
@@ -725,49 +751,16 @@ fn has_continue(stmt: &Stmt) -> bool {
         fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
-    let mut v = V(0, false);
-    v.visit_stmt(stmt);
+    let mut v = V(0, Jumps::default());
+    for s in stmts {
+        v.visit_stmt(s);
+    }
     v.1
 }
 
 /// A `continue` or `break` in `b` that leaves the body (not one of a loop inside it).
 fn escaping_jump(b: &syn::Block) -> Option<Span> {
-    struct V(usize, Option<Span>);
-    impl<'ast> Visit<'ast> for V {
-        fn visit_expr_continue(&mut self, c: &'ast syn::ExprContinue) {
-            if self.0 == 0 || c.label.is_some() {
-                self.1.get_or_insert(c.span());
-            }
-        }
-        fn visit_expr_break(&mut self, c: &'ast syn::ExprBreak) {
-            if self.0 == 0 || c.label.is_some() {
-                self.1.get_or_insert(c.span());
-            }
-            syn::visit::visit_expr_break(self, c);
-        }
-        fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
-            self.visit_expr(&f.expr);
-            self.0 += 1;
-            self.visit_block(&f.body);
-            self.0 -= 1;
-        }
-        fn visit_expr_while(&mut self, f: &'ast syn::ExprWhile) {
-            self.visit_expr(&f.cond);
-            self.0 += 1;
-            self.visit_block(&f.body);
-            self.0 -= 1;
-        }
-        fn visit_expr_loop(&mut self, f: &'ast syn::ExprLoop) {
-            self.0 += 1;
-            self.visit_block(&f.body);
-            self.0 -= 1;
-        }
-        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
-    }
-    let mut v = V(0, None);
-    v.visit_block(b);
-    v.1
+    jumps(&b.stmts).loop_exit
 }
 
 /// Whether `b` assigns the plain variable `name` (`name = ..`, `name op= ..`).

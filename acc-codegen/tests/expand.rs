@@ -396,6 +396,6 @@ fn self_runs_on_the_host_with_coherent_arrays() {
     );
     assert!(!s.contains("gpu_ready") && !s.contains("acc_region"), "`self` has no GPU path:\n{s}");
     has(&s, "let __acc_if : bool = false && __acc_if ;");
-    has(&s, r#"__acc_coherent . write ("a" , :: acc :: __private :: view (a)) ;"#);
-    has(&s, r#"__acc_coherent . read ("b" , :: acc :: __private :: view (b)) ;"#);
+    has(&s, r#"__acc_coherent . write ("a" , a) ;"#);
+    has(&s, r#"__acc_coherent . read ("b" , b) ;"#);
 }

@@ -59,18 +59,25 @@ impl HostRun {
     }
 
     /// An array the region reads: the device's copy, if present, comes to the host first.
-    pub fn read(&mut self, name: &'static str, v: HostView) {
+    pub fn read<T>(&mut self, name: &'static str, a: &[T]) {
         if self.active {
-            update_host(self.region, name, v, true);
+            update_host(self.region, name, Self::view(a), true);
         }
     }
 
     /// An array the region may write: as [`HostRun::read`], and back to the device after.
-    pub fn write(&mut self, name: &'static str, v: HostView) {
+    pub fn write<T>(&mut self, name: &'static str, a: &[T]) {
         if self.active {
+            let v = Self::view(a);
             update_host(self.region, name, v, true);
             self.written.push((name, v));
         }
+    }
+
+    /// `a`'s bytes (no bound on `T`: a slice the device cannot hold is reported once, by
+    /// the region's data clauses).
+    fn view<T>(a: &[T]) -> HostView {
+        HostView { addr: a.as_ptr() as usize, bytes: std::mem::size_of_val(a), elem: std::any::type_name::<T>() }
     }
 }
 
