@@ -25,7 +25,7 @@ for b in *; do
   if [ $rc -eq 0 ]; then pass=$((pass+1)); else fail=$((fail+1)); grep -E -A4 'panicked' "/tmp/$b.log" | head -30; fi
 done
 echo "##### host launches by region (each must ask for the host)"
-for f in /tmp/test-*.log /tmp/example-*.log; do grep -h "acc: launch .* on host" "$f" | sed "s|^.*acc: launch|$(basename "$f" .log):|"; done | sort | uniq -c | sort -rn
+for f in /tmp/test-*.log /tmp/example-*.log; do [ -f "$f" ] || continue; grep -h "acc: launch .* on host" "$f" | sed "s|^.*acc: launch|$(basename "$f" .log):|"; done | sort | uniq -c | sort -rn
 echo "##### sanitizers"
 for b in ${SANITIZE:-test-semantics_coherence-*}; do
   for tool in memcheck racecheck synccheck; do
