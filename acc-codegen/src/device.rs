@@ -169,12 +169,13 @@ impl Lowering<'_> {
             self.errors.error(e.span(), "on the GPU, acc loops stand as statements of the region body or of the `if`/`while`/`for` blocks around them, not inside a `let`");
             return TokenStream::new();
         }
-        if l.init.as_ref().is_some_and(|i| i.diverge.is_some()) && self.uses_arrays(&Stmt::Local(l.clone())) {
+        let on_device = self.uses_arrays(&Stmt::Local(l.clone()));
+        if l.init.as_ref().is_some_and(|i| i.diverge.is_some()) && on_device {
             self.errors.error(l.span(), "on the GPU, a `let .. else` that reads an array is not supported: compute the value in a `let`, then match it");
             return TokenStream::new();
         }
         match init {
-            Some(e) if self.uses_arrays(&Stmt::Local(l.clone())) => self.device_values(&l.pat, e, l.span()),
+            Some(e) if on_device => self.device_values(&l.pat, e, l.span()),
             _ => {
                 self.bind_let(l);
                 quote!(#l)
@@ -230,21 +231,20 @@ impl Lowering<'_> {
         self.once_with(stmt, &[])
     }
 
+    /// A statement run once, on the device, whose `outputs` come back to the host.
     fn once_with(&mut self, stmt: &Stmt, outputs: &[Let]) -> TokenStream {
         let once: ExprForLoop = syn::parse_quote_spanned!(stmt.span()=> for _ in 0..1usize { #stmt });
-        let name = self.kernel_name();
-        match nest_kernel(RegionKind::Serial, self.dir, &once, self.params, &self.lets, &self.region_reds, &self.items, outputs, &name, &mut self.errors) {
-            Some((kernel, launch)) => {
-                self.kernels.push(Kernel { name, device_fn: kernel });
-                launch
-            }
-            None => TokenStream::new(),
-        }
+        self.kernel(RegionKind::Serial, &once, outputs)
     }
 
     fn nest(&mut self, fl: &ExprForLoop) -> TokenStream {
-        let name = self.kernel_name();
-        match nest_kernel(self.kind, self.dir, fl, self.params, &self.lets, &self.region_reds, &self.items, &[], &name, &mut self.errors) {
+        self.kernel(self.kind, fl, &[])
+    }
+
+    /// The next kernel of the region, from the nest `fl`; its launch.
+    fn kernel(&mut self, kind: RegionKind, fl: &ExprForLoop, outputs: &[Let]) -> TokenStream {
+        let name = format!("{}_{}", self.base, self.kernels.len());
+        match nest_kernel(kind, self.dir, fl, self.params, &self.lets, &self.region_reds, &self.items, outputs, &name, &mut self.errors) {
             Some((kernel, launch)) => {
                 self.kernels.push(Kernel { name, device_fn: kernel });
                 launch
@@ -354,10 +354,6 @@ impl Lowering<'_> {
         format_ident!("__acc_{}{}", what, self.temps)
     }
 
-    fn kernel_name(&self) -> String {
-        format!("{}_{}", self.base, self.kernels.len())
-    }
-
     /// Whether `fl` is a nest of its own: an acc loop, or a loop of a `kernels`/`serial`
     /// region that the compiler schedules (a `kernels` loop around loops that it cannot prove
     /// independent is a host loop around the nests inside, as NVHPC makes it).
@@ -368,7 +364,7 @@ impl Lowering<'_> {
         if self.kind == RegionKind::Parallel || loops::LoopHeader::parse(fl).is_err() {
             return false;
         }
-        if self.kind == RegionKind::Kernels && contains_nest_loop(&Expr::Block(syn::ExprBlock { attrs: Vec::new(), label: None, block: fl.body.clone() })) {
+        if self.kind == RegionKind::Kernels && schedule::any_loop(&fl.body, &is_nest_loop) {
             return loops::dependence_nest(fl, 1, &[], &region::inner_decls(&fl.body)).is_none();
         }
         true
@@ -378,7 +374,10 @@ impl Lowering<'_> {
     /// schedules).
     fn holds_nest(&self, e: &Expr) -> bool {
         match self.kind {
-            RegionKind::Kernels => contains_nest_loop(e),
+            RegionKind::Kernels => {
+                let b = syn::Block { brace_token: Default::default(), stmts: vec![Stmt::Expr(e.clone(), None)] };
+                schedule::any_loop(&b, &is_nest_loop)
+            }
             _ => contains_acc_loop(e),
         }
     }
@@ -453,23 +452,10 @@ fn flat_tokens(ts: TokenStream) -> Vec<proc_macro2::TokenTree> {
     out
 }
 
-/// Whether `e` holds a loop that a `kernels` region schedules as a nest: an acc loop, or a
-/// `for` over a range.
-fn contains_nest_loop(e: &Expr) -> bool {
-    struct V(bool);
-    impl<'ast> syn::visit::Visit<'ast> for V {
-        fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
-            if has_loop_attr(f) || loops::LoopHeader::parse(f).is_ok() {
-                self.0 = true;
-            }
-            syn::visit::visit_expr_for_loop(self, f);
-        }
-        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
-    }
-    let mut v = V(false);
-    syn::visit::Visit::visit_expr(&mut v, e);
-    v.0
+/// Whether `f` is a loop that a `kernels` region schedules as a nest: an acc loop, or a `for`
+/// over a range.
+fn is_nest_loop(f: &ExprForLoop) -> bool {
+    has_loop_attr(f) || loops::LoopHeader::parse(f).is_ok()
 }
 
 fn has_loop_attr(f: &ExprForLoop) -> bool {

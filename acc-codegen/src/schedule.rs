@@ -825,7 +825,7 @@ fn uses_worker(f: &ExprForLoop, kind: RegionKind) -> bool {
 
 /// Whether a `for` loop in `b` (not inside a closure or an item, which the schedule does
 /// not lower) satisfies `pred`.
-fn any_loop(b: &syn::Block, pred: &dyn Fn(&ExprForLoop) -> bool) -> bool {
+pub(crate) fn any_loop(b: &syn::Block, pred: &dyn Fn(&ExprForLoop) -> bool) -> bool {
     struct V<'p>(&'p dyn Fn(&ExprForLoop) -> bool, bool);
     impl<'ast> Visit<'ast> for V<'_> {
         fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
