@@ -43,7 +43,7 @@
 //! rejects `#[acc::loop(..)]` with "expected identifier, found keyword `loop`" and suggests
 //! the raw identifier.
 //!
-//! The directives: [`parallel`], [`kernels`], [`serial`], [`macro@r#loop`], [`data!`],
+//! The directives: [`parallel`], [`kernels`], [`serial`], [`r#loop`](attr.loop.html), [`data!`],
 //! [`enter_data!`], [`exit_data!`], [`update!`], [`cache!`], [`atomic!`], [`routine`],
 //! [`derive@DeviceCopy`]; the runtime API: [`device_type`], [`set_device`], [`num_devices`],
 //! [`is_present`], [`init`], [`shutdown`], [`wait`], [`wait_all`], [`Mirror`],
