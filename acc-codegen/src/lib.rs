@@ -380,7 +380,7 @@ pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src
                 #enters
             }
             #gpu_path
-            let __acc_launch = ::acc::__private::run_on_host(&__ACC_REGION);
+            let __acc_launch = ::acc::__private::run_on_host_queued(&__ACC_REGION, __acc_queue);
             #[allow(unused_mut)]
             let mut __acc_coherent = ::acc::__private::HostRun::new(&__ACC_REGION);
             #coherence

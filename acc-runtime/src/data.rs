@@ -551,6 +551,7 @@ fn upload(
     })?;
     profile::record_named_transfer(
         region,
+        profile::Track::of(b, None),
         name,
         Direction::HostToDevice,
         v.bytes as u64,
@@ -608,6 +609,7 @@ fn download_on(
     })?;
     profile::record_named_transfer(
         region,
+        profile::Track::of(b, queue),
         name,
         Direction::DeviceToHost,
         v.bytes as u64,

@@ -366,7 +366,7 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
         cfg.block = (bx, by, 1);
         cfg.queue = queue;
         LAST_QUEUE.set(queue);
-        let timer = profile::launch_begin_on(region, crate::DeviceType::Nvidia);
+        let timer = profile::launch_begin_on(region, profile::Track::of(cuda, queue));
         cuda.launch_kernel(&entry.kernel, cfg, args, Some(region)).unwrap_or_else(|e| match e {
             // The panic's own text names the kernel and the user's file:line.
             crate::cuda::CudaError::KernelPanic { .. } => panic!("acc: {region}: {e}"),

@@ -37,7 +37,14 @@ pub fn use_device(region: &'static RegionInfo, if_cond: bool) -> bool {
 /// timer alive for the duration of the run.
 #[inline]
 pub fn run_on_host(region: &'static RegionInfo) -> profile::LaunchTimer {
-    profile::launch_begin_on(region, DeviceType::Host)
+    run_on_host_queued(region, None)
+}
+
+/// [`run_on_host`] for a region with `async(q)` (`queue` is `Some(q)`): the profile's trace
+/// puts the run on queue `q`'s track (the host runs it before the call returns).
+#[inline]
+pub fn run_on_host_queued(region: &'static RegionInfo, queue: Option<i64>) -> profile::LaunchTimer {
+    profile::launch_begin_on(region, profile::Track::host(queue))
 }
 
 /// The arrays of a region that runs on the host while the program runs on a GPU (`self`,

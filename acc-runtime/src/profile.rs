@@ -6,7 +6,14 @@
 //!   the device (an `enter_data!` that no `exit_data!` matched), naming it and where it
 //!   entered.
 //! - `ACC_PROFILE=1`: at process exit, a table per region on stderr: launches, total time,
-//!   bytes and time of host-to-device and device-to-host transfers.
+//!   bytes and time of host-to-device and device-to-host transfers; and the same per region
+//!   and device as JSON in the file `ACC_PROFILE_FILE` (default `acc-profile.json`, see
+//!   [`summary_json`]).
+//! - `ACC_PROFILE=chrome`: the table, and a Chrome trace of every launch and transfer on a
+//!   track per device and queue in `ACC_PROFILE_FILE` (default `acc-trace.json`; open it in
+//!   `chrome://tracing` or <https://ui.perfetto.dev>, see [`chrome_trace`]).
+//!
+//! `{pid}` in `ACC_PROFILE_FILE` becomes the process id.
 //!
 //! Any value other than empty or `0` turns a variable on. Both are read once, at first use.
 //! Statistics can also be collected programmatically with [`set_recording`] and read with
@@ -18,8 +25,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Instant;
 
-use crate::device::{self, DeviceType};
+use crate::device;
 use crate::region::RegionInfo;
+
+mod export;
+pub use export::{
+    chrome_trace, set_tracing, summary_json, write_chrome_trace, write_summary, Track,
+    DEFAULT_SUMMARY_FILE, DEFAULT_TRACE_FILE,
+};
 
 /// Direction of a transfer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -45,9 +58,13 @@ fn flags() -> &'static Flags {
     FLAGS.get_or_init(|| {
         if env_on("ACC_PROFILE") {
             RECORD.store(true, Ordering::Relaxed);
+            export::configure(&std::env::var("ACC_PROFILE").unwrap_or_default());
             extern "C" fn at_exit() {
                 // A panic must not cross the C boundary; nothing useful is left to do then.
-                let _ = std::panic::catch_unwind(print_report);
+                let _ = std::panic::catch_unwind(|| {
+                    print_report();
+                    export::write_at_exit();
+                });
             }
             // SAFETY: `at_exit` is a plain `extern "C" fn()` that never unwinds; it is
             // registered once (inside `get_or_init`).
@@ -165,6 +182,7 @@ pub fn snapshot() -> Vec<RegionProfile> {
 #[derive(Debug)]
 pub struct LaunchTimer {
     region: &'static RegionInfo,
+    track: Track,
     start: Option<Instant>,
 }
 
@@ -176,43 +194,65 @@ impl Drop for LaunchTimer {
                 s.launches += 1;
                 s.launch_nanos += nanos;
             });
+            export::launch(self.region, self.track, start, nanos);
         }
     }
 }
 
-/// Starts timing a launch of `region` on the current device (`ACC_NOTIFY` prints it).
+/// Starts timing a synchronous launch of `region` on the current device (`ACC_NOTIFY` prints
+/// it).
 pub fn launch_begin(region: &'static RegionInfo) -> LaunchTimer {
-    launch_begin_on(region, device::device_type())
+    let track = Track {
+        device: device::device_type(),
+        device_num: device::device_num(),
+        queue: None,
+    };
+    launch_begin_on(region, track)
 }
 
-/// Starts timing a launch of `region` on a device of type `on` (`ACC_NOTIFY` prints it).
-pub fn launch_begin_on(region: &'static RegionInfo, on: DeviceType) -> LaunchTimer {
+/// Starts timing a launch of `region` on `track` (`ACC_NOTIFY` prints it).
+pub fn launch_begin_on(region: &'static RegionInfo, track: Track) -> LaunchTimer {
     if notify_enabled() {
-        eprintln!("acc: launch {} on {on:?}", region.site());
+        eprintln!("acc: launch {} on {:?}", region.site(), track.device);
     }
     LaunchTimer {
         region,
+        track,
         start: recording().then(Instant::now),
     }
 }
 
-/// Records a transfer of `bytes` bytes that took `nanos` ns for `region`.
-pub fn record_transfer(region: &'static RegionInfo, dir: Direction, bytes: u64, nanos: u64) {
-    record(region, None, dir, bytes, nanos);
+/// Records a transfer of `bytes` bytes on `track` that took `nanos` ns for `region`.
+pub fn record_transfer(
+    region: &'static RegionInfo,
+    track: Track,
+    dir: Direction,
+    bytes: u64,
+    nanos: u64,
+) {
+    record(region, track, None, dir, bytes, nanos);
 }
 
 /// Records a transfer of the data named `name` (printed by `ACC_NOTIFY`).
 pub fn record_named_transfer(
     region: &'static RegionInfo,
-    name: &str,
+    track: Track,
+    name: &'static str,
     dir: Direction,
     bytes: u64,
     nanos: u64,
 ) {
-    record(region, Some(name), dir, bytes, nanos);
+    record(region, track, Some(name), dir, bytes, nanos);
 }
 
-fn record(region: &'static RegionInfo, name: Option<&str>, dir: Direction, bytes: u64, nanos: u64) {
+fn record(
+    region: &'static RegionInfo,
+    track: Track,
+    name: Option<&'static str>,
+    dir: Direction,
+    bytes: u64,
+    nanos: u64,
+) {
     if notify_enabled() {
         let what = name.map(|n| format!(" {n}")).unwrap_or_default();
         let (verb, arrow) = match dir {
@@ -238,6 +278,7 @@ fn record(region: &'static RegionInfo, name: Option<&str>, dir: Direction, bytes
                 s.d2h_nanos += nanos;
             }
         });
+        export::transfer(region, track, name.unwrap_or(""), dir, bytes, nanos);
     }
 }
 
@@ -358,16 +399,16 @@ mod tests {
         let _g = crate::test_util::exclusive();
         set_recording(true);
         {
-            let _t = launch_begin_on(&P, DeviceType::Host);
+            let _t = launch_begin_on(&P, Track::HOST);
         }
         {
             let _t = launch_begin(&P);
         }
-        record_transfer(&P, Direction::HostToDevice, 1000, 5);
-        record_named_transfer(&P, "a", Direction::DeviceToHost, 24, 7);
-        record_named_transfer(&P, "a", Direction::DeviceToHost, 8, 1);
+        record_transfer(&P, Track::HOST, Direction::HostToDevice, 1000, 5);
+        record_named_transfer(&P, Track::HOST, "a", Direction::DeviceToHost, 24, 7);
+        record_named_transfer(&P, Track::HOST, "a", Direction::DeviceToHost, 8, 1);
         set_recording(false);
-        record_transfer(&P, Direction::HostToDevice, 1, 1); // not recorded
+        record_transfer(&P, Track::HOST, Direction::HostToDevice, 1, 1); // not recorded
         let s = snapshot()
             .into_iter()
             .find(|r| r.name == "prof_test")

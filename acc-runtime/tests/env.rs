@@ -31,6 +31,9 @@ fn child(envs: &[(&str, &str)]) -> Output {
         c.env_remove(v);
     }
     c.env("ACC_ENV_TEST_CHILD", "1");
+    // `ACC_PROFILE` writes a file at exit: not in the package's folder.
+    let file = format!("{}/env-profile.json", env!("CARGO_TARGET_TMPDIR"));
+    c.env("ACC_PROFILE_FILE", file);
     for (k, v) in envs {
         c.env(k, v);
     }

@@ -69,6 +69,7 @@ impl<T: Copy> DeviceSlice<T> {
             }
             profile::record_named_transfer(
                 &DEVICE_SLICE,
+                profile::Track::of(&*backend, None),
                 "DeviceSlice",
                 Direction::HostToDevice,
                 bytes as u64,
@@ -175,6 +176,7 @@ impl<T: Copy> DeviceSlice<T> {
                 );
                 profile::record_named_transfer(
                     &DEVICE_SLICE,
+                    profile::Track::of(&**backend, None),
                     "DeviceSlice",
                     Direction::HostToDevice,
                     bytes as u64,
@@ -209,6 +211,7 @@ impl<T: Copy> DeviceSlice<T> {
             .unwrap_or_else(|e| panic!("acc::DeviceSlice: download from the device failed: {e}"));
         profile::record_named_transfer(
             &DEVICE_SLICE,
+            profile::Track::of(&**backend, None),
             "DeviceSlice",
             Direction::DeviceToHost,
             bytes as u64,
