@@ -7,10 +7,14 @@
 # Builds benches/cuda/baseline.cu with nvcc, runs the nvcc baseline, the CuPy baseline and the
 # acc bench (ACC_DEVICE_TYPE=nvidia), then prints the joined table (benches/gpu_table.py).
 # benches/cuda/launch.cu (the launch floor, its own format) runs too, outside the table.
-# Logs and the table also go to $OUT (when set) or to /tmp/gpu-bench-out/.
+# Logs and the table also go to $OUT (when set) or to /tmp/gpu-bench-out/, with results.json
+# (every result, machine-readable: benches/gpu_table.py --json) and, where matplotlib is
+# installed, the plots of benches/gpu_plot.py in plots/ (elsewhere: bring results.json back and
+# run `python3 benches/gpu_plot.py results.json` where it is).
 # Exit status: 0 when every part ran and passed its checks, else 1 (the table is still printed).
 # Optional: ACC_BENCH_BIN=path (another acc bench binary), STAGE_TIMEOUT=seconds (a limit for
-# each of the three runs; default none).
+# each of the three runs; default none), ACC_COMMIT=hash (recorded in results.json; default:
+# git's HEAD where there is a checkout).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/gpu-bench-out}
@@ -56,5 +60,9 @@ fi
 
 echo "# === table"
 cat "$out/gpu.txt"
-python3 benches/gpu_table.py "$out/acc.log" "$out/nvcc.log" "$out/cupy.log" | tee "$out/table.md"
+python3 benches/gpu_table.py --json "$out/results.json" --gpu "$out/gpu.txt" \
+  "$out/acc.log" "$out/nvcc.log" "$out/cupy.log" | tee "$out/table.md"
+echo "# results: $out/results.json"
+python3 benches/gpu_plot.py "$out/results.json" --out "$out/plots" \
+  || echo "# no plots here: run python3 benches/gpu_plot.py results.json where matplotlib is"
 exit $status
