@@ -49,13 +49,44 @@
 //! [`is_present`], [`init`], [`shutdown`], [`wait`], [`wait_all`], [`Mirror`],
 //! [`DeviceSlice`]. The environment: `ACC_DEVICE_TYPE=host|nvidia`, `ACC_DEVICE_NUM=n`,
 //! `ACC_NOTIFY=1` (a line per launch and transfer), `ACC_PROFILE=1` (a table per region at
-//! exit).
+//! exit, and a JSON file), `ACC_PROFILE=chrome` (the table and a Chrome trace),
+//! `ACC_PROFILE_FILE=path` (see [`profile`]).
+//!
+//! # Guides
+//!
+//! - [`guide`]: every OpenACC 3.3 directive and clause, and how acc spells it (or that it
+//!   does not have it);
+//! - [`migrating`]: C and Fortran OpenACC beside the same code in acc;
+//! - [`troubleshooting`]: the error messages, what causes each and how to fix it.
+//!
+//! # Features
+//!
+//! - `cuda`: regions also run on NVIDIA GPUs. The package's build script
+//!   (`acc_build::compile_kernels()`) compiles every region to PTX with the pinned nightly
+//!   (`nightly-2026-05-20`, installed by `rustup`; the host crates build on stable), and the
+//!   runtime gets its CUDA backend (cudarc, with the driver loaded at run time, so the build
+//!   needs no CUDA installation). At run time regions go to the GPU when there is one
+//!   (`ACC_DEVICE_TYPE` picks). Without the feature, everything runs on the host backend.
+
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use acc_macros::{
     atomic, cache, data, enter_data, exit_data, kernels, parallel, r#loop, routine, serial, update,
     DeviceCopy,
 };
 pub use acc_runtime::*;
+
+#[cfg(any(doc, doctest))]
+#[doc = include_str!("../docs/guide.md")]
+pub mod guide {}
+
+#[cfg(any(doc, doctest))]
+#[doc = include_str!("../docs/migrating.md")]
+pub mod migrating {}
+
+#[cfg(any(doc, doctest))]
+#[doc = include_str!("../docs/troubleshooting.md")]
+pub mod troubleshooting {}
 
 /// What generated code calls. Not part of the public API.
 #[doc(hidden)]

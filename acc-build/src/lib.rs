@@ -4,9 +4,10 @@
 //! PTX at `$OUT_DIR/acc_kernels.ptx`, where the region fns' GPU paths embed it. Without the
 //! feature it only declares the `acc_kernels` cfg.
 //!
-//! ```no_run
-//! // build.rs
+//! ```
+//! // build.rs of a package with `[features] cuda = ["acc/cuda"]`
 //! fn main() {
+//!     // Without the feature (as here) this only declares the cfgs the region macros test.
 //!     acc_build::compile_kernels();
 //! }
 //! ```

@@ -10,6 +10,30 @@
 //! loops.rs   loop forms, normalisation, collapse nests, the kernels dependence test
 //! atomic.rs  atomic forms;  cache.rs  cache windows;  data.rs  data directives
 //! ```
+//!
+//! What `#[acc::parallel(copyin(a))]` on a fn becomes, and what a misspelt clause becomes:
+//!
+//! ```
+//! use acc_codegen::{expand_region, model::RegionKind, Source};
+//! use quote::quote;
+//!
+//! let src = Source { file: "src/lib.rs".into(), line: 3 };
+//! let item = quote! {
+//!     fn double(a: &[f32], c: &mut [f32]) {
+//!         #[acc::r#loop(gang, vector)]
+//!         for i in 0..c.len() {
+//!             c[i] = 2.0 * a[i];
+//!         }
+//!     }
+//! };
+//! let host = expand_region(RegionKind::Parallel, quote!(copyin(a)), item.clone(), &src).to_string();
+//! assert!(host.contains("RegionInfo")); // the region's static description for the runtime
+//! assert!(host.contains("par_for_chunks")); // the loop, split over rayon's threads
+//!
+//! let typo = expand_region(RegionKind::Parallel, quote!(num_gang(4)), item, &src).to_string();
+//! assert!(typo.contains("compile_error"));
+//! assert!(typo.contains("did you mean `num_gangs`?"));
+//! ```
 
 pub mod atomic;
 pub mod cache;

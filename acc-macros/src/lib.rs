@@ -1,5 +1,23 @@
 //! The procedural macros of acc. Each entry point is one line into `acc-codegen`, which the
 //! build helper (`acc-build`) shares, so both see the same regions.
+//!
+//! Use them through the `acc` crate, which re-exports them with the runtime their expansions
+//! call (`::acc::__private`):
+//!
+//! ```
+//! #[acc::parallel(copyin(a), copyout(c))]
+//! fn scale(a: &[f64], c: &mut [f64], k: f64) {
+//!     #[acc::r#loop(gang, vector)]
+//!     for i in 0..c.len() {
+//!         c[i] = k * a[i];
+//!     }
+//! }
+//!
+//! let a = vec![1.5; 1000];
+//! let mut c = vec![0.0; 1000];
+//! scale(&a, &mut c, 2.0);
+//! assert!(c.iter().all(|&x| x == 3.0));
+//! ```
 
 use acc_codegen::model::RegionKind;
 use acc_codegen::Source;
@@ -72,12 +90,15 @@ pub fn data(input: TokenStream) -> TokenStream {
 /// told apart and would be taken as present. Under `ACC_NOTIFY=1` the arrays still on the
 /// device at process exit are listed with the `enter_data!` that put them there.
 ///
-/// ```ignore
+/// ```
+/// let n = 1000;
 /// let a = acc::Mirror::new(vec![1.0f32; n]);   // preferred: exits when dropped
 /// let mut b = vec![0.0f32; n];
 /// acc::enter_data!(copyin(b));
 /// // ... regions that use `a` and `b` move nothing ...
+/// assert!(acc::is_present(&*a) && acc::is_present(&b));
 /// acc::exit_data!(copyout(b));                 // before `b` is dropped or reallocated
+/// assert!(!acc::is_present(&b));
 /// ```
 #[proc_macro]
 pub fn enter_data(input: TokenStream) -> TokenStream {

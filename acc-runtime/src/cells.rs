@@ -93,7 +93,7 @@ const PRIVATE_BUDGET: usize = 1 << 30;
 impl PrivateCopies {
     /// Copies of `bytes` bytes for the launch `geom`, whose vector lanes / workers share the
     /// outermost loop's trips as `share` says; limits its gangs (unless `num_gangs` sets them)
-    /// so that the copies fit [`PRIVATE_BUDGET`].
+    /// so that the copies fit `PRIVATE_BUDGET`.
     pub fn new(region: &'static RegionInfo, bytes: usize, share: (bool, bool), geom: &mut crate::gpu::Geometry) -> Self {
         if bytes == 0 {
             return PrivateCopies { region, backend: None, ptr: 0 };

@@ -20,7 +20,12 @@
 //! ```
 //!
 //! Environment: `ACC_DEVICE_TYPE=host|nvidia`, `ACC_DEVICE_NUM=n` (see [`device`]),
-//! `ACC_NOTIFY=1`, `ACC_PROFILE=1` (see [`profile`]).
+//! `ACC_NOTIFY=1`, `ACC_PROFILE=1|chrome`, `ACC_PROFILE_FILE=path` (see [`profile`]).
+//!
+//! Feature `cuda`: the CUDA backend (modules `cuda`, `gpu`, `cells`), through cudarc with the
+//! driver loaded at run time, so it builds on machines without CUDA. Without it the host
+//! backend is the only device.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(
     missing_docs,
     clippy::undocumented_unsafe_blocks,
@@ -29,10 +34,13 @@
 
 pub mod atomic;
 #[cfg(feature = "cuda")]
+#[cfg_attr(docsrs, doc(cfg(feature = "cuda")))]
 pub mod cells;
 #[cfg(feature = "cuda")]
+#[cfg_attr(docsrs, doc(cfg(feature = "cuda")))]
 pub mod cuda;
 #[cfg(feature = "cuda")]
+#[cfg_attr(docsrs, doc(cfg(feature = "cuda")))]
 pub mod gpu;
 pub mod data;
 pub mod device;
