@@ -13,6 +13,10 @@ python3 tests/gen/nested_reductions.py --check
 python3 tests/gen/loops.py --check
 python3 tests/gen/atomics.py --check
 cargo test --workspace
+# The API docs, with no rustdoc warning (also with the CUDA backend's modules, as docs.rs
+# builds them); docs/*.md are part of them (`acc::guide`, ...), their Rust blocks tested above.
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p acc-runtime --features cuda
 # The device code: every region of the package compiled to PTX by acc-build (pinned nightly),
 # the examples built with the GPU path, and facts checked in the PTX.
 cargo build --release --features cuda --examples
