@@ -182,7 +182,8 @@ fn chrome_trace_has_launches_in_order_on_their_queues() {
     if device == "host" {
         assert_eq!(transfers, 0);
     } else {
-        // `scale`'s `a` in and out three times, the data region's `b` in and out once.
-        assert_eq!(transfers, 8);
+        // `scale`'s `a` in and out three times, the data region's `b` once, `square`'s `a`
+        // (default `copy`) once.
+        assert_eq!(transfers, 10);
     }
 }
