@@ -1,7 +1,8 @@
 //! `ACC_NOTIFY` and `ACC_PROFILE`.
 //!
 //! - `ACC_NOTIFY=1`: one line on stderr per region launch and per transfer, e.g.
-//!   `acc: launch vadd (examples/01-vadd.rs:9) on host` and
+//!   `acc: launch vadd (examples/01-vadd.rs:9) on host` (on a GPU, `on nvidia 0`: the
+//!   device's number) and
 //!   `acc: upload 4.0 MiB a -> device (vadd)`; at process exit, one line per array still on
 //!   the device (an `enter_data!` that no `exit_data!` matched), naming it and where it
 //!   entered.
@@ -210,10 +211,14 @@ pub fn launch_begin(region: &'static RegionInfo) -> LaunchTimer {
     launch_begin_on(region, track)
 }
 
-/// Starts timing a launch of `region` on `track` (`ACC_NOTIFY` prints it).
+/// Starts timing a launch of `region` on `track` (`ACC_NOTIFY` prints it: `on host`, or on a
+/// GPU `on nvidia 0`, with the device's number).
 pub fn launch_begin_on(region: &'static RegionInfo, track: Track) -> LaunchTimer {
     if notify_enabled() {
-        eprintln!("acc: launch {} on {:?}", region.site(), track.device);
+        match track.device {
+            device::DeviceType::Host => eprintln!("acc: launch {} on host", region.site()),
+            d => eprintln!("acc: launch {} on {d:?} {}", region.site(), track.device_num),
+        }
     }
     LaunchTimer {
         region,
