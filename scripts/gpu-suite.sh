@@ -10,7 +10,7 @@
 #   tar -cJf .gpu/bins.tar.xz -C .gpu/bin . && rm -rf .gpu/bin && cp scripts/gpu-suite.sh .gpu/
 # then with the device tool: run(command="bash .gpu/gpu-suite.sh", carry=[".gpu"]).
 cd "$(dirname "$0")" || exit 2
-if [ -f bins.tar.xz ]; then mkdir -p bin && tar -xJf bins.tar.xz -C bin; fi
+if [ -f bins.tar.xz ] && [ ! -d bin ]; then mkdir -p bin && tar -xJf bins.tar.xz -C bin; fi
 rm -f bin/test-ui-*   # trybuild needs cargo
 cd bin || exit 2
 export ACC_DEVICE_TYPE=nvidia RUST_BACKTRACE=1
@@ -26,8 +26,9 @@ for b in *; do
 done
 echo "##### host launches by region (each must ask for the host)"
 for f in /tmp/test-*.log /tmp/example-*.log; do [ -f "$f" ] || continue; grep -h "acc: launch .* on host" "$f" | sed "s|^.*acc: launch|$(basename "$f" .log):|"; done | sort | uniq -c | sort -rn
-echo "##### sanitizers"
-for b in ${SANITIZE:-test-semantics_coherence-*}; do
+echo "##### sanitizers (the whole suite: gpu-sanitize.sh; SANITIZE=none skips these)"
+[ "${SANITIZE:-}" = none ] && SANITIZE=
+for b in ${SANITIZE-test-semantics_coherence-*}; do
   for tool in memcheck racecheck synccheck; do
     out=$(compute-sanitizer --tool $tool --print-limit 5 ./$b --test-threads=1 2>&1)
     echo "=== $b $tool: $(echo "$out" | grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|^test result' | tr '\n' ' ')"

@@ -281,9 +281,16 @@ impl Lowering<'_> {
             Expr::While(w) => {
                 let label = &w.label;
                 let cond = &w.cond;
-                if matches!(&**cond, Expr::Let(_)) {
-                    self.errors.error(cond.span(), "on the GPU, `while let` around acc loops is not supported: use `loop` with a `match`");
-                    return TokenStream::new();
+                if let Expr::Let(l) = &**cond {
+                    // `loop { if let pat = e { body } else { break } }`, the scrutinee
+                    // computed on the device before each trip when it reads an array.
+                    let scope = self.lets.len();
+                    let (test, scrut) = self.scrutinee(&l.expr);
+                    let pat = &l.pat;
+                    self.bind_pattern(pat, &scrut);
+                    let body = self.block(&w.body.stmts, false);
+                    self.lets.truncate(scope);
+                    return quote!(#label loop { #test if let #pat = #scrut { #body } else { break; } });
                 }
                 if self.mentions_array(cond) {
                     // Computed on the device before each trip.
@@ -305,17 +312,22 @@ impl Lowering<'_> {
                 quote!({ #body })
             }
             Expr::If(i) => {
-                let (test, cond) = if self.mentions_array(&i.cond) {
+                let scope = self.lets.len();
+                let (test, cond) = if let Expr::Let(l) = &*i.cond {
+                    // The names the pattern binds are host values the kernels inside capture.
+                    let (test, scrut) = self.scrutinee(&l.expr);
+                    let pat = &l.pat;
+                    self.bind_pattern(pat, &scrut);
+                    (test, quote!(let #pat = #scrut))
+                } else if self.mentions_array(&i.cond) {
                     let (test, c) = self.device_cond(&i.cond);
                     (test, quote!(#c))
-                } else if matches!(&*i.cond, Expr::Let(_)) {
-                    self.errors.error(i.cond.span(), "on the GPU, `if let` around acc loops is not supported: use `match` on a value computed before");
-                    return TokenStream::new();
                 } else {
                     let c = &i.cond;
                     (TokenStream::new(), quote!(#c))
                 };
                 let then = self.block(&i.then_branch.stmts, false);
+                self.lets.truncate(scope);
                 let otherwise = match i.else_branch.as_ref().map(|(_, e)| &**e) {
                     Some(Expr::Block(b)) => {
                         let b = self.block(&b.block.stmts, false);
@@ -347,6 +359,34 @@ impl Lowering<'_> {
         // The value only lives for this test.
         self.lets.retain(|l| l.name != c);
         (code, c)
+    }
+
+    /// The scrutinee of an `if let`/`while let` around acc loops: as written, or computed by
+    /// a one-thread kernel when it reads an array (the statements that compute it, and the
+    /// host's name for it, which stays bound for the kernels of the body).
+    fn scrutinee(&mut self, e: &Expr) -> (TokenStream, Expr) {
+        if !self.mentions_array(e) {
+            return (TokenStream::new(), e.clone());
+        }
+        let v = self.temp("scrutinee");
+        let pat: syn::Pat = syn::parse_quote!(#v);
+        let code = self.device_values(&pat, e, e.span());
+        (code, syn::parse_quote!(#v))
+    }
+
+    /// Records the names a refutable pattern binds from `scrut` (an `if let` around acc
+    /// loops), typed for the kernels by a witness that matches the same pattern.
+    fn bind_pattern(&mut self, pat: &syn::Pat, scrut: &Expr) {
+        let mut names = Vec::new();
+        region::pat_idents(pat, &mut names);
+        for n in names {
+            let id = Ident::new(&n, pat.span());
+            let init = syn::parse_quote!({
+                #[allow(unused_variables, unreachable_code, unreachable_patterns)]
+                match #scrut { #pat => #id, _ => loop {} }
+            });
+            self.lets.push(Let { name: id, init: Some(init), ty: None });
+        }
     }
 
     fn temp(&mut self, what: &str) -> Ident {

@@ -23,10 +23,13 @@
 //! threads' partial values alone and the outer loop combines once over all the levels
 //! (`Scheduler::deferrable`): the gang-worker-vector position costs one block reduction.
 //!
-//! Forms whose barriers could be reached a different number of times by the threads of a
-//! block (`continue`/`break` in a loop that holds parallel loops, a parallel loop under `if`,
-//! a sequential loop around parallel loops inside a worker or vector loop) are refused: the
-//! region runs on the host, with a cargo warning, rather than hang on the GPU.
+//! An `if` around parallel loops in a gang loop's body is uniform in the block (every thread
+//! holds the gang's trip and the same locals), so it stays real control flow. Forms whose
+//! barriers could be reached a different number of times by the threads of a block
+//! (`continue` in a worker or vector loop that holds parallel loops, a parallel loop under
+//! `if` in a worker or vector loop, a sequential loop around parallel loops inside a worker or
+//! vector loop, a jump out of a statement only the leader runs) are refused: a compile error
+//! of the GPU build on the offending token, rather than a hang on the GPU.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
@@ -406,7 +409,9 @@ impl<'a> Scheduler<'a> {
         let ctx = &Ctx { shared_end: Some(end.clone()), ..ctx.clone() };
         for (i, stmt) in stmts.iter().enumerate() {
             let more = i + 1 < stmts.len();
-            if let Some(rewritten) = self.skip_rest(stmt) {
+            // (A `continue` in a statement that holds parallel loops is refused below.)
+            let skipping = if self.holds_parallel_stmt(stmt) { None } else { self.skip_rest(stmt) };
+            if let Some(rewritten) = skipping {
                 // `continue` in this statement: it sets a flag instead (leaving the statement
                 // through a labelled block), and the rest of the body runs where the flag is
                 // clear. The body runs in the whole block on one trip (checked by the loop),
@@ -479,14 +484,32 @@ impl<'a> Scheduler<'a> {
                     let (label, pat, expr) = (&fl.label, &fl.pat, &fl.expr);
                     out.extend(quote!(#label for #pat in #expr { #body }));
                 }
+                Stmt::Expr(Expr::If(i), _) if self.holds_parallel_expr(&Expr::If(i.clone())) && !ctx.used.worker && !ctx.used.vector => {
+                    out.extend(self.branch(i, ctx)?);
+                    if more && self.effect(stmt).memory {
+                        out.extend(quote!(#dev::sync_threads();));
+                    }
+                }
                 Stmt::Expr(e, _) if self.holds_parallel_expr(e) => {
-                    self.errors.error(e.span(), "on the GPU, worker and vector loops must stand directly in the body of the loop around them (or of a sequential `for` there) in this version");
+                    let msg = if matches!(e, Expr::If(_)) {
+                        "on the GPU, parallel loops under `if` inside a worker or vector loop are not supported yet (its workers or lanes may take different branches, and the loops inside meet at barriers): move the `if` into the inner loop's body"
+                    } else {
+                        "on the GPU, worker and vector loops must stand directly in the body of the loop around them (or of a sequential `for` or an `if` there) in this version"
+                    };
+                    self.errors.error(e.span(), msg);
                     return None;
                 }
                 _ => {
                     let lowered = self.one_thread(stmt);
                     let eff = self.effect(stmt);
                     if eff.memory {
+                        // Only the leader runs it: a jump out of it would leave the group's
+                        // other threads behind (a `continue` of this body is a flag, see
+                        // `skip_rest`, and comes back to all of them).
+                        if let Some(span) = jumps(std::slice::from_ref(stmt)).leaves_stmt {
+                            self.errors.error(span, "on the GPU, this statement writes memory, so one thread of the gang or worker runs it and the others wait: it cannot `break` or `return` out of the loop around it; set a flag in it and test the flag after it");
+                            return None;
+                        }
                         out.extend(quote!(if #leader { #lowered }));
                         for v in &eff.assigned {
                             out.extend(quote!(#v = #dev::broadcast(#v, #rx, #ry, #dev::dynamic_shared());));
@@ -540,6 +563,47 @@ impl<'a> Scheduler<'a> {
         R(&flag, &label, 0).visit_stmt_mut(&mut stmt);
         let lowered: Stmt = syn::parse_quote!(#label: { #stmt });
         Some((flag, lowered))
+    }
+
+    /// An `if` (or `if let`) around parallel loops in the body of a gang loop (or a
+    /// sequential loop there). Every thread of the block holds the gang's trip and the same
+    /// locals (statements that write memory broadcast what they assign), so the condition
+    /// has one value in the block: all its threads take the same branch and meet at the
+    /// barriers inside it.
+    fn branch(&mut self, i: &syn::ExprIf, ctx: &Ctx) -> Option<TokenStream> {
+        if self.effect(&Stmt::Expr((*i.cond).clone(), None)).memory {
+            self.errors.error(i.cond.span(), "on the GPU, the condition of an `if` around parallel loops is computed by every thread of the gang: it must not write memory; compute it in a `let` before the `if`");
+            return None;
+        }
+        if let Some(span) = jumps(&[Stmt::Expr(Expr::If(i.clone()), None)]).loop_exit {
+            self.errors.error(span, "on the GPU, `break` or `continue` inside an `if` that holds parallel loops is not supported yet: guard the rest of the body with the `if` instead");
+            return None;
+        }
+        // The condition as one thread computes it (device slices, `atomic!` reads).
+        let head = syn::ExprIf { then_branch: syn::parse_quote!({}), else_branch: None, ..i.clone() };
+        let lowered = (self.body_of)(&syn::Block { brace_token: Default::default(), stmts: vec![Stmt::Expr(Expr::If(head), None)] });
+        let cond = match lowered.stmts.as_slice() {
+            [Stmt::Expr(Expr::If(h), _)] => h.cond.clone(),
+            _ => i.cond.clone(),
+        };
+        // Reductions are finished inside each branch (no deferral across it: the `if` names
+        // the variable).
+        let inner = Ctx { mine: Vec::new(), ..ctx.clone() };
+        let then = self.lower_body(&i.then_branch.stmts, &inner, &mut Vec::new())?;
+        let otherwise = match i.else_branch.as_ref().map(|(_, e)| &**e) {
+            None => TokenStream::new(),
+            Some(Expr::Block(b)) if b.label.is_none() => {
+                let b = self.lower_body(&b.block.stmts, &inner, &mut Vec::new())?;
+                quote!(else { #b })
+            }
+            // `else if ..`: a statement of its own.
+            Some(other) => {
+                let b = self.lower_body(&[Stmt::Expr(other.clone(), None)], &inner, &mut Vec::new())?;
+                quote!(else { #b })
+            }
+        };
+        let attrs = &i.attrs;
+        Some(quote!(#(#attrs)* if #cond { #then } #otherwise))
     }
 
     /// `stmt` lowered for one thread (inner acc loops in order, `atomic!`, `cache!`).
@@ -705,6 +769,10 @@ pub(crate) struct Jumps {
     pub loop_exit: Option<Span>,
     /// A `return` or `?`.
     pub fn_exit: Option<Span>,
+    /// What leaves the statements for a place outside them other than the next trip of the
+    /// loop around them: a `break` of that loop, a labelled `break`/`continue` (except to
+    /// the blocks acc makes for `continue`, `'__acc_*`), a `return` or `?`.
+    pub leaves_stmt: Option<Span>,
 }
 
 /// The [`Jumps`] of `stmts`.
@@ -718,18 +786,26 @@ pub(crate) fn jumps(stmts: &[Stmt]) -> Jumps {
             if self.0 == 0 || c.label.is_some() {
                 self.1.loop_exit.get_or_insert(c.span());
             }
+            if c.label.as_ref().is_some_and(|l| !is_acc_label(l)) {
+                self.1.leaves_stmt.get_or_insert(c.span());
+            }
         }
         fn visit_expr_break(&mut self, c: &'ast syn::ExprBreak) {
             if self.0 == 0 || c.label.is_some() {
                 self.1.loop_exit.get_or_insert(c.span());
             }
+            if (self.0 == 0 && c.label.is_none()) || c.label.as_ref().is_some_and(|l| !is_acc_label(l)) {
+                self.1.leaves_stmt.get_or_insert(c.span());
+            }
             syn::visit::visit_expr_break(self, c);
         }
         fn visit_expr_return(&mut self, r: &'ast syn::ExprReturn) {
             self.1.fn_exit.get_or_insert(r.span());
+            self.1.leaves_stmt.get_or_insert(r.span());
         }
         fn visit_expr_try(&mut self, t: &'ast syn::ExprTry) {
             self.1.fn_exit.get_or_insert(t.question_token.span);
+            self.1.leaves_stmt.get_or_insert(t.question_token.span);
         }
         fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
             self.visit_expr(&f.expr);
@@ -756,6 +832,11 @@ pub(crate) fn jumps(stmts: &[Stmt]) -> Jumps {
         v.visit_stmt(s);
     }
     v.1
+}
+
+/// A label acc made (`skip_rest`'s blocks), not the user's.
+fn is_acc_label(l: &syn::Lifetime) -> bool {
+    l.ident.to_string().starts_with("__acc_")
 }
 
 /// A `continue` or `break` in `b` that leaves the body (not one of a loop inside it).

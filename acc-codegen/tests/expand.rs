@@ -399,3 +399,71 @@ fn self_runs_on_the_host_with_coherent_arrays() {
     has(&s, r#"__acc_coherent . write ("a" , a) ;"#);
     has(&s, r#"__acc_coherent . read ("b" , b) ;"#);
 }
+
+#[test]
+fn an_if_around_vector_loops_in_a_gang_loop_is_a_branch_of_the_gang() {
+    // Every thread of the gang holds the same trip and locals: the `if` stays a branch, with
+    // the vector loops (and their barriers) inside it.
+    let k = kernels(quote! {
+        fn rows(a: &[f64], out: &mut [f64], n: usize, m: usize) {
+            #[acc::r#loop(gang)]
+            for r in 0..n {
+                if a[r * m] > 1.0 {
+                    let mut t = 0.0;
+                    #[acc::r#loop(vector, reduction(+: t))]
+                    for c in 0..m { t += a[r * m + c]; }
+                    out[r] = t;
+                } else if r % 2 == 0 {
+                    #[acc::r#loop(vector)]
+                    for c in 0..m { out[r * m + c] = 0.0; }
+                }
+            }
+        }
+    });
+    has(&k, "if a [r * m] > 1.0 {");
+    has(&k, "} else { let mut __acc_shared_end5 : usize = __acc_shared_end2 ; if r % 2 == 0 {");
+    assert_eq!(k.matches("group_reduce").count(), 1, "the branch's reduction finishes in it:\n{k}");
+    has(&k, "if :: acc_device :: thread_idx_x () == 0 { out [r] = t ; }");
+}
+
+#[test]
+fn the_gpu_refuses_a_jump_out_of_a_statement_only_the_leader_runs() {
+    // The store runs in the gang's leader only: its `break` would leave the other threads in
+    // the loop, at the vector loop's barriers.
+    let f: syn::ItemFn = syn::parse_quote! {
+        fn f(a: &mut [f64], n: usize) {
+            #[acc::r#loop(gang)]
+            for r in 0..n {
+                for step in 0..4 {
+                    if step == 2 { a[r] = 1.0; break; }
+                    #[acc::r#loop(vector)]
+                    for c in 0..n { a[r * n + c] += 1.0; }
+                }
+            }
+        }
+    };
+    let attr: syn::Attribute = syn::parse_quote!(#[acc::parallel]);
+    let e = acc_codegen::device_kernels(RegionKind::Parallel, &attr, &f, &src()).expect_err("refused on the GPU");
+    assert!(e.iter().any(|(_, m)| m.contains("cannot `break` or `return` out of the loop around it")), "{:?}", e.iter().map(|x| &x.1).collect::<Vec<_>>());
+}
+
+#[test]
+fn an_if_around_vector_loops_in_a_worker_loop_is_refused_on_the_gpu() {
+    let f: syn::ItemFn = syn::parse_quote! {
+        fn f(a: &mut [f64], n: usize) {
+            #[acc::r#loop(gang)]
+            for r in 0..n {
+                #[acc::r#loop(worker)]
+                for w in 0..n {
+                    if w % 2 == 0 {
+                        #[acc::r#loop(vector)]
+                        for c in 0..n { a[(r * n + w) * n + c] = 1.0; }
+                    }
+                }
+            }
+        }
+    };
+    let attr: syn::Attribute = syn::parse_quote!(#[acc::parallel]);
+    let e = acc_codegen::device_kernels(RegionKind::Parallel, &attr, &f, &src()).expect_err("refused on the GPU");
+    assert!(e.iter().any(|(_, m)| m.contains("under `if` inside a worker or vector loop")), "{:?}", e.iter().map(|x| &x.1).collect::<Vec<_>>());
+}
