@@ -197,11 +197,11 @@ const REFUSED: [(&str, &str); 3] = [
         }",
     ),
     (
-        "if let around acc loops",
-        "fn f(a: &mut [f64], o: Option<usize>) {
-            if let Some(n) = o {
+        "a time loop whose range reads an array",
+        "fn f(a: &mut [f64], steps: &[usize]) {
+            for _t in 0..steps[0] {
                 #[acc::r#loop(gang, vector)]
-                for i in 0..n { a[i] = 1.0; }
+                for i in 0..a.len() { a[i] += 1.0; }
             }
         }",
     ),
