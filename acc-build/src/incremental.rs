@@ -5,7 +5,7 @@
 //! an edit, most kernels are what they were, so only the changed ones are compiled:
 //!
 //! * Each kernel of the device crate (an item `#[no_mangle] .. extern "ptx-kernel" fn`, found
-//!   by lexing the printed modules) gets a key: a hash of its text and where it starts
+//!   in the printed modules) gets a key: a hash of its text and where it starts
 //!   (file, line, column: its panics name them), of everything in the crate that is not a
 //!   kernel (the items kernels use, with the positions of their tokens), and of the build's
 //!   configuration (toolchain, `sm`, profile, acc-device's sources, the crate's manifest and
@@ -27,8 +27,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-
-use proc_macro2::{Delimiter, TokenStream, TokenTree};
 
 use crate::nvptx::Fnv128;
 
@@ -63,11 +61,8 @@ pub fn kernels(modules: &[(String, String)], config: &str) -> Result<Vec<Kernel>
     let mut found = Vec::new();
     for (m, (rel, text)) in modules.iter().enumerate() {
         shared.write_str(rel);
-        let (ks, tokens) = kernel_ranges(text).map_err(|e| format!("error: acc-build: cannot lex the device module {rel}: {e}"))?;
-        for t in tokens {
-            shared.write_str(&t);
-        }
-        for (name, range, start) in ks {
+        let toks = lex(text).map_err(|e| format!("error: acc-build: cannot lex the device module {rel}: {e}"))?;
+        for (name, range, start) in split(text, &toks, &mut shared) {
             found.push((m, name, range, start));
         }
     }
@@ -78,173 +73,289 @@ pub fn kernels(modules: &[(String, String)], config: &str) -> Result<Vec<Kernel>
             let mut h = Fnv128::new();
             h.write_str(&shared);
             h.write_str(&modules[module].0);
-            h.write_str(&format!("{line}:{col}"));
+            h.write(&(line as u64).to_le_bytes());
+            h.write(&(col as u64).to_le_bytes());
             h.write_str(&modules[module].1[range.clone()]);
             Kernel { name, module, range, key: h.hex() }
         })
         .collect())
 }
 
-/// A token as it counts for the keys.
+/// A token of a printed module, as far as the keys need one: groups' delimiters are matched,
+/// literals, comments and lifetimes are told apart from what they contain; operators stay
+/// single characters.
+#[derive(Debug)]
 struct Tok {
-    /// `Open`/`Close` of a delimiter, or a leaf token's text.
-    text: String,
-    /// Line and column (chars), 1- and 0-based.
-    start: (usize, usize),
-    end: (usize, usize),
-    /// The index of the matching close, for an open delimiter.
-    close: Option<usize>,
-    is_close: bool,
+    /// Byte range in the text.
+    span: Range<usize>,
+    /// Line (1-based) and column (0-based, in chars) of its start.
+    at: (usize, usize),
+    kind: TokKind,
 }
 
-/// The kernels of a module's text: name, byte range, start (line, column); and the tokens
-/// outside them as they count for the key. Where a token stands matters only where it can
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TokKind {
+    Word,
+    Literal,
+    Punct,
+    /// An opening delimiter and the index of its closing one.
+    Open(usize),
+    Close,
+}
+
+/// Lexes `text` (what the printer wrote: Rust tokens) into [`Tok`]s. By hand rather than with
+/// `proc_macro2`: build scripts run unoptimised, and a span's line and column cost a search
+/// there, for every token of megabytes of kernels.
+fn lex(text: &str) -> Result<Vec<Tok>, String> {
+    let b = text.as_bytes();
+    let mut toks: Vec<Tok> = Vec::new();
+    let mut open: Vec<usize> = Vec::new();
+    let (mut i, mut line, mut line_start) = (0usize, 1usize, 0usize);
+    // The column (in chars) of the last token's start, to count each char once.
+    let (mut last, mut last_col) = (0usize, 0usize);
+    while i < b.len() {
+        let c = b[i];
+        let start = i;
+        let kind = match c {
+            b'\n' => {
+                i += 1;
+                line += 1;
+                line_start = i;
+                continue;
+            }
+            c if c.is_ascii_whitespace() => {
+                i += 1;
+                continue;
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                let mut depth = 0;
+                while i < b.len() {
+                    if b[i..].starts_with(b"/*") {
+                        depth += 1;
+                        i += 2;
+                    } else if b[i..].starts_with(b"*/") {
+                        depth -= 1;
+                        i += 2;
+                        if depth == 0 {
+                            break;
+                        }
+                    } else {
+                        if b[i] == b'\n' {
+                            line += 1;
+                            line_start = i + 1;
+                        }
+                        i += 1;
+                    }
+                }
+                continue;
+            }
+            b'"' => {
+                i = string_end(b, i + 1, 0).ok_or("an unterminated string")?;
+                TokKind::Literal
+            }
+            b'\'' => {
+                // A char literal (`'x'`, `'\n'`), or a lifetime / label (`'a`).
+                let next = text[i + 1..].chars().next().ok_or("a lone `'`")?;
+                let after = i + 1 + next.len_utf8();
+                if next == '\\' || b.get(after) == Some(&b'\'') {
+                    i = if next == '\\' { after + 1 } else { after };
+                    while i < b.len() && b[i] != b'\'' {
+                        i += 1;
+                    }
+                    i += 1;
+                    TokKind::Literal
+                } else {
+                    i = word_end(text, i + 1);
+                    TokKind::Word
+                }
+            }
+            c if c.is_ascii_digit() => {
+                i += 1;
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)) {
+                    i += 1;
+                }
+                TokKind::Literal
+            }
+            b'(' | b'[' | b'{' => {
+                open.push(toks.len());
+                i += 1;
+                TokKind::Open(usize::MAX)
+            }
+            b')' | b']' | b'}' => {
+                let o = open.pop().ok_or("an unmatched closing delimiter")?;
+                toks[o].kind = TokKind::Open(toks.len());
+                i += 1;
+                TokKind::Close
+            }
+            c if c.is_ascii_punctuation() && c != b'_' => {
+                i += 1;
+                TokKind::Punct
+            }
+            _ => {
+                // A word; or a prefixed string: b"..", r"..", r#".."#, br"..", c"..".
+                let end = word_end(text, i);
+                let prefix = &text[i..end];
+                let hashes = b[end..].iter().take_while(|&&h| h == b'#').count();
+                if matches!(prefix, "b" | "c" | "r" | "br" | "cr" | "rb") && b.get(end + hashes) == Some(&b'"') && (hashes == 0 || prefix.contains('r')) {
+                    let raw = prefix.contains('r');
+                    i = string_end(b, end + hashes + 1, if raw { hashes + 1 } else { 0 }).ok_or("an unterminated string")?;
+                    TokKind::Literal
+                } else if prefix == "b" && b.get(end) == Some(&b'\'') {
+                    i = end + 1;
+                    if b.get(i) == Some(&b'\\') {
+                        i += 1;
+                    }
+                    i += 1;
+                    while i < b.len() && b[i] != b'\'' {
+                        i += 1;
+                    }
+                    i += 1;
+                    TokKind::Literal
+                } else if end == i {
+                    return Err(format!("an unexpected character `{}`", &text[i..].chars().next().unwrap_or(' ')));
+                } else {
+                    i = end;
+                    TokKind::Word
+                }
+            }
+        };
+        let i_end = i.min(b.len());
+        let col = if last >= line_start { last_col + text[last..start].chars().count() } else { text[line_start..start].chars().count() };
+        (last, last_col) = (start, col);
+        toks.push(Tok { span: start..i_end, at: (line, col), kind });
+        // Line breaks inside a literal.
+        for (k, _) in text[start..i_end].match_indices('\n') {
+            line += 1;
+            line_start = start + k + 1;
+        }
+    }
+    if !open.is_empty() {
+        return Err("an unclosed delimiter".into());
+    }
+    Ok(toks)
+}
+
+/// The end of a word (identifier, keyword, raw identifier's `r#` prefix included) at `i`.
+fn word_end(text: &str, i: usize) -> usize {
+    let rest = &text[i..];
+    let n = rest.char_indices().find(|&(_, c)| !(c.is_alphanumeric() || c == '_')).map_or(rest.len(), |(k, _)| k);
+    if &rest[..n] == "r" && rest[n..].starts_with('#') && rest[n + 1..].starts_with(|c: char| c.is_alphabetic() || c == '_') {
+        return word_end(text, i + n + 1);
+    }
+    i + n
+}
+
+/// The end of a string whose text starts at `i`: after the closing `"` (and `hashes - 1` `#`s
+/// for a raw string, `hashes > 0`; escapes otherwise).
+fn string_end(b: &[u8], mut i: usize, hashes: usize) -> Option<usize> {
+    while i < b.len() {
+        match b[i] {
+            b'\\' if hashes == 0 => i += 2,
+            b'"' if b[i + 1..].iter().take(hashes.saturating_sub(1)).filter(|&&h| h == b'#').count() == hashes.saturating_sub(1) => {
+                return Some(i + hashes.max(1));
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The kernels among `toks`: name, byte range, start (line, column). Writes the tokens outside
+/// them to `shared` as they count for the keys. Where a token stands matters only where it can
 /// reach a panic's location in the PTX: in a fn's body (a routine, a method), or as the name
 /// of a macro (`line!()`); those count with their position (except closing delimiters, where
 /// no expression starts), the others by their text alone. So a kernel that grows by a line
 /// moves the kernels after it in its file (their keys change: they report new lines), but not
 /// the items around them (`mod`s, `use`s, consts, types).
-#[allow(clippy::type_complexity)]
-fn kernel_ranges(text: &str) -> Result<(Vec<(String, Range<usize>, (usize, usize))>, Vec<String>), String> {
-    let ts: TokenStream = text.parse().map_err(|e| format!("{e:?}"))?;
-    let mut toks = Vec::new();
-    flatten(ts, &mut toks);
-    let lines = LineIndex::new(text);
-    let placed = placed_tokens(&toks);
+fn split(text: &str, toks: &[Tok], shared: &mut Fnv128) -> Vec<(String, Range<usize>, (usize, usize))> {
+    let placed = placed_tokens(text, toks);
     let mut kernels = Vec::new();
-    let mut shared = Vec::new();
     let mut k = 0;
     while k < toks.len() {
-        if let Some((name, end)) = kernel_at(&toks, k) {
-            let range = lines.offset(toks[k].start)..lines.offset(toks[end].end);
-            kernels.push((name, range, toks[k].start));
+        if let Some((name, end)) = kernel_at(text, toks, k) {
+            kernels.push((name, toks[k].span.start..toks[end].span.end, toks[k].at));
             k = end + 1;
             continue;
         }
         let t = &toks[k];
-        shared.push(if placed[k] && !t.is_close { format!("{}@{}:{}", t.text, t.start.0, t.start.1) } else { t.text.clone() });
+        shared.write_str(&text[t.span.clone()]);
+        if placed[k] && t.kind != TokKind::Close {
+            shared.write(&(t.at.0 as u64).to_le_bytes());
+            shared.write(&(t.at.1 as u64).to_le_bytes());
+        }
         k += 1;
     }
-    Ok((kernels, shared))
+    kernels
 }
 
 /// Which tokens count with their position: those in the body of a fn, and macro names.
-fn placed_tokens(toks: &[Tok]) -> Vec<bool> {
+fn placed_tokens(text: &str, toks: &[Tok]) -> Vec<bool> {
+    let s = |i: usize| &text[toks[i].span.clone()];
     let mut placed = vec![false; toks.len()];
     for i in 0..toks.len() {
-        let t = &toks[i];
-        if t.is_close {
-            continue;
-        }
-        if toks.get(i + 1).is_some_and(|n| n.text == "!" && !n.is_close) && t.text.chars().all(|c| c.is_alphanumeric() || c == '_') {
-            placed[i] = true;
-        }
-        if t.text != "fn" {
-            continue;
+        match toks[i].kind {
+            TokKind::Word if s(i) == "fn" => {}
+            TokKind::Word => {
+                placed[i] |= toks.get(i + 1).is_some_and(|n| n.kind == TokKind::Punct && s(i + 1) == "!");
+                continue;
+            }
+            _ => continue,
         }
         // The body: the first `{` at this depth before a `;` or the end of the group.
         let mut j = i + 1;
-        while j < toks.len() && !toks[j].is_close && toks[j].text != ";" {
-            match toks[j].close {
-                Some(close) if toks[j].text == "{" => {
+        while j < toks.len() && toks[j].kind != TokKind::Close && s(j) != ";" {
+            match toks[j].kind {
+                TokKind::Open(close) if s(j) == "{" => {
                     placed[j + 1..close].iter_mut().for_each(|p| *p = true);
                     break;
                 }
-                Some(close) => j = close + 1,
-                None => j += 1,
+                TokKind::Open(close) => j = close + 1,
+                _ => j += 1,
             }
         }
     }
     placed
 }
 
-fn flatten(ts: TokenStream, out: &mut Vec<Tok>) {
-    let pos = |s: proc_macro2::Span| {
-        let (a, b) = (s.start(), s.end());
-        ((a.line, a.column), (b.line, b.column))
-    };
-    for tt in ts {
-        match tt {
-            TokenTree::Group(g) => {
-                let (d_open, d_close) = match g.delimiter() {
-                    Delimiter::Parenthesis => ("(", ")"),
-                    Delimiter::Brace => ("{", "}"),
-                    Delimiter::Bracket => ("[", "]"),
-                    Delimiter::None => ("", ""),
-                };
-                let (start, end) = pos(g.span_open());
-                let open = out.len();
-                out.push(Tok { text: d_open.into(), start, end, close: None, is_close: false });
-                flatten(g.stream(), out);
-                let (start, end) = pos(g.span_close());
-                out[open].close = Some(out.len());
-                out.push(Tok { text: d_close.into(), start, end, close: None, is_close: true });
-            }
-            TokenTree::Ident(i) => {
-                let (start, end) = pos(i.span());
-                out.push(Tok { text: i.to_string(), start, end, close: None, is_close: false });
-            }
-            TokenTree::Punct(p) => {
-                let (start, end) = pos(p.span());
-                out.push(Tok { text: p.as_char().to_string(), start, end, close: None, is_close: false });
-            }
-            TokenTree::Literal(l) => {
-                let (start, end) = pos(l.span());
-                out.push(Tok { text: l.to_string(), start, end, close: None, is_close: false });
-            }
-        }
-    }
-}
-
 /// A kernel item starting at token `k` (`#[no_mangle]`, more attributes, `pub unsafe extern
 /// "ptx-kernel" fn name(..) {..}`): its name and the index of its body's closing brace.
-fn kernel_at(toks: &[Tok], k: usize) -> Option<(String, usize)> {
-    let is = |i: usize, s: &str| toks.get(i).is_some_and(|t| t.text == s && !t.is_close);
-    if !(is(k, "#") && is(k + 1, "[") && is(k + 2, "no_mangle") && toks[k + 1].close == Some(k + 3)) {
+fn kernel_at(text: &str, toks: &[Tok], k: usize) -> Option<(String, usize)> {
+    let s = |i: usize| toks.get(i).map_or("", |t| &text[t.span.clone()]);
+    let close = |i: usize| match toks.get(i)?.kind {
+        TokKind::Open(c) => Some(c),
+        _ => None,
+    };
+    if !(s(k) == "#" && s(k + 1) == "[" && s(k + 2) == "no_mangle" && close(k + 1) == Some(k + 3)) {
         return None;
     }
     let mut i = k;
-    while is(i, "#") && is(i + 1, "[") {
-        i = toks[i + 1].close? + 1;
+    while s(i) == "#" && s(i + 1) == "[" {
+        i = close(i + 1)? + 1;
     }
     let mut ptx_abi = false;
-    while !is(i, "fn") {
-        match toks.get(i)?.text.as_str() {
+    while s(i) != "fn" {
+        match s(i) {
             "pub" | "unsafe" | "extern" => {}
             "\"ptx-kernel\"" => ptx_abi = true,
             _ => return None,
         }
         i += 1;
     }
-    let name = toks.get(i + 1)?.text.clone();
-    if !ptx_abi || !is(i + 2, "(") {
+    let name = s(i + 1).to_string();
+    if !ptx_abi || s(i + 2) != "(" {
         return None;
     }
-    let body = toks[i + 2].close? + 1;
-    if !is(body, "{") {
+    let body = close(i + 2)? + 1;
+    if s(body) != "{" {
         return None;
     }
-    Some((name, toks[body].close?))
-}
-
-/// Byte offsets of (line, char column) positions in a text.
-struct LineIndex<'a> {
-    text: &'a str,
-    starts: Vec<usize>,
-}
-
-impl<'a> LineIndex<'a> {
-    fn new(text: &'a str) -> Self {
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        LineIndex { text, starts }
-    }
-
-    fn offset(&self, (line, col): (usize, usize)) -> usize {
-        let start = self.starts.get(line.saturating_sub(1)).copied().unwrap_or(self.text.len());
-        let rest = &self.text[start..];
-        rest.char_indices().nth(col).map_or(self.text.len(), |(i, _)| start + i)
-    }
+    Some((name, close(body)?))
 }
 
 /// `text` with the given byte ranges blanked: each char a space, line breaks kept, so every
@@ -537,6 +648,55 @@ mod tests {
         assert_eq!(State::parse(&format!("{FORMAT}\nkernel k x 0\n")), None, "a kernel of no module");
     }
 
+    /// Every token with its line and column, as `proc_macro2` lexes `text`.
+    fn reference(text: &str) -> Vec<(usize, usize, String)> {
+        fn walk(ts: proc_macro2::TokenStream, out: &mut Vec<(usize, usize, String)>) {
+            use proc_macro2::{Delimiter, TokenTree};
+            for tt in ts {
+                let (at, s) = match tt {
+                    TokenTree::Group(g) => {
+                        let (o, c) = match g.delimiter() {
+                            Delimiter::Parenthesis => ("(", ")"),
+                            Delimiter::Brace => ("{", "}"),
+                            Delimiter::Bracket => ("[", "]"),
+                            Delimiter::None => ("", ""),
+                        };
+                        out.push((g.span_open().start().line, g.span_open().start().column, o.into()));
+                        walk(g.stream(), out);
+                        (g.span_close().start(), c.to_string())
+                    }
+                    TokenTree::Punct(p) => (p.span().start(), p.as_char().to_string()),
+                    TokenTree::Ident(i) => (i.span().start(), i.to_string()),
+                    TokenTree::Literal(l) => (l.span().start(), l.to_string()),
+                };
+                out.push((at.line, at.column, s));
+            }
+        }
+        let mut v = Vec::new();
+        walk(text.parse().unwrap(), &mut v);
+        v
+    }
+
+    #[test]
+    fn the_lexer_places_tokens_as_rustc_does() {
+        let text = "// c { \n/* a /* nested */ } */ fn f<'a>(x: &'a [u8], r#type: u8) -> char {\n    let s = \"a{\\\"}\\n\nb\"; let r = r#\"x\"{\"#; let b = b'}'; let c = '\\''; let d = '{';\n    let e = b\"}\"; let u = \"é\"; let v = 1..2; let w = 1.5e3f64; let y = x[0].max(é_1);\n    'outer: loop { break 'outer; } _x(); s!(); c\n}\n";
+        let mine: Vec<(usize, usize, String)> = lex(text)
+            .unwrap()
+            .iter()
+            .flat_map(|t| {
+                let s = &text[t.span.clone()];
+                // A lifetime is one token here, `'` and a name there.
+                if s.starts_with('\'') && !s.ends_with('\'') {
+                    vec![(t.at.0, t.at.1, "'".to_string()), (t.at.0, t.at.1 + 1, s[1..].to_string())]
+                } else {
+                    vec![(t.at.0, t.at.1, s.to_string())]
+                }
+            })
+            .collect();
+        assert_eq!(mine, reference(text));
+        assert!(lex("fn f() {").is_err() && lex("}").is_err() && lex("\"open").is_err());
+    }
+
     const PTX: &str = "//\n.version 8.7\n.target sm_80\n.address_size 64\n\n\t// .globl\tk1\n.visible .entry k1(\n\t.param .u64 k1_param_0\n)\n{\n\t{ // callseq 0\n\t}\n\tret;\n\n}\n\t// .globl\tk2\n.visible .entry k2(\n)\n{\n\tret;\n\n}\n";
 
     #[test]
@@ -558,3 +718,4 @@ mod tests {
         assert_eq!(two.matches(&format!("\n{MODULE_LINE}\n")).count(), 2);
     }
 }
+

@@ -28,6 +28,7 @@ mod print;
 mod scan;
 
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 /// Builds the kernels of the package whose build script calls it. Does nothing but declare the
 /// `acc_kernels` cfg unless the package's feature `cuda` is on. Errors are reported like a
@@ -54,7 +55,10 @@ pub fn compile_kernels() {
 }
 
 fn build(manifest: &Path, out: &Path) -> Result<(), String> {
+    let started = Instant::now();
     let device = scan::device_crate(manifest, lib_name(manifest).as_deref())?;
+    // What took the time, for `cargo build -vv` (a build script's stderr).
+    eprintln!("acc-build: scanned the package in {:.2} s", started.elapsed().as_secs_f64());
     if device.kernels == 0 && device.refused == 0 {
         // No region of this package runs on the GPU (a library without regions, such as acc
         // itself from a registry): nothing to build.
@@ -134,9 +138,11 @@ fn build_changed(
     let target = out.join("acc-nvptx-target");
     let modules_dir = out.join("acc-ptx-modules");
     let state_path = out.join("acc-ptx-state");
+    let started = Instant::now();
     let version = nvptx::rustc_version().map_err(|e| e.to_string())?;
     let locked = crate_dir.join("Cargo.lock").is_file();
     let kernels = incremental::kernels(modules, &incremental::config_key(crate_dir, acc_device, &version, sm))?;
+    let keyed = started.elapsed().as_secs_f64();
     // The last build's state, if its modules are all there.
     let state = std::fs::read_to_string(&state_path).ok().and_then(|t| incremental::State::parse(&t)).and_then(|s| {
         let texts: Option<Vec<String>> = s.modules.iter().map(|m| std::fs::read_to_string(modules_dir.join(m)).ok()).collect();
@@ -144,6 +150,11 @@ fn build_changed(
     });
     let read = |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("error: acc-build: cannot read {}: {e}", p.display()));
     let plan = incremental::plan(&kernels, state.as_ref().map(|(s, _)| s));
+    let mut what = match &plan {
+        incremental::Plan::Nothing => "none".to_string(),
+        incremental::Plan::Full => "all".to_string(),
+        incremental::Plan::Delta { build, .. } => format!("{} in a module of their own", build.len()),
+    };
     let (texts, owner): (Vec<String>, Vec<usize>) = match (plan, state) {
         (incremental::Plan::Nothing, Some((s, texts))) => {
             let owner = kernels.iter().map(|k| s.kernels[&k.name].1).collect();
@@ -174,6 +185,8 @@ fn build_changed(
                 let owner = owner.iter().map(|o| keep.iter().position(|m| m == o).expect("a kept module")).collect();
                 (texts, owner)
             } else {
+                // A module lacks a kernel the state puts there: start afresh.
+                what = "all".to_string();
                 full_build(crate_dir, &target, sm, &kernels)?
             }
         }
@@ -200,6 +213,13 @@ fn build_changed(
         state.kernels.insert(k.name.clone(), (k.key.clone(), m));
     }
     write_if_changed(&out.join("acc_kernels.ptx"), &incremental::assemble(&texts))?;
+    eprintln!(
+        "acc-build: {} kernels, keyed in {keyed:.2} s; compiled {what}; {} PTX module{} (in {:.2} s)",
+        kernels.len(),
+        texts.len(),
+        if texts.len() == 1 { "" } else { "s" },
+        started.elapsed().as_secs_f64()
+    );
     write_if_changed(&state_path, &state.text())
 }
 
