@@ -22,12 +22,14 @@
 //! (`acc_device::SOURCE_DIR`), so a registry dependency works as a path one does. A kernel that panics (an index out of bounds, `panic!`, a division
 //! by zero) therefore reports the user's file, line and column.
 
+mod incremental;
 #[doc(hidden)]
 pub mod nvptx;
 mod print;
 mod scan;
 
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 /// Builds the kernels of the package whose build script calls it. Does nothing but declare the
 /// `acc_kernels` cfg unless the package's feature `cuda` is on. Errors are reported like a
@@ -54,7 +56,10 @@ pub fn compile_kernels() {
 }
 
 fn build(manifest: &Path, out: &Path) -> Result<(), String> {
+    let started = Instant::now();
     let device = scan::device_crate(manifest, lib_name(manifest).as_deref())?;
+    // What took the time, for `cargo build -vv` (a build script's stderr).
+    eprintln!("acc-build: scanned the package in {:.2} s", started.elapsed().as_secs_f64());
     if device.kernels == 0 && device.refused == 0 {
         // No region of this package runs on the GPU (a library without regions, such as acc
         // itself from a registry): nothing to build.
@@ -116,10 +121,143 @@ panic = "abort"
     }
     remove_stale(&crate_dir, &device.modules);
     let sm = std::env::var("ACC_SM").unwrap_or_else(|_| nvptx::DEFAULT_SM.to_string());
-    let ptx = nvptx::build_ptx(&crate_dir, &out.join("acc-nvptx-target"), &sm).map_err(|e| e.to_string())?;
+    build_changed(out, &crate_dir, &cargo_toml, &device.root, &device.modules, &acc_device, &sm)
+}
+
+/// Compiles the device crate at `crate_dir` (its `Cargo.toml`, root and modules given) to
+/// `$OUT_DIR/acc_kernels.ptx`: all of it, or only the kernels that changed since the last
+/// build (see the `incremental` module).
+fn build_changed(
+    out: &Path,
+    crate_dir: &Path,
+    cargo_toml: &str,
+    root: &str,
+    modules: &[(String, String)],
+    acc_device: &Path,
+    sm: &str,
+) -> Result<(), String> {
+    let target = out.join("acc-nvptx-target");
+    let modules_dir = out.join("acc-ptx-modules");
+    let state_path = out.join("acc-ptx-state");
+    let started = Instant::now();
+    let version = nvptx::rustc_version().map_err(|e| e.to_string())?;
+    let locked = crate_dir.join("Cargo.lock").is_file();
+    let kernels = incremental::kernels(modules, &incremental::config_key(crate_dir, acc_device, &version, sm))?;
+    let keyed = started.elapsed().as_secs_f64();
+    // The last build's state, if its modules are all there.
+    let state = std::fs::read_to_string(&state_path).ok().and_then(|t| incremental::State::parse(&t)).and_then(|s| {
+        let texts: Option<Vec<String>> = s.modules.iter().map(|m| std::fs::read_to_string(modules_dir.join(m)).ok()).collect();
+        texts.map(|t| (s, t))
+    });
+    let read = |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("error: acc-build: cannot read {}: {e}", p.display()));
+    let plan = incremental::plan(&kernels, state.as_ref().map(|(s, _)| s));
+    let mut what = match &plan {
+        incremental::Plan::Nothing => "none".to_string(),
+        incremental::Plan::Full => "all".to_string(),
+        incremental::Plan::Delta { build, .. } => format!("{} in a module of their own", build.len()),
+    };
+    let (texts, owner): (Vec<String>, Vec<usize>) = match (plan, state) {
+        (incremental::Plan::Nothing, Some((s, texts))) => {
+            let owner = kernels.iter().map(|k| s.kernels[&k.name].1).collect();
+            (texts, owner)
+        }
+        (incremental::Plan::Delta { build, cut }, Some((s, mut texts))) => {
+            let mut ok = true;
+            for name in &cut {
+                let m = s.kernels[name].1;
+                match incremental::cut_entry(&texts[m], name) {
+                    Some(t) => texts[m] = t,
+                    None => ok = false,
+                }
+            }
+            if ok {
+                let mut owner: Vec<usize> = kernels.iter().map(|k| s.kernels.get(&k.name).map_or(usize::MAX, |e| e.1)).collect();
+                if !build.is_empty() {
+                    let delta = write_delta_crate(out, crate_dir, cargo_toml, root, modules, &kernels, &build)?;
+                    let ptx = nvptx::build_ptx(&delta, &target, sm).map_err(|e| e.to_string())?;
+                    texts.push(read(&ptx)?);
+                    for &i in &build {
+                        owner[i] = texts.len() - 1;
+                    }
+                }
+                // Modules left with no kernel go.
+                let keep: Vec<usize> = (0..texts.len()).filter(|&m| owner.contains(&m)).collect();
+                let texts = keep.iter().map(|&m| std::mem::take(&mut texts[m])).collect();
+                let owner = owner.iter().map(|o| keep.iter().position(|m| m == o).expect("a kept module")).collect();
+                (texts, owner)
+            } else {
+                // A module lacks a kernel the state puts there: start afresh.
+                what = "all".to_string();
+                full_build(crate_dir, &target, sm, &kernels)?
+            }
+        }
+        _ => full_build(crate_dir, &target, sm, &kernels)?,
+    };
+    // The first build writes the crate's lock file, which the keys hold: key them again.
+    let kernels = if !locked && crate_dir.join("Cargo.lock").is_file() {
+        incremental::kernels(modules, &incremental::config_key(crate_dir, acc_device, &version, sm))?
+    } else {
+        kernels
+    };
+    let mut state = incremental::State::default();
+    for (m, text) in texts.iter().enumerate() {
+        let name = format!("{m}.ptx");
+        write_if_changed(&modules_dir.join(&name), text)?;
+        state.modules.push(name);
+    }
+    for m in texts.len().. {
+        if std::fs::remove_file(modules_dir.join(format!("{m}.ptx"))).is_err() {
+            break;
+        }
+    }
+    for (k, m) in kernels.iter().zip(owner) {
+        state.kernels.insert(k.name.clone(), (k.key.clone(), m));
+    }
+    write_if_changed(&out.join("acc_kernels.ptx"), &incremental::assemble(&texts))?;
+    eprintln!(
+        "acc-build: {} kernels, keyed in {keyed:.2} s; compiled {what}; {} PTX module{} (in {:.2} s)",
+        kernels.len(),
+        texts.len(),
+        if texts.len() == 1 { "" } else { "s" },
+        started.elapsed().as_secs_f64()
+    );
+    write_if_changed(&state_path, &state.text())
+}
+
+/// Compiles the whole device crate: one module holding every kernel.
+fn full_build(crate_dir: &Path, target: &Path, sm: &str, kernels: &[incremental::Kernel]) -> Result<(Vec<String>, Vec<usize>), String> {
+    let ptx = nvptx::build_ptx(crate_dir, target, sm).map_err(|e| e.to_string())?;
     let text = std::fs::read_to_string(&ptx).map_err(|e| format!("error: acc-build: cannot read {}: {e}", ptx.display()))?;
-    write_if_changed(&out.join("acc_kernels.ptx"), &text)?;
-    Ok(())
+    Ok((vec![text], vec![0; kernels.len()]))
+}
+
+/// Writes `$OUT_DIR/acc-device-delta/`: the device crate with every kernel but the ones
+/// indexed by `build` blanked out (every other token keeps its line and column, so the kernels
+/// compiled there are the full build's, and panic at the same places).
+fn write_delta_crate(
+    out: &Path,
+    crate_dir: &Path,
+    cargo_toml: &str,
+    root: &str,
+    modules: &[(String, String)],
+    kernels: &[incremental::Kernel],
+    build: &[usize],
+) -> Result<PathBuf, String> {
+    let dir = out.join("acc-device-delta");
+    let toml = cargo_toml.replacen("name = \"acc-kernels\"", "name = \"acc-kernels-delta\"", 1);
+    write_if_changed(&dir.join("Cargo.toml"), &toml)?;
+    // The same versions of acc-device's dependencies as the full build.
+    if let Ok(lock) = std::fs::read_to_string(crate_dir.join("Cargo.lock")) {
+        write_if_changed(&dir.join("Cargo.lock"), &lock.replace("name = \"acc-kernels\"", "name = \"acc-kernels-delta\""))?;
+    }
+    write_if_changed(&dir.join("kernels.rs"), root)?;
+    for (m, (rel, text)) in modules.iter().enumerate() {
+        let blanked: Vec<std::ops::Range<usize>> =
+            (0..kernels.len()).filter(|i| kernels[*i].module == m && !build.contains(i)).map(|i| kernels[i].range.clone()).collect();
+        write_if_changed(&dir.join(rel), &incremental::blank(text, &blanked))?;
+    }
+    remove_stale(&dir, modules);
+    Ok(dir)
 }
 
 /// The crate name of the package's library, if it has one: `[lib] name`, else the package's

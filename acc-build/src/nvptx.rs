@@ -134,24 +134,10 @@ pub fn build_ptx_full(crate_dir: &Path, target_dir: &Path, sm: &str) -> Result<P
             format!("error: no device crate at {}: {} not found\n", crate_dir.display(), manifest.display()),
         ));
     }
-    let mut cmd = rustup();
-    cmd.args(["run", TOOLCHAIN, "cargo"]);
-    for (k, v) in PROFILE {
-        cmd.arg("--config").arg(format!("profile.release.{k}={v}"));
-    }
-    cmd.args(["rustc", "--release", "--lib", "--crate-type=cdylib", "--target", TARGET])
-        .arg("-Zbuild-std=core,panic_abort")
-        .arg("--manifest-path")
-        .arg(&manifest)
-        .arg("--target-dir")
-        .arg(target_dir)
-        .arg("--message-format=json")
-        .args(["--", "--emit=asm", "-C", "linker=true"])
-        .current_dir(crate_dir)
-        .stdin(Stdio::null());
-    clean_env(&mut cmd);
-    cmd.env("CARGO_ENCODED_RUSTFLAGS", rustflags(sm).join("\x1f"));
-    let out = cmd
+    let sysroot = core_sysroot(sm, target_dir)?;
+    let mut flags = rustflags(sm);
+    flags.push(format!("--sysroot={}", sysroot.display()));
+    let out = cargo_rustc(&manifest, target_dir, &flags, false)
         .output()
         .map_err(|e| BuildError::new(BuildErrorKind::Io, format!("error: could not run cargo through rustup: {e}\n")))?;
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -194,9 +180,185 @@ const PROFILE: [(&str, &str); 7] = [
     ("overflow-checks", "false"),
 ];
 
+/// What else decides the PTX of a device crate: the profile and the rustflags (for keys of
+/// cached builds).
+pub(crate) fn settings() -> String {
+    format!("{PROFILE:?} {:?} {BUILD_STD}", rustflags("<sm>"))
+}
+
 /// The rustflags of every crate of the device build.
 fn rustflags(sm: &str) -> Vec<String> {
     vec![format!("-Ctarget-cpu={sm}"), "-Zmir-enable-passes=-JumpThreading".to_owned()]
+}
+
+/// `cargo rustc` of the pinned nightly for the library of `manifest`, as a `cdylib` of
+/// [`TARGET`] in release with [`PROFILE`], writing PTX (`--emit=asm`, no link), with `flags` as
+/// every crate's rustflags; `build_std`: `core` and `panic_abort` from `rust-src`
+/// (`-Zbuild-std`), else from the sysroot that `flags` name.
+fn cargo_rustc(manifest: &Path, target_dir: &Path, flags: &[String], build_std: bool) -> Command {
+    let mut cmd = rustup();
+    cmd.args(["run", TOOLCHAIN, "cargo"]);
+    for (k, v) in PROFILE {
+        cmd.arg("--config").arg(format!("profile.release.{k}={v}"));
+    }
+    cmd.args(["rustc", "--release", "--lib", "--crate-type=cdylib", "--target", TARGET]);
+    if build_std {
+        cmd.arg(format!("-Zbuild-std={BUILD_STD}"));
+    }
+    cmd.arg("--manifest-path")
+        .arg(manifest)
+        .arg("--target-dir")
+        .arg(target_dir)
+        .arg("--message-format=json")
+        .args(["--", "--emit=asm", "-C", "linker=true"])
+        .current_dir(manifest.parent().unwrap_or(Path::new(".")))
+        .stdin(Stdio::null());
+    clean_env(&mut cmd);
+    cmd.env("CARGO_ENCODED_RUSTFLAGS", flags.join("\x1f"));
+    cmd
+}
+
+/// The standard crates a device crate links: `core` (with `compiler_builtins`) and the abort
+/// panic runtime.
+const BUILD_STD: &str = "core,panic_abort";
+
+/// Where acc keeps what it builds once per machine (the nightly `core` for [`TARGET`]):
+/// `ACC_CACHE_DIR`, else `acc-cache` in cargo's home (`CARGO_HOME`, else `~/.cargo`).
+pub fn cache_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("ACC_CACHE_DIR").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(d));
+    }
+    let home = std::env::var_os("CARGO_HOME")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").or_else(|| std::env::var_os("USERPROFILE")).map(|h| PathBuf::from(h).join(".cargo")))?;
+    Some(home.join("acc-cache"))
+}
+
+/// A sysroot holding `core`, `compiler_builtins` and `panic_abort` for [`TARGET`], built from
+/// `rust-src` by the pinned nightly with the device builds' profile and rustflags: built once
+/// per machine, toolchain and `sm` (under [`cache_dir`]`/nvptx-core/`, named by a hash of
+/// `rustc -vV`, the target, the flags and the profile), then shared by every package and
+/// profile. Device crates compile against it (`--sysroot`) instead of building `core` into
+/// each target dir (`-Zbuild-std`, about a minute on 2 cores).
+///
+/// Concurrent builds are safe: each builds into a directory of its own and renames it into
+/// place; the first rename wins, the others use it and drop theirs. A finished sysroot is
+/// never written again. Without a cache dir (no home), it lives in `target_dir`.
+pub fn core_sysroot(sm: &str, target_dir: &Path) -> Result<PathBuf, BuildError> {
+    let version = rustc_version()?;
+    let mut key = Fnv128::new();
+    for part in [SYSROOT_FORMAT, &version, TARGET, BUILD_STD] {
+        key.write_str(part);
+    }
+    for f in rustflags(sm) {
+        key.write_str(&f);
+    }
+    for (k, v) in PROFILE {
+        key.write_str(k);
+        key.write_str(v);
+    }
+    let root = cache_dir().map(|d| d.join("nvptx-core")).unwrap_or_else(|| target_dir.join("nvptx-core"));
+    let dir = root.join(format!("{TOOLCHAIN}-{sm}-{}", &key.hex()[..16]));
+    let lib = |d: &Path| d.join("lib").join("rustlib").join(TARGET).join("lib");
+    if lib(&dir).join(SYSROOT_DONE).is_file() {
+        return Ok(dir);
+    }
+    let io = |what: &str, p: &Path, e: io::Error| {
+        BuildError::new(BuildErrorKind::Io, format!("error: acc-build: {what} {}: {e}\n", p.display()))
+    };
+    let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    let tmp = root.join(format!(".build-{}-{stamp}", std::process::id()));
+    let result = (|| {
+        let krate = tmp.join("crate");
+        fs::create_dir_all(&krate).map_err(|e| io("cannot create", &krate, e))?;
+        fs::write(
+            krate.join("Cargo.toml"),
+            "# Written by acc-build: builds `core` for the device target once.\n[package]\nname = \"acc-core\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\nbuild = false\n\n[lib]\npath = \"lib.rs\"\n\n[workspace]\n",
+        )
+        .map_err(|e| io("cannot write", &krate, e))?;
+        fs::write(krate.join("lib.rs"), "#![no_std]\n#[panic_handler]\nfn panic(_: &core::panic::PanicInfo) -> ! {\n    loop {}\n}\n")
+            .map_err(|e| io("cannot write", &krate, e))?;
+        let manifest = krate.join("Cargo.toml");
+        let out = cargo_rustc(&manifest, &tmp.join("target"), &rustflags(sm), true)
+            .output()
+            .map_err(|e| BuildError::new(BuildErrorKind::Io, format!("error: could not run cargo through rustup: {e}\n")))?;
+        if !out.status.success() {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            if stderr.contains("rust-src") || stderr.contains("can't find crate for `core`") {
+                return Err(BuildError::toolchain(&format!(
+                    "the `rust-src` component of `{TOOLCHAIN}` is missing (needed to build `core` for {TARGET})"
+                )));
+            }
+            let report = Report::parse(&String::from_utf8_lossy(&out.stdout), &manifest);
+            return Err(report.error(&krate, &stderr));
+        }
+        let deps = tmp.join("target").join(TARGET).join("release").join("deps");
+        let dest = lib(&tmp.join("sysroot"));
+        fs::create_dir_all(&dest).map_err(|e| io("cannot create", &dest, e))?;
+        let entries = fs::read_dir(&deps).map_err(|e| io("cannot read", &deps, e))?;
+        for p in entries.flatten().map(|e| e.path()) {
+            if p.extension().is_some_and(|x| x == "rlib") {
+                let to = dest.join(p.file_name().expect("a file"));
+                fs::copy(&p, &to).map_err(|e| io("cannot copy to", &to, e))?;
+            }
+        }
+        fs::write(dest.join(SYSROOT_DONE), format!("{version}\n")).map_err(|e| io("cannot write", &dest, e))?;
+        match fs::rename(tmp.join("sysroot"), &dir) {
+            Ok(()) => Ok(()),
+            // Another build renamed its sysroot into place first: use that one.
+            Err(_) if lib(&dir).join(SYSROOT_DONE).is_file() => Ok(()),
+            Err(e) => Err(io("cannot move the built `core` to", &dir, e)),
+        }
+    })();
+    let _ = fs::remove_dir_all(&tmp);
+    result.map(|()| dir)
+}
+
+/// Bumped when the sysroot's layout or the way it is built changes.
+const SYSROOT_FORMAT: &str = "acc-nvptx-core-1";
+
+/// The file a finished sysroot holds (last written, before the rename that publishes it).
+const SYSROOT_DONE: &str = "acc-sysroot-done";
+
+/// `rustc -vV` of the pinned nightly (its commit hash tells builds of the same name apart).
+pub(crate) fn rustc_version() -> Result<String, BuildError> {
+    let mut cmd = rustup();
+    cmd.args(["run", TOOLCHAIN, "rustc", "-vV"]).stdin(Stdio::null());
+    clean_env(&mut cmd);
+    match cmd.output() {
+        Ok(o) if o.status.success() => Ok(String::from_utf8_lossy(&o.stdout).into_owned()),
+        Ok(_) => Err(BuildError::toolchain(&format!("the Rust toolchain `{TOOLCHAIN}` is not installed"))),
+        Err(e) => Err(BuildError::toolchain(&format!("running `rustup` failed: {e}"))),
+    }
+}
+
+/// 128-bit FNV-1a: a hash that stays the same across Rust versions and machines, for the names
+/// of cached files.
+#[derive(Clone)]
+pub(crate) struct Fnv128(u128);
+
+impl Fnv128 {
+    pub(crate) fn new() -> Self {
+        Fnv128(0x6c62272e07bb014262b821756295c58d)
+    }
+
+    pub(crate) fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= b as u128;
+            self.0 = self.0.wrapping_mul(0x0000000001000000000000000000013B);
+        }
+    }
+
+    /// `s` and its length (so that `("ab", "c")` and `("a", "bc")` differ).
+    pub(crate) fn write_str(&mut self, s: &str) {
+        self.write(&(s.len() as u64).to_le_bytes());
+        self.write(s.as_bytes());
+    }
+
+    pub(crate) fn hex(&self) -> String {
+        format!("{:032x}", self.0)
+    }
 }
 
 /// `rustup` (from `RUSTUP`, else `PATH`, else `~/.cargo/bin`).

@@ -331,6 +331,9 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
         let entry = match kernels.get(&key) {
             Some(l) if *l.name == *name => kernels.get_mut(&key).expect("just found"),
             _ => {
+                // The module of the package's PTX that defines the kernel (acc-build may
+                // write several, see `ptx_modules`).
+                let ptx = crate::ptx_modules::module_of(ptx, name);
                 let module = module(cuda, region, ptx);
                 let kernel = cuda.kernel(&module, name, most_shared).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}`: {e}")).with_params_from(ptx);
                 kernels.insert(key, Launchable { kernel, name: name.into(), waves: Vec::new() });
@@ -354,7 +357,8 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
                 None => {
                     // One full wave (every multiprocessor at its occupancy limit): it depends
                     // on the kernel and block only; capped by the iterations below.
-                    let w = cuda.default_grid(&module(cuda, region, ptx), name, block, shared, usize::MAX / 2).unwrap_or(1).max(1);
+                    let module = module(cuda, region, crate::ptx_modules::module_of(ptx, name));
+                    let w = cuda.default_grid(&module, name, block, shared, usize::MAX / 2).unwrap_or(1).max(1);
                     entry.waves.push((block, w));
                     w
                 }

@@ -57,16 +57,9 @@ fn chunk_range(c: usize, len: usize, trip: usize) -> std::ops::Range<usize> {
 /// });
 /// assert!(c.iter().all(|&x| x == 2.0));
 /// ```
+#[inline]
 pub fn par_for<F: Fn(usize) + Sync + Send>(trip: usize, f: F) {
-    let threads = rayon::current_num_threads();
-    if trip <= 1 || threads <= 1 {
-        (0..trip).for_each(f);
-        return;
-    }
-    let (chunks, len) = plan(trip, threads);
-    (0..chunks)
-        .into_par_iter()
-        .for_each(|c| chunk_range(c, len, trip).for_each(&f));
+    par_for_chunks(trip, move |r: std::ops::Range<usize>| r.for_each(&f));
 }
 
 /// Runs `f` on consecutive chunks that together cover `0..trip`, in parallel on rayon's pool.
@@ -74,14 +67,12 @@ pub fn par_for<F: Fn(usize) + Sync + Send>(trip: usize, f: F) {
 /// Generated loops use this form: the chunk's prologue copies the slices the body uses into
 /// locals, so the optimiser keeps their addresses and lengths in registers for the whole
 /// chunk (see [`par_for`] for the figures).
+///
+/// Only this thin wrapper is instantiated for each loop; the rayon machinery behind it
+/// ([`run_chunks`]) is compiled once, in this crate (see [`run_chunks`] for why).
+#[inline]
 pub fn par_for_chunks<F: Fn(std::ops::Range<usize>) + Sync + Send>(trip: usize, f: F) {
-    let threads = rayon::current_num_threads();
-    if trip <= 1 || threads <= 1 {
-        f(0..trip);
-        return;
-    }
-    let (chunks, len) = plan(trip, threads);
-    (0..chunks).into_par_iter().for_each(|c| f(chunk_range(c, len, trip)));
+    run_chunks(trip, &|_, r| f(r));
 }
 
 /// [`par_reduce`] over chunks: `body(acc, range)` folds one chunk; the chunk results are
@@ -93,16 +84,29 @@ where
     F: Fn(A, std::ops::Range<usize>) -> A + Sync + Send,
     C: Fn(A, A) -> A + Sync + Send,
 {
-    let threads = rayon::current_num_threads();
-    if trip <= 1 || threads <= 1 {
+    let chunks = chunk_count(trip);
+    if chunks <= 1 {
         return body(identity(), 0..trip);
     }
-    let (chunks, len) = plan(trip, threads);
-    let partials: Vec<A> = (0..chunks)
-        .into_par_iter()
-        .map(|c| body(identity(), chunk_range(c, len, trip)))
-        .collect();
-    partials.into_iter().reduce(combine).unwrap_or_else(identity)
+    // Each chunk writes its own slot (the index `run_chunks` gives it); the slots are then
+    // combined in chunk order. (A panicking chunk leaves its slot empty; the panic reaches
+    // the caller from `run_chunks` before the slots are read.)
+    let mut partials: Vec<Option<A>> = Vec::with_capacity(chunks);
+    partials.resize_with(chunks, || None);
+    let slots = SharedMut::new(&mut partials);
+    run_chunks(trip, &|c, r| {
+        let mut slots = slots;
+        slots[c] = Some(body(identity(), r));
+    });
+    let mut acc: Option<A> = None;
+    for p in partials {
+        let p = p.expect("every chunk ran");
+        acc = Some(match acc {
+            None => p,
+            Some(a) => combine(a, p),
+        });
+    }
+    acc.unwrap_or_else(identity)
 }
 
 /// Reduces over `0..trip` in parallel: each chunk folds `body` from `identity()`, then the
@@ -123,19 +127,36 @@ where
     F: Fn(A, usize) -> A + Sync + Send,
     C: Fn(A, A) -> A + Sync + Send,
 {
+    par_reduce_chunks(trip, identity, move |a, r: std::ops::Range<usize>| r.fold(a, &body), combine)
+}
+
+/// How many chunks [`run_chunks`] cuts `0..trip` into on the current pool (1: the caller runs
+/// the loop itself).
+pub fn chunk_count(trip: usize) -> usize {
     let threads = rayon::current_num_threads();
     if trip <= 1 || threads <= 1 {
-        return (0..trip).fold(identity(), body);
+        return 1;
+    }
+    plan(trip, threads).0
+}
+
+/// Runs `f(c, range)` for each chunk `c` of `0..trip` (the chunks of [`chunk_count`], in
+/// order, covering `0..trip`), in parallel on rayon's pool; with one chunk, `f(0, 0..trip)`
+/// on the calling thread.
+///
+/// Not generic, on purpose: every parallel loop of every region reaches rayon through this one
+/// function, so rayon's generic machinery (`join_context`, jobs, producers: about 3/4 of the
+/// LLVM IR of a crate of small regions when each loop instantiated it) is compiled once, here,
+/// and a region costs its loop bodies and a few lines. The call through `dyn` happens once per
+/// chunk, not per iteration: the body of a chunk is a plain loop compiled in the user's crate.
+pub fn run_chunks(trip: usize, f: &(dyn Fn(usize, std::ops::Range<usize>) + Sync)) {
+    let threads = rayon::current_num_threads();
+    if trip <= 1 || threads <= 1 {
+        f(0, 0..trip);
+        return;
     }
     let (chunks, len) = plan(trip, threads);
-    let partials: Vec<A> = (0..chunks)
-        .into_par_iter()
-        .map(|c| chunk_range(c, len, trip).fold(identity(), &body))
-        .collect();
-    partials
-        .into_iter()
-        .reduce(combine)
-        .unwrap_or_else(identity)
+    (0..chunks).into_par_iter().for_each(|c| f(c, chunk_range(c, len, trip)));
 }
 
 /// A mutable slice that every iteration of a parallel loop may write through.

@@ -48,6 +48,9 @@ pub mod host;
 pub use acc_device::idx;
 pub mod private;
 pub mod profile;
+// The PTX file's modules (acc-build writes several after an edit).
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+mod ptx_modules;
 pub use acc_device::ops as reduce;
 pub mod region;
 
