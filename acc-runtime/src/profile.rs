@@ -1,7 +1,8 @@
 //! `ACC_NOTIFY` and `ACC_PROFILE`.
 //!
 //! - `ACC_NOTIFY=1`: one line on stderr per region launch and per transfer, e.g.
-//!   `acc: launch vadd (examples/01-vadd.rs:9) on host` and
+//!   `acc: launch vadd (examples/01-vadd.rs:9) on host` (on a GPU, `on nvidia 0`: the
+//!   device's number) and
 //!   `acc: upload 4.0 MiB a -> device (vadd)`; at process exit, one line per array still on
 //!   the device (an `enter_data!` that no `exit_data!` matched), naming it and where it
 //!   entered.
@@ -187,8 +188,17 @@ pub fn launch_begin(region: &'static RegionInfo) -> LaunchTimer {
 
 /// Starts timing a launch of `region` on a device of type `on` (`ACC_NOTIFY` prints it).
 pub fn launch_begin_on(region: &'static RegionInfo, on: DeviceType) -> LaunchTimer {
+    launch_begin_on_device(region, on, None)
+}
+
+/// Starts timing a launch of `region` on device `num` of type `on` (`ACC_NOTIFY` prints
+/// `on nvidia 1`; without a number, `on nvidia`).
+pub fn launch_begin_on_device(region: &'static RegionInfo, on: DeviceType, num: Option<usize>) -> LaunchTimer {
     if notify_enabled() {
-        eprintln!("acc: launch {} on {on:?}", region.site());
+        match num {
+            Some(n) => eprintln!("acc: launch {} on {on:?} {n}", region.site()),
+            None => eprintln!("acc: launch {} on {on:?}", region.site()),
+        }
     }
     LaunchTimer {
         region,
