@@ -30,12 +30,14 @@ fn mix(a: &[u64], c: &mut [u64], k: u64, q: i64) {
     }
 }
 
+/// The sum of `a` (its parameter is named `a`: the messages name a region's data by its
+/// parameter).
 #[acc::parallel]
-fn total(c: &[u64]) -> u64 {
+fn total(a: &[u64]) -> u64 {
     let mut s = 0u64;
     #[acc::r#loop(gang, vector, reduction(+: s))]
-    for i in 0..c.len() {
-        s += c[i];
+    for i in 0..a.len() {
+        s += a[i];
     }
     s
 }

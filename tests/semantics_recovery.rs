@@ -1,12 +1,15 @@
-//! Recovery after a device fault (DESIGN §4.5, issue 16): a kernel that panics, or one that
-//! faults without acc's panic record (a launch failure), ends a CUDA context; acc resets the
-//! device, reports by name the data that lived only on the device (now lost), and later
-//! regions run. Out of device memory is a panic naming the region and the bytes asked, with
-//! nothing leaked and the next region working.
+//! Device faults (DESIGN §4.5, issue 16). A kernel that panics, or one that faults without
+//! acc's panic record (a launch failure), ends its CUDA context, and the CUDA driver keeps such
+//! a context unusable until the process ends (a reset of the primary context does not bring it
+//! back: retaining it again fails with `CUDA_ERROR_LAUNCH_FAILED`, seen on H200s with CUDA
+//! 13). acc reports it once, naming the data that lived only on the device (now lost); later
+//! uses of that device are panics saying why, and regions go on on the other GPUs and on the
+//! host. Out of device memory is a panic naming the region and the bytes asked, with nothing
+//! leaked and the next region working on the same device.
 //!
-//! On the host backend a panicking region is an ordinary panic: nothing is lost and the tests
-//! check that later regions run; the GPU-only parts skip there. The device is reset several
-//! times here, so this is a test binary of its own, its tests serialised.
+//! On a GPU each fault runs in a child process of its own (this binary again, on one test), so
+//! that the device stays usable for the other tests. On the host backend a panicking region is
+//! an ordinary panic: nothing is lost and later regions run there.
 
 mod common;
 use common::*;
@@ -25,6 +28,23 @@ fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
         .cloned()
         .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
         .unwrap_or_default()
+}
+
+/// Runs `body`: here on the host backend, in a child process (this binary on test `name`) on
+/// a GPU, whose output is printed here.
+fn isolated(name: &str, body: fn()) {
+    if on_host() || std::env::var_os("ACC_RECOVERY_CHILD").is_some() {
+        body();
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", name, "--nocapture", "--test-threads=1"])
+        .env("ACC_RECOVERY_CHILD", "1")
+        .output()
+        .unwrap();
+    println!("{}", String::from_utf8_lossy(&out.stdout));
+    eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "child {name} failed");
 }
 
 #[acc::parallel(present(a))]
@@ -70,20 +90,20 @@ fn touch(small: &mut [u64], big: &mut [u8]) {
 }
 
 /// After the fault: the data that lived only on the device is gone from the present table,
-/// its host copy as it was at its last transfer; a new region runs and is right.
-fn check_recovered(msg: &str, keep: &[u64], before: &[u64]) {
+/// its host copy as it was at its last transfer.
+fn check_lost(msg: &str, keep: &[u64], before: &[u64]) {
     if on_host() {
         return;
     }
-    assert!(msg.contains("nvidia device 0 was reset after a device fault"), "{msg}");
+    assert!(msg.contains("nvidia device 0 is lost: a kernel trapped or faulted"), "{msg}");
     assert!(msg.contains("the device copies of `keep` (") && msg.contains("are lost"), "{msg}");
     assert!(!acc::is_present(keep), "lost data is no longer present");
     assert_eq!(keep, before, "the host copy holds its last transfer");
 }
 
-fn after_fault_regions_run() {
+fn regions_run() {
     let a = vec_of(100_000, |i| i as u64);
-    assert_eq!(sum(&a), 99_999 * 100_000 / 2, "a region after the fault");
+    assert_eq!(sum(&a), 99_999 * 100_000 / 2);
     let mut c = vec![0u64; 1000];
     let idx = vec_of(1000, |i| 999 - i);
     acc::data!(copyin(a, idx), copy(c) {
@@ -92,10 +112,28 @@ fn after_fault_regions_run() {
     assert_eq!(c, vec_of(1000, |i| 999 - i as u64));
 }
 
-/// A kernel panic (an index out of bounds) in a synchronous region.
-#[test]
-fn kernel_panic_then_regions_run() {
-    let _g = serial();
+/// After the fault: the lost device refuses regions, saying why; the other GPUs (if any) and
+/// the host device run them.
+fn after_fault() {
+    if on_host() {
+        regions_run();
+        return;
+    }
+    let a = vec_of(10, |i| i as u64);
+    let e = catch_unwind(AssertUnwindSafe(|| sum(&a))).expect_err("the lost device refuses regions");
+    let msg = panic_message(&*e);
+    assert!(msg.contains("nvidia device 0 is lost since an earlier fault"), "{msg}");
+    for gpu in 1..acc::num_devices(acc::DeviceType::Nvidia) {
+        acc::set_device(acc::DeviceType::Nvidia, gpu);
+        regions_run();
+        println!("regions ran on nvidia device {gpu} after the fault");
+    }
+    acc::set_device(acc::DeviceType::Host, 0);
+    regions_run();
+    println!("regions ran on the host device after the fault");
+}
+
+fn kernel_panic_body() {
     let mut keep = vec_of(5000, |i| i as u64);
     let before = keep.clone();
     acc::enter_data!(copyin(keep));
@@ -107,17 +145,18 @@ fn kernel_panic_then_regions_run() {
     let msg = panic_message(&*e);
     assert!(msg.contains("index out of bounds"), "{msg}");
     assert!(on_host() || msg.contains("region `gather`"), "{msg}");
-    check_recovered(&msg, &keep, &before);
-    after_fault_regions_run();
-    acc::exit_data!(delete(keep));
-    assert!(!acc::is_present(&keep));
+    check_lost(&msg, &keep, &before);
+    after_fault();
 }
 
-/// A kernel panic on an async queue, reported by the wait; a `Mirror` whose data was lost says
-/// so when used.
+/// A kernel panic in a synchronous region.
 #[test]
-fn async_kernel_panic_reported_at_wait() {
+fn kernel_panic_reports_lost_data() {
     let _g = serial();
+    isolated("kernel_panic_reports_lost_data", kernel_panic_body);
+}
+
+fn async_panic_body() {
     let keep = vec_of(3000, |i| 7 * i as u64);
     let before = keep.clone();
     acc::enter_data!(copyin(keep));
@@ -133,7 +172,7 @@ fn async_kernel_panic_reported_at_wait() {
     }));
     let msg = panic_message(&*r.expect_err("out of bounds on queue 2"));
     assert!(msg.contains("index out of bounds"), "{msg}");
-    check_recovered(&msg, &keep, &before);
+    check_lost(&msg, &keep, &before);
     if !on_host() {
         assert!(msg.contains("`Mirror` (512 B)"), "{msg}");
         let e = catch_unwind(AssertUnwindSafe(|| m.update_host())).expect_err("the mirror's data is lost");
@@ -142,22 +181,20 @@ fn async_kernel_panic_reported_at_wait() {
         m.update_host();
     }
     drop(m);
-    after_fault_regions_run();
-    acc::exit_data!(delete(keep));
+    after_fault();
 }
 
-/// A kernel that faults without acc's panic record (a store to address 0: what a launch
-/// failure looks like to the driver) through the CUDA backend's own launch API; the next
-/// region finds the device lost, rebuilds it, and runs.
-#[cfg(feature = "cuda")]
+/// A kernel panic on an async queue, reported by the wait; a `Mirror` whose data was lost says
+/// so when used, and drops quietly.
 #[test]
-fn launch_failure_then_regions_run() {
-    use acc::cuda::{CudaBackend, KernelArgs, LaunchConfig};
+fn async_kernel_panic_reported_at_wait() {
     let _g = serial();
-    if on_host() {
-        println!("skipped: about the GPU");
-        return;
-    }
+    isolated("async_kernel_panic_reported_at_wait", async_panic_body);
+}
+
+#[cfg(feature = "cuda")]
+fn launch_failure_body() {
+    use acc::cuda::{CudaBackend, KernelArgs, LaunchConfig};
     const PTX: &str = ".version 7.0\n.target sm_70\n.address_size 64\n\n.visible .entry acc_store_null()\n{\n\t.reg .b64 %rd<2>;\n\t.reg .b32 %r<2>;\n\tmov.u64 %rd1, 0;\n\tmov.u32 %r1, 1;\n\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n";
     let keep = vec_of(2048, |i| i as u64);
     acc::enter_data!(copyin(keep));
@@ -167,9 +204,22 @@ fn launch_failure_then_regions_run() {
     let e = cuda.launch(&module, "acc_store_null", LaunchConfig::linear(1, 1), &mut KernelArgs::new()).expect_err("a fault");
     assert!(e.to_string().contains("CUDA_ERROR_ILLEGAL_ADDRESS"), "{e}");
     drop(b);
-    after_fault_regions_run();
+    // The next use finds the device lost: reported once on stderr, then refused.
+    after_fault();
     assert!(!acc::is_present(&keep), "lost with the device");
-    acc::exit_data!(delete(keep));
+}
+
+/// A kernel that faults without acc's panic record (a store to address 0: what a launch
+/// failure looks like to the driver), launched through the CUDA backend's own API.
+#[cfg(feature = "cuda")]
+#[test]
+fn launch_failure_reports_lost_data() {
+    let _g = serial();
+    if on_host() {
+        println!("skipped: about the GPU");
+        return;
+    }
+    isolated("launch_failure_reports_lost_data", launch_failure_body);
 }
 
 /// Out of device memory: a panic naming the region, the variable and the bytes asked; what the

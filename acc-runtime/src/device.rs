@@ -15,9 +15,10 @@
 //! Without the `cuda` feature the fallback is silent; with it, a missing driver or device is
 //! reported by one line on stderr. `ACC_DEVICE_NUM=n` picks the device of that type.
 //!
-//! A device whose backend reports itself lost (a kernel that trapped or faulted) is rebuilt
-//! at the failure's report or at its next use: the data it held is reported lost by name and
-//! later regions run on a fresh context ([`Device::open`]).
+//! A device whose backend reports itself lost (a kernel that trapped or faulted: the CUDA
+//! driver keeps such a context unusable until the process ends) is taken note of once: the
+//! data it held is reported lost by name, every later use of it is an error that says why,
+//! and the other devices work on ([`Device::open`]).
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -111,11 +112,6 @@ pub trait Backend: Send + Sync + 'static {
     /// CUDA context does not survive that. The runtime then rebuilds the backend.
     fn lost(&self) -> Option<String> {
         None
-    }
-    /// Tears down what is left of a lost device so that a new backend can open it (CUDA: the
-    /// primary context is reset, which frees all its memory). This backend is unusable after.
-    fn reset(&self) -> Result<(), String> {
-        Ok(())
     }
     /// Free and total device memory in bytes; `None` where memory is the host's.
     fn memory(&self) -> Option<(usize, usize)> {
@@ -219,6 +215,9 @@ pub(crate) struct Device {
     backend: Mutex<Option<Arc<dyn Backend>>>,
     /// The present table of this device.
     pub(crate) table: Mutex<Table>,
+    /// Why the device was lost (a kernel trapped or faulted), once it was: it cannot be used
+    /// again in this process.
+    lost: Mutex<Option<String>>,
 }
 
 impl fmt::Debug for Device {
@@ -236,7 +235,7 @@ impl fmt::Display for Device {
 
 impl Device {
     fn new(ty: DeviceType, num: usize) -> Self {
-        Device { ty, num, backend: Mutex::new(None), table: Mutex::new(Table::new(ty, num)) }
+        Device { ty, num, backend: Mutex::new(None), table: Mutex::new(Table::new(ty, num)), lost: Mutex::new(None) }
     }
 
     /// The device's type.
@@ -249,7 +248,7 @@ impl Device {
         self.num
     }
 
-    /// The open backend, opening it (or rebuilding it after a fault) when needed.
+    /// The open backend, opening it at first use (an error once the device is lost).
     pub(crate) fn backend(&self) -> Result<Arc<dyn Backend>, String> {
         if let Some(b) = lock(&self.backend).as_ref().filter(|b| b.lost().is_none()) {
             return Ok(b.clone());
@@ -260,18 +259,28 @@ impl Device {
 
     /// The open backend, as [`backend`](Self::backend), for a caller that holds the table.
     ///
-    /// A backend whose device was lost (a kernel trapped or faulted: a CUDA context does not
-    /// survive that) is rebuilt here: its table is emptied (the device copies are gone; a line
-    /// on stderr names them, once) and the device opens afresh, so later regions run.
+    /// A device whose backend reports itself lost (a kernel trapped or faulted) is unusable
+    /// for the rest of the process: the CUDA driver keeps a context with such a ("sticky")
+    /// error unusable until the process ends, and a reset of the primary context does not
+    /// bring it back (seen on H200s, CUDA 13: retaining it again fails with
+    /// `CUDA_ERROR_LAUNCH_FAILED`). The loss is taken note of once ([`Device::take_loss`]:
+    /// the table emptied, the data that lived only there named); from then on every use of
+    /// the device is an error that says so, and other devices work on.
     pub(crate) fn open(&self, table: &mut Table) -> Result<Arc<dyn Backend>, String> {
         let mut slot = lock(&self.backend);
         if let Some(b) = slot.as_ref() {
             if b.lost().is_none() {
                 return Ok(b.clone());
             }
-            let why = b.lost().unwrap_or_default();
-            let msg = self.recover_locked(table, &mut slot);
-            eprintln!("acc: {msg} (the fault: {why})");
+            if let Some(msg) = self.note_loss(table, b.as_ref()) {
+                eprintln!("acc: {msg}");
+            }
+        }
+        if let Some(why) = lock(&self.lost).clone() {
+            return Err(format!(
+                "acc: {self} is lost since an earlier fault ({why}): the CUDA driver keeps a context that trapped or \
+                 faulted unusable until the process ends; use another device (acc::set_device) or the host, or restart the process"
+            ));
         }
         let b = self.make_backend()?;
         *slot = Some(b.clone());
@@ -300,31 +309,38 @@ impl Device {
         }
     }
 
-    /// After a device fault: when the open backend's device is lost, empties the table, tears
-    /// the backend down (the next use opens the device afresh) and returns what was lost, as
-    /// a sentence for the panic that reports the fault. `None` when the device is fine.
-    pub(crate) fn recover(&self) -> Option<String> {
+    /// After a device fault: the first time the open backend reports its device lost, takes
+    /// note of it (the table emptied: the device copies are gone) and returns a sentence for
+    /// the panic that reports the fault, naming the data lost. `None` when the device is fine
+    /// or the loss was reported already.
+    pub(crate) fn take_loss(&self) -> Option<String> {
         let mut table = lock(&self.table);
-        let mut slot = lock(&self.backend);
-        slot.as_ref()?.lost()?;
-        Some(self.recover_locked(&mut table, &mut slot))
+        let slot = lock(&self.backend);
+        let b = slot.as_ref()?;
+        b.lost()?;
+        self.note_loss(&mut table, b.as_ref())
     }
 
-    fn recover_locked(&self, table: &mut Table, slot: &mut Option<Arc<dyn Backend>>) -> String {
-        let Some(b) = slot.take() else { return String::new() };
-        let lost = table.clear_lost();
-        let reset = match b.reset() {
-            Ok(()) => format!("{self} was reset after a device fault and opens afresh at its next use"),
-            Err(e) => format!("{self} was lost after a device fault and could not be reset ({e}); its next use tries to open it again"),
-        };
-        if lost.is_empty() {
-            format!("{reset}; no data was on it")
+    fn note_loss(&self, table: &mut Table, b: &dyn Backend) -> Option<String> {
+        let why = b.lost()?;
+        let mut lost = lock(&self.lost);
+        if lost.is_some() {
+            return None;
+        }
+        *lost = Some(why);
+        let names = table.clear_lost();
+        let data = if names.is_empty() {
+            "no data was on it".to_string()
         } else {
             format!(
-                "{reset}; the device copies of {} are lost (their host copies hold what they held at their last transfer)",
-                lost.join(", ")
+                "the device copies of {} are lost (their host copies hold what they held at their last transfer)",
+                names.join(", ")
             )
-        }
+        };
+        Some(format!(
+            "{self} is lost: a kernel trapped or faulted, and the CUDA driver keeps such a context unusable until the \
+             process ends; {data}; regions can go on on another device (acc::set_device) or the host"
+        ))
     }
 
     /// Waits for the queues, frees every array of the table and empties it, and closes the
@@ -351,8 +367,8 @@ impl Device {
             }
             Some(b) => {
                 // A lost device: its memory went with it.
+                self.note_loss(&mut table, b.as_ref());
                 table.clear_lost();
-                let _ = b.reset();
             }
             None => {
                 table.clear();
@@ -600,9 +616,9 @@ fn check_queue(what: &str, q: i64) {
 }
 
 /// A failure found by a wait on `dev`, with what a device fault cost (see
-/// [`Device::recover`]) when it was one.
+/// [`Device::take_loss`]) when it was one.
 fn wait_failure(dev: &Device, what: String, e: String) -> ! {
-    match dev.recover() {
+    match dev.take_loss() {
         Some(lost) => panic!("{what}: {e}\nacc: {lost}"),
         None => panic!("{what}: {e}"),
     }
@@ -852,9 +868,10 @@ mod tests {
         *lock(&d1.backend) = None;
     }
 
-    /// A lost backend is rebuilt at the next use; the data it held is gone from the table.
+    /// A lost device is reported once, naming the data it held; later uses say why it cannot
+    /// be used; other devices work on.
     #[test]
-    fn lost_device_is_rebuilt() {
+    fn lost_device_is_reported_and_refused() {
         let _g = exclusive();
         testing::reset_to_host();
         let mock = crate::test_util::MockBackend::numbered(1);
@@ -867,13 +884,25 @@ mod tests {
                 crate::data::enter_data(&crate::test_util::R, "a", crate::data::view(&a), crate::data::EnterClause::CopyIn);
                 assert!(crate::is_present(&a));
                 mock.lose("a kernel trapped");
-                let msg = d1.recover().expect("the device is lost");
-                assert!(msg.contains("nvidia device 1 was reset") && msg.contains("`a` (256 B)"), "{msg}");
-                assert!(mock.was_reset());
+                let msg = d1.take_loss().expect("the device is lost");
+                assert!(msg.contains("nvidia device 1 is lost") && msg.contains("the device copies of `a` (256 B) are lost"), "{msg}");
                 assert!(!crate::is_present(&a));
-                assert!(d1.recover().is_none(), "recovered once");
+                assert!(d1.take_loss().is_none(), "reported once");
+                let e = std::panic::catch_unwind(|| {
+                    let b = vec![2u8; 8];
+                    crate::data::enter_data(&crate::test_util::R, "b", crate::data::view(&b), crate::data::EnterClause::CopyIn);
+                })
+                .unwrap_err();
+                let e = crate::test_util::panic_message(&e);
+                assert!(e.contains("nvidia device 1 is lost since an earlier fault (a kernel trapped)"), "{e}");
+                set_device(DeviceType::Host, 0);
+                let b = vec![3u8; 8];
+                crate::data::enter_data(&crate::test_util::R, "b", crate::data::view(&b), crate::data::EnterClause::CopyIn);
+                assert!(crate::is_present(&b), "the host device works on");
+                crate::data::exit_data(&crate::test_util::R, "b", crate::data::view(&b), crate::data::ExitClause::Delete, false);
             });
         });
         *lock(&d1.backend) = None;
+        *lock(&d1.lost) = None;
     }
 }

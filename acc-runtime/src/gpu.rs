@@ -104,10 +104,10 @@ impl Geometry {
 }
 
 /// Panics with `msg` about a failure on the calling thread's device, adding what a device
-/// fault cost when it was one (the device is reset then, and its data reported lost by name:
-/// see [`crate::device::Device::recover`]), so that later regions run.
+/// fault cost when it was one (the device is lost for the process and its data reported lost
+/// by name: see [`crate::device::Device::take_loss`]).
 fn fail(msg: String) -> ! {
-    match crate::device::current().ok().and_then(|d| d.recover()) {
+    match crate::device::current().ok().and_then(|d| d.take_loss()) {
         Some(lost) => panic!("{msg}\nacc: {lost}"),
         None => panic!("{msg}"),
     }

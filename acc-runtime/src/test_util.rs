@@ -46,7 +46,6 @@ pub(crate) struct MockBackend {
     label: String,
     /// Set by [`lose`](Self::lose): what `lost` reports.
     lost: Mutex<Option<String>>,
-    reset: std::sync::atomic::AtomicBool,
     mem: Mutex<BTreeMap<u64, Vec<u8>>>,
     next: AtomicUsize,
     pub(crate) allocs: AtomicUsize,
@@ -78,11 +77,6 @@ impl MockBackend {
     /// Simulates a device fault: `lost` reports `why` from now on.
     pub(crate) fn lose(&self, why: &str) {
         *self.lost.lock().unwrap() = Some(why.into());
-    }
-
-    /// Whether the runtime reset the device after a fault.
-    pub(crate) fn was_reset(&self) -> bool {
-        self.reset.load(Ordering::SeqCst)
     }
 
     /// Runs `f` on the bytes at device address `p` (inside an allocation).
@@ -127,10 +121,7 @@ impl Backend for MockBackend {
     fn lost(&self) -> Option<String> {
         self.lost.lock().unwrap().clone()
     }
-    fn reset(&self) -> Result<(), String> {
-        self.reset.store(true, Ordering::SeqCst);
-        Ok(())
-    }
+
     fn is_host(&self) -> bool {
         false
     }

@@ -41,9 +41,10 @@
 //! Each loaded module's global `ACC_PANIC_BUF` is set to a host-mapped
 //! [`PanicRecord`]. A kernel that panics fills it and traps;
 //! the failed synchronisation then reads it and returns [`CudaError::KernelPanic`] with the
-//! kernel's name, the file, line and column, and the message. A trap ends the CUDA context:
-//! later calls return [`CudaError::Poisoned`] until the runtime resets the device
-//! ([`CudaBackend::reset_context`]) and opens a new backend on it.
+//! kernel's name, the file, line and column, and the message. A trap ends the CUDA context
+//! for good (the driver keeps a context with a sticky error unusable until the process ends;
+//! a reset of the primary context does not bring it back): later calls return
+//! [`CudaError::Poisoned`].
 
 mod error;
 mod launch;
@@ -257,9 +258,8 @@ pub struct CudaBackend {
     mapped: Mutex<Vec<MappedBuf>>,
     /// Loaded modules by a hash of their PTX text.
     modules: Mutex<HashMap<(u64, usize), Arc<Module>>>,
-    /// The host-mapped panic record: host memory of acc's own (so that it stays readable
-    /// after a reset of the context), registered with the driver, and its device address.
-    panic_host: PanicPage,
+    /// The host-mapped panic record: host and device addresses.
+    panic_host: *mut PanicRecord,
     panic_dev: sys::CUdeviceptr,
     staging: Mutex<Option<Staging>>,
     /// Whether large transfers are staged (see [`CudaBackend::set_staged_transfers`]).
@@ -268,40 +268,6 @@ pub struct CudaBackend {
     poisoned: Mutex<Option<String>>,
     /// Whether `poisoned` is set (checked by every call without taking the lock).
     is_poisoned: AtomicBool,
-    /// Set by [`Backend::reset`]: the context was reset, its handles are gone; `Drop` only
-    /// releases the context.
-    was_reset: AtomicBool,
-}
-
-/// One page of host memory owned by acc (zeroed), freed when dropped: the panic record lives
-/// there, registered with the driver for the device to write. Unlike memory the driver
-/// allocates, it stays valid when the context is reset after a fault.
-struct PanicPage(std::ptr::NonNull<u8>);
-
-impl PanicPage {
-    const LAYOUT: std::alloc::Layout = match std::alloc::Layout::from_size_align(4096, 4096) {
-        Ok(l) => l,
-        Err(_) => panic!("a page"),
-    };
-
-    fn new() -> Self {
-        const { assert!(std::mem::size_of::<PanicRecord>() <= 4096) };
-        // SAFETY: the layout has a non-zero size.
-        let p = unsafe { std::alloc::alloc_zeroed(Self::LAYOUT) };
-        PanicPage(std::ptr::NonNull::new(p).unwrap_or_else(|| std::alloc::handle_alloc_error(Self::LAYOUT)))
-    }
-
-    fn record(&self) -> *mut PanicRecord {
-        self.0.as_ptr().cast()
-    }
-}
-
-impl Drop for PanicPage {
-    fn drop(&mut self) {
-        // SAFETY: allocated in `new` with this layout; the driver no longer uses it (the
-        // backend unregistered it, or its context was reset).
-        unsafe { std::alloc::dealloc(self.0.as_ptr(), Self::LAYOUT) };
-    }
 }
 
 // SAFETY: the handles are driver objects the driver lets any thread use once the context is
@@ -362,7 +328,6 @@ impl CudaBackend {
             staged: std::sync::atomic::AtomicBool::new(std::env::var_os("ACC_CUDA_STAGING").is_some_and(|v| v == "1")),
             poisoned: Mutex::new(None),
             is_poisoned: AtomicBool::new(false),
-            was_reset: AtomicBool::new(false),
         })
     }
 
@@ -425,29 +390,22 @@ impl CudaBackend {
         })
     }
 
-    /// The host-mapped panic record, zeroed: a page of acc's, registered with the driver
-    /// (in the current context); returns it and its device address.
-    fn map_panic_record() -> Result<(PanicPage, sys::CUdeviceptr), CudaError> {
-        let page = PanicPage::new();
-        // SAFETY: the page holds a record (4096 >= its size), aligned for any type.
-        unsafe { page.record().write_volatile(PanicRecord::ZERO) };
-        let flags = sys::CU_MEMHOSTREGISTER_DEVICEMAP | sys::CU_MEMHOSTREGISTER_PORTABLE;
-        // SAFETY: a live page-aligned allocation of 4096 bytes, unregistered before it is
-        // freed (in `Drop`), or released by a reset of the context.
-        check("cuMemHostRegister", unsafe { sys::cuMemHostRegister_v2(page.0.as_ptr().cast(), 4096, flags) }, || {
-            "registering the panic record".into()
-        })?;
+    /// Allocates the host-mapped panic record, zeroed; returns its host and device addresses.
+    fn map_panic_record() -> Result<(*mut PanicRecord, sys::CUdeviceptr), CudaError> {
+        let size = std::mem::size_of::<PanicRecord>();
+        let flags = sys::CU_MEMHOSTALLOC_DEVICEMAP | sys::CU_MEMHOSTALLOC_PORTABLE;
+        // SAFETY: a plain pinned allocation; it is initialised right below.
+        let host = unsafe { result::malloc_host(size, flags) }
+            .map_err(|e| CudaError::driver("cuMemHostAlloc", e, "allocating the panic record"))?
+            .cast::<PanicRecord>();
+        // SAFETY: `host` points to `size` writable bytes, aligned for any type.
+        unsafe { host.write_volatile(PanicRecord::ZERO) };
         let mut dev = 0;
-        // SAFETY: the page was registered with `DEVICEMAP`.
-        let r = check("cuMemHostGetDevicePointer", unsafe { sys::cuMemHostGetDevicePointer_v2(&mut dev, page.0.as_ptr().cast(), 0) }, || {
+        // SAFETY: `host` came from `cuMemHostAlloc` with `DEVICEMAP`.
+        check("cuMemHostGetDevicePointer", unsafe { sys::cuMemHostGetDevicePointer_v2(&mut dev, host.cast(), 0) }, || {
             "mapping the panic record".into()
-        });
-        if let Err(e) = r {
-            // SAFETY: registered above, used by nothing.
-            let _ = unsafe { sys::cuMemHostUnregister(page.0.as_ptr().cast()) };
-            return Err(e);
-        }
-        Ok((page, dev))
+        })?;
+        Ok((host, dev))
     }
 
     /// Large transfers (4 MiB and more) go through two pinned staging buffers when `on`
@@ -498,7 +456,7 @@ impl CudaBackend {
         // while a kernel runs, and reads race with nothing once the kernel has stopped (the
         // callers look after a failed or finished synchronisation). Volatile: the device
         // wrote it behind the compiler's back.
-        let r = unsafe { self.panic_host.record().read_volatile() };
+        let r = unsafe { self.panic_host.read_volatile() };
         r.is_set().then_some(r)
     }
 
@@ -1126,7 +1084,7 @@ impl CudaBackend {
 
     /// A mapped buffer of at least `bytes` bytes (from the ones given back, else new).
     pub fn take_mapped(&self, bytes: usize) -> Result<MappedBuf, CudaError> {
-        // A poisoned context's buffers may be gone (a reset frees them).
+        // Not from a lost context: its kernels cannot run.
         self.enter()?;
         {
             let mut pool = lock(&self.mapped);
@@ -1186,35 +1144,10 @@ impl CudaBackend {
         }
         lock(&self.poisoned).clone()
     }
-
-    /// Resets the device's primary context after a fault (`cuDevicePrimaryCtxReset`): every
-    /// allocation, module and stream of it is destroyed, so that a new backend can open the
-    /// device afresh. This backend is unusable from now on (every call reports the fault) and
-    /// its `Drop` only releases the context.
-    pub fn reset_context(&self) -> Result<(), CudaError> {
-        lock(&self.poisoned).get_or_insert_with(|| "the device was reset".into());
-        self.is_poisoned.store(true, Ordering::Release);
-        if self.was_reset.swap(true, Ordering::AcqRel) {
-            return Ok(());
-        }
-        // SAFETY: a valid device handle; nothing of this backend uses the context's handles
-        // after this (it is poisoned, and its `Drop` skips them). Other users of the primary
-        // context in the process (none in acc) would lose theirs too: it was unusable anyway.
-        check("cuDevicePrimaryCtxReset", unsafe { sys::cuDevicePrimaryCtxReset_v2(self.dev) }, || {
-            format!("resetting {} after a fault", self.label)
-        })
-    }
 }
 
 impl Drop for CudaBackend {
     fn drop(&mut self) {
-        if self.was_reset.load(Ordering::Acquire) {
-            // The reset destroyed the handles (and unregistered the panic page): only the
-            // context's reference is left to give back.
-            // SAFETY: retained in `new`; releasing after a reset is allowed.
-            let _ = unsafe { result::primary_ctx::release(self.dev) };
-            return;
-        }
         let alive = self.enter().is_ok();
         // SAFETY: teardown of handles this backend created; after a failure the driver
         // refuses most calls, and their errors are ignored.
@@ -1243,7 +1176,7 @@ impl Drop for CudaBackend {
                     let _ = result::event::destroy(st.done[k]);
                 }
             }
-            let _ = sys::cuMemHostUnregister(self.panic_host.0.as_ptr().cast());
+            let _ = result::free_host(self.panic_host.cast());
             let _ = result::primary_ctx::release(self.dev);
         }
     }
@@ -1305,9 +1238,6 @@ impl Backend for CudaBackend {
     }
     fn lost(&self) -> Option<String> {
         self.lost_reason()
-    }
-    fn reset(&self) -> Result<(), String> {
-        Ok(self.reset_context()?)
     }
     fn memory(&self) -> Option<(usize, usize)> {
         self.mem_info().ok()
