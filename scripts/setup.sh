@@ -8,3 +8,13 @@ if ! rustup run "$NIGHTLY" rustc --version >/dev/null 2>&1 \
    || ! rustup component list --toolchain "$NIGHTLY" --installed 2>/dev/null | grep -q '^llvm-tools'; then
   rustup toolchain install "$NIGHTLY" --profile minimal -c rust-src -c llvm-tools
 fi
+# The MPI example (examples/mpi-jacobi) builds the `mpi` crate against the system's Open MPI,
+# with libclang for its bindings: Debian's packages, installed where apt can (root or sudo).
+if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1 || ! ls /usr/lib/llvm-*/lib/libclang*.so* >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1; then
+    SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends libopenmpi-dev openmpi-bin libclang-dev
+  else
+    echo "setup: install Open MPI (mpicc, mpirun) and libclang for examples/mpi-jacobi" >&2
+  fi
+fi

@@ -17,6 +17,9 @@ cargo test --workspace
 # builds them); docs/*.md are part of them (`acc::guide`, ...), their Rust blocks tested above.
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p acc-runtime --features cuda
+# The MPI example, its own workspace (it needs the system's MPI): 1, 2 and 4 ranks on the host
+# backend, bit for bit the same as each other and as sequential Rust.
+cargo test --release --manifest-path examples/mpi-jacobi/Cargo.toml --target-dir target
 # The device code: every region of the package compiled to PTX by acc-build (pinned nightly),
 # the examples built with the GPU path, and facts checked in the PTX.
 cargo build --release --features cuda --examples

@@ -1,6 +1,7 @@
 //! A kernel that panics (DESIGN §4.5): an index out of bounds inside a region is a panic, and
-//! the data regions around it give their data back (§4.6). On a GPU a trapped kernel leaves the
-//! CUDA context unusable for the rest of the process, so this test has a binary of its own.
+//! the data regions around it give their data back (§4.6). On a GPU a trapped kernel ends the
+//! CUDA context and acc resets the device (`tests/semantics_recovery.rs` checks what comes
+//! after), so this test has a binary of its own.
 
 mod common;
 use common::*;

@@ -158,7 +158,9 @@ fn unstructured(dir: Directive, input: TokenStream, src: &Source) -> TokenStream
     quote! {{ #errs #region #calls }}
 }
 
-/// `update!(host(a), device(b), if_present)`.
+/// `update!(host(a), device(b), if_present, async(q))`. With `async(q)` (`async`: the default
+/// queue) each copy goes in order with the work queued on queue `q`, and waits for that queue
+/// only (a synchronous update waits for every busy queue first).
 pub fn expand_update(input: TokenStream, src: &Source) -> TokenStream {
     let mut errors = Errors::default();
     let span = input.span();
@@ -168,6 +170,16 @@ pub fn expand_update(input: TokenStream, src: &Source) -> TokenStream {
     };
     let kept = parse::screen(Directive::Update, raw, &mut errors);
     let if_present = kept.iter().any(|c| c.key() == "if_present");
+    let queue = match kept.iter().find(|c| c.key() == "async") {
+        None => quote!(::core::option::Option::None),
+        Some(c) => match &c.args {
+            None => quote!(__ACC_REGION.queue(-1)),
+            Some(_) => match parse::parse_or_report(c, <syn::Expr as syn::parse::Parse>::parse, &mut errors) {
+                Some(q) => quote_spanned!(q.span()=> __ACC_REGION.queue((#q) as i64)),
+                None => quote!(::core::option::Option::None),
+            },
+        },
+    };
     let region = region_static(src, "update");
     let mut calls = TokenStream::new();
     let mut any = false;
@@ -177,6 +189,9 @@ pub fn expand_update(input: TokenStream, src: &Source) -> TokenStream {
             if c.args.is_some() {
                 errors.error(c.args_span(), "`if_present` takes no arguments");
             }
+            continue;
+        }
+        if key == "async" {
             continue;
         }
         let Some(args) = &c.args else {
@@ -195,10 +210,10 @@ pub fn expand_update(input: TokenStream, src: &Source) -> TokenStream {
             let name = ident.to_string();
             calls.extend(if key == "device" {
                 let view = view(false, &ident);
-                quote!(::acc::__private::update_device(&__ACC_REGION, #name, #view, #if_present);)
+                quote!(::acc::__private::update_device_on(&__ACC_REGION, #name, #view, #if_present, #queue);)
             } else {
                 let view = view(true, &ident);
-                quote!(::acc::__private::update_host(&__ACC_REGION, #name, #view, #if_present);)
+                quote!(::acc::__private::update_host_on(&__ACC_REGION, #name, #view, #if_present, #queue);)
             });
         }
     }

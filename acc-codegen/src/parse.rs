@@ -154,7 +154,7 @@ impl Directive {
             Directive::Data => &DATA,
             Directive::EnterData => &["copyin", "create"],
             Directive::ExitData => &["copyout", "delete", "finalize"],
-            Directive::Update => &["host", "device", "self", "if_present"],
+            Directive::Update => &["host", "device", "self", "if_present", "async"],
             Directive::Routine => &["seq", "vector", "worker", "gang"],
         }
     }
@@ -293,7 +293,7 @@ fn need_args<'a>(clause: &'a RawClause, what: &str, errors: &mut Errors) -> Opti
 
 /// The clause's arguments parsed by `parser` (see [`RawClause::parse_args`]), or `None` with
 /// the error reported.
-fn parse_or_report<T>(
+pub(crate) fn parse_or_report<T>(
     clause: &RawClause,
     parser: impl FnOnce(ParseStream) -> syn::Result<T>,
     errors: &mut Errors,

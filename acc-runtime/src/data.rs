@@ -15,9 +15,12 @@
 //! views of present data need no transfer. A range that only partly overlaps present data is
 //! an error. Zero-length data is always fine: it is never transferred or counted.
 //!
-//! The table is global (one per process, for the current device) and behind a mutex. On the
-//! host backend device addresses are host addresses and nothing is copied, but the table is
-//! kept all the same, so `present` clauses, [`is_present`] and the counts behave as on a GPU.
+//! Each device has its own table, behind a mutex (see [`crate::device`]); a construct uses the
+//! table of its thread's device. Data present on one device is not present on another: a
+//! construct on one device that names data present on another panics, naming the variable and
+//! both devices (an index of which device holds which host range, [`RESIDENT`], finds it). On
+//! the host backend device addresses are host addresses and nothing is copied, but the table
+//! is kept all the same, so `present` clauses, [`is_present`] and the counts behave as on a GPU.
 
 mod mirror;
 mod slice;
@@ -26,10 +29,10 @@ pub use mirror::Mirror;
 pub use slice::DeviceSlice;
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-use crate::device::{self, Backend, DevPtr};
+use crate::device::{self, Backend, DevPtr, Device, DeviceType};
 use crate::profile::{self, Direction};
 use crate::region::RegionInfo;
 
@@ -240,11 +243,37 @@ enum Lookup {
     Overlap(usize),
 }
 
-/// The present table: host start address -> entry. Entries never overlap.
+/// The present table of one device: host start address -> entry. Entries never overlap.
 #[derive(Debug)]
 pub(crate) struct Table {
     entries: BTreeMap<usize, Entry>,
     next_id: u64,
+    /// The device it belongs to (what [`RESIDENT`] records).
+    device: (DeviceType, usize),
+}
+
+/// Where a host range is present: its length, its device, its name and the construct that
+/// entered it.
+#[derive(Clone, Copy, Debug)]
+struct Resident {
+    bytes: usize,
+    device: (DeviceType, usize),
+    name: &'static str,
+    entered: &'static RegionInfo,
+}
+
+/// Every present range of every device, by host start address: what tells a construct that
+/// data it does not find on its device is on another one. Ranges of different devices never
+/// overlap (a construct that would make them is refused). Locked after a table, never before.
+static RESIDENT: Mutex<BTreeMap<usize, Resident>> = Mutex::new(BTreeMap::new());
+
+fn resident() -> std::sync::MutexGuard<'static, BTreeMap<usize, Resident>> {
+    RESIDENT.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// `nvidia device 1`, `host device 0`.
+fn device_name((ty, num): (DeviceType, usize)) -> String {
+    format!("{ty} device {num}")
 }
 
 /// What a structured reference holds on to, to give it back.
@@ -255,27 +284,79 @@ struct Held {
 }
 
 impl Table {
-    pub(crate) const fn new() -> Self {
+    pub(crate) const fn new(ty: DeviceType, num: usize) -> Self {
         Table {
             entries: BTreeMap::new(),
             next_id: 1,
+            device: (ty, num),
         }
     }
 
+    #[cfg(test)]
     pub(crate) fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
-    pub(crate) fn len(&self) -> usize {
-        self.entries.len()
-    }
-
     /// Forgets every entry; returns their device addresses, to be freed.
     pub(crate) fn clear(&mut self) -> Vec<DevPtr> {
-        std::mem::take(&mut self.entries)
-            .into_values()
-            .map(|e| e.dev)
-            .collect()
+        let entries = std::mem::take(&mut self.entries);
+        let mut index = resident();
+        for start in entries.keys() {
+            index.remove(start);
+        }
+        entries.into_values().map(|e| e.dev).collect()
+    }
+
+    /// Forgets every entry of a device that was lost (its memory went with it); returns the
+    /// entries' names and sizes (`` `a` (4.0 KiB) ``), for the report of what was lost.
+    pub(crate) fn clear_lost(&mut self) -> Vec<String> {
+        let names = self
+            .entries
+            .values()
+            .map(|e| format!("`{}` ({})", e.name, profile::human_bytes(e.bytes as u64)))
+            .collect();
+        self.clear();
+        names
+    }
+
+    /// Why `v`, absent from this table, cannot be used here: it is present on another device.
+    fn elsewhere(&self, region: &RegionInfo, name: &str, v: HostView) -> Option<String> {
+        self.elsewhere_in(&resident(), region, name, v)
+    }
+
+    fn elsewhere_in(&self, index: &BTreeMap<usize, Resident>, region: &RegionInfo, name: &str, v: HostView) -> Option<String> {
+        if v.bytes == 0 {
+            return None;
+        }
+        let (start, r) = index
+            .range(..v.end())
+            .next_back()
+            .filter(|(&start, r)| start + r.bytes > v.addr && r.device != self.device)?;
+        Some(format!(
+            "acc: {region}: `{name}` is present on {}, not on {}, this thread's device: data on one device \
+             is not visible on another (`{}` at {start:#x}, {}, entered by `{}` at {}:{}); use it from a thread \
+             whose device is {} (acc::set_device), or take it off that device first",
+            device_name(r.device),
+            device_name(self.device),
+            r.name,
+            profile::human_bytes(r.bytes as u64),
+            r.entered.name,
+            r.entered.file,
+            r.entered.line,
+            device_name(r.device),
+        ))
+    }
+
+    /// [`lookup_fresh`](Self::lookup_fresh), where absent data that is present on another
+    /// device is an error.
+    fn lookup_here(&self, region: &RegionInfo, name: &str, v: HostView) -> Result<Lookup, String> {
+        let found = self.lookup_fresh(region, name, v)?;
+        if let Lookup::Absent = found {
+            if let Some(msg) = self.elsewhere(region, name, v) {
+                return Err(msg);
+            }
+        }
+        Ok(found)
     }
 
     fn lookup(&self, v: HostView) -> Lookup {
@@ -340,11 +421,12 @@ impl Table {
             .iter()
             .map(|(&start, e)| {
                 format!(
-                    "acc: at exit, `{}` ({} of `{}` at {start:#x}) is still on the device: it entered by `{}` at {}:{} \
+                    "acc: at exit, `{}` ({} of `{}` at {start:#x}) is still on {}: it entered by `{}` at {}:{} \
                      (references: {} structured, {} dynamic) and no `exit_data!` took it off (use `acc::Mirror`, which does)",
                     e.name,
                     profile::human_bytes(e.bytes as u64),
                     e.elem,
+                    device_name(self.device),
                     e.entered.name,
                     e.entered.file,
                     e.entered.line,
@@ -384,23 +466,22 @@ impl Table {
         structured: usize,
         dynamic: usize,
     ) -> Result<(usize, u64), String> {
-        let dev = if b.is_host() {
-            DevPtr(v.addr as u64)
-        } else {
-            let dev = b.alloc(v.bytes).map_err(|e| {
-                format!(
-                    "acc: {region}: cannot allocate {} for `{name}` on the device: {e}",
-                    profile::human_bytes(v.bytes as u64)
-                )
-            })?;
-            if copyin {
-                if let Err(e) = upload(b, region, name, dev, v) {
-                    // SAFETY: `dev` was just allocated by `b` and nothing else knows it.
-                    let _ = unsafe { b.free(dev) };
-                    return Err(e);
-                }
+        // The range is this device's from now on (checked and taken in one step: two threads
+        // on two devices cannot both take it).
+        {
+            let mut index = resident();
+            if let Some(msg) = self.elsewhere_in(&index, region, name, v) {
+                return Err(msg);
             }
-            dev
+            index.insert(v.addr, Resident { bytes: v.bytes, device: self.device, name, entered: region });
+        }
+        let made = self.make(b, region, name, v, copyin);
+        let dev = match made {
+            Ok(dev) => dev,
+            Err(e) => {
+                resident().remove(&v.addr);
+                return Err(e);
+            }
         };
         // Reads `ACC_NOTIFY` now, so that the report of what is left at exit is set up.
         profile::notify_enabled();
@@ -422,6 +503,30 @@ impl Table {
         Ok((v.addr, id))
     }
 
+    /// The device copy of a new entry: allocated (unless host) and, if `copyin`, uploaded.
+    fn make(&self, b: &dyn Backend, region: &'static RegionInfo, name: &'static str, v: HostView, copyin: bool) -> Result<DevPtr, String> {
+        Ok(if b.is_host() {
+            DevPtr(v.addr as u64)
+        } else {
+            let dev = b.alloc(v.bytes).map_err(|e| {
+                format!(
+                    "acc: {region}: cannot allocate {} ({} bytes) for `{name}` on {}: {e}",
+                    profile::human_bytes(v.bytes as u64),
+                    v.bytes,
+                    device_name(self.device)
+                )
+            })?;
+            if copyin {
+                if let Err(e) = upload(b, region, name, dev, v) {
+                    // SAFETY: `dev` was just allocated by `b` and nothing else knows it.
+                    let _ = unsafe { b.free(dev) };
+                    return Err(e);
+                }
+            }
+            dev
+        })
+    }
+
     /// Removes the entry at `start` if both counts are zero, copying `v` back first if asked.
     /// With an async `queue`, the copy follows the work queued there and the memory is freed
     /// once that work has completed.
@@ -441,6 +546,7 @@ impl Table {
             return Ok(());
         }
         let e = self.entries.remove(&start).expect("entry looked up above");
+        resident().remove(&start);
         if b.is_host() {
             return Ok(());
         }
@@ -475,7 +581,7 @@ impl Table {
         if clause == Clause::DevicePtr {
             return Ok((DevPtr(v.addr as u64), None));
         }
-        match self.lookup_fresh(region, name, v)? {
+        match self.lookup_here(region, name, v)? {
             Lookup::Present(start) => {
                 if v.bytes == 0 {
                     return Ok((self.dev_of(start, v), None));
@@ -539,11 +645,34 @@ fn upload(
     dev: DevPtr,
     v: HostView,
 ) -> Result<(), String> {
+    upload_on(b, region, name, dev, v, None)
+}
+
+/// Copies `v` to `dev`: in order with the work queued on `queue` when there is one, done when
+/// this returns.
+fn upload_on(
+    b: &dyn Backend,
+    region: &'static RegionInfo,
+    name: &'static str,
+    dev: DevPtr,
+    v: HostView,
+    queue: Option<i64>,
+) -> Result<(), String> {
     let t = Instant::now();
     // SAFETY: `v` describes live host data the caller keeps borrowed (the contract of
     // `HostView`); `dev` has room for `v.bytes` bytes (an allocation of that size, or the
     // matching part of a present array that contains `v`).
-    unsafe { b.h2d(dev, v.addr as *const u8, v.bytes) }.map_err(|e| {
+    let copied = unsafe {
+        match queue {
+            #[cfg(feature = "cuda")]
+            Some(q) if cuda_backend(b).is_some() => cuda_backend(b)
+                .expect("checked")
+                .h2d_on_queue(dev.0, v.addr as *const u8, v.bytes, q)
+                .map_err(String::from),
+            _ => b.h2d(dev, v.addr as *const u8, v.bytes),
+        }
+    };
+    copied.map_err(|e| {
         format!(
             "acc: {region}: uploading `{name}` ({}) to the device failed: {e}",
             profile::human_bytes(v.bytes as u64)
@@ -558,16 +687,6 @@ fn upload(
         t.elapsed().as_nanos() as u64,
     );
     Ok(())
-}
-
-fn download(
-    b: &dyn Backend,
-    region: &'static RegionInfo,
-    name: &'static str,
-    dev: DevPtr,
-    v: HostView,
-) -> Result<(), String> {
-    download_on(b, region, name, dev, v, None)
 }
 
 /// The CUDA backend behind `b`, when it is one (for what only it does: async queues).
@@ -633,19 +752,12 @@ unsafe fn free_on(b: &dyn Backend, dev: DevPtr, queue: Option<i64>) -> Result<()
     }
 }
 
-/// Runs `f` on the table with the current backend, then panics (lock released) on error.
-fn with_table<R>(f: impl FnOnce(&mut Table, &dyn Backend) -> Result<R, String>) -> R {
-    try_with_table(f).unwrap_or_else(|msg| panic!("{msg}"))
-}
-
-/// Runs `f` on the table with the current backend; the error comes back with the lock
-/// released.
-fn try_with_table<R>(f: impl FnOnce(&mut Table, &dyn Backend) -> Result<R, String>) -> Result<R, String> {
-    let mut st = device::state();
-    match st.backend() {
-        Ok(b) => f(&mut st.table, &*b),
-        Err(e) => Err(e),
-    }
+/// Runs `f` on the table of `dev` with its backend (opened, or rebuilt after a fault, as
+/// needed); the error comes back with the lock released.
+fn try_with_table_on<R>(dev: &Device, f: impl FnOnce(&mut Table, &dyn Backend) -> Result<R, String>) -> Result<R, String> {
+    let mut table = dev.table.lock().unwrap_or_else(PoisonError::into_inner);
+    let b = dev.open(&mut table)?;
+    f(&mut table, &*b)
 }
 
 #[derive(Debug)]
@@ -682,6 +794,9 @@ pub struct DataScope {
     region: &'static RegionInfo,
     entries: Vec<ScopeEntry>,
     queue: Option<i64>,
+    /// The device the scope entered its data on (its thread's device at the first
+    /// [`enter`](Self::enter)): the references go back there, whatever the thread does meanwhile.
+    device: std::cell::OnceCell<Arc<Device>>,
 }
 
 impl DataScope {
@@ -701,7 +816,20 @@ impl DataScope {
             region,
             entries: Vec::new(),
             queue,
+            device: std::cell::OnceCell::new(),
         }
+    }
+
+    /// An empty scope on device `dev` (whatever the thread's device is).
+    pub(crate) fn on_device(region: &'static RegionInfo, dev: Arc<Device>) -> Self {
+        let s = Self::new(region);
+        let _ = s.device.set(dev);
+        s
+    }
+
+    /// The scope's device, taken from the thread at first use.
+    fn device(&self) -> &Arc<Device> {
+        self.device.get_or_init(device::current_device)
     }
 
     /// Applies clause `c` to `v` (named `name` in messages) and returns its device address
@@ -712,7 +840,7 @@ impl DataScope {
     /// the scope is dropped.
     pub fn enter(&mut self, name: &'static str, v: HostView, c: Clause) -> u64 {
         let region = self.region;
-        let (dev, held) = with_table(|t, b| t.enter_structured(b, region, name, v, c));
+        let (dev, held) = try_with_table_on(self.device(), |t, b| t.enter_structured(b, region, name, v, c)).unwrap_or_else(|msg| panic!("{msg}"));
         if let Some(held) = held {
             self.entries.push(ScopeEntry {
                 name,
@@ -728,7 +856,7 @@ impl DataScope {
     /// Device address of `v`, which must be present (a part of a present array is).
     pub fn device_ptr(&self, v: HostView) -> u64 {
         let region = self.region;
-        with_table(|t, b| match t.lookup(v) {
+        try_with_table_on(self.device(), |t, b| match t.lookup(v) {
             Lookup::Present(start) => Ok(t.dev_of(start, v).0),
             Lookup::Absent if v.bytes == 0 => Ok(absent_empty(b, v).0),
             Lookup::Absent | Lookup::Overlap(_) => Err(format!(
@@ -737,6 +865,7 @@ impl DataScope {
                 profile::human_bytes(v.bytes as u64)
             )),
         })
+        .unwrap_or_else(|msg| panic!("{msg}"))
     }
 }
 
@@ -774,19 +903,22 @@ impl Drop for DataScope {
             return;
         }
         let region = self.region;
+        let Some(device) = self.device.take() else { return };
         let errors: Vec<String> = {
-            let mut st = device::state();
-            let b: Option<Arc<dyn Backend>> = st.backend_if_open();
-            match b {
-                // Without an open backend (after `shutdown`) nothing is held any more.
+            let mut table = device.table.lock().unwrap_or_else(PoisonError::into_inner);
+            match device.backend_if_open() {
+                // Without an open backend (after `shutdown`) nothing is held any more. A lost
+                // device (a kernel fault) is emptied by its recovery: the entries' ids are
+                // gone then, and nothing is given back.
                 None => Vec::new(),
+                Some(b) if b.lost().is_some() => Vec::new(),
                 Some(b) => self
                     .entries
                     .drain(..)
                     .rev()
                     .filter_map(|e| {
                         let clause = if e.stale { Clause::Create } else { e.clause };
-                        st.table
+                        table
                             .exit_structured(&*b, region, e.name, e.view, clause, e.held, self.queue)
                             .err()
                     })
@@ -812,10 +944,15 @@ impl Drop for DataScope {
 /// makes the construct that meets it panic, naming both (see [`is_present`]). [`Mirror`] is
 /// the form to prefer for unstructured lifetimes: it exits when dropped.
 pub fn enter_data(region: &'static RegionInfo, name: &'static str, v: HostView, c: EnterClause) {
+    enter_data_in(&device::current_device(), region, name, v, c)
+}
+
+/// [`enter_data`] on device `dev`.
+pub(crate) fn enter_data_in(dev: &Device, region: &'static RegionInfo, name: &'static str, v: HostView, c: EnterClause) {
     if v.bytes == 0 {
         return;
     }
-    with_table(|t, b| match t.lookup_fresh(region, name, v)? {
+    try_with_table_on(dev, |t, b| match t.lookup_here(region, name, v)? {
         Lookup::Present(start) => {
             t.entries.get_mut(&start).expect("looked up").dynamic += 1;
             Ok(())
@@ -825,6 +962,7 @@ pub fn enter_data(region: &'static RegionInfo, name: &'static str, v: HostView, 
             .create(b, region, name, v, c == EnterClause::CopyIn, 0, 1)
             .map(|_| ()),
     })
+    .unwrap_or_else(|msg| panic!("{msg}"))
 }
 
 /// `exit data` for one array: dynamic count -1 (to 0 with `finalize`); when both counts
@@ -850,10 +988,23 @@ pub(crate) fn try_exit_data(
     c: ExitClause,
     finalize: bool,
 ) -> Result<(), String> {
+    let dev = device::current()?;
+    try_exit_data_in(&dev, region, name, v, c, finalize)
+}
+
+/// [`try_exit_data`] on device `dev`.
+pub(crate) fn try_exit_data_in(
+    dev: &Device,
+    region: &'static RegionInfo,
+    name: &'static str,
+    v: HostView,
+    c: ExitClause,
+    finalize: bool,
+) -> Result<(), String> {
     if v.bytes == 0 {
         return Ok(());
     }
-    try_with_table(|t, b| match t.lookup_fresh(region, name, v)? {
+    try_with_table_on(dev, |t, b| match t.lookup_here(region, name, v)? {
         Lookup::Absent => Ok(()),
         Lookup::Overlap(start) => Err(t.overlap_error(region, name, v, start)),
         Lookup::Present(start) => {
@@ -867,18 +1018,33 @@ pub(crate) fn try_exit_data(
     })
 }
 
-fn update(
+/// `update host` (`to_host`) or `update device` of `v` on device `dev`.
+pub(crate) fn update_in(
+    dev: &Device,
     region: &'static RegionInfo,
     name: &'static str,
     v: HostView,
     if_present: bool,
     to_host: bool,
 ) {
+    update_queued(dev, region, name, v, if_present, to_host, None)
+}
+
+/// [`update_in`] in order with the work of async queue `queue` (see [`update_host_on`]).
+fn update_queued(
+    dev: &Device,
+    region: &'static RegionInfo,
+    name: &'static str,
+    v: HostView,
+    if_present: bool,
+    to_host: bool,
+    queue: Option<i64>,
+) {
     if v.bytes == 0 {
         return;
     }
-    with_table(|t, b| {
-        match t.lookup_fresh(region, name, v)? {
+    try_with_table_on(dev, |t, b| {
+        match t.lookup_here(region, name, v)? {
         Lookup::Absent if if_present => Ok(()),
         Lookup::Absent => Err(format!(
             "acc: {region}: `update {}` data `{name}` is not on the device (add `if_present` to skip absent data)",
@@ -889,19 +1055,36 @@ fn update(
         Lookup::Present(start) => {
             let dev = t.dev_of(start, v);
             if to_host {
-                download(b, region, name, dev, v)
+                download_on(b, region, name, dev, v, queue)
             } else {
-                upload(b, region, name, dev, v)
+                upload_on(b, region, name, dev, v, queue)
             }
         }
     }
     })
+    .unwrap_or_else(|msg| panic!("{msg}"))
 }
 
 /// `update host(..)`: copies the device copy of `v` to the host. Panics naming `name` and the
 /// region when `v` is not present, unless `if_present`.
 pub fn update_host(region: &'static RegionInfo, name: &'static str, v: HostView, if_present: bool) {
-    update(region, name, v, if_present, true);
+    update_in(&device::current_device(), region, name, v, if_present, true);
+}
+
+/// `update host(..) async(q)` (`queue` is `Some(q)`, see [`RegionInfo::queue`]): as
+/// [`update_host`], the copy in order with the work queued on queue `q` (the kernels of
+/// `async(q)` regions that write `v`); it waits for that queue only, where a synchronous update
+/// waits for every busy queue first. The copy has landed when this returns (the host data is
+/// borrowed only for the call), which OpenACC allows of an async operation. `None`: as
+/// [`update_host`].
+pub fn update_host_on(region: &'static RegionInfo, name: &'static str, v: HostView, if_present: bool, queue: Option<i64>) {
+    update_queued(&device::current_device(), region, name, v, if_present, true, queue);
+}
+
+/// `update device(..) async(q)`: as [`update_device`], the copy in order with the work queued
+/// on queue `q` (it waits for that queue only); see [`update_host_on`].
+pub fn update_device_on(region: &'static RegionInfo, name: &'static str, v: HostView, if_present: bool, queue: Option<i64>) {
+    update_queued(&device::current_device(), region, name, v, if_present, false, queue);
 }
 
 /// `update device(..)`: copies `v` to its device copy. Panics naming `name` and the region
@@ -912,7 +1095,7 @@ pub fn update_device(
     v: HostView,
     if_present: bool,
 ) {
-    update(region, name, v, if_present, false);
+    update_in(&device::current_device(), region, name, v, if_present, false);
 }
 
 /// Whether `d` is on the current device (OpenACC's `acc_is_present`): all of it lies in
@@ -939,33 +1122,44 @@ pub fn is_present<D: HostData + ?Sized>(d: &D) -> bool {
 
 /// [`is_present`] of a view.
 fn view_is_present(v: HostView) -> bool {
-    let st = device::state();
-    let found = st.table.lookup(v);
-    matches!(found, Lookup::Present(_)) && st.table.stale(&UNNAMED, "", v, &found).is_none()
+    let Ok(dev) = device::current() else { return false };
+    let table = dev.table.lock().unwrap_or_else(PoisonError::into_inner);
+    let found = table.lookup(v);
+    matches!(found, Lookup::Present(_)) && table.stale(&UNNAMED, "", v, &found).is_none()
 }
 
 /// The construct `is_present` names in its (unused) messages.
 static UNNAMED: RegionInfo = RegionInfo { name: "is_present", kind: "is_present", file: "", line: 0, kernel: "" };
 
-/// Prints, on stderr, one line for each array still on the device (for the report at process
-/// exit under `ACC_NOTIFY`). Does nothing when another thread holds the runtime's lock.
+/// Prints, on stderr, one line for each array still on a device (for the report at process
+/// exit under `ACC_NOTIFY`). Skips a device whose table another thread holds (the report must
+/// not wait).
 pub(crate) fn report_leftovers() {
-    let lines = match device::try_state() {
-        Some(st) => st.table.leftovers(),
-        None => return,
-    };
-    for l in lines {
-        eprintln!("{l}");
+    for dev in device::devices() {
+        let lines = match dev.table.try_lock() {
+            Ok(t) => t.leftovers(),
+            Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner().leftovers(),
+            Err(std::sync::TryLockError::WouldBlock) => continue,
+        };
+        for l in lines {
+            eprintln!("{l}");
+        }
     }
 }
 
 /// The (structured, dynamic) reference counts of the present array containing `v`, or `None`
 /// when `v` is not present. For tests and debugging.
 pub fn present_counts(v: HostView) -> Option<(usize, usize)> {
-    let st = device::state();
-    match st.table.lookup(v) {
+    let dev = device::current().ok()?;
+    present_counts_in(&dev, v)
+}
+
+/// [`present_counts`] on device `dev`.
+pub(crate) fn present_counts_in(dev: &Device, v: HostView) -> Option<(usize, usize)> {
+    let table = dev.table.lock().unwrap_or_else(PoisonError::into_inner);
+    match table.lookup(v) {
         Lookup::Present(start) => {
-            let e = &st.table.entries[&start];
+            let e = &table.entries[&start];
             Some((e.structured, e.dynamic))
         }
         _ => None,

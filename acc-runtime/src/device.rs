@@ -1,7 +1,10 @@
 //! Devices: selection (`ACC_DEVICE_TYPE`, `ACC_DEVICE_NUM`, [`set_device`]), the [`Backend`]
-//! interface, the host backend, and the runtime's global state.
+//! interface, the host backend, and the runtime's state per device.
 //!
-//! The runtime holds one current backend. It is chosen at first use:
+//! Each device the process uses (a type and a number) has its own backend (a CUDA context,
+//! its queues and its loaded kernels) and its own present table. Each host thread has a
+//! current device: the one it chose with [`set_device`], else the process default, chosen at
+//! first use:
 //!
 //! | `ACC_DEVICE_TYPE` | backend |
 //! | --- | --- |
@@ -11,10 +14,16 @@
 //!
 //! Without the `cuda` feature the fallback is silent; with it, a missing driver or device is
 //! reported by one line on stderr. `ACC_DEVICE_NUM=n` picks the device of that type.
+//!
+//! A device whose backend reports itself lost (a kernel that trapped or faulted: the CUDA
+//! driver keeps such a context unusable until the process ends) is taken note of once: the
+//! data it held is reported lost by name, every later use of it is an error that says why,
+//! and the other devices work on ([`Device::open`]).
 
 use std::any::Any;
+use std::cell::RefCell;
 use std::fmt;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use crate::data::Table;
@@ -99,6 +108,15 @@ pub trait Backend: Send + Sync + 'static {
     fn wait_all(&self) -> Result<(), String> {
         Ok(())
     }
+    /// Why the device can no longer be used, if it cannot: a kernel trapped or faulted, and a
+    /// CUDA context does not survive that. The runtime then rebuilds the backend.
+    fn lost(&self) -> Option<String> {
+        None
+    }
+    /// Free and total device memory in bytes; `None` where memory is the host's.
+    fn memory(&self) -> Option<(usize, usize)> {
+        None
+    }
     /// The backend as `Any`, so that a backend's own launch code can reach its concrete type.
     fn as_any(&self) -> &dyn Any;
 }
@@ -177,80 +195,258 @@ pub const ASYNC_NOVAL: i64 = -1;
 /// Async queue number meaning "synchronous" (OpenACC's `acc_async_sync`).
 pub const ASYNC_SYNC: i64 = -2;
 
-/// The runtime's global state: the selected device, its backend, the present table.
-pub(crate) struct State {
-    selection: Option<(DeviceType, usize)>,
-    backend: Option<Arc<dyn Backend>>,
-    pub(crate) table: Table,
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic elsewhere never leaves the state half-changed (every error is raised after the
+    // locks are released), so a poisoned lock is simply taken over.
+    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-static STATE: Mutex<State> = Mutex::new(State {
-    selection: None,
-    backend: None,
-    table: Table::new(),
-});
-
-/// Cached [`device_type`]: 0 = not chosen yet, 1 = host, 2 = nvidia.
-static CURRENT: AtomicU8 = AtomicU8::new(0);
-
-/// Locks the global state. A panic elsewhere never leaves the state half-changed (every
-/// error is raised after the lock is released), so a poisoned lock is simply taken over.
-pub(crate) fn state() -> MutexGuard<'static, State> {
-    STATE.lock().unwrap_or_else(PoisonError::into_inner)
+/// One device of the process: its backend and its present table. There is one per device
+/// (type and number) the process uses, made at first use and kept for the process's life;
+/// the backend opens at first use, closes at [`shutdown`], and is rebuilt after a device
+/// fault (see [`Device::open`]).
+///
+/// Locks are taken in this order: `table`, then `backend`, then the data module's index of
+/// where data is present; a thread never waits for an earlier one while holding a later one.
+pub(crate) struct Device {
+    ty: DeviceType,
+    num: usize,
+    /// The open backend (`None` before first use and after `shutdown`).
+    backend: Mutex<Option<Arc<dyn Backend>>>,
+    /// The present table of this device.
+    pub(crate) table: Mutex<Table>,
+    /// Why the device was lost (a kernel trapped or faulted), once it was: it cannot be used
+    /// again in this process.
+    lost: Mutex<Option<String>>,
 }
 
-/// [`state`], or `None` when another thread holds the lock (for the report at exit, which
-/// must not wait).
-pub(crate) fn try_state() -> Option<MutexGuard<'static, State>> {
-    match STATE.try_lock() {
-        Ok(g) => Some(g),
-        Err(std::sync::TryLockError::Poisoned(p)) => Some(p.into_inner()),
-        Err(std::sync::TryLockError::WouldBlock) => None,
+impl fmt::Debug for Device {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} device {}", self.ty, self.num)
     }
 }
 
-fn set_current(selection: Option<(DeviceType, usize)>) {
-    let v = match selection {
-        None => 0,
-        Some((DeviceType::Host, _)) => 1,
-        Some((DeviceType::Nvidia, _)) => 2,
-    };
-    CURRENT.store(v, Ordering::Release);
+impl fmt::Display for Device {
+    /// `nvidia device 1`, `host device 0`: how messages name a device.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} device {}", self.ty, self.num)
+    }
 }
 
-impl State {
-    /// The current backend, choosing and opening it at first use.
-    pub(crate) fn backend(&mut self) -> Result<Arc<dyn Backend>, String> {
-        if let Some(b) = &self.backend {
+impl Device {
+    fn new(ty: DeviceType, num: usize) -> Self {
+        Device { ty, num, backend: Mutex::new(None), table: Mutex::new(Table::new(ty, num)), lost: Mutex::new(None) }
+    }
+
+    /// The device's type.
+    pub(crate) fn device_type(&self) -> DeviceType {
+        self.ty
+    }
+
+    /// The device's number among the devices of its type.
+    pub(crate) fn num(&self) -> usize {
+        self.num
+    }
+
+    /// The open backend, opening it at first use (an error once the device is lost).
+    pub(crate) fn backend(&self) -> Result<Arc<dyn Backend>, String> {
+        if let Some(b) = lock(&self.backend).as_ref().filter(|b| b.lost().is_none()) {
             return Ok(b.clone());
         }
-        let backend: Arc<dyn Backend> = match self.selection {
-            Some((DeviceType::Host, _)) => Arc::new(HostBackend),
-            Some((DeviceType::Nvidia, num)) => Arc::from(try_cuda_backend(num).map_err(|why| {
-                format!(
-                    "acc: cannot open nvidia device {num}: the CUDA backend is unavailable: {why}"
-                )
-            })?),
-            None => {
-                let ty = parse_device_type(std::env::var("ACC_DEVICE_TYPE").ok().as_deref())?;
-                let num = parse_device_num(std::env::var("ACC_DEVICE_NUM").ok().as_deref())?;
-                select_from_env(ty, num)?
-            }
-        };
-        self.selection = Some((backend.device_type(), backend.device_num()));
-        set_current(self.selection);
-        self.backend = Some(backend.clone());
-        Ok(backend)
+        let mut table = lock(&self.table);
+        self.open(&mut table)
     }
 
-    /// The current backend when one is open.
+    /// The open backend, as [`backend`](Self::backend), for a caller that holds the table.
+    ///
+    /// A device whose backend reports itself lost (a kernel trapped or faulted) is unusable
+    /// for the rest of the process: the CUDA driver keeps a context with such a ("sticky")
+    /// error unusable until the process ends, and a reset of the primary context does not
+    /// bring it back (seen on H200s, CUDA 13: retaining it again fails with
+    /// `CUDA_ERROR_LAUNCH_FAILED`). The loss is taken note of once ([`Device::take_loss`]:
+    /// the table emptied, the data that lived only there named); from then on every use of
+    /// the device is an error that says so, and other devices work on.
+    pub(crate) fn open(&self, table: &mut Table) -> Result<Arc<dyn Backend>, String> {
+        let mut slot = lock(&self.backend);
+        if let Some(b) = slot.as_ref() {
+            if b.lost().is_none() {
+                return Ok(b.clone());
+            }
+            if let Some(msg) = self.note_loss(table, b.as_ref()) {
+                eprintln!("acc: {msg}");
+            }
+        }
+        if let Some(why) = lock(&self.lost).clone() {
+            return Err(format!(
+                "acc: {self} is lost since an earlier fault ({why}): the CUDA driver keeps a context that trapped or \
+                 faulted unusable until the process ends; use another device (acc::set_device) or the host, or restart the process"
+            ));
+        }
+        let b = self.make_backend()?;
+        *slot = Some(b.clone());
+        Ok(b)
+    }
+
+    /// The backend when one is open.
     pub(crate) fn backend_if_open(&self) -> Option<Arc<dyn Backend>> {
-        self.backend.clone()
+        lock(&self.backend).clone()
+    }
+
+    fn make_backend(&self) -> Result<Arc<dyn Backend>, String> {
+        match self.ty {
+            DeviceType::Host => Ok(Arc::new(HostBackend)),
+            DeviceType::Nvidia => try_cuda_backend(self.num)
+                .map(Arc::from)
+                .map_err(|why| format!("acc: cannot open nvidia device {}: the CUDA backend is unavailable: {why}", self.num)),
+        }
+    }
+
+    /// Makes `b` the open backend unless one is open already.
+    fn install(&self, b: Arc<dyn Backend>) {
+        let mut slot = lock(&self.backend);
+        if slot.is_none() {
+            *slot = Some(b);
+        }
+    }
+
+    /// After a device fault: the first time the open backend reports its device lost, takes
+    /// note of it (the table emptied: the device copies are gone) and returns a sentence for
+    /// the panic that reports the fault, naming the data lost. `None` when the device is fine
+    /// or the loss was reported already.
+    pub(crate) fn take_loss(&self) -> Option<String> {
+        let mut table = lock(&self.table);
+        let slot = lock(&self.backend);
+        let b = slot.as_ref()?;
+        b.lost()?;
+        self.note_loss(&mut table, b.as_ref())
+    }
+
+    fn note_loss(&self, table: &mut Table, b: &dyn Backend) -> Option<String> {
+        let why = b.lost()?;
+        let mut lost = lock(&self.lost);
+        if lost.is_some() {
+            return None;
+        }
+        *lost = Some(why);
+        let names = table.clear_lost();
+        let data = if names.is_empty() {
+            "no data was on it".to_string()
+        } else {
+            format!(
+                "the device copies of {} are lost (their host copies hold what they held at their last transfer)",
+                names.join(", ")
+            )
+        };
+        Some(format!(
+            "{self} is lost: a kernel trapped or faulted, and the CUDA driver keeps such a context unusable until the \
+             process ends; {data}; regions can go on on another device (acc::set_device) or the host"
+        ))
+    }
+
+    /// Waits for the queues, frees every array of the table and empties it, and closes the
+    /// backend (OpenACC's `acc_shutdown` for this device). Returns the errors met.
+    fn shutdown(&self) -> Vec<String> {
+        let mut table = lock(&self.table);
+        let mut errors = Vec::new();
+        let b = lock(&self.backend).take();
+        match b {
+            Some(b) if b.lost().is_none() => {
+                if let Err(e) = b.wait_all() {
+                    errors.push(e);
+                }
+                for dev in table.clear() {
+                    if !b.is_host() {
+                        // SAFETY: every device address in the table came from this backend's
+                        // `alloc` and is freed once, here, as the table forgets it; the queues
+                        // were drained above.
+                        if let Err(e) = unsafe { b.free(dev) } {
+                            errors.push(e);
+                        }
+                    }
+                }
+            }
+            Some(b) => {
+                // A lost device: its memory went with it.
+                self.note_loss(&mut table, b.as_ref());
+                table.clear_lost();
+            }
+            None => {
+                table.clear();
+            }
+        }
+        errors
     }
 }
 
-/// Opens the backend the environment asks for (`ty`, `num` parsed from it).
-fn select_from_env(ty: Option<DeviceType>, num: usize) -> Result<Arc<dyn Backend>, String> {
+/// Every device the process has used, by type and number (never removed: a thread may hold
+/// one while another shuts it down).
+static DEVICES: Mutex<Vec<Arc<Device>>> = Mutex::new(Vec::new());
+
+/// The device `ty`/`num` of the process (its backend not opened).
+pub(crate) fn device(ty: DeviceType, num: usize) -> Arc<Device> {
+    let mut all = lock(&DEVICES);
+    if let Some(d) = all.iter().find(|d| d.ty == ty && d.num == num) {
+        return d.clone();
+    }
+    let d = Arc::new(Device::new(ty, num));
+    all.push(d.clone());
+    d
+}
+
+/// Every device the process has used.
+pub(crate) fn devices() -> Vec<Arc<Device>> {
+    lock(&DEVICES).clone()
+}
+
+/// The device of threads that did not call [`set_device`]: the environment's choice, made at
+/// first use (see the module docs).
+static DEFAULT: Mutex<Option<Arc<Device>>> = Mutex::new(None);
+/// Bumped whenever [`DEFAULT`] changes (tests swap it), so that threads re-read it.
+static DEFAULT_GEN: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    /// This thread's device: its own choice ([`set_device`], `None` generation), or the
+    /// process default as of a generation of [`DEFAULT_GEN`].
+    static CURRENT: RefCell<Option<(Arc<Device>, Option<u64>)>> = const { RefCell::new(None) };
+}
+
+/// The process default device, choosing it from the environment at first use.
+fn default_device() -> Result<(Arc<Device>, u64), String> {
+    let mut d = lock(&DEFAULT);
+    if let Some(dev) = d.as_ref() {
+        return Ok((dev.clone(), DEFAULT_GEN.load(Ordering::Acquire)));
+    }
+    let ty = parse_device_type(std::env::var("ACC_DEVICE_TYPE").ok().as_deref())?;
+    let num = parse_device_num(std::env::var("ACC_DEVICE_NUM").ok().as_deref())?;
+    let dev = select_from_env(ty, num)?;
+    *d = Some(dev.clone());
+    Ok((dev, DEFAULT_GEN.fetch_add(1, Ordering::AcqRel) + 1))
+}
+
+/// The calling thread's device: the one it chose with [`set_device`], else the process
+/// default (the environment's choice).
+pub(crate) fn current() -> Result<Arc<Device>, String> {
+    let cached = CURRENT.with(|c| match c.borrow().as_ref() {
+        Some((d, None)) => Some(d.clone()),
+        Some((d, Some(g))) if *g == DEFAULT_GEN.load(Ordering::Acquire) => Some(d.clone()),
+        _ => None,
+    });
+    if let Some(d) = cached {
+        return Ok(d);
+    }
+    let (d, g) = default_device()?;
+    CURRENT.with(|c| *c.borrow_mut() = Some((d.clone(), Some(g))));
+    Ok(d)
+}
+
+/// [`current`], panicking with the reason when the environment asks for a device that cannot
+/// be had.
+pub(crate) fn current_device() -> Arc<Device> {
+    current().unwrap_or_else(|msg| panic!("{msg}"))
+}
+
+/// Opens the device the environment asks for (`ty`, `num` parsed from it).
+fn select_from_env(ty: Option<DeviceType>, num: usize) -> Result<Arc<Device>, String> {
     match ty {
         Some(DeviceType::Host) => {
             if num != 0 {
@@ -258,18 +454,27 @@ fn select_from_env(ty: Option<DeviceType>, num: usize) -> Result<Arc<dyn Backend
                     "acc: ACC_DEVICE_NUM={num} with ACC_DEVICE_TYPE=host: there is 1 host device, number 0"
                 ));
             }
-            Ok(Arc::new(HostBackend))
+            Ok(device(DeviceType::Host, 0))
         }
-        Some(DeviceType::Nvidia) => try_cuda_backend(num).map(Arc::from).map_err(|why| {
-            format!("acc: ACC_DEVICE_TYPE=nvidia, but the CUDA backend is unavailable: {why}")
-        }),
+        Some(DeviceType::Nvidia) => {
+            let b = try_cuda_backend(num).map_err(|why| {
+                format!("acc: ACC_DEVICE_TYPE=nvidia, but the CUDA backend is unavailable: {why}")
+            })?;
+            let d = device(DeviceType::Nvidia, num);
+            d.install(Arc::from(b));
+            Ok(d)
+        }
         None => match try_cuda_backend(num) {
-            Ok(b) => Ok(Arc::from(b)),
+            Ok(b) => {
+                let d = device(DeviceType::Nvidia, num);
+                d.install(Arc::from(b));
+                Ok(d)
+            }
             Err(why) => {
                 if cfg!(feature = "cuda") {
                     eprintln!("acc: no usable NVIDIA device ({why}); running regions on the host");
                 }
-                Ok(Arc::new(HostBackend))
+                Ok(device(DeviceType::Host, 0))
             }
         },
     }
@@ -301,14 +506,14 @@ fn parse_device_num(v: Option<&str>) -> Result<usize, String> {
     })
 }
 
-/// The current backend, opening it at first use. Panics when the environment asks for a
-/// device that cannot be had.
+/// The calling thread's backend, opening it at first use. Panics when the environment asks
+/// for a device that cannot be had.
 pub fn backend() -> Arc<dyn Backend> {
-    let r = state().backend();
-    r.unwrap_or_else(|msg| panic!("{msg}"))
+    current_device().backend().unwrap_or_else(|msg| panic!("{msg}"))
 }
 
-/// The type of the current device, choosing it at first use (see the module docs).
+/// The type of the calling thread's device, choosing the process default at first use (see
+/// the module docs).
 ///
 /// ```
 /// // Without a GPU (or without the `cuda` feature) regions run on the host.
@@ -316,81 +521,51 @@ pub fn backend() -> Arc<dyn Backend> {
 /// assert!(matches!(t, acc_runtime::DeviceType::Host | acc_runtime::DeviceType::Nvidia));
 /// ```
 pub fn device_type() -> DeviceType {
-    match CURRENT.load(Ordering::Acquire) {
-        1 => DeviceType::Host,
-        2 => DeviceType::Nvidia,
-        _ => {
-            let r = {
-                let mut st = state();
-                match st.selection {
-                    Some((t, _)) => Ok(t),
-                    None => st.backend().map(|b| b.device_type()),
-                }
-            };
-            r.unwrap_or_else(|msg| panic!("{msg}"))
-        }
-    }
+    current_device().ty
 }
 
-/// The number of the current device among the devices of its type.
+/// The number of the calling thread's device among the devices of its type (OpenACC's
+/// `acc_get_device_num`).
 pub fn device_num() -> usize {
-    let r = {
-        let mut st = state();
-        match st.selection {
-            Some((_, n)) => Ok(n),
-            None => st.backend().map(|b| b.device_num()),
-        }
-    };
-    r.unwrap_or_else(|msg| panic!("{msg}"))
+    current_device().num
 }
 
-/// Makes device `num` of type `ty` the current device (OpenACC's `acc_set_device_type` and
-/// `acc_set_device_num` in one call).
+/// Makes device `num` of type `ty` the calling thread's device (OpenACC's
+/// `acc_set_device_type` and `acc_set_device_num` in one call; as there, the choice is the
+/// thread's own: other threads keep theirs, and threads that never call it use the device
+/// `ACC_DEVICE_TYPE`/`ACC_DEVICE_NUM` choose).
 ///
-/// Panics when the device cannot be had (no CUDA backend, a number out of range), and when
-/// data is still on the current device and the device would change: exit data regions and
-/// drop `Mirror`s first.
+/// Each device has its own present table, queues and kernels: data entered on one device
+/// stays there when the thread moves to another (it is found again when the thread comes
+/// back), and a region or directive on another device that names it panics, naming the
+/// variable and both devices. Several threads can drive several GPUs at once:
+///
+/// ```no_run
+/// std::thread::scope(|s| {
+///     for gpu in 0..acc_runtime::num_devices(acc_runtime::DeviceType::Nvidia) {
+///         s.spawn(move || {
+///             acc_runtime::set_device(acc_runtime::DeviceType::Nvidia, gpu);
+///             // ... regions here run on GPU `gpu`
+///         });
+///     }
+/// });
+/// ```
+///
+/// Panics when the device cannot be had (no CUDA backend, a number out of range).
 pub fn set_device(ty: DeviceType, num: usize) {
-    let r = {
-        let mut st = state();
-        set_device_locked(&mut st, ty, num)
-    };
-    r.unwrap_or_else(|msg| panic!("{msg}"));
-}
-
-fn set_device_locked(st: &mut State, ty: DeviceType, num: usize) -> Result<(), String> {
-    if st.selection == Some((ty, num)) {
-        return Ok(());
-    }
-    if !st.table.is_empty() {
-        let (cur, cur_num) = st.selection.unwrap_or((DeviceType::Host, 0));
-        return Err(format!(
-            "acc::set_device({ty:?}, {num}): {} array(s) are still present on {cur:?} device {cur_num}; \
-             exit their data regions (or drop their Mirrors) before changing the device",
-            st.table.len()
-        ));
-    }
-    let backend: Arc<dyn Backend> = match ty {
-        DeviceType::Host => {
-            if num != 0 {
-                return Err(format!(
-                    "acc::set_device(host, {num}): there is 1 host device, number 0"
-                ));
+    let d = match ty {
+        DeviceType::Host if num != 0 => panic!("acc::set_device(host, {num}): there is 1 host device, number 0"),
+        DeviceType::Host => device(DeviceType::Host, 0),
+        DeviceType::Nvidia => {
+            let d = device(DeviceType::Nvidia, num);
+            if let Err(why) = d.backend() {
+                let why = why.trim_start_matches("acc: ");
+                panic!("acc::set_device(nvidia, {num}): {why}");
             }
-            Arc::new(HostBackend)
+            d
         }
-        DeviceType::Nvidia => Arc::from(try_cuda_backend(num).map_err(|why| {
-            format!("acc::set_device(nvidia, {num}): the CUDA backend is unavailable: {why}")
-        })?),
     };
-    if let Some(old) = st.backend.take() {
-        // Nothing is present; finish its queued work before letting it go.
-        let _ = old.wait_all();
-    }
-    st.selection = Some((ty, num));
-    set_current(st.selection);
-    st.backend = Some(backend);
-    Ok(())
+    CURRENT.with(|c| *c.borrow_mut() = Some((d, None)));
 }
 
 /// How many devices of type `ty` there are: 1 host device; the NVIDIA devices the CUDA
@@ -408,44 +583,28 @@ pub fn num_devices(ty: DeviceType) -> usize {
     }
 }
 
-/// Opens the current device now rather than at first use (OpenACC's `acc_init`).
+/// Opens the calling thread's device now rather than at first use (OpenACC's `acc_init`).
 /// Idempotent; after [`shutdown`] it opens the device again.
 pub fn init() {
     let _ = backend();
 }
 
-/// Releases the current device (OpenACC's `acc_shutdown`): waits for its queues, frees every
-/// array in the present table and empties it. Idempotent; the device choice is kept, so a
-/// later [`init`] (or any use) opens the same device again.
+/// Releases the calling thread's device (OpenACC's `acc_shutdown`): waits for its queues,
+/// frees every array in its present table and empties it. Idempotent; the device choice is
+/// kept, so a later [`init`] (or any use) opens the same device again. Other devices are
+/// left as they are.
 pub fn shutdown() {
-    let errors = {
-        let mut st = state();
-        let mut errors = Vec::new();
-        if let Some(b) = st.backend.take() {
-            if let Err(e) = b.wait_all() {
-                errors.push(e);
-            }
-            for dev in st.table.clear() {
-                if !b.is_host() {
-                    // SAFETY: every device address in the table came from this backend's
-                    // `alloc` and is freed once, here, as the table forgets it; the queues
-                    // were drained above.
-                    if let Err(e) = unsafe { b.free(dev) } {
-                        errors.push(e);
-                    }
-                }
-            }
-        } else {
-            st.table.clear();
-        }
-        errors
-    };
+    let errors = current_device().shutdown();
     if !errors.is_empty() {
-        panic!(
-            "acc::shutdown: the device reported errors: {}",
-            errors.join("; ")
-        );
+        panic!("acc::shutdown: the device reported errors: {}", errors.join("; "));
     }
+}
+
+/// Free and total memory of the calling thread's device, in bytes (OpenACC's
+/// `acc_get_property` with `acc_property_free_memory` and `acc_property_memory`); `None` on
+/// the host device.
+pub fn device_memory() -> Option<(usize, usize)> {
+    backend().memory()
 }
 
 fn check_queue(what: &str, q: i64) {
@@ -456,53 +615,90 @@ fn check_queue(what: &str, q: i64) {
     }
 }
 
-/// Waits until the work queued on async queue `q` is done (OpenACC's `acc_wait`).
+/// A failure found by a wait on `dev`, with what a device fault cost (see
+/// [`Device::take_loss`]) when it was one.
+fn wait_failure(dev: &Device, what: String, e: String) -> ! {
+    match dev.take_loss() {
+        Some(lost) => panic!("{what}: {e}\nacc: {lost}"),
+        None => panic!("{what}: {e}"),
+    }
+}
+
+/// Waits until the work queued on async queue `q` of the calling thread's device is done
+/// (OpenACC's `acc_wait`).
 ///
 /// The host backend runs async work synchronously, so there it only checks `q`.
 pub fn wait(q: i64) {
     check_queue("acc::wait", q);
-    let b = state().backend_if_open();
-    if let Some(b) = b {
+    let dev = current_device();
+    if let Some(b) = dev.backend_if_open() {
         if let Err(e) = b.wait(q) {
-            panic!("acc::wait({q}): {e}");
+            wait_failure(&dev, format!("acc::wait({q})"), e);
         }
     }
 }
 
-/// Waits until the work queued on every async queue is done (OpenACC's `acc_wait_all`).
+/// Waits until the work queued on every async queue of the calling thread's device is done
+/// (OpenACC's `acc_wait_all`).
 pub fn wait_all() {
-    let b = state().backend_if_open();
-    if let Some(b) = b {
+    let dev = current_device();
+    if let Some(b) = dev.backend_if_open() {
         if let Err(e) = b.wait_all() {
-            panic!("acc::wait_all: {e}");
+            wait_failure(&dev, "acc::wait_all".into(), e);
         }
     }
 }
 
 #[cfg(test)]
 pub(crate) mod testing {
-    //! Swapping the global backend in tests.
+    //! Swapping the default device's backend in tests.
     use super::*;
 
-    /// Makes `b` the current backend (the present table must be empty).
+    /// Makes `b` the backend of the process default device and of the calling thread (its
+    /// device's present table must be empty).
     pub(crate) fn install(b: Arc<dyn Backend>) {
-        let mut st = state();
-        assert!(
-            st.table.is_empty(),
-            "tests install backends on an empty present table"
-        );
-        st.selection = Some((b.device_type(), b.device_num()));
-        set_current(st.selection);
-        st.backend = Some(b);
+        let d = device(b.device_type(), b.device_num());
+        {
+            let table = lock(&d.table);
+            assert!(table.is_empty(), "tests install backends on an empty present table");
+            *lock(&d.backend) = Some(b);
+        }
+        make_default(d);
     }
 
-    /// Back to the host backend with an empty table.
+    /// Back to the host device with an empty table, as the process default and the calling
+    /// thread's device.
     pub(crate) fn reset_to_host() {
-        let mut st = state();
-        st.table.clear();
-        st.selection = Some((DeviceType::Host, 0));
-        set_current(st.selection);
-        st.backend = Some(Arc::new(HostBackend));
+        for d in devices() {
+            if d.ty != DeviceType::Host {
+                lock(&d.table).clear();
+                *lock(&d.backend) = None;
+            }
+        }
+        let d = device(DeviceType::Host, 0);
+        lock(&d.table).clear();
+        *lock(&d.backend) = Some(Arc::new(HostBackend));
+        make_default(d);
+    }
+
+    fn make_default(d: Arc<Device>) {
+        let mut def = lock(&DEFAULT);
+        *def = Some(d.clone());
+        let g = DEFAULT_GEN.fetch_add(1, Ordering::AcqRel) + 1;
+        CURRENT.with(|c| *c.borrow_mut() = Some((d, Some(g))));
+    }
+
+    /// Makes `b` the backend of its device (type and number), without making that device
+    /// anyone's: threads select it with [`set_device`].
+    pub(crate) fn attach(b: Arc<dyn Backend>) -> Arc<Device> {
+        let d = device(b.device_type(), b.device_num());
+        *lock(&d.backend) = Some(b);
+        d
+    }
+
+    /// The calling thread's backend, if open (to put it back after a test).
+    pub(crate) fn backend_if_open() -> Option<Arc<dyn Backend>> {
+        current_device().backend_if_open()
     }
 }
 
@@ -545,16 +741,16 @@ mod tests {
 
     #[test]
     fn env_selection() {
-        assert!(select_from_env(Some(DeviceType::Host), 0)
-            .unwrap()
-            .is_host());
+        let d = select_from_env(Some(DeviceType::Host), 0).unwrap();
+        assert_eq!((d.device_type(), d.num()), (DeviceType::Host, 0));
+        assert_eq!(d.to_string(), "host device 0");
         let e = select_from_env(Some(DeviceType::Host), 2).err().unwrap();
         assert!(e.contains("ACC_DEVICE_NUM=2"), "{e}");
         #[cfg(not(feature = "cuda"))]
         {
             let e = select_from_env(Some(DeviceType::Nvidia), 0).err().unwrap();
             assert!(e.contains("built without the `cuda` feature"), "{e}");
-            assert!(select_from_env(None, 0).unwrap().is_host());
+            assert_eq!(select_from_env(None, 0).unwrap().device_type(), DeviceType::Host);
         }
     }
 
@@ -650,24 +846,63 @@ mod tests {
         assert_eq!(device_type(), DeviceType::Host);
     }
 
+    /// Each thread has its own device; a thread that never chose one uses the default.
     #[test]
-    fn set_device_refuses_to_strand_present_data() {
+    fn set_device_is_per_thread() {
         let _g = exclusive();
-        let mock = crate::test_util::MockBackend::new();
-        let a = vec![5u8; 10];
-        crate::data::enter_data(
-            &crate::test_util::R,
-            "a",
-            crate::data::view(&a),
-            crate::data::EnterClause::CopyIn,
-        );
-        let e = std::panic::catch_unwind(|| {
-            let mut st = state();
-            set_device_locked(&mut st, mock.device_type(), 0)
-        })
-        .unwrap();
-        let msg = e.unwrap_err();
-        assert!(msg.contains("still present"), "{msg}");
         testing::reset_to_host();
+        let mock = crate::test_util::MockBackend::numbered(1);
+        let d1 = device(DeviceType::Nvidia, 1);
+        *lock(&d1.backend) = Some(mock.clone());
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                set_device(DeviceType::Nvidia, 1);
+                assert_eq!((device_type(), device_num()), (DeviceType::Nvidia, 1));
+                assert_eq!(backend().name(), "mock GPU 1");
+            });
+            s.spawn(|| {
+                assert_eq!((device_type(), device_num()), (DeviceType::Host, 0));
+            });
+        });
+        assert_eq!(device_type(), DeviceType::Host, "the spawning thread keeps its device");
+        *lock(&d1.backend) = None;
+    }
+
+    /// A lost device is reported once, naming the data it held; later uses say why it cannot
+    /// be used; other devices work on.
+    #[test]
+    fn lost_device_is_reported_and_refused() {
+        let _g = exclusive();
+        testing::reset_to_host();
+        let mock = crate::test_util::MockBackend::numbered(1);
+        let d1 = device(DeviceType::Nvidia, 1);
+        *lock(&d1.backend) = Some(mock.clone());
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                set_device(DeviceType::Nvidia, 1);
+                let a = vec![1u32; 64];
+                crate::data::enter_data(&crate::test_util::R, "a", crate::data::view(&a), crate::data::EnterClause::CopyIn);
+                assert!(crate::is_present(&a));
+                mock.lose("a kernel trapped");
+                let msg = d1.take_loss().expect("the device is lost");
+                assert!(msg.contains("nvidia device 1 is lost") && msg.contains("the device copies of `a` (256 B) are lost"), "{msg}");
+                assert!(!crate::is_present(&a));
+                assert!(d1.take_loss().is_none(), "reported once");
+                let e = std::panic::catch_unwind(|| {
+                    let b = vec![2u8; 8];
+                    crate::data::enter_data(&crate::test_util::R, "b", crate::data::view(&b), crate::data::EnterClause::CopyIn);
+                })
+                .unwrap_err();
+                let e = crate::test_util::panic_message(&e);
+                assert!(e.contains("nvidia device 1 is lost since an earlier fault (a kernel trapped)"), "{e}");
+                set_device(DeviceType::Host, 0);
+                let b = vec![3u8; 8];
+                crate::data::enter_data(&crate::test_util::R, "b", crate::data::view(&b), crate::data::EnterClause::CopyIn);
+                assert!(crate::is_present(&b), "the host device works on");
+                crate::data::exit_data(&crate::test_util::R, "b", crate::data::view(&b), crate::data::ExitClause::Delete, false);
+            });
+        });
+        *lock(&d1.backend) = None;
+        *lock(&d1.lost) = None;
     }
 }

@@ -103,6 +103,16 @@ impl Geometry {
     }
 }
 
+/// Panics with `msg` about a failure on the calling thread's device, adding what a device
+/// fault cost when it was one (the device is lost for the process and its data reported lost
+/// by name: see [`crate::device::Device::take_loss`]).
+fn fail(msg: String) -> ! {
+    match crate::device::current().ok().and_then(|d| d.take_loss()) {
+        Some(lost) => panic!("{msg}\nacc: {lost}"),
+        None => panic!("{msg}"),
+    }
+}
+
 fn cuda_of(region: &RegionInfo) -> Arc<dyn crate::device::Backend> {
     let b = backend();
     if b.as_any().downcast_ref::<CudaBackend>().is_none() {
@@ -213,7 +223,9 @@ impl Partials {
             return;
         }
         if let (Some(q), Some((b, _))) = (LAST_QUEUE.get(), &self.buf) {
-            as_cuda(b).wait_queue(q).unwrap_or_else(|e| panic!("acc: {}: async queue {q} failed: {e}", self.region));
+            if let Err(e) = as_cuda(b).wait_queue(q) {
+                fail(format!("acc: {}: async queue {q} failed: {e}", self.region));
+            }
         }
     }
 
@@ -373,8 +385,8 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
         let timer = profile::launch_begin_on(region, profile::Track::of(cuda, queue));
         cuda.launch_kernel(&entry.kernel, cfg, args, Some(region)).unwrap_or_else(|e| match e {
             // The panic's own text names the kernel and the user's file:line.
-            crate::cuda::CudaError::KernelPanic { .. } => panic!("acc: {region}: {e}"),
-            e => panic!("acc: {region}: kernel `{name}` failed: {e}"),
+            crate::cuda::CudaError::KernelPanic { .. } => fail(format!("acc: {region}: {e}")),
+            e => fail(format!("acc: {region}: kernel `{name}` failed on {}: {e}", b.name())),
         });
         drop(timer);
         grid

@@ -59,7 +59,7 @@ mod test_util;
 
 pub use data::{is_present, DeviceSlice, HostData, Mirror};
 pub use device::{
-    device_type, init, num_devices, set_device, shutdown, wait, wait_all, DeviceType,
+    device_memory, device_num, device_type, init, num_devices, set_device, shutdown, wait, wait_all, DeviceType,
 };
 
 /// Types whose values can be copied bit for bit between host and device memory: plain

@@ -6,8 +6,8 @@
 
 pub use crate::atomic::{AtomicArith, AtomicBits, AtomicRef, AtomicValue};
 pub use crate::data::{
-    enter_data, exit_data, present_counts, update_device, update_host, view, view_mut, Clause,
-    DataScope, EnterClause, ExitClause, HostData, HostView,
+    enter_data, exit_data, present_counts, update_device, update_device_on, update_host, update_host_on, view,
+    view_mut, Clause, DataScope, EnterClause, ExitClause, HostData, HostView,
 };
 pub use crate::data::{DeviceSlice, Mirror};
 pub use crate::device::{DevPtr, DeviceType};

@@ -42,6 +42,10 @@ pub(crate) fn panic_message(e: &Box<dyn Any + Send>) -> String {
 /// A simulated GPU: separate memory, counted allocations and transfers.
 #[derive(Default)]
 pub(crate) struct MockBackend {
+    num: usize,
+    label: String,
+    /// Set by [`lose`](Self::lose): what `lost` reports.
+    lost: Mutex<Option<String>>,
     mem: Mutex<BTreeMap<u64, Vec<u8>>>,
     next: AtomicUsize,
     pub(crate) allocs: AtomicUsize,
@@ -53,9 +57,26 @@ pub(crate) struct MockBackend {
 impl MockBackend {
     pub(crate) fn new() -> Arc<Self> {
         Arc::new(MockBackend {
+            label: "mock GPU".into(),
             next: AtomicUsize::new(0x1000_0000),
             ..Default::default()
         })
+    }
+
+    /// A simulated NVIDIA device number `num` (named `mock GPU <num>`), its addresses apart
+    /// from device 0's.
+    pub(crate) fn numbered(num: usize) -> Arc<Self> {
+        Arc::new(MockBackend {
+            num,
+            label: format!("mock GPU {num}"),
+            next: AtomicUsize::new(0x1000_0000 * (num + 1)),
+            ..Default::default()
+        })
+    }
+
+    /// Simulates a device fault: `lost` reports `why` from now on.
+    pub(crate) fn lose(&self, why: &str) {
+        *self.lost.lock().unwrap() = Some(why.into());
     }
 
     /// Runs `f` on the bytes at device address `p` (inside an allocation).
@@ -89,14 +110,18 @@ impl MockBackend {
 
 impl Backend for MockBackend {
     fn name(&self) -> &str {
-        "mock GPU"
+        &self.label
     }
     fn device_type(&self) -> DeviceType {
         DeviceType::Nvidia
     }
     fn device_num(&self) -> usize {
-        0
+        self.num
     }
+    fn lost(&self) -> Option<String> {
+        self.lost.lock().unwrap().clone()
+    }
+
     fn is_host(&self) -> bool {
         false
     }

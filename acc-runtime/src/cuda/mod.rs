@@ -42,7 +42,9 @@
 //! [`PanicRecord`]. A kernel that panics fills it and traps;
 //! the failed synchronisation then reads it and returns [`CudaError::KernelPanic`] with the
 //! kernel's name, the file, line and column, and the message. A trap ends the CUDA context
-//! for good: later calls return [`CudaError::Poisoned`].
+//! for good (the driver keeps a context with a sticky error unusable until the process ends;
+//! a reset of the primary context does not bring it back): later calls return
+//! [`CudaError::Poisoned`].
 
 mod error;
 mod launch;
@@ -971,6 +973,24 @@ impl CudaBackend {
         self.wait_queue_labelled(q).map_err(|(e, _)| e)
     }
 
+    /// Copies host memory to the device in order with the work queued on async queue `q`
+    /// (after the kernels queued before), and returns once the copy landed: the host memory
+    /// is the caller's again (the work queued before it has completed too, and a failure of
+    /// it is reported here). Other queues are not waited for.
+    ///
+    /// # Safety
+    /// As for [`h2d_bytes`](Self::h2d_bytes), and only work queued on `q` uses `dst` meanwhile.
+    pub unsafe fn h2d_on_queue(&self, dst: u64, src: *const u8, bytes: usize, q: i64) -> Result<(), CudaError> {
+        self.enter()?;
+        let stream = self.stream(Some(q))?;
+        let doing = || format!("copying {bytes} bytes to {} on async queue {q}", self.label);
+        // SAFETY: the caller's contract; the wait below ends the use of `src`.
+        check("cuMemcpyHtoDAsync", unsafe { sys::cuMemcpyHtoDAsync_v2(dst, src.cast(), bytes, stream) }, doing)
+            .map_err(|e| self.fail(e))?;
+        self.queued(q, None);
+        self.wait_queue_labelled(q).map_err(|(e, _)| e)
+    }
+
     /// Frees `p` once the work queued on async queue `q` so far has completed: at once when
     /// the queue is idle, else at the wait that finds it done.
     ///
@@ -1064,6 +1084,8 @@ impl CudaBackend {
 
     /// A mapped buffer of at least `bytes` bytes (from the ones given back, else new).
     pub fn take_mapped(&self, bytes: usize) -> Result<MappedBuf, CudaError> {
+        // Not from a lost context: its kernels cannot run.
+        self.enter()?;
         {
             let mut pool = lock(&self.mapped);
             if let Some(i) = pool.iter().position(|b| b.bytes >= bytes) {
@@ -1102,6 +1124,25 @@ impl CudaBackend {
             // SAFETY: the caller's contract; the buffer came from `cuMemHostAlloc`.
             let _ = unsafe { result::free_host(buf.host.cast()) };
         }
+    }
+}
+
+impl CudaBackend {
+    /// Free and total memory of the device, in bytes (`cuMemGetInfo`).
+    pub fn mem_info(&self) -> Result<(usize, usize), CudaError> {
+        self.enter()?;
+        let (mut free, mut total) = (0, 0);
+        // SAFETY: two local out-parameters; the context is current.
+        check("cuMemGetInfo", unsafe { sys::cuMemGetInfo_v2(&mut free, &mut total) }, || "reading the free memory".into())?;
+        Ok((free, total))
+    }
+
+    /// Why the context is unusable, if it is (a kernel trapped or faulted).
+    pub fn lost_reason(&self) -> Option<String> {
+        if !self.is_poisoned.load(Ordering::Acquire) {
+            return None;
+        }
+        lock(&self.poisoned).clone()
     }
 }
 
@@ -1194,6 +1235,12 @@ impl Backend for CudaBackend {
     }
     fn wait_all(&self) -> Result<(), String> {
         self.wait_all_labelled().map_err(labelled)
+    }
+    fn lost(&self) -> Option<String> {
+        self.lost_reason()
+    }
+    fn memory(&self) -> Option<(usize, usize)> {
+        self.mem_info().ok()
     }
     fn as_any(&self) -> &dyn Any {
         self

@@ -3,10 +3,10 @@
 use std::fmt;
 use std::ops::{Deref, DerefMut};
 
-use super::{
-    enter_data, exit_data, present_counts, update_device, update_host, view, EnterClause,
-    ExitClause, HostData, HostView,
-};
+use std::sync::Arc;
+
+use super::{enter_data_in, present_counts_in, try_exit_data_in, update_in, view, EnterClause, ExitClause, HostData, HostView};
+use crate::device::{self, Device};
 use crate::region::MIRROR;
 
 /// An owned host array with a device copy: OpenACC's unstructured data lifetime as a value.
@@ -35,6 +35,9 @@ pub struct Mirror<D: HostData> {
     /// `None` only between `into_inner` taking it and the drop that follows.
     data: Option<Box<D>>,
     view: HostView,
+    /// The device the data entered (its thread's device at [`Mirror::new`]): the mirror's
+    /// updates and its exit act there, from any thread.
+    device: Arc<Device>,
 }
 
 impl<D: HostData> Mirror<D> {
@@ -42,10 +45,12 @@ impl<D: HostData> Mirror<D> {
     pub fn new(d: D) -> Self {
         let data = Box::new(d);
         let v = view(&*data);
-        enter_data(&MIRROR, "Mirror", v, EnterClause::CopyIn);
+        let device = device::current_device();
+        enter_data_in(&device, &MIRROR, "Mirror", v, EnterClause::CopyIn);
         Mirror {
             data: Some(data),
             view: v,
+            device,
         }
     }
 
@@ -62,9 +67,10 @@ impl<D: HostData> Mirror<D> {
                  (e.g. a `push` on a mirrored Vec); a mirrored array must keep its place and length"
             );
         }
-        if self.view.bytes > 0 && present_counts(self.view).is_none() {
+        if self.view.bytes > 0 && present_counts_in(&self.device, self.view).is_none() {
             panic!(
-                "acc::Mirror::{what}: the data is no longer on the device (was `acc::shutdown` called?)"
+                "acc::Mirror::{what}: the data is no longer on {} (was `acc::shutdown` called, or was the device reset after a fault?)",
+                self.device
             );
         }
     }
@@ -72,25 +78,25 @@ impl<D: HostData> Mirror<D> {
     /// Copies the host copy to the device copy (`update device`).
     pub fn update_device(&self) {
         self.check("update_device");
-        update_device(&MIRROR, "Mirror", self.view, false);
+        update_in(&self.device, &MIRROR, "Mirror", self.view, false, false);
     }
 
     /// Copies the device copy to the host copy (`update host`).
     pub fn update_host(&mut self) {
         self.check("update_host");
-        update_host(&MIRROR, "Mirror", self.view, false);
+        update_in(&self.device, &MIRROR, "Mirror", self.view, false, true);
     }
 
     /// The device address of the data (on the host backend, its host address).
     pub fn device_ptr(&self) -> u64 {
         self.check("device_ptr");
-        super::DataScope::new(&MIRROR).device_ptr(self.view)
+        super::DataScope::on_device(&MIRROR, self.device.clone()).device_ptr(self.view)
     }
 
     /// Copies the device copy back (`exit data copyout`) and returns the host data.
     pub fn into_inner(mut self) -> D {
         self.check("into_inner");
-        exit_data(&MIRROR, "Mirror", self.view, ExitClause::CopyOut, false);
+        try_exit_data_in(&self.device, &MIRROR, "Mirror", self.view, ExitClause::CopyOut, false).unwrap_or_else(|msg| panic!("{msg}"));
         *self
             .data
             .take()
@@ -104,7 +110,7 @@ impl<D: HostData> Drop for Mirror<D> {
             // `delete` never writes to the host, so this is fine even if the data moved. A
             // panic while unwinding (a failed region inside the Mirror's scope) would abort the
             // process: then the error is reported instead, as `DataScope` does.
-            if let Err(msg) = super::try_exit_data(&MIRROR, "Mirror", self.view, ExitClause::Delete, false) {
+            if let Err(msg) = try_exit_data_in(&self.device, &MIRROR, "Mirror", self.view, ExitClause::Delete, false) {
                 if std::thread::panicking() {
                     eprintln!("{msg}");
                 } else {

@@ -126,7 +126,27 @@ impl<T: Copy> DeviceSlice<T> {
     }
 
     /// The device address of the first element (on the host backend, a host address).
+    ///
+    /// Panics when the calling thread's device is not the one the slice lives on (a region
+    /// that takes the slice calls this): one device cannot use another's memory.
     pub fn device_ptr(&self) -> u64 {
+        let (ty, num) = match &self.mem {
+            Mem::Host(_) => (crate::DeviceType::Host, 0),
+            Mem::Device { backend, .. } => (backend.device_type(), backend.device_num()),
+        };
+        let here = device::current_device();
+        if (here.device_type(), here.num()) != (ty, num) {
+            panic!(
+                "acc::DeviceSlice: a slice of {} elements on {ty} device {num} used on {here}, this thread's device: \
+                 data on one device is not visible on another (make it on this thread's device, or use it from a thread \
+                 whose device is {ty} device {num})",
+                self.len
+            );
+        }
+        self.raw_ptr()
+    }
+
+    fn raw_ptr(&self) -> u64 {
         match &self.mem {
             Mem::Host(v) => v.as_ptr() as u64,
             Mem::Device { ptr, .. } => ptr.0,
@@ -269,7 +289,7 @@ impl<T: Copy> fmt::Debug for DeviceSlice<T> {
         f.debug_struct("DeviceSlice")
             .field("len", &self.len)
             .field("on", &place)
-            .field("device_ptr", &format_args!("{:#x}", self.device_ptr()))
+            .field("device_ptr", &format_args!("{:#x}", self.raw_ptr()))
             .finish()
     }
 }

@@ -1,0 +1,265 @@
+//! Device faults (DESIGN §4.5, issue 16). A kernel that panics, or one that faults without
+//! acc's panic record (a launch failure), ends its CUDA context, and the CUDA driver keeps such
+//! a context unusable until the process ends (a reset of the primary context does not bring it
+//! back: retaining it again fails with `CUDA_ERROR_LAUNCH_FAILED`, seen on H200s with CUDA
+//! 13). acc reports it once, naming the data that lived only on the device (now lost); later
+//! uses of that device are panics saying why, and regions go on on the other GPUs and on the
+//! host. Out of device memory is a panic naming the region and the bytes asked, with nothing
+//! leaked and the next region working on the same device.
+//!
+//! On a GPU each fault runs in a child process of its own (this binary again, on one test), so
+//! that the device stays usable for the other tests. On the host backend a panicking region is
+//! an ordinary panic: nothing is lost and later regions run there.
+
+mod common;
+use common::*;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Mutex, MutexGuard};
+
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
+    e.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
+}
+
+/// Runs `body`: here on the host backend, in a child process (this binary on test `name`) on
+/// a GPU, whose output is printed here.
+fn isolated(name: &str, body: fn()) {
+    if on_host() || std::env::var_os("ACC_RECOVERY_CHILD").is_some() {
+        body();
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", name, "--nocapture", "--test-threads=1"])
+        .env("ACC_RECOVERY_CHILD", "1")
+        .output()
+        .unwrap();
+    println!("{}", String::from_utf8_lossy(&out.stdout));
+    eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "child {name} failed");
+}
+
+#[acc::parallel(present(a))]
+fn double_present(a: &mut [u64]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..a.len() {
+        a[i] *= 2;
+    }
+}
+
+#[acc::parallel]
+fn gather(a: &[u64], idx: &[usize], c: &mut [u64]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..c.len() {
+        c[i] = a[idx[i]];
+    }
+}
+
+#[acc::parallel(async(q))]
+fn gather_async(a: &[u64], idx: &[usize], c: &mut [u64], q: i64) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..c.len() {
+        c[i] = a[idx[i]];
+    }
+}
+
+#[acc::parallel]
+fn sum(a: &[u64]) -> u64 {
+    let mut s = 0u64;
+    #[acc::r#loop(gang, vector, reduction(+: s))]
+    for i in 0..a.len() {
+        s += a[i];
+    }
+    s
+}
+
+#[acc::parallel(copy(small), create(big))]
+fn touch(small: &mut [u64], big: &mut [u8]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..small.len() {
+        small[i] += 1;
+    }
+}
+
+/// After the fault: the data that lived only on the device is gone from the present table,
+/// its host copy as it was at its last transfer.
+fn check_lost(msg: &str, keep: &[u64], before: &[u64]) {
+    if on_host() {
+        return;
+    }
+    assert!(msg.contains("nvidia device 0 is lost: a kernel trapped or faulted"), "{msg}");
+    assert!(msg.contains("the device copies of `keep` (") && msg.contains("are lost"), "{msg}");
+    assert!(!acc::is_present(keep), "lost data is no longer present");
+    assert_eq!(keep, before, "the host copy holds its last transfer");
+}
+
+fn regions_run() {
+    let a = vec_of(100_000, |i| i as u64);
+    assert_eq!(sum(&a), 99_999 * 100_000 / 2);
+    let mut c = vec![0u64; 1000];
+    let idx = vec_of(1000, |i| 999 - i);
+    acc::data!(copyin(a, idx), copy(c) {
+        gather(&a, &idx, &mut c);
+    });
+    assert_eq!(c, vec_of(1000, |i| 999 - i as u64));
+}
+
+/// After the fault: the lost device refuses regions, saying why; the other GPUs (if any) and
+/// the host device run them.
+fn after_fault() {
+    if on_host() {
+        regions_run();
+        return;
+    }
+    let a = vec_of(10, |i| i as u64);
+    let e = catch_unwind(AssertUnwindSafe(|| sum(&a))).expect_err("the lost device refuses regions");
+    let msg = panic_message(&*e);
+    assert!(msg.contains("nvidia device 0 is lost since an earlier fault"), "{msg}");
+    for gpu in 1..acc::num_devices(acc::DeviceType::Nvidia) {
+        acc::set_device(acc::DeviceType::Nvidia, gpu);
+        regions_run();
+        println!("regions ran on nvidia device {gpu} after the fault");
+    }
+    acc::set_device(acc::DeviceType::Host, 0);
+    regions_run();
+    println!("regions ran on the host device after the fault");
+}
+
+fn kernel_panic_body() {
+    let mut keep = vec_of(5000, |i| i as u64);
+    let before = keep.clone();
+    acc::enter_data!(copyin(keep));
+    double_present(&mut keep); // only the device copy is doubled
+    let a = vec_of(1000, |i| i as u64);
+    let idx = vec_of(1000, |i| if i == 500 { 1 << 20 } else { i });
+    let mut c = vec![0u64; 1000];
+    let e = catch_unwind(AssertUnwindSafe(|| gather(&a, &idx, &mut c))).expect_err("out of bounds");
+    let msg = panic_message(&*e);
+    assert!(msg.contains("index out of bounds"), "{msg}");
+    assert!(on_host() || msg.contains("region `gather`"), "{msg}");
+    check_lost(&msg, &keep, &before);
+    after_fault();
+}
+
+/// A kernel panic in a synchronous region.
+#[test]
+fn kernel_panic_reports_lost_data() {
+    let _g = serial();
+    isolated("kernel_panic_reports_lost_data", kernel_panic_body);
+}
+
+fn async_panic_body() {
+    let keep = vec_of(3000, |i| 7 * i as u64);
+    let before = keep.clone();
+    acc::enter_data!(copyin(keep));
+    let mut m = acc::Mirror::new(vec![1u64; 64]);
+    let a = vec_of(1000, |i| i as u64);
+    let idx = vec_of(1000, |i| if i == 10 { 5000 } else { i });
+    let mut c = vec![0u64; 1000];
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        acc::data!(copyin(a, idx), create(c) {
+            gather_async(&a, &idx, &mut c, 2);
+            acc::wait(2);
+        })
+    }));
+    let msg = panic_message(&*r.expect_err("out of bounds on queue 2"));
+    assert!(msg.contains("index out of bounds"), "{msg}");
+    check_lost(&msg, &keep, &before);
+    if !on_host() {
+        assert!(msg.contains("`Mirror` (512 B)"), "{msg}");
+        let e = catch_unwind(AssertUnwindSafe(|| m.update_host())).expect_err("the mirror's data is lost");
+        assert!(panic_message(&*e).contains("no longer on nvidia device 0"), "{}", panic_message(&*e));
+    } else {
+        m.update_host();
+    }
+    drop(m);
+    after_fault();
+}
+
+/// A kernel panic on an async queue, reported by the wait; a `Mirror` whose data was lost says
+/// so when used, and drops quietly.
+#[test]
+fn async_kernel_panic_reported_at_wait() {
+    let _g = serial();
+    isolated("async_kernel_panic_reported_at_wait", async_panic_body);
+}
+
+#[cfg(feature = "cuda")]
+fn launch_failure_body() {
+    use acc::cuda::{CudaBackend, KernelArgs, LaunchConfig};
+    const PTX: &str = ".version 7.0\n.target sm_70\n.address_size 64\n\n.visible .entry acc_store_null()\n{\n\t.reg .b64 %rd<2>;\n\t.reg .b32 %r<2>;\n\tmov.u64 %rd1, 0;\n\tmov.u32 %r1, 1;\n\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n";
+    let keep = vec_of(2048, |i| i as u64);
+    acc::enter_data!(copyin(keep));
+    let b = acc::device::backend();
+    let cuda = b.as_any().downcast_ref::<CudaBackend>().expect("the CUDA backend");
+    let module = cuda.load_ptx(PTX).expect("the PTX loads");
+    let e = cuda.launch(&module, "acc_store_null", LaunchConfig::linear(1, 1), &mut KernelArgs::new()).expect_err("a fault");
+    assert!(e.to_string().contains("CUDA_ERROR_ILLEGAL_ADDRESS"), "{e}");
+    drop(b);
+    // The next use finds the device lost: reported once on stderr, then refused.
+    after_fault();
+    assert!(!acc::is_present(&keep), "lost with the device");
+}
+
+/// A kernel that faults without acc's panic record (a store to address 0: what a launch
+/// failure looks like to the driver), launched through the CUDA backend's own API.
+#[cfg(feature = "cuda")]
+#[test]
+fn launch_failure_reports_lost_data() {
+    let _g = serial();
+    if on_host() {
+        println!("skipped: about the GPU");
+        return;
+    }
+    isolated("launch_failure_reports_lost_data", launch_failure_body);
+}
+
+/// Out of device memory: a panic naming the region, the variable and the bytes asked; what the
+/// region had allocated before is freed, and the next region runs.
+#[test]
+fn out_of_memory_names_region_and_bytes() {
+    let _g = serial();
+    let Some((_, total_mem)) = acc::device_memory() else {
+        println!("skipped: the host device has no device memory");
+        return;
+    };
+    // More than the device has, reserved but never touched (no host memory is used).
+    let bytes = (total_mem + (1 << 30)).next_multiple_of(1 << 21);
+    // SAFETY: a private anonymous mapping with no backing reserved; unmapped below.
+    let p = unsafe {
+        libc::mmap(std::ptr::null_mut(), bytes, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE, -1, 0)
+    };
+    if p == libc::MAP_FAILED {
+        println!("skipped: cannot reserve {bytes} bytes of address space");
+        return;
+    }
+    // SAFETY: the mapping is `bytes` long, readable and writable (zero pages), and lives until
+    // the `munmap` below; nothing else refers to it.
+    let big = unsafe { std::slice::from_raw_parts_mut(p.cast::<u8>(), bytes) };
+    let mut small = vec![1u64; 32 << 20]; // 256 MiB
+    let mut tiny = [0u8; 16];
+    touch(&mut small, &mut tiny); // loads the kernels
+    let (free_before, _) = acc::device_memory().unwrap();
+    let e = catch_unwind(AssertUnwindSafe(|| touch(&mut small, &mut *big))).expect_err("out of memory");
+    let msg = panic_message(&*e);
+    assert!(
+        msg.contains("region `touch`") && msg.contains("cannot allocate") && msg.contains(&format!("({bytes} bytes) for `big` on nvidia device 0")) && msg.contains("CUDA_ERROR_OUT_OF_MEMORY"),
+        "{msg}"
+    );
+    let (free_after, _) = acc::device_memory().unwrap();
+    assert!(free_after + (8 << 20) >= free_before, "nothing leaked: {free_before} bytes free before, {free_after} after");
+    assert!(!acc::is_present(&small) && !acc::is_present(&*big));
+    assert_eq!(small[0], 2, "the first call's copy came back; the failed call changed nothing");
+    touch(&mut small, &mut tiny);
+    assert_eq!(small[12345], 3, "the next region runs");
+    // SAFETY: the mapping made above, no longer borrowed.
+    unsafe { libc::munmap(p, bytes) };
+}
