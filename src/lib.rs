@@ -57,6 +57,42 @@ pub use acc_macros::{
 };
 pub use acc_runtime::*;
 
+/// `std`'s floating-point methods (`sqrt`, `exp`, `sin`, ...) as a trait, for generic regions
+/// and routines (`fn norm<T: acc::Float>(..)`): the same trait, and the same code, on the host
+/// and in the kernels (see acc-device's `math` module for how each method is computed).
+pub use acc_device::Float;
+
 /// What generated code calls. Not part of the public API.
 #[doc(hidden)]
 pub use acc_runtime::private as __private;
+
+/// What generic regions' dispatch calls (see acc-codegen's `generic` module). Not part of the
+/// public API.
+#[doc(hidden)]
+pub mod __instances {
+    use core::any::type_name;
+    use core::mem::{align_of, size_of, ManuallyDrop};
+
+    /// Whether `A` and `B` are one type (a generic region's parameters and an instance's
+    /// arguments). The types are `DeviceCopy` (no lifetimes), so their names tell them apart.
+    pub fn same<A, B>() -> bool {
+        type_name::<A>() == type_name::<B>() && size_of::<A>() == size_of::<B>() && align_of::<A>() == align_of::<B>()
+    }
+
+    /// `a` as a `B`.
+    ///
+    /// # Safety
+    /// `A` and `B` must be the same type ([`same`]).
+    pub unsafe fn cast<A, B>(a: A) -> B {
+        assert_eq!(size_of::<A>(), size_of::<B>(), "acc: instance dispatch between types of different sizes");
+        let a = ManuallyDrop::new(a);
+        // SAFETY: the caller promises that `A` is `B`; `a` is not dropped, so the value moves.
+        unsafe { core::mem::transmute_copy::<A, B>(&*a) }
+    }
+
+    /// A generic region called with arguments its `instances(..)` clause does not list.
+    #[track_caller]
+    pub fn no_instance(region: &str, args: &str, listed: &str) -> ! {
+        panic!("acc: region `{region}` has no instance for the generic arguments {args}: add them to the region's `instances(..)` clause (it lists {listed})")
+    }
+}

@@ -500,7 +500,8 @@ impl<'a> Scan<'a> {
                 uses("a `const fn` without `#[acc::routine]`", &|ch| ch.visit_item_fn(f))
             }
             syn::Item::Fn(_) => Err("a fn without `#[acc::routine]`".into()),
-            syn::Item::Trait(_) => Err("a trait (acc-build does not carry traits to the device)".into()),
+            syn::Item::Trait(t) if t.unsafety.is_some() || t.auto_token.is_some() => Err("an unsafe or auto trait (not carried to the device)".into()),
+            syn::Item::Trait(t) => uses("a trait", &|ch| ch.visit_item_trait(t)),
             syn::Item::Union(_) => Err("a union (not device data)".into()),
             syn::Item::Macro(_) => Err("a macro (acc-build does not carry macros to the device)".into()),
             _ => Err("an item acc-build does not carry to the device".into()),
@@ -680,9 +681,27 @@ const PRIMITIVES: &[&str] = &[
 impl<'ast> Visit<'ast> for Checker<'_, '_> {
     fn visit_attribute(&mut self, _: &'ast syn::Attribute) {}
     fn visit_type_path(&mut self, t: &'ast syn::TypePath) {
+        if let Some(q) = &t.qself {
+            self.visit_type(&q.ty);
+            return;
+        }
         let primitive = t.qself.is_none() && t.path.leading_colon.is_none() && t.path.segments.len() == 1 && PRIMITIVES.contains(&t.path.segments[0].ident.to_string().as_str());
         if !primitive {
             syn::visit::visit_type_path(self, t);
+        }
+    }
+    fn visit_expr_path(&mut self, e: &'ast syn::ExprPath) {
+        match &e.qself {
+            // `<T as Trait>::item`: the type and the trait, not the item.
+            Some(q) => {
+                self.visit_type(&q.ty);
+                if q.position > 0 {
+                    let mut tr = e.path.clone();
+                    tr.segments = e.path.segments.iter().take(q.position).cloned().collect();
+                    self.visit_path(&tr);
+                }
+            }
+            None => self.visit_path(&e.path),
         }
     }
     fn visit_path(&mut self, p: &'ast syn::Path) {
@@ -706,6 +725,38 @@ impl<'ast> Visit<'ast> for Checker<'_, '_> {
         }
     }
     fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// `Self` (a type, not `self`) replaced by the `impl`'s type: the kernels of an associated fn
+/// are free fns of the device crate.
+fn replace_self_type(ts: TokenStream, ty: &TokenStream) -> TokenStream {
+    let trees: Vec<TokenTree> = ts.into_iter().collect();
+    let mut out: Vec<TokenTree> = Vec::new();
+    for (k, t) in trees.iter().enumerate() {
+        match t {
+            TokenTree::Ident(id) if id == "Self" => {
+                let path_follows = matches!(trees.get(k + 1), Some(TokenTree::Punct(p)) if p.as_char() == ':');
+                let ty: TokenStream = ty.clone().into_iter().map(|mut t| {
+                    t.set_span(id.span());
+                    t
+                }).collect();
+                // A path type names its items as it is (`Grid::N`); others need `<[T; 3]>::N`.
+                let plain = syn::parse2::<syn::Path>(ty.clone()).is_ok();
+                if path_follows && !plain {
+                    out.extend(quote!(<#ty>));
+                } else {
+                    out.extend(ty);
+                }
+            }
+            TokenTree::Group(g) => {
+                let mut ng = proc_macro2::Group::new(g.delimiter(), replace_self_type(g.stream(), ty));
+                ng.set_span(g.span());
+                out.push(TokenTree::Group(ng));
+            }
+            _ => out.push(t.clone()),
+        }
+    }
+    out.into_iter().collect()
 }
 
 /// Attributes of a carried item that the device crate can take.
@@ -776,31 +827,13 @@ impl Scan<'_> {
     /// The tokens of module `m`'s items (not its header), in source order with their lines.
     fn module_items(&self, m: usize, out: &mut Out) -> Vec<(usize, TokenStream)> {
         let module = &self.modules[m];
-        let s = &self.sources[module.src];
         let mut items: Vec<(usize, TokenStream)> = Vec::new();
         for (k, item) in module.items.iter().enumerate() {
             let line = item.span().start().line;
             match item {
                 syn::Item::Fn(f) => {
                     if let Some((kind, attr)) = region_kind(&f.attrs) {
-                        let line = attr.pound_token.span.start().line as u32;
-                        let src = acc_codegen::Source { file: s.rel.clone(), line };
-                        match acc_codegen::device_kernels(kind, attr, f, &src) {
-                            Ok(ks) => {
-                                if !ks.is_empty() {
-                                    let mut c = Checker::new(self, m).with_locals(f);
-                                    c.visit_block(&f.block);
-                                    for input in &f.sig.inputs {
-                                        c.visit_fn_arg(input);
-                                    }
-                                    self.report(m, c.problems, out);
-                                }
-                                out.kernels += ks.len();
-                                out.regions.push(acc_codegen::kernel_name(&s.rel, line, &f.sig.ident.to_string()));
-                                items.extend(ks.into_iter().map(|k| (line as usize, self.rewrite_paths(m, k))));
-                            }
-                            Err(_) => out.refused += 1,
-                        }
+                        self.region_kernels(m, kind, attr, f, &|_| None, &mut items, out);
                     } else if is_routine(&f.attrs) {
                         let mut f = f.clone();
                         f.attrs.retain(|a| !is_acc_path(a.path(), "routine"));
@@ -825,7 +858,7 @@ impl Scan<'_> {
                         }
                     }
                 }
-                syn::Item::Const(_) | syn::Item::Static(_) | syn::Item::Type(_) | syn::Item::Enum(_) | syn::Item::Struct(_) => {
+                syn::Item::Const(_) | syn::Item::Static(_) | syn::Item::Type(_) | syn::Item::Enum(_) | syn::Item::Struct(_) | syn::Item::Trait(_) => {
                     if self.carry(m, k).is_err() {
                         continue;
                     }
@@ -837,6 +870,14 @@ impl Scan<'_> {
                         syn::Item::Type(i) => i.attrs = device_attrs(&i.attrs),
                         syn::Item::Enum(i) => i.attrs = device_attrs(&i.attrs),
                         syn::Item::Struct(i) => i.attrs = device_attrs(&i.attrs),
+                        syn::Item::Trait(i) => {
+                            i.attrs = device_attrs(&i.attrs);
+                            for it in &mut i.items {
+                                if let syn::TraitItem::Fn(f) = it {
+                                    f.attrs = device_attrs(&f.attrs);
+                                }
+                            }
+                        }
                         _ => {}
                     }
                     items.push((line, self.rewrite_paths(m, item.into_token_stream())));
@@ -845,6 +886,7 @@ impl Scan<'_> {
                     if let Some(t) = self.device_impl(m, imp) {
                         items.push((line, self.rewrite_paths(m, t)));
                     }
+                    self.impl_regions(m, imp, &mut items, out);
                 }
                 syn::Item::Use(u) => {
                     for leaf in use_leaves(u) {
@@ -893,10 +935,109 @@ impl Scan<'_> {
         items
     }
 
+    /// The kernels of region fn `f` of module `m` (a free fn, or an `impl`'s fn with `Self`
+    /// replaced, whose fields have the types `field_type` gives), checked for what the device
+    /// cannot take.
+    #[allow(clippy::too_many_arguments)]
+    fn region_kernels(
+        &self,
+        m: usize,
+        kind: RegionKind,
+        attr: &syn::Attribute,
+        f: &syn::ItemFn,
+        field_type: &dyn Fn(&syn::Member) -> Option<syn::Type>,
+        items: &mut Vec<(usize, TokenStream)>,
+        out: &mut Out,
+    ) {
+        // (`f`'s paths are checked as written; its parameters as the device takes them.)
+        let s = &self.sources[self.modules[m].src];
+        let line = attr.pound_token.span.start().line as u32;
+        let src = acc_codegen::Source { file: s.rel.clone(), line };
+        let r = acc_codegen::device_region(kind, attr, f, &src, field_type);
+        if !r.errors.is_empty() {
+            let problems = r.errors.into_iter().map(|(span, msg)| (span, msg)).collect();
+            self.report_plain(m, problems, out);
+            return;
+        }
+        if r.refused {
+            out.refused += 1;
+            return;
+        }
+        if r.forms.iter().any(|(_, ks)| !ks.is_empty()) {
+            // The paths of the fn as written: its instances and fields say nothing new.
+            let mut c = Checker::new(self, m).with_locals(f);
+            c.visit_block(&f.block);
+            for input in &r.inputs {
+                c.visit_fn_arg(input);
+            }
+            self.report(m, c.problems, out);
+        }
+        for (base, ks) in r.forms {
+            out.kernels += ks.len();
+            out.regions.push(base);
+            items.extend(ks.into_iter().map(|k| (line as usize, self.rewrite_paths(m, k))));
+        }
+    }
+
+    /// The regions among an `impl` block's fns: associated fns and methods. `Self` in them is
+    /// the impl's type; a method's fields have the types the struct declares.
+    fn impl_regions(&self, m: usize, imp: &syn::ItemImpl, items: &mut Vec<(usize, TokenStream)>, out: &mut Out) {
+        for it in &imp.items {
+            let syn::ImplItem::Fn(f) = it else { continue };
+            let Some((kind, attr)) = region_kind(&f.attrs) else { continue };
+            if !imp.generics.params.is_empty() || imp.trait_.is_some() {
+                let what = if imp.trait_.is_some() { "an `impl` of a trait" } else { "a generic `impl` block" };
+                self.report_plain(m, vec![(f.sig.ident.span(), format!("a region in {what} cannot be built for the GPU: make it an associated fn of an inherent, non-generic `impl`, or a free fn"))], out);
+                continue;
+            }
+            let self_ty = &imp.self_ty;
+            let tokens = replace_self_type(quote!(#f), &quote!(#self_ty));
+            let Ok(item) = syn::parse2::<syn::ItemFn>(tokens) else { continue };
+            let fields = self.struct_fields(m, self_ty);
+            let field_type = |member: &syn::Member| -> Option<syn::Type> {
+                let key = match member {
+                    syn::Member::Named(id) => id.unraw().to_string(),
+                    syn::Member::Unnamed(i) => i.index.to_string(),
+                };
+                fields.iter().find(|(n, _)| *n == key).map(|(_, t)| t.clone())
+            };
+            self.region_kernels(m, kind, attr, &item, &field_type, items, out);
+        }
+    }
+
+    /// The fields of the struct that `ty` names in module `m`: (name or index, type).
+    fn struct_fields(&self, m: usize, ty: &syn::Type) -> Vec<(String, syn::Type)> {
+        let syn::Type::Path(tp) = ty else { return Vec::new() };
+        let Res::Item(m2, k2) = self.resolve(m, &tp.path) else { return Vec::new() };
+        let syn::Item::Struct(st) = &self.modules[m2].items[k2] else { return Vec::new() };
+        st.fields
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.ident.as_ref().map_or_else(|| i.to_string(), |id| id.unraw().to_string()), f.ty.clone()))
+            .collect()
+    }
+
+    /// Reports problems that are already whole messages.
+    fn report_plain(&self, m: usize, problems: Vec<(Span, String)>, out: &mut Out) {
+        let s = &self.sources[self.modules[m].src];
+        for (span, msg) in problems {
+            let e = render(&s.rel, &s.text, span, &msg);
+            if !out.errors.contains(&e) {
+                out.errors.push(e);
+            }
+        }
+    }
+
     /// An `impl` of a carried type: inherent methods the device can build, or a whole impl of
     /// one of `core`'s operator or comparison traits.
     fn device_impl(&self, m: usize, imp: &syn::ItemImpl) -> Option<TokenStream> {
-        if !self.carried_self_type(m, imp) {
+        // An impl of a trait of the package: carried when the trait is (`impl Real for f64`).
+        let user_trait = imp.trait_.as_ref().and_then(|(_, path, _)| match self.resolve(m, path) {
+            Res::Item(m2, k2) if matches!(self.modules[m2].items[k2], syn::Item::Trait(_)) => Some(self.carry(m2, k2).is_ok()),
+            _ => None,
+        });
+        let primitive = matches!(&*imp.self_ty, syn::Type::Path(tp) if tp.qself.is_none() && tp.path.get_ident().is_some_and(|i| PRIMITIVES.contains(&i.to_string().as_str())));
+        if !(self.carried_self_type(m, imp) || primitive && user_trait.is_some()) || user_trait == Some(false) {
             return None;
         }
         let mut imp = imp.clone();
@@ -904,6 +1045,8 @@ impl Scan<'_> {
         let fits = |it: &syn::ImplItem| -> bool {
             let mut c = Checker::new(self, m);
             match it {
+                // Regions are launched from the host: their kernels are built apart.
+                syn::ImplItem::Fn(f) if region_kind(&f.attrs).is_some() => return false,
                 syn::ImplItem::Fn(f) => {
                     let as_fn = syn::ItemFn { attrs: vec![], vis: f.vis.clone(), sig: f.sig.clone(), block: Box::new(f.block.clone()) };
                     c = c.with_locals(&as_fn);
@@ -919,7 +1062,8 @@ impl Scan<'_> {
         match &imp.trait_ {
             Some((_, path, _)) => {
                 let last = path.segments.last()?.ident.to_string();
-                if !CORE_TRAITS.contains(&last.as_str()) || !matches!(self.resolve(m, path), Res::Core | Res::Unknown) {
+                let core_trait = CORE_TRAITS.contains(&last.as_str()) && matches!(self.resolve(m, path), Res::Core | Res::Unknown);
+                if !core_trait && user_trait.is_none() {
                     return None;
                 }
                 if !imp.items.iter().all(fits) {
@@ -1150,6 +1294,8 @@ pub fn device_crate(manifest: &Path, lib_name: Option<&str>) -> Result<DeviceCra
         #![allow(unused, non_snake_case, non_camel_case_types, improper_ctypes_definitions, clippy::all)]
 
         use acc_device::prelude::*;
+        // `acc::Float` in the package's generic code is acc-device's.
+        extern crate acc_device as acc;
 
         #[panic_handler]
         fn __acc_panic(info: &core::panic::PanicInfo) -> ! {
