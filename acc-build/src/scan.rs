@@ -1358,6 +1358,38 @@ mod tests {
     }
 
     #[test]
+    fn methods_generic_regions_and_traits_reach_the_device_crate() {
+        let c = device_crate(&fixture("forms"), Some("forms")).unwrap_or_else(|e| panic!("{e}"));
+        let lib = module(&c, "src/lib.rs").replace([' ', '\n'], "");
+        // A method region: its fields are parameters, typed from the struct.
+        assert!(lib.contains("fnacc_src_lib_rs_l29_scale_0(__acc_self_u_ptr:*mutf64,__acc_self_u_len:usize,__acc_self_k:f64,__acc_self_w_ptr:::acc_device::ReadOnlyPtr<f32>,__acc_self_w_len:usize"), "{lib}");
+        assert!(lib.contains("fnacc_src_lib_rs_l37_fill_0("), "{lib}");
+        // The instance of the generic region, the generic routine as it is, the trait and its
+        // impl for `f32`; not the impl for `String`, nor the host struct.
+        assert!(lib.contains("fnacc_src_lib_rs_l51_squares__f32_0(a_ptr:*mutf32,"), "{lib}");
+        assert!(lib.contains("pubfnsquare<T:Real>(x:T)->T"), "{lib}");
+        assert!(lib.contains("pubtraitReal:Copy+Mul<Output=Self>"), "{lib}");
+        assert!(lib.contains("implRealforf32"), "{lib}");
+        assert!(!lib.contains("String") && !lib.contains("structGrid"), "{lib}");
+        assert_eq!(c.regions.len(), 3, "{:?}", c.regions);
+    }
+
+    #[test]
+    fn what_a_method_region_cannot_take_is_an_error_on_it() {
+        let Err(e) = device_crate(&fixture("forms-unsupported"), Some("forms_unsupported")) else { panic!("no error") };
+        let expect = [
+            ("`self.q` is used as an array in the region, but its type `VecDeque < f64 >` does not slice", "src/lib.rs:11:26"),
+            ("a region in an `impl` of a trait cannot be built for the GPU", "src/lib.rs:23:8"),
+            ("a region in a generic `impl` block cannot be built for the GPU", "src/lib.rs:35:12"),
+        ];
+        for (what, at) in expect {
+            let msg = format!("error: {what}");
+            let k = e.find(&msg).unwrap_or_else(|| panic!("no `{msg}` in\n{e}"));
+            assert!(e[k..].lines().nth(1).is_some_and(|l| l.ends_with(at)), "{what} not at {at}:\n{e}");
+        }
+    }
+
+    #[test]
     fn what_the_device_cannot_take_is_an_error_on_the_region_that_uses_it() {
         let Err(e) = device_crate(&fixture("unsupported"), Some("unsupported")) else { panic!("no error") };
         let expect = [

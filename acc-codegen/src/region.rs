@@ -207,7 +207,11 @@ pub fn data_plan(
             if p.kind == ParamKind::Slice && matches!(clause.kind, DataKind::Copy | DataKind::CopyOut) {
                 errors.error(
                     clause.span,
-                    format!("`{}` writes `{}` back to the host, but it is a read-only `&[T]`; make it `&mut [T]` (a field: take `&mut self`) or use `copyin`", clause.kind.name(), crate::method::display(&var.ident)),
+                    if var.ident.to_string().starts_with(crate::method::FIELD_PREFIX) {
+                        format!("`{}` writes `{}` back to the host, but the method takes `&self`; take `&mut self`, or use `copyin`", clause.kind.name(), crate::method::display(&var.ident))
+                    } else {
+                        format!("`{}` writes `{}` back to the host, but it is a read-only `&[T]`; make it `&mut [T]` or use `copyin`", clause.kind.name(), var.ident)
+                    },
                 );
                 continue;
             }
