@@ -21,6 +21,7 @@
 //! (`acc_device::SOURCE_DIR`), so a registry dependency works as a path one does. A kernel that panics (an index out of bounds, `panic!`, a division
 //! by zero) therefore reports the user's file, line and column.
 
+mod deps;
 #[doc(hidden)]
 pub mod nvptx;
 mod print;
@@ -53,7 +54,7 @@ pub fn compile_kernels() {
 }
 
 fn build(manifest: &Path, out: &Path) -> Result<(), String> {
-    let device = scan::device_crate(manifest, lib_name(manifest).as_deref())?;
+    let device = scan::device_crate(manifest, lib_name(manifest).as_deref(), &|names| deps::using_acc(manifest, names))?;
     if device.kernels == 0 && device.refused == 0 {
         // No region of this package runs on the GPU (a library without regions, such as acc
         // itself from a registry): nothing to build.

@@ -70,8 +70,9 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     entries.sort();
     for p in entries {
         if p.is_dir() {
-            // trybuild cases are broken on purpose.
-            if p.file_name().is_some_and(|n| n == "ui" || n == "target" || n == "fixtures") {
+            // trybuild cases are broken on purpose; a folder with a `Cargo.toml` is another
+            // package (an example workspace), with its own build.
+            if p.file_name().is_some_and(|n| n == "ui" || n == "target" || n == "fixtures") || p.join("Cargo.toml").is_file() {
                 continue;
             }
             rust_files(&p, out);
@@ -140,7 +141,9 @@ fn is_crate_root(rel: &str) -> bool {
 
 /// A parsed source file of the package.
 struct Source {
+    /// Its path relative to the package (`deps/<crate>/src/..` for a dependency's files).
     rel: String,
+    abs: PathBuf,
     text: String,
     file: syn::File,
     /// The name proc-macro2 gave the file: what tells its tokens from generated ones.
@@ -173,6 +176,9 @@ struct Module {
     children: HashMap<usize, usize>,
     /// Directory for its `mod x;` files.
     dir: PathBuf,
+    /// Whether it is a dependency's: its routines, types and consts are carried for the
+    /// package's kernels; its regions are built by the dependency's own build.
+    dep: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -223,27 +229,31 @@ struct Scan<'a> {
     modules: Vec<Module>,
     /// The module of the package's library root, and the crate name other targets use for it.
     lib: Option<(usize, String)>,
+    /// The library root modules of the dependencies that use acc, by crate name.
+    deps: Vec<(String, usize)>,
     /// Whether an item is carried, or why not.
     carried: RefCell<HashMap<(usize, usize), Result<(), String>>>,
+    /// The crates whose paths the kernels use and the device crate does not have.
+    externs: RefCell<BTreeSet<String>>,
 }
 
 impl<'a> Scan<'a> {
     fn add_module(&mut self, src: usize, parent: Option<usize>, kind: ModKind, name: &str, items: Vec<syn::Item>, dir: PathBuf) -> usize {
         let id = self.modules.len();
-        let (root, depth, wrappers, dev_path) = match parent {
-            None => (id, 0, 0, format!("crate::{name}")),
+        let (root, depth, wrappers, dev_path, dep) = match parent {
+            None => (id, 0, 0, format!("crate::{name}"), self.sources[src].rel.starts_with("deps/")),
             Some(p) => {
                 let pm = &self.modules[p];
                 let w = if kind == ModKind::FnBody { pm.wrappers + 1 } else { 0 };
-                (pm.root, pm.depth + 1, w, format!("{}::{name}", pm.dev_path))
+                (pm.root, pm.depth + 1, w, format!("{}::{name}", pm.dev_path), pm.dep)
             }
         };
-        self.modules.push(Module { src, parent, kind, root, depth, wrappers, dev_path, items, children: HashMap::new(), dir });
+        self.modules.push(Module { src, parent, kind, root, depth, wrappers, dev_path, items, children: HashMap::new(), dir, dep });
         id
     }
 
     /// Builds module `m`'s children (inline modules, `mod x;` files, fn bodies with items).
-    fn build_children(&mut self, m: usize, file_modules: &mut HashMap<usize, usize>, by_rel: &HashMap<String, usize>, manifest: &Path) {
+    fn build_children(&mut self, m: usize, file_modules: &mut HashMap<usize, usize>, by_path: &HashMap<PathBuf, usize>) {
         let items = self.modules[m].items.clone();
         let dir = self.modules[m].dir.clone();
         let src = self.modules[m].src;
@@ -254,7 +264,7 @@ impl<'a> Scan<'a> {
                     if let Some((_, inner)) = &md.content {
                         let child = self.add_module(src, Some(m), ModKind::Inline, &name, inner.clone(), dir.join(&name));
                         self.modules[m].children.insert(k, child);
-                        self.build_children(child, file_modules, by_rel, manifest);
+                        self.build_children(child, file_modules, by_path);
                     } else {
                         let explicit = md.attrs.iter().find_map(|a| match &a.meta {
                             syn::Meta::NameValue(nv) if a.path().is_ident("path") => match &nv.value {
@@ -264,13 +274,10 @@ impl<'a> Scan<'a> {
                             _ => None,
                         });
                         let candidates: Vec<PathBuf> = match explicit {
-                            Some(p) => vec![manifest.join(Path::new(&self.sources[src].rel).parent().unwrap_or(Path::new(""))).join(p)],
+                            Some(p) => vec![self.sources[src].abs.parent().unwrap_or(Path::new("")).join(p)],
                             None => vec![dir.join(format!("{name}.rs")), dir.join(&name).join("mod.rs")],
                         };
-                        let Some(child_src) = candidates.iter().find_map(|c| {
-                            let rel = c.strip_prefix(manifest).ok()?.to_string_lossy().replace('\\', "/");
-                            by_rel.get(&rel).copied()
-                        }) else {
+                        let Some(child_src) = candidates.iter().find_map(|c| by_path.get(c).copied()) else {
                             continue;
                         };
                         if let Some(&existing) = file_modules.get(&child_src) {
@@ -279,14 +286,14 @@ impl<'a> Scan<'a> {
                         }
                         let rel = &self.sources[child_src].rel;
                         let child_dir = if rel.ends_with("/mod.rs") || md.attrs.iter().any(|a| a.path().is_ident("path")) {
-                            manifest.join(rel).parent().map(Path::to_path_buf).unwrap_or_default()
+                            self.sources[child_src].abs.parent().map(Path::to_path_buf).unwrap_or_default()
                         } else {
                             dir.join(&name)
                         };
                         let child = self.add_module(child_src, Some(m), ModKind::File, &name, self.sources[child_src].file.items.clone(), child_dir);
                         file_modules.insert(child_src, child);
                         self.modules[m].children.insert(k, child);
-                        self.build_children(child, file_modules, by_rel, manifest);
+                        self.build_children(child, file_modules, by_path);
                     }
                 }
                 syn::Item::Fn(f) if region_kind(&f.attrs).is_none() && !is_routine(&f.attrs) => {
@@ -300,7 +307,7 @@ impl<'a> Scan<'a> {
                     let name = format!("__acc_in_{}", f.sig.ident.unraw());
                     let child = self.add_module(src, Some(m), ModKind::FnBody, &name, inner, dir.clone());
                     self.modules[m].children.insert(k, child);
-                    self.build_children(child, file_modules, by_rel, manifest);
+                    self.build_children(child, file_modules, by_path);
                 }
                 _ => {}
             }
@@ -398,7 +405,8 @@ impl<'a> Scan<'a> {
 
     fn resolve_segments(&self, m: usize, leading: bool, segs: &[String], guard: usize) -> Res {
         let Some(first) = segs.first() else { return Res::Unknown };
-        let lib = self.lib.as_ref().filter(|(root, _)| self.modules[m].root != *root);
+        let lib = self.lib.as_ref().filter(|(root, _)| self.modules[m].root != *root && !self.modules[m].dep);
+        let dep = self.deps.iter().find(|(name, _)| name == first).map(|(_, root)| Res::Module(*root));
         let std_like = |segs: &[String]| match segs[0].as_str() {
             "core" => Res::Core,
             "std" => match segs.get(1) {
@@ -411,6 +419,7 @@ impl<'a> Scan<'a> {
         let mut cur = match first.as_str() {
             _ if leading => match lib {
                 Some((root, name)) if name == first => Res::Module(*root),
+                _ if dep.is_some() => dep.expect("a dependency"),
                 _ if matches!(first.as_str(), "std" | "core" | "alloc") => return std_like(segs),
                 _ => return Res::Extern,
             },
@@ -424,6 +433,7 @@ impl<'a> Scan<'a> {
                 Some(r) => r,
                 None => match lib {
                     Some((root, name)) if name == first => Res::Module(*root),
+                    _ if dep.is_some() => dep.expect("a dependency"),
                     _ if matches!(first.as_str(), "std" | "core" | "alloc") => return std_like(segs),
                     _ if segs.len() == 1 || NOT_CRATES.contains(&first.as_str()) => return Res::Unknown,
                     _ => return Res::Extern,
@@ -663,7 +673,11 @@ impl<'s, 'a> Checker<'s, 'a> {
                 }
             }
             Res::NotCore => self.problems.push((p.span(), format!("`{text}`, which is not in `core` (the device has no `std` or `alloc`)"))),
-            Res::Extern => self.problems.push((p.span(), format!("`{text}`, from a crate the device crate does not have (it has `core` and the package's own items)"))),
+            Res::Extern => {
+                let krate = if p.leading_colon.is_some() || p.segments.len() > 1 { first.clone() } else { String::new() };
+                self.scan.externs.borrow_mut().insert(krate);
+                self.problems.push((p.span(), format!("`{text}`, from a crate the device crate does not have (it has `core`, the package's own items, and the routines and types of its dependencies that use acc)")));
+            }
             Res::Unknown if p.segments.len() == 1 && p.leading_colon.is_none() && STD_ONLY.contains(&first.as_str()) => {
                 self.problems.push((p.span(), format!("`{text}`, which needs `std` (the device has no heap)")));
             }
@@ -833,7 +847,10 @@ impl Scan<'_> {
             match item {
                 syn::Item::Fn(f) => {
                     if let Some((kind, attr)) = region_kind(&f.attrs) {
-                        self.region_kernels(m, kind, attr, f, &|_| None, &mut items, out);
+                        // A dependency's regions are in its own PTX.
+                        if !module.dep {
+                            self.region_kernels(m, kind, attr, f, &|_| None, &mut items, out);
+                        }
                     } else if is_routine(&f.attrs) {
                         let mut f = f.clone();
                         f.attrs.retain(|a| !is_acc_path(a.path(), "routine"));
@@ -842,6 +859,11 @@ impl Scan<'_> {
                         let mut c = Checker::new(self, m).with_locals(&f);
                         c.visit_signature(&f.sig);
                         c.visit_block(&f.block);
+                        // A dependency's routine the device cannot build stays out (a kernel
+                        // that calls it gets rustc's error); the package's own is an error.
+                        if module.dep && !c.problems.is_empty() {
+                            continue;
+                        }
                         self.report(m, c.problems, out);
                         items.push((line, self.rewrite_paths(m, quote!(#f))));
                     } else if f.sig.constness.is_some() && self.carry(m, k).is_ok() {
@@ -886,7 +908,9 @@ impl Scan<'_> {
                     if let Some(t) = self.device_impl(m, imp) {
                         items.push((line, self.rewrite_paths(m, t)));
                     }
-                    self.impl_regions(m, imp, &mut items, out);
+                    if !module.dep {
+                        self.impl_regions(m, imp, &mut items, out);
+                    }
                 }
                 syn::Item::Use(u) => {
                     for leaf in use_leaves(u) {
@@ -1086,7 +1110,8 @@ impl Scan<'_> {
     /// lib crate, `std::` into `core::`.
     fn rewrite_paths(&self, m: usize, ts: TokenStream) -> TokenStream {
         let module = &self.modules[m];
-        let lib = self.lib.as_ref().filter(|(root, _)| module.root != *root).map(|(root, name)| (self.modules[*root].dev_path.clone(), name.clone()));
+        let lib = self.lib.as_ref().filter(|(root, _)| module.root != *root && !module.dep).map(|(root, name)| (self.modules[*root].dev_path.clone(), name.clone()));
+        let deps: Vec<(String, String)> = self.deps.iter().map(|(name, root)| (self.modules[*root].dev_path.clone(), name.clone())).collect();
         let trees: Vec<TokenTree> = ts.into_iter().collect();
         let mut out: Vec<TokenTree> = Vec::with_capacity(trees.len());
         let is_sep = |k: usize| {
@@ -1152,8 +1177,8 @@ impl Scan<'_> {
                         }
                     }
                     _ => {
-                        if let Some((path, lib_name)) = &lib {
-                            if &name == lib_name {
+                        if let Some((path, _)) = lib.iter().chain(&deps).find(|(_, n)| n == &name) {
+                            {
                                 let p: TokenStream = path.parse().expect("a module path");
                                 out.extend(p.into_iter().map(|mut t| {
                                     t.set_span(span);
@@ -1180,9 +1205,33 @@ impl Scan<'_> {
     }
 }
 
+/// A dependency of the package that uses acc: its crate name (as the package's code calls it)
+/// and its library's root file.
+#[derive(Clone, Debug)]
+pub struct Dep {
+    pub name: String,
+    pub lib_root: PathBuf,
+}
+
 /// The device crate of the package at `manifest`; `lib_name` is the crate name of its
-/// library (what its tests and examples call it), if it has one.
-pub fn device_crate(manifest: &Path, lib_name: Option<&str>) -> Result<DeviceCrate, String> {
+/// library (what its tests and examples call it), if it has one. When the kernels use paths
+/// of other crates, `deps` is asked for those of them that use acc (it runs `cargo
+/// metadata`), and their routines, types and consts join the device crate, each dependency's
+/// library as a module at `deps/<crate>/` (see the module docs).
+pub fn device_crate(manifest: &Path, lib_name: Option<&str>, deps: &dyn Fn(&BTreeSet<String>) -> Vec<Dep>) -> Result<DeviceCrate, String> {
+    match scan_package(manifest, lib_name, &[]) {
+        Err((e, externs)) if !externs.is_empty() => {
+            let found = deps(&externs);
+            if found.is_empty() {
+                return Err(e);
+            }
+            scan_package(manifest, lib_name, &found).map_err(|(e, _)| e)
+        }
+        r => r.map_err(|(e, _)| e),
+    }
+}
+
+fn scan_package(manifest: &Path, lib_name: Option<&str>, deps: &[Dep]) -> Result<DeviceCrate, (String, BTreeSet<String>)> {
     let mut files = Vec::new();
     for dir in ["src", "tests", "examples", "benches"] {
         let d = manifest.join(dir);
@@ -1192,18 +1241,40 @@ pub fn device_crate(manifest: &Path, lib_name: Option<&str>) -> Result<DeviceCra
         }
         rust_files(&d, &mut files);
     }
+    let mut listed: Vec<(PathBuf, String)> = files
+        .iter()
+        .map(|path| (path.clone(), path.strip_prefix(manifest).unwrap_or(path).to_string_lossy().replace('\\', "/")))
+        .collect();
+    // A dependency's library: the files of its root's folder, at `deps/<crate>/..`.
+    for d in deps {
+        let Some(dir) = d.lib_root.parent() else { continue };
+        let package = dir.parent().unwrap_or(dir);
+        println!("cargo::rerun-if-changed={}", dir.display());
+        let mut dep_files = Vec::new();
+        rust_files(dir, &mut dep_files);
+        for path in dep_files {
+            let rel = format!("deps/{}/{}", d.name, path.strip_prefix(package).unwrap_or(&path).to_string_lossy().replace('\\', "/"));
+            listed.push((path, rel));
+        }
+    }
     let mut sources = Vec::new();
-    for path in &files {
+    for (path, rel) in listed {
         println!("cargo::rerun-if-changed={}", path.display());
-        let Ok(text) = std::fs::read_to_string(path) else { continue };
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
         // Files rustc will reject anyway are left to rustc's own errors.
         let Ok(file) = syn::parse_file(&text) else { continue };
         let Some(id) = quote!(#file).into_iter().next().map(|t| t.span().file()) else { continue };
-        let rel = path.strip_prefix(manifest).unwrap_or(path).to_string_lossy().replace('\\', "/");
-        sources.push(Source { rel, text, file, id });
+        sources.push(Source { rel, abs: path, text, file, id });
     }
-    let by_rel: HashMap<String, usize> = sources.iter().enumerate().map(|(i, s)| (s.rel.clone(), i)).collect();
-    let mut scan = Scan { sources: &sources, modules: Vec::new(), lib: None, carried: RefCell::new(HashMap::new()) };
+    let by_path: HashMap<PathBuf, usize> = sources.iter().enumerate().map(|(i, s)| (s.abs.clone(), i)).collect();
+    let mut scan = Scan {
+        sources: &sources,
+        modules: Vec::new(),
+        lib: None,
+        deps: Vec::new(),
+        carried: RefCell::new(HashMap::new()),
+        externs: RefCell::new(BTreeSet::new()),
+    };
     // Crate roots, the library first (its modules are its own when a binary declares them too).
     let mut roots: Vec<usize> = (0..sources.len()).filter(|&i| is_crate_root(&sources[i].rel)).collect();
     roots.sort_by_key(|&i| sources[i].rel != "src/lib.rs");
@@ -1211,12 +1282,19 @@ pub fn device_crate(manifest: &Path, lib_name: Option<&str>) -> Result<DeviceCra
     let mut root_modules = Vec::new();
     let add_root = |scan: &mut Scan, src: usize, file_modules: &mut HashMap<usize, usize>| {
         let rel = &sources[src].rel;
-        let dir = manifest.join(rel).parent().map(Path::to_path_buf).unwrap_or_default();
+        let dir = sources[src].abs.parent().map(Path::to_path_buf).unwrap_or_default();
         let m = scan.add_module(src, None, ModKind::File, &module_name(rel), sources[src].file.items.clone(), dir);
         file_modules.insert(src, m);
-        scan.build_children(m, file_modules, &by_rel, manifest);
+        scan.build_children(m, file_modules, &by_path);
         m
     };
+    // The dependencies' libraries first: the package's modules resolve their paths.
+    for d in deps {
+        let Some(src) = sources.iter().position(|s| s.abs == d.lib_root) else { continue };
+        let m = add_root(&mut scan, src, &mut file_modules);
+        scan.deps.push((d.name.clone(), m));
+        root_modules.push(m);
+    }
     for &src in &roots {
         if file_modules.contains_key(&src) {
             continue;
@@ -1229,7 +1307,7 @@ pub fn device_crate(manifest: &Path, lib_name: Option<&str>) -> Result<DeviceCra
     }
     // Files no root declares (an unusual layout): each its own root, as they were before.
     for src in 0..sources.len() {
-        if !file_modules.contains_key(&src) && sources[src].text.contains("acc") {
+        if !file_modules.contains_key(&src) && sources[src].text.contains("acc") && !sources[src].rel.starts_with("deps/") {
             let m = add_root(&mut scan, src, &mut file_modules);
             root_modules.push(m);
         }
@@ -1261,7 +1339,7 @@ pub fn device_crate(manifest: &Path, lib_name: Option<&str>) -> Result<DeviceCra
              mark fns the kernels call `#[acc::routine(seq)]`, derive `acc::DeviceCopy` for their types\n",
             if n == 1 { "" } else { "s" }
         ));
-        return Err(text);
+        return Err((text, scan.externs.take()));
     }
     let mut modules = Vec::new();
     let mut mods = Vec::new();
@@ -1275,7 +1353,7 @@ pub fn device_crate(manifest: &Path, lib_name: Option<&str>) -> Result<DeviceCra
             Ok(text) => text,
             Err(why) => {
                 println!("cargo::warning=acc-build: {rel}: {why}; kernel panics in this file will name the device crate's lines");
-                let file: syn::File = syn::parse2(tokens).map_err(|e| format!("error: acc-build produced unparsable device code for {rel}: {e}"))?;
+                let file: syn::File = syn::parse2(tokens).map_err(|e| (format!("error: acc-build produced unparsable device code for {rel}: {e}"), BTreeSet::new()))?;
                 format!("// {header}\n{}", prettyplease::unparse(&file))
             }
         };
@@ -1304,7 +1382,7 @@ pub fn device_crate(manifest: &Path, lib_name: Option<&str>) -> Result<DeviceCra
 
         #(#mods)*
     };
-    let file: syn::File = syn::parse2(body).map_err(|e| format!("error: acc-build produced unparsable device code: {e}"))?;
+    let file: syn::File = syn::parse2(body).map_err(|e| (format!("error: acc-build produced unparsable device code: {e}"), BTreeSet::new()))?;
     let root = format!(
         "// Written by acc-build from the package's acc regions. Do not edit.\n\
          // Each module lies at the path of the package's file it comes from, every token of that\n\
@@ -1328,7 +1406,7 @@ mod tests {
 
     #[test]
     fn the_module_tree_is_mirrored_and_paths_rewritten() {
-        let c = device_crate(&fixture("names"), Some("names_fixture")).unwrap_or_else(|e| panic!("{e}"));
+        let c = device_crate(&fixture("names"), Some("names_fixture"), &|_| Vec::new()).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(c.kernels, 2);
         assert!(c.root.contains("#[path = \"src/lib.rs\"]\npub mod f_src_lib_rs;"), "{}", c.root);
         assert!(c.root.contains("#[path = \"tests/uses_lib.rs\"]\npub mod f_tests_uses_lib_rs;"), "{}", c.root);
@@ -1359,7 +1437,7 @@ mod tests {
 
     #[test]
     fn methods_generic_regions_and_traits_reach_the_device_crate() {
-        let c = device_crate(&fixture("forms"), Some("forms")).unwrap_or_else(|e| panic!("{e}"));
+        let c = device_crate(&fixture("forms"), Some("forms"), &|_| Vec::new()).unwrap_or_else(|e| panic!("{e}"));
         let lib = module(&c, "src/lib.rs").replace([' ', '\n'], "");
         // A method region: its fields are parameters, typed from the struct.
         assert!(lib.contains("fnacc_src_lib_rs_l29_scale_0(__acc_self_u_ptr:*mutf64,__acc_self_u_len:usize,__acc_self_k:f64,__acc_self_w_ptr:::acc_device::ReadOnlyPtr<f32>,__acc_self_w_len:usize"), "{lib}");
@@ -1376,7 +1454,7 @@ mod tests {
 
     #[test]
     fn what_a_method_region_cannot_take_is_an_error_on_it() {
-        let Err(e) = device_crate(&fixture("forms-unsupported"), Some("forms_unsupported")) else { panic!("no error") };
+        let Err(e) = device_crate(&fixture("forms-unsupported"), Some("forms_unsupported"), &|_| Vec::new()) else { panic!("no error") };
         let expect = [
             ("`self.q` is used as an array in the region, but its type `VecDeque < f64 >` does not slice", "src/lib.rs:11:26"),
             ("a region in an `impl` of a trait cannot be built for the GPU", "src/lib.rs:23:8"),
@@ -1391,7 +1469,7 @@ mod tests {
 
     #[test]
     fn what_the_device_cannot_take_is_an_error_on_the_region_that_uses_it() {
-        let Err(e) = device_crate(&fixture("unsupported"), Some("unsupported")) else { panic!("no error") };
+        let Err(e) = device_crate(&fixture("unsupported"), Some("unsupported"), &|_| Vec::new()) else { panic!("no error") };
         let expect = [
             ("`HashMap`, which is not in `core`", "src/lib.rs:25:16"),
             ("`HashMap::new`, which is not in `core`", "src/lib.rs:25:36"),
