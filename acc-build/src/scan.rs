@@ -15,21 +15,34 @@
 //! modules `core` has (`f64`, `ops`, `cmp`, `mem`, `sync::atomic`...).
 //!
 //! # What is carried
-//! Into each module, in source order and on its lines: the kernels of its regions,
-//! `#[acc::routine]` fns, `const`s, immutable `static`s without interior mutability, `type`
-//! aliases, `const fn`s, enums, `#[derive(acc::DeviceCopy)]` structs, the `impl` blocks of those
-//! types (inherent methods one by one; impls of `core`'s operator and comparison traits whole),
-//! and the `use` items that resolve to something carried or to `core`. An item is carried only
+//! Into each module, in source order and on its lines: the kernels of its regions (free fns,
+//! and the associated fns and methods of its inherent, non-generic `impl` blocks: `Self` is the
+//! impl's type there, and a method's fields are typed from the struct, see acc-codegen's
+//! `method` module; a generic region gives the kernels of each instance its `instances(..)`
+//! clause names), `#[acc::routine]` fns (generic ones as they are: rustc instantiates them for
+//! their callers), `const`s, immutable `static`s without interior mutability, `type` aliases,
+//! `const fn`s, enums, `#[derive(acc::DeviceCopy)]` structs, traits, the `impl` blocks of those
+//! types (inherent methods one by one; impls of `core`'s operator and comparison traits, and of
+//! the package's carried traits, whole; impls of those traits for primitive types too), and the
+//! `use` items that resolve to something carried or to `core`. An item is carried only
 //! if every path in it resolves to something carried (or to `core`, or to nothing the package
 //! defines: a local, a primitive, the prelude), and it names no `std`-only prelude item
 //! (`Vec`, `String`, `Box`...). Everything else (plain fns, `static mut`s, other structs,
-//! traits, macros, `use`s of other crates such as `rayon::*` or `std::collections`) stays on the
+//! unsafe traits, macros, `use`s of other crates such as `rayon::*` or `std::collections`) stays on the
 //! host and out of the device crate, so it cannot break the device build.
 //!
 //! A region or routine that uses what stays out is an error of acc-build, on the path that
 //! names it (file, line, snippet), saying why: "the GPU kernel cannot use `helper`, a fn
 //! without `#[acc::routine]`". Method calls (`v.norm()`) are not resolved here: a method the
 //! device crate lacks is rustc's error, on the user's line.
+//!
+//! # Dependencies
+//! A kernel may use the routines, `DeviceCopy` types, consts and traits of the package's
+//! dependencies that use acc (`particles::dist2`). When the kernels name other crates, acc-build
+//! asks `cargo metadata` which of them depend on acc, and mirrors each one's library at
+//! `deps/<crate>/` in the device crate, as it mirrors the package's own modules; the
+//! dependency's regions are not built again (its own build script builds its PTX), and its
+//! routines that the device cannot build stay out.
 //!
 //! Attributes: `cfg(test)` is dropped (the device crate must hold the kernels of test-only
 //! modules), other `cfg`s are kept (no features are set in the device crate); derives are kept
