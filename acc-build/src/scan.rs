@@ -421,7 +421,8 @@ impl<'a> Scan<'a> {
         let lib = self.lib.as_ref().filter(|(root, _)| self.modules[m].root != *root && !self.modules[m].dep);
         let dep = self.deps.iter().find(|(name, _)| name == first).map(|(_, root)| Res::Module(*root));
         let std_like = |segs: &[String]| match segs[0].as_str() {
-            "core" => Res::Core,
+            // The device crate has acc-device (`pub use acc_device::Float` in acc's own lib).
+            "core" | "acc_device" => Res::Core,
             "std" => match segs.get(1) {
                 None => Res::Core,
                 Some(s) if core_module(s, segs.get(2).map(String::as_str)) => Res::Core,
@@ -433,7 +434,7 @@ impl<'a> Scan<'a> {
             _ if leading => match lib {
                 Some((root, name)) if name == first => Res::Module(*root),
                 _ if dep.is_some() => dep.expect("a dependency"),
-                _ if matches!(first.as_str(), "std" | "core" | "alloc") => return std_like(segs),
+                _ if matches!(first.as_str(), "std" | "core" | "alloc" | "acc_device") => return std_like(segs),
                 _ => return Res::Extern,
             },
             "crate" => Res::Module(self.modules[m].root),
@@ -447,7 +448,7 @@ impl<'a> Scan<'a> {
                 None => match lib {
                     Some((root, name)) if name == first => Res::Module(*root),
                     _ if dep.is_some() => dep.expect("a dependency"),
-                    _ if matches!(first.as_str(), "std" | "core" | "alloc") => return std_like(segs),
+                    _ if matches!(first.as_str(), "std" | "core" | "alloc" | "acc_device") => return std_like(segs),
                     _ if segs.len() == 1 || NOT_CRATES.contains(&first.as_str()) => return Res::Unknown,
                     _ => return Res::Extern,
                 },
