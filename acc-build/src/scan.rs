@@ -532,6 +532,23 @@ impl<'a> Scan<'a> {
         }
     }
 
+    /// The crate a `use` in scope at module `m` brings `name` from (`use dep::x::name;`).
+    fn imported_crate(&self, m: usize, name: &str) -> Option<String> {
+        let mut at = Some(m);
+        while let Some(x) = at {
+            for item in &self.modules[x].items {
+                let syn::Item::Use(u) = item else { continue };
+                for leaf in use_leaves(u) {
+                    if matches!(&leaf.binding, Binding::Name(b) if b == name) {
+                        return leaf.segs.first().filter(|s| !matches!(s.as_str(), "crate" | "self" | "super")).cloned();
+                    }
+                }
+            }
+            at = if self.modules[x].kind == ModKind::FnBody { self.modules[x].parent } else { None };
+        }
+        None
+    }
+
     /// The type an `impl`'s self type names, if the device crate carries it.
     fn carried_self_type(&self, m: usize, imp: &syn::ItemImpl) -> bool {
         let syn::Type::Path(tp) = &*imp.self_ty else { return false };
@@ -688,8 +705,8 @@ impl<'s, 'a> Checker<'s, 'a> {
             }
             Res::NotCore => self.problems.push((p.span(), format!("`{text}`, which is not in `core` (the device has no `std` or `alloc`)"))),
             Res::Extern => {
-                let krate = if p.leading_colon.is_some() || p.segments.len() > 1 { first.clone() } else { String::new() };
-                self.scan.externs.borrow_mut().insert(krate);
+                let krate = if p.leading_colon.is_some() || p.segments.len() > 1 { Some(first.clone()) } else { self.scan.imported_crate(self.m, &first) };
+                self.scan.externs.borrow_mut().extend(krate);
                 self.problems.push((p.span(), format!("`{text}`, from a crate the device crate does not have (it has `core`, the package's own items, and the routines and types of its dependencies that use acc)")));
             }
             Res::Unknown if p.segments.len() == 1 && p.leading_colon.is_none() && STD_ONLY.contains(&first.as_str()) => {
@@ -997,7 +1014,7 @@ impl Scan<'_> {
             self.report_plain(m, problems, out);
             return;
         }
-        if r.refused {
+        if r.refused.is_some() {
             out.refused += 1;
             return;
         }
@@ -1479,6 +1496,44 @@ mod tests {
             let k = e.find(&msg).unwrap_or_else(|| panic!("no `{msg}` in\n{e}"));
             assert!(e[k..].lines().nth(1).is_some_and(|l| l.ends_with(at)), "{what} not at {at}:\n{e}");
         }
+    }
+
+    #[test]
+    fn a_dependency_that_uses_acc_joins_the_device_crate() {
+        let asked = RefCell::new(BTreeSet::new());
+        let deps = |names: &BTreeSet<String>| {
+            asked.borrow_mut().extend(names.iter().cloned());
+            vec![Dep { name: "dep_lib".into(), lib_root: fixture("dep-lib/src/lib.rs") }]
+        };
+        let Err(e) = device_crate(&fixture("uses-dep"), Some("uses_dep"), &deps) else { panic!("no error") };
+        // Asked for the crates the kernels name; the dependency's host items and crates that
+        // are not dependencies stay errors.
+        assert_eq!(asked.borrow().iter().cloned().collect::<Vec<_>>(), ["dep_lib", "other_crate"]);
+        assert!(e.contains("error: the GPU kernel cannot use `dep_lib::Registry`, a struct without `#[derive(acc::DeviceCopy)]`\n  --> src/lib.rs:15:23"), "{e}");
+        assert!(e.contains("error: the GPU kernel cannot use `other_crate::f`, from a crate the device crate does not have"), "{e}");
+        assert!(!e.contains("areas") && !e.contains("Disc") && !e.contains("scaled"), "{e}");
+    }
+
+    #[test]
+    fn a_dependency_s_routines_and_types_without_its_regions() {
+        let dir = std::env::temp_dir().join(format!("acc-build-uses-dep-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        let lib = std::fs::read_to_string(fixture("uses-dep/src/lib.rs")).unwrap();
+        let good = &lib[..lib.find("#[acc::parallel]\npub fn bad").unwrap()];
+        std::fs::write(dir.join("src/lib.rs"), good).unwrap();
+        let deps = |_: &BTreeSet<String>| vec![Dep { name: "dep_lib".into(), lib_root: fixture("dep-lib/src/lib.rs") }];
+        let c = device_crate(&dir, Some("uses_dep"), &deps).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(c.root.contains("#[path = \"deps/dep_lib/src/lib.rs\"]\npub mod f_deps_dep_lib_src_lib_rs;"), "{}", c.root);
+        let dep = module(&c, "deps/dep_lib/src/lib.rs");
+        assert!(dep.contains("pub fn scaled(x: f64)") && dep.contains("pub const SCALE"), "{dep}");
+        assert!(!dep.contains("fn logged") && !dep.contains("Registry") && !dep.contains("ptx-kernel"), "{dep}");
+        let shapes = module(&c, "deps/dep_lib/src/shapes.rs");
+        assert!(shapes.contains("pub struct Disc") && shapes.replace(' ', "").contains("super::SCALE"), "{shapes}");
+        let own = module(&c, "src/lib.rs").replace([' ', '\n'], "");
+        assert!(own.contains("usecrate::f_deps_dep_lib_src_lib_rs::shapes::Disc;"), "{own}");
+        assert!(own.contains("crate::f_deps_dep_lib_src_lib_rs::scaled(d[i].area())"), "{own}");
+        assert_eq!(c.regions.len(), 1, "{:?}", c.regions);
     }
 
     #[test]

@@ -605,8 +605,8 @@ pub fn device_kernels(
     if !r.errors.is_empty() {
         return Err(r.errors);
     }
-    if r.refused {
-        return Err(Vec::new());
+    if let Some(why) = r.refused {
+        return Err(why);
     }
     Ok(r.forms.into_iter().flat_map(|(_, ks)| ks).collect())
 }
@@ -617,9 +617,9 @@ pub struct DeviceRegion {
     /// Each form of the region (the fn itself, or each instance of a generic fn): its kernels'
     /// base name (`kernel_name`) and its kernels.
     pub forms: Vec<(String, Vec<TokenStream>)>,
-    /// The GPU lowering refused the region: its macro reports why, as a compile error of the
-    /// GPU build.
-    pub refused: bool,
+    /// Why the GPU lowering refused the region: its macro reports it, as a compile error of
+    /// the GPU build.
+    pub refused: Option<Vec<(proc_macro2::Span, String)>>,
     /// What only acc-build can see is wrong (a method's field whose type does not slice): to
     /// be reported by acc-build, on these spans.
     pub errors: Vec<(proc_macro2::Span, String)>,
@@ -677,8 +677,8 @@ pub fn device_region(
         let base = kernel_name(&src.file, src.line, &name);
         match device::gpu_region(kind, &dir, &form, &params, &base) {
             Ok(g) => out.forms.push((base, g.kernels.into_iter().map(|k| k.device_fn).collect())),
-            Err(_) => {
-                out.refused = true;
+            Err(e) => {
+                out.refused = Some(e.into_messages());
                 out.forms.clear();
                 return out;
             }
