@@ -47,7 +47,10 @@
 //! [`enter_data!`], [`exit_data!`], [`update!`], [`cache!`], [`atomic!`], [`routine`],
 //! [`derive@DeviceCopy`]; the runtime API: [`device_type`], [`set_device`], [`num_devices`],
 //! [`is_present`], [`init`], [`shutdown`], [`wait`], [`wait_all`], [`Mirror`],
-//! [`DeviceSlice`]. The environment: `ACC_DEVICE_TYPE=host|nvidia`, `ACC_DEVICE_NUM=n`,
+//! [`DeviceSlice`]; [`Float`] for `std`'s float methods in generic regions and routines.
+//! Regions may be associated fns and methods (`&self`, `&mut self`, their fields named in
+//! data clauses as `copy(self.u)`), and generic fns that name their instances
+//! (`instances(f32, f64)`); see the README's "Rust forms". The environment: `ACC_DEVICE_TYPE=host|nvidia`, `ACC_DEVICE_NUM=n`,
 //! `ACC_NOTIFY=1` (a line per launch and transfer), `ACC_PROFILE=1` (a table per region at
 //! exit).
 

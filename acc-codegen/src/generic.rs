@@ -83,6 +83,11 @@ pub fn instances(f: &ItemFn, dir: &RegionDirective, errors: &mut Errors) -> Opti
         );
         return Some(Vec::new());
     };
+    // The instances are fns nested in the generic one: they cannot name its `Self`.
+    if let Some(span) = self_type_token(quote!(#f)) {
+        errors.error(span, "a generic region's instances are fns of their own, which cannot name the `impl`'s `Self`: write the type's name");
+        return Some(Vec::new());
+    }
     let mut forms = Vec::new();
     for inst in list {
         if inst.args.len() != ps.len() {
@@ -113,6 +118,15 @@ pub fn instances(f: &ItemFn, dir: &RegionDirective, errors: &mut Errors) -> Opti
         }
     }
     Some(forms)
+}
+
+/// The span of the first `Self` (the type) in `ts`.
+fn self_type_token(ts: TokenStream) -> Option<Span> {
+    ts.into_iter().find_map(|t| match t {
+        TokenTree::Ident(id) if id == "Self" => Some(id.span()),
+        TokenTree::Group(g) => self_type_token(g.stream()),
+        _ => None,
+    })
 }
 
 /// Replaces each generic parameter's name by its argument: `T::f` by `<A>::f`, a const
