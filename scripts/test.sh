@@ -24,3 +24,10 @@ cargo test --release --manifest-path examples/mpi-jacobi/Cargo.toml --target-dir
 # the examples built with the GPU path, and facts checked in the PTX.
 cargo build --release --features cuda --examples
 cargo test --release --features cuda --test ptx_facts
+# A library with regions, routines and device types used by a binary's regions (its own
+# workspace): run on the host, then built for the GPU (both packages' PTX; the binary's
+# kernels call the library's routine on its types).
+cargo run --release --manifest-path examples/05-library/Cargo.toml --target-dir target
+cargo build --release --features cuda --manifest-path examples/05-library/Cargo.toml --target-dir target
+# Every published crate packages (acc's tests, examples and benches stay out of it).
+cargo package --workspace --no-verify --allow-dirty --offline --quiet

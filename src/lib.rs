@@ -47,7 +47,10 @@
 //! [`enter_data!`], [`exit_data!`], [`update!`], [`cache!`], [`atomic!`], [`routine`],
 //! [`derive@DeviceCopy`]; the runtime API: [`device_type`], [`set_device`], [`num_devices`],
 //! [`is_present`], [`init`], [`shutdown`], [`wait`], [`wait_all`], [`Mirror`],
-//! [`DeviceSlice`]. The environment: `ACC_DEVICE_TYPE=host|nvidia`, `ACC_DEVICE_NUM=n`,
+//! [`DeviceSlice`]; [`Float`] for `std`'s float methods in generic regions and routines.
+//! Regions may be associated fns and methods (`&self`, `&mut self`, their fields named in
+//! data clauses as `copy(self.u)`), and generic fns that name their instances
+//! (`instances(f32, f64)`); see the README's "Rust forms". The environment: `ACC_DEVICE_TYPE=host|nvidia`, `ACC_DEVICE_NUM=n`,
 //! `ACC_NOTIFY=1` (a line per launch and transfer), `ACC_PROFILE=1` (a table per region at
 //! exit, and a JSON file), `ACC_PROFILE=chrome` (the table and a Chrome trace),
 //! `ACC_PROFILE_FILE=path` (see [`profile`]).
@@ -88,6 +91,42 @@ pub mod migrating {}
 #[doc = include_str!("../docs/troubleshooting.md")]
 pub mod troubleshooting {}
 
+/// `std`'s floating-point methods (`sqrt`, `exp`, `sin`, ...) as a trait, for generic regions
+/// and routines (`fn norm<T: acc::Float>(..)`): the same trait, and the same code, on the host
+/// and in the kernels (see acc-device's `math` module for how each method is computed).
+pub use acc_device::Float;
+
 /// What generated code calls. Not part of the public API.
 #[doc(hidden)]
 pub use acc_runtime::private as __private;
+
+/// What generic regions' dispatch calls (see acc-codegen's `generic` module). Not part of the
+/// public API.
+#[doc(hidden)]
+pub mod __instances {
+    use core::any::type_name;
+    use core::mem::{align_of, size_of, ManuallyDrop};
+
+    /// Whether `A` and `B` are one type (a generic region's parameters and an instance's
+    /// arguments). The types are `DeviceCopy` (no lifetimes), so their names tell them apart.
+    pub fn same<A, B>() -> bool {
+        type_name::<A>() == type_name::<B>() && size_of::<A>() == size_of::<B>() && align_of::<A>() == align_of::<B>()
+    }
+
+    /// `a` as a `B`.
+    ///
+    /// # Safety
+    /// `A` and `B` must be the same type ([`same`]).
+    pub unsafe fn cast<A, B>(a: A) -> B {
+        assert_eq!(size_of::<A>(), size_of::<B>(), "acc: instance dispatch between types of different sizes");
+        let a = ManuallyDrop::new(a);
+        // SAFETY: the caller promises that `A` is `B`; `a` is not dropped, so the value moves.
+        unsafe { core::mem::transmute_copy::<A, B>(&*a) }
+    }
+
+    /// A generic region called with arguments its `instances(..)` clause does not list.
+    #[track_caller]
+    pub fn no_instance(region: &str, args: &str, listed: &str) -> ! {
+        panic!("acc: region `{region}` has no instance for the generic arguments {args}: add them to the region's `instances(..)` clause (it lists {listed})")
+    }
+}

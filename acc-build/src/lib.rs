@@ -23,6 +23,7 @@
 //! by zero) therefore reports the user's file, line and column.
 
 mod incremental;
+mod deps;
 #[doc(hidden)]
 pub mod nvptx;
 mod print;
@@ -57,7 +58,7 @@ pub fn compile_kernels() {
 
 fn build(manifest: &Path, out: &Path) -> Result<(), String> {
     let started = Instant::now();
-    let device = scan::device_crate(manifest, lib_name(manifest).as_deref())?;
+    let device = scan::device_crate(manifest, lib_name(manifest).as_deref(), &|names| deps::using_acc(manifest, names))?;
     // What took the time, for `cargo build -vv` (a build script's stderr).
     eprintln!("acc-build: scanned the package in {:.2} s", started.elapsed().as_secs_f64());
     if device.kernels == 0 && device.refused == 0 {

@@ -410,7 +410,7 @@ fn check_toolchain() -> Result<(), BuildError> {
 /// and target overrides, the jobserver, and `rustup`'s toolchain choice. Registry and
 /// network settings (`CARGO_HOME`, `CARGO_NET_*`, `CARGO_HTTP_*`, `CARGO_REGISTRIES_*`,
 /// `CARGO_REGISTRY_*`) stay.
-fn clean_env(cmd: &mut Command) {
+pub(crate) fn clean_env(cmd: &mut Command) {
     const KEEP: [&str; 5] = ["CARGO_HOME", "CARGO_NET_", "CARGO_HTTP_", "CARGO_REGISTRIES_", "CARGO_REGISTRY_"];
     const DROP: [&str; 14] = [
         "RUSTFLAGS", "RUSTDOCFLAGS", "RUSTC", "RUSTDOC", "RUSTUP_TOOLCHAIN", "OUT_DIR", "TARGET", "HOST",

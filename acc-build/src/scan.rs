@@ -15,21 +15,34 @@
 //! modules `core` has (`f64`, `ops`, `cmp`, `mem`, `sync::atomic`...).
 //!
 //! # What is carried
-//! Into each module, in source order and on its lines: the kernels of its regions,
-//! `#[acc::routine]` fns, `const`s, immutable `static`s without interior mutability, `type`
-//! aliases, `const fn`s, enums, `#[derive(acc::DeviceCopy)]` structs, the `impl` blocks of those
-//! types (inherent methods one by one; impls of `core`'s operator and comparison traits whole),
-//! and the `use` items that resolve to something carried or to `core`. An item is carried only
+//! Into each module, in source order and on its lines: the kernels of its regions (free fns,
+//! and the associated fns and methods of its inherent, non-generic `impl` blocks: `Self` is the
+//! impl's type there, and a method's fields are typed from the struct, see acc-codegen's
+//! `method` module; a generic region gives the kernels of each instance its `instances(..)`
+//! clause names), `#[acc::routine]` fns (generic ones as they are: rustc instantiates them for
+//! their callers), `const`s, immutable `static`s without interior mutability, `type` aliases,
+//! `const fn`s, enums, `#[derive(acc::DeviceCopy)]` structs, traits, the `impl` blocks of those
+//! types (inherent methods one by one; impls of `core`'s operator and comparison traits, and of
+//! the package's carried traits, whole; impls of those traits for primitive types too), and the
+//! `use` items that resolve to something carried or to `core`. An item is carried only
 //! if every path in it resolves to something carried (or to `core`, or to nothing the package
 //! defines: a local, a primitive, the prelude), and it names no `std`-only prelude item
 //! (`Vec`, `String`, `Box`...). Everything else (plain fns, `static mut`s, other structs,
-//! traits, macros, `use`s of other crates such as `rayon::*` or `std::collections`) stays on the
+//! unsafe traits, macros, `use`s of other crates such as `rayon::*` or `std::collections`) stays on the
 //! host and out of the device crate, so it cannot break the device build.
 //!
 //! A region or routine that uses what stays out is an error of acc-build, on the path that
 //! names it (file, line, snippet), saying why: "the GPU kernel cannot use `helper`, a fn
 //! without `#[acc::routine]`". Method calls (`v.norm()`) are not resolved here: a method the
 //! device crate lacks is rustc's error, on the user's line.
+//!
+//! # Dependencies
+//! A kernel may use the routines, `DeviceCopy` types, consts and traits of the package's
+//! dependencies that use acc (`particles::dist2`). When the kernels name other crates, acc-build
+//! asks `cargo metadata` which of them depend on acc, and mirrors each one's library at
+//! `deps/<crate>/` in the device crate, as it mirrors the package's own modules; the
+//! dependency's regions are not built again (its own build script builds its PTX), and its
+//! routines that the device cannot build stay out.
 //!
 //! Attributes: `cfg(test)` is dropped (the device crate must hold the kernels of test-only
 //! modules), other `cfg`s are kept (no features are set in the device crate); derives are kept
@@ -70,8 +83,9 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     entries.sort();
     for p in entries {
         if p.is_dir() {
-            // trybuild cases are broken on purpose.
-            if p.file_name().is_some_and(|n| n == "ui" || n == "target" || n == "fixtures") {
+            // trybuild cases are broken on purpose; a folder with a `Cargo.toml` is another
+            // package (an example workspace), with its own build.
+            if p.file_name().is_some_and(|n| n == "ui" || n == "target" || n == "fixtures") || p.join("Cargo.toml").is_file() {
                 continue;
             }
             rust_files(&p, out);
@@ -140,7 +154,9 @@ fn is_crate_root(rel: &str) -> bool {
 
 /// A parsed source file of the package.
 struct Source {
+    /// Its path relative to the package (`deps/<crate>/src/..` for a dependency's files).
     rel: String,
+    abs: PathBuf,
     text: String,
     file: syn::File,
     /// The name proc-macro2 gave the file: what tells its tokens from generated ones.
@@ -173,6 +189,9 @@ struct Module {
     children: HashMap<usize, usize>,
     /// Directory for its `mod x;` files.
     dir: PathBuf,
+    /// Whether it is a dependency's: its routines, types and consts are carried for the
+    /// package's kernels; its regions are built by the dependency's own build.
+    dep: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -223,27 +242,31 @@ struct Scan<'a> {
     modules: Vec<Module>,
     /// The module of the package's library root, and the crate name other targets use for it.
     lib: Option<(usize, String)>,
+    /// The library root modules of the dependencies that use acc, by crate name.
+    deps: Vec<(String, usize)>,
     /// Whether an item is carried, or why not.
     carried: RefCell<HashMap<(usize, usize), Result<(), String>>>,
+    /// The crates whose paths the kernels use and the device crate does not have.
+    externs: RefCell<BTreeSet<String>>,
 }
 
 impl<'a> Scan<'a> {
     fn add_module(&mut self, src: usize, parent: Option<usize>, kind: ModKind, name: &str, items: Vec<syn::Item>, dir: PathBuf) -> usize {
         let id = self.modules.len();
-        let (root, depth, wrappers, dev_path) = match parent {
-            None => (id, 0, 0, format!("crate::{name}")),
+        let (root, depth, wrappers, dev_path, dep) = match parent {
+            None => (id, 0, 0, format!("crate::{name}"), self.sources[src].rel.starts_with("deps/")),
             Some(p) => {
                 let pm = &self.modules[p];
                 let w = if kind == ModKind::FnBody { pm.wrappers + 1 } else { 0 };
-                (pm.root, pm.depth + 1, w, format!("{}::{name}", pm.dev_path))
+                (pm.root, pm.depth + 1, w, format!("{}::{name}", pm.dev_path), pm.dep)
             }
         };
-        self.modules.push(Module { src, parent, kind, root, depth, wrappers, dev_path, items, children: HashMap::new(), dir });
+        self.modules.push(Module { src, parent, kind, root, depth, wrappers, dev_path, items, children: HashMap::new(), dir, dep });
         id
     }
 
     /// Builds module `m`'s children (inline modules, `mod x;` files, fn bodies with items).
-    fn build_children(&mut self, m: usize, file_modules: &mut HashMap<usize, usize>, by_rel: &HashMap<String, usize>, manifest: &Path) {
+    fn build_children(&mut self, m: usize, file_modules: &mut HashMap<usize, usize>, by_path: &HashMap<PathBuf, usize>) {
         let items = self.modules[m].items.clone();
         let dir = self.modules[m].dir.clone();
         let src = self.modules[m].src;
@@ -254,7 +277,7 @@ impl<'a> Scan<'a> {
                     if let Some((_, inner)) = &md.content {
                         let child = self.add_module(src, Some(m), ModKind::Inline, &name, inner.clone(), dir.join(&name));
                         self.modules[m].children.insert(k, child);
-                        self.build_children(child, file_modules, by_rel, manifest);
+                        self.build_children(child, file_modules, by_path);
                     } else {
                         let explicit = md.attrs.iter().find_map(|a| match &a.meta {
                             syn::Meta::NameValue(nv) if a.path().is_ident("path") => match &nv.value {
@@ -264,13 +287,10 @@ impl<'a> Scan<'a> {
                             _ => None,
                         });
                         let candidates: Vec<PathBuf> = match explicit {
-                            Some(p) => vec![manifest.join(Path::new(&self.sources[src].rel).parent().unwrap_or(Path::new(""))).join(p)],
+                            Some(p) => vec![self.sources[src].abs.parent().unwrap_or(Path::new("")).join(p)],
                             None => vec![dir.join(format!("{name}.rs")), dir.join(&name).join("mod.rs")],
                         };
-                        let Some(child_src) = candidates.iter().find_map(|c| {
-                            let rel = c.strip_prefix(manifest).ok()?.to_string_lossy().replace('\\', "/");
-                            by_rel.get(&rel).copied()
-                        }) else {
+                        let Some(child_src) = candidates.iter().find_map(|c| by_path.get(c).copied()) else {
                             continue;
                         };
                         if let Some(&existing) = file_modules.get(&child_src) {
@@ -279,14 +299,14 @@ impl<'a> Scan<'a> {
                         }
                         let rel = &self.sources[child_src].rel;
                         let child_dir = if rel.ends_with("/mod.rs") || md.attrs.iter().any(|a| a.path().is_ident("path")) {
-                            manifest.join(rel).parent().map(Path::to_path_buf).unwrap_or_default()
+                            self.sources[child_src].abs.parent().map(Path::to_path_buf).unwrap_or_default()
                         } else {
                             dir.join(&name)
                         };
                         let child = self.add_module(child_src, Some(m), ModKind::File, &name, self.sources[child_src].file.items.clone(), child_dir);
                         file_modules.insert(child_src, child);
                         self.modules[m].children.insert(k, child);
-                        self.build_children(child, file_modules, by_rel, manifest);
+                        self.build_children(child, file_modules, by_path);
                     }
                 }
                 syn::Item::Fn(f) if region_kind(&f.attrs).is_none() && !is_routine(&f.attrs) => {
@@ -300,7 +320,7 @@ impl<'a> Scan<'a> {
                     let name = format!("__acc_in_{}", f.sig.ident.unraw());
                     let child = self.add_module(src, Some(m), ModKind::FnBody, &name, inner, dir.clone());
                     self.modules[m].children.insert(k, child);
-                    self.build_children(child, file_modules, by_rel, manifest);
+                    self.build_children(child, file_modules, by_path);
                 }
                 _ => {}
             }
@@ -398,9 +418,11 @@ impl<'a> Scan<'a> {
 
     fn resolve_segments(&self, m: usize, leading: bool, segs: &[String], guard: usize) -> Res {
         let Some(first) = segs.first() else { return Res::Unknown };
-        let lib = self.lib.as_ref().filter(|(root, _)| self.modules[m].root != *root);
+        let lib = self.lib.as_ref().filter(|(root, _)| self.modules[m].root != *root && !self.modules[m].dep);
+        let dep = self.deps.iter().find(|(name, _)| name == first).map(|(_, root)| Res::Module(*root));
         let std_like = |segs: &[String]| match segs[0].as_str() {
-            "core" => Res::Core,
+            // The device crate has acc-device (`pub use acc_device::Float` in acc's own lib).
+            "core" | "acc_device" => Res::Core,
             "std" => match segs.get(1) {
                 None => Res::Core,
                 Some(s) if core_module(s, segs.get(2).map(String::as_str)) => Res::Core,
@@ -411,7 +433,8 @@ impl<'a> Scan<'a> {
         let mut cur = match first.as_str() {
             _ if leading => match lib {
                 Some((root, name)) if name == first => Res::Module(*root),
-                _ if matches!(first.as_str(), "std" | "core" | "alloc") => return std_like(segs),
+                _ if dep.is_some() => dep.expect("a dependency"),
+                _ if matches!(first.as_str(), "std" | "core" | "alloc" | "acc_device") => return std_like(segs),
                 _ => return Res::Extern,
             },
             "crate" => Res::Module(self.modules[m].root),
@@ -424,7 +447,8 @@ impl<'a> Scan<'a> {
                 Some(r) => r,
                 None => match lib {
                     Some((root, name)) if name == first => Res::Module(*root),
-                    _ if matches!(first.as_str(), "std" | "core" | "alloc") => return std_like(segs),
+                    _ if dep.is_some() => dep.expect("a dependency"),
+                    _ if matches!(first.as_str(), "std" | "core" | "alloc" | "acc_device") => return std_like(segs),
                     _ if segs.len() == 1 || NOT_CRATES.contains(&first.as_str()) => return Res::Unknown,
                     _ => return Res::Extern,
                 },
@@ -500,11 +524,29 @@ impl<'a> Scan<'a> {
                 uses("a `const fn` without `#[acc::routine]`", &|ch| ch.visit_item_fn(f))
             }
             syn::Item::Fn(_) => Err("a fn without `#[acc::routine]`".into()),
-            syn::Item::Trait(_) => Err("a trait (acc-build does not carry traits to the device)".into()),
+            syn::Item::Trait(t) if t.unsafety.is_some() || t.auto_token.is_some() => Err("an unsafe or auto trait (not carried to the device)".into()),
+            syn::Item::Trait(t) => uses("a trait", &|ch| ch.visit_item_trait(t)),
             syn::Item::Union(_) => Err("a union (not device data)".into()),
             syn::Item::Macro(_) => Err("a macro (acc-build does not carry macros to the device)".into()),
             _ => Err("an item acc-build does not carry to the device".into()),
         }
+    }
+
+    /// The crate a `use` in scope at module `m` brings `name` from (`use dep::x::name;`).
+    fn imported_crate(&self, m: usize, name: &str) -> Option<String> {
+        let mut at = Some(m);
+        while let Some(x) = at {
+            for item in &self.modules[x].items {
+                let syn::Item::Use(u) = item else { continue };
+                for leaf in use_leaves(u) {
+                    if matches!(&leaf.binding, Binding::Name(b) if b == name) {
+                        return leaf.segs.first().filter(|s| !matches!(s.as_str(), "crate" | "self" | "super")).cloned();
+                    }
+                }
+            }
+            at = if self.modules[x].kind == ModKind::FnBody { self.modules[x].parent } else { None };
+        }
+        None
     }
 
     /// The type an `impl`'s self type names, if the device crate carries it.
@@ -662,7 +704,11 @@ impl<'s, 'a> Checker<'s, 'a> {
                 }
             }
             Res::NotCore => self.problems.push((p.span(), format!("`{text}`, which is not in `core` (the device has no `std` or `alloc`)"))),
-            Res::Extern => self.problems.push((p.span(), format!("`{text}`, from a crate the device crate does not have (it has `core` and the package's own items)"))),
+            Res::Extern => {
+                let krate = if p.leading_colon.is_some() || p.segments.len() > 1 { Some(first.clone()) } else { self.scan.imported_crate(self.m, &first) };
+                self.scan.externs.borrow_mut().extend(krate);
+                self.problems.push((p.span(), format!("`{text}`, from a crate the device crate does not have (it has `core`, the package's own items, and the routines and types of its dependencies that use acc)")));
+            }
             Res::Unknown if p.segments.len() == 1 && p.leading_colon.is_none() && STD_ONLY.contains(&first.as_str()) => {
                 self.problems.push((p.span(), format!("`{text}`, which needs `std` (the device has no heap)")));
             }
@@ -680,9 +726,27 @@ const PRIMITIVES: &[&str] = &[
 impl<'ast> Visit<'ast> for Checker<'_, '_> {
     fn visit_attribute(&mut self, _: &'ast syn::Attribute) {}
     fn visit_type_path(&mut self, t: &'ast syn::TypePath) {
+        if let Some(q) = &t.qself {
+            self.visit_type(&q.ty);
+            return;
+        }
         let primitive = t.qself.is_none() && t.path.leading_colon.is_none() && t.path.segments.len() == 1 && PRIMITIVES.contains(&t.path.segments[0].ident.to_string().as_str());
         if !primitive {
             syn::visit::visit_type_path(self, t);
+        }
+    }
+    fn visit_expr_path(&mut self, e: &'ast syn::ExprPath) {
+        match &e.qself {
+            // `<T as Trait>::item`: the type and the trait, not the item.
+            Some(q) => {
+                self.visit_type(&q.ty);
+                if q.position > 0 {
+                    let mut tr = e.path.clone();
+                    tr.segments = e.path.segments.iter().take(q.position).cloned().collect();
+                    self.visit_path(&tr);
+                }
+            }
+            None => self.visit_path(&e.path),
         }
     }
     fn visit_path(&mut self, p: &'ast syn::Path) {
@@ -706,6 +770,38 @@ impl<'ast> Visit<'ast> for Checker<'_, '_> {
         }
     }
     fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// `Self` (a type, not `self`) replaced by the `impl`'s type: the kernels of an associated fn
+/// are free fns of the device crate.
+fn replace_self_type(ts: TokenStream, ty: &TokenStream) -> TokenStream {
+    let trees: Vec<TokenTree> = ts.into_iter().collect();
+    let mut out: Vec<TokenTree> = Vec::new();
+    for (k, t) in trees.iter().enumerate() {
+        match t {
+            TokenTree::Ident(id) if id == "Self" => {
+                let path_follows = matches!(trees.get(k + 1), Some(TokenTree::Punct(p)) if p.as_char() == ':');
+                let ty: TokenStream = ty.clone().into_iter().map(|mut t| {
+                    t.set_span(id.span());
+                    t
+                }).collect();
+                // A path type names its items as it is (`Grid::N`); others need `<[T; 3]>::N`.
+                let plain = syn::parse2::<syn::Path>(ty.clone()).is_ok();
+                if path_follows && !plain {
+                    out.extend(quote!(<#ty>));
+                } else {
+                    out.extend(ty);
+                }
+            }
+            TokenTree::Group(g) => {
+                let mut ng = proc_macro2::Group::new(g.delimiter(), replace_self_type(g.stream(), ty));
+                ng.set_span(g.span());
+                out.push(TokenTree::Group(ng));
+            }
+            _ => out.push(t.clone()),
+        }
+    }
+    out.into_iter().collect()
 }
 
 /// Attributes of a carried item that the device crate can take.
@@ -776,30 +872,15 @@ impl Scan<'_> {
     /// The tokens of module `m`'s items (not its header), in source order with their lines.
     fn module_items(&self, m: usize, out: &mut Out) -> Vec<(usize, TokenStream)> {
         let module = &self.modules[m];
-        let s = &self.sources[module.src];
         let mut items: Vec<(usize, TokenStream)> = Vec::new();
         for (k, item) in module.items.iter().enumerate() {
             let line = item.span().start().line;
             match item {
                 syn::Item::Fn(f) => {
                     if let Some((kind, attr)) = region_kind(&f.attrs) {
-                        let line = attr.pound_token.span.start().line as u32;
-                        let src = acc_codegen::Source { file: s.rel.clone(), line };
-                        match acc_codegen::device_kernels(kind, attr, f, &src) {
-                            Ok(ks) => {
-                                if !ks.is_empty() {
-                                    let mut c = Checker::new(self, m).with_locals(f);
-                                    c.visit_block(&f.block);
-                                    for input in &f.sig.inputs {
-                                        c.visit_fn_arg(input);
-                                    }
-                                    self.report(m, c.problems, out);
-                                }
-                                out.kernels += ks.len();
-                                out.regions.push(acc_codegen::kernel_name(&s.rel, line, &f.sig.ident.to_string()));
-                                items.extend(ks.into_iter().map(|k| (line as usize, self.rewrite_paths(m, k))));
-                            }
-                            Err(_) => out.refused += 1,
+                        // A dependency's regions are in its own PTX.
+                        if !module.dep {
+                            self.region_kernels(m, kind, attr, f, &|_| None, &mut items, out);
                         }
                     } else if is_routine(&f.attrs) {
                         let mut f = f.clone();
@@ -809,6 +890,11 @@ impl Scan<'_> {
                         let mut c = Checker::new(self, m).with_locals(&f);
                         c.visit_signature(&f.sig);
                         c.visit_block(&f.block);
+                        // A dependency's routine the device cannot build stays out (a kernel
+                        // that calls it gets rustc's error); the package's own is an error.
+                        if module.dep && !c.problems.is_empty() {
+                            continue;
+                        }
                         self.report(m, c.problems, out);
                         items.push((line, self.rewrite_paths(m, quote!(#f))));
                     } else if f.sig.constness.is_some() && self.carry(m, k).is_ok() {
@@ -825,7 +911,7 @@ impl Scan<'_> {
                         }
                     }
                 }
-                syn::Item::Const(_) | syn::Item::Static(_) | syn::Item::Type(_) | syn::Item::Enum(_) | syn::Item::Struct(_) => {
+                syn::Item::Const(_) | syn::Item::Static(_) | syn::Item::Type(_) | syn::Item::Enum(_) | syn::Item::Struct(_) | syn::Item::Trait(_) => {
                     if self.carry(m, k).is_err() {
                         continue;
                     }
@@ -837,6 +923,14 @@ impl Scan<'_> {
                         syn::Item::Type(i) => i.attrs = device_attrs(&i.attrs),
                         syn::Item::Enum(i) => i.attrs = device_attrs(&i.attrs),
                         syn::Item::Struct(i) => i.attrs = device_attrs(&i.attrs),
+                        syn::Item::Trait(i) => {
+                            i.attrs = device_attrs(&i.attrs);
+                            for it in &mut i.items {
+                                if let syn::TraitItem::Fn(f) = it {
+                                    f.attrs = device_attrs(&f.attrs);
+                                }
+                            }
+                        }
                         _ => {}
                     }
                     items.push((line, self.rewrite_paths(m, item.into_token_stream())));
@@ -844,6 +938,9 @@ impl Scan<'_> {
                 syn::Item::Impl(imp) => {
                     if let Some(t) = self.device_impl(m, imp) {
                         items.push((line, self.rewrite_paths(m, t)));
+                    }
+                    if !module.dep {
+                        self.impl_regions(m, imp, &mut items, out);
                     }
                 }
                 syn::Item::Use(u) => {
@@ -893,10 +990,109 @@ impl Scan<'_> {
         items
     }
 
+    /// The kernels of region fn `f` of module `m` (a free fn, or an `impl`'s fn with `Self`
+    /// replaced, whose fields have the types `field_type` gives), checked for what the device
+    /// cannot take.
+    #[allow(clippy::too_many_arguments)]
+    fn region_kernels(
+        &self,
+        m: usize,
+        kind: RegionKind,
+        attr: &syn::Attribute,
+        f: &syn::ItemFn,
+        field_type: &dyn Fn(&syn::Member) -> Option<syn::Type>,
+        items: &mut Vec<(usize, TokenStream)>,
+        out: &mut Out,
+    ) {
+        // (`f`'s paths are checked as written; its parameters as the device takes them.)
+        let s = &self.sources[self.modules[m].src];
+        let line = attr.pound_token.span.start().line as u32;
+        let src = acc_codegen::Source { file: s.rel.clone(), line };
+        let r = acc_codegen::device_region(kind, attr, f, &src, field_type);
+        if !r.errors.is_empty() {
+            let problems = r.errors.into_iter().map(|(span, msg)| (span, msg)).collect();
+            self.report_plain(m, problems, out);
+            return;
+        }
+        if r.refused.is_some() {
+            out.refused += 1;
+            return;
+        }
+        if r.forms.iter().any(|(_, ks)| !ks.is_empty()) {
+            // The paths of the fn as written: its instances and fields say nothing new.
+            let mut c = Checker::new(self, m).with_locals(f);
+            c.visit_block(&f.block);
+            for input in &r.inputs {
+                c.visit_fn_arg(input);
+            }
+            self.report(m, c.problems, out);
+        }
+        for (base, ks) in r.forms {
+            out.kernels += ks.len();
+            out.regions.push(base);
+            items.extend(ks.into_iter().map(|k| (line as usize, self.rewrite_paths(m, k))));
+        }
+    }
+
+    /// The regions among an `impl` block's fns: associated fns and methods. `Self` in them is
+    /// the impl's type; a method's fields have the types the struct declares.
+    fn impl_regions(&self, m: usize, imp: &syn::ItemImpl, items: &mut Vec<(usize, TokenStream)>, out: &mut Out) {
+        for it in &imp.items {
+            let syn::ImplItem::Fn(f) = it else { continue };
+            let Some((kind, attr)) = region_kind(&f.attrs) else { continue };
+            if !imp.generics.params.is_empty() || imp.trait_.is_some() {
+                let what = if imp.trait_.is_some() { "an `impl` of a trait" } else { "a generic `impl` block" };
+                self.report_plain(m, vec![(f.sig.ident.span(), format!("a region in {what} cannot be built for the GPU: make it an associated fn of an inherent, non-generic `impl`, or a free fn"))], out);
+                continue;
+            }
+            let self_ty = &imp.self_ty;
+            let tokens = replace_self_type(quote!(#f), &quote!(#self_ty));
+            let Ok(item) = syn::parse2::<syn::ItemFn>(tokens) else { continue };
+            let fields = self.struct_fields(m, self_ty);
+            let field_type = |member: &syn::Member| -> Option<syn::Type> {
+                let key = match member {
+                    syn::Member::Named(id) => id.unraw().to_string(),
+                    syn::Member::Unnamed(i) => i.index.to_string(),
+                };
+                fields.iter().find(|(n, _)| *n == key).map(|(_, t)| t.clone())
+            };
+            self.region_kernels(m, kind, attr, &item, &field_type, items, out);
+        }
+    }
+
+    /// The fields of the struct that `ty` names in module `m`: (name or index, type).
+    fn struct_fields(&self, m: usize, ty: &syn::Type) -> Vec<(String, syn::Type)> {
+        let syn::Type::Path(tp) = ty else { return Vec::new() };
+        let Res::Item(m2, k2) = self.resolve(m, &tp.path) else { return Vec::new() };
+        let syn::Item::Struct(st) = &self.modules[m2].items[k2] else { return Vec::new() };
+        st.fields
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.ident.as_ref().map_or_else(|| i.to_string(), |id| id.unraw().to_string()), f.ty.clone()))
+            .collect()
+    }
+
+    /// Reports problems that are already whole messages.
+    fn report_plain(&self, m: usize, problems: Vec<(Span, String)>, out: &mut Out) {
+        let s = &self.sources[self.modules[m].src];
+        for (span, msg) in problems {
+            let e = render(&s.rel, &s.text, span, &msg);
+            if !out.errors.contains(&e) {
+                out.errors.push(e);
+            }
+        }
+    }
+
     /// An `impl` of a carried type: inherent methods the device can build, or a whole impl of
     /// one of `core`'s operator or comparison traits.
     fn device_impl(&self, m: usize, imp: &syn::ItemImpl) -> Option<TokenStream> {
-        if !self.carried_self_type(m, imp) {
+        // An impl of a trait of the package: carried when the trait is (`impl Real for f64`).
+        let user_trait = imp.trait_.as_ref().and_then(|(_, path, _)| match self.resolve(m, path) {
+            Res::Item(m2, k2) if matches!(self.modules[m2].items[k2], syn::Item::Trait(_)) => Some(self.carry(m2, k2).is_ok()),
+            _ => None,
+        });
+        let primitive = matches!(&*imp.self_ty, syn::Type::Path(tp) if tp.qself.is_none() && tp.path.get_ident().is_some_and(|i| PRIMITIVES.contains(&i.to_string().as_str())));
+        if !(self.carried_self_type(m, imp) || primitive && user_trait.is_some()) || user_trait == Some(false) {
             return None;
         }
         let mut imp = imp.clone();
@@ -904,6 +1100,8 @@ impl Scan<'_> {
         let fits = |it: &syn::ImplItem| -> bool {
             let mut c = Checker::new(self, m);
             match it {
+                // Regions are launched from the host: their kernels are built apart.
+                syn::ImplItem::Fn(f) if region_kind(&f.attrs).is_some() => return false,
                 syn::ImplItem::Fn(f) => {
                     let as_fn = syn::ItemFn { attrs: vec![], vis: f.vis.clone(), sig: f.sig.clone(), block: Box::new(f.block.clone()) };
                     c = c.with_locals(&as_fn);
@@ -919,7 +1117,8 @@ impl Scan<'_> {
         match &imp.trait_ {
             Some((_, path, _)) => {
                 let last = path.segments.last()?.ident.to_string();
-                if !CORE_TRAITS.contains(&last.as_str()) || !matches!(self.resolve(m, path), Res::Core | Res::Unknown) {
+                let core_trait = CORE_TRAITS.contains(&last.as_str()) && matches!(self.resolve(m, path), Res::Core | Res::Unknown);
+                if !core_trait && user_trait.is_none() {
                     return None;
                 }
                 if !imp.items.iter().all(fits) {
@@ -942,7 +1141,8 @@ impl Scan<'_> {
     /// lib crate, `std::` into `core::`.
     fn rewrite_paths(&self, m: usize, ts: TokenStream) -> TokenStream {
         let module = &self.modules[m];
-        let lib = self.lib.as_ref().filter(|(root, _)| module.root != *root).map(|(root, name)| (self.modules[*root].dev_path.clone(), name.clone()));
+        let lib = self.lib.as_ref().filter(|(root, _)| module.root != *root && !module.dep).map(|(root, name)| (self.modules[*root].dev_path.clone(), name.clone()));
+        let deps: Vec<(String, String)> = self.deps.iter().map(|(name, root)| (self.modules[*root].dev_path.clone(), name.clone())).collect();
         let trees: Vec<TokenTree> = ts.into_iter().collect();
         let mut out: Vec<TokenTree> = Vec::with_capacity(trees.len());
         let is_sep = |k: usize| {
@@ -1008,8 +1208,8 @@ impl Scan<'_> {
                         }
                     }
                     _ => {
-                        if let Some((path, lib_name)) = &lib {
-                            if &name == lib_name {
+                        if let Some((path, _)) = lib.iter().chain(&deps).find(|(_, n)| n == &name) {
+                            {
                                 let p: TokenStream = path.parse().expect("a module path");
                                 out.extend(p.into_iter().map(|mut t| {
                                     t.set_span(span);
@@ -1036,9 +1236,33 @@ impl Scan<'_> {
     }
 }
 
+/// A dependency of the package that uses acc: its crate name (as the package's code calls it)
+/// and its library's root file.
+#[derive(Clone, Debug)]
+pub struct Dep {
+    pub name: String,
+    pub lib_root: PathBuf,
+}
+
 /// The device crate of the package at `manifest`; `lib_name` is the crate name of its
-/// library (what its tests and examples call it), if it has one.
-pub fn device_crate(manifest: &Path, lib_name: Option<&str>) -> Result<DeviceCrate, String> {
+/// library (what its tests and examples call it), if it has one. When the kernels use paths
+/// of other crates, `deps` is asked for those of them that use acc (it runs `cargo
+/// metadata`), and their routines, types and consts join the device crate, each dependency's
+/// library as a module at `deps/<crate>/` (see the module docs).
+pub fn device_crate(manifest: &Path, lib_name: Option<&str>, deps: &dyn Fn(&BTreeSet<String>) -> Vec<Dep>) -> Result<DeviceCrate, String> {
+    match scan_package(manifest, lib_name, &[]) {
+        Err((e, externs)) if !externs.is_empty() => {
+            let found = deps(&externs);
+            if found.is_empty() {
+                return Err(e);
+            }
+            scan_package(manifest, lib_name, &found).map_err(|(e, _)| e)
+        }
+        r => r.map_err(|(e, _)| e),
+    }
+}
+
+fn scan_package(manifest: &Path, lib_name: Option<&str>, deps: &[Dep]) -> Result<DeviceCrate, (String, BTreeSet<String>)> {
     let mut files = Vec::new();
     for dir in ["src", "tests", "examples", "benches"] {
         let d = manifest.join(dir);
@@ -1048,18 +1272,40 @@ pub fn device_crate(manifest: &Path, lib_name: Option<&str>) -> Result<DeviceCra
         }
         rust_files(&d, &mut files);
     }
+    let mut listed: Vec<(PathBuf, String)> = files
+        .iter()
+        .map(|path| (path.clone(), path.strip_prefix(manifest).unwrap_or(path).to_string_lossy().replace('\\', "/")))
+        .collect();
+    // A dependency's library: the files of its root's folder, at `deps/<crate>/..`.
+    for d in deps {
+        let Some(dir) = d.lib_root.parent() else { continue };
+        let package = dir.parent().unwrap_or(dir);
+        println!("cargo::rerun-if-changed={}", dir.display());
+        let mut dep_files = Vec::new();
+        rust_files(dir, &mut dep_files);
+        for path in dep_files {
+            let rel = format!("deps/{}/{}", d.name, path.strip_prefix(package).unwrap_or(&path).to_string_lossy().replace('\\', "/"));
+            listed.push((path, rel));
+        }
+    }
     let mut sources = Vec::new();
-    for path in &files {
+    for (path, rel) in listed {
         println!("cargo::rerun-if-changed={}", path.display());
-        let Ok(text) = std::fs::read_to_string(path) else { continue };
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
         // Files rustc will reject anyway are left to rustc's own errors.
         let Ok(file) = syn::parse_file(&text) else { continue };
         let Some(id) = quote!(#file).into_iter().next().map(|t| t.span().file()) else { continue };
-        let rel = path.strip_prefix(manifest).unwrap_or(path).to_string_lossy().replace('\\', "/");
-        sources.push(Source { rel, text, file, id });
+        sources.push(Source { rel, abs: path, text, file, id });
     }
-    let by_rel: HashMap<String, usize> = sources.iter().enumerate().map(|(i, s)| (s.rel.clone(), i)).collect();
-    let mut scan = Scan { sources: &sources, modules: Vec::new(), lib: None, carried: RefCell::new(HashMap::new()) };
+    let by_path: HashMap<PathBuf, usize> = sources.iter().enumerate().map(|(i, s)| (s.abs.clone(), i)).collect();
+    let mut scan = Scan {
+        sources: &sources,
+        modules: Vec::new(),
+        lib: None,
+        deps: Vec::new(),
+        carried: RefCell::new(HashMap::new()),
+        externs: RefCell::new(BTreeSet::new()),
+    };
     // Crate roots, the library first (its modules are its own when a binary declares them too).
     let mut roots: Vec<usize> = (0..sources.len()).filter(|&i| is_crate_root(&sources[i].rel)).collect();
     roots.sort_by_key(|&i| sources[i].rel != "src/lib.rs");
@@ -1067,12 +1313,19 @@ pub fn device_crate(manifest: &Path, lib_name: Option<&str>) -> Result<DeviceCra
     let mut root_modules = Vec::new();
     let add_root = |scan: &mut Scan, src: usize, file_modules: &mut HashMap<usize, usize>| {
         let rel = &sources[src].rel;
-        let dir = manifest.join(rel).parent().map(Path::to_path_buf).unwrap_or_default();
+        let dir = sources[src].abs.parent().map(Path::to_path_buf).unwrap_or_default();
         let m = scan.add_module(src, None, ModKind::File, &module_name(rel), sources[src].file.items.clone(), dir);
         file_modules.insert(src, m);
-        scan.build_children(m, file_modules, &by_rel, manifest);
+        scan.build_children(m, file_modules, &by_path);
         m
     };
+    // The dependencies' libraries first: the package's modules resolve their paths.
+    for d in deps {
+        let Some(src) = sources.iter().position(|s| s.abs == d.lib_root) else { continue };
+        let m = add_root(&mut scan, src, &mut file_modules);
+        scan.deps.push((d.name.clone(), m));
+        root_modules.push(m);
+    }
     for &src in &roots {
         if file_modules.contains_key(&src) {
             continue;
@@ -1085,7 +1338,7 @@ pub fn device_crate(manifest: &Path, lib_name: Option<&str>) -> Result<DeviceCra
     }
     // Files no root declares (an unusual layout): each its own root, as they were before.
     for src in 0..sources.len() {
-        if !file_modules.contains_key(&src) && sources[src].text.contains("acc") {
+        if !file_modules.contains_key(&src) && sources[src].text.contains("acc") && !sources[src].rel.starts_with("deps/") {
             let m = add_root(&mut scan, src, &mut file_modules);
             root_modules.push(m);
         }
@@ -1117,7 +1370,7 @@ pub fn device_crate(manifest: &Path, lib_name: Option<&str>) -> Result<DeviceCra
              mark fns the kernels call `#[acc::routine(seq)]`, derive `acc::DeviceCopy` for their types\n",
             if n == 1 { "" } else { "s" }
         ));
-        return Err(text);
+        return Err((text, scan.externs.take()));
     }
     let mut modules = Vec::new();
     let mut mods = Vec::new();
@@ -1131,7 +1384,7 @@ pub fn device_crate(manifest: &Path, lib_name: Option<&str>) -> Result<DeviceCra
             Ok(text) => text,
             Err(why) => {
                 println!("cargo::warning=acc-build: {rel}: {why}; kernel panics in this file will name the device crate's lines");
-                let file: syn::File = syn::parse2(tokens).map_err(|e| format!("error: acc-build produced unparsable device code for {rel}: {e}"))?;
+                let file: syn::File = syn::parse2(tokens).map_err(|e| (format!("error: acc-build produced unparsable device code for {rel}: {e}"), BTreeSet::new()))?;
                 format!("// {header}\n{}", prettyplease::unparse(&file))
             }
         };
@@ -1150,6 +1403,8 @@ pub fn device_crate(manifest: &Path, lib_name: Option<&str>) -> Result<DeviceCra
         #![allow(unused, non_snake_case, non_camel_case_types, improper_ctypes_definitions, clippy::all)]
 
         use acc_device::prelude::*;
+        // `acc::Float` in the package's generic code is acc-device's.
+        extern crate acc_device as acc;
 
         #[panic_handler]
         fn __acc_panic(info: &core::panic::PanicInfo) -> ! {
@@ -1158,7 +1413,7 @@ pub fn device_crate(manifest: &Path, lib_name: Option<&str>) -> Result<DeviceCra
 
         #(#mods)*
     };
-    let file: syn::File = syn::parse2(body).map_err(|e| format!("error: acc-build produced unparsable device code: {e}"))?;
+    let file: syn::File = syn::parse2(body).map_err(|e| (format!("error: acc-build produced unparsable device code: {e}"), BTreeSet::new()))?;
     let root = format!(
         "// Written by acc-build from the package's acc regions. Do not edit.\n\
          // Each module lies at the path of the package's file it comes from, every token of that\n\
@@ -1182,7 +1437,7 @@ mod tests {
 
     #[test]
     fn the_module_tree_is_mirrored_and_paths_rewritten() {
-        let c = device_crate(&fixture("names"), Some("names_fixture")).unwrap_or_else(|e| panic!("{e}"));
+        let c = device_crate(&fixture("names"), Some("names_fixture"), &|_| Vec::new()).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(c.kernels, 2);
         assert!(c.root.contains("#[path = \"src/lib.rs\"]\npub mod f_src_lib_rs;"), "{}", c.root);
         assert!(c.root.contains("#[path = \"tests/uses_lib.rs\"]\npub mod f_tests_uses_lib_rs;"), "{}", c.root);
@@ -1212,8 +1467,78 @@ mod tests {
     }
 
     #[test]
+    fn methods_generic_regions_and_traits_reach_the_device_crate() {
+        let c = device_crate(&fixture("forms"), Some("forms"), &|_| Vec::new()).unwrap_or_else(|e| panic!("{e}"));
+        let lib = module(&c, "src/lib.rs").replace([' ', '\n'], "");
+        // A method region: its fields are parameters, typed from the struct.
+        assert!(lib.contains("fnacc_src_lib_rs_l29_scale_0(__acc_self_u_ptr:*mutf64,__acc_self_u_len:usize,__acc_self_k:f64,__acc_self_w_ptr:::acc_device::ReadOnlyPtr<f32>,__acc_self_w_len:usize"), "{lib}");
+        assert!(lib.contains("fnacc_src_lib_rs_l37_fill_0("), "{lib}");
+        // The instance of the generic region, the generic routine as it is, the trait and its
+        // impl for `f32`; not the impl for `String`, nor the host struct.
+        assert!(lib.contains("fnacc_src_lib_rs_l51_squares__f32_0(a_ptr:*mutf32,"), "{lib}");
+        assert!(lib.contains("pubfnsquare<T:Real>(x:T)->T"), "{lib}");
+        assert!(lib.contains("pubtraitReal:Copy+Mul<Output=Self>"), "{lib}");
+        assert!(lib.contains("implRealforf32"), "{lib}");
+        assert!(!lib.contains("String") && !lib.contains("structGrid"), "{lib}");
+        assert_eq!(c.regions.len(), 3, "{:?}", c.regions);
+    }
+
+    #[test]
+    fn what_a_method_region_cannot_take_is_an_error_on_it() {
+        let Err(e) = device_crate(&fixture("forms-unsupported"), Some("forms_unsupported"), &|_| Vec::new()) else { panic!("no error") };
+        let expect = [
+            ("`self.q` is used as an array in the region, but its type `VecDeque < f64 >` does not slice", "src/lib.rs:11:26"),
+            ("a region in an `impl` of a trait cannot be built for the GPU", "src/lib.rs:23:8"),
+            ("a region in a generic `impl` block cannot be built for the GPU", "src/lib.rs:35:12"),
+        ];
+        for (what, at) in expect {
+            let msg = format!("error: {what}");
+            let k = e.find(&msg).unwrap_or_else(|| panic!("no `{msg}` in\n{e}"));
+            assert!(e[k..].lines().nth(1).is_some_and(|l| l.ends_with(at)), "{what} not at {at}:\n{e}");
+        }
+    }
+
+    #[test]
+    fn a_dependency_that_uses_acc_joins_the_device_crate() {
+        let asked = RefCell::new(BTreeSet::new());
+        let deps = |names: &BTreeSet<String>| {
+            asked.borrow_mut().extend(names.iter().cloned());
+            vec![Dep { name: "dep_lib".into(), lib_root: fixture("dep-lib/src/lib.rs") }]
+        };
+        let Err(e) = device_crate(&fixture("uses-dep"), Some("uses_dep"), &deps) else { panic!("no error") };
+        // Asked for the crates the kernels name; the dependency's host items and crates that
+        // are not dependencies stay errors.
+        assert_eq!(asked.borrow().iter().cloned().collect::<Vec<_>>(), ["dep_lib", "other_crate"]);
+        assert!(e.contains("error: the GPU kernel cannot use `dep_lib::Registry`, a struct without `#[derive(acc::DeviceCopy)]`\n  --> src/lib.rs:15:23"), "{e}");
+        assert!(e.contains("error: the GPU kernel cannot use `other_crate::f`, from a crate the device crate does not have"), "{e}");
+        assert!(!e.contains("areas") && !e.contains("Disc") && !e.contains("scaled"), "{e}");
+    }
+
+    #[test]
+    fn a_dependency_s_routines_and_types_without_its_regions() {
+        let dir = std::env::temp_dir().join(format!("acc-build-uses-dep-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        let lib = std::fs::read_to_string(fixture("uses-dep/src/lib.rs")).unwrap();
+        let good = &lib[..lib.find("#[acc::parallel]\npub fn bad").unwrap()];
+        std::fs::write(dir.join("src/lib.rs"), good).unwrap();
+        let deps = |_: &BTreeSet<String>| vec![Dep { name: "dep_lib".into(), lib_root: fixture("dep-lib/src/lib.rs") }];
+        let c = device_crate(&dir, Some("uses_dep"), &deps).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(c.root.contains("#[path = \"deps/dep_lib/src/lib.rs\"]\npub mod f_deps_dep_lib_src_lib_rs;"), "{}", c.root);
+        let dep = module(&c, "deps/dep_lib/src/lib.rs");
+        assert!(dep.contains("pub fn scaled(x: f64)") && dep.contains("pub const SCALE"), "{dep}");
+        assert!(!dep.contains("fn logged") && !dep.contains("Registry") && !dep.contains("ptx-kernel"), "{dep}");
+        let shapes = module(&c, "deps/dep_lib/src/shapes.rs");
+        assert!(shapes.contains("pub struct Disc") && shapes.replace(' ', "").contains("super::SCALE"), "{shapes}");
+        let own = module(&c, "src/lib.rs").replace([' ', '\n'], "");
+        assert!(own.contains("usecrate::f_deps_dep_lib_src_lib_rs::shapes::Disc;"), "{own}");
+        assert!(own.contains("crate::f_deps_dep_lib_src_lib_rs::scaled(d[i].area())"), "{own}");
+        assert_eq!(c.regions.len(), 1, "{:?}", c.regions);
+    }
+
+    #[test]
     fn what_the_device_cannot_take_is_an_error_on_the_region_that_uses_it() {
-        let Err(e) = device_crate(&fixture("unsupported"), Some("unsupported")) else { panic!("no error") };
+        let Err(e) = device_crate(&fixture("unsupported"), Some("unsupported"), &|_| Vec::new()) else { panic!("no error") };
         let expect = [
             ("`HashMap`, which is not in `core`", "src/lib.rs:25:16"),
             ("`HashMap::new`, which is not in `core`", "src/lib.rs:25:36"),

@@ -957,7 +957,7 @@ fn nest_kernel(
         __acc_args.push(__acc_caps);
         #[allow(unused_mut)]
         let mut __acc_geom = #rt::Geometry::new(__acc_total, #num_gangs, #vector_length, #serial).workers(#num_workers, #uses_worker).per_trip(#per_x, #per_y).group_locals(#group_locals);
-        #(let #priv_ptrs = #rt::PrivateCopies::new(&__ACC_REGION, #priv_ids.len() * ::core::mem::size_of::<#priv_elems2>(), (#per_x, #per_y), &mut __acc_geom);)*
+        #(let #priv_ptrs = #rt::PrivateCopies::new(&__ACC_REGION, ::core::mem::size_of_val::<[#priv_elems2]>(&*#priv_ids), (#per_x, #per_y), &mut __acc_geom);)*
         let __acc_partials = #rt::Partials::new(&__ACC_REGION, #nreds #(+ #rt::value_slots(&#out_witness))*, &__acc_geom);
         __acc_args.ptr(__acc_partials.device_ptr());
         let mut __acc_cells = #rt::Cells::new(&__ACC_REGION, #ncells);

@@ -39,7 +39,9 @@ pub mod atomic;
 pub mod cache;
 pub mod data;
 pub mod device;
+pub mod generic;
 pub mod loops;
+pub mod method;
 pub mod model;
 pub mod parse;
 pub mod region;
@@ -118,12 +120,6 @@ fn check_signature(f: &ItemFn, what: &str, errors: &mut Errors) {
     if let Some(v) = &sig.variadic {
         errors.error(v.span(), format!("an acc {what} cannot be variadic"));
     }
-    if let Some(p) = sig.generics.params.first() {
-        errors.error(
-            p.span(),
-            format!("an acc {what} cannot be generic: each region becomes one kernel, so write it for concrete types"),
-        );
-    }
 }
 
 /// `#[acc::loop(..)]` is rejected by rustc's parser ("expected identifier, found keyword `loop`",
@@ -164,7 +160,9 @@ fn recover_loop_keyword(tokens: TokenStream) -> TokenStream {
     out.into_iter().collect()
 }
 
-/// `#[acc::parallel(..)]`, `#[acc::kernels(..)]`, `#[acc::serial(..)]` on a fn.
+/// `#[acc::parallel(..)]`, `#[acc::kernels(..)]`, `#[acc::serial(..)]` on a fn: a free fn, an
+/// associated fn, a method taking `&self` / `&mut self` (see [`method`]), or a generic fn with
+/// its `instances(..)` (see [`generic`]).
 pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src: &Source) -> TokenStream {
     let mut errors = Errors::default();
     let dir = parse::region_directive(kind, attr, &mut errors);
@@ -181,13 +179,64 @@ pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src
         }
     };
     check_signature(&f, "region", &mut errors);
-    let params = region::params(&f, &mut errors);
-    let plan = region::data_plan(&dir, &params, &mut errors);
+    let method = method::desugar(&f, &dir, &|_| None, &mut errors);
+    let free = method.as_ref().map_or_else(|| f.clone(), |m| m.free.clone());
+    let forms = generic::instances(&free, &dir, &mut errors);
+    if let (Some(_), Some(_)) = (&method, &forms) {
+        errors.error(f.sig.generics.span(), "a generic region cannot take `self`: the instances are fns of their own; make it an associated fn that takes the fields it needs");
+    }
+    if !errors.is_empty() {
+        return with_errors(errors, f);
+    }
+    let name = f.sig.ident.to_string();
+    let body = match &forms {
+        None => {
+            let kernel = kernel_name(&src.file, src.line, &name);
+            let body = region_body(kind, &dir, &free, src, &name, &kernel, true, &mut errors);
+            let binds = method.map(|m| m.binds);
+            quote!(#binds #body)
+        }
+        Some(forms) => {
+            let mut nested = TokenStream::new();
+            for (i, form) in forms.iter().enumerate() {
+                // The instances differ in types only: the first one reports what all would.
+                let mut quiet = Errors::default();
+                let errs = if i == 0 { &mut errors } else { &mut quiet };
+                let kernel = kernel_name(&src.file, src.line, &form.f.sig.ident.to_string());
+                let body = region_body(kind, &dir, &form.f, src, &form.display, &kernel, i == 0, errs);
+                let sig = &form.f.sig;
+                nested.extend(quote!(#[allow(non_snake_case, clippy::too_many_arguments)] #sig { #body }));
+            }
+            generic::dispatch(&f, forms, nested)
+        }
+    };
+    if !errors.is_empty() {
+        return with_errors(errors, f);
+    }
+    let attrs = &f.attrs;
+    let vis = &f.vis;
+    let sig = &f.sig;
+    quote! {
+        #(#attrs)*
+        #vis #sig {
+            #body
+        }
+    }
+}
+
+/// The body of region fn `f` (a free fn: a method's or an instance's): its data scope, its GPU
+/// path and its host lowering. `name` is how messages name it; `kernel` its kernels' base
+/// name; `report_gpu`: whether the GPU lowering's refusals are reported here (once per
+/// generic region).
+#[allow(clippy::too_many_arguments)]
+fn region_body(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, src: &Source, name: &str, kernel: &str, report_gpu: bool, errors: &mut Errors) -> TokenStream {
+    let params = region::params(f, errors);
+    let plan = region::data_plan(dir, &params, errors);
 
     // Region-level private/firstprivate name parameters; reductions name locals.
     for id in dir.clauses.private.iter().chain(&dir.clauses.firstprivate) {
         if !params.iter().any(|p| &p.ident == id) {
-            errors.error(id.span(), format!("`{id}` is not a parameter; region-level `private`/`firstprivate` name parameters (use the loop's `private` for locals)"));
+            errors.error(id.span(), format!("`{}` is not a parameter; region-level `private`/`firstprivate` name parameters (use the loop's `private` for locals)", method::display(id)));
         }
     }
     let mut top_lets = Vec::new();
@@ -206,7 +255,7 @@ pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src
 
     let mut body = (*f.block).clone();
     {
-        let mut lowerer = HostLowerer::new(kind, &params, &mut errors);
+        let mut lowerer = HostLowerer::new(kind, &params, errors);
         lowerer.region_reductions = dir
             .clauses
             .reduction
@@ -217,11 +266,9 @@ pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src
         lowerer.visit_block_mut(&mut body);
     }
     if !errors.is_empty() {
-        return with_errors(errors, f);
+        return TokenStream::new();
     }
 
-    let name = f.sig.ident.to_string();
-    let kernel = kernel_name(&src.file, src.line, &name);
     let (file, line, kind_name) = (&src.file, src.line, kind.name());
     let c = &dir.clauses;
     let if_cond = c.if_.as_ref().map_or_else(|| quote!(true), |e| quote_spanned!(e.span()=> #e));
@@ -246,10 +293,21 @@ pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src
     for p in &params {
         if p.kind == ParamKind::Value {
             let elem = &p.elem;
-            prologue.extend(quote_spanned! {elem.span()=>
-                {
-                    fn __acc_device_copy<T: ::acc::__private::DeviceCopy>() {}
-                    __acc_device_copy::<#elem>();
+            prologue.extend(if matches!(elem, syn::Type::Infer(_)) {
+                // A field of a method region: its type is the field's.
+                let id = &p.ident;
+                quote_spanned! {id.span()=>
+                    {
+                        fn __acc_device_copy<T: ::acc::__private::DeviceCopy>(_: &T) {}
+                        __acc_device_copy(&#id);
+                    }
+                }
+            } else {
+                quote_spanned! {elem.span()=>
+                    {
+                        fn __acc_device_copy<T: ::acc::__private::DeviceCopy>() {}
+                        __acc_device_copy::<#elem>();
+                    }
                 }
             });
         }
@@ -267,7 +325,7 @@ pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src
             continue;
         }
         let ident = &p.ident;
-        let pname = ident.to_string();
+        let pname = method::display(ident);
         let clause = match kind {
             DataKind::Copy => quote!(Copy),
             DataKind::CopyIn => quote!(CopyIn),
@@ -314,7 +372,7 @@ pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src
     // region it built): a region that cannot run on the GPU is a compile error of the GPU
     // build, spanned on what prevents it, never a silent run on the host (DESIGN §4.7).
     let mut gpu_errors = TokenStream::new();
-    let (gpu_ready, gpu_path) = match (dir.host_only(), device::gpu_region(kind, &dir, &f, &params, &kernel)) {
+    let (gpu_ready, gpu_path) = match (dir.host_only(), device::gpu_region(kind, dir, f, &params, kernel)) {
         (true, _) => (TokenStream::new(), TokenStream::new()),
         (false, Ok(g)) => {
             let host_path = g.host_path;
@@ -350,7 +408,7 @@ pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src
             )
         }
         (false, Err(e)) => {
-            for (span, msg) in e.into_messages() {
+            for (span, msg) in e.into_messages().into_iter().filter(|_| report_gpu) {
                 let msg = format!("{msg}\n(this region cannot run on the GPU; `self` on the region runs it on the host, keeping the arrays it uses coherent)");
                 gpu_errors.extend(quote_spanned! {span=>
                     #[cfg(acc_kernels)]
@@ -365,7 +423,7 @@ pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src
     // back to the device after it.
     let mut coherence = TokenStream::new();
     for p in &params {
-        let (ident, pname) = (&p.ident, p.ident.to_string());
+        let (ident, pname) = (&p.ident, method::display(&p.ident));
         match p.kind {
             ParamKind::Slice => coherence.extend(quote!(__acc_coherent.read(#pname, #ident);)),
             ParamKind::SliceMut => coherence.extend(quote!(__acc_coherent.write(#pname, #ident);)),
@@ -373,44 +431,39 @@ pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src
         }
     }
     let stmts = &body.stmts;
-    let attrs = &f.attrs;
-    let vis = &f.vis;
-    let sig = &f.sig;
     // (The cfgs are acc-build's: a crate whose build script does not declare them, a
-    // trybuild case say, must not be warned about them.)
+    // trybuild case say, must not be warned about them. They stand in the body, which is
+    // where an associated fn can hold them.)
     let gpu_errors = if gpu_errors.is_empty() {
         gpu_errors
     } else {
-        quote!(#[allow(unexpected_cfgs)] const _: () = { #gpu_errors };)
+        quote!({ #![allow(unexpected_cfgs)] #gpu_errors })
     };
     quote! {
         #gpu_errors
-        #(#attrs)*
-        #vis #sig {
-            static __ACC_REGION: ::acc::__private::RegionInfo = ::acc::__private::RegionInfo {
-                name: #name, kind: #kind_name, file: #file, line: #line, kernel: #kernel,
-            };
-            #prologue
-            let __acc_if: bool = #if_cond;
-            #self_cond
-            #[allow(unused_mut)]
-            let mut __acc_gpu = false;
-            #gpu_ready
-            let mut __acc_data = ::acc::__private::DataScope::on_queue(&__ACC_REGION, __acc_queue);
-            // Data clauses apply when the region runs on the device: on the GPU, or on the
-            // host backend (which keeps the present table); not when a GPU program runs this
-            // region on the host.
-            if __acc_if && (__acc_gpu || !::acc::__private::use_device(&__ACC_REGION, true)) {
-                #enters
-            }
-            #gpu_path
-            let __acc_launch = ::acc::__private::run_on_host_queued(&__ACC_REGION, __acc_queue);
-            #[allow(unused_mut)]
-            let mut __acc_coherent = ::acc::__private::HostRun::new(&__ACC_REGION);
-            #coherence
-            #host_setup
-            #(#stmts)*
+        static __ACC_REGION: ::acc::__private::RegionInfo = ::acc::__private::RegionInfo {
+            name: #name, kind: #kind_name, file: #file, line: #line, kernel: #kernel,
+        };
+        #prologue
+        let __acc_if: bool = #if_cond;
+        #self_cond
+        #[allow(unused_mut)]
+        let mut __acc_gpu = false;
+        #gpu_ready
+        let mut __acc_data = ::acc::__private::DataScope::on_queue(&__ACC_REGION, __acc_queue);
+        // Data clauses apply when the region runs on the device: on the GPU, or on the
+        // host backend (which keeps the present table); not when a GPU program runs this
+        // region on the host.
+        if __acc_if && (__acc_gpu || !::acc::__private::use_device(&__ACC_REGION, true)) {
+            #enters
         }
+        #gpu_path
+        let __acc_launch = ::acc::__private::run_on_host_queued(&__ACC_REGION, __acc_queue);
+        #[allow(unused_mut)]
+        let mut __acc_coherent = ::acc::__private::HostRun::new(&__ACC_REGION);
+        #coherence
+        #host_setup
+        #(#stmts)*
     }
 }
 
@@ -494,7 +547,22 @@ pub fn derive_device_copy(input: TokenStream) -> TokenStream {
     let fields: Vec<&syn::Field> = match &input.data {
         syn::Data::Struct(s) => s.fields.iter().collect(),
         syn::Data::Enum(e) => {
-            errors.error(e.enum_token.span, "`DeviceCopy` is derived for structs; an enum's layout is not shared with the device");
+            // A fieldless enum with an integer representation is its discriminant: the same
+            // bits on the host and the device.
+            let int_repr = input.attrs.iter().any(|a| {
+                a.path().is_ident("repr")
+                    && a.parse_args_with(syn::punctuated::Punctuated::<syn::Ident, syn::Token![,]>::parse_terminated).is_ok_and(|ids| {
+                        ids.iter().any(|i| ["u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "usize", "isize"].iter().any(|t| i == t))
+                    })
+            });
+            for v in &e.variants {
+                if !matches!(v.fields, syn::Fields::Unit) {
+                    errors.error(v.fields.span(), "a `DeviceCopy` enum has unit variants only: a variant's fields have no layout the device shares (use a `#[repr(C)]` struct)");
+                }
+            }
+            if !int_repr {
+                errors.error(ident.span(), format!("`{ident}` needs an integer representation (`#[repr(u8)]`, `#[repr(i32)]`...) so that the host and the device agree on its values"));
+            }
             Vec::new()
         }
         syn::Data::Union(u) => {
@@ -557,23 +625,90 @@ pub fn device_kernels(
     f: &ItemFn,
     src: &Source,
 ) -> Result<Vec<TokenStream>, Vec<(proc_macro2::Span, String)>> {
+    let r = device_region(kind, attr, f, src, &|_| None);
+    if !r.errors.is_empty() {
+        return Err(r.errors);
+    }
+    if let Some(why) = r.refused {
+        return Err(why);
+    }
+    Ok(r.forms.into_iter().flat_map(|(_, ks)| ks).collect())
+}
+
+/// What a region fn gives the device crate (see [`device_region`]).
+#[derive(Default)]
+pub struct DeviceRegion {
+    /// Each form of the region (the fn itself, or each instance of a generic fn): its kernels'
+    /// base name (`kernel_name`) and its kernels.
+    pub forms: Vec<(String, Vec<TokenStream>)>,
+    /// Why the GPU lowering refused the region: its macro reports it, as a compile error of
+    /// the GPU build.
+    pub refused: Option<Vec<(proc_macro2::Span, String)>>,
+    /// What only acc-build can see is wrong (a method's field whose type does not slice): to
+    /// be reported by acc-build, on these spans.
+    pub errors: Vec<(proc_macro2::Span, String)>,
+    /// The region's parameters as the device takes them (a method's fields included).
+    pub inputs: Vec<syn::FnArg>,
+}
+
+/// The device kernels of a region fn for `acc-build`, with what the macro cannot know: the
+/// declared types of a method's fields (`field_type`). `f` is a free fn, or an associated fn
+/// or method with `Self` already replaced by its type. A region that the proc macro rejects
+/// (its errors reach the user from there) has no forms.
+pub fn device_region(
+    kind: RegionKind,
+    attr: &syn::Attribute,
+    f: &ItemFn,
+    src: &Source,
+    field_type: &dyn Fn(&syn::Member) -> Option<syn::Type>,
+) -> DeviceRegion {
     let tokens = match &attr.meta {
         syn::Meta::List(l) => l.tokens.clone(),
         _ => TokenStream::new(),
     };
+    let mut out = DeviceRegion::default();
     let mut errors = Errors::default();
     let dir = parse::region_directive(kind, tokens, &mut errors);
-    let params = region::params(f, &mut errors);
-    if !errors.is_empty() || dir.host_only() {
-        // The proc macro reports these errors on the host build too; a region that always
-        // runs on the host (`self`) has no kernels.
-        return Ok(Vec::new());
+    // What the macro sees (no field types): its errors are the macro's to report.
+    let seen = method::desugar(f, &dir, &|_| None, &mut errors);
+    let free = seen.as_ref().map_or_else(|| f.clone(), |m| m.free.clone());
+    let forms = generic::instances(&free, &dir, &mut errors);
+    region::params(&free, &mut errors);
+    if !errors.is_empty() || dir.host_only() || (seen.is_some() && forms.is_some()) {
+        // A region that always runs on the host (`self`) has no kernels.
+        return out;
     }
-    let base = kernel_name(&src.file, src.line, &f.sig.ident.to_string());
-    match device::gpu_region(kind, &dir, f, &params, &base) {
-        Ok(g) => Ok(g.kernels.into_iter().map(|k| k.device_fn).collect()),
-        Err(e) => Err(e.into_messages()),
+    let free = match seen {
+        Some(_) => {
+            let mut typed = Errors::default();
+            let m = method::desugar(f, &dir, field_type, &mut typed).expect("a method");
+            if !typed.is_empty() {
+                out.errors = typed.into_messages();
+                return out;
+            }
+            m.free
+        }
+        None => free,
+    };
+    out.inputs = free.sig.inputs.iter().cloned().collect();
+    let forms: Vec<(ItemFn, String)> = match forms {
+        None => vec![(free.clone(), f.sig.ident.to_string())],
+        Some(forms) => forms.into_iter().map(|fm| (fm.f.clone(), fm.f.sig.ident.to_string())).collect(),
+    };
+    for (form, name) in forms {
+        let mut errors = Errors::default();
+        let params = region::params(&form, &mut errors);
+        let base = kernel_name(&src.file, src.line, &name);
+        match device::gpu_region(kind, &dir, &form, &params, &base) {
+            Ok(g) => out.forms.push((base, g.kernels.into_iter().map(|k| k.device_fn).collect())),
+            Err(e) => {
+                out.refused = Some(e.into_messages());
+                out.forms.clear();
+                return out;
+            }
+        }
     }
+    out
 }
 
 pub use data::{expand_data, expand_enter_data, expand_exit_data, expand_update};

@@ -159,6 +159,17 @@ pub struct RegionClauses {
     pub private: Vec<Ident>,
     pub firstprivate: Vec<Ident>,
     pub reduction: Vec<Reduction>,
+    /// `instances(f32, f64)` / `instances(<f32, u32>, ..)`: the instances of a generic region
+    /// (see [`crate::generic`]).
+    pub instances: Option<(Span, Vec<Instance>)>,
+}
+
+/// One instance of a generic region: its generic arguments, in the order of the fn's type and
+/// const parameters.
+#[derive(Clone, Debug)]
+pub struct Instance {
+    pub span: Span,
+    pub args: Vec<syn::GenericArgument>,
 }
 
 /// A parsed compute-region attribute.

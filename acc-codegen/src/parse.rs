@@ -137,15 +137,15 @@ impl Directive {
             Directive::Parallel => &[
                 "num_gangs", "num_workers", "vector_length", "async", "wait", "if", "self", "default",
                 "copy", "copyin", "copyout", "create", "present", "deviceptr", "private",
-                "firstprivate", "reduction",
+                "firstprivate", "reduction", "instances",
             ],
             Directive::Kernels => &[
                 "num_gangs", "num_workers", "vector_length", "async", "wait", "if", "self", "default",
-                "copy", "copyin", "copyout", "create", "present", "deviceptr",
+                "copy", "copyin", "copyout", "create", "present", "deviceptr", "instances",
             ],
             Directive::Serial => &[
                 "async", "wait", "if", "self", "default", "copy", "copyin", "copyout", "create",
-                "present", "deviceptr", "private", "firstprivate", "reduction",
+                "present", "deviceptr", "private", "firstprivate", "reduction", "instances",
             ],
             Directive::Loop => &[
                 "gang", "worker", "vector", "seq", "auto", "independent", "collapse", "tile",
@@ -340,6 +340,53 @@ fn data_clause(kind: DataKind, clause: &RawClause, errors: &mut Errors) -> DataC
     }
 }
 
+/// A variable of a region clause: a name, or `self.field` in a method region (the field's
+/// stand-in name, see [`crate::method`]).
+fn region_var(input: ParseStream) -> syn::Result<Ident> {
+    if input.peek(Token![self]) && input.peek2(Token![.]) {
+        input.parse::<Token![self]>()?;
+        input.parse::<Token![.]>()?;
+        let member: syn::Member = input.parse()?;
+        return Ok(crate::method::field_ident(&member));
+    }
+    input.parse()
+}
+
+/// The variables of a region's clause: names and `self.field`s.
+fn region_var_list(clause: &RawClause, errors: &mut Errors) -> Vec<Ident> {
+    if need_args(clause, "variable names", errors).is_none() {
+        return Vec::new();
+    }
+    parse_or_report(clause, |input: ParseStream| Punctuated::<Ident, Token![,]>::parse_terminated_with(input, region_var), errors)
+        .map(|p| p.into_iter().collect())
+        .unwrap_or_default()
+}
+
+/// `instances(f32, f64)` or `instances(<f32, u32>, <f64, u64>)`: the generic arguments of each
+/// instance of a generic region.
+fn instances(clause: &RawClause, errors: &mut Errors) -> Option<(Span, Vec<Instance>)> {
+    need_args(clause, "the generic arguments of each instance, as in `instances(f32, f64)`", errors)?;
+    let one = |input: ParseStream| -> syn::Result<Instance> {
+        let span = input.span();
+        if input.peek(Token![<]) {
+            input.parse::<Token![<]>()?;
+            let mut args = Vec::new();
+            while !input.peek(Token![>]) {
+                args.push(input.parse::<syn::GenericArgument>()?);
+                if !input.peek(Token![>]) {
+                    input.parse::<Token![,]>()?;
+                }
+            }
+            input.parse::<Token![>]>()?;
+            Ok(Instance { span, args })
+        } else {
+            Ok(Instance { span, args: vec![input.parse::<syn::GenericArgument>()?] })
+        }
+    };
+    let list = parse_or_report(clause, |input: ParseStream| Punctuated::<Instance, Token![,]>::parse_terminated_with(input, one), errors)?;
+    Some((clause.name.span(), list.into_iter().collect()))
+}
+
 fn data_kind(key: &str) -> Option<DataKind> {
     Some(match key {
         "copy" => DataKind::Copy,
@@ -485,12 +532,14 @@ pub fn region_directive(kind: RegionKind, attr: TokenStream, errors: &mut Errors
                     }
                 }
             }
-            "private" => c.private.extend(ident_list(&clause, errors)),
-            "firstprivate" => c.firstprivate.extend(ident_list(&clause, errors)),
+            "private" => c.private.extend(region_var_list(&clause, errors)),
+            "firstprivate" => c.firstprivate.extend(region_var_list(&clause, errors)),
             "reduction" => c.reduction.extend(reduction(&clause, errors)),
+            "instances" => c.instances = instances(&clause, errors),
             other => {
                 let kind = data_kind(other).expect("screened clause list");
-                c.data.push(data_clause(kind, &clause, errors));
+                let vars = region_var_list(&clause, errors).into_iter().map(|ident| Var { ident }).collect();
+                c.data.push(DataClause { kind, span: clause.name.span(), vars });
             }
         }
     }

@@ -170,7 +170,7 @@ pub fn data_plan(
                     var.ident.span(),
                     format!(
                         "`{}` is not a parameter of this region; a region's data clauses name its slice parameters (use `acc::data!` for other variables)",
-                        var.ident
+                        crate::method::display(&var.ident)
                     ),
                 );
                 continue;
@@ -178,14 +178,14 @@ pub fn data_plan(
             if p.kind == ParamKind::Value {
                 errors.error(
                     var.ident.span(),
-                    format!("`{}` is passed by value (a firstprivate copy); data clauses name slices `&[T]` / `&mut [T]`", var.ident),
+                    format!("`{}` is passed by value (a firstprivate copy); data clauses name slices `&[T]` / `&mut [T]`", crate::method::display(&var.ident)),
                 );
                 continue;
             }
             if let Some(prev) = assigned.iter().find(|a| a.0 == var.ident) {
                 errors.error(
                     var.ident.span(),
-                    format!("`{}` already appears in a `{}` clause", var.ident, prev.1.name()),
+                    format!("`{}` already appears in a `{}` clause", crate::method::display(&var.ident), prev.1.name()),
                 );
                 continue;
             }
@@ -207,7 +207,11 @@ pub fn data_plan(
             if p.kind == ParamKind::Slice && matches!(clause.kind, DataKind::Copy | DataKind::CopyOut) {
                 errors.error(
                     clause.span,
-                    format!("`{}` writes `{}` back to the host, but it is a read-only `&[T]`; make it `&mut [T]` or use `copyin`", clause.kind.name(), var.ident),
+                    if var.ident.to_string().starts_with(crate::method::FIELD_PREFIX) {
+                        format!("`{}` writes `{}` back to the host, but the method takes `&self`; take `&mut self`, or use `copyin`", clause.kind.name(), crate::method::display(&var.ident))
+                    } else {
+                        format!("`{}` writes `{}` back to the host, but it is a read-only `&[T]`; make it `&mut [T]` or use `copyin`", clause.kind.name(), var.ident)
+                    },
                 );
                 continue;
             }
@@ -238,7 +242,7 @@ pub fn data_plan(
                     p.ident.span(),
                     format!(
                         "`{0}` is in no data clause, and the region says `default(none)`: name it, as in `{1}({0})`",
-                        p.ident,
+                        crate::method::display(&p.ident),
                         if p.kind == ParamKind::Slice { "copyin" } else { "copy" }
                     ),
                 ));

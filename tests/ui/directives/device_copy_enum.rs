@@ -1,4 +1,4 @@
-// Enums are not `DeviceCopy`.
+// A `DeviceCopy` enum needs an integer representation: `repr(C)` leaves its size to the C ABI.
 #[derive(Clone, Copy, acc::DeviceCopy)]
 #[repr(C)]
 enum Boundary {

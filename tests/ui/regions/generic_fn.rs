@@ -1,4 +1,4 @@
-// Each region becomes one kernel: it must be written for concrete types.
+// A generic region names its instances: each becomes kernels of its own.
 #[acc::parallel]
 fn scale<T: Copy + std::ops::Mul<Output = T>>(k: T, a: &mut [T]) {
     #[acc::r#loop(gang, vector)]
