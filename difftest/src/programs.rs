@@ -1947,13 +1947,13 @@ fn run_p020(cx: &mut Case) -> Outcome {
 
 /// Shape 21: a `parallel` region over `u16` data.
 #[acc::parallel(num_gangs(g), vector_length(v))]
-fn acc_p021(a: &[u16], b: &[u16], mu: &[i32], c: &mut [u16], o: &mut [u64], h: &mut [f64], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: i32, i1: u8, g: usize, w: usize, v: usize) -> (i32, u8, u64) {
+fn acc_p021(a: &[u16], b: &[u16], mu: &[i32], c: &mut [u16], o: &mut [u64], h: &mut [f64], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: i32, i1: u8, g: usize, w: usize, v: usize) -> (i32, u8, f64) {
     let nn = n1 * n2 * n3;
     let m = n2 * n3;
     let mut s0 = i0;
     let mut s1 = i1;
     let mut pa1 = [0u16; 4];
-    let mut cnt2 = 0u64;
+    let mut cnt2 = 0.0f64;
     let top = ((a[0] * 2u16) % 5u16);
     if a[0] <= a[1] {
         #[acc::r#loop(gang, vector, private(pa1))]
@@ -1991,18 +1991,18 @@ fn acc_p021(a: &[u16], b: &[u16], mu: &[i32], c: &mut [u16], o: &mut [u64], h: &
                 if ((a[f].max(1u16)) as u8) > s1 { s1 = ((a[f].max(1u16)) as u8); }
             }
         }
-        let old3 = acc::atomic!(capture cnt2 += 1u64);
+        acc::atomic!(cnt2 += 1.0f64);
     }
     (s0, s1, cnt2)
 }
 
-fn seq_p021(a: &[u16], b: &[u16], mu: &[i32], c: &mut [u16], o: &mut [u64], h: &mut [f64], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: i32, i1: u8, g: usize, w: usize, v: usize) -> (i32, u8, u64) {
+fn seq_p021(a: &[u16], b: &[u16], mu: &[i32], c: &mut [u16], o: &mut [u64], h: &mut [f64], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: i32, i1: u8, g: usize, w: usize, v: usize) -> (i32, u8, f64) {
     let nn = n1 * n2 * n3;
     let m = n2 * n3;
     let mut s0 = i0;
     let mut s1 = i1;
     let mut pa1 = [0u16; 4];
-    let mut cnt2 = 0u64;
+    let mut cnt2 = 0.0f64;
     let top = ((a[0] * 2u16) % 5u16);
     if a[0] <= a[1] {
         for i in 0..nn {
@@ -2035,13 +2035,13 @@ fn seq_p021(a: &[u16], b: &[u16], mu: &[i32], c: &mut [u16], o: &mut [u64], h: &
                 if ((a[f].max(1u16)) as u8) > s1 { s1 = ((a[f].max(1u16)) as u8); }
             }
         }
-        let old3 = cnt2; cnt2 += 1u64;
+        cnt2 += 1.0f64;
     }
     (s0, s1, cnt2)
 }
 
 fn run_p021(cx: &mut Case) -> Outcome {
-    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1 <= 1.8446744073709552e+19);
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
     let x = cx.arrays::<u16, u64, f64, i32>(n1, n2, n3, true);
     let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u16>());
     let i0 = cx.init::<i32>(Op::Mul);
@@ -3556,7 +3556,7 @@ fn acc_p037(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [i8], 
                 win2 = win2.max(a[f + (q & 1)]);
             }
         }
-        let old4 = acc::atomic!(capture cnt3 += 1i32);
+        acc::atomic!(cnt3 += 1i32);
     }
     (cnt3,)
 }
@@ -3580,7 +3580,7 @@ fn seq_p037(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [i8], 
                 win2 = win2.max(a[f + (q & 1)]);
             }
         }
-        let old4 = cnt3; cnt3 += 1i32;
+        cnt3 += 1i32;
     }
     (cnt3,)
 }
@@ -3806,6 +3806,23821 @@ fn run_p039(cx: &mut Case) -> Outcome {
     )
 }
 
+/// Shape 40: a `kernels` region over `i16` data.
+#[acc::kernels(vector_length(v))]
+fn acc_p040(a: &[i16], b: &[i16], mu: &[u8], c: &mut [i16], o: &mut [i16], h: &mut [i32], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = ((4i16 * a[0]) + ((a[1] ^ kk)));
+    z[0] = ((((4i16 >> 2)) ^ ((kk & 1i16))));
+    #[acc::r#loop(independent, gang)]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = (top.min((kk.max(kk))));
+        #[acc::r#loop(seq)]
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            acc::atomic!(h[(f * 7 + 3) % h.len()] += (5i16 as i32));
+        }
+    }
+    #[acc::r#loop(independent, gang)]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t2 = ((top * (-1i16)).min(kk));
+        let mut r3 = 0i16;
+        #[acc::r#loop(independent, worker, reduction(^: r3))]
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            let t4 = (((a[row] | kk)) % 5i16);
+            let mut r5 = 0i64;
+            #[acc::r#loop(vector(32), reduction(^: r3), reduction(|: r5))]
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                r5 |= (c[f] as i64);
+                c[f] = (c[f] ^ (t2 * (-2i16))).clamp((-99i16), 99i16);
+                if (!(((t4 & kk)) != (((f % 16) as i16) + b[f]))) {
+                    c[f] = (b[f]).clamp((-99i16), 99i16);
+                }
+            }
+            let _ = r5;
+        }
+        o[row] = r3;
+    }
+    ()
+}
+
+fn seq_p040(a: &[i16], b: &[i16], mu: &[u8], c: &mut [i16], o: &mut [i16], h: &mut [i32], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = ((4i16 * a[0]) + ((a[1] ^ kk)));
+    z[0] = ((((4i16 >> 2)) ^ ((kk & 1i16))));
+    for k in 0..n1 {
+        let row = k;
+        let t1 = (top.min((kk.max(kk))));
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            h[(f * 7 + 3) % h.len()] += (5i16 as i32);
+        }
+    }
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t2 = ((top * (-1i16)).min(kk));
+        let mut r3 = 0i16;
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            let t4 = (((a[row] | kk)) % 5i16);
+            let mut r5 = 0i64;
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                r5 |= (c[f] as i64);
+                c[f] = (c[f] ^ (t2 * (-2i16))).clamp((-99i16), 99i16);
+                if (!(((t4 & kk)) != (((f % 16) as i16) + b[f]))) {
+                    c[f] = (b[f]).clamp((-99i16), 99i16);
+                }
+            }
+            let _ = r5;
+        }
+        o[row] = r3;
+    }
+    ()
+}
+
+fn run_p040(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 10.0*x1*x2*x3 <= 2147483647.0);
+    let x = cx.arrays::<i16, i16, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i16>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 10.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p040(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p040(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 41: a `kernels` region over `i8` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p041(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [i16], h: &mut [i32], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, i0: f64, g: usize, w: usize, v: usize) -> (f64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((a[1] % 3i8).max((a[0] / 3i8)));
+    z[0] = (((a[1] | 1i8)) % 8i8);
+    #[acc::r#loop(independent, collapse(2), reduction(+: s0))]
+    for k in (lo..lo + n1).step_by(st) {
+        for i in (0..m).step_by(st) {
+            let f = (k - lo) * m + i;
+            s0 += ((kk.wrapping_mul(a[f]).wrapping_add(2i8)) as f64);
+            s0 = (((f % 7) as i8) as f64) + s0;
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    #[acc::r#loop(independent, reduction(+: s0))]
+    for i in 0..nn {
+        let f = i;
+        s0 = s0 + (a[f] as f64);
+        s0 += ((((3i8 >> 2)) * (a[f] - a[f])) as f64);
+        c[f] = c[f].max(kk);
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0,)
+}
+
+fn seq_p041(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [i16], h: &mut [i32], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, i0: f64, g: usize, w: usize, v: usize) -> (f64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((a[1] % 3i8).max((a[0] / 3i8)));
+    z[0] = (((a[1] | 1i8)) % 8i8);
+    for k in (lo..lo + n1).step_by(st) {
+        for i in (0..m).step_by(st) {
+            let f = (k - lo) * m + i;
+            s0 += ((kk.wrapping_mul(a[f]).wrapping_add(2i8)) as f64);
+            s0 = (((f % 7) as i8) as f64) + s0;
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    for i in 0..nn {
+        let f = i;
+        s0 = s0 + (a[f] as f64);
+        s0 += ((((3i8 >> 2)) * (a[f] - a[f])) as f64);
+        c[f] = c[f].max(kk);
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0,)
+}
+
+fn run_p041(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i8, i16, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i8>());
+    let i0 = cx.init::<f64>(Op::Add);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0 + 143.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p041(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p041(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 42: a `parallel` region over `i8` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v), copy(c, h))]
+fn acc_p042(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [i16], h: &mut [usize], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, i0: isize, i1: u16, g: usize, w: usize, v: usize) -> (isize, u16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    z[0] = ((2i8 % 5i8) / 7i8);
+    #[acc::r#loop(worker, vector, reduction(|: s0), reduction(max: s1))]
+    for i in 0..nn {
+        let f = i;
+        s0 |= (((a[f + 1] | b[f])) as isize);
+        if (kk as u16) > s1 { s1 = (kk as u16); }
+        s1 = s1.max((a[f] as u16));
+    }
+    #[acc::r#loop(gang)]
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let mut r1 = 0i16;
+        for j in 0..n2 {
+            let row = (k - lo) * n2 + j;
+            let t2 = (((row % 16) as i8) * (-1i8));
+            let mut sh3 = [0i8; 8];
+            #[acc::r#loop(vector)]
+            for q in 0..8 {
+                sh3[q] = (((q % 16) as i8) - 0i8);
+            }
+            let mut r4 = !0i32;
+            #[acc::r#loop(vector, reduction(min: r1), reduction(&: r4))]
+            for i in (0..n3).step_by(st) {
+                let f = ((k - lo) * n2 + j) * n3 + i;
+                r1 = r1.min((t2 as i16));
+                r4 = r4 & (4i8 as i32);
+                c[f] = ((kk >> 2));
+                c[f] = (kk - (3i8 * 5i8));
+            }
+            let _ = r4;
+        }
+        o[row] = r1;
+    }
+    (s0, s1)
+}
+
+fn seq_p042(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [i16], h: &mut [usize], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, i0: isize, i1: u16, g: usize, w: usize, v: usize) -> (isize, u16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    z[0] = ((2i8 % 5i8) / 7i8);
+    for i in 0..nn {
+        let f = i;
+        s0 |= (((a[f + 1] | b[f])) as isize);
+        if (kk as u16) > s1 { s1 = (kk as u16); }
+        s1 = s1.max((a[f] as u16));
+    }
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let mut r1 = 0i16;
+        for j in 0..n2 {
+            let row = (k - lo) * n2 + j;
+            let t2 = (((row % 16) as i8) * (-1i8));
+            let mut sh3 = [0i8; 8];
+            for q in 0..8 {
+                sh3[q] = (((q % 16) as i8) - 0i8);
+            }
+            let mut r4 = !0i32;
+            for i in (0..n3).step_by(st) {
+                let f = ((k - lo) * n2 + j) * n3 + i;
+                r1 = r1.min((t2 as i16));
+                r4 = r4 & (4i8 as i32);
+                c[f] = ((kk >> 2));
+                c[f] = (kk - (3i8 * 5i8));
+            }
+            let _ = r4;
+        }
+        o[row] = r1;
+    }
+    (s0, s1)
+}
+
+fn run_p042(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i8, i16, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i8>());
+    let i0 = cx.init::<isize>(Op::Or);
+    let i1 = cx.init::<u16>(Op::MaxOrdered);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p042(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p042(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 43: a `parallel` region over `u16` data.
+#[acc::parallel(reduction(+: s0), num_gangs(g), vector_length(v))]
+fn acc_p043(a: &[u16], b: &[u16], mu: &[u8], c: &mut [u16], o: &mut [u8], h: &mut [usize], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: isize, g: usize, w: usize, v: usize) -> (isize,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa3 = [0u16; 4];
+    z[0] = (((a[1] * 5u16) >> 2));
+    if a[0] <= a[1] {
+        #[acc::r#loop(gang)]
+        for k in 0..n1 {
+            let row = k;
+            let t1 = (((((row % 3) as u16) + 3u16) | ((a[row] & 0u16))));
+            let mut sh2 = [0u16; 8];
+            #[acc::r#loop(vector)]
+            for q in 0..8 {
+                sh2[q] = (4u16 * 4u16);
+            }
+            #[acc::r#loop(private(pa3))]
+            for i in (lo..lo + m).step_by(st) {
+                let f = k * m + (i - lo);
+                for q in 0..4 { pa3[q] = kk; }
+                s0 += (pa3[(f + 1) % 4] as isize);
+                s0 += ((c[f] % 8u16) as isize);
+            }
+        }
+    }
+    #[acc::r#loop(collapse(3))]
+    for k in (lo..lo + n1).step_by(st) {
+        for j in 0..n2 {
+            for i in 0..n3 {
+                let f = ((k - lo) * n2 + j) * n3 + i;
+                c[f] = ((if ((if a[f + 1] > ((f % 16) as u16) { a[f + 1] } else { ((f % 16) as u16) }) & 1) == 0 { ((b[f] >> 1)) } else { (if a[f + 1] > ((f % 16) as u16) { a[f + 1] } else { ((f % 16) as u16) }) })).clamp(0u16, 99u16);
+            }
+        }
+    }
+    (s0,)
+}
+
+fn seq_p043(a: &[u16], b: &[u16], mu: &[u8], c: &mut [u16], o: &mut [u8], h: &mut [usize], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: isize, g: usize, w: usize, v: usize) -> (isize,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa3 = [0u16; 4];
+    z[0] = (((a[1] * 5u16) >> 2));
+    if a[0] <= a[1] {
+        for k in 0..n1 {
+            let row = k;
+            let t1 = (((((row % 3) as u16) + 3u16) | ((a[row] & 0u16))));
+            let mut sh2 = [0u16; 8];
+            for q in 0..8 {
+                sh2[q] = (4u16 * 4u16);
+            }
+            for i in (lo..lo + m).step_by(st) {
+                let f = k * m + (i - lo);
+                for q in 0..4 { pa3[q] = kk; }
+                s0 += (pa3[(f + 1) % 4] as isize);
+                s0 += ((c[f] % 8u16) as isize);
+            }
+        }
+    }
+    for k in (lo..lo + n1).step_by(st) {
+        for j in 0..n2 {
+            for i in 0..n3 {
+                let f = ((k - lo) * n2 + j) * n3 + i;
+                c[f] = ((if ((if a[f + 1] > ((f % 16) as u16) { a[f + 1] } else { ((f % 16) as u16) }) & 1) == 0 { ((b[f] >> 1)) } else { (if a[f + 1] > ((f % 16) as u16) { a[f + 1] } else { ((f % 16) as u16) }) })).clamp(0u16, 99u16);
+            }
+        }
+    }
+    (s0,)
+}
+
+fn run_p043(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 9.0 + 16.0*x1*x2*x3 <= 9.223372036854776e+18);
+    let x = cx.arrays::<u16, u8, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u16>());
+    let i0 = cx.init::<isize>(Op::Add);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0 + 16.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p043(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p043(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 44: a `kernels` region over `usize` data.
+#[acc::kernels(vector_length(v))]
+fn acc_p044(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [u16], h: &mut [i64], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: u16, g: usize, w: usize, v: usize) -> (u16,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = (((a[0] * 2usize) >> 1));
+    if kk != kk {
+        #[acc::r#loop(independent, gang)]
+        for k in (lo..lo + n1).step_by(st) {
+            let row = (k - lo);
+            #[acc::r#loop(seq)]
+            for i in 0..m {
+                let f = (k - lo) * m + i;
+                c[f] = ((((kk ^ b[f])).wrapping_mul(top).wrapping_add(1usize))).clamp(0usize, 99usize);
+            }
+        }
+    }
+    (s0,)
+}
+
+fn seq_p044(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [u16], h: &mut [i64], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: u16, g: usize, w: usize, v: usize) -> (u16,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = (((a[0] * 2usize) >> 1));
+    if kk != kk {
+        for k in (lo..lo + n1).step_by(st) {
+            let row = (k - lo);
+            for i in 0..m {
+                let f = (k - lo) * m + i;
+                c[f] = ((((kk ^ b[f])).wrapping_mul(top).wrapping_add(1usize))).clamp(0usize, 99usize);
+            }
+        }
+    }
+    (s0,)
+}
+
+fn run_p044(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<usize, u16, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let i0 = cx.init::<u16>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p044(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p044(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 45: a `kernels` region over `i16` data.
+#[acc::kernels(num_gangs(g), copyin(a, b))]
+fn acc_p045(a: &[i16], b: &[i16], mu: &[u8], c: &mut [i16], o: &mut [u16], h: &mut [i32], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, i0: u32, i1: f32, g: usize, w: usize, v: usize) -> (u32, f32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = (a[0] - (a[1].max(a[1])));
+    if a[0] <= a[1] {
+        #[acc::r#loop(independent, gang, vector(32), reduction(&: s0), reduction(min: s1))]
+        for i in (lo..lo + nn).step_by(st) {
+            let f = (i - lo);
+            s0 = s0 & (((f % 16) as i16) as u32);
+            if ((2i16.min(3i16)) as f32) < s1 { s1 = ((2i16.min(3i16)) as f32); }
+        }
+    }
+    #[acc::r#loop(reduction(&: s0))]
+    for k in 0..n1 {
+        let row = k;
+        let mut q1 = 0i16;
+        {
+            o[row] = (((((row % 3) as i16) ^ ((row % 7) as i16))) as u16);
+            q1 = ((row % 7) as i16);
+        }
+        let mut sh2 = [0i16; 8];
+        #[acc::r#loop(vector)]
+        for q in 0..8 {
+            sh2[q] = (((((q % 16) as i16) >> 2)).max(((q % 3) as i16)));
+        }
+        #[acc::r#loop(reduction(&: s0))]
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            c[f] = (((a[f] * (-1i16)) + (b[f] / 3i16))).clamp((-99i16), 99i16);
+            s0 = s0 & ((top.wrapping_mul(a[f]).wrapping_add(8i16)) as u32);
+        }
+        #[acc::r#loop]
+        for i in 0..m {
+            let _ = c[row * m + (m - 1 - i)];
+        }
+    }
+    for i in 1..nn {
+        c[i] = c[i - 1].max(a[i]);
+    }
+    (s0, s1)
+}
+
+fn seq_p045(a: &[i16], b: &[i16], mu: &[u8], c: &mut [i16], o: &mut [u16], h: &mut [i32], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, i0: u32, i1: f32, g: usize, w: usize, v: usize) -> (u32, f32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = (a[0] - (a[1].max(a[1])));
+    if a[0] <= a[1] {
+        for i in (lo..lo + nn).step_by(st) {
+            let f = (i - lo);
+            s0 = s0 & (((f % 16) as i16) as u32);
+            if ((2i16.min(3i16)) as f32) < s1 { s1 = ((2i16.min(3i16)) as f32); }
+        }
+    }
+    for k in 0..n1 {
+        let row = k;
+        let mut q1 = 0i16;
+        {
+            o[row] = (((((row % 3) as i16) ^ ((row % 7) as i16))) as u16);
+            q1 = ((row % 7) as i16);
+        }
+        let mut sh2 = [0i16; 8];
+        for q in 0..8 {
+            sh2[q] = (((((q % 16) as i16) >> 2)).max(((q % 3) as i16)));
+        }
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            c[f] = (((a[f] * (-1i16)) + (b[f] / 3i16))).clamp((-99i16), 99i16);
+            s0 = s0 & ((top.wrapping_mul(a[f]).wrapping_add(8i16)) as u32);
+        }
+        for i in 0..m {
+            let _ = c[row * m + (m - 1 - i)];
+        }
+    }
+    for i in 1..nn {
+        c[i] = c[i - 1].max(a[i]);
+    }
+    (s0, s1)
+}
+
+fn run_p045(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i16, u16, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i16>());
+    let i0 = cx.init::<u32>(Op::And);
+    let i1 = cx.init::<f32>(Op::MinOrdered);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0 + 2.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p045(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p045(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 46: a `parallel` region over `u32` data.
+#[acc::parallel(private(scr), num_gangs(g), num_workers(w), vector_length(v), if(n1 % 4 != 3))]
+fn acc_p046(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [f32], h: &mut [f32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: u32, i1: f32, i2: i64, g: usize, w: usize, v: usize) -> (u32, f32, i64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pv1 = 0u32;
+    if a[0] <= a[1] {
+        #[acc::r#loop(auto, reduction(max: s0), reduction(min: s1), private(pv1))]
+        for i in lo..lo + nn {
+            let f = (i - lo);
+            if ((((f % 3) as u32) * ((f % 3) as u32)) <= a[f]) {
+                continue;
+            }
+            pv1 = (((kk | b[f])) % 8u32);
+            s0 = ((((f % 7) as u32) ^ b[f])).max(s0);
+            s1 = s1.min((kk as f32));
+        }
+    }
+    #[acc::r#loop(gang)]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let mut q2 = 0u32;
+        {
+            o[row] = ((kk % 8u32) as f32);
+            q2 = (((row % 16) as u32) % 3u32);
+        }
+        let mut sh3 = [0u32; 8];
+        #[acc::r#loop(vector)]
+        for q in 0..8 {
+            sh3[q] = (((kk ^ kk)).wrapping_mul((((q % 16) as u32).wrapping_mul(kk).wrapping_add(6u32))).wrapping_add(4u32));
+        }
+        for q in 0..scr.len() {
+            scr[q] = ((3u32 & a[(row + q) % a.len()]));
+        }
+        #[acc::r#loop(vector, reduction(max: s2))]
+        for i in (0..m).step_by(st) {
+            let f = k * m + i;
+            s2 = s2.max(((kk.min(a[f + 1])) as i64));
+            if (((((f % 7) as u32) >> 1)) > ((b[f] | q2))) {
+                c[f] = c[f].max((3u32 % 5u32));
+            }
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p046(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [f32], h: &mut [f32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: u32, i1: f32, i2: i64, g: usize, w: usize, v: usize) -> (u32, f32, i64) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pv1 = 0u32;
+    if a[0] <= a[1] {
+        for i in lo..lo + nn {
+            let f = (i - lo);
+            if ((((f % 3) as u32) * ((f % 3) as u32)) <= a[f]) {
+                continue;
+            }
+            pv1 = (((kk | b[f])) % 8u32);
+            s0 = ((((f % 7) as u32) ^ b[f])).max(s0);
+            s1 = s1.min((kk as f32));
+        }
+    }
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let mut q2 = 0u32;
+        {
+            o[row] = ((kk % 8u32) as f32);
+            q2 = (((row % 16) as u32) % 3u32);
+        }
+        let mut sh3 = [0u32; 8];
+        for q in 0..8 {
+            sh3[q] = (((kk ^ kk)).wrapping_mul((((q % 16) as u32).wrapping_mul(kk).wrapping_add(6u32))).wrapping_add(4u32));
+        }
+        for q in 0..scr.len() {
+            scr[q] = ((3u32 & a[(row + q) % a.len()]));
+        }
+        for i in (0..m).step_by(st) {
+            let f = k * m + i;
+            s2 = s2.max(((kk.min(a[f + 1])) as i64));
+            if (((((f % 7) as u32) >> 1)) > ((b[f] | q2))) {
+                c[f] = c[f].max((3u32 % 5u32));
+            }
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn run_p046(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u32, f32, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u32>());
+    let i0 = cx.init::<u32>(Op::Max);
+    let i1 = cx.init::<f32>(Op::Min);
+    let i2 = cx.init::<i64>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1007.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0 + 9.0*x1*x2*x3, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p046(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p046(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 47: a `serial` region over `f64` data.
+#[acc::serial]
+fn acc_p047(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [usize], h: &mut [i32], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    #[acc::r#loop]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((kk.min(a[row])) * 3.0f64);
+        #[acc::r#loop]
+        for i in (0..m).step_by(st) {
+            let f = k * m + i;
+        }
+    }
+    #[acc::r#loop]
+    for i in 0..nn {
+        let f = i;
+    }
+    for i in 0..nn {
+        h[(i as u8) as usize] += 1i32;
+    }
+    ()
+}
+
+fn seq_p047(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [usize], h: &mut [i32], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((kk.min(a[row])) * 3.0f64);
+        for i in (0..m).step_by(st) {
+            let f = k * m + i;
+        }
+    }
+    for i in 0..nn {
+        let f = i;
+    }
+    for i in 0..nn {
+        h[(i as u8) as usize] += 1i32;
+    }
+    ()
+}
+
+fn run_p047(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 2.0*x1*x2*x3 <= 2147483647.0);
+    let x = cx.arrays::<f64, usize, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 2.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p047(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p047(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 48: a `kernels` region over `i64` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p048(a: &[i64], b: &[i64], mu: &[i16], c: &mut [i64], o: &mut [f32], h: &mut [u32], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: u16, i1: i16, g: usize, w: usize, v: usize) -> (u16, i16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    #[acc::r#loop(independent, gang, vector(64), reduction(max: s0))]
+    for i in 0..nn {
+        let f = i;
+        let mut win1 = a[f];
+        for q in 0..2 {
+            win1 = win1.max(a[f + (q & 1)]);
+        }
+        s0 = s0.max((((a[f] ^ ((f % 7) as i64))) as u16));
+    }
+    #[acc::r#loop(independent, reduction(*: s1), reduction(max: s0))]
+    for i in lo..lo + nn {
+        let f = (i - lo);
+        s1 *= mu[f];
+        if (((f % 3) as i64) as u16) > s0 { s0 = (((f % 3) as i64) as u16); }
+    }
+    (s0, s1)
+}
+
+fn seq_p048(a: &[i64], b: &[i64], mu: &[i16], c: &mut [i64], o: &mut [f32], h: &mut [u32], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: u16, i1: i16, g: usize, w: usize, v: usize) -> (u16, i16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    for i in 0..nn {
+        let f = i;
+        let mut win1 = a[f];
+        for q in 0..2 {
+            win1 = win1.max(a[f + (q & 1)]);
+        }
+        s0 = s0.max((((a[f] ^ ((f % 7) as i64))) as u16));
+    }
+    for i in lo..lo + nn {
+        let f = (i - lo);
+        s1 *= mu[f];
+        if (((f % 3) as i64) as u16) > s0 { s0 = (((f % 3) as i64) as u16); }
+    }
+    (s0, s1)
+}
+
+fn run_p048(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i64, f32, u32, i16>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i64>());
+    let i0 = cx.init::<u16>(Op::MaxOrdered);
+    let i1 = cx.init::<i16>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p048(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p048(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 49: a `parallel` region over `f64` data.
+#[acc::parallel(private(scr), num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p049(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [f64], h: &mut [f64], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: i64, i1: i32, g: usize, w: usize, v: usize) -> (i64, i32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    #[acc::r#loop(gang)]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        if ((3.0f64.max(kk)) <= (if kk < 1.25f64 { kk } else { 1.25f64 })) {
+            continue;
+        }
+        let t1 = ((a[row].min(0.5f64)) * (a[row].mul_add(0.5f64, 1.25f64)));
+        let mut q2 = 0.0f64;
+        {
+            o[row] = (kk - kk);
+            q2 = (3.0f64 * kk);
+        }
+        for q in 0..scr.len() {
+            scr[q] = ((q % 16) as f64);
+        }
+        let mut r3 = !0i8;
+        #[acc::r#loop(vector, reduction(&: r3), reduction(|: s1))]
+        for i in 0..m {
+            let f = k * m + i;
+            if ((3.0f64 * 0.5f64) < (a[f].abs())) {
+                continue;
+            }
+            c[f] = ((((f % 3) as f64) * q2) - (q2.abs().sqrt()));
+            s1 |= (scr[row % scr.len()] as i32);
+            c[f] = (kk.abs());
+        }
+        let _ = r3;
+    }
+    #[acc::r#loop(gang, collapse(2), reduction(|: s1))]
+    for k in (lo..lo + n1).step_by(st) {
+        for j in 0..n2 {
+            let row = (k - lo) * n2 + j;
+            let t4 = ((kk.abs().sqrt()) * (0.5f64.abs().sqrt()));
+            for q in 0..scr.len() {
+                scr[q] = (kk.min(0.5f64));
+            }
+            let mut r5 = 0.0f64;
+            #[acc::r#loop(vector, reduction(max: r5))]
+            for i in 0..n3 {
+                let f = ((k - lo) * n2 + j) * n3 + i;
+                if c[f] > r5 { r5 = c[f]; }
+                s1 = (scr[row % scr.len()] as i32) | s1;
+                acc::atomic!(h[(f * 7 + 3) % h.len()] += 0.5f64);
+            }
+            o[row] = r5;
+        }
+    }
+    #[acc::r#loop(independent, gang, vector)]
+    for i in 1..=nn {
+        let f = (i - 1);
+        acc::atomic!(h[(f * 7 + 3) % h.len()] += (((f % 16) as f64) * 0.5f64));
+    }
+    (s0, s1)
+}
+
+fn seq_p049(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [f64], h: &mut [f64], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: i64, i1: i32, g: usize, w: usize, v: usize) -> (i64, i32) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        if ((3.0f64.max(kk)) <= (if kk < 1.25f64 { kk } else { 1.25f64 })) {
+            continue;
+        }
+        let t1 = ((a[row].min(0.5f64)) * (a[row].mul_add(0.5f64, 1.25f64)));
+        let mut q2 = 0.0f64;
+        {
+            o[row] = (kk - kk);
+            q2 = (3.0f64 * kk);
+        }
+        for q in 0..scr.len() {
+            scr[q] = ((q % 16) as f64);
+        }
+        let mut r3 = !0i8;
+        for i in 0..m {
+            let f = k * m + i;
+            if ((3.0f64 * 0.5f64) < (a[f].abs())) {
+                continue;
+            }
+            c[f] = ((((f % 3) as f64) * q2) - (q2.abs().sqrt()));
+            s1 |= (scr[row % scr.len()] as i32);
+            c[f] = (kk.abs());
+        }
+        let _ = r3;
+    }
+    for k in (lo..lo + n1).step_by(st) {
+        for j in 0..n2 {
+            let row = (k - lo) * n2 + j;
+            let t4 = ((kk.abs().sqrt()) * (0.5f64.abs().sqrt()));
+            for q in 0..scr.len() {
+                scr[q] = (kk.min(0.5f64));
+            }
+            let mut r5 = 0.0f64;
+            for i in 0..n3 {
+                let f = ((k - lo) * n2 + j) * n3 + i;
+                if c[f] > r5 { r5 = c[f]; }
+                s1 = (scr[row % scr.len()] as i32) | s1;
+                h[(f * 7 + 3) % h.len()] += 0.5f64;
+            }
+            o[row] = r5;
+        }
+    }
+    for i in 1..=nn {
+        let f = (i - 1);
+        h[(f * 7 + 3) % h.len()] += (((f % 16) as f64) * 0.5f64);
+    }
+    (s0, s1)
+}
+
+fn run_p049(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f64, f64, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let i0 = cx.init::<i64>(Op::And);
+    let i1 = cx.init::<i32>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1036.0 + 2000.0*x3,
+        h: 1000.0 + 17.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p049(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p049(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 50: a `parallel` region over `i16` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p050(a: &[i16], b: &[i16], mu: &[u8], c: &mut [i16], o: &mut [bool], h: &mut [f32], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, i0: i16, g: usize, w: usize, v: usize) -> (i16,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pv1 = 0i16;
+    #[acc::r#loop(gang, worker, vector, reduction(&: s0), private(pv1))]
+    for i in 0..nn {
+        let f = i;
+        pv1 = (((c[f] >> 2)) / 7i16);
+        s0 = s0 & ((a[f] | b[f]));
+        c[f] = c[f].max((((3i16 >> 2)).max(a[f])));
+    }
+    z[1] = z[1] ^ s0;
+    (s0,)
+}
+
+fn seq_p050(a: &[i16], b: &[i16], mu: &[u8], c: &mut [i16], o: &mut [bool], h: &mut [f32], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, i0: i16, g: usize, w: usize, v: usize) -> (i16,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pv1 = 0i16;
+    for i in 0..nn {
+        let f = i;
+        pv1 = (((c[f] >> 2)) / 7i16);
+        s0 = s0 & ((a[f] | b[f]));
+        c[f] = c[f].max((((3i16 >> 2)).max(a[f])));
+    }
+    z[1] = z[1] ^ s0;
+    (s0,)
+}
+
+fn run_p050(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i16, bool, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i16>());
+    let i0 = cx.init::<i16>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p050(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p050(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 51: a `parallel` region over `u64` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p051(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [i16], h: &mut [u64], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: usize, i1: u64, i2: isize, g: usize, w: usize, v: usize) -> (usize, u64, isize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pv1 = 0u64;
+    let top = (((a[1] | a[1])) % 8u64);
+    z[0] = 2u64;
+    #[acc::r#loop(gang, reduction(max: s2))]
+    for k in 0..n1 {
+        let row = k;
+        for rep in 0..2 {
+            #[acc::r#loop(worker, vector, reduction(max: s2), private(pv1))]
+            for i in 0..m {
+                let f = k * m + i;
+                pv1 = (a[f] / 7u64);
+                s2 = (a[f + 1] as isize).max(s2);
+            }
+        }
+    }
+    #[acc::r#loop(gang)]
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let t2 = (((row % 7) as u64).max((top / 2u64)));
+        let mut sh3 = [0u64; 8];
+        #[acc::r#loop(worker)]
+        for q in 0..8 {
+            sh3[q] = ((a[(row + q) % a.len()].max(kk)) % 5u64);
+        }
+        let mut r4 = 0i16;
+        #[acc::r#loop(worker, reduction(max: r4), reduction(+: s0))]
+        for j in (0..n2).step_by(st) {
+            let row = (k - lo) * n2 + j;
+            let t5 = ((((row % 7) as u64) % 5u64).min(((kk & kk))));
+            #[acc::r#loop(seq)]
+            for i in 0..n3 {
+                let f = ((k - lo) * n2 + j) * n3 + i;
+                r4 = r4.max((((b[f] & a[f + 1])) as i16));
+                s0 += (top as usize);
+                if ((sh3[row % 8].min(t5)) <= (if (sh3[row % 8] & 1) == 0 { sh3[row % 8] } else { ((f % 16) as u64) })) {
+                    c[f] = c[f].max((((kk & a[f])) % 3u64));
+                }
+                c[f] = ((((((f % 3) as u64) ^ top)) | (c[f] / 2u64)));
+            }
+        }
+        o[row] = r4;
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p051(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [i16], h: &mut [u64], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: usize, i1: u64, i2: isize, g: usize, w: usize, v: usize) -> (usize, u64, isize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pv1 = 0u64;
+    let top = (((a[1] | a[1])) % 8u64);
+    z[0] = 2u64;
+    for k in 0..n1 {
+        let row = k;
+        for rep in 0..2 {
+            for i in 0..m {
+                let f = k * m + i;
+                pv1 = (a[f] / 7u64);
+                s2 = (a[f + 1] as isize).max(s2);
+            }
+        }
+    }
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let t2 = (((row % 7) as u64).max((top / 2u64)));
+        let mut sh3 = [0u64; 8];
+        for q in 0..8 {
+            sh3[q] = ((a[(row + q) % a.len()].max(kk)) % 5u64);
+        }
+        let mut r4 = 0i16;
+        for j in (0..n2).step_by(st) {
+            let row = (k - lo) * n2 + j;
+            let t5 = ((((row % 7) as u64) % 5u64).min(((kk & kk))));
+            for i in 0..n3 {
+                let f = ((k - lo) * n2 + j) * n3 + i;
+                r4 = r4.max((((b[f] & a[f + 1])) as i16));
+                s0 += (top as usize);
+                if ((sh3[row % 8].min(t5)) <= (if (sh3[row % 8] & 1) == 0 { sh3[row % 8] } else { ((f % 16) as u64) })) {
+                    c[f] = c[f].max((((kk & a[f])) % 3u64));
+                }
+                c[f] = ((((((f % 3) as u64) ^ top)) | (c[f] / 2u64)));
+            }
+        }
+        o[row] = r4;
+    }
+    (s0, s1, s2)
+}
+
+fn run_p051(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 9.0 + 7.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<u64, i16, u64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u64>());
+    let i0 = cx.init::<usize>(Op::Add);
+    let i1 = cx.init::<u64>(Op::Max);
+    let i2 = cx.init::<isize>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0 + 7.0*x1*x2*x3, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p051(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p051(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 52: a `parallel` region over `i32` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p052(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [bool], h: &mut [usize], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = (a[1] - ((4i32 ^ a[0])));
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = a[row];
+        for rep in 0..2 {
+            #[acc::r#loop(vector)]
+            for j in 0..n2 {
+                let row = k * n2 + j;
+                #[acc::r#loop(seq)]
+                for i in (lo..lo + n3).step_by(st) {
+                    let f = (k * n2 + j) * n3 + (i - lo);
+                    c[f] = ((if (kk & 1) == 0 { kk } else { top }) * 3i32);
+                    if (kk > (a[f] + kk)) {
+                        c[f] = (((a[f] + ((f % 7) as i32)) | (a[f] % 5i32)));
+                    }
+                    c[f] = ((a[f + 1] - a[f + 1]) / 2i32);
+                }
+            }
+        }
+    }
+    ()
+}
+
+fn seq_p052(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [bool], h: &mut [usize], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = (a[1] - ((4i32 ^ a[0])));
+    for k in 0..n1 {
+        let row = k;
+        let t1 = a[row];
+        for rep in 0..2 {
+            for j in 0..n2 {
+                let row = k * n2 + j;
+                for i in (lo..lo + n3).step_by(st) {
+                    let f = (k * n2 + j) * n3 + (i - lo);
+                    c[f] = ((if (kk & 1) == 0 { kk } else { top }) * 3i32);
+                    if (kk > (a[f] + kk)) {
+                        c[f] = (((a[f] + ((f % 7) as i32)) | (a[f] % 5i32)));
+                    }
+                    c[f] = ((a[f + 1] - a[f + 1]) / 2i32);
+                }
+            }
+        }
+    }
+    ()
+}
+
+fn run_p052(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i32, bool, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i32>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p052(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p052(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 53: a `parallel` region over `u32` data.
+#[acc::parallel(private(scr), num_workers(w), vector_length(v))]
+fn acc_p053(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [f64], h: &mut [f32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: f64, i1: bool, g: usize, w: usize, v: usize) -> (f64, bool) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = (a[1] * 1u32);
+    for rep in 0..2 {
+        #[acc::r#loop(gang)]
+        for k in 1..=n1 {
+            let row = (k - 1);
+            let mut sh1 = [0u32; 8];
+            #[acc::r#loop(worker, vector)]
+            for q in 0..8 {
+                sh1[q] = ((((a[(row + q) % a.len()] ^ ((q % 16) as u32))) & ((kk ^ kk))));
+            }
+            for q in 0..scr.len() {
+                scr[q] = ((kk & ((q % 3) as u32)));
+            }
+            let mut r2 = f64::INFINITY;
+            #[acc::r#loop(worker, vector, collapse(2), reduction(min: r2), reduction(&&: s1))]
+            for j in 0..n2 {
+                for i in 0..n3 {
+                    let f = ((k - 1) * n2 + j) * n3 + i;
+                    let mut win3 = a[f];
+                    for q in 0..2 {
+                        win3 = win3.max(a[f + (q & 1)]);
+                    }
+                    s1 = s1 && ((a[f] + top) < (if (3u32 & 1) == 0 { 3u32 } else { 2u32 }));
+                    s1 = s1 && ((((c[f] ^ a[f + 1])) & 1) == 0);
+                }
+            }
+            o[row] = r2;
+        }
+    }
+    for rep in 0..2 {
+        #[acc::r#loop(gang, worker, vector, reduction(&&: s1))]
+        for i in (0..nn).step_by(st) {
+            let f = i;
+            c[f] = ((((((f % 7) as u32).wrapping_mul(((f % 16) as u32)).wrapping_add(2u32)) | c[f]))).clamp(0u32, 99u32);
+            s1 = s1 && (c[f] <= (4u32 * top));
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, s1)
+}
+
+fn seq_p053(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [f64], h: &mut [f32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: f64, i1: bool, g: usize, w: usize, v: usize) -> (f64, bool) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = (a[1] * 1u32);
+    for rep in 0..2 {
+        for k in 1..=n1 {
+            let row = (k - 1);
+            let mut sh1 = [0u32; 8];
+            for q in 0..8 {
+                sh1[q] = ((((a[(row + q) % a.len()] ^ ((q % 16) as u32))) & ((kk ^ kk))));
+            }
+            for q in 0..scr.len() {
+                scr[q] = ((kk & ((q % 3) as u32)));
+            }
+            let mut r2 = f64::INFINITY;
+            for j in 0..n2 {
+                for i in 0..n3 {
+                    let f = ((k - 1) * n2 + j) * n3 + i;
+                    let mut win3 = a[f];
+                    for q in 0..2 {
+                        win3 = win3.max(a[f + (q & 1)]);
+                    }
+                    s1 = s1 && ((a[f] + top) < (if (3u32 & 1) == 0 { 3u32 } else { 2u32 }));
+                    s1 = s1 && ((((c[f] ^ a[f + 1])) & 1) == 0);
+                }
+            }
+            o[row] = r2;
+        }
+    }
+    for rep in 0..2 {
+        for i in (0..nn).step_by(st) {
+            let f = i;
+            c[f] = ((((((f % 7) as u32).wrapping_mul(((f % 16) as u32)).wrapping_add(2u32)) | c[f]))).clamp(0u32, 99u32);
+            s1 = s1 && (c[f] <= (4u32 * top));
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, s1)
+}
+
+fn run_p053(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u32, f64, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u32>());
+    let i0 = cx.init::<f64>(Op::Mul);
+    let i1 = cx.init::<bool>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1018.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p053(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p053(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 54: a `serial` region over `f64` data.
+#[acc::serial(copy(c, h))]
+fn acc_p054(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [i64], h: &mut [i64], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: f64, g: usize, w: usize, v: usize) -> (f64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = (if (if kk < kk { kk } else { kk }) < (if a[0] < 3.0f64 { a[0] } else { 3.0f64 }) { (if kk < kk { kk } else { kk }) } else { (if a[0] < 3.0f64 { a[0] } else { 3.0f64 }) });
+    #[acc::r#loop(seq)]
+    for i in (0..nn).step_by(st) {
+        let f = i;
+        acc::atomic!(h[(f * 7 + 3) % h.len()] += ((kk * 0.25f64) as i64));
+    }
+    (s0,)
+}
+
+fn seq_p054(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [i64], h: &mut [i64], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: f64, g: usize, w: usize, v: usize) -> (f64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = (if (if kk < kk { kk } else { kk }) < (if a[0] < 3.0f64 { a[0] } else { 3.0f64 }) { (if kk < kk { kk } else { kk }) } else { (if a[0] < 3.0f64 { a[0] } else { 3.0f64 }) });
+    for i in (0..nn).step_by(st) {
+        let f = i;
+        h[(f * 7 + 3) % h.len()] += ((kk * 0.25f64) as i64);
+    }
+    (s0,)
+}
+
+fn run_p054(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 6.0*x1*x2*x3 <= 9.223372036854776e+18);
+    let x = cx.arrays::<f64, i64, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let i0 = cx.init::<f64>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 6.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p054(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p054(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 55: a `kernels` region over `i8` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p055(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [bool], h: &mut [i64], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, i0: bool, g: usize, w: usize, v: usize) -> (bool, i64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pv1 = 0i8;
+    let mut cnt2 = 0i64;
+    z[0] = ((kk % 5i8) * kk);
+    #[acc::r#loop(independent, collapse(2), reduction(^: s0), private(pv1))]
+    for k in (0..n1).step_by(st) {
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            pv1 = a[f + 1];
+            let old3 = acc::atomic!(capture cnt2 += 1i64);
+            if (kk == (if c[f] > kk { c[f] } else { kk })) {
+                c[f] = ((if pv1 > kk { pv1 } else { kk }) % 3i8);
+            }
+            s0 ^= ((pv1 / 2i8) < (b[f].min(kk)));
+        }
+    }
+    let mut carry4 = kk;
+    for i in 0..nn {
+        carry4 = (carry4 ^ a[i]).max(a[i + 1]);
+        z[3] = carry4;
+    }
+    (s0, cnt2)
+}
+
+fn seq_p055(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [bool], h: &mut [i64], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, i0: bool, g: usize, w: usize, v: usize) -> (bool, i64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pv1 = 0i8;
+    let mut cnt2 = 0i64;
+    z[0] = ((kk % 5i8) * kk);
+    for k in (0..n1).step_by(st) {
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            pv1 = a[f + 1];
+            let old3 = cnt2; cnt2 += 1i64;
+            if (kk == (if c[f] > kk { c[f] } else { kk })) {
+                c[f] = ((if pv1 > kk { pv1 } else { kk }) % 3i8);
+            }
+            s0 ^= ((pv1 / 2i8) < (b[f].min(kk)));
+        }
+    }
+    let mut carry4 = kk;
+    for i in 0..nn {
+        carry4 = (carry4 ^ a[i]).max(a[i + 1]);
+        z[3] = carry4;
+    }
+    (s0, cnt2)
+}
+
+fn run_p055(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2*x3 <= 9.223372036854776e+18);
+    let x = cx.arrays::<i8, bool, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i8>());
+    let i0 = cx.init::<bool>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p055(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p055(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 56: a `parallel` region over `u16` data.
+#[acc::parallel(private(scr), num_workers(w), vector_length(v))]
+fn acc_p056(a: &[u16], b: &[u16], mu: &[u8], c: &mut [u16], o: &mut [f64], h: &mut [u32], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: usize, i1: f32, i2: u16, g: usize, w: usize, v: usize) -> (usize, f32, u16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    #[acc::r#loop(gang, reduction(|: s0))]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        for q in 0..scr.len() {
+            scr[q] = (((q % 16) as u16).max(kk));
+        }
+        for i in 0..m {
+            let f = k * m + i;
+            s0 |= (a[f] as usize);
+            c[f] = ((((a[f] | a[f])).max((scr[row % scr.len()] * kk)))).clamp(0u16, 99u16);
+            c[f] = (c[f] ^ ((((b[f] >> 1)) >> 2))).clamp(0u16, 99u16);
+        }
+    }
+    #[acc::r#loop(gang, vector, reduction(min: s1))]
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        s1 = s1.min((b[f] as f32));
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p056(a: &[u16], b: &[u16], mu: &[u8], c: &mut [u16], o: &mut [f64], h: &mut [u32], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: usize, i1: f32, i2: u16, g: usize, w: usize, v: usize) -> (usize, f32, u16) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        for q in 0..scr.len() {
+            scr[q] = (((q % 16) as u16).max(kk));
+        }
+        for i in 0..m {
+            let f = k * m + i;
+            s0 |= (a[f] as usize);
+            c[f] = ((((a[f] | a[f])).max((scr[row % scr.len()] * kk)))).clamp(0u16, 99u16);
+            c[f] = (c[f] ^ ((((b[f] >> 1)) >> 2))).clamp(0u16, 99u16);
+        }
+    }
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        s1 = s1.min((b[f] as f32));
+    }
+    (s0, s1, s2)
+}
+
+fn run_p056(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u16, f64, u32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u16>());
+    let i0 = cx.init::<usize>(Op::Or);
+    let i1 = cx.init::<f32>(Op::Min);
+    let i2 = cx.init::<u16>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0 + 32767.0*x1*x2*x3, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p056(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p056(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 57: a `kernels` region over `isize` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p057(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [i16], h: &mut [i32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: usize, g: usize, w: usize, v: usize) -> (usize,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    #[acc::r#loop(reduction(+: s0))]
+    for i in 0..nn {
+        let f = i;
+        s0 = (((f % 16) as isize) as usize) + s0;
+    }
+    #[acc::r#loop(gang(dim: 2), vector(4), reduction(+: s0))]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((((row % 3) as isize) * 2isize) / 3isize);
+        let mut r2 = !0i64;
+        #[acc::r#loop(gang(dim: 1), vector(32), reduction(&: r2))]
+        for i in 0..m {
+            let f = k * m + i;
+            r2 = r2 & ((if ((if (a[f] & 1) == 0 { kk } else { a[f] }) & 1) == 0 { c[f] } else { (if (a[f] & 1) == 0 { kk } else { a[f] }) }) as i64);
+            c[f] = kk;
+            s0 = s0 + ((t1 - (1isize * (-1isize))) as usize);
+        }
+        let _ = r2;
+        acc::atomic!(h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].max((((0isize | ((row % 7) as isize))) as i32)));
+    }
+    let mut carry3 = kk;
+    for i in 0..nn {
+        carry3 = (carry3 ^ a[i]).max(a[i + 1]);
+        z[3] = carry3;
+    }
+    (s0,)
+}
+
+fn seq_p057(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [i16], h: &mut [i32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: usize, g: usize, w: usize, v: usize) -> (usize,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    for i in 0..nn {
+        let f = i;
+        s0 = (((f % 16) as isize) as usize) + s0;
+    }
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((((row % 3) as isize) * 2isize) / 3isize);
+        let mut r2 = !0i64;
+        for i in 0..m {
+            let f = k * m + i;
+            r2 = r2 & ((if ((if (a[f] & 1) == 0 { kk } else { a[f] }) & 1) == 0 { c[f] } else { (if (a[f] & 1) == 0 { kk } else { a[f] }) }) as i64);
+            c[f] = kk;
+            s0 = s0 + ((t1 - (1isize * (-1isize))) as usize);
+        }
+        let _ = r2;
+        h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].max((((0isize | ((row % 7) as isize))) as i32));
+    }
+    let mut carry3 = kk;
+    for i in 0..nn {
+        carry3 = (carry3 ^ a[i]).max(a[i + 1]);
+        z[3] = carry3;
+    }
+    (s0,)
+}
+
+fn run_p057(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1007.0 <= 2147483647.0 && 9.0 + 17.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<isize, i16, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let i0 = cx.init::<usize>(Op::Add);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1007.0,
+        z: 1000.0,
+        ret: vec![9.0 + 17.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p057(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p057(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 58: a `parallel` region over `u32` data.
+#[acc::parallel(private(scr), num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p058(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [bool], h: &mut [u32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: i16, i1: i32, i2: u16, g: usize, w: usize, v: usize) -> (i16, i32, u16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pv3 = 0u32;
+    #[acc::r#loop(gang, reduction(^: s2))]
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let t1 = ((row % 3) as u32);
+        let mut q2 = 0u32;
+        {
+            q2 = ((5u32 ^ ((row % 7) as u32)));
+        }
+        for q in 0..scr.len() {
+            scr[q] = (kk.max(kk));
+        }
+        #[acc::r#loop(reduction(^: s2), private(pv3))]
+        for i in 1..=m {
+            let f = (k - lo) * m + (i - 1);
+            pv3 = ((kk + b[f]).max(a[f + 1]));
+            let mut win4 = a[f];
+            for q in 0..2 {
+                win4 = win4.max(a[f + (q & 1)]);
+            }
+            s2 ^= ((if a[f + 1] > ((c[f] >> 2)) { a[f + 1] } else { ((c[f] >> 2)) }) as u16);
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p058(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [bool], h: &mut [u32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: i16, i1: i32, i2: u16, g: usize, w: usize, v: usize) -> (i16, i32, u16) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pv3 = 0u32;
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let t1 = ((row % 3) as u32);
+        let mut q2 = 0u32;
+        {
+            q2 = ((5u32 ^ ((row % 7) as u32)));
+        }
+        for q in 0..scr.len() {
+            scr[q] = (kk.max(kk));
+        }
+        for i in 1..=m {
+            let f = (k - lo) * m + (i - 1);
+            pv3 = ((kk + b[f]).max(a[f + 1]));
+            let mut win4 = a[f];
+            for q in 0..2 {
+                win4 = win4.max(a[f + (q & 1)]);
+            }
+            s2 ^= ((if a[f + 1] > ((c[f] >> 2)) { a[f + 1] } else { ((c[f] >> 2)) }) as u16);
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn run_p058(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u32, bool, u32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u32>());
+    let i0 = cx.init::<i16>(Op::Mul);
+    let i1 = cx.init::<i32>(Op::Xor);
+    let i2 = cx.init::<u16>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p058(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p058(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 59: a `parallel` region over `f64` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p059(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [u32], h: &mut [usize], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: u16, g: usize, w: usize, v: usize) -> (u16,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((a[0] * a[1]).abs().sqrt());
+    z[0] = (3.0f64.abs().sqrt());
+    #[acc::r#loop(gang)]
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let t1 = (((row % 7) as f64).min((((row % 7) as f64) * 3.0f64)));
+        let mut q2 = 0.0f64;
+        {
+            q2 = (kk.abs().sqrt());
+        }
+        #[acc::r#loop(vector)]
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            let mut win3 = a[f];
+            for q in 0..2 {
+                win3 = win3.max(a[f + (q & 1)]);
+            }
+            acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].max(3usize));
+        }
+    }
+    (s0,)
+}
+
+fn seq_p059(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [u32], h: &mut [usize], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: u16, g: usize, w: usize, v: usize) -> (u16,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((a[0] * a[1]).abs().sqrt());
+    z[0] = (3.0f64.abs().sqrt());
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let t1 = (((row % 7) as f64).min((((row % 7) as f64) * 3.0f64)));
+        let mut q2 = 0.0f64;
+        {
+            q2 = (kk.abs().sqrt());
+        }
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            let mut win3 = a[f];
+            for q in 0..2 {
+                win3 = win3.max(a[f + (q & 1)]);
+            }
+            h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].max(3usize);
+        }
+    }
+    (s0,)
+}
+
+fn run_p059(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1003.0 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<f64, u32, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let i0 = cx.init::<u16>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1003.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p059(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p059(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 60: a `kernels` region over `i8` data.
+#[acc::kernels(num_gangs(g))]
+fn acc_p060(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [i32], h: &mut [usize], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, i0: u8, i1: u64, g: usize, w: usize, v: usize) -> (u8, u64, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv3 = 0i8;
+    let mut cnt4 = 0usize;
+    for rep in 0..2 {
+        #[acc::r#loop]
+        for i in (0..nn).step_by(st) {
+            let f = i;
+            c[f] = (((c[f] / 3i8).wrapping_mul(a[f]).wrapping_add(4i8))).clamp((-99i8), 99i8);
+            c[f] = ((a[f] + 0i8) % 3i8);
+        }
+    }
+    #[acc::r#loop]
+    for k in 0..n1 {
+        let row = k;
+        let mut sh1 = [0i8; 8];
+        #[acc::r#loop(vector)]
+        for q in 0..8 {
+            sh1[q] = ((kk * (-1i8)).max((a[(row + q) % a.len()] * kk)));
+        }
+        let mut r2 = 0i32;
+        #[acc::r#loop(reduction(max: r2), private(pv3))]
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            pv3 = a[f];
+            if ((((f % 16) as i8) - c[f]) as i32) > r2 { r2 = ((((f % 16) as i8) - c[f]) as i32); }
+            c[f] = c[f].min((((c[f] - a[f]) >> 2)));
+            c[f] = pv3;
+        }
+        o[row] = r2;
+        acc::atomic!(cnt4 += 1usize);
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, s1, cnt4)
+}
+
+fn seq_p060(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [i32], h: &mut [usize], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, i0: u8, i1: u64, g: usize, w: usize, v: usize) -> (u8, u64, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv3 = 0i8;
+    let mut cnt4 = 0usize;
+    for rep in 0..2 {
+        for i in (0..nn).step_by(st) {
+            let f = i;
+            c[f] = (((c[f] / 3i8).wrapping_mul(a[f]).wrapping_add(4i8))).clamp((-99i8), 99i8);
+            c[f] = ((a[f] + 0i8) % 3i8);
+        }
+    }
+    for k in 0..n1 {
+        let row = k;
+        let mut sh1 = [0i8; 8];
+        for q in 0..8 {
+            sh1[q] = ((kk * (-1i8)).max((a[(row + q) % a.len()] * kk)));
+        }
+        let mut r2 = 0i32;
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            pv3 = a[f];
+            if ((((f % 16) as i8) - c[f]) as i32) > r2 { r2 = ((((f % 16) as i8) - c[f]) as i32); }
+            c[f] = c[f].min((((c[f] - a[f]) >> 2)));
+            c[f] = pv3;
+        }
+        o[row] = r2;
+        cnt4 += 1usize;
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, s1, cnt4)
+}
+
+fn run_p060(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1 <= 1.8446744073709552e+19 && 9.0 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<i8, i32, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i8>());
+    let i0 = cx.init::<u8>(Op::And);
+    let i1 = cx.init::<u64>(Op::Add);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 1.0*x1],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p060(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p060(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 61: a `parallel` region over `i64` data.
+#[acc::parallel(num_gangs(g), vector_length(v))]
+fn acc_p061(a: &[i64], b: &[i64], mu: &[i32], c: &mut [i64], o: &mut [f32], h: &mut [usize], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: isize, i1: i32, g: usize, w: usize, v: usize) -> (isize, i32, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut cnt4 = 0usize;
+    z[0] = kk;
+    if a[0] <= a[1] {
+        #[acc::r#loop(gang, vector, collapse(2))]
+        for k in (0..n1).step_by(st) {
+            for i in 0..m {
+                let f = k * m + i;
+                if ((1i64 & 1) == 0) {
+                    continue;
+                }
+                c[f] = a[f];
+            }
+        }
+    }
+    #[acc::r#loop(gang)]
+    for k in 1..=n1 {
+        let row = (k - 1);
+        let t1 = ((1i64 >> 2));
+        let mut r2 = 0.0f32;
+        #[acc::r#loop(worker, reduction(min: r2), reduction(*: s1))]
+        for j in (lo..lo + n2).step_by(st) {
+            let row = (k - 1) * n2 + (j - lo);
+            let t3 = (a[row] * t1);
+            #[acc::r#loop(vector, reduction(min: r2), reduction(*: s1))]
+            for i in lo..lo + n3 {
+                let f = ((k - 1) * n2 + (j - lo)) * n3 + (i - lo);
+                r2 = r2.min(((t3 * ((f % 16) as i64)) as f32));
+                c[f] = a[f + 1];
+                s1 = s1 * mu[f];
+            }
+            acc::atomic!(cnt4 += 1usize);
+        }
+        o[row] = r2;
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, s1, cnt4)
+}
+
+fn seq_p061(a: &[i64], b: &[i64], mu: &[i32], c: &mut [i64], o: &mut [f32], h: &mut [usize], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: isize, i1: i32, g: usize, w: usize, v: usize) -> (isize, i32, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut cnt4 = 0usize;
+    z[0] = kk;
+    if a[0] <= a[1] {
+        for k in (0..n1).step_by(st) {
+            for i in 0..m {
+                let f = k * m + i;
+                if ((1i64 & 1) == 0) {
+                    continue;
+                }
+                c[f] = a[f];
+            }
+        }
+    }
+    for k in 1..=n1 {
+        let row = (k - 1);
+        let t1 = ((1i64 >> 2));
+        let mut r2 = 0.0f32;
+        for j in (lo..lo + n2).step_by(st) {
+            let row = (k - 1) * n2 + (j - lo);
+            let t3 = (a[row] * t1);
+            for i in lo..lo + n3 {
+                let f = ((k - 1) * n2 + (j - lo)) * n3 + (i - lo);
+                r2 = r2.min(((t3 * ((f % 16) as i64)) as f32));
+                c[f] = a[f + 1];
+                s1 = s1 * mu[f];
+            }
+            cnt4 += 1usize;
+        }
+        o[row] = r2;
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, s1, cnt4)
+}
+
+fn run_p061(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2 <= 1.8446744073709552e+19 && 9.0 <= 9.223372036854776e+18);
+    let x = cx.arrays::<i64, f32, usize, i32>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i64>());
+    let i0 = cx.init::<isize>(Op::Add);
+    let i1 = cx.init::<i32>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1018.0 + 0.0*x2*x3,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 1.0*x1*x2],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p061(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p061(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 62: a `parallel` region over `u32` data.
+#[acc::parallel(private(scr), num_gangs(g), num_workers(w))]
+fn acc_p062(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [i64], h: &mut [u32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: i32, g: usize, w: usize, v: usize) -> (i32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa1 = [0u32; 4];
+    z[0] = 4u32;
+    #[acc::r#loop(gang, worker, reduction(|: s0), private(pa1))]
+    for i in 1..=nn {
+        let f = (i - 1);
+        for q in 0..4 { pa1[q] = (a[f + (q & 1)].max(((q % 7) as u32))); }
+        let mut win2 = a[f];
+        for q in 0..2 {
+            win2 = win2.max(a[f + (q & 1)]);
+        }
+        s0 = (((a[f] ^ ((c[f] & ((f % 16) as u32))))) as i32) | s0;
+    }
+    if n1 % 3 != 1 {
+        #[acc::r#loop(gang, worker, vector, collapse(2), reduction(|: s0))]
+        for k in 0..n1 {
+            for i in 0..m {
+                let f = k * m + i;
+                if ((kk % 5u32) > 4u32) {
+                    c[f] = kk;
+                }
+                s0 |= (b[f] as i32);
+                c[f] = ((if kk > ((b[f] ^ a[f + 1])) { kk } else { ((b[f] ^ a[f + 1])) })).clamp(0u32, 99u32);
+            }
+        }
+    }
+    (s0,)
+}
+
+fn seq_p062(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [i64], h: &mut [u32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: i32, g: usize, w: usize, v: usize) -> (i32,) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa1 = [0u32; 4];
+    z[0] = 4u32;
+    for i in 1..=nn {
+        let f = (i - 1);
+        for q in 0..4 { pa1[q] = (a[f + (q & 1)].max(((q % 7) as u32))); }
+        let mut win2 = a[f];
+        for q in 0..2 {
+            win2 = win2.max(a[f + (q & 1)]);
+        }
+        s0 = (((a[f] ^ ((c[f] & ((f % 16) as u32))))) as i32) | s0;
+    }
+    if n1 % 3 != 1 {
+        for k in 0..n1 {
+            for i in 0..m {
+                let f = k * m + i;
+                if ((kk % 5u32) > 4u32) {
+                    c[f] = kk;
+                }
+                s0 |= (b[f] as i32);
+                c[f] = ((if kk > ((b[f] ^ a[f + 1])) { kk } else { ((b[f] ^ a[f + 1])) })).clamp(0u32, 99u32);
+            }
+        }
+    }
+    (s0,)
+}
+
+fn run_p062(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u32, i64, u32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u32>());
+    let i0 = cx.init::<i32>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p062(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p062(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 63: a `parallel` region over `u32` data.
+#[acc::parallel(num_workers(w), vector_length(v))]
+fn acc_p063(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [f32], h: &mut [u32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: isize, g: usize, w: usize, v: usize) -> (isize, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut cnt2 = 0u32;
+    let top = ((a[1] | (a[1].wrapping_mul(1u32).wrapping_add(3u32))));
+    #[acc::r#loop(gang)]
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let t1 = a[row];
+        for i in 1..=m {
+            let f = (k - lo) * m + (i - 1);
+            if ((if kk > t1 { kk } else { t1 }) == a[f]) {
+                continue;
+            }
+            c[f] = (((((f % 3) as u32) / 3u32) & ((f % 16) as u32)));
+            c[f] = ((a[f] % 3u32) % 5u32);
+            let old3 = acc::atomic!(capture cnt2 += 1u32);
+        }
+    }
+    (s0, cnt2)
+}
+
+fn seq_p063(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [f32], h: &mut [u32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: isize, g: usize, w: usize, v: usize) -> (isize, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut cnt2 = 0u32;
+    let top = ((a[1] | (a[1].wrapping_mul(1u32).wrapping_add(3u32))));
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let t1 = a[row];
+        for i in 1..=m {
+            let f = (k - lo) * m + (i - 1);
+            if ((if kk > t1 { kk } else { t1 }) == a[f]) {
+                continue;
+            }
+            c[f] = (((((f % 3) as u32) / 3u32) & ((f % 16) as u32)));
+            c[f] = ((a[f] % 3u32) % 5u32);
+            let old3 = cnt2; cnt2 += 1u32;
+        }
+    }
+    (s0, cnt2)
+}
+
+fn run_p063(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2*x3 <= 4294967295.0);
+    let x = cx.arrays::<u32, f32, u32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u32>());
+    let i0 = cx.init::<isize>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p063(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p063(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 64: a `parallel` region over `i32` data.
+#[acc::parallel(firstprivate(kk), num_gangs(g))]
+fn acc_p064(a: &[i32], b: &[i32], mu: &[u64], c: &mut [i32], o: &mut [i16], h: &mut [f64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: u64, i1: u64, i2: f32, g: usize, w: usize, v: usize) -> (u64, u64, f32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pv2 = 0i32;
+    let top = a[0];
+    #[acc::r#loop(gang)]
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let mut r1 = 0i16;
+        #[acc::r#loop(vector, reduction(^: r1), reduction(&: s1), private(pv2))]
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            pv2 = (((a[f + 1].min(c[f])) ^ b[f]));
+            r1 ^= (pv2 as i16);
+            acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].max(((a[f] * kk) as f64)));
+            s1 &= ((top * 2i32) as u64);
+        }
+        o[row] = r1;
+    }
+    #[acc::r#loop(independent, gang, vector, reduction(&: s1), reduction(*: s0))]
+    for i in 1..=nn {
+        let f = (i - 1);
+        if (kk != ((kk ^ b[f]))) {
+            continue;
+        }
+        if (a[f] < (5i32 * a[f + 1])) {
+            c[f] = (c[f] ^ (((((f % 7) as i32) >> 1)) / 7i32)).clamp((-99i32), 99i32);
+        }
+        s1 = s1 & ((a[f] % 3i32) as u64);
+        s0 = s0 * mu[f];
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p064(a: &[i32], b: &[i32], mu: &[u64], c: &mut [i32], o: &mut [i16], h: &mut [f64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: u64, i1: u64, i2: f32, g: usize, w: usize, v: usize) -> (u64, u64, f32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pv2 = 0i32;
+    let top = a[0];
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let mut r1 = 0i16;
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            pv2 = (((a[f + 1].min(c[f])) ^ b[f]));
+            r1 ^= (pv2 as i16);
+            h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].max(((a[f] * kk) as f64));
+            s1 &= ((top * 2i32) as u64);
+        }
+        o[row] = r1;
+    }
+    for i in 1..=nn {
+        let f = (i - 1);
+        if (kk != ((kk ^ b[f]))) {
+            continue;
+        }
+        if (a[f] < (5i32 * a[f + 1])) {
+            c[f] = (c[f] ^ (((((f % 7) as i32) >> 1)) / 7i32)).clamp((-99i32), 99i32);
+        }
+        s1 = s1 & ((a[f] % 3i32) as u64);
+        s0 = s0 * mu[f];
+    }
+    (s0, s1, s2)
+}
+
+fn run_p064(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i32, i16, f64, u64>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i32>());
+    let i0 = cx.init::<u64>(Op::Mul);
+    let i1 = cx.init::<u64>(Op::And);
+    let i2 = cx.init::<f32>(Op::Min);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1081.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p064(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p064(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 65: a `kernels` region over `isize` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p065(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [f32], h: &mut [i32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: i64, g: usize, w: usize, v: usize) -> (i64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = (1isize * 2isize);
+    #[acc::r#loop(independent, gang, reduction(max: s0))]
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let t1 = (((((row % 16) as isize).max(4isize)) | 2isize));
+        let mut sh2 = [0isize; 8];
+        #[acc::r#loop(vector(32))]
+        for q in 0..8 {
+            sh2[q] = kk;
+        }
+        for rep in 0..2 {
+            #[acc::r#loop(vector(32), reduction(max: s0))]
+            for i in 0..m {
+                let f = (k - lo) * m + i;
+                s0 = (a[f + 1] as i64).max(s0);
+                s0 = s0.max(((((a[f + 1] * 0isize) & (0isize - b[f]))) as i64));
+            }
+        }
+    }
+    #[acc::r#loop(independent, collapse(2), reduction(max: s0))]
+    for k in 0..n1 {
+        for i in (0..m).step_by(st) {
+            let f = k * m + i;
+            let mut win3 = a[f];
+            for q in 0..2 {
+                win3 = win3.max(a[f + (q & 1)]);
+            }
+            s0 = s0.max((a[f] as i64));
+            if (!((c[f].max(win3)) > 2isize)) {
+                c[f] = (c[f].min(b[f])).clamp((-99isize), 99isize);
+            }
+        }
+    }
+    (s0,)
+}
+
+fn seq_p065(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [f32], h: &mut [i32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: i64, g: usize, w: usize, v: usize) -> (i64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = (1isize * 2isize);
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let t1 = (((((row % 16) as isize).max(4isize)) | 2isize));
+        let mut sh2 = [0isize; 8];
+        for q in 0..8 {
+            sh2[q] = kk;
+        }
+        for rep in 0..2 {
+            for i in 0..m {
+                let f = (k - lo) * m + i;
+                s0 = (a[f + 1] as i64).max(s0);
+                s0 = s0.max(((((a[f + 1] * 0isize) & (0isize - b[f]))) as i64));
+            }
+        }
+    }
+    for k in 0..n1 {
+        for i in (0..m).step_by(st) {
+            let f = k * m + i;
+            let mut win3 = a[f];
+            for q in 0..2 {
+                win3 = win3.max(a[f + (q & 1)]);
+            }
+            s0 = s0.max((a[f] as i64));
+            if (!((c[f].max(win3)) > 2isize)) {
+                c[f] = (c[f].min(b[f])).clamp((-99isize), 99isize);
+            }
+        }
+    }
+    (s0,)
+}
+
+fn run_p065(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<isize, f32, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let i0 = cx.init::<i64>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p065(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p065(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 66: a `parallel` region over `f32` data.
+#[acc::parallel(num_gangs(g), num_workers(w), copy(c, h))]
+fn acc_p066(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [usize], h: &mut [i64], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut pa6 = [0.0f32; 4];
+    #[acc::r#loop]
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let mut sh1 = [0.0f32; 8];
+        #[acc::r#loop(vector)]
+        for q in 0..8 {
+            sh1[q] = a[(row + q) % a.len()];
+        }
+        let mut r2 = 3usize;
+        #[acc::r#loop(reduction(+: r2))]
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            r2 = ((a[f].abs()) as usize) + r2;
+            c[f] = ((a[f + 1].min(0.5f32)) * 2.0f32);
+        }
+        o[row] = r2;
+        acc::atomic!(h[(row * 7 + 3) % h.len()] += ((((row % 3) as f32).abs()) as i64));
+    }
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            if ((a[row].abs()) != ((row % 7) as f32)) {
+                continue;
+            }
+            let t3 = a[row];
+            let mut sh4 = [0.0f32; 8];
+            #[acc::r#loop(vector)]
+            for q in 0..8 {
+                sh4[q] = (a[(row + q) % a.len()] - kk);
+            }
+            let mut r5 = 0isize;
+            #[acc::r#loop(vector, reduction(min: r5), private(pa6))]
+            for i in lo..lo + n3 {
+                let f = (k * n2 + j) * n3 + (i - lo);
+                for q in 0..4 { pa6[q] = ((q % 16) as f32); }
+                r5 = r5.min((a[f] as isize));
+            }
+            let _ = r5;
+        }
+    }
+    ()
+}
+
+fn seq_p066(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [usize], h: &mut [i64], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut pa6 = [0.0f32; 4];
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let mut sh1 = [0.0f32; 8];
+        for q in 0..8 {
+            sh1[q] = a[(row + q) % a.len()];
+        }
+        let mut r2 = 3usize;
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            r2 = ((a[f].abs()) as usize) + r2;
+            c[f] = ((a[f + 1].min(0.5f32)) * 2.0f32);
+        }
+        o[row] = r2;
+        h[(row * 7 + 3) % h.len()] += ((((row % 3) as f32).abs()) as i64);
+    }
+    for k in 0..n1 {
+        let row = k;
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            if ((a[row].abs()) != ((row % 7) as f32)) {
+                continue;
+            }
+            let t3 = a[row];
+            let mut sh4 = [0.0f32; 8];
+            for q in 0..8 {
+                sh4[q] = (a[(row + q) % a.len()] - kk);
+            }
+            let mut r5 = 0isize;
+            for i in lo..lo + n3 {
+                let f = (k * n2 + j) * n3 + (i - lo);
+                for q in 0..4 { pa6[q] = ((q % 16) as f32); }
+                r5 = r5.min((a[f] as isize));
+            }
+            let _ = r5;
+        }
+    }
+    ()
+}
+
+fn run_p066(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 3.0 + 10.0*x2*x3 <= 1.8446744073709552e+19 && 1000.0 + 8.0*x1 <= 9.223372036854776e+18);
+    let x = cx.arrays::<f32, usize, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f32>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1018.0,
+        o: 1006.0 + 20.0*x2*x3,
+        h: 1000.0 + 8.0*x1,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p066(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p066(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 67: a `parallel` region over `usize` data.
+#[acc::parallel(num_workers(w), vector_length(v))]
+fn acc_p067(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [i16], h: &mut [f64], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: u16, i1: i64, i2: i64, g: usize, w: usize, v: usize) -> (u16, i64, i64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    #[acc::r#loop(collapse(3))]
+    for k in lo..lo + n1 {
+        for j in 0..n2 {
+            for i in 0..n3 {
+                let f = ((k - lo) * n2 + j) * n3 + i;
+                c[f] = ((((f % 16) as usize).min(kk)) * 2usize);
+                c[f] = (c[f].max((((c[f].wrapping_mul(1usize).wrapping_add(5usize)) | c[f])))).clamp(0usize, 99usize);
+            }
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    if a[0] <= a[1] {
+        #[acc::r#loop(gang, reduction(|: s0))]
+        for k in (0..n1).step_by(st) {
+            let row = k;
+            let t1 = (if (((row % 16) as usize) & 1) == 0 { (5usize.max(((row % 16) as usize))) } else { ((row % 16) as usize) });
+            for i in 1..=m {
+                let f = k * m + (i - 1);
+                s0 |= ((((2usize >> 1)) * c[f]) as u16);
+                acc::atomic!(h[((a[f + 1] % 3usize) as usize) % h.len()] += (a[f] as f64));
+            }
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p067(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [i16], h: &mut [f64], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: u16, i1: i64, i2: i64, g: usize, w: usize, v: usize) -> (u16, i64, i64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    for k in lo..lo + n1 {
+        for j in 0..n2 {
+            for i in 0..n3 {
+                let f = ((k - lo) * n2 + j) * n3 + i;
+                c[f] = ((((f % 16) as usize).min(kk)) * 2usize);
+                c[f] = (c[f].max((((c[f].wrapping_mul(1usize).wrapping_add(5usize)) | c[f])))).clamp(0usize, 99usize);
+            }
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    if a[0] <= a[1] {
+        for k in (0..n1).step_by(st) {
+            let row = k;
+            let t1 = (if (((row % 16) as usize) & 1) == 0 { (5usize.max(((row % 16) as usize))) } else { ((row % 16) as usize) });
+            for i in 1..=m {
+                let f = k * m + (i - 1);
+                s0 |= ((((2usize >> 1)) * c[f]) as u16);
+                h[((a[f + 1] % 3usize) as usize) % h.len()] += (a[f] as f64);
+            }
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn run_p067(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<usize, i16, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let i0 = cx.init::<u16>(Op::Or);
+    let i1 = cx.init::<i64>(Op::Or);
+    let i2 = cx.init::<i64>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 18.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p067(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p067(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 68: a `parallel` region over `u8` data.
+#[acc::parallel(num_workers(w))]
+fn acc_p068(a: &[u8], b: &[u8], mu: &[u8], c: &mut [u8], o: &mut [i16], h: &mut [u64], z: &mut [u8], scr: &mut [u8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u8, i0: i16, g: usize, w: usize, v: usize) -> (i16,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((((a[0] ^ a[1])) ^ kk));
+    z[0] = ((kk | (a[1].min(0u8))));
+    #[acc::r#loop(gang)]
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        if ((((row % 3) as u8) & 1) == 0) {
+            continue;
+        }
+        let mut q1 = 0u8;
+        {
+            o[row] = (((kk ^ a[row])) as i16);
+            q1 = ((row % 16) as u8);
+        }
+        let mut r2 = 5isize;
+        #[acc::r#loop(worker, reduction(+: r2))]
+        for j in 0..n2 {
+            let row = (k - lo) * n2 + j;
+            let t3 = kk;
+            #[acc::r#loop(vector, reduction(+: r2))]
+            for i in 1..=n3 {
+                let f = ((k - lo) * n2 + j) * n3 + (i - 1);
+                r2 = ((t3.wrapping_mul(top).wrapping_add(1u8)) as isize) + r2;
+                if ((top & 1) == 0) {
+                    c[f] = (c[f] ^ ((top + c[f]).wrapping_mul(((a[f] ^ kk))).wrapping_add(2u8))).clamp(0u8, 99u8);
+                }
+            }
+        }
+        let _ = r2;
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0,)
+}
+
+fn seq_p068(a: &[u8], b: &[u8], mu: &[u8], c: &mut [u8], o: &mut [i16], h: &mut [u64], z: &mut [u8], scr: &mut [u8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u8, i0: i16, g: usize, w: usize, v: usize) -> (i16,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((((a[0] ^ a[1])) ^ kk));
+    z[0] = ((kk | (a[1].min(0u8))));
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        if ((((row % 3) as u8) & 1) == 0) {
+            continue;
+        }
+        let mut q1 = 0u8;
+        {
+            o[row] = (((kk ^ a[row])) as i16);
+            q1 = ((row % 16) as u8);
+        }
+        let mut r2 = 5isize;
+        for j in 0..n2 {
+            let row = (k - lo) * n2 + j;
+            let t3 = kk;
+            for i in 1..=n3 {
+                let f = ((k - lo) * n2 + j) * n3 + (i - 1);
+                r2 = ((t3.wrapping_mul(top).wrapping_add(1u8)) as isize) + r2;
+                if ((top & 1) == 0) {
+                    c[f] = (c[f] ^ ((top + c[f]).wrapping_mul(((a[f] ^ kk))).wrapping_add(2u8))).clamp(0u8, 99u8);
+                }
+            }
+        }
+        let _ = r2;
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0,)
+}
+
+fn run_p068(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 5.0 + 255.0*x2*x3 <= 9.223372036854776e+18);
+    let x = cx.arrays::<u8, i16, u64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u8>());
+    let i0 = cx.init::<i16>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p068(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p068(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 69: a `parallel` region over `usize` data.
+#[acc::parallel(reduction(+: s1), num_workers(w), vector_length(v))]
+fn acc_p069(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [i8], h: &mut [i64], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: i32, i1: i32, i2: u32, g: usize, w: usize, v: usize) -> (i32, i32, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pa2 = [0usize; 4];
+    let top = (if ((a[1] & a[0])) > (1usize / 7usize) { (1usize / 7usize) } else { ((a[1] & a[0])) });
+    z[0] = (if (kk.wrapping_mul(a[1]).wrapping_add(9usize)) > kk { kk } else { (kk.wrapping_mul(a[1]).wrapping_add(9usize)) });
+    #[acc::r#loop(worker, reduction(|: s2))]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t1 = (((kk / 2usize) | (((row % 7) as usize) + top)));
+        #[acc::r#loop(vector, private(pa2))]
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            for q in 0..4 { pa2[q] = kk; }
+            s2 = (((kk ^ pa2[(f + 1) % 4])) as u32) | s2;
+        }
+    }
+    if kk != kk {
+        #[acc::r#loop(gang, reduction(&: s0))]
+        for k in 0..n1 {
+            let row = k;
+            for rep in 0..2 {
+                #[acc::r#loop(worker, reduction(&: s0))]
+                for j in 0..n2 {
+                    let row = k * n2 + j;
+                    let t3 = (if a[row] > top { top } else { a[row] });
+                    let mut r4 = !0i64;
+                    #[acc::r#loop(vector, reduction(&: r4, s0))]
+                    for i in 0..n3 {
+                        let f = (k * n2 + j) * n3 + i;
+                        r4 &= (0usize as i64);
+                        s0 = s0 & (b[f] as i32);
+                    }
+                    let _ = r4;
+                }
+            }
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p069(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [i8], h: &mut [i64], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: i32, i1: i32, i2: u32, g: usize, w: usize, v: usize) -> (i32, i32, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pa2 = [0usize; 4];
+    let top = (if ((a[1] & a[0])) > (1usize / 7usize) { (1usize / 7usize) } else { ((a[1] & a[0])) });
+    z[0] = (if (kk.wrapping_mul(a[1]).wrapping_add(9usize)) > kk { kk } else { (kk.wrapping_mul(a[1]).wrapping_add(9usize)) });
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t1 = (((kk / 2usize) | (((row % 7) as usize) + top)));
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            for q in 0..4 { pa2[q] = kk; }
+            s2 = (((kk ^ pa2[(f + 1) % 4])) as u32) | s2;
+        }
+    }
+    if kk != kk {
+        for k in 0..n1 {
+            let row = k;
+            for rep in 0..2 {
+                for j in 0..n2 {
+                    let row = k * n2 + j;
+                    let t3 = (if a[row] > top { top } else { a[row] });
+                    let mut r4 = !0i64;
+                    for i in 0..n3 {
+                        let f = (k * n2 + j) * n3 + i;
+                        r4 &= (0usize as i64);
+                        s0 = s0 & (b[f] as i32);
+                    }
+                    let _ = r4;
+                }
+            }
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn run_p069(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 9.0 <= 2147483647.0);
+    let x = cx.arrays::<usize, i8, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let i0 = cx.init::<i32>(Op::And);
+    let i1 = cx.init::<i32>(Op::Add);
+    let i2 = cx.init::<u32>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p069(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p069(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 70: a `parallel` region over `usize` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p070(a: &[usize], b: &[usize], mu: &[isize], c: &mut [usize], o: &mut [f32], h: &mut [f64], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: isize, g: usize, w: usize, v: usize) -> (isize,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa3 = [0usize; 4];
+    #[acc::r#loop(gang, collapse(2), reduction(*: s0))]
+    for k in 0..n1 {
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            let t1 = ((row % 16) as usize);
+            let mut r2 = f32::NEG_INFINITY;
+            #[acc::r#loop(vector, reduction(max: r2), reduction(*: s0), private(pa3))]
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                for q in 0..4 { pa3[q] = (kk.max(a[f + (q & 1)])); }
+                if ((((kk >> 1)) * (b[f] % 5usize)) as f32) > r2 { r2 = ((((kk >> 1)) * (b[f] % 5usize)) as f32); }
+                c[f] = (c[f] ^ ((a[f] | (c[f].min(a[f + 1]))))).clamp(0usize, 99usize);
+                s0 *= mu[f];
+                c[f] = pa3[(f + 1) % 4];
+            }
+            o[row] = r2;
+        }
+    }
+    (s0,)
+}
+
+fn seq_p070(a: &[usize], b: &[usize], mu: &[isize], c: &mut [usize], o: &mut [f32], h: &mut [f64], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: isize, g: usize, w: usize, v: usize) -> (isize,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa3 = [0usize; 4];
+    for k in 0..n1 {
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            let t1 = ((row % 16) as usize);
+            let mut r2 = f32::NEG_INFINITY;
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                for q in 0..4 { pa3[q] = (kk.max(a[f + (q & 1)])); }
+                if ((((kk >> 1)) * (b[f] % 5usize)) as f32) > r2 { r2 = ((((kk >> 1)) * (b[f] % 5usize)) as f32); }
+                c[f] = (c[f] ^ ((a[f] | (c[f].min(a[f + 1]))))).clamp(0usize, 99usize);
+                s0 *= mu[f];
+                c[f] = pa3[(f + 1) % 4];
+            }
+            o[row] = r2;
+        }
+    }
+    (s0,)
+}
+
+fn run_p070(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<usize, f32, f64, isize>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let i0 = cx.init::<isize>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1018.0 + 32.0*x3,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p070(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p070(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 71: a `parallel` region over `f64` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p071(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [isize], h: &mut [i64], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: i8, i1: usize, g: usize, w: usize, v: usize) -> (i8, usize, i64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa3 = [0.0f64; 4];
+    let mut cnt8 = 0i64;
+    #[acc::r#loop(gang, collapse(2), reduction(max: s0))]
+    for k in 0..n1 {
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            let t1 = ((row % 7) as f64);
+            let mut q2 = 0.0f64;
+            {
+                o[row] = (a[row] as isize);
+                q2 = (kk.min(a[row]));
+            }
+            #[acc::r#loop(vector, reduction(max: s0), reduction(|: s1))]
+            for i in 1..=n3 {
+                let f = (k * n2 + j) * n3 + (i - 1);
+                s0 = (t1 as i8).max(s0);
+                s0 = (3.0f64 as i8).max(s0);
+                s1 |= ((a[f].abs()) as usize);
+            }
+        }
+    }
+    #[acc::r#loop(gang, worker, vector, collapse(3), reduction(|: s1), private(pa3))]
+    for k in lo..lo + n1 {
+        for j in 0..n2 {
+            for i in 0..n3 {
+                let f = ((k - lo) * n2 + j) * n3 + i;
+                for q in 0..4 { pa3[q] = (0.5f64 + ((q % 16) as f64)); }
+                let mut win4 = a[f];
+                for q in 0..2 {
+                    win4 = win4.max(a[f + (q & 1)]);
+                }
+                if ((b[f].min(1.25f64)) > (a[f + 1] - kk)) {
+                    c[f] = ((pa3[(f + 1) % 4] * 3.0f64).abs());
+                }
+                if ((((f % 3) as f64).max(pa3[(f + 1) % 4])) < (win4.max(win4))) {
+                    c[f] = 1.25f64;
+                }
+                s1 |= (win4 as usize);
+            }
+        }
+    }
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        let t5 = ((kk.abs()) + (kk.abs()));
+        let mut sh6 = [0.0f64; 8];
+        #[acc::r#loop(vector)]
+        for q in 0..8 {
+            sh6[q] = ((a[(row + q) % a.len()] - kk).mul_add(0.5f64, 0.5f64));
+        }
+        let mut r7 = 0isize;
+        #[acc::r#loop(vector, reduction(^: r7))]
+        for i in 1..=m {
+            let f = k * m + (i - 1);
+            r7 ^= (((f % 16) as f64) as isize);
+            let old9 = acc::atomic!(capture cnt8 += 1i64);
+        }
+        o[row] = r7;
+        acc::atomic!(h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].max((a[row] as i64)));
+    }
+    (s0, s1, cnt8)
+}
+
+fn seq_p071(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [isize], h: &mut [i64], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: i8, i1: usize, g: usize, w: usize, v: usize) -> (i8, usize, i64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa3 = [0.0f64; 4];
+    let mut cnt8 = 0i64;
+    for k in 0..n1 {
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            let t1 = ((row % 7) as f64);
+            let mut q2 = 0.0f64;
+            {
+                o[row] = (a[row] as isize);
+                q2 = (kk.min(a[row]));
+            }
+            for i in 1..=n3 {
+                let f = (k * n2 + j) * n3 + (i - 1);
+                s0 = (t1 as i8).max(s0);
+                s0 = (3.0f64 as i8).max(s0);
+                s1 |= ((a[f].abs()) as usize);
+            }
+        }
+    }
+    for k in lo..lo + n1 {
+        for j in 0..n2 {
+            for i in 0..n3 {
+                let f = ((k - lo) * n2 + j) * n3 + i;
+                for q in 0..4 { pa3[q] = (0.5f64 + ((q % 16) as f64)); }
+                let mut win4 = a[f];
+                for q in 0..2 {
+                    win4 = win4.max(a[f + (q & 1)]);
+                }
+                if ((b[f].min(1.25f64)) > (a[f + 1] - kk)) {
+                    c[f] = ((pa3[(f + 1) % 4] * 3.0f64).abs());
+                }
+                if ((((f % 3) as f64).max(pa3[(f + 1) % 4])) < (win4.max(win4))) {
+                    c[f] = 1.25f64;
+                }
+                s1 |= (win4 as usize);
+            }
+        }
+    }
+    for k in 0..n1 {
+        let row = k;
+        let t5 = ((kk.abs()) + (kk.abs()));
+        let mut sh6 = [0.0f64; 8];
+        for q in 0..8 {
+            sh6[q] = ((a[(row + q) % a.len()] - kk).mul_add(0.5f64, 0.5f64));
+        }
+        let mut r7 = 0isize;
+        for i in 1..=m {
+            let f = k * m + (i - 1);
+            r7 ^= (((f % 16) as f64) as isize);
+            let old9 = cnt8; cnt8 += 1i64;
+        }
+        o[row] = r7;
+        h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].max((a[row] as i64));
+    }
+    (s0, s1, cnt8)
+}
+
+fn run_p071(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2*x3 <= 9.223372036854776e+18 && 1010.0 <= 9.223372036854776e+18);
+    let x = cx.arrays::<f64, isize, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let i0 = cx.init::<i8>(Op::Max);
+    let i1 = cx.init::<usize>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1010.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p071(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p071(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 72: a `parallel` region over `f64` data.
+#[acc::parallel(num_workers(w), vector_length(v), if(n1 % 4 != 3))]
+fn acc_p072(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [f32], h: &mut [u32], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: bool, g: usize, w: usize, v: usize) -> (bool,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    #[acc::r#loop(reduction(|: s0))]
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        s0 |= (!((b[f] + kk) < a[f + 1]));
+    }
+    (s0,)
+}
+
+fn seq_p072(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [f32], h: &mut [u32], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: bool, g: usize, w: usize, v: usize) -> (bool,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        s0 |= (!((b[f] + kk) < a[f + 1]));
+    }
+    (s0,)
+}
+
+fn run_p072(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f64, f32, u32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let i0 = cx.init::<bool>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p072(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p072(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 73: a `kernels` region over `i64` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p073(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [u16], h: &mut [u64], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: u8, g: usize, w: usize, v: usize) -> (u8,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    #[acc::r#loop(independent, gang)]
+    for k in 0..n1 {
+        let row = k;
+        let mut q1 = 0i64;
+        {
+            o[row] = (a[row] as u16);
+            q1 = ((((row % 16) as i64) & a[row]));
+        }
+        let mut sh2 = [0i64; 8];
+        #[acc::r#loop(worker)]
+        for q in 0..8 {
+            sh2[q] = ((kk / 7i64) - ((q % 7) as i64));
+        }
+        let mut r3 = 5u16;
+        #[acc::r#loop(independent, worker, reduction(+: r3), reduction(min: s0))]
+        for j in (0..n2).step_by(st) {
+            let row = k * n2 + j;
+            let t4 = ((kk ^ sh2[row % 8]));
+            #[acc::r#loop(vector(32), reduction(+: r3))]
+            for i in 1..=n3 {
+                let f = (k * n2 + j) * n3 + (i - 1);
+                let mut win5 = a[f];
+                for q in 0..2 {
+                    win5 = win5.max(a[f + (q & 1)]);
+                }
+                if ((b[f] - c[f]) < a[f + 1]) {
+                    c[f] = (c[f].max(((c[f] | (q1 % 3i64))))).clamp((-99i64), 99i64);
+                }
+                if ((q1.min(a[f])) as u8) < s0 { s0 = ((q1.min(a[f])) as u8); }
+            }
+            #[acc::r#loop(vector(32))]
+            for i in 0..n3 {
+                let _ = c[row * n3 + (n3 - 1 - i)];
+            }
+        }
+        o[row] = r3;
+    }
+    (s0,)
+}
+
+fn seq_p073(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [u16], h: &mut [u64], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: u8, g: usize, w: usize, v: usize) -> (u8,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    for k in 0..n1 {
+        let row = k;
+        let mut q1 = 0i64;
+        {
+            o[row] = (a[row] as u16);
+            q1 = ((((row % 16) as i64) & a[row]));
+        }
+        let mut sh2 = [0i64; 8];
+        for q in 0..8 {
+            sh2[q] = ((kk / 7i64) - ((q % 7) as i64));
+        }
+        let mut r3 = 5u16;
+        for j in (0..n2).step_by(st) {
+            let row = k * n2 + j;
+            let t4 = ((kk ^ sh2[row % 8]));
+            for i in 1..=n3 {
+                let f = (k * n2 + j) * n3 + (i - 1);
+                let mut win5 = a[f];
+                for q in 0..2 {
+                    win5 = win5.max(a[f + (q & 1)]);
+                }
+                if ((b[f] - c[f]) < a[f + 1]) {
+                    c[f] = (c[f].max(((c[f] | (q1 % 3i64))))).clamp((-99i64), 99i64);
+                }
+                if ((q1.min(a[f])) as u8) < s0 { s0 = ((q1.min(a[f])) as u8); }
+            }
+            for i in 0..n3 {
+                let _ = c[row * n3 + (n3 - 1 - i)];
+            }
+        }
+        o[row] = r3;
+    }
+    (s0,)
+}
+
+fn run_p073(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 5.0 <= 65535.0);
+    let x = cx.arrays::<i64, u16, u64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i64>());
+    let i0 = cx.init::<u8>(Op::MinOrdered);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1010.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p073(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p073(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 74: a `parallel` region over `i64` data.
+#[acc::parallel(num_workers(w))]
+fn acc_p074(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [u8], h: &mut [f64], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: i32, i1: bool, g: usize, w: usize, v: usize) -> (i32, bool) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv3 = 0i64;
+    let top = kk;
+    z[0] = ((2i64 * 5i64) % 8i64);
+    #[acc::r#loop(gang)]
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        if ((5i64 * kk) > (a[row].max(0i64))) {
+            continue;
+        }
+        let t1 = ((kk % 5i64) * 3i64);
+        let mut sh2 = [0i64; 8];
+        #[acc::r#loop(vector)]
+        for q in 0..8 {
+            sh2[q] = (((a[(row + q) % a.len()] >> 1)) * 3i64);
+        }
+        #[acc::r#loop(vector, private(pv3))]
+        for i in 1..=m {
+            let f = (k - lo) * m + (i - 1);
+            pv3 = ((a[f] & ((sh2[row % 8] | ((f % 3) as i64)))));
+            acc::atomic!(h[(f * 7 + 3) % h.len()] += ((pv3 / 3i64) as f64));
+            c[f] = 4i64;
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p074(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [u8], h: &mut [f64], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: i32, i1: bool, g: usize, w: usize, v: usize) -> (i32, bool) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv3 = 0i64;
+    let top = kk;
+    z[0] = ((2i64 * 5i64) % 8i64);
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        if ((5i64 * kk) > (a[row].max(0i64))) {
+            continue;
+        }
+        let t1 = ((kk % 5i64) * 3i64);
+        let mut sh2 = [0i64; 8];
+        for q in 0..8 {
+            sh2[q] = (((a[(row + q) % a.len()] >> 1)) * 3i64);
+        }
+        for i in 1..=m {
+            let f = (k - lo) * m + (i - 1);
+            pv3 = ((a[f] & ((sh2[row % 8] | ((f % 3) as i64)))));
+            h[(f * 7 + 3) % h.len()] += ((pv3 / 3i64) as f64);
+            c[f] = 4i64;
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p074(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i64, u8, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i64>());
+    let i0 = cx.init::<i32>(Op::Max);
+    let i1 = cx.init::<bool>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 20.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p074(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p074(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 75: a `parallel` region over `u8` data.
+#[acc::parallel(reduction(max: s0), private(scr))]
+fn acc_p075(a: &[u8], b: &[u8], mu: &[u8], c: &mut [u8], o: &mut [usize], h: &mut [u32], z: &mut [u8], scr: &mut [u8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u8, i0: f64, g: usize, w: usize, v: usize) -> (f64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa3 = [0u8; 4];
+    let mut pv4 = 0u8;
+    z[0] = (((if (kk & 1) == 0 { kk } else { 5u8 }) >> 2));
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        let mut r1 = i16::MIN;
+        #[acc::r#loop(worker, reduction(max: r1))]
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            let t2 = ((kk % 5u8) % 8u8);
+            #[acc::r#loop(vector, reduction(max: r1), private(pa3))]
+            for i in (0..n3).step_by(st) {
+                let f = (k * n2 + j) * n3 + i;
+                for q in 0..4 { pa3[q] = (if ((q % 16) as u8) > a[f + (q & 1)] { ((q % 16) as u8) } else { a[f + (q & 1)] }); }
+                r1 = (a[f] as i16).max(r1);
+                c[f] = (c[f] ^ (((kk.max(c[f])) | ((a[f + 1] | t2))))).clamp(0u8, 99u8);
+            }
+            #[acc::r#loop(vector)]
+            for i in 0..n3 {
+                let _ = c[row * n3 + (n3 - 1 - i)];
+            }
+        }
+        let _ = r1;
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    #[acc::r#loop(gang, worker)]
+    for k in 0..n1 {
+        let row = k;
+        #[acc::r#loop(vector, private(pv4))]
+        for i in (0..m).step_by(st) {
+            let f = k * m + i;
+            pv4 = b[f];
+            let mut win5 = a[f];
+            for q in 0..2 {
+                win5 = win5.max(a[f + (q & 1)]);
+            }
+            c[f] = ((pv4 & ((kk | 5u8))));
+        }
+    }
+    (s0,)
+}
+
+fn seq_p075(a: &[u8], b: &[u8], mu: &[u8], c: &mut [u8], o: &mut [usize], h: &mut [u32], z: &mut [u8], scr: &mut [u8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u8, i0: f64, g: usize, w: usize, v: usize) -> (f64,) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa3 = [0u8; 4];
+    let mut pv4 = 0u8;
+    z[0] = (((if (kk & 1) == 0 { kk } else { 5u8 }) >> 2));
+    for k in 0..n1 {
+        let row = k;
+        let mut r1 = i16::MIN;
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            let t2 = ((kk % 5u8) % 8u8);
+            for i in (0..n3).step_by(st) {
+                let f = (k * n2 + j) * n3 + i;
+                for q in 0..4 { pa3[q] = (if ((q % 16) as u8) > a[f + (q & 1)] { ((q % 16) as u8) } else { a[f + (q & 1)] }); }
+                r1 = (a[f] as i16).max(r1);
+                c[f] = (c[f] ^ (((kk.max(c[f])) | ((a[f + 1] | t2))))).clamp(0u8, 99u8);
+            }
+            for i in 0..n3 {
+                let _ = c[row * n3 + (n3 - 1 - i)];
+            }
+        }
+        let _ = r1;
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    for k in 0..n1 {
+        let row = k;
+        for i in (0..m).step_by(st) {
+            let f = k * m + i;
+            pv4 = b[f];
+            let mut win5 = a[f];
+            for q in 0..2 {
+                win5 = win5.max(a[f + (q & 1)]);
+            }
+            c[f] = ((pv4 & ((kk | 5u8))));
+        }
+    }
+    (s0,)
+}
+
+fn run_p075(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u8, usize, u32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u8>());
+    let i0 = cx.init::<f64>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p075(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p075(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 76: a `parallel` region over `f64` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p076(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [isize], h: &mut [f64], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: u32, i1: i64, g: usize, w: usize, v: usize) -> (u32, i64, f64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa3 = [0.0f64; 4];
+    let mut cnt7 = 0.0f64;
+    let top = ((a[1].min(kk)).max((1.25f64 * kk)));
+    #[acc::r#loop(gang, reduction(max: s0))]
+    for k in 1..=n1 {
+        let row = (k - 1);
+        let t1 = ((if a[row] < ((row % 7) as f64) { a[row] } else { ((row % 7) as f64) }).abs());
+        let mut sh2 = [0.0f64; 8];
+        #[acc::r#loop(worker, vector)]
+        for q in 0..8 {
+            sh2[q] = (((q % 7) as f64) * (a[(row + q) % a.len()] + 3.0f64));
+        }
+        #[acc::r#loop(worker, vector, private(pa3))]
+        for i in 0..m {
+            let f = (k - 1) * m + i;
+            for q in 0..4 { pa3[q] = (1.25f64.mul_add(0.5f64, ((q % 3) as f64))); }
+            if (a[f] as u32) > s0 { s0 = (a[f] as u32); }
+            c[f] = b[f];
+        }
+        #[acc::r#loop(worker, vector)]
+        for i in 0..m {
+            let _ = c[row * m + (m - 1 - i)];
+        }
+    }
+    #[acc::r#loop(gang)]
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let mut r4 = 0isize;
+        for j in 0..n2 {
+            let row = (k - lo) * n2 + j;
+            let t5 = ((kk * 2.0f64) * top);
+            let mut r6 = 0u8;
+            #[acc::r#loop(vector, reduction(|: r4), reduction(^: r6))]
+            for i in 0..n3 {
+                let f = ((k - lo) * n2 + j) * n3 + i;
+                if ((top * 0.25f64) <= (a[f].min(a[f]))) {
+                    continue;
+                }
+                r4 = (a[f] as isize) | r4;
+                r6 = r6 ^ ((top.abs()) as u8);
+                c[f] = (((((f % 3) as f64).mul_add(0.5f64, top)) - (a[f + 1] - c[f]))).clamp(-1000.0f64, 1000.0f64);
+            }
+            let _ = r6;
+        }
+        o[row] = r4;
+        acc::atomic!(cnt7 += 1.0f64);
+    }
+    (s0, s1, cnt7)
+}
+
+fn seq_p076(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [isize], h: &mut [f64], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: u32, i1: i64, g: usize, w: usize, v: usize) -> (u32, i64, f64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa3 = [0.0f64; 4];
+    let mut cnt7 = 0.0f64;
+    let top = ((a[1].min(kk)).max((1.25f64 * kk)));
+    for k in 1..=n1 {
+        let row = (k - 1);
+        let t1 = ((if a[row] < ((row % 7) as f64) { a[row] } else { ((row % 7) as f64) }).abs());
+        let mut sh2 = [0.0f64; 8];
+        for q in 0..8 {
+            sh2[q] = (((q % 7) as f64) * (a[(row + q) % a.len()] + 3.0f64));
+        }
+        for i in 0..m {
+            let f = (k - 1) * m + i;
+            for q in 0..4 { pa3[q] = (1.25f64.mul_add(0.5f64, ((q % 3) as f64))); }
+            if (a[f] as u32) > s0 { s0 = (a[f] as u32); }
+            c[f] = b[f];
+        }
+        for i in 0..m {
+            let _ = c[row * m + (m - 1 - i)];
+        }
+    }
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let mut r4 = 0isize;
+        for j in 0..n2 {
+            let row = (k - lo) * n2 + j;
+            let t5 = ((kk * 2.0f64) * top);
+            let mut r6 = 0u8;
+            for i in 0..n3 {
+                let f = ((k - lo) * n2 + j) * n3 + i;
+                if ((top * 0.25f64) <= (a[f].min(a[f]))) {
+                    continue;
+                }
+                r4 = (a[f] as isize) | r4;
+                r6 = r6 ^ ((top.abs()) as u8);
+                c[f] = (((((f % 3) as f64).mul_add(0.5f64, top)) - (a[f + 1] - c[f]))).clamp(-1000.0f64, 1000.0f64);
+            }
+            let _ = r6;
+        }
+        o[row] = r4;
+        cnt7 += 1.0f64;
+    }
+    (s0, s1, cnt7)
+}
+
+fn run_p076(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 9.0 <= 9.223372036854776e+18);
+    let x = cx.arrays::<f64, isize, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let i0 = cx.init::<u32>(Op::MaxOrdered);
+    let i1 = cx.init::<i64>(Op::Add);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 1.0*x1],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p076(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p076(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 77: a `kernels` region over `u8` data.
+#[acc::kernels(num_gangs(g), vector_length(v), if(n1 % 4 != 3))]
+fn acc_p077(a: &[u8], b: &[u8], mu: &[u8], c: &mut [u8], o: &mut [u8], h: &mut [i32], z: &mut [u8], scr: &mut [u8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u8, i0: i8, i1: u64, g: usize, w: usize, v: usize) -> (i8, u64, i32, i32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv6 = 0u8;
+    let mut cnt1 = 0i32;
+    let mut cnt7 = 0i32;
+    let top = ((if a[0] > kk { a[0] } else { kk }) + (if a[1] > a[0] { a[0] } else { a[1] }));
+    #[acc::r#loop(seq)]
+    for i in 0..nn {
+        let f = i;
+        s1 = ((((f % 7) as u8) + ((c[f] | a[f + 1]))) as u64).min(s1);
+        let old2 = acc::atomic!(capture cnt1 += 1i32);
+        if ((a[f].min(((f % 7) as u8))) != a[f]) {
+            c[f] = (c[f] ^ (a[f].min(((f % 3) as u8)))).clamp(0u8, 99u8);
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    #[acc::r#loop(independent, gang)]
+    for k in 0..n1 {
+        let row = k;
+        let mut q3 = 0u8;
+        {
+            o[row] = ((kk | kk));
+            q3 = top;
+        }
+        let mut sh4 = [0u8; 8];
+        #[acc::r#loop(vector(96))]
+        for q in 0..8 {
+            sh4[q] = (0u8 + ((((q % 16) as u8) | a[(row + q) % a.len()])));
+        }
+        let mut r5 = 0u8;
+        #[acc::r#loop(vector(96), reduction(|: r5), private(pv6))]
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            pv6 = kk;
+            acc::atomic!(h[((sh4[row % 8] * 3u8) as usize) % h.len()] += (q3 as i32));
+        }
+        o[row] = r5;
+        acc::atomic!(cnt7 += 1i32);
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, s1, cnt1, cnt7)
+}
+
+fn seq_p077(a: &[u8], b: &[u8], mu: &[u8], c: &mut [u8], o: &mut [u8], h: &mut [i32], z: &mut [u8], scr: &mut [u8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u8, i0: i8, i1: u64, g: usize, w: usize, v: usize) -> (i8, u64, i32, i32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv6 = 0u8;
+    let mut cnt1 = 0i32;
+    let mut cnt7 = 0i32;
+    let top = ((if a[0] > kk { a[0] } else { kk }) + (if a[1] > a[0] { a[0] } else { a[1] }));
+    for i in 0..nn {
+        let f = i;
+        s1 = ((((f % 7) as u8) + ((c[f] | a[f + 1]))) as u64).min(s1);
+        let old2 = cnt1; cnt1 += 1i32;
+        if ((a[f].min(((f % 7) as u8))) != a[f]) {
+            c[f] = (c[f] ^ (a[f].min(((f % 3) as u8)))).clamp(0u8, 99u8);
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    for k in 0..n1 {
+        let row = k;
+        let mut q3 = 0u8;
+        {
+            o[row] = ((kk | kk));
+            q3 = top;
+        }
+        let mut sh4 = [0u8; 8];
+        for q in 0..8 {
+            sh4[q] = (0u8 + ((((q % 16) as u8) | a[(row + q) % a.len()])));
+        }
+        let mut r5 = 0u8;
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            pv6 = kk;
+            h[((sh4[row % 8] * 3u8) as usize) % h.len()] += (q3 as i32);
+        }
+        o[row] = r5;
+        cnt7 += 1i32;
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, s1, cnt1, cnt7)
+}
+
+fn run_p077(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2*x3 <= 2147483647.0 && 1000.0 + 36.0*x1*x2*x3 <= 2147483647.0 && 1.0*x1 <= 2147483647.0);
+    let x = cx.arrays::<u8, u8, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u8>());
+    let i0 = cx.init::<i8>(Op::Xor);
+    let i1 = cx.init::<u64>(Op::Min);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 36.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 1.0*x1*x2*x3, 1.0*x1],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p077(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p077(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 78: a `parallel` region over `u64` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p078(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [u8], h: &mut [i64], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: f32, g: usize, w: usize, v: usize) -> (f32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((a[0] % 8u64).wrapping_mul(((a[1] & kk))).wrapping_add(1u64));
+    #[acc::r#loop(gang, worker, reduction(max: s0))]
+    for i in 1..=nn {
+        let f = (i - 1);
+        acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min((a[f + 1] as i64)));
+        c[f] = c[f].min(kk);
+        if (kk as f32) > s0 { s0 = (kk as f32); }
+    }
+    (s0,)
+}
+
+fn seq_p078(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [u8], h: &mut [i64], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: f32, g: usize, w: usize, v: usize) -> (f32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((a[0] % 8u64).wrapping_mul(((a[1] & kk))).wrapping_add(1u64));
+    for i in 1..=nn {
+        let f = (i - 1);
+        h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min((a[f + 1] as i64));
+        c[f] = c[f].min(kk);
+        if (kk as f32) > s0 { s0 = (kk as f32); }
+    }
+    (s0,)
+}
+
+fn run_p078(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1009.0 <= 9.223372036854776e+18);
+    let x = cx.arrays::<u64, u8, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u64>());
+    let i0 = cx.init::<f32>(Op::MaxOrdered);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1009.0,
+        z: 1000.0,
+        ret: vec![9.0 + 9.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p078(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p078(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 79: a `parallel` region over `i64` data.
+#[acc::parallel(firstprivate(kk), num_gangs(g), num_workers(w))]
+fn acc_p079(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [u32], h: &mut [u32], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: u8, g: usize, w: usize, v: usize) -> (u8,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pv3 = 0i64;
+    let top = (((kk >> 1)).wrapping_mul((2i64.min(kk))).wrapping_add(5i64));
+    #[acc::r#loop(gang, reduction(&: s0))]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t1 = (((a[row] + kk) | kk));
+        #[acc::r#loop(seq)]
+        for i in (0..m).step_by(st) {
+            let f = k * m + i;
+            s0 = s0 & (t1 as u8);
+            c[f] = (c[f].max((((kk + ((f % 7) as i64)) ^ (b[f].min(((f % 7) as i64))))))).clamp((-99i64), 99i64);
+        }
+    }
+    for rep in 0..2 {
+        #[acc::r#loop(gang)]
+        for k in lo..lo + n1 {
+            let row = (k - lo);
+            let t2 = ((((row % 3) as i64).wrapping_mul(a[row]).wrapping_add(8i64)) % 8i64);
+            #[acc::r#loop(worker, reduction(&: s0), private(pv3))]
+            for i in 0..m {
+                let f = (k - lo) * m + i;
+                pv3 = a[f + 1];
+                s0 &= (a[f + 1] as u8);
+            }
+            acc::atomic!(h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].max((((row % 7) as i64) as u32)));
+        }
+    }
+    (s0,)
+}
+
+fn seq_p079(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [u32], h: &mut [u32], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: u8, g: usize, w: usize, v: usize) -> (u8,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pv3 = 0i64;
+    let top = (((kk >> 1)).wrapping_mul((2i64.min(kk))).wrapping_add(5i64));
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t1 = (((a[row] + kk) | kk));
+        for i in (0..m).step_by(st) {
+            let f = k * m + i;
+            s0 = s0 & (t1 as u8);
+            c[f] = (c[f].max((((kk + ((f % 7) as i64)) ^ (b[f].min(((f % 7) as i64))))))).clamp((-99i64), 99i64);
+        }
+    }
+    for rep in 0..2 {
+        for k in lo..lo + n1 {
+            let row = (k - lo);
+            let t2 = ((((row % 3) as i64).wrapping_mul(a[row]).wrapping_add(8i64)) % 8i64);
+            for i in 0..m {
+                let f = (k - lo) * m + i;
+                pv3 = a[f + 1];
+                s0 &= (a[f + 1] as u8);
+            }
+            h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].max((((row % 7) as i64) as u32));
+        }
+    }
+    (s0,)
+}
+
+fn run_p079(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1006.0 <= 4294967295.0);
+    let x = cx.arrays::<i64, u32, u32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i64>());
+    let i0 = cx.init::<u8>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1006.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p079(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p079(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 80: a `parallel` region over `u32` data.
+#[acc::parallel(private(scr), num_workers(w), vector_length(v))]
+fn acc_p080(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [i32], h: &mut [i32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: u16, i1: f64, g: usize, w: usize, v: usize) -> (u16, f64, i32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut cnt4 = 0i32;
+    #[acc::r#loop(gang, worker, reduction(max: s1), reduction(min: s0))]
+    for k in 0..n1 {
+        let row = k;
+        let mut q1 = 0u32;
+        {
+            o[row] = ((((row % 16) as u32).min(3u32)) as i32);
+            q1 = a[row];
+        }
+        let mut sh2 = [0u32; 8];
+        #[acc::r#loop(vector)]
+        for q in 0..8 {
+            sh2[q] = (if (((q % 7) as u32).wrapping_mul(1u32).wrapping_add(6u32)) > (3u32.max(((q % 7) as u32))) { (3u32.max(((q % 7) as u32))) } else { (((q % 7) as u32).wrapping_mul(1u32).wrapping_add(6u32)) });
+        }
+        let mut r3 = 6i32;
+        #[acc::r#loop(vector, reduction(+: r3), reduction(max: s1))]
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            r3 = (((1u32 % 5u32) * (((f % 7) as u32).min(((f % 7) as u32)))) as i32) + r3;
+            if ((((1u32 & q1)) & 1) == 0) {
+                c[f] = a[f];
+            }
+            s1 = ((if (a[f + 1] * 5u32) > ((kk >> 1)) { (a[f + 1] * 5u32) } else { ((kk >> 1)) }) as f64).max(s1);
+            s0 = (((f % 16) as u32) as u16).min(s0);
+        }
+        o[row] = r3;
+        acc::atomic!(cnt4 += 1i32);
+    }
+    #[acc::r#loop(gang, reduction(min: s0))]
+    for k in 0..n1 {
+        let row = k;
+        if ((a[row] + kk) == 4u32) {
+            continue;
+        }
+        let t5 = (0u32.min((kk * kk)));
+        #[acc::r#loop(vector, reduction(min: s0))]
+        for i in 0..m {
+            let f = k * m + i;
+            s0 = s0.min((a[f + 1] as u16));
+            s0 = ((t5 * 3u32) as u16).min(s0);
+            c[f] = ((f % 7) as u32);
+        }
+        acc::atomic!(h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].max((((row % 16) as u32) as i32)));
+    }
+    #[acc::r#loop(independent, gang, vector, reduction(min: s0))]
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        if ((b[f] / 7u32) != 1u32) {
+            continue;
+        }
+        if (5u32 < ((f % 7) as u32)) {
+            c[f] = ((f % 7) as u32);
+        }
+        if (2u32 as u16) < s0 { s0 = (2u32 as u16); }
+        c[f] = a[f];
+    }
+    (s0, s1, cnt4)
+}
+
+fn seq_p080(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [i32], h: &mut [i32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: u16, i1: f64, g: usize, w: usize, v: usize) -> (u16, f64, i32) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut cnt4 = 0i32;
+    for k in 0..n1 {
+        let row = k;
+        let mut q1 = 0u32;
+        {
+            o[row] = ((((row % 16) as u32).min(3u32)) as i32);
+            q1 = a[row];
+        }
+        let mut sh2 = [0u32; 8];
+        for q in 0..8 {
+            sh2[q] = (if (((q % 7) as u32).wrapping_mul(1u32).wrapping_add(6u32)) > (3u32.max(((q % 7) as u32))) { (3u32.max(((q % 7) as u32))) } else { (((q % 7) as u32).wrapping_mul(1u32).wrapping_add(6u32)) });
+        }
+        let mut r3 = 6i32;
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            r3 = (((1u32 % 5u32) * (((f % 7) as u32).min(((f % 7) as u32)))) as i32) + r3;
+            if ((((1u32 & q1)) & 1) == 0) {
+                c[f] = a[f];
+            }
+            s1 = ((if (a[f + 1] * 5u32) > ((kk >> 1)) { (a[f + 1] * 5u32) } else { ((kk >> 1)) }) as f64).max(s1);
+            s0 = (((f % 16) as u32) as u16).min(s0);
+        }
+        o[row] = r3;
+        cnt4 += 1i32;
+    }
+    for k in 0..n1 {
+        let row = k;
+        if ((a[row] + kk) == 4u32) {
+            continue;
+        }
+        let t5 = (0u32.min((kk * kk)));
+        for i in 0..m {
+            let f = k * m + i;
+            s0 = s0.min((a[f + 1] as u16));
+            s0 = ((t5 * 3u32) as u16).min(s0);
+            c[f] = ((f % 7) as u32);
+        }
+        h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].max((((row % 16) as u32) as i32));
+    }
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        if ((b[f] / 7u32) != 1u32) {
+            continue;
+        }
+        if (5u32 < ((f % 7) as u32)) {
+            c[f] = ((f % 7) as u32);
+        }
+        if (2u32 as u16) < s0 { s0 = (2u32 as u16); }
+        c[f] = a[f];
+    }
+    (s0, s1, cnt4)
+}
+
+fn run_p080(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 6.0 + 24.0*x2*x3 <= 2147483647.0 && 1.0*x1 <= 2147483647.0 && 1015.0 <= 2147483647.0);
+    let x = cx.arrays::<u32, i32, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u32>());
+    let i0 = cx.init::<u16>(Op::MinOrdered);
+    let i1 = cx.init::<f64>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1012.0 + 48.0*x2*x3,
+        h: 1015.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0 + 45.0*x1*x2*x3, 1.0*x1],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p080(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p080(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 81: a `parallel` region over `f64` data.
+#[acc::parallel(private(scr), num_gangs(g))]
+fn acc_p081(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [isize], h: &mut [u64], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: i32, i1: u32, g: usize, w: usize, v: usize) -> (i32, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa3 = [0.0f64; 4];
+    let mut pv6 = 0.0f64;
+    if n1 % 3 != 1 {
+        #[acc::r#loop(gang, reduction(&: s0))]
+        for k in 0..n1 {
+            let row = k;
+            let t1 = ((kk + kk) * (1.25f64.mul_add(0.5f64, kk)));
+            for q in 0..scr.len() {
+                scr[q] = (((q % 16) as f64) * ((q % 16) as f64));
+            }
+            let mut r2 = !0i16;
+            #[acc::r#loop(vector, reduction(&: r2, s1, s0), private(pa3))]
+            for i in 0..m {
+                let f = k * m + i;
+                if ((b[f] - b[f]) <= (((f % 16) as f64) * b[f])) {
+                    continue;
+                }
+                for q in 0..4 { pa3[q] = (1.25f64 + 3.0f64); }
+                r2 &= (((f % 16) as f64) as i16);
+                s0 &= (((kk + b[f]) * 0.5f64) as i32);
+                s1 &= (scr[row % scr.len()] as u32);
+                s0 &= ((if pa3[(f + 1) % 4] < (((f % 3) as f64).abs()) { pa3[(f + 1) % 4] } else { (((f % 3) as f64).abs()) }) as i32);
+            }
+            let _ = r2;
+        }
+    }
+    #[acc::r#loop(gang)]
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let t4 = ((if a[row] < kk { a[row] } else { kk }) * 2.0f64);
+        for q in 0..scr.len() {
+            scr[q] = a[(row + q) % a.len()];
+        }
+        #[acc::r#loop(worker)]
+        for j in 0..n2 {
+            let row = (k - lo) * n2 + j;
+            let mut r5 = 0u64;
+            #[acc::r#loop(vector, reduction(|: r5), private(pv6))]
+            for i in 0..n3 {
+                let f = ((k - lo) * n2 + j) * n3 + i;
+                pv6 = ((t4.max(t4)) + (a[f + 1].min(((f % 7) as f64))));
+                r5 = ((1.25f64.min(((f % 3) as f64))) as u64) | r5;
+                c[f] = (if (pv6.max(0.5f64)) < (((f % 16) as f64) * 0.5f64) { (pv6.max(0.5f64)) } else { (((f % 16) as f64) * 0.5f64) });
+            }
+            #[acc::r#loop(vector, reduction(|: r5))]
+            for i in 0..n3 {
+                r5 = ((0.5f64 * 0.5f64) as u64) | r5;
+            }
+            let _ = r5;
+        }
+        acc::atomic!(h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].min(((kk - ((row % 7) as f64)) as u64)));
+    }
+    if kk != kk {
+        #[acc::r#loop(gang, vector, reduction(&: s0))]
+        for k in (lo..lo + n1).step_by(st) {
+            let row = (k - lo);
+            let t7 = ((((row % 7) as f64).mul_add(0.5f64, ((row % 16) as f64))) + a[row]);
+            for q in 0..scr.len() {
+                scr[q] = (kk * 0.5f64);
+            }
+            #[acc::r#loop(seq)]
+            for i in (0..m).step_by(st) {
+                let f = (k - lo) * m + i;
+                s0 &= (kk as i32);
+                if (((f % 7) as f64) <= (b[f] * 2.0f64)) {
+                    c[f] = a[f];
+                }
+                s0 = s0 & (kk as i32);
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p081(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [isize], h: &mut [u64], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: i32, i1: u32, g: usize, w: usize, v: usize) -> (i32, u32) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa3 = [0.0f64; 4];
+    let mut pv6 = 0.0f64;
+    if n1 % 3 != 1 {
+        for k in 0..n1 {
+            let row = k;
+            let t1 = ((kk + kk) * (1.25f64.mul_add(0.5f64, kk)));
+            for q in 0..scr.len() {
+                scr[q] = (((q % 16) as f64) * ((q % 16) as f64));
+            }
+            let mut r2 = !0i16;
+            for i in 0..m {
+                let f = k * m + i;
+                if ((b[f] - b[f]) <= (((f % 16) as f64) * b[f])) {
+                    continue;
+                }
+                for q in 0..4 { pa3[q] = (1.25f64 + 3.0f64); }
+                r2 &= (((f % 16) as f64) as i16);
+                s0 &= (((kk + b[f]) * 0.5f64) as i32);
+                s1 &= (scr[row % scr.len()] as u32);
+                s0 &= ((if pa3[(f + 1) % 4] < (((f % 3) as f64).abs()) { pa3[(f + 1) % 4] } else { (((f % 3) as f64).abs()) }) as i32);
+            }
+            let _ = r2;
+        }
+    }
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let t4 = ((if a[row] < kk { a[row] } else { kk }) * 2.0f64);
+        for q in 0..scr.len() {
+            scr[q] = a[(row + q) % a.len()];
+        }
+        for j in 0..n2 {
+            let row = (k - lo) * n2 + j;
+            let mut r5 = 0u64;
+            for i in 0..n3 {
+                let f = ((k - lo) * n2 + j) * n3 + i;
+                pv6 = ((t4.max(t4)) + (a[f + 1].min(((f % 7) as f64))));
+                r5 = ((1.25f64.min(((f % 3) as f64))) as u64) | r5;
+                c[f] = (if (pv6.max(0.5f64)) < (((f % 16) as f64) * 0.5f64) { (pv6.max(0.5f64)) } else { (((f % 16) as f64) * 0.5f64) });
+            }
+            for i in 0..n3 {
+                r5 = ((0.5f64 * 0.5f64) as u64) | r5;
+            }
+            let _ = r5;
+        }
+        h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].min(((kk - ((row % 7) as f64)) as u64));
+    }
+    if kk != kk {
+        for k in (lo..lo + n1).step_by(st) {
+            let row = (k - lo);
+            let t7 = ((((row % 7) as f64).mul_add(0.5f64, ((row % 16) as f64))) + a[row]);
+            for q in 0..scr.len() {
+                scr[q] = (kk * 0.5f64);
+            }
+            for i in (0..m).step_by(st) {
+                let f = (k - lo) * m + i;
+                s0 &= (kk as i32);
+                if (((f % 7) as f64) <= (b[f] * 2.0f64)) {
+                    c[f] = a[f];
+                }
+                s0 = s0 & (kk as i32);
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p081(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1017.0 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<f64, isize, u64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let i0 = cx.init::<i32>(Op::And);
+    let i1 = cx.init::<u32>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1017.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p081(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p081(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 82: a `parallel` region over `u64` data.
+#[acc::parallel(reduction(|: s0), num_gangs(g), num_workers(w))]
+fn acc_p082(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [i16], h: &mut [f64], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: bool, g: usize, w: usize, v: usize) -> (bool,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    z[0] = (((1u64 ^ kk)).max((1u64.wrapping_mul(a[1]).wrapping_add(7u64))));
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        #[acc::r#loop(vector)]
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            #[acc::r#loop(seq)]
+            for i in 1..=n3 {
+                let f = (k * n2 + j) * n3 + (i - 1);
+                c[f] = kk;
+                c[f] = a[f];
+                s0 |= (!((if kk > ((f % 7) as u64) { ((f % 7) as u64) } else { kk }) > (2u64 * 5u64)));
+            }
+        }
+    }
+    (s0,)
+}
+
+fn seq_p082(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [i16], h: &mut [f64], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: bool, g: usize, w: usize, v: usize) -> (bool,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    z[0] = (((1u64 ^ kk)).max((1u64.wrapping_mul(a[1]).wrapping_add(7u64))));
+    for k in 0..n1 {
+        let row = k;
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            for i in 1..=n3 {
+                let f = (k * n2 + j) * n3 + (i - 1);
+                c[f] = kk;
+                c[f] = a[f];
+                s0 |= (!((if kk > ((f % 7) as u64) { ((f % 7) as u64) } else { kk }) > (2u64 * 5u64)));
+            }
+        }
+    }
+    (s0,)
+}
+
+fn run_p082(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u64, i16, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u64>());
+    let i0 = cx.init::<bool>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p082(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p082(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 83: a `kernels` region over `f32` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p083(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [usize], h: &mut [usize], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    #[acc::r#loop]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((row % 3) as f32);
+        let mut sh2 = [0.0f32; 8];
+        #[acc::r#loop(vector)]
+        for q in 0..8 {
+            sh2[q] = ((((q % 7) as f32).min(3.0f32)).min(a[(row + q) % a.len()]));
+        }
+        let mut r3 = 0usize;
+        #[acc::r#loop(reduction(|: r3))]
+        for i in (0..m).step_by(st) {
+            let f = k * m + i;
+            r3 |= (0.5f32 as usize);
+            c[f] = ((0.5f32.abs()).mul_add(0.5f32, ((f % 7) as f32)));
+        }
+        o[row] = r3;
+        acc::atomic!(h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].min(3usize));
+    }
+    #[acc::r#loop(seq)]
+    for i in 0..nn {
+        let f = i;
+        c[f] = ((a[f + 1] + 3.0f32) * (a[f] * a[f + 1]));
+    }
+    ()
+}
+
+fn seq_p083(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [usize], h: &mut [usize], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((row % 3) as f32);
+        let mut sh2 = [0.0f32; 8];
+        for q in 0..8 {
+            sh2[q] = ((((q % 7) as f32).min(3.0f32)).min(a[(row + q) % a.len()]));
+        }
+        let mut r3 = 0usize;
+        for i in (0..m).step_by(st) {
+            let f = k * m + i;
+            r3 |= (0.5f32 as usize);
+            c[f] = ((0.5f32.abs()).mul_add(0.5f32, ((f % 7) as f32)));
+        }
+        o[row] = r3;
+        h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].min(3usize);
+    }
+    for i in 0..nn {
+        let f = i;
+        c[f] = ((a[f + 1] + 3.0f32) * (a[f] * a[f + 1]));
+    }
+    ()
+}
+
+fn run_p083(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1003.0 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<f32, usize, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f32>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1979.25,
+        o: 1000.0,
+        h: 1003.0,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p083(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p083(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 84: a `kernels` region over `u8` data.
+#[acc::kernels(num_gangs(g))]
+fn acc_p084(a: &[u8], b: &[u8], mu: &[i16], c: &mut [u8], o: &mut [i16], h: &mut [f64], z: &mut [u8], scr: &mut [u8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u8, i0: i16, i1: i32, g: usize, w: usize, v: usize) -> (i16, i32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = (((a[0] >> 2)) % 5u8);
+    #[acc::r#loop(independent, gang, reduction(*: s0), reduction(max: s1))]
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let t1 = (kk.max(((a[row] & top))));
+        #[acc::r#loop(seq)]
+        for i in 1..=m {
+            let f = (k - lo) * m + (i - 1);
+            s0 *= mu[f];
+            s1 = (((a[f + 1] | 0u8)) as i32).max(s1);
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p084(a: &[u8], b: &[u8], mu: &[i16], c: &mut [u8], o: &mut [i16], h: &mut [f64], z: &mut [u8], scr: &mut [u8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u8, i0: i16, i1: i32, g: usize, w: usize, v: usize) -> (i16, i32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = (((a[0] >> 2)) % 5u8);
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let t1 = (kk.max(((a[row] & top))));
+        for i in 1..=m {
+            let f = (k - lo) * m + (i - 1);
+            s0 *= mu[f];
+            s1 = (((a[f + 1] | 0u8)) as i32).max(s1);
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p084(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u8, i16, f64, i16>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u8>());
+    let i0 = cx.init::<i16>(Op::Mul);
+    let i1 = cx.init::<i32>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p084(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p084(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 85: a `serial` region over `usize` data.
+#[acc::serial(firstprivate(kk))]
+fn acc_p085(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [isize], h: &mut [u64], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: usize, g: usize, w: usize, v: usize) -> (usize,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pv5 = 0usize;
+    z[0] = kk;
+    #[acc::r#loop]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((if ((row % 16) as usize) > ((row % 3) as usize) { ((row % 16) as usize) } else { ((row % 3) as usize) }) / 3usize);
+        let mut r2 = 0isize;
+        #[acc::r#loop(reduction(max: r2), reduction(&: s0))]
+        for j in 1..=n2 {
+            let row = k * n2 + (j - 1);
+            let t3 = ((row % 3) as usize);
+            let mut r4 = 0usize;
+            #[acc::r#loop(reduction(max: r2, r4), reduction(&: s0), private(pv5))]
+            for i in lo..lo + n3 {
+                let f = (k * n2 + (j - 1)) * n3 + (i - lo);
+                pv5 = c[f];
+                r2 = ((((5usize.max(((f % 16) as usize))) & (((f % 7) as usize) * 3usize))) as isize).max(r2);
+                r4 = t1.max(r4);
+                s0 &= 5usize;
+            }
+            let _ = r4;
+        }
+        o[row] = r2;
+    }
+    z[1] = z[1] ^ s0;
+    for i in 0..nn {
+        h[(i as u8) as usize] += 1u64;
+    }
+    #[acc::r#loop(seq)]
+    for i in (0..nn).step_by(st) {
+        let f = i;
+        s0 &= a[f];
+        s0 &= (a[f + 1].max(a[f]));
+        s0 = s0 & a[f];
+    }
+    (s0,)
+}
+
+fn seq_p085(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [isize], h: &mut [u64], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: usize, g: usize, w: usize, v: usize) -> (usize,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pv5 = 0usize;
+    z[0] = kk;
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((if ((row % 16) as usize) > ((row % 3) as usize) { ((row % 16) as usize) } else { ((row % 3) as usize) }) / 3usize);
+        let mut r2 = 0isize;
+        for j in 1..=n2 {
+            let row = k * n2 + (j - 1);
+            let t3 = ((row % 3) as usize);
+            let mut r4 = 0usize;
+            for i in lo..lo + n3 {
+                let f = (k * n2 + (j - 1)) * n3 + (i - lo);
+                pv5 = c[f];
+                r2 = ((((5usize.max(((f % 16) as usize))) & (((f % 7) as usize) * 3usize))) as isize).max(r2);
+                r4 = t1.max(r4);
+                s0 &= 5usize;
+            }
+            let _ = r4;
+        }
+        o[row] = r2;
+    }
+    z[1] = z[1] ^ s0;
+    for i in 0..nn {
+        h[(i as u8) as usize] += 1u64;
+    }
+    for i in (0..nn).step_by(st) {
+        let f = i;
+        s0 &= a[f];
+        s0 &= (a[f + 1].max(a[f]));
+        s0 = s0 & a[f];
+    }
+    (s0,)
+}
+
+fn run_p085(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 2.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<usize, isize, u64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let i0 = cx.init::<usize>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 2.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p085(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p085(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 86: a `kernels` region over `u32` data.
+#[acc::kernels(num_gangs(g))]
+fn acc_p086(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [f32], h: &mut [f64], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: u32, g: usize, w: usize, v: usize) -> (u32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut carry1 = kk;
+    for i in 0..nn {
+        carry1 = (carry1 ^ a[i]).max(a[i + 1]);
+        z[3] = carry1;
+    }
+    if kk != kk {
+        #[acc::r#loop(independent, collapse(2), reduction(|: s0))]
+        for k in (lo..lo + n1).step_by(st) {
+            for i in 0..m {
+                let f = (k - lo) * m + i;
+                s0 = c[f] | s0;
+            }
+        }
+    }
+    for i in 0..nn / st {
+        c[i * (st - 1)] = (c[i * (st - 1)].max(a[i]) ^ a[i + 1]).clamp(0u32, 99u32);
+    }
+    (s0,)
+}
+
+fn seq_p086(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [f32], h: &mut [f64], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: u32, g: usize, w: usize, v: usize) -> (u32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut carry1 = kk;
+    for i in 0..nn {
+        carry1 = (carry1 ^ a[i]).max(a[i + 1]);
+        z[3] = carry1;
+    }
+    if kk != kk {
+        for k in (lo..lo + n1).step_by(st) {
+            for i in 0..m {
+                let f = (k - lo) * m + i;
+                s0 = c[f] | s0;
+            }
+        }
+    }
+    for i in 0..nn / st {
+        c[i * (st - 1)] = (c[i * (st - 1)].max(a[i]) ^ a[i + 1]).clamp(0u32, 99u32);
+    }
+    (s0,)
+}
+
+fn run_p086(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u32, f32, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u32>());
+    let i0 = cx.init::<u32>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p086(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p086(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 87: a `parallel` region over `i64` data.
+#[acc::parallel(private(scr), vector_length(v))]
+fn acc_p087(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [f32], h: &mut [f64], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, g: usize, w: usize, v: usize) -> (u64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut cnt4 = 0u64;
+    let top = kk;
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        if (((kk & top)) <= (kk.max(top))) {
+            continue;
+        }
+        let t1 = ((((row % 3) as i64) & ((4i64 ^ a[row]))));
+        let mut q2 = 0i64;
+        {
+            o[row] = ((top.min(kk)) as f32);
+            q2 = ((row % 7) as i64);
+        }
+        for q in 0..scr.len() {
+            scr[q] = 5i64;
+        }
+        #[acc::r#loop(worker)]
+        for j in (0..n2).step_by(st) {
+            let row = k * n2 + j;
+            let t3 = scr[row % scr.len()];
+            #[acc::r#loop(seq)]
+            for i in 1..=n3 {
+                let f = (k * n2 + j) * n3 + (i - 1);
+                c[f] = c[f].max((((a[f + 1] * (-1i64)) >> 1)));
+                let old5 = acc::atomic!(capture cnt4 += 1u64);
+                if (((if scr[row % scr.len()] > b[f] { scr[row % scr.len()] } else { b[f] }) & 1) == 0) {
+                    c[f] = c[f].min(t3);
+                }
+            }
+            acc::atomic!(h[(row * 7 + 3) % h.len()] += (((row % 7) as i64) as f64));
+        }
+    }
+    #[acc::r#loop(gang, worker, vector, collapse(2))]
+    for k in 0..n1 {
+        for i in 1..=m {
+            let f = k * m + (i - 1);
+            c[f] = c[f].min(((top % 3i64) % 3i64));
+            c[f] = c[f].max(((a[f] ^ 4i64)));
+        }
+    }
+    (cnt4,)
+}
+
+fn seq_p087(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [f32], h: &mut [f64], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, g: usize, w: usize, v: usize) -> (u64,) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut cnt4 = 0u64;
+    let top = kk;
+    for k in 0..n1 {
+        let row = k;
+        if (((kk & top)) <= (kk.max(top))) {
+            continue;
+        }
+        let t1 = ((((row % 3) as i64) & ((4i64 ^ a[row]))));
+        let mut q2 = 0i64;
+        {
+            o[row] = ((top.min(kk)) as f32);
+            q2 = ((row % 7) as i64);
+        }
+        for q in 0..scr.len() {
+            scr[q] = 5i64;
+        }
+        for j in (0..n2).step_by(st) {
+            let row = k * n2 + j;
+            let t3 = scr[row % scr.len()];
+            for i in 1..=n3 {
+                let f = (k * n2 + j) * n3 + (i - 1);
+                c[f] = c[f].max((((a[f + 1] * (-1i64)) >> 1)));
+                let old5 = cnt4; cnt4 += 1u64;
+                if (((if scr[row % scr.len()] > b[f] { scr[row % scr.len()] } else { b[f] }) & 1) == 0) {
+                    c[f] = c[f].min(t3);
+                }
+            }
+            h[(row * 7 + 3) % h.len()] += (((row % 7) as i64) as f64);
+        }
+    }
+    for k in 0..n1 {
+        for i in 1..=m {
+            let f = k * m + (i - 1);
+            c[f] = c[f].min(((top % 3i64) % 3i64));
+            c[f] = c[f].max(((a[f] ^ 4i64)));
+        }
+    }
+    (cnt4,)
+}
+
+fn run_p087(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<i64, f32, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i64>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1009.0,
+        h: 1000.0 + 12.0*x1*x2,
+        z: 1000.0,
+        ret: vec![1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p087(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p087(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 88: a `kernels` region over `u64` data.
+#[acc::kernels(num_gangs(g), vector_length(v), copyin(a), copy(o))]
+fn acc_p088(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [i16], h: &mut [i32], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: f64, g: usize, w: usize, v: usize) -> (f64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((kk * a[1]) * ((1u64 ^ 5u64)));
+    let mut carry1 = kk;
+    for i in 0..nn {
+        carry1 = (carry1 ^ a[i]).max(a[i + 1]);
+        z[3] = carry1;
+    }
+    if kk != kk {
+        #[acc::r#loop(independent, collapse(2), reduction(max: s0))]
+        for k in 1..=n1 {
+            for i in 1..=m {
+                let f = (k - 1) * m + (i - 1);
+                if (kk as f64) > s0 { s0 = (kk as f64); }
+                if ((a[f + 1].max(top)) <= ((kk >> 2))) {
+                    c[f] = (c[f] ^ ((a[f + 1] * 3u64) / 3u64)).clamp(0u64, 99u64);
+                }
+            }
+        }
+    }
+    (s0,)
+}
+
+fn seq_p088(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [i16], h: &mut [i32], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: f64, g: usize, w: usize, v: usize) -> (f64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((kk * a[1]) * ((1u64 ^ 5u64)));
+    let mut carry1 = kk;
+    for i in 0..nn {
+        carry1 = (carry1 ^ a[i]).max(a[i + 1]);
+        z[3] = carry1;
+    }
+    if kk != kk {
+        for k in 1..=n1 {
+            for i in 1..=m {
+                let f = (k - 1) * m + (i - 1);
+                if (kk as f64) > s0 { s0 = (kk as f64); }
+                if ((a[f + 1].max(top)) <= ((kk >> 2))) {
+                    c[f] = (c[f] ^ ((a[f + 1] * 3u64) / 3u64)).clamp(0u64, 99u64);
+                }
+            }
+        }
+    }
+    (s0,)
+}
+
+fn run_p088(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u64, i16, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u64>());
+    let i0 = cx.init::<f64>(Op::MaxOrdered);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0 + 9.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p088(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p088(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 89: a `serial` region over `u64` data.
+#[acc::serial]
+fn acc_p089(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [usize], h: &mut [i64], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: isize, i1: i16, g: usize, w: usize, v: usize) -> (isize, i16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = ((a[0] + a[0]) + 2u64);
+    z[0] = a[1];
+    #[acc::r#loop(reduction(^: s1))]
+    for i in 0..nn {
+        let f = i;
+        c[f] = c[f].max((b[f].min(a[f])));
+        c[f] = (c[f].min(((top / 3u64).wrapping_mul(((f % 7) as u64)).wrapping_add(1u64)))).clamp(0u64, 99u64);
+        s1 = s1 ^ ((c[f] / 2u64) as i16);
+    }
+    (s0, s1)
+}
+
+fn seq_p089(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [usize], h: &mut [i64], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: isize, i1: i16, g: usize, w: usize, v: usize) -> (isize, i16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = ((a[0] + a[0]) + 2u64);
+    z[0] = a[1];
+    for i in 0..nn {
+        let f = i;
+        c[f] = c[f].max((b[f].min(a[f])));
+        c[f] = (c[f].min(((top / 3u64).wrapping_mul(((f % 7) as u64)).wrapping_add(1u64)))).clamp(0u64, 99u64);
+        s1 = s1 ^ ((c[f] / 2u64) as i16);
+    }
+    (s0, s1)
+}
+
+fn run_p089(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 9.0 <= 9.223372036854776e+18);
+    let x = cx.arrays::<u64, usize, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u64>());
+    let i0 = cx.init::<isize>(Op::Add);
+    let i1 = cx.init::<i16>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p089(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p089(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 90: a `parallel` region over `i32` data.
+#[acc::parallel(vector_length(v))]
+fn acc_p090(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [f32], h: &mut [i64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: bool, g: usize, w: usize, v: usize) -> (bool,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = 2i32;
+    #[acc::r#loop(independent, reduction(&: s0))]
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        let mut win1 = a[f];
+        for q in 0..2 {
+            win1 = win1.max(a[f + (q & 1)]);
+        }
+        s0 &= ((c[f] % 3i32) <= ((a[f + 1] & ((f % 16) as i32))));
+        s0 = s0 & ((0i32 % 3i32) > (if win1 > top { top } else { win1 }));
+    }
+    #[acc::r#loop(collapse(3))]
+    for k in 0..n1 {
+        for j in (0..n2).step_by(st) {
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                if (5i32 == (if a[f] > a[f + 1] { a[f] } else { a[f + 1] })) {
+                    c[f] = c[f].max((((kk ^ 0i32)).max((a[f + 1] * ((f % 7) as i32)))));
+                }
+            }
+        }
+    }
+    (s0,)
+}
+
+fn seq_p090(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [f32], h: &mut [i64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: bool, g: usize, w: usize, v: usize) -> (bool,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = 2i32;
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        let mut win1 = a[f];
+        for q in 0..2 {
+            win1 = win1.max(a[f + (q & 1)]);
+        }
+        s0 &= ((c[f] % 3i32) <= ((a[f + 1] & ((f % 16) as i32))));
+        s0 = s0 & ((0i32 % 3i32) > (if win1 > top { top } else { win1 }));
+    }
+    for k in 0..n1 {
+        for j in (0..n2).step_by(st) {
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                if (5i32 == (if a[f] > a[f + 1] { a[f] } else { a[f + 1] })) {
+                    c[f] = c[f].max((((kk ^ 0i32)).max((a[f + 1] * ((f % 7) as i32)))));
+                }
+            }
+        }
+    }
+    (s0,)
+}
+
+fn run_p090(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i32, f32, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i32>());
+    let i0 = cx.init::<bool>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p090(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p090(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 91: a `parallel` region over `u64` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p091(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [i8], h: &mut [i32], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: u16, i1: f32, g: usize, w: usize, v: usize) -> (u16, f32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    z[0] = (((a[1] * a[1]) ^ 3u64));
+    if n1 % 3 != 1 {
+        #[acc::r#loop(gang, vector, reduction(max: s1))]
+        for k in 0..n1 {
+            let row = k;
+            #[acc::r#loop(seq)]
+            for i in 0..m {
+                let f = k * m + i;
+                s1 = (((c[f] ^ c[f])) as f32).max(s1);
+                c[f] = (c[f] ^ (((a[f + 1] ^ 4u64)) + (((f % 3) as u64) + b[f]))).clamp(0u64, 99u64);
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p091(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [i8], h: &mut [i32], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: u16, i1: f32, g: usize, w: usize, v: usize) -> (u16, f32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    z[0] = (((a[1] * a[1]) ^ 3u64));
+    if n1 % 3 != 1 {
+        for k in 0..n1 {
+            let row = k;
+            for i in 0..m {
+                let f = k * m + i;
+                s1 = (((c[f] ^ c[f])) as f32).max(s1);
+                c[f] = (c[f] ^ (((a[f + 1] ^ 4u64)) + (((f % 3) as u64) + b[f]))).clamp(0u64, 99u64);
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p091(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u64, i8, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u64>());
+    let i0 = cx.init::<u16>(Op::Max);
+    let i1 = cx.init::<f32>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0 + 127.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p091(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p091(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 92: a `parallel` region over `isize` data.
+#[acc::parallel(reduction(|: s0), firstprivate(kk), num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p092(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [u32], h: &mut [i32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: bool, i1: u8, g: usize, w: usize, v: usize) -> (bool, u8) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv3 = 0isize;
+    z[0] = ((a[1] + 3isize) * (a[1] % 8isize));
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = (kk - 2isize);
+        let mut r2 = 2u32;
+        #[acc::r#loop(worker, reduction(+: r2), private(pv3))]
+        for i in 0..m {
+            let f = k * m + i;
+            pv3 = ((c[f] / 2isize) + (if c[f] > a[f] { c[f] } else { a[f] }));
+            let mut win4 = a[f];
+            for q in 0..2 {
+                win4 = win4.max(a[f + (q & 1)]);
+            }
+            r2 = r2 + (0isize as u32);
+            s0 |= (win4 > ((pv3 | ((f % 16) as isize))));
+            c[f] = 4isize;
+        }
+        o[row] = r2;
+    }
+    #[acc::r#loop(gang, worker, reduction(min: s1))]
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        let mut win5 = a[f];
+        for q in 0..2 {
+            win5 = win5.max(a[f + (q & 1)]);
+        }
+        s1 = ((if (a[f] & 1) == 0 { a[f] } else { (b[f] / 2isize) }) as u8).min(s1);
+        s1 = (a[f + 1] as u8).min(s1);
+    }
+    (s0, s1)
+}
+
+fn seq_p092(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [u32], h: &mut [i32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: bool, i1: u8, g: usize, w: usize, v: usize) -> (bool, u8) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv3 = 0isize;
+    z[0] = ((a[1] + 3isize) * (a[1] % 8isize));
+    for k in 0..n1 {
+        let row = k;
+        let t1 = (kk - 2isize);
+        let mut r2 = 2u32;
+        for i in 0..m {
+            let f = k * m + i;
+            pv3 = ((c[f] / 2isize) + (if c[f] > a[f] { c[f] } else { a[f] }));
+            let mut win4 = a[f];
+            for q in 0..2 {
+                win4 = win4.max(a[f + (q & 1)]);
+            }
+            r2 = r2 + (0isize as u32);
+            s0 |= (win4 > ((pv3 | ((f % 16) as isize))));
+            c[f] = 4isize;
+        }
+        o[row] = r2;
+    }
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        let mut win5 = a[f];
+        for q in 0..2 {
+            win5 = win5.max(a[f + (q & 1)]);
+        }
+        s1 = ((if (a[f] & 1) == 0 { a[f] } else { (b[f] / 2isize) }) as u8).min(s1);
+        s1 = (a[f + 1] as u8).min(s1);
+    }
+    (s0, s1)
+}
+
+fn run_p092(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 2.0 + 0.0*x2*x3 <= 4294967295.0);
+    let x = cx.arrays::<isize, u32, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let i0 = cx.init::<bool>(Op::Or);
+    let i1 = cx.init::<u8>(Op::Min);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1004.0 + 0.0*x2*x3,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p092(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p092(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 93: a `kernels` region over `usize` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p093(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [i8], h: &mut [i64], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, g: usize, w: usize, v: usize) -> (i64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut cnt3 = 0i64;
+    #[acc::r#loop]
+    for k in 0..n1 {
+        let row = k;
+        let mut r1 = 0i8;
+        #[acc::r#loop(reduction(|: r1))]
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            let t2 = a[row];
+            #[acc::r#loop(reduction(|: r1))]
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                r1 |= (1usize as i8);
+                c[f] = (c[f].max(((a[f] * 5usize) * 5usize))).clamp(0usize, 99usize);
+            }
+        }
+        o[row] = r1;
+    }
+    for rep in 0..2 {
+        #[acc::r#loop(seq)]
+        for i in 0..nn {
+            let f = i;
+            c[f] = c[f].min((((a[f] ^ a[f + 1])).max((a[f + 1] * 2usize))));
+            c[f] = c[f].max(((a[f] % 5usize).min((kk.wrapping_mul(c[f]).wrapping_add(3usize)))));
+            acc::atomic!(cnt3 += 1i64);
+        }
+    }
+    (cnt3,)
+}
+
+fn seq_p093(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [i8], h: &mut [i64], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, g: usize, w: usize, v: usize) -> (i64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut cnt3 = 0i64;
+    for k in 0..n1 {
+        let row = k;
+        let mut r1 = 0i8;
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            let t2 = a[row];
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                r1 |= (1usize as i8);
+                c[f] = (c[f].max(((a[f] * 5usize) * 5usize))).clamp(0usize, 99usize);
+            }
+        }
+        o[row] = r1;
+    }
+    for rep in 0..2 {
+        for i in 0..nn {
+            let f = i;
+            c[f] = c[f].min((((a[f] ^ a[f + 1])).max((a[f + 1] * 2usize))));
+            c[f] = c[f].max(((a[f] % 5usize).min((kk.wrapping_mul(c[f]).wrapping_add(3usize)))));
+            cnt3 += 1i64;
+        }
+    }
+    (cnt3,)
+}
+
+fn run_p093(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 2.0*x1*x2*x3 <= 9.223372036854776e+18);
+    let x = cx.arrays::<usize, i8, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![2.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p093(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p093(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 94: a `parallel` region over `u8` data.
+#[acc::parallel(private(scr), num_workers(w), vector_length(v))]
+fn acc_p094(a: &[u8], b: &[u8], mu: &[u8], c: &mut [u8], o: &mut [u16], h: &mut [f32], z: &mut [u8], scr: &mut [u8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u8, i0: i32, i1: u8, i2: isize, g: usize, w: usize, v: usize) -> (i32, u8, isize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let top = ((((a[1] ^ kk)) & (3u8 * 5u8)));
+    #[acc::r#loop(vector, reduction(max: s1))]
+    for i in 1..=nn {
+        let f = (i - 1);
+        if ((5u8.max(a[f])) <= (a[f].max(top))) {
+            continue;
+        }
+        c[f] = ((top >> 1));
+        if (((((f % 3) as u8).wrapping_mul(top).wrapping_add(2u8)) & (kk * ((f % 3) as u8)))) > s1 { s1 = (((((f % 3) as u8).wrapping_mul(top).wrapping_add(2u8)) & (kk * ((f % 3) as u8)))); }
+    }
+    z[1] = z[1] ^ s1;
+    (s0, s1, s2)
+}
+
+fn seq_p094(a: &[u8], b: &[u8], mu: &[u8], c: &mut [u8], o: &mut [u16], h: &mut [f32], z: &mut [u8], scr: &mut [u8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u8, i0: i32, i1: u8, i2: isize, g: usize, w: usize, v: usize) -> (i32, u8, isize) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let top = ((((a[1] ^ kk)) & (3u8 * 5u8)));
+    for i in 1..=nn {
+        let f = (i - 1);
+        if ((5u8.max(a[f])) <= (a[f].max(top))) {
+            continue;
+        }
+        c[f] = ((top >> 1));
+        if (((((f % 3) as u8).wrapping_mul(top).wrapping_add(2u8)) & (kk * ((f % 3) as u8)))) > s1 { s1 = (((((f % 3) as u8).wrapping_mul(top).wrapping_add(2u8)) & (kk * ((f % 3) as u8)))); }
+    }
+    z[1] = z[1] ^ s1;
+    (s0, s1, s2)
+}
+
+fn run_p094(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u8, u16, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u8>());
+    let i0 = cx.init::<i32>(Op::Mul);
+    let i1 = cx.init::<u8>(Op::MaxOrdered);
+    let i2 = cx.init::<isize>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p094(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p094(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 95: a `parallel` region over `u16` data.
+#[acc::parallel(num_gangs(g), vector_length(v), copy(c, h))]
+fn acc_p095(a: &[u16], b: &[u16], mu: &[u8], c: &mut [u16], o: &mut [f32], h: &mut [f32], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: i16, i1: u64, i2: i16, g: usize, w: usize, v: usize) -> (i16, u64, i16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pv1 = 0u16;
+    let top = ((if a[0] > 3u16 { a[0] } else { 3u16 }) * ((4u16 & kk)));
+    #[acc::r#loop(collapse(2), private(pv1))]
+    for k in (lo..lo + n1).step_by(st) {
+        for i in lo..lo + m {
+            let f = (k - lo) * m + (i - lo);
+            pv1 = b[f];
+            if ((b[f].wrapping_mul(c[f]).wrapping_add(8u16)) > kk) {
+                c[f] = ((if (((f % 7) as u16) & 1) == 0 { ((f % 7) as u16) } else { (pv1 / 7u16) })).clamp(0u16, 99u16);
+            }
+            if ((if ((f % 3) as u16) > pv1 { pv1 } else { ((f % 3) as u16) }) != ((a[f] & a[f]))) {
+                c[f] = c[f].max((c[f].min(((((f % 16) as u16) & kk)))));
+            }
+            acc::atomic!(h[((c[f] * 5u16) as usize) % h.len()] = h[((c[f] * 5u16) as usize) % h.len()].max(3.0f32));
+        }
+    }
+    #[acc::r#loop(gang, vector)]
+    for k in 1..=n1 {
+        let row = (k - 1);
+        let t2 = ((row % 16) as u16);
+        #[acc::r#loop(seq)]
+        for i in 0..m {
+            let f = (k - 1) * m + i;
+            if ((if (((f % 16) as u16) & 1) == 0 { ((f % 16) as u16) } else { t2 }) != a[f]) {
+                c[f] = (c[f] ^ a[f + 1]).clamp(0u16, 99u16);
+            }
+            c[f] = (c[f].max((c[f] * 5u16))).clamp(0u16, 99u16);
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p095(a: &[u16], b: &[u16], mu: &[u8], c: &mut [u16], o: &mut [f32], h: &mut [f32], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: i16, i1: u64, i2: i16, g: usize, w: usize, v: usize) -> (i16, u64, i16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pv1 = 0u16;
+    let top = ((if a[0] > 3u16 { a[0] } else { 3u16 }) * ((4u16 & kk)));
+    for k in (lo..lo + n1).step_by(st) {
+        for i in lo..lo + m {
+            let f = (k - lo) * m + (i - lo);
+            pv1 = b[f];
+            if ((b[f].wrapping_mul(c[f]).wrapping_add(8u16)) > kk) {
+                c[f] = ((if (((f % 7) as u16) & 1) == 0 { ((f % 7) as u16) } else { (pv1 / 7u16) })).clamp(0u16, 99u16);
+            }
+            if ((if ((f % 3) as u16) > pv1 { pv1 } else { ((f % 3) as u16) }) != ((a[f] & a[f]))) {
+                c[f] = c[f].max((c[f].min(((((f % 16) as u16) & kk)))));
+            }
+            h[((c[f] * 5u16) as usize) % h.len()] = h[((c[f] * 5u16) as usize) % h.len()].max(3.0f32);
+        }
+    }
+    for k in 1..=n1 {
+        let row = (k - 1);
+        let t2 = ((row % 16) as u16);
+        for i in 0..m {
+            let f = (k - 1) * m + i;
+            if ((if (((f % 16) as u16) & 1) == 0 { ((f % 16) as u16) } else { t2 }) != a[f]) {
+                c[f] = (c[f] ^ a[f + 1]).clamp(0u16, 99u16);
+            }
+            c[f] = (c[f].max((c[f] * 5u16))).clamp(0u16, 99u16);
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn run_p095(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u16, f32, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u16>());
+    let i0 = cx.init::<i16>(Op::Max);
+    let i1 = cx.init::<u64>(Op::Mul);
+    let i2 = cx.init::<i16>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1003.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p095(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p095(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 96: a `kernels` region over `isize` data.
+#[acc::kernels(vector_length(v), copyin(a), copy(o))]
+fn acc_p096(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [i64], h: &mut [usize], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: i16, g: usize, w: usize, v: usize) -> (i16,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa3 = [0isize; 4];
+    #[acc::r#loop(independent, gang)]
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let mut sh1 = [0isize; 8];
+        #[acc::r#loop(worker)]
+        for q in 0..8 {
+            sh1[q] = kk;
+        }
+        #[acc::r#loop(independent, worker)]
+        for j in 1..=n2 {
+            let row = (k - lo) * n2 + (j - 1);
+            let mut r2 = 0u8;
+            #[acc::r#loop(vector(32), reduction(^: r2), reduction(&: s0), private(pa3))]
+            for i in lo..lo + n3 {
+                let f = ((k - lo) * n2 + (j - 1)) * n3 + (i - lo);
+                if (b[f] != (a[f] * 3isize)) {
+                    continue;
+                }
+                for q in 0..4 { pa3[q] = ((kk ^ 3isize)); }
+                r2 = r2 ^ (kk as u8);
+                s0 = s0 & (b[f] as i16);
+            }
+            let _ = r2;
+        }
+    }
+    #[acc::r#loop(independent, gang)]
+    for k in 0..n1 {
+        let row = k;
+        #[acc::r#loop(seq)]
+        for i in 0..m {
+            let f = k * m + i;
+            acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].max(3usize));
+            if (((((f % 16) as isize) >> 1)) > (if (3isize & 1) == 0 { a[f + 1] } else { 3isize })) {
+                c[f] = (((5isize.max(((f % 16) as isize))) ^ ((kk | 4isize))));
+            }
+            acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].max(((a[f].max(((f % 16) as isize))) as usize)));
+        }
+    }
+    (s0,)
+}
+
+fn seq_p096(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [i64], h: &mut [usize], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: i16, g: usize, w: usize, v: usize) -> (i16,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa3 = [0isize; 4];
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let mut sh1 = [0isize; 8];
+        for q in 0..8 {
+            sh1[q] = kk;
+        }
+        for j in 1..=n2 {
+            let row = (k - lo) * n2 + (j - 1);
+            let mut r2 = 0u8;
+            for i in lo..lo + n3 {
+                let f = ((k - lo) * n2 + (j - 1)) * n3 + (i - lo);
+                if (b[f] != (a[f] * 3isize)) {
+                    continue;
+                }
+                for q in 0..4 { pa3[q] = ((kk ^ 3isize)); }
+                r2 = r2 ^ (kk as u8);
+                s0 = s0 & (b[f] as i16);
+            }
+            let _ = r2;
+        }
+    }
+    for k in 0..n1 {
+        let row = k;
+        for i in 0..m {
+            let f = k * m + i;
+            h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].max(3usize);
+            if (((((f % 16) as isize) >> 1)) > (if (3isize & 1) == 0 { a[f + 1] } else { 3isize })) {
+                c[f] = (((5isize.max(((f % 16) as isize))) ^ ((kk | 4isize))));
+            }
+            h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].max(((a[f].max(((f % 16) as isize))) as usize));
+        }
+    }
+    (s0,)
+}
+
+fn run_p096(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1003.0 <= 1.8446744073709552e+19 && 1018.0 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<isize, i64, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let i0 = cx.init::<i16>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1018.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p096(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p096(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 97: a `parallel` region over `u16` data.
+#[acc::parallel(private(scr), num_gangs(g), num_workers(w), vector_length(v), copyin(a), copy(o))]
+fn acc_p097(a: &[u16], b: &[u16], mu: &[u8], c: &mut [u16], o: &mut [i16], h: &mut [usize], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: i16, i1: i32, g: usize, w: usize, v: usize) -> (i16, i32, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut cnt2 = 0usize;
+    let top = ((5u16 + a[1]).min(((a[0] & kk))));
+    #[acc::r#loop(gang)]
+    for k in 1..=n1 {
+        let row = (k - 1);
+        if ((4u16 * 5u16) <= (kk % 5u16)) {
+            continue;
+        }
+        for q in 0..scr.len() {
+            scr[q] = (((q % 3) as u16) * 2u16);
+        }
+        let mut r1 = 0i16;
+        #[acc::r#loop(reduction(^: r1))]
+        for i in (0..m).step_by(st) {
+            let f = (k - 1) * m + i;
+            if (((a[f] | a[f])) != scr[row % scr.len()]) {
+                c[f] = ((1u16 % 8u16) / 2u16);
+            }
+            c[f] = a[f];
+        }
+        o[row] = r1;
+        acc::atomic!(cnt2 += 1usize);
+    }
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        if ((if (kk & 1) == 0 { ((row % 7) as u16) } else { kk }) != (kk + top)) {
+            continue;
+        }
+        let t3 = top;
+        for q in 0..scr.len() {
+            scr[q] = ((kk ^ kk));
+        }
+        #[acc::r#loop(worker, vector)]
+        for i in 0..m {
+            let f = k * m + i;
+            let mut win4 = a[f];
+            for q in 0..2 {
+                win4 = win4.max(a[f + (q & 1)]);
+            }
+            c[f] = t3;
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, s1, cnt2)
+}
+
+fn seq_p097(a: &[u16], b: &[u16], mu: &[u8], c: &mut [u16], o: &mut [i16], h: &mut [usize], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: i16, i1: i32, g: usize, w: usize, v: usize) -> (i16, i32, usize) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut cnt2 = 0usize;
+    let top = ((5u16 + a[1]).min(((a[0] & kk))));
+    for k in 1..=n1 {
+        let row = (k - 1);
+        if ((4u16 * 5u16) <= (kk % 5u16)) {
+            continue;
+        }
+        for q in 0..scr.len() {
+            scr[q] = (((q % 3) as u16) * 2u16);
+        }
+        let mut r1 = 0i16;
+        for i in (0..m).step_by(st) {
+            let f = (k - 1) * m + i;
+            if (((a[f] | a[f])) != scr[row % scr.len()]) {
+                c[f] = ((1u16 % 8u16) / 2u16);
+            }
+            c[f] = a[f];
+        }
+        o[row] = r1;
+        cnt2 += 1usize;
+    }
+    for k in 0..n1 {
+        let row = k;
+        if ((if (kk & 1) == 0 { ((row % 7) as u16) } else { kk }) != (kk + top)) {
+            continue;
+        }
+        let t3 = top;
+        for q in 0..scr.len() {
+            scr[q] = ((kk ^ kk));
+        }
+        for i in 0..m {
+            let f = k * m + i;
+            let mut win4 = a[f];
+            for q in 0..2 {
+                win4 = win4.max(a[f + (q & 1)]);
+            }
+            c[f] = t3;
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, s1, cnt2)
+}
+
+fn run_p097(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<u16, i16, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u16>());
+    let i0 = cx.init::<i16>(Op::Max);
+    let i1 = cx.init::<i32>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 1.0*x1],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p097(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p097(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 98: a `parallel` region over `usize` data.
+#[acc::parallel(private(scr), firstprivate(kk), num_gangs(g), vector_length(v))]
+fn acc_p098(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [bool], h: &mut [u64], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, g: usize, w: usize, v: usize) -> (u64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut cnt5 = 0u64;
+    let top = 3usize;
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        if (!((a[row] * 2usize) <= ((top | 0usize)))) {
+            continue;
+        }
+        let t1 = 1usize;
+        let mut q2 = 0usize;
+        {
+            q2 = ((kk & top));
+        }
+        for q in 0..scr.len() {
+            scr[q] = ((((q % 3) as usize) >> 2));
+        }
+        #[acc::r#loop(seq)]
+        for j in lo..lo + n2 {
+            let row = k * n2 + (j - lo);
+            if ((q2 / 2usize) < a[row]) {
+                continue;
+            }
+            let t3 = kk;
+            let mut r4 = 6.0f64;
+            #[acc::r#loop(vector, reduction(+: r4))]
+            for i in (0..n3).step_by(st) {
+                let f = (k * n2 + (j - lo)) * n3 + i;
+                r4 = (t1 as f64) + r4;
+                if (((((f % 3) as usize) ^ t3)) == (t3 * t1)) {
+                    c[f] = top;
+                }
+            }
+            let _ = r4;
+        }
+    }
+    for rep in 0..2 {
+        #[acc::r#loop(gang, worker, vector, collapse(2))]
+        for k in 0..n1 {
+            for i in 1..=m {
+                let f = k * m + (i - 1);
+                acc::atomic!(cnt5 += 1u64);
+                c[f] = a[f];
+            }
+        }
+    }
+    (cnt5,)
+}
+
+fn seq_p098(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [bool], h: &mut [u64], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, g: usize, w: usize, v: usize) -> (u64,) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut cnt5 = 0u64;
+    let top = 3usize;
+    for k in 0..n1 {
+        let row = k;
+        if (!((a[row] * 2usize) <= ((top | 0usize)))) {
+            continue;
+        }
+        let t1 = 1usize;
+        let mut q2 = 0usize;
+        {
+            q2 = ((kk & top));
+        }
+        for q in 0..scr.len() {
+            scr[q] = ((((q % 3) as usize) >> 2));
+        }
+        for j in lo..lo + n2 {
+            let row = k * n2 + (j - lo);
+            if ((q2 / 2usize) < a[row]) {
+                continue;
+            }
+            let t3 = kk;
+            let mut r4 = 6.0f64;
+            for i in (0..n3).step_by(st) {
+                let f = (k * n2 + (j - lo)) * n3 + i;
+                r4 = (t1 as f64) + r4;
+                if (((((f % 3) as usize) ^ t3)) == (t3 * t1)) {
+                    c[f] = top;
+                }
+            }
+            let _ = r4;
+        }
+    }
+    for rep in 0..2 {
+        for k in 0..n1 {
+            for i in 1..=m {
+                let f = k * m + (i - 1);
+                cnt5 += 1u64;
+                c[f] = a[f];
+            }
+        }
+    }
+    (cnt5,)
+}
+
+fn run_p098(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 2.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<usize, bool, u64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![2.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p098(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p098(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 99: a `parallel` region over `i32` data.
+#[acc::parallel(num_workers(w), vector_length(v))]
+fn acc_p099(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [bool], h: &mut [f32], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: f32, g: usize, w: usize, v: usize) -> (f32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa2 = [0i32; 4];
+    let top = ((kk >> 1));
+    #[acc::r#loop(gang)]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let mut r1 = a[row] == a[row];
+        #[acc::r#loop(worker, vector, reduction(^: r1), reduction(max: s0), private(pa2))]
+        for i in 0..m {
+            let f = k * m + i;
+            for q in 0..4 { pa2[q] = kk; }
+            r1 = r1 ^ (!((4i32 + ((f % 3) as i32)) > (b[f].min(b[f]))));
+            c[f] = c[f].max(3i32);
+            if (((a[f] | top)) as f32) > s0 { s0 = (((a[f] | top)) as f32); }
+        }
+        #[acc::r#loop(worker, vector, reduction(^: r1))]
+        for i in 0..m {
+            r1 ^= (c[row * m + (m - 1 - i)] == (a[row * m + i].min(a[row * m + i])));
+        }
+        o[row] = r1;
+    }
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        let t3 = top;
+        let mut q4 = 0i32;
+        {
+            q4 = (top + 1i32);
+        }
+        let mut r5 = !0u16;
+        #[acc::r#loop(reduction(&: r5))]
+        for i in 0..m {
+            let f = k * m + i;
+            r5 = r5 & (a[f] as u16);
+            c[f] = (c[f] ^ ((q4 + a[f]) * c[f])).clamp((-99i32), 99i32);
+            c[f] = ((if (q4 & 1) == 0 { q4 } else { q4 }).min((q4 - a[f])));
+        }
+        #[acc::r#loop(reduction(&: r5))]
+        for i in 0..m {
+            r5 = r5 & (((a[row * m + i] | ((c[row * m + (m - 1 - i)] >> 1)))) as u16);
+        }
+        let _ = r5;
+    }
+    (s0,)
+}
+
+fn seq_p099(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [bool], h: &mut [f32], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: f32, g: usize, w: usize, v: usize) -> (f32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa2 = [0i32; 4];
+    let top = ((kk >> 1));
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let mut r1 = a[row] == a[row];
+        for i in 0..m {
+            let f = k * m + i;
+            for q in 0..4 { pa2[q] = kk; }
+            r1 = r1 ^ (!((4i32 + ((f % 3) as i32)) > (b[f].min(b[f]))));
+            c[f] = c[f].max(3i32);
+            if (((a[f] | top)) as f32) > s0 { s0 = (((a[f] | top)) as f32); }
+        }
+        for i in 0..m {
+            r1 ^= (c[row * m + (m - 1 - i)] == (a[row * m + i].min(a[row * m + i])));
+        }
+        o[row] = r1;
+    }
+    for k in 0..n1 {
+        let row = k;
+        let t3 = top;
+        let mut q4 = 0i32;
+        {
+            q4 = (top + 1i32);
+        }
+        let mut r5 = !0u16;
+        for i in 0..m {
+            let f = k * m + i;
+            r5 = r5 & (a[f] as u16);
+            c[f] = (c[f] ^ ((q4 + a[f]) * c[f])).clamp((-99i32), 99i32);
+            c[f] = ((if (q4 & 1) == 0 { q4 } else { q4 }).min((q4 - a[f])));
+        }
+        for i in 0..m {
+            r5 = r5 & (((a[row * m + i] | ((c[row * m + (m - 1 - i)] >> 1)))) as u16);
+        }
+        let _ = r5;
+    }
+    (s0,)
+}
+
+fn run_p099(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i32, bool, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i32>());
+    let i0 = cx.init::<f32>(Op::MaxOrdered);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0 + 16.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p099(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p099(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 100: a `kernels` region over `u64` data.
+#[acc::kernels(vector_length(v), copyin(a), copy(o))]
+fn acc_p100(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [f64], h: &mut [i32], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: i16, i1: f64, g: usize, w: usize, v: usize) -> (i16, f64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = kk;
+    z[0] = (((kk.min(5u64)) >> 1));
+    for i in 0..nn {
+        h[(i as u8) as usize] += 1i32;
+    }
+    (s0, s1)
+}
+
+fn seq_p100(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [f64], h: &mut [i32], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: i16, i1: f64, g: usize, w: usize, v: usize) -> (i16, f64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = kk;
+    z[0] = (((kk.min(5u64)) >> 1));
+    for i in 0..nn {
+        h[(i as u8) as usize] += 1i32;
+    }
+    (s0, s1)
+}
+
+fn run_p100(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 2.0*x1*x2*x3 <= 2147483647.0);
+    let x = cx.arrays::<u64, f64, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u64>());
+    let i0 = cx.init::<i16>(Op::Max);
+    let i1 = cx.init::<f64>(Op::Add);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 2.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p100(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p100(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 101: a `kernels` region over `f64` data.
+#[acc::kernels(num_gangs(g), vector_length(v), copyin(a), copy(o))]
+fn acc_p101(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [i32], h: &mut [i32], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: u32, i1: i64, g: usize, w: usize, v: usize) -> (u32, i64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = ((kk + a[0]).mul_add(0.5f64, (a[0] * 0.5f64)));
+    #[acc::r#loop(independent, gang, reduction(^: s0), reduction(&: s1))]
+    for k in 0..n1 {
+        let row = k;
+        #[acc::r#loop(seq)]
+        for i in 0..m {
+            let f = k * m + i;
+            if (a[f] != (kk * 3.0f64)) {
+                continue;
+            }
+            s0 ^= ((b[f].min((1.25f64.max(((f % 16) as f64))))) as u32);
+            s1 &= (3.0f64 as i64);
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p101(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [i32], h: &mut [i32], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: u32, i1: i64, g: usize, w: usize, v: usize) -> (u32, i64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = ((kk + a[0]).mul_add(0.5f64, (a[0] * 0.5f64)));
+    for k in 0..n1 {
+        let row = k;
+        for i in 0..m {
+            let f = k * m + i;
+            if (a[f] != (kk * 3.0f64)) {
+                continue;
+            }
+            s0 ^= ((b[f].min((1.25f64.max(((f % 16) as f64))))) as u32);
+            s1 &= (3.0f64 as i64);
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p101(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f64, i32, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let i0 = cx.init::<u32>(Op::Xor);
+    let i1 = cx.init::<i64>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p101(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p101(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 102: a `kernels` region over `isize` data.
+#[acc::kernels(vector_length(v))]
+fn acc_p102(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [usize], h: &mut [i32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: i8, i1: u16, i2: f64, g: usize, w: usize, v: usize) -> (i8, u16, f64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pa2 = [0isize; 4];
+    z[0] = kk;
+    let mut carry1 = kk;
+    for i in 0..nn {
+        carry1 = (carry1 ^ a[i]).max(a[i + 1]);
+        z[3] = carry1;
+    }
+    #[acc::r#loop(reduction(min: s2), reduction(|: s1), private(pa2))]
+    for i in lo..lo + nn {
+        let f = (i - lo);
+        for q in 0..4 { pa2[q] = (kk.wrapping_mul(5isize).wrapping_add(8isize)); }
+        if (((f % 7) as isize) as f64) < s2 { s2 = (((f % 7) as isize) as f64); }
+        s1 = ((((b[f] - 3isize) >> 2)) as u16) | s1;
+        c[f] = (c[f].max((((c[f] & c[f])) * 3isize))).clamp((-99isize), 99isize);
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p102(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [usize], h: &mut [i32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: i8, i1: u16, i2: f64, g: usize, w: usize, v: usize) -> (i8, u16, f64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pa2 = [0isize; 4];
+    z[0] = kk;
+    let mut carry1 = kk;
+    for i in 0..nn {
+        carry1 = (carry1 ^ a[i]).max(a[i + 1]);
+        z[3] = carry1;
+    }
+    for i in lo..lo + nn {
+        let f = (i - lo);
+        for q in 0..4 { pa2[q] = (kk.wrapping_mul(5isize).wrapping_add(8isize)); }
+        if (((f % 7) as isize) as f64) < s2 { s2 = (((f % 7) as isize) as f64); }
+        s1 = ((((b[f] - 3isize) >> 2)) as u16) | s1;
+        c[f] = (c[f].max((((c[f] & c[f])) * 3isize))).clamp((-99isize), 99isize);
+    }
+    (s0, s1, s2)
+}
+
+fn run_p102(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<isize, usize, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let i0 = cx.init::<i8>(Op::Max);
+    let i1 = cx.init::<u16>(Op::Or);
+    let i2 = cx.init::<f64>(Op::MinOrdered);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0 + 6.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p102(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p102(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 103: a `parallel` region over `f64` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p103(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [isize], h: &mut [i64], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: u64, i1: i64, g: usize, w: usize, v: usize) -> (u64, i64, i64, i64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa5 = [0.0f64; 4];
+    let mut cnt6 = 0i64;
+    let mut cnt11 = 0i64;
+    z[0] = 0.5f64;
+    for rep in 0..2 {
+        #[acc::r#loop(gang)]
+        for k in lo..lo + n1 {
+            let row = (k - lo);
+            if (!((((row % 3) as f64) * a[row]) > (a[row].abs()))) {
+                continue;
+            }
+            let t1 = ((((row % 16) as f64) - a[row]) - (0.5f64 - 0.5f64));
+            let mut q2 = 0.0f64;
+            {
+                o[row] = ((1.25f64 * ((row % 16) as f64)) as isize);
+                q2 = (3.0f64 + ((row % 3) as f64));
+            }
+            let mut sh3 = [0.0f64; 8];
+            #[acc::r#loop(worker, vector)]
+            for q in 0..8 {
+                sh3[q] = (((q % 16) as f64).abs());
+            }
+            let mut r4 = i8::MIN;
+            #[acc::r#loop(worker, vector, reduction(max: r4, s1), private(pa5))]
+            for i in 1..=m {
+                let f = (k - lo) * m + (i - 1);
+                for q in 0..4 { pa5[q] = ((q % 3) as f64); }
+                r4 = (a[f] as i8).max(r4);
+                c[f] = ((a[f] * 0.25f64).abs().sqrt());
+                if ((kk + t1) as i64) > s1 { s1 = ((kk + t1) as i64); }
+            }
+            #[acc::r#loop(worker, vector, reduction(max: r4))]
+            for i in 0..m {
+                r4 = (3.0f64 as i8).max(r4);
+            }
+            let _ = r4;
+            acc::atomic!(cnt6 += 1i64);
+        }
+    }
+    #[acc::r#loop(gang, reduction(max: s1))]
+    for k in 0..n1 {
+        let row = k;
+        let t7 = ((((row % 3) as f64) - 3.0f64).max((((row % 16) as f64).abs().sqrt())));
+        let mut r8 = u64::MAX;
+        #[acc::r#loop(worker, reduction(min: r8), reduction(max: s1))]
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            let t9 = t7;
+            let mut r10 = 0isize;
+            #[acc::r#loop(vector, reduction(min: r8), reduction(+: r10))]
+            for i in lo..lo + n3 {
+                let f = (k * n2 + j) * n3 + (i - lo);
+                r8 = r8.min(((a[f].max(a[f + 1])) as u64));
+                r10 = (((kk.abs()) + (a[f].min(kk))) as isize) + r10;
+                s1 = s1.max((0.5f64 as i64));
+                let old12 = acc::atomic!(capture cnt11 += 1i64);
+            }
+            let _ = r10;
+        }
+        let _ = r8;
+    }
+    (s0, s1, cnt6, cnt11)
+}
+
+fn seq_p103(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [isize], h: &mut [i64], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: u64, i1: i64, g: usize, w: usize, v: usize) -> (u64, i64, i64, i64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa5 = [0.0f64; 4];
+    let mut cnt6 = 0i64;
+    let mut cnt11 = 0i64;
+    z[0] = 0.5f64;
+    for rep in 0..2 {
+        for k in lo..lo + n1 {
+            let row = (k - lo);
+            if (!((((row % 3) as f64) * a[row]) > (a[row].abs()))) {
+                continue;
+            }
+            let t1 = ((((row % 16) as f64) - a[row]) - (0.5f64 - 0.5f64));
+            let mut q2 = 0.0f64;
+            {
+                o[row] = ((1.25f64 * ((row % 16) as f64)) as isize);
+                q2 = (3.0f64 + ((row % 3) as f64));
+            }
+            let mut sh3 = [0.0f64; 8];
+            for q in 0..8 {
+                sh3[q] = (((q % 16) as f64).abs());
+            }
+            let mut r4 = i8::MIN;
+            for i in 1..=m {
+                let f = (k - lo) * m + (i - 1);
+                for q in 0..4 { pa5[q] = ((q % 3) as f64); }
+                r4 = (a[f] as i8).max(r4);
+                c[f] = ((a[f] * 0.25f64).abs().sqrt());
+                if ((kk + t1) as i64) > s1 { s1 = ((kk + t1) as i64); }
+            }
+            for i in 0..m {
+                r4 = (3.0f64 as i8).max(r4);
+            }
+            let _ = r4;
+            cnt6 += 1i64;
+        }
+    }
+    for k in 0..n1 {
+        let row = k;
+        let t7 = ((((row % 3) as f64) - 3.0f64).max((((row % 16) as f64).abs().sqrt())));
+        let mut r8 = u64::MAX;
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            let t9 = t7;
+            let mut r10 = 0isize;
+            for i in lo..lo + n3 {
+                let f = (k * n2 + j) * n3 + (i - lo);
+                r8 = r8.min(((a[f].max(a[f + 1])) as u64));
+                r10 = (((kk.abs()) + (a[f].min(kk))) as isize) + r10;
+                s1 = s1.max((0.5f64 as i64));
+                let old12 = cnt11; cnt11 += 1i64;
+            }
+            let _ = r10;
+        }
+        let _ = r8;
+    }
+    (s0, s1, cnt6, cnt11)
+}
+
+fn run_p103(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 2.0*x1 <= 9.223372036854776e+18 && 1.0*x1*x2*x3 <= 9.223372036854776e+18 && 0.0 + 19.0*x3 <= 9.223372036854776e+18);
+    let x = cx.arrays::<f64, isize, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let i0 = cx.init::<u64>(Op::Xor);
+    let i1 = cx.init::<i64>(Op::MaxOrdered);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 2.0*x1, 1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p103(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p103(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 104: a `kernels` region over `u8` data.
+#[acc::kernels]
+fn acc_p104(a: &[u8], b: &[u8], mu: &[u8], c: &mut [u8], o: &mut [i16], h: &mut [u64], z: &mut [u8], scr: &mut [u8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u8, i0: u32, g: usize, w: usize, v: usize) -> (u32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pv3 = 0u8;
+    let mut pv4 = 0u8;
+    #[acc::r#loop(independent, gang, reduction(^: s0))]
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let mut q1 = 0u8;
+        {
+            o[row] = (((kk | 0u8)) as i16);
+            q1 = ((a[row] & 5u8));
+        }
+        let mut sh2 = [0u8; 8];
+        #[acc::r#loop(worker)]
+        for q in 0..8 {
+            sh2[q] = a[(row + q) % a.len()];
+        }
+        for rep in 0..2 {
+            #[acc::r#loop(independent, worker, reduction(^: s0))]
+            for j in 0..n2 {
+                let row = (k - lo) * n2 + j;
+                #[acc::r#loop(vector(32), private(pv3))]
+                for i in (lo..lo + n3).step_by(st) {
+                    let f = ((k - lo) * n2 + j) * n3 + (i - lo);
+                    pv3 = c[f];
+                    s0 = s0 ^ (((f % 16) as u8) as u32);
+                    s0 ^= (((sh2[row % 8] % 3u8).wrapping_mul(((sh2[row % 8] & sh2[row % 8]))).wrapping_add(2u8)) as u32);
+                }
+                acc::atomic!(h[((if (a[row] & 1) == 0 { a[row] } else { ((row % 7) as u8) }) as usize) % h.len()] = h[((if (a[row] & 1) == 0 { a[row] } else { ((row % 7) as u8) }) as usize) % h.len()].min((((2u8 ^ 3u8)) as u64)));
+            }
+        }
+    }
+    #[acc::r#loop(independent, collapse(2), private(pv4))]
+    for k in lo..lo + n1 {
+        for i in (lo..lo + m).step_by(st) {
+            let f = (k - lo) * m + (i - lo);
+            pv4 = (((b[f] / 3u8) | ((((f % 16) as u8) & a[f + 1]))));
+            if (!((a[f + 1] * 3u8) < (c[f] * 2u8))) {
+                c[f] = (b[f]).clamp(0u8, 99u8);
+            }
+        }
+    }
+    (s0,)
+}
+
+fn seq_p104(a: &[u8], b: &[u8], mu: &[u8], c: &mut [u8], o: &mut [i16], h: &mut [u64], z: &mut [u8], scr: &mut [u8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u8, i0: u32, g: usize, w: usize, v: usize) -> (u32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pv3 = 0u8;
+    let mut pv4 = 0u8;
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let mut q1 = 0u8;
+        {
+            o[row] = (((kk | 0u8)) as i16);
+            q1 = ((a[row] & 5u8));
+        }
+        let mut sh2 = [0u8; 8];
+        for q in 0..8 {
+            sh2[q] = a[(row + q) % a.len()];
+        }
+        for rep in 0..2 {
+            for j in 0..n2 {
+                let row = (k - lo) * n2 + j;
+                for i in (lo..lo + n3).step_by(st) {
+                    let f = ((k - lo) * n2 + j) * n3 + (i - lo);
+                    pv3 = c[f];
+                    s0 = s0 ^ (((f % 16) as u8) as u32);
+                    s0 ^= (((sh2[row % 8] % 3u8).wrapping_mul(((sh2[row % 8] & sh2[row % 8]))).wrapping_add(2u8)) as u32);
+                }
+                h[((if (a[row] & 1) == 0 { a[row] } else { ((row % 7) as u8) }) as usize) % h.len()] = h[((if (a[row] & 1) == 0 { a[row] } else { ((row % 7) as u8) }) as usize) % h.len()].min((((2u8 ^ 3u8)) as u64));
+            }
+        }
+    }
+    for k in lo..lo + n1 {
+        for i in (lo..lo + m).step_by(st) {
+            let f = (k - lo) * m + (i - lo);
+            pv4 = (((b[f] / 3u8) | ((((f % 16) as u8) & a[f + 1]))));
+            if (!((a[f + 1] * 3u8) < (c[f] * 2u8))) {
+                c[f] = (b[f]).clamp(0u8, 99u8);
+            }
+        }
+    }
+    (s0,)
+}
+
+fn run_p104(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1003.0 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<u8, i16, u64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u8>());
+    let i0 = cx.init::<u32>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1003.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p104(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p104(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 105: a `kernels` region over `f32` data.
+#[acc::kernels(vector_length(v))]
+fn acc_p105(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [bool], h: &mut [i64], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: u8, g: usize, w: usize, v: usize) -> (u8,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    z[0] = ((if 3.0f32 < 0.5f32 { 3.0f32 } else { 0.5f32 }).max(kk));
+    for rep in 0..2 {
+        #[acc::r#loop(seq)]
+        for i in 0..nn {
+            let f = i;
+            if ((((f % 7) as f32) - ((f % 7) as f32)) < a[f]) {
+                continue;
+            }
+            let mut win1 = a[f];
+            for q in 0..2 {
+                win1 = win1.max(a[f + (q & 1)]);
+            }
+            s0 = (kk as u8).min(s0);
+        }
+    }
+    #[acc::r#loop(independent, gang)]
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        #[acc::r#loop(vector(96))]
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            c[f] = (c[f].min(((1.25f32.mul_add(0.5f32, c[f])) * 2.0f32))).clamp(-1000.0f32, 1000.0f32);
+        }
+        acc::atomic!(h[(row * 7 + 3) % h.len()] += ((((row % 16) as f32) * ((row % 3) as f32)) as i64));
+    }
+    (s0,)
+}
+
+fn seq_p105(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [bool], h: &mut [i64], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: u8, g: usize, w: usize, v: usize) -> (u8,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    z[0] = ((if 3.0f32 < 0.5f32 { 3.0f32 } else { 0.5f32 }).max(kk));
+    for rep in 0..2 {
+        for i in 0..nn {
+            let f = i;
+            if ((((f % 7) as f32) - ((f % 7) as f32)) < a[f]) {
+                continue;
+            }
+            let mut win1 = a[f];
+            for q in 0..2 {
+                win1 = win1.max(a[f + (q & 1)]);
+            }
+            s0 = (kk as u8).min(s0);
+        }
+    }
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            c[f] = (c[f].min(((1.25f32.mul_add(0.5f32, c[f])) * 2.0f32))).clamp(-1000.0f32, 1000.0f32);
+        }
+        h[(row * 7 + 3) % h.len()] += ((((row % 16) as f32) * ((row % 3) as f32)) as i64);
+    }
+    (s0,)
+}
+
+fn run_p105(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 98.0*x1 <= 9.223372036854776e+18);
+    let x = cx.arrays::<f32, bool, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f32>());
+    let i0 = cx.init::<u8>(Op::Min);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 98.0*x1,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p105(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p105(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 106: a `kernels` region over `usize` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p106(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [bool], h: &mut [u64], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: isize, i1: f64, i2: i16, g: usize, w: usize, v: usize) -> (isize, f64, i16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pv3 = 0usize;
+    let mut pv4 = 0usize;
+    #[acc::r#loop(reduction(min: s1))]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = 4usize;
+        let mut r2 = a[row] == a[row];
+        #[acc::r#loop(reduction(||: r2), reduction(min: s1), private(pv3))]
+        for i in 1..=m {
+            let f = k * m + (i - 1);
+            pv3 = ((((kk & ((f % 7) as usize))) ^ (b[f] / 3usize)));
+            r2 = r2 || (c[f] == (if (((f % 7) as usize) & 1) == 0 { ((f % 7) as usize) } else { t1 }));
+            c[f] = c[f].max(kk);
+            s1 = s1.min(((if a[f] > a[f] { a[f] } else { a[f] }) as f64));
+        }
+        #[acc::r#loop(reduction(||: r2))]
+        for i in 0..m {
+            r2 = r2 || (c[row * m + (m - 1 - i)] < ((a[row * m + i] ^ c[row * m + (m - 1 - i)])));
+        }
+        o[row] = r2;
+    }
+    for i in 0..nn {
+        h[(i as u8) as usize] += 1u64;
+    }
+    #[acc::r#loop(independent, collapse(2), reduction(min: s2), private(pv4))]
+    for k in 0..n1 {
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            pv4 = (if (((4usize | ((f % 3) as usize))) & 1) == 0 { ((4usize | ((f % 3) as usize))) } else { (a[f + 1].min(c[f])) });
+            let mut win5 = a[f];
+            for q in 0..2 {
+                win5 = win5.max(a[f + (q & 1)]);
+            }
+            acc::atomic!(h[(f * 7 + 3) % h.len()] += 1u64);
+            s2 = ((((if (win5 & 1) == 0 { win5 } else { a[f] }) | (win5.min(a[f + 1])))) as i16).min(s2);
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p106(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [bool], h: &mut [u64], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: isize, i1: f64, i2: i16, g: usize, w: usize, v: usize) -> (isize, f64, i16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pv3 = 0usize;
+    let mut pv4 = 0usize;
+    for k in 0..n1 {
+        let row = k;
+        let t1 = 4usize;
+        let mut r2 = a[row] == a[row];
+        for i in 1..=m {
+            let f = k * m + (i - 1);
+            pv3 = ((((kk & ((f % 7) as usize))) ^ (b[f] / 3usize)));
+            r2 = r2 || (c[f] == (if (((f % 7) as usize) & 1) == 0 { ((f % 7) as usize) } else { t1 }));
+            c[f] = c[f].max(kk);
+            s1 = s1.min(((if a[f] > a[f] { a[f] } else { a[f] }) as f64));
+        }
+        for i in 0..m {
+            r2 = r2 || (c[row * m + (m - 1 - i)] < ((a[row * m + i] ^ c[row * m + (m - 1 - i)])));
+        }
+        o[row] = r2;
+    }
+    for i in 0..nn {
+        h[(i as u8) as usize] += 1u64;
+    }
+    for k in 0..n1 {
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            pv4 = (if (((4usize | ((f % 3) as usize))) & 1) == 0 { ((4usize | ((f % 3) as usize))) } else { (a[f + 1].min(c[f])) });
+            let mut win5 = a[f];
+            for q in 0..2 {
+                win5 = win5.max(a[f + (q & 1)]);
+            }
+            h[(f * 7 + 3) % h.len()] += 1u64;
+            s2 = ((((if (win5 & 1) == 0 { win5 } else { a[f] }) | (win5.min(a[f + 1])))) as i16).min(s2);
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn run_p106(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 2.0*x1*x2*x3 <= 1.8446744073709552e+19 && 1000.0 + 4.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<usize, bool, u64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let i0 = cx.init::<isize>(Op::Min);
+    let i1 = cx.init::<f64>(Op::Min);
+    let i2 = cx.init::<i16>(Op::Min);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 4.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0 + 9.0*x1*x2*x3, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p106(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p106(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 107: a `kernels` region over `f32` data.
+#[acc::kernels]
+fn acc_p107(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [i32], h: &mut [f32], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: i8, i1: i64, g: usize, w: usize, v: usize) -> (i8, i64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = a[0];
+    #[acc::r#loop]
+    for i in 0..nn {
+        let f = i;
+        let mut win1 = a[f];
+        for q in 0..2 {
+            win1 = win1.max(a[f + (q & 1)]);
+        }
+        if ((if a[f + 1] < kk { a[f + 1] } else { kk }) <= a[f]) {
+            c[f] = (if (win1 + top) < (a[f] + kk) { (win1 + top) } else { (a[f] + kk) });
+        }
+    }
+    #[acc::r#loop]
+    for k in 0..n1 {
+        let row = k;
+        let mut sh2 = [0.0f32; 8];
+        #[acc::r#loop(vector)]
+        for q in 0..8 {
+            sh2[q] = kk;
+        }
+        #[acc::r#loop]
+        for i in 0..m {
+            let f = k * m + i;
+            c[f] = (top.min((3.0f32 + 3.0f32)));
+        }
+        #[acc::r#loop]
+        for i in 0..m {
+            let _ = c[row * m + (m - 1 - i)];
+        }
+        acc::atomic!(h[(row * 7 + 3) % h.len()] += (a[row].max(top)));
+    }
+    (s0, s1)
+}
+
+fn seq_p107(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [i32], h: &mut [f32], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: i8, i1: i64, g: usize, w: usize, v: usize) -> (i8, i64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = a[0];
+    for i in 0..nn {
+        let f = i;
+        let mut win1 = a[f];
+        for q in 0..2 {
+            win1 = win1.max(a[f + (q & 1)]);
+        }
+        if ((if a[f + 1] < kk { a[f + 1] } else { kk }) <= a[f]) {
+            c[f] = (if (win1 + top) < (a[f] + kk) { (win1 + top) } else { (a[f] + kk) });
+        }
+    }
+    for k in 0..n1 {
+        let row = k;
+        let mut sh2 = [0.0f32; 8];
+        for q in 0..8 {
+            sh2[q] = kk;
+        }
+        for i in 0..m {
+            let f = k * m + i;
+            c[f] = (top.min((3.0f32 + 3.0f32)));
+        }
+        for i in 0..m {
+            let _ = c[row * m + (m - 1 - i)];
+        }
+        h[(row * 7 + 3) % h.len()] += (a[row].max(top));
+    }
+    (s0, s1)
+}
+
+fn run_p107(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f32, i32, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f32>());
+    let i0 = cx.init::<i8>(Op::Xor);
+    let i1 = cx.init::<i64>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 18.0*x1,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p107(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p107(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 108: a `kernels` region over `f32` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p108(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [isize], h: &mut [u64], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: i64, g: usize, w: usize, v: usize) -> (i64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = a[0];
+    #[acc::r#loop(independent, gang)]
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        #[acc::r#loop(seq)]
+        for i in 1..=m {
+            let f = (k - lo) * m + (i - 1);
+            c[f] = (a[f + 1] + (kk.max(((f % 3) as f32))));
+            if ((((f % 16) as f32).min(3.0f32)) <= (kk.min(a[f]))) {
+                c[f] = c[f].max(((a[f] - top) * 2.0f32));
+            }
+            c[f] = c[f].max(((a[f] * a[f + 1]) - kk));
+        }
+    }
+    (s0,)
+}
+
+fn seq_p108(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [isize], h: &mut [u64], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: i64, g: usize, w: usize, v: usize) -> (i64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = a[0];
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        for i in 1..=m {
+            let f = (k - lo) * m + (i - 1);
+            c[f] = (a[f + 1] + (kk.max(((f % 3) as f32))));
+            if ((((f % 16) as f32).min(3.0f32)) <= (kk.min(a[f]))) {
+                c[f] = c[f].max(((a[f] - top) * 2.0f32));
+            }
+            c[f] = c[f].max(((a[f] * a[f + 1]) - kk));
+        }
+    }
+    (s0,)
+}
+
+fn run_p108(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f32, isize, u64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f32>());
+    let i0 = cx.init::<i64>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p108(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p108(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 109: a `parallel` region over `u32` data.
+#[acc::parallel(num_workers(w), vector_length(v))]
+fn acc_p109(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [usize], h: &mut [i64], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: u8, g: usize, w: usize, v: usize) -> (u8,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    z[0] = ((3u32.max(kk)).min(((2u32 ^ kk))));
+    if a[0] <= a[1] {
+        #[acc::r#loop(gang)]
+        for k in 0..n1 {
+            let row = k;
+            if (!((a[row].wrapping_mul(2u32).wrapping_add(4u32)) > (((row % 7) as u32) / 7u32))) {
+                continue;
+            }
+            let t1 = 4u32;
+            #[acc::r#loop(worker, reduction(+: s0))]
+            for j in (lo..lo + n2).step_by(st) {
+                let row = k * n2 + (j - lo);
+                let t2 = ((row % 16) as u32);
+                #[acc::r#loop(seq)]
+                for i in lo..lo + n3 {
+                    let f = (k * n2 + (j - lo)) * n3 + (i - lo);
+                    c[f] = (((f % 7) as u32).min(a[f + 1]));
+                    s0 = (((1u32 / 7u32) * 3u32) as u8) + s0;
+                }
+            }
+        }
+    }
+    #[acc::r#loop(gang, worker, reduction(+: s0))]
+    for i in lo..lo + nn {
+        let f = (i - lo);
+        s0 = (2u32 as u8) + s0;
+        if (((if a[f + 1] > 3u32 { a[f + 1] } else { 3u32 }) & 1) == 0) {
+            c[f] = kk;
+        }
+    }
+    (s0,)
+}
+
+fn seq_p109(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [usize], h: &mut [i64], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: u8, g: usize, w: usize, v: usize) -> (u8,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    z[0] = ((3u32.max(kk)).min(((2u32 ^ kk))));
+    if a[0] <= a[1] {
+        for k in 0..n1 {
+            let row = k;
+            if (!((a[row].wrapping_mul(2u32).wrapping_add(4u32)) > (((row % 7) as u32) / 7u32))) {
+                continue;
+            }
+            let t1 = 4u32;
+            for j in (lo..lo + n2).step_by(st) {
+                let row = k * n2 + (j - lo);
+                let t2 = ((row % 16) as u32);
+                for i in lo..lo + n3 {
+                    let f = (k * n2 + (j - lo)) * n3 + (i - lo);
+                    c[f] = (((f % 7) as u32).min(a[f + 1]));
+                    s0 = (((1u32 / 7u32) * 3u32) as u8) + s0;
+                }
+            }
+        }
+    }
+    for i in lo..lo + nn {
+        let f = (i - lo);
+        s0 = (2u32 as u8) + s0;
+        if (((if a[f + 1] > 3u32 { a[f + 1] } else { 3u32 }) & 1) == 0) {
+            c[f] = kk;
+        }
+    }
+    (s0,)
+}
+
+fn run_p109(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 9.0 + 2.0*x1*x2*x3 <= 255.0);
+    let x = cx.arrays::<u32, usize, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u32>());
+    let i0 = cx.init::<u8>(Op::Add);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0 + 2.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p109(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p109(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 110: a `parallel` region over `i16` data.
+#[acc::parallel(firstprivate(kk), vector_length(v))]
+fn acc_p110(a: &[i16], b: &[i16], mu: &[u8], c: &mut [i16], o: &mut [i16], h: &mut [u32], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, i0: isize, g: usize, w: usize, v: usize) -> (isize,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = a[0];
+    #[acc::r#loop(gang, vector, collapse(2), reduction(max: s0))]
+    for k in 0..n1 {
+        for i in 0..m {
+            let f = k * m + i;
+            if ((((((f % 3) as i16) ^ ((f % 7) as i16))) & 1) == 0) {
+                continue;
+            }
+            c[f] = a[f];
+            if (top as isize) > s0 { s0 = (top as isize); }
+            if (a[f] < (if (b[f] & 1) == 0 { kk } else { b[f] })) {
+                c[f] = (((a[f + 1].min(1i16)) | 5i16));
+            }
+        }
+    }
+    (s0,)
+}
+
+fn seq_p110(a: &[i16], b: &[i16], mu: &[u8], c: &mut [i16], o: &mut [i16], h: &mut [u32], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, i0: isize, g: usize, w: usize, v: usize) -> (isize,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = a[0];
+    for k in 0..n1 {
+        for i in 0..m {
+            let f = k * m + i;
+            if ((((((f % 3) as i16) ^ ((f % 7) as i16))) & 1) == 0) {
+                continue;
+            }
+            c[f] = a[f];
+            if (top as isize) > s0 { s0 = (top as isize); }
+            if (a[f] < (if (b[f] & 1) == 0 { kk } else { b[f] })) {
+                c[f] = (((a[f + 1].min(1i16)) | 5i16));
+            }
+        }
+    }
+    (s0,)
+}
+
+fn run_p110(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i16, i16, u32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i16>());
+    let i0 = cx.init::<isize>(Op::MaxOrdered);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p110(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p110(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 111: a `parallel` region over `i16` data.
+#[acc::parallel(vector_length(v))]
+fn acc_p111(a: &[i16], b: &[i16], mu: &[u8], c: &mut [i16], o: &mut [usize], h: &mut [f32], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, i0: f64, g: usize, w: usize, v: usize) -> (f64, u64, f32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut cnt4 = 0u64;
+    let mut cnt6 = 0.0f32;
+    z[0] = (5i16 % 3i16);
+    if kk != kk {
+        #[acc::r#loop(gang, reduction(min: s0))]
+        for k in (lo..lo + n1).step_by(st) {
+            let row = (k - lo);
+            if ((kk & 1) == 0) {
+                continue;
+            }
+            let mut sh1 = [0i16; 8];
+            #[acc::r#loop(vector)]
+            for q in 0..8 {
+                sh1[q] = kk;
+            }
+            let mut r2 = 0usize;
+            #[acc::r#loop(vector, reduction(min: r2, s0))]
+            for j in (0..n2).step_by(st) {
+                let row = (k - lo) * n2 + j;
+                let t3 = ((((row % 16) as i16) + sh1[row % 8]) * (-2i16));
+                #[acc::r#loop(seq)]
+                for i in 0..n3 {
+                    let f = ((k - lo) * n2 + j) * n3 + i;
+                    r2 = ((sh1[row % 8] * 4i16) as usize).min(r2);
+                    s0 = (sh1[row % 8] as f64).min(s0);
+                    let old5 = acc::atomic!(capture cnt4 += 1u64);
+                }
+                acc::atomic!(cnt6 += 1.0f32);
+            }
+            o[row] = r2;
+        }
+    }
+    #[acc::r#loop(gang, worker, reduction(min: s0))]
+    for i in 0..nn {
+        let f = i;
+        if (kk as f64) < s0 { s0 = (kk as f64); }
+        c[f] = (c[f] ^ ((2i16.wrapping_mul(((f % 16) as i16)).wrapping_add(5i16)) % 5i16)).clamp((-99i16), 99i16);
+    }
+    (s0, cnt4, cnt6)
+}
+
+fn seq_p111(a: &[i16], b: &[i16], mu: &[u8], c: &mut [i16], o: &mut [usize], h: &mut [f32], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, i0: f64, g: usize, w: usize, v: usize) -> (f64, u64, f32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut cnt4 = 0u64;
+    let mut cnt6 = 0.0f32;
+    z[0] = (5i16 % 3i16);
+    if kk != kk {
+        for k in (lo..lo + n1).step_by(st) {
+            let row = (k - lo);
+            if ((kk & 1) == 0) {
+                continue;
+            }
+            let mut sh1 = [0i16; 8];
+            for q in 0..8 {
+                sh1[q] = kk;
+            }
+            let mut r2 = 0usize;
+            for j in (0..n2).step_by(st) {
+                let row = (k - lo) * n2 + j;
+                let t3 = ((((row % 16) as i16) + sh1[row % 8]) * (-2i16));
+                for i in 0..n3 {
+                    let f = ((k - lo) * n2 + j) * n3 + i;
+                    r2 = ((sh1[row % 8] * 4i16) as usize).min(r2);
+                    s0 = (sh1[row % 8] as f64).min(s0);
+                    let old5 = cnt4; cnt4 += 1u64;
+                }
+                cnt6 += 1.0f32;
+            }
+            o[row] = r2;
+        }
+    }
+    for i in 0..nn {
+        let f = i;
+        if (kk as f64) < s0 { s0 = (kk as f64); }
+        c[f] = (c[f] ^ ((2i16.wrapping_mul(((f % 16) as i16)).wrapping_add(5i16)) % 5i16)).clamp((-99i16), 99i16);
+    }
+    (s0, cnt4, cnt6)
+}
+
+fn run_p111(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<i16, usize, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i16>());
+    let i0 = cx.init::<f64>(Op::MinOrdered);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0 + 18.0*x1*x2*x3, 1.0*x1*x2*x3, 1.0*x1*x2],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p111(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p111(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 112: a `parallel` region over `isize` data.
+#[acc::parallel(num_workers(w), vector_length(v))]
+fn acc_p112(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [u32], h: &mut [i64], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: u64, i1: u64, i2: u32, g: usize, w: usize, v: usize) -> (u64, u64, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let top = (((kk | 2isize)).max(a[0]));
+    z[0] = (((if a[1] > kk { kk } else { a[1] }) | (0isize - 1isize)));
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        #[acc::r#loop(seq)]
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            let mut win1 = a[f];
+            for q in 0..2 {
+                win1 = win1.max(a[f + (q & 1)]);
+            }
+            c[f] = win1;
+            c[f] = (c[f] ^ (if (b[f].max(c[f])) > (a[f] - c[f]) { (b[f].max(c[f])) } else { (a[f] - c[f]) })).clamp((-99isize), 99isize);
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    #[acc::r#loop(gang, reduction(^: s2))]
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            if ((4isize * a[f + 1]) != (b[f] % 8isize)) {
+                c[f] = (c[f].min((if kk > (b[f] * (-1isize)) { (b[f] * (-1isize)) } else { kk }))).clamp((-99isize), 99isize);
+            }
+            s2 ^= ((if ((a[f + 1].min(((f % 16) as isize))) & 1) == 0 { ((top & a[f])) } else { (a[f + 1].min(((f % 16) as isize))) }) as u32);
+            acc::atomic!(h[(f * 7 + 3) % h.len()] += ((5isize.max(((f % 3) as isize))) as i64));
+        }
+        acc::atomic!(h[(row * 7 + 3) % h.len()] += ((top % 3isize) as i64));
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p112(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [u32], h: &mut [i64], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: u64, i1: u64, i2: u32, g: usize, w: usize, v: usize) -> (u64, u64, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let top = (((kk | 2isize)).max(a[0]));
+    z[0] = (((if a[1] > kk { kk } else { a[1] }) | (0isize - 1isize)));
+    for k in 0..n1 {
+        let row = k;
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            let mut win1 = a[f];
+            for q in 0..2 {
+                win1 = win1.max(a[f + (q & 1)]);
+            }
+            c[f] = win1;
+            c[f] = (c[f] ^ (if (b[f].max(c[f])) > (a[f] - c[f]) { (b[f].max(c[f])) } else { (a[f] - c[f]) })).clamp((-99isize), 99isize);
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            if ((4isize * a[f + 1]) != (b[f] % 8isize)) {
+                c[f] = (c[f].min((if kk > (b[f] * (-1isize)) { (b[f] * (-1isize)) } else { kk }))).clamp((-99isize), 99isize);
+            }
+            s2 ^= ((if ((a[f + 1].min(((f % 16) as isize))) & 1) == 0 { ((top & a[f])) } else { (a[f + 1].min(((f % 16) as isize))) }) as u32);
+            h[(f * 7 + 3) % h.len()] += ((5isize.max(((f % 3) as isize))) as i64);
+        }
+        h[(row * 7 + 3) % h.len()] += ((top % 3isize) as i64);
+    }
+    (s0, s1, s2)
+}
+
+fn run_p112(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 10.0*x1*x2*x3 <= 9.223372036854776e+18 && 1000.0 + 4.0*x1 + 10.0*x1*x2*x3 <= 9.223372036854776e+18 && 9.0 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<isize, u32, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let i0 = cx.init::<u64>(Op::Mul);
+    let i1 = cx.init::<u64>(Op::Add);
+    let i2 = cx.init::<u32>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 4.0*x1 + 10.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p112(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p112(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 113: a `kernels` region over `i8` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p113(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [u16], h: &mut [i64], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, i0: f32, g: usize, w: usize, v: usize) -> (f32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    for i in 0..nn / st {
+        c[i * (st - 1)] = (c[i * (st - 1)].max(a[i]) ^ a[i + 1]).clamp((-99i8), 99i8);
+    }
+    (s0,)
+}
+
+fn seq_p113(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [u16], h: &mut [i64], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, i0: f32, g: usize, w: usize, v: usize) -> (f32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    for i in 0..nn / st {
+        c[i * (st - 1)] = (c[i * (st - 1)].max(a[i]) ^ a[i + 1]).clamp((-99i8), 99i8);
+    }
+    (s0,)
+}
+
+fn run_p113(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i8, u16, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i8>());
+    let i0 = cx.init::<f32>(Op::Min);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p113(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p113(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 114: a `parallel` region over `f32` data.
+#[acc::parallel(num_gangs(g), if(n1 % 4 != 3))]
+fn acc_p114(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [u32], h: &mut [f64], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: isize, i1: isize, i2: i16, g: usize, w: usize, v: usize) -> (isize, isize, i16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let top = ((a[0].mul_add(0.5f32, a[0])).abs());
+    #[acc::r#loop(gang, vector, reduction(max: s1))]
+    for i in 0..nn {
+        let f = i;
+        s1 = s1.max((kk as isize));
+        c[f] = c[f].min(a[f + 1]);
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p114(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [u32], h: &mut [f64], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: isize, i1: isize, i2: i16, g: usize, w: usize, v: usize) -> (isize, isize, i16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let top = ((a[0].mul_add(0.5f32, a[0])).abs());
+    for i in 0..nn {
+        let f = i;
+        s1 = s1.max((kk as isize));
+        c[f] = c[f].min(a[f + 1]);
+    }
+    (s0, s1, s2)
+}
+
+fn run_p114(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f32, u32, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f32>());
+    let i0 = cx.init::<isize>(Op::Mul);
+    let i1 = cx.init::<isize>(Op::Max);
+    let i2 = cx.init::<i16>(Op::Min);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p114(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p114(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 115: a `parallel` region over `f64` data.
+#[acc::parallel(firstprivate(kk), num_workers(w), vector_length(v))]
+fn acc_p115(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [u16], h: &mut [i64], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: i64, i1: i32, g: usize, w: usize, v: usize) -> (i64, i32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv1 = 0.0f64;
+    let mut pv2 = 0.0f64;
+    let top = (a[1].abs().sqrt());
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        #[acc::r#loop(seq)]
+        for i in 1..=m {
+            let f = k * m + (i - 1);
+            acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min(((if a[f] < kk { a[f] } else { kk }) as i64)));
+            if (!((b[f].max(b[f])) != 0.5f64)) {
+                c[f] = ((a[f].mul_add(0.5f64, ((f % 7) as f64))) * (a[f] * 1.25f64));
+            }
+            c[f] = ((3.0f64.abs()).max(1.25f64));
+        }
+        acc::atomic!(h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].min((((row % 3) as f64) as i64)));
+    }
+    #[acc::r#loop(gang, vector, private(pv1))]
+    for i in (0..nn).step_by(st) {
+        let f = i;
+        pv1 = b[f];
+        c[f] = (b[f].abs().sqrt());
+        c[f] = ((a[f].abs()) + (if pv1 < b[f] { pv1 } else { b[f] }));
+    }
+    if a[0] <= a[1] {
+        #[acc::r#loop(tile(4, 32), private(pv2))]
+        for k in 0..n1 {
+            for i in 0..m {
+                let f = k * m + i;
+                pv2 = ((if kk < ((f % 3) as f64) { kk } else { ((f % 3) as f64) }).mul_add(0.5f64, 3.0f64));
+                acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min(3i64));
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p115(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [u16], h: &mut [i64], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: i64, i1: i32, g: usize, w: usize, v: usize) -> (i64, i32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv1 = 0.0f64;
+    let mut pv2 = 0.0f64;
+    let top = (a[1].abs().sqrt());
+    for k in 0..n1 {
+        let row = k;
+        for i in 1..=m {
+            let f = k * m + (i - 1);
+            h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min(((if a[f] < kk { a[f] } else { kk }) as i64));
+            if (!((b[f].max(b[f])) != 0.5f64)) {
+                c[f] = ((a[f].mul_add(0.5f64, ((f % 7) as f64))) * (a[f] * 1.25f64));
+            }
+            c[f] = ((3.0f64.abs()).max(1.25f64));
+        }
+        h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].min((((row % 3) as f64) as i64));
+    }
+    for i in (0..nn).step_by(st) {
+        let f = i;
+        pv1 = b[f];
+        c[f] = (b[f].abs().sqrt());
+        c[f] = ((a[f].abs()) + (if pv1 < b[f] { pv1 } else { b[f] }));
+    }
+    if a[0] <= a[1] {
+        for k in 0..n1 {
+            for i in 0..m {
+                let f = k * m + i;
+                pv2 = ((if kk < ((f % 3) as f64) { kk } else { ((f % 3) as f64) }).mul_add(0.5f64, 3.0f64));
+                h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min(3i64);
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p115(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1010.0 <= 9.223372036854776e+18 && 1014.0 <= 9.223372036854776e+18 && 1017.0 <= 9.223372036854776e+18);
+    let x = cx.arrays::<f64, u16, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let i0 = cx.init::<i64>(Op::Xor);
+    let i1 = cx.init::<i32>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 2173.9977766016837,
+        o: 1000.0,
+        h: 1017.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p115(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p115(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 116: a `kernels` region over `usize` data.
+#[acc::kernels(num_gangs(g), vector_length(v), copy(c, h))]
+fn acc_p116(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [i64], h: &mut [i32], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = ((((3usize | a[0])) ^ a[0]));
+    z[0] = (((a[1] / 2usize) >> 2));
+    #[acc::r#loop(independent)]
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+    }
+    ()
+}
+
+fn seq_p116(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [i64], h: &mut [i32], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = ((((3usize | a[0])) ^ a[0]));
+    z[0] = (((a[1] / 2usize) >> 2));
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+    }
+    ()
+}
+
+fn run_p116(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<usize, i64, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p116(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p116(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 117: a `parallel` region over `i64` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p117(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [u32], h: &mut [f64], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: f32, g: usize, w: usize, v: usize) -> (f32, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pv1 = 0i64;
+    let mut cnt2 = 0u64;
+    let top = kk;
+    for rep in 0..2 {
+        #[acc::r#loop(gang, vector, collapse(2), private(pv1))]
+        for k in 0..n1 {
+            for i in 1..=m {
+                let f = k * m + (i - 1);
+                if ((4i64 + top) == 1i64) {
+                    continue;
+                }
+                pv1 = (((top & kk)) / 7i64);
+                c[f] = ((f % 3) as i64);
+            }
+        }
+    }
+    #[acc::r#loop(gang, worker, reduction(+: s0))]
+    for i in 0..nn {
+        let f = i;
+        let old3 = acc::atomic!(capture cnt2 += 1u64);
+        s0 = s0 + ((a[f + 1] * top) as f32);
+    }
+    for rep in 0..2 {
+        #[acc::r#loop(gang)]
+        for k in 0..n1 {
+            let row = k;
+            #[acc::r#loop(worker, vector, collapse(2))]
+            for j in (0..n2).step_by(st) {
+                for i in 0..n3 {
+                    let f = (k * n2 + j) * n3 + i;
+                    c[f] = a[f];
+                    acc::atomic!(h[((((f % 16) as i64) / 7i64) as usize) % h.len()] = h[((((f % 16) as i64) / 7i64) as usize) % h.len()].min(((kk - a[f]) as f64)));
+                    c[f] = a[f + 1];
+                }
+            }
+        }
+    }
+    (s0, cnt2)
+}
+
+fn seq_p117(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [u32], h: &mut [f64], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: f32, g: usize, w: usize, v: usize) -> (f32, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pv1 = 0i64;
+    let mut cnt2 = 0u64;
+    let top = kk;
+    for rep in 0..2 {
+        for k in 0..n1 {
+            for i in 1..=m {
+                let f = k * m + (i - 1);
+                if ((4i64 + top) == 1i64) {
+                    continue;
+                }
+                pv1 = (((top & kk)) / 7i64);
+                c[f] = ((f % 3) as i64);
+            }
+        }
+    }
+    for i in 0..nn {
+        let f = i;
+        let old3 = cnt2; cnt2 += 1u64;
+        s0 = s0 + ((a[f + 1] * top) as f32);
+    }
+    for rep in 0..2 {
+        for k in 0..n1 {
+            let row = k;
+            for j in (0..n2).step_by(st) {
+                for i in 0..n3 {
+                    let f = (k * n2 + j) * n3 + i;
+                    c[f] = a[f];
+                    h[((((f % 16) as i64) / 7i64) as usize) % h.len()] = h[((((f % 16) as i64) / 7i64) as usize) % h.len()].min(((kk - a[f]) as f64));
+                    c[f] = a[f + 1];
+                }
+            }
+        }
+    }
+    (s0, cnt2)
+}
+
+fn run_p117(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<i64, u32, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i64>());
+    let i0 = cx.init::<f32>(Op::Add);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1018.0,
+        z: 1000.0,
+        ret: vec![9.0 + 81.0*x1*x2*x3, 1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p117(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p117(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 118: a `parallel` region over `usize` data.
+#[acc::parallel(reduction(+: s0), num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p118(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [u8], h: &mut [u32], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: u16, g: usize, w: usize, v: usize) -> (u16,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = (if (a[1] + kk) > kk { (a[1] + kk) } else { kk });
+    #[acc::r#loop(gang)]
+    for i in 0..nn {
+        let f = i;
+        if (!((((f % 16) as usize) * 4usize) == ((((f % 3) as usize) ^ 1usize)))) {
+            c[f] = (top.min(b[f]));
+        }
+        c[f] = ((((f % 7) as usize).min(a[f])) % 3usize);
+    }
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        for i in (0..m).step_by(st) {
+            let f = k * m + i;
+            if (a[f] > a[f + 1]) {
+                continue;
+            }
+            acc::atomic!(h[(((((f % 16) as usize) >> 2)) as usize) % h.len()] = h[(((((f % 16) as usize) >> 2)) as usize) % h.len()].min(((kk.max(kk)) as u32)));
+            s0 = s0 + (((((((f % 3) as usize) >> 1)) | (kk * 5usize))) as u16);
+            s0 = s0 + ((if top > 2usize { top } else { 2usize }) as u16);
+        }
+    }
+    (s0,)
+}
+
+fn seq_p118(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [u8], h: &mut [u32], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: u16, g: usize, w: usize, v: usize) -> (u16,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = (if (a[1] + kk) > kk { (a[1] + kk) } else { kk });
+    for i in 0..nn {
+        let f = i;
+        if (!((((f % 16) as usize) * 4usize) == ((((f % 3) as usize) ^ 1usize)))) {
+            c[f] = (top.min(b[f]));
+        }
+        c[f] = ((((f % 7) as usize).min(a[f])) % 3usize);
+    }
+    for k in 0..n1 {
+        let row = k;
+        for i in (0..m).step_by(st) {
+            let f = k * m + i;
+            if (a[f] > a[f + 1]) {
+                continue;
+            }
+            h[(((((f % 16) as usize) >> 2)) as usize) % h.len()] = h[(((((f % 16) as usize) >> 2)) as usize) % h.len()].min(((kk.max(kk)) as u32));
+            s0 = s0 + (((((((f % 3) as usize) >> 1)) | (kk * 5usize))) as u16);
+            s0 = s0 + ((if top > 2usize { top } else { 2usize }) as u16);
+        }
+    }
+    (s0,)
+}
+
+fn run_p118(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1009.0 <= 4294967295.0 && 9.0 + 81.0*x1*x2*x3 <= 65535.0);
+    let x = cx.arrays::<usize, u8, u32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let i0 = cx.init::<u16>(Op::Add);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1009.0,
+        z: 1000.0,
+        ret: vec![9.0 + 81.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p118(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p118(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 119: a `parallel` region over `f32` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p119(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [isize], h: &mut [f32], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: f64, g: usize, w: usize, v: usize) -> (f64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = 3.0f32;
+    #[acc::r#loop]
+    for k in 0..n1 {
+        let row = k;
+        let mut r1 = 0isize;
+        #[acc::r#loop(reduction(^: r1))]
+        for i in 0..m {
+            let f = k * m + i;
+            r1 ^= (b[f] as isize);
+            acc::atomic!(h[(f * 7 + 3) % h.len()] += (a[f].min(((f % 7) as f32))));
+            acc::atomic!(h[(f * 7 + 3) % h.len()] += (top * 0.5f32));
+            c[f] = b[f];
+        }
+        #[acc::r#loop(reduction(^: r1))]
+        for i in 0..m {
+            r1 = r1 ^ (a[row * m + i] as isize);
+        }
+        o[row] = r1;
+    }
+    (s0,)
+}
+
+fn seq_p119(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [isize], h: &mut [f32], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: f64, g: usize, w: usize, v: usize) -> (f64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = 3.0f32;
+    for k in 0..n1 {
+        let row = k;
+        let mut r1 = 0isize;
+        for i in 0..m {
+            let f = k * m + i;
+            r1 ^= (b[f] as isize);
+            h[(f * 7 + 3) % h.len()] += (a[f].min(((f % 7) as f32)));
+            h[(f * 7 + 3) % h.len()] += (top * 0.5f32);
+            c[f] = b[f];
+        }
+        for i in 0..m {
+            r1 = r1 ^ (a[row * m + i] as isize);
+        }
+        o[row] = r1;
+    }
+    (s0,)
+}
+
+fn run_p119(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f32, isize, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f32>());
+    let i0 = cx.init::<f64>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 21.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p119(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p119(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 120: a `parallel` region over `isize` data.
+#[acc::parallel(firstprivate(kk), num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p120(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [u8], h: &mut [f32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: u8, i1: i8, g: usize, w: usize, v: usize) -> (u8, i8, f32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv2 = 0isize;
+    let mut cnt3 = 0.0f32;
+    z[0] = a[1];
+    #[acc::r#loop(gang, worker, reduction(+: s1))]
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let t1 = kk;
+        #[acc::r#loop(vector, private(pv2))]
+        for i in (0..m).step_by(st) {
+            let f = (k - lo) * m + i;
+            pv2 = (t1.min(kk));
+            s1 = (0isize as i8) + s1;
+        }
+        acc::atomic!(cnt3 += 1.0f32);
+    }
+    #[acc::r#loop(gang)]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        for rep in 0..2 {
+            #[acc::r#loop(worker)]
+            for j in (0..n2).step_by(st) {
+                let row = k * n2 + j;
+                let mut r4 = !0i8;
+                #[acc::r#loop(vector, reduction(&: r4))]
+                for i in 1..=n3 {
+                    let f = (k * n2 + j) * n3 + (i - 1);
+                    let mut win5 = a[f];
+                    for q in 0..2 {
+                        win5 = win5.max(a[f + (q & 1)]);
+                    }
+                    r4 &= (((b[f] | ((f % 16) as isize))) as i8);
+                    c[f] = c[f].max((((((f % 16) as isize).min(c[f])) >> 1)));
+                    acc::atomic!(h[(f * 7 + 3) % h.len()] += ((if (((f % 16) as isize) & 1) == 0 { ((f % 16) as isize) } else { kk }) as f32));
+                }
+                let _ = r4;
+            }
+        }
+    }
+    (s0, s1, cnt3)
+}
+
+fn seq_p120(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [u8], h: &mut [f32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: u8, i1: i8, g: usize, w: usize, v: usize) -> (u8, i8, f32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv2 = 0isize;
+    let mut cnt3 = 0.0f32;
+    z[0] = a[1];
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let t1 = kk;
+        for i in (0..m).step_by(st) {
+            let f = (k - lo) * m + i;
+            pv2 = (t1.min(kk));
+            s1 = (0isize as i8) + s1;
+        }
+        cnt3 += 1.0f32;
+    }
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        for rep in 0..2 {
+            for j in (0..n2).step_by(st) {
+                let row = k * n2 + j;
+                let mut r4 = !0i8;
+                for i in 1..=n3 {
+                    let f = (k * n2 + j) * n3 + (i - 1);
+                    let mut win5 = a[f];
+                    for q in 0..2 {
+                        win5 = win5.max(a[f + (q & 1)]);
+                    }
+                    r4 &= (((b[f] | ((f % 16) as isize))) as i8);
+                    c[f] = c[f].max((((((f % 16) as isize).min(c[f])) >> 1)));
+                    h[(f * 7 + 3) % h.len()] += ((if (((f % 16) as isize) & 1) == 0 { ((f % 16) as isize) } else { kk }) as f32);
+                }
+                let _ = r4;
+            }
+        }
+    }
+    (s0, s1, cnt3)
+}
+
+fn run_p120(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 9.0 + 0.0*x1*x2*x3 <= 127.0);
+    let x = cx.arrays::<isize, u8, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let i0 = cx.init::<u8>(Op::And);
+    let i1 = cx.init::<i8>(Op::Add);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 60.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0 + 0.0*x1*x2*x3, 1.0*x1],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p120(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p120(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 121: a `parallel` region over `i8` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p121(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [f64], h: &mut [i32], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, i0: u32, i1: isize, i2: bool, g: usize, w: usize, v: usize) -> (u32, isize, bool) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    #[acc::r#loop(gang, worker, vector, reduction(|: s1))]
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        let mut win1 = a[f];
+        for q in 0..2 {
+            win1 = win1.max(a[f + (q & 1)]);
+        }
+        c[f] = (c[f] ^ (if 5i8 > a[f] { 5i8 } else { a[f] })).clamp((-99i8), 99i8);
+        s1 = (((a[f + 1] & a[f + 1])) as isize) | s1;
+        s1 = (((win1.min(((f % 3) as i8))).wrapping_mul(b[f]).wrapping_add(5i8)) as isize) | s1;
+    }
+    for rep in 0..2 {
+        #[acc::r#loop(gang, reduction(^: s2))]
+        for k in (lo..lo + n1).step_by(st) {
+            let row = (k - lo);
+            let t2 = (((1i8 & 4i8)) * 3i8);
+            let mut q3 = 0i8;
+            {
+                o[row] = (a[row] as f64);
+                q3 = (((row % 3) as i8) * (-1i8));
+            }
+            let mut r4 = a[row] == a[row];
+            #[acc::r#loop(worker, reduction(^: r4))]
+            for j in 0..n2 {
+                let row = (k - lo) * n2 + j;
+                let t5 = ((q3 * (-2i8)) + (2i8 % 5i8));
+                #[acc::r#loop(seq)]
+                for i in (lo..lo + n3).step_by(st) {
+                    let f = ((k - lo) * n2 + j) * n3 + (i - lo);
+                    r4 = r4 ^ (((4i8 & b[f])) == (b[f] - 1i8));
+                    c[f] = c[f].min(((c[f] + kk) / 7i8));
+                }
+            }
+            s2 ^= r4;
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p121(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [f64], h: &mut [i32], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, i0: u32, i1: isize, i2: bool, g: usize, w: usize, v: usize) -> (u32, isize, bool) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        let mut win1 = a[f];
+        for q in 0..2 {
+            win1 = win1.max(a[f + (q & 1)]);
+        }
+        c[f] = (c[f] ^ (if 5i8 > a[f] { 5i8 } else { a[f] })).clamp((-99i8), 99i8);
+        s1 = (((a[f + 1] & a[f + 1])) as isize) | s1;
+        s1 = (((win1.min(((f % 3) as i8))).wrapping_mul(b[f]).wrapping_add(5i8)) as isize) | s1;
+    }
+    for rep in 0..2 {
+        for k in (lo..lo + n1).step_by(st) {
+            let row = (k - lo);
+            let t2 = (((1i8 & 4i8)) * 3i8);
+            let mut q3 = 0i8;
+            {
+                o[row] = (a[row] as f64);
+                q3 = (((row % 3) as i8) * (-1i8));
+            }
+            let mut r4 = a[row] == a[row];
+            for j in 0..n2 {
+                let row = (k - lo) * n2 + j;
+                let t5 = ((q3 * (-2i8)) + (2i8 % 5i8));
+                for i in (lo..lo + n3).step_by(st) {
+                    let f = ((k - lo) * n2 + j) * n3 + (i - lo);
+                    r4 = r4 ^ (((4i8 & b[f])) == (b[f] - 1i8));
+                    c[f] = c[f].min(((c[f] + kk) / 7i8));
+                }
+            }
+            s2 ^= r4;
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn run_p121(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i8, f64, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i8>());
+    let i0 = cx.init::<u32>(Op::Or);
+    let i1 = cx.init::<isize>(Op::Or);
+    let i2 = cx.init::<bool>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1009.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p121(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p121(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 122: a `serial` region over `f32` data.
+#[acc::serial]
+fn acc_p122(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [f64], h: &mut [u32], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: i64, i1: u32, g: usize, w: usize, v: usize) -> (i64, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv1 = 0.0f32;
+    let top = ((3.0f32 * kk).min(a[1]));
+    z[0] = ((kk.abs().sqrt()).abs());
+    #[acc::r#loop(collapse(2), reduction(|: s1), private(pv1))]
+    for k in lo..lo + n1 {
+        for i in lo..lo + m {
+            let f = (k - lo) * m + (i - lo);
+            pv1 = ((b[f].mul_add(0.5f32, 1.25f32)).min(b[f]));
+            let mut win2 = a[f];
+            for q in 0..2 {
+                win2 = win2.max(a[f + (q & 1)]);
+            }
+            s1 = (kk as u32) | s1;
+            acc::atomic!(h[(f * 7 + 3) % h.len()] += ((a[f + 1] * 2.0f32) as u32));
+        }
+    }
+    #[acc::r#loop(reduction(|: s1))]
+    for k in 0..n1 {
+        let row = k;
+        let t3 = ((if a[row] < a[row] { a[row] } else { a[row] }) * (if top < kk { top } else { kk }));
+        for i in 0..m {
+            let f = k * m + i;
+            if ((t3 * a[f + 1]) > a[f]) {
+                continue;
+            }
+            s1 |= ((a[f + 1] * ((f % 7) as f32)) as u32);
+            s1 = (kk as u32) | s1;
+        }
+    }
+    #[acc::r#loop(reduction(|: s0))]
+    for i in 0..nn {
+        let f = i;
+        if (!((1.25f32.max(b[f])) > (top.max(b[f])))) {
+            continue;
+        }
+        c[f] = c[f].max(a[f + 1]);
+        s0 |= (a[f] as i64);
+    }
+    (s0, s1)
+}
+
+fn seq_p122(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [f64], h: &mut [u32], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: i64, i1: u32, g: usize, w: usize, v: usize) -> (i64, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv1 = 0.0f32;
+    let top = ((3.0f32 * kk).min(a[1]));
+    z[0] = ((kk.abs().sqrt()).abs());
+    for k in lo..lo + n1 {
+        for i in lo..lo + m {
+            let f = (k - lo) * m + (i - lo);
+            pv1 = ((b[f].mul_add(0.5f32, 1.25f32)).min(b[f]));
+            let mut win2 = a[f];
+            for q in 0..2 {
+                win2 = win2.max(a[f + (q & 1)]);
+            }
+            s1 = (kk as u32) | s1;
+            h[(f * 7 + 3) % h.len()] += ((a[f + 1] * 2.0f32) as u32);
+        }
+    }
+    for k in 0..n1 {
+        let row = k;
+        let t3 = ((if a[row] < a[row] { a[row] } else { a[row] }) * (if top < kk { top } else { kk }));
+        for i in 0..m {
+            let f = k * m + i;
+            if ((t3 * a[f + 1]) > a[f]) {
+                continue;
+            }
+            s1 |= ((a[f + 1] * ((f % 7) as f32)) as u32);
+            s1 = (kk as u32) | s1;
+        }
+    }
+    for i in 0..nn {
+        let f = i;
+        if (!((1.25f32.max(b[f])) > (top.max(b[f])))) {
+            continue;
+        }
+        c[f] = c[f].max(a[f + 1]);
+        s0 |= (a[f] as i64);
+    }
+    (s0, s1)
+}
+
+fn run_p122(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 38.0*x1*x2*x3 <= 4294967295.0);
+    let x = cx.arrays::<f32, f64, u32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f32>());
+    let i0 = cx.init::<i64>(Op::Or);
+    let i1 = cx.init::<u32>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 38.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p122(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p122(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 123: a `serial` region over `isize` data.
+#[acc::serial(firstprivate(kk))]
+fn acc_p123(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [u16], h: &mut [i64], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: bool, i1: i32, g: usize, w: usize, v: usize) -> (bool, i32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = (if kk > kk { kk } else { kk });
+    z[0] = a[1];
+    #[acc::r#loop(reduction(&&: s0))]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((row % 16) as isize);
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            s0 = s0 && ((t1 * 3isize) > ((a[f] | a[f])));
+            c[f] = a[f];
+        }
+    }
+    let mut carry2 = kk;
+    for i in 0..nn {
+        carry2 = (carry2 ^ a[i]).max(a[i + 1]);
+        z[3] = carry2;
+    }
+    (s0, s1)
+}
+
+fn seq_p123(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [u16], h: &mut [i64], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: bool, i1: i32, g: usize, w: usize, v: usize) -> (bool, i32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = (if kk > kk { kk } else { kk });
+    z[0] = a[1];
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((row % 16) as isize);
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            s0 = s0 && ((t1 * 3isize) > ((a[f] | a[f])));
+            c[f] = a[f];
+        }
+    }
+    let mut carry2 = kk;
+    for i in 0..nn {
+        carry2 = (carry2 ^ a[i]).max(a[i + 1]);
+        z[3] = carry2;
+    }
+    (s0, s1)
+}
+
+fn run_p123(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<isize, u16, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let i0 = cx.init::<bool>(Op::And);
+    let i1 = cx.init::<i32>(Op::Min);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p123(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p123(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 124: a `kernels` region over `usize` data.
+#[acc::kernels(vector_length(v))]
+fn acc_p124(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [bool], h: &mut [usize], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: f32, i1: i8, i2: i8, g: usize, w: usize, v: usize) -> (f32, i8, i8) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let top = (if ((5usize ^ kk)) > kk { kk } else { ((5usize ^ kk)) });
+    for i in 1..nn {
+        c[i] = (c[i - 1] ^ a[i]).clamp(0usize, 99usize);
+    }
+    for i in 0..nn / st {
+        c[i * (st - 1)] = (c[i * (st - 1)].max(a[i]) ^ a[i + 1]).clamp(0usize, 99usize);
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p124(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [bool], h: &mut [usize], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: f32, i1: i8, i2: i8, g: usize, w: usize, v: usize) -> (f32, i8, i8) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let top = (if ((5usize ^ kk)) > kk { kk } else { ((5usize ^ kk)) });
+    for i in 1..nn {
+        c[i] = (c[i - 1] ^ a[i]).clamp(0usize, 99usize);
+    }
+    for i in 0..nn / st {
+        c[i * (st - 1)] = (c[i * (st - 1)].max(a[i]) ^ a[i + 1]).clamp(0usize, 99usize);
+    }
+    (s0, s1, s2)
+}
+
+fn run_p124(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 9.0 <= 127.0);
+    let x = cx.arrays::<usize, bool, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let i0 = cx.init::<f32>(Op::Max);
+    let i1 = cx.init::<i8>(Op::Add);
+    let i2 = cx.init::<i8>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p124(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p124(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 125: a `parallel` region over `isize` data.
+#[acc::parallel(num_workers(w))]
+fn acc_p125(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [f64], h: &mut [u64], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, g: usize, w: usize, v: usize) -> (u64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut pv1 = 0isize;
+    let mut cnt2 = 0u64;
+    #[acc::r#loop(collapse(3), private(pv1))]
+    for k in 0..n1 {
+        for j in (0..n2).step_by(st) {
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                pv1 = ((c[f] >> 1));
+                let old3 = acc::atomic!(capture cnt2 += 1u64);
+            }
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    #[acc::r#loop(gang)]
+    for k in 1..=n1 {
+        let row = (k - 1);
+        if ((kk * (-1isize)) == (if (a[row] & 1) == 0 { a[row] } else { ((row % 7) as isize) })) {
+            continue;
+        }
+        let t4 = ((a[row] % 3isize) / 7isize);
+        #[acc::r#loop(worker)]
+        for j in (0..n2).step_by(st) {
+            let row = (k - 1) * n2 + j;
+            #[acc::r#loop(vector)]
+            for i in (0..n3).step_by(st) {
+                let f = ((k - 1) * n2 + j) * n3 + i;
+                if (!((kk * 2isize) <= (t4.wrapping_mul(a[f + 1]).wrapping_add(6isize)))) {
+                    c[f] = ((((f % 7) as isize) % 3isize) + (0isize * a[f + 1]));
+                }
+                if (a[f + 1] == (a[f + 1] / 7isize)) {
+                    c[f] = (c[f] ^ (((t4 ^ kk)) - (c[f].max(a[f + 1])))).clamp((-99isize), 99isize);
+                }
+            }
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (cnt2,)
+}
+
+fn seq_p125(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [f64], h: &mut [u64], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, g: usize, w: usize, v: usize) -> (u64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut pv1 = 0isize;
+    let mut cnt2 = 0u64;
+    for k in 0..n1 {
+        for j in (0..n2).step_by(st) {
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                pv1 = ((c[f] >> 1));
+                let old3 = cnt2; cnt2 += 1u64;
+            }
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    for k in 1..=n1 {
+        let row = (k - 1);
+        if ((kk * (-1isize)) == (if (a[row] & 1) == 0 { a[row] } else { ((row % 7) as isize) })) {
+            continue;
+        }
+        let t4 = ((a[row] % 3isize) / 7isize);
+        for j in (0..n2).step_by(st) {
+            let row = (k - 1) * n2 + j;
+            for i in (0..n3).step_by(st) {
+                let f = ((k - 1) * n2 + j) * n3 + i;
+                if (!((kk * 2isize) <= (t4.wrapping_mul(a[f + 1]).wrapping_add(6isize)))) {
+                    c[f] = ((((f % 7) as isize) % 3isize) + (0isize * a[f + 1]));
+                }
+                if (a[f + 1] == (a[f + 1] / 7isize)) {
+                    c[f] = (c[f] ^ (((t4 ^ kk)) - (c[f].max(a[f + 1])))).clamp((-99isize), 99isize);
+                }
+            }
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (cnt2,)
+}
+
+fn run_p125(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<isize, f64, u64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p125(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p125(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 126: a `kernels` region over `usize` data.
+#[acc::kernels(vector_length(v))]
+fn acc_p126(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [f32], h: &mut [u32], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: bool, i1: i16, i2: u32, g: usize, w: usize, v: usize) -> (bool, i16, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let top = 1usize;
+    z[0] = a[1];
+    #[acc::r#loop(independent, gang, vector(32))]
+    for i in 0..nn {
+        let f = i;
+        if (!((a[f + 1] / 7usize) < ((kk ^ kk)))) {
+            c[f] = kk;
+        }
+    }
+    #[acc::r#loop(independent, gang, reduction(&: s1))]
+    for k in 0..n1 {
+        let row = k;
+        let mut r1 = !0i16;
+        #[acc::r#loop(vector(96), reduction(&: r1))]
+        for i in 0..m {
+            let f = k * m + i;
+            r1 &= (((f % 16) as usize) as i16);
+            c[f] = ((f % 3) as usize);
+            acc::atomic!(h[(a[f + 1] as usize) % h.len()] = h[(a[f + 1] as usize) % h.len()].max((top as u32)));
+        }
+        s1 &= r1;
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p126(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [f32], h: &mut [u32], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: bool, i1: i16, i2: u32, g: usize, w: usize, v: usize) -> (bool, i16, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let top = 1usize;
+    z[0] = a[1];
+    for i in 0..nn {
+        let f = i;
+        if (!((a[f + 1] / 7usize) < ((kk ^ kk)))) {
+            c[f] = kk;
+        }
+    }
+    for k in 0..n1 {
+        let row = k;
+        let mut r1 = !0i16;
+        for i in 0..m {
+            let f = k * m + i;
+            r1 &= (((f % 16) as usize) as i16);
+            c[f] = ((f % 3) as usize);
+            h[(a[f + 1] as usize) % h.len()] = h[(a[f + 1] as usize) % h.len()].max((top as u32));
+        }
+        s1 &= r1;
+    }
+    (s0, s1, s2)
+}
+
+fn run_p126(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1001.0 <= 4294967295.0 && 9.0 <= 4294967295.0);
+    let x = cx.arrays::<usize, f32, u32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let i0 = cx.init::<bool>(Op::Or);
+    let i1 = cx.init::<i16>(Op::And);
+    let i2 = cx.init::<u32>(Op::Add);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1001.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p126(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p126(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 127: a `parallel` region over `usize` data.
+#[acc::parallel(num_workers(w))]
+fn acc_p127(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [i8], h: &mut [i32], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: isize, i1: i8, g: usize, w: usize, v: usize) -> (isize, i8) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv2 = 0usize;
+    if n1 % 3 != 1 {
+        #[acc::r#loop(gang, reduction(max: s0))]
+        for k in 1..=n1 {
+            let row = (k - 1);
+            let t1 = (5usize.wrapping_mul(((row % 3) as usize)).wrapping_add(4usize));
+            for i in lo..lo + m {
+                let f = (k - 1) * m + (i - lo);
+                if (3usize as isize) > s0 { s0 = (3usize as isize); }
+            }
+        }
+    }
+    #[acc::r#loop(gang, reduction(max: s0), private(pv2))]
+    for i in 0..nn {
+        let f = i;
+        pv2 = a[f + 1];
+        if ((kk / 3usize) as isize) > s0 { s0 = ((kk / 3usize) as isize); }
+        c[f] = c[f].max((((c[f] * 2usize) >> 1)));
+        acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].max(((2usize * 2usize) as i32)));
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    #[acc::r#loop(gang, collapse(2), reduction(^: s1))]
+    for k in (lo..lo + n1).step_by(st) {
+        for i in 1..=m {
+            let f = (k - lo) * m + (i - 1);
+            s1 = s1 ^ (((b[f] >> 2)) as i8);
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, s1)
+}
+
+fn seq_p127(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [i8], h: &mut [i32], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: isize, i1: i8, g: usize, w: usize, v: usize) -> (isize, i8) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv2 = 0usize;
+    if n1 % 3 != 1 {
+        for k in 1..=n1 {
+            let row = (k - 1);
+            let t1 = (5usize.wrapping_mul(((row % 3) as usize)).wrapping_add(4usize));
+            for i in lo..lo + m {
+                let f = (k - 1) * m + (i - lo);
+                if (3usize as isize) > s0 { s0 = (3usize as isize); }
+            }
+        }
+    }
+    for i in 0..nn {
+        let f = i;
+        pv2 = a[f + 1];
+        if ((kk / 3usize) as isize) > s0 { s0 = ((kk / 3usize) as isize); }
+        c[f] = c[f].max((((c[f] * 2usize) >> 1)));
+        h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].max(((2usize * 2usize) as i32));
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    for k in (lo..lo + n1).step_by(st) {
+        for i in 1..=m {
+            let f = (k - lo) * m + (i - 1);
+            s1 = s1 ^ (((b[f] >> 2)) as i8);
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, s1)
+}
+
+fn run_p127(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1004.0 <= 2147483647.0);
+    let x = cx.arrays::<usize, i8, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let i0 = cx.init::<isize>(Op::MaxOrdered);
+    let i1 = cx.init::<i8>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1004.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p127(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p127(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 128: a `kernels` region over `u8` data.
+#[acc::kernels(vector_length(v))]
+fn acc_p128(a: &[u8], b: &[u8], mu: &[u8], c: &mut [u8], o: &mut [u64], h: &mut [u64], z: &mut [u8], scr: &mut [u8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u8, i0: bool, i1: u8, g: usize, w: usize, v: usize) -> (bool, u8, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv2 = 0u8;
+    let mut cnt1 = 0u64;
+    #[acc::r#loop(reduction(|: s1))]
+    for i in 0..nn {
+        let f = i;
+        acc::atomic!(cnt1 += 1u64);
+        s1 = ((a[f] | 0u8)) | s1;
+        acc::atomic!(h[(f * 7 + 3) % h.len()] += (c[f] as u64));
+    }
+    #[acc::r#loop(reduction(||: s0), private(pv2))]
+    for i in (0..nn).step_by(st) {
+        let f = i;
+        pv2 = (b[f].min(b[f]));
+        c[f] = c[f].max(((((f % 7) as u8) & ((a[f + 1] >> 2)))));
+        s0 = s0 || ((pv2.min(pv2)) > (pv2.wrapping_mul(a[f]).wrapping_add(6u8)));
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, s1, cnt1)
+}
+
+fn seq_p128(a: &[u8], b: &[u8], mu: &[u8], c: &mut [u8], o: &mut [u64], h: &mut [u64], z: &mut [u8], scr: &mut [u8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u8, i0: bool, i1: u8, g: usize, w: usize, v: usize) -> (bool, u8, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv2 = 0u8;
+    let mut cnt1 = 0u64;
+    for i in 0..nn {
+        let f = i;
+        cnt1 += 1u64;
+        s1 = ((a[f] | 0u8)) | s1;
+        h[(f * 7 + 3) % h.len()] += (c[f] as u64);
+    }
+    for i in (0..nn).step_by(st) {
+        let f = i;
+        pv2 = (b[f].min(b[f]));
+        c[f] = c[f].max(((((f % 7) as u8) & ((a[f + 1] >> 2)))));
+        s0 = s0 || ((pv2.min(pv2)) > (pv2.wrapping_mul(a[f]).wrapping_add(6u8)));
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, s1, cnt1)
+}
+
+fn run_p128(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2*x3 <= 1.8446744073709552e+19 && 1000.0 + 198.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<u8, u64, u64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u8>());
+    let i0 = cx.init::<bool>(Op::Or);
+    let i1 = cx.init::<u8>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 198.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p128(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p128(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 129: a `parallel` region over `i64` data.
+#[acc::parallel(private(scr), num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p129(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [u8], h: &mut [i32], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: f32, g: usize, w: usize, v: usize) -> (f32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    #[acc::r#loop(gang)]
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let t1 = 2i64;
+        for rep in 0..2 {
+            #[acc::r#loop(worker)]
+            for j in (0..n2).step_by(st) {
+                let row = (k - lo) * n2 + j;
+                #[acc::r#loop(vector)]
+                for i in 0..n3 {
+                    let f = ((k - lo) * n2 + j) * n3 + i;
+                    c[f] = (2i64 % 3i64);
+                }
+            }
+        }
+    }
+    (s0,)
+}
+
+fn seq_p129(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [u8], h: &mut [i32], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: f32, g: usize, w: usize, v: usize) -> (f32,) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let t1 = 2i64;
+        for rep in 0..2 {
+            for j in (0..n2).step_by(st) {
+                let row = (k - lo) * n2 + j;
+                for i in 0..n3 {
+                    let f = ((k - lo) * n2 + j) * n3 + i;
+                    c[f] = (2i64 % 3i64);
+                }
+            }
+        }
+    }
+    (s0,)
+}
+
+fn run_p129(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i64, u8, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i64>());
+    let i0 = cx.init::<f32>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p129(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p129(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 130: a `kernels` region over `isize` data.
+#[acc::kernels(if(n1 % 4 != 3))]
+fn acc_p130(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [u32], h: &mut [i64], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: bool, i1: bool, g: usize, w: usize, v: usize) -> (bool, bool) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    z[0] = a[1];
+    #[acc::r#loop]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t1 = 4isize;
+        let mut q2 = 0isize;
+        {
+            o[row] = (((row % 16) as isize) as u32);
+            q2 = 3isize;
+        }
+        #[acc::r#loop]
+        for j in 1..=n2 {
+            let row = k * n2 + (j - 1);
+            let mut r3 = true;
+            #[acc::r#loop(reduction(&&: r3))]
+            for i in lo..lo + n3 {
+                let f = (k * n2 + (j - 1)) * n3 + (i - lo);
+                r3 = r3 && ((c[f] + 2isize) > ((0isize | a[f + 1])));
+                if (((a[f] & kk)) < (c[f] % 8isize)) {
+                    c[f] = c[f].max(((3isize >> 2)));
+                }
+                c[f] = c[f].min(a[f]);
+            }
+            let _ = r3;
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p130(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [u32], h: &mut [i64], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: bool, i1: bool, g: usize, w: usize, v: usize) -> (bool, bool) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    z[0] = a[1];
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t1 = 4isize;
+        let mut q2 = 0isize;
+        {
+            o[row] = (((row % 16) as isize) as u32);
+            q2 = 3isize;
+        }
+        for j in 1..=n2 {
+            let row = k * n2 + (j - 1);
+            let mut r3 = true;
+            for i in lo..lo + n3 {
+                let f = (k * n2 + (j - 1)) * n3 + (i - lo);
+                r3 = r3 && ((c[f] + 2isize) > ((0isize | a[f + 1])));
+                if (((a[f] & kk)) < (c[f] % 8isize)) {
+                    c[f] = c[f].max(((3isize >> 2)));
+                }
+                c[f] = c[f].min(a[f]);
+            }
+            let _ = r3;
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p130(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<isize, u32, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let i0 = cx.init::<bool>(Op::Or);
+    let i1 = cx.init::<bool>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p130(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p130(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 131: a `kernels` region over `u64` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p131(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [f64], h: &mut [f32], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: u32, i1: u64, g: usize, w: usize, v: usize) -> (u32, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv1 = 0u64;
+    let top = (if (4u64 / 2u64) > a[1] { a[1] } else { (4u64 / 2u64) });
+    z[0] = ((3u64 % 3u64) / 7u64);
+    for rep in 0..2 {
+        #[acc::r#loop(independent, gang, vector(64), reduction(+: s0), private(pv1))]
+        for i in 0..nn {
+            let f = i;
+            pv1 = (((f % 16) as u64) * 5u64);
+            s0 += (c[f] as u32);
+            if (pv1 <= (3u64 % 5u64)) {
+                c[f] = c[f].max((top.max(1u64)));
+            }
+            if (a[f + 1] != (((f % 16) as u64) * 2u64)) {
+                c[f] = (c[f].min((((c[f] & c[f])).wrapping_mul(((f % 16) as u64)).wrapping_add(6u64)))).clamp(0u64, 99u64);
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p131(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [f64], h: &mut [f32], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: u32, i1: u64, g: usize, w: usize, v: usize) -> (u32, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv1 = 0u64;
+    let top = (if (4u64 / 2u64) > a[1] { a[1] } else { (4u64 / 2u64) });
+    z[0] = ((3u64 % 3u64) / 7u64);
+    for rep in 0..2 {
+        for i in 0..nn {
+            let f = i;
+            pv1 = (((f % 16) as u64) * 5u64);
+            s0 += (c[f] as u32);
+            if (pv1 <= (3u64 % 5u64)) {
+                c[f] = c[f].max((top.max(1u64)));
+            }
+            if (a[f + 1] != (((f % 16) as u64) * 2u64)) {
+                c[f] = (c[f].min((((c[f] & c[f])).wrapping_mul(((f % 16) as u64)).wrapping_add(6u64)))).clamp(0u64, 99u64);
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p131(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 9.0 + 198.0*x1*x2*x3 <= 4294967295.0);
+    let x = cx.arrays::<u64, f64, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u64>());
+    let i0 = cx.init::<u32>(Op::Add);
+    let i1 = cx.init::<u64>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0 + 198.0*x1*x2*x3, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p131(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p131(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 132: a `kernels` region over `f32` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p132(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [i64], h: &mut [f32], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: u16, i1: u32, g: usize, w: usize, v: usize) -> (u16, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    #[acc::r#loop(independent, reduction(&: s0))]
+    for i in lo..lo + nn {
+        let f = (i - lo);
+        if ((a[f + 1].min(a[f + 1])) < (kk - 1.25f32)) {
+            continue;
+        }
+        s0 &= (a[f + 1] as u16);
+    }
+    (s0, s1)
+}
+
+fn seq_p132(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [i64], h: &mut [f32], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: u16, i1: u32, g: usize, w: usize, v: usize) -> (u16, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    for i in lo..lo + nn {
+        let f = (i - lo);
+        if ((a[f + 1].min(a[f + 1])) < (kk - 1.25f32)) {
+            continue;
+        }
+        s0 &= (a[f + 1] as u16);
+    }
+    (s0, s1)
+}
+
+fn run_p132(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f32, i64, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f32>());
+    let i0 = cx.init::<u16>(Op::And);
+    let i1 = cx.init::<u32>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p132(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p132(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 133: a `serial` region over `i8` data.
+#[acc::serial(firstprivate(kk))]
+fn acc_p133(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [f32], h: &mut [usize], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, g: usize, w: usize, v: usize) -> (usize,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut cnt1 = 0usize;
+    let top = ((if a[1] > kk { a[1] } else { kk }) + (2i8 * (-2i8)));
+    #[acc::r#loop]
+    for k in 0..n1 {
+        let row = k;
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            c[f] = kk;
+            acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].max(3usize));
+            if (c[f] > (c[f].min(a[f + 1]))) {
+                c[f] = c[f].min((2i8.min(a[f + 1])));
+            }
+        }
+    }
+    #[acc::r#loop(seq)]
+    for i in lo..lo + nn {
+        let f = (i - lo);
+    }
+    #[acc::r#loop(seq)]
+    for i in 0..nn {
+        let f = i;
+        let old2 = acc::atomic!(capture cnt1 += 1usize);
+    }
+    (cnt1,)
+}
+
+fn seq_p133(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [f32], h: &mut [usize], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, g: usize, w: usize, v: usize) -> (usize,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut cnt1 = 0usize;
+    let top = ((if a[1] > kk { a[1] } else { kk }) + (2i8 * (-2i8)));
+    for k in 0..n1 {
+        let row = k;
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            c[f] = kk;
+            h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].max(3usize);
+            if (c[f] > (c[f].min(a[f + 1]))) {
+                c[f] = c[f].min((2i8.min(a[f + 1])));
+            }
+        }
+    }
+    for i in lo..lo + nn {
+        let f = (i - lo);
+    }
+    for i in 0..nn {
+        let f = i;
+        let old2 = cnt1; cnt1 += 1usize;
+    }
+    (cnt1,)
+}
+
+fn run_p133(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1003.0 <= 1.8446744073709552e+19 && 1.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<i8, f32, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i8>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1003.0,
+        z: 1000.0,
+        ret: vec![1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p133(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p133(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 134: a `kernels` region over `f32` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p134(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [u16], h: &mut [f32], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: i16, i1: i16, g: usize, w: usize, v: usize) -> (i16, i16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa5 = [0.0f32; 4];
+    z[0] = (kk - (kk * a[1]));
+    #[acc::r#loop(reduction(|: s0))]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((a[row].abs().sqrt()).abs().sqrt());
+        let mut q2 = 0.0f32;
+        {
+            o[row] = ((if kk < a[row] { kk } else { a[row] }) as u16);
+            q2 = (a[row] + a[row]);
+        }
+        let mut sh3 = [0.0f32; 8];
+        #[acc::r#loop(vector)]
+        for q in 0..8 {
+            sh3[q] = kk;
+        }
+        let mut r4 = 0u16;
+        #[acc::r#loop(reduction(^: r4), private(pa5))]
+        for i in 0..m {
+            let f = k * m + i;
+            for q in 0..4 { pa5[q] = (0.5f32 * a[f + (q & 1)]); }
+            r4 = r4 ^ ((sh3[row % 8] * 0.25f32) as u16);
+            s0 = (((sh3[row % 8] + q2) * (kk * 3.0f32)) as i16) | s0;
+        }
+        o[row] = r4;
+    }
+    let mut carry6 = kk;
+    for i in 0..nn {
+        carry6 = (carry6 * 0.5f32 + a[i]).max(-100.0f32);
+        z[3] = carry6;
+    }
+    (s0, s1)
+}
+
+fn seq_p134(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [u16], h: &mut [f32], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: i16, i1: i16, g: usize, w: usize, v: usize) -> (i16, i16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa5 = [0.0f32; 4];
+    z[0] = (kk - (kk * a[1]));
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((a[row].abs().sqrt()).abs().sqrt());
+        let mut q2 = 0.0f32;
+        {
+            o[row] = ((if kk < a[row] { kk } else { a[row] }) as u16);
+            q2 = (a[row] + a[row]);
+        }
+        let mut sh3 = [0.0f32; 8];
+        for q in 0..8 {
+            sh3[q] = kk;
+        }
+        let mut r4 = 0u16;
+        for i in 0..m {
+            let f = k * m + i;
+            for q in 0..4 { pa5[q] = (0.5f32 * a[f + (q & 1)]); }
+            r4 = r4 ^ ((sh3[row % 8] * 0.25f32) as u16);
+            s0 = (((sh3[row % 8] + q2) * (kk * 3.0f32)) as i16) | s0;
+        }
+        o[row] = r4;
+    }
+    let mut carry6 = kk;
+    for i in 0..nn {
+        carry6 = (carry6 * 0.5f32 + a[i]).max(-100.0f32);
+        z[3] = carry6;
+    }
+    (s0, s1)
+}
+
+fn run_p134(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f32, u16, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f32>());
+    let i0 = cx.init::<i16>(Op::Or);
+    let i1 = cx.init::<i16>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p134(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p134(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 135: a `parallel` region over `u16` data.
+#[acc::parallel(num_gangs(g), num_workers(w), copyin(a), copy(o))]
+fn acc_p135(a: &[u16], b: &[u16], mu: &[u8], c: &mut [u16], o: &mut [i64], h: &mut [u32], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: bool, i1: i8, g: usize, w: usize, v: usize) -> (bool, i8) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    #[acc::r#loop(independent, gang, vector, reduction(&&: s0))]
+    for i in 0..nn {
+        let f = i;
+        if (!(((((f % 16) as u16) & ((f % 7) as u16))) != b[f])) {
+            continue;
+        }
+        s0 = s0 && (((0u16 >> 1)) == ((a[f + 1] | a[f])));
+        c[f] = c[f].min(((f % 3) as u16));
+    }
+    (s0, s1)
+}
+
+fn seq_p135(a: &[u16], b: &[u16], mu: &[u8], c: &mut [u16], o: &mut [i64], h: &mut [u32], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: bool, i1: i8, g: usize, w: usize, v: usize) -> (bool, i8) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    for i in 0..nn {
+        let f = i;
+        if (!(((((f % 16) as u16) & ((f % 7) as u16))) != b[f])) {
+            continue;
+        }
+        s0 = s0 && (((0u16 >> 1)) == ((a[f + 1] | a[f])));
+        c[f] = c[f].min(((f % 3) as u16));
+    }
+    (s0, s1)
+}
+
+fn run_p135(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u16, i64, u32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u16>());
+    let i0 = cx.init::<bool>(Op::And);
+    let i1 = cx.init::<i8>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p135(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p135(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 136: a `serial` region over `i64` data.
+#[acc::serial]
+fn acc_p136(a: &[i64], b: &[i64], mu: &[f32], c: &mut [i64], o: &mut [u16], h: &mut [u32], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: i32, i1: f32, i2: u8, g: usize, w: usize, v: usize) -> (i32, f32, u8) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pv5 = 0i64;
+    let top = 0i64;
+    z[0] = (a[1] + 1i64);
+    for rep in 0..2 {
+        #[acc::r#loop]
+        for k in lo..lo + n1 {
+            let row = (k - lo);
+            let t1 = top;
+            for i in 0..m {
+                let f = (k - lo) * m + i;
+                c[f] = (c[f] ^ (if ((2i64 | b[f])) > (kk + c[f]) { (kk + c[f]) } else { ((2i64 | b[f])) })).clamp((-99i64), 99i64);
+            }
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    if kk != kk {
+        #[acc::r#loop]
+        for k in lo..lo + n1 {
+            let row = (k - lo);
+            let t2 = ((row % 7) as i64);
+            let mut sh3 = [0i64; 8];
+            #[acc::r#loop(vector)]
+            for q in 0..8 {
+                sh3[q] = (((a[(row + q) % a.len()].min(a[(row + q) % a.len()])) ^ 3i64));
+            }
+            let mut r4 = 3u16;
+            #[acc::r#loop(reduction(+: r4), reduction(*: s1), private(pv5))]
+            for i in 0..m {
+                let f = (k - lo) * m + i;
+                pv5 = ((((f % 16) as i64) * top) + (if top > a[f] { top } else { a[f] }));
+                r4 += (((f % 7) as i64) as u16);
+                acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].max(3u32));
+                s1 *= mu[f];
+            }
+            o[row] = r4;
+        }
+    }
+    #[acc::r#loop(seq)]
+    for i in lo..lo + nn {
+        let f = (i - lo);
+        s2 = (a[f] as u8).max(s2);
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p136(a: &[i64], b: &[i64], mu: &[f32], c: &mut [i64], o: &mut [u16], h: &mut [u32], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: i32, i1: f32, i2: u8, g: usize, w: usize, v: usize) -> (i32, f32, u8) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pv5 = 0i64;
+    let top = 0i64;
+    z[0] = (a[1] + 1i64);
+    for rep in 0..2 {
+        for k in lo..lo + n1 {
+            let row = (k - lo);
+            let t1 = top;
+            for i in 0..m {
+                let f = (k - lo) * m + i;
+                c[f] = (c[f] ^ (if ((2i64 | b[f])) > (kk + c[f]) { (kk + c[f]) } else { ((2i64 | b[f])) })).clamp((-99i64), 99i64);
+            }
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    if kk != kk {
+        for k in lo..lo + n1 {
+            let row = (k - lo);
+            let t2 = ((row % 7) as i64);
+            let mut sh3 = [0i64; 8];
+            for q in 0..8 {
+                sh3[q] = (((a[(row + q) % a.len()].min(a[(row + q) % a.len()])) ^ 3i64));
+            }
+            let mut r4 = 3u16;
+            for i in 0..m {
+                let f = (k - lo) * m + i;
+                pv5 = ((((f % 16) as i64) * top) + (if top > a[f] { top } else { a[f] }));
+                r4 += (((f % 7) as i64) as u16);
+                h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].max(3u32);
+                s1 *= mu[f];
+            }
+            o[row] = r4;
+        }
+    }
+    for i in lo..lo + nn {
+        let f = (i - lo);
+        s2 = (a[f] as u8).max(s2);
+    }
+    (s0, s1, s2)
+}
+
+fn run_p136(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1003.0 <= 4294967295.0 && 3.0 + 6.0*x2*x3 <= 65535.0);
+    let x = cx.arrays::<i64, u16, u32, f32>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i64>());
+    let i0 = cx.init::<i32>(Op::And);
+    let i1 = cx.init::<f32>(Op::Mul);
+    let i2 = cx.init::<u8>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1006.0 + 12.0*x2*x3,
+        h: 1003.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p136(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p136(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 137: a `parallel` region over `i8` data.
+#[acc::parallel(private(scr), num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p137(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [u32], h: &mut [u32], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, i0: u64, i1: bool, g: usize, w: usize, v: usize) -> (u64, bool) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv3 = 0i8;
+    let top = ((((2i8 >> 1)) & a[1]));
+    #[acc::r#loop(gang, worker, vector, collapse(2), reduction(&&: s1), reduction(^: s0))]
+    for k in (lo..lo + n1).step_by(st) {
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            s1 = s1 && (((a[f] ^ 1i8)) == (kk.min(a[f])));
+            s0 = s0 ^ (0i8 as u64);
+            s1 = s1 && ((5i8.min(4i8)) != b[f]);
+        }
+    }
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        if ((kk & 1) == 0) {
+            continue;
+        }
+        let t1 = ((row % 16) as i8);
+        for q in 0..scr.len() {
+            scr[q] = (5i8 + ((q % 16) as i8));
+        }
+        let mut r2 = 0.0f32;
+        #[acc::r#loop(reduction(min: r2), private(pv3))]
+        for i in 0..m {
+            let f = k * m + i;
+            pv3 = (((if (kk & 1) == 0 { kk } else { a[f] }) & ((t1 ^ kk))));
+            if ((top / 2i8) as f32) < r2 { r2 = ((top / 2i8) as f32); }
+            if (!((((5i8 | 5i8)) & 1) == 0)) {
+                c[f] = 2i8;
+            }
+            c[f] = (scr[row % scr.len()] - (top / 7i8));
+        }
+        let _ = r2;
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, s1)
+}
+
+fn seq_p137(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [u32], h: &mut [u32], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, i0: u64, i1: bool, g: usize, w: usize, v: usize) -> (u64, bool) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv3 = 0i8;
+    let top = ((((2i8 >> 1)) & a[1]));
+    for k in (lo..lo + n1).step_by(st) {
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            s1 = s1 && (((a[f] ^ 1i8)) == (kk.min(a[f])));
+            s0 = s0 ^ (0i8 as u64);
+            s1 = s1 && ((5i8.min(4i8)) != b[f]);
+        }
+    }
+    for k in 0..n1 {
+        let row = k;
+        if ((kk & 1) == 0) {
+            continue;
+        }
+        let t1 = ((row % 16) as i8);
+        for q in 0..scr.len() {
+            scr[q] = (5i8 + ((q % 16) as i8));
+        }
+        let mut r2 = 0.0f32;
+        for i in 0..m {
+            let f = k * m + i;
+            pv3 = (((if (kk & 1) == 0 { kk } else { a[f] }) & ((t1 ^ kk))));
+            if ((top / 2i8) as f32) < r2 { r2 = ((top / 2i8) as f32); }
+            if (!((((5i8 | 5i8)) & 1) == 0)) {
+                c[f] = 2i8;
+            }
+            c[f] = (scr[row % scr.len()] - (top / 7i8));
+        }
+        let _ = r2;
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, s1)
+}
+
+fn run_p137(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i8, u32, u32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i8>());
+    let i0 = cx.init::<u64>(Op::Xor);
+    let i1 = cx.init::<bool>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p137(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p137(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 138: a `parallel` region over `f64` data.
+#[acc::parallel(num_gangs(g), vector_length(v))]
+fn acc_p138(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [i64], h: &mut [usize], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: f32, i1: u8, g: usize, w: usize, v: usize) -> (f32, u8, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa1 = [0.0f64; 4];
+    let mut pv6 = 0.0f64;
+    let mut cnt2 = 0usize;
+    let top = (if a[1] < (kk.abs()) { a[1] } else { (kk.abs()) });
+    #[acc::r#loop(tile(16, 2), reduction(min: s1))]
+    for k in lo..lo + n1 {
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            if (b[f] as u8) < s1 { s1 = (b[f] as u8); }
+        }
+    }
+    #[acc::r#loop(gang, vector, tile(8, 16), private(pa1))]
+    for k in 0..n1 {
+        for i in 0..m {
+            let f = k * m + i;
+            for q in 0..4 { pa1[q] = ((q % 3) as f64); }
+            acc::atomic!(cnt2 += 1usize);
+        }
+    }
+    if n1 % 3 != 1 {
+        #[acc::r#loop(gang)]
+        for k in (0..n1).step_by(st) {
+            let row = k;
+            let mut q3 = 0.0f64;
+            {
+                o[row] = ((top + ((row % 3) as f64)) as i64);
+                q3 = (if top < 3.0f64 { top } else { 3.0f64 });
+            }
+            let mut sh4 = [0.0f64; 8];
+            #[acc::r#loop(vector)]
+            for q in 0..8 {
+                sh4[q] = a[(row + q) % a.len()];
+            }
+            let mut r5 = !0i64;
+            #[acc::r#loop(vector, reduction(&: r5), private(pv6))]
+            for i in (0..m).step_by(st) {
+                let f = k * m + i;
+                pv6 = ((sh4[row % 8] * 0.5f64).abs());
+                r5 = r5 & ((if (a[f] * 3.0f64) < (sh4[row % 8] * a[f]) { (a[f] * 3.0f64) } else { (sh4[row % 8] * a[f]) }) as i64);
+                c[f] = ((sh4[row % 8] * 3.0f64).mul_add(0.5f64, (q3 + 0.5f64)));
+            }
+            o[row] = r5;
+        }
+    }
+    (s0, s1, cnt2)
+}
+
+fn seq_p138(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [i64], h: &mut [usize], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: f32, i1: u8, g: usize, w: usize, v: usize) -> (f32, u8, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa1 = [0.0f64; 4];
+    let mut pv6 = 0.0f64;
+    let mut cnt2 = 0usize;
+    let top = (if a[1] < (kk.abs()) { a[1] } else { (kk.abs()) });
+    for k in lo..lo + n1 {
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            if (b[f] as u8) < s1 { s1 = (b[f] as u8); }
+        }
+    }
+    for k in 0..n1 {
+        for i in 0..m {
+            let f = k * m + i;
+            for q in 0..4 { pa1[q] = ((q % 3) as f64); }
+            cnt2 += 1usize;
+        }
+    }
+    if n1 % 3 != 1 {
+        for k in (0..n1).step_by(st) {
+            let row = k;
+            let mut q3 = 0.0f64;
+            {
+                o[row] = ((top + ((row % 3) as f64)) as i64);
+                q3 = (if top < 3.0f64 { top } else { 3.0f64 });
+            }
+            let mut sh4 = [0.0f64; 8];
+            for q in 0..8 {
+                sh4[q] = a[(row + q) % a.len()];
+            }
+            let mut r5 = !0i64;
+            for i in (0..m).step_by(st) {
+                let f = k * m + i;
+                pv6 = ((sh4[row % 8] * 0.5f64).abs());
+                r5 = r5 & ((if (a[f] * 3.0f64) < (sh4[row % 8] * a[f]) { (a[f] * 3.0f64) } else { (sh4[row % 8] * a[f]) }) as i64);
+                c[f] = ((sh4[row % 8] * 3.0f64).mul_add(0.5f64, (q3 + 0.5f64)));
+            }
+            o[row] = r5;
+        }
+    }
+    (s0, s1, cnt2)
+}
+
+fn run_p138(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<f64, i64, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let i0 = cx.init::<f32>(Op::Mul);
+    let i1 = cx.init::<u8>(Op::MinOrdered);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p138(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p138(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 139: a `kernels` region over `i32` data.
+#[acc::kernels(vector_length(v))]
+fn acc_p139(a: &[i32], b: &[i32], mu: &[u64], c: &mut [i32], o: &mut [f32], h: &mut [u32], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: u64, g: usize, w: usize, v: usize) -> (u64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pv3 = 0i32;
+    let mut pa4 = [0i32; 4];
+    z[0] = (0i32 * (kk - kk));
+    #[acc::r#loop(independent, reduction(*: s0))]
+    for i in 1..=nn {
+        let f = (i - 1);
+        s0 = s0 * mu[f];
+    }
+    #[acc::r#loop]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = (if (if (2i32 & 1) == 0 { 2i32 } else { 0i32 }) > 3i32 { (if (2i32 & 1) == 0 { 2i32 } else { 0i32 }) } else { 3i32 });
+        let mut r2 = i16::MAX;
+        #[acc::r#loop(reduction(min: r2), private(pv3))]
+        for i in 0..m {
+            let f = k * m + i;
+            if ((kk * (-1i32)) > (t1.max(c[f]))) {
+                continue;
+            }
+            pv3 = a[f];
+            if (a[f + 1] as i16) < r2 { r2 = (a[f + 1] as i16); }
+            c[f] = (c[f].min((if ((pv3 / 2i32) & 1) == 0 { (pv3 / 2i32) } else { (b[f].min(3i32)) }))).clamp((-99i32), 99i32);
+        }
+        #[acc::r#loop(reduction(min: r2))]
+        for i in 0..m {
+            r2 = r2.min((a[row * m + i] as i16));
+        }
+        let _ = r2;
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    #[acc::r#loop(independent, gang, vector(128), private(pa4))]
+    for i in 0..nn {
+        let f = i;
+        if (!(((a[f + 1] >> 1)) <= ((f % 16) as i32))) {
+            continue;
+        }
+        for q in 0..4 { pa4[q] = ((((q % 7) as i32) ^ 1i32)); }
+        c[f] = (c[f].min((if kk > ((b[f] | c[f])) { ((b[f] | c[f])) } else { kk }))).clamp((-99i32), 99i32);
+        if (((a[f + 1].max(((f % 16) as i32))) & 1) == 0) {
+            c[f] = c[f].max(((kk.max(((f % 16) as i32))).min((a[f] % 3i32))));
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0,)
+}
+
+fn seq_p139(a: &[i32], b: &[i32], mu: &[u64], c: &mut [i32], o: &mut [f32], h: &mut [u32], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: u64, g: usize, w: usize, v: usize) -> (u64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pv3 = 0i32;
+    let mut pa4 = [0i32; 4];
+    z[0] = (0i32 * (kk - kk));
+    for i in 1..=nn {
+        let f = (i - 1);
+        s0 = s0 * mu[f];
+    }
+    for k in 0..n1 {
+        let row = k;
+        let t1 = (if (if (2i32 & 1) == 0 { 2i32 } else { 0i32 }) > 3i32 { (if (2i32 & 1) == 0 { 2i32 } else { 0i32 }) } else { 3i32 });
+        let mut r2 = i16::MAX;
+        for i in 0..m {
+            let f = k * m + i;
+            if ((kk * (-1i32)) > (t1.max(c[f]))) {
+                continue;
+            }
+            pv3 = a[f];
+            if (a[f + 1] as i16) < r2 { r2 = (a[f + 1] as i16); }
+            c[f] = (c[f].min((if ((pv3 / 2i32) & 1) == 0 { (pv3 / 2i32) } else { (b[f].min(3i32)) }))).clamp((-99i32), 99i32);
+        }
+        for i in 0..m {
+            r2 = r2.min((a[row * m + i] as i16));
+        }
+        let _ = r2;
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    for i in 0..nn {
+        let f = i;
+        if (!(((a[f + 1] >> 1)) <= ((f % 16) as i32))) {
+            continue;
+        }
+        for q in 0..4 { pa4[q] = ((((q % 7) as i32) ^ 1i32)); }
+        c[f] = (c[f].min((if kk > ((b[f] | c[f])) { ((b[f] | c[f])) } else { kk }))).clamp((-99i32), 99i32);
+        if (((a[f + 1].max(((f % 16) as i32))) & 1) == 0) {
+            c[f] = c[f].max(((kk.max(((f % 16) as i32))).min((a[f] % 3i32))));
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0,)
+}
+
+fn run_p139(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i32, f32, u32, u64>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i32>());
+    let i0 = cx.init::<u64>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p139(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p139(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 140: a `kernels` region over `i16` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p140(a: &[i16], b: &[i16], mu: &[u8], c: &mut [i16], o: &mut [u8], h: &mut [i32], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, i0: isize, i1: f32, i2: u64, g: usize, w: usize, v: usize) -> (isize, f32, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    z[0] = (if ((kk & kk)) > (5i16.wrapping_mul(kk).wrapping_add(9i16)) { ((kk & kk)) } else { (5i16.wrapping_mul(kk).wrapping_add(9i16)) });
+    for i in 0..nn {
+        h[(i as u8) as usize] += 1i32;
+    }
+    #[acc::r#loop(seq)]
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        if (!(c[f] < kk)) {
+            continue;
+        }
+        s2 = s2 ^ (a[f] as u64);
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p140(a: &[i16], b: &[i16], mu: &[u8], c: &mut [i16], o: &mut [u8], h: &mut [i32], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, i0: isize, i1: f32, i2: u64, g: usize, w: usize, v: usize) -> (isize, f32, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    z[0] = (if ((kk & kk)) > (5i16.wrapping_mul(kk).wrapping_add(9i16)) { ((kk & kk)) } else { (5i16.wrapping_mul(kk).wrapping_add(9i16)) });
+    for i in 0..nn {
+        h[(i as u8) as usize] += 1i32;
+    }
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        if (!(c[f] < kk)) {
+            continue;
+        }
+        s2 = s2 ^ (a[f] as u64);
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, s1, s2)
+}
+
+fn run_p140(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 2.0*x1*x2*x3 <= 2147483647.0);
+    let x = cx.arrays::<i16, u8, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i16>());
+    let i0 = cx.init::<isize>(Op::Max);
+    let i1 = cx.init::<f32>(Op::Mul);
+    let i2 = cx.init::<u64>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 2.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p140(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p140(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 141: a `parallel` region over `f64` data.
+#[acc::parallel(private(scr), firstprivate(kk), vector_length(v), copy(c, h))]
+fn acc_p141(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [i32], h: &mut [f32], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut pa4 = [0.0f64; 4];
+    z[0] = ((0.5f64.min(kk)).max((1.25f64.max(a[1]))));
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        if ((kk - kk) > 1.25f64) {
+            continue;
+        }
+        let t1 = ((((row % 3) as f64) + 0.5f64) * (kk.mul_add(0.5f64, kk)));
+        let mut sh2 = [0.0f64; 8];
+        #[acc::r#loop(vector)]
+        for q in 0..8 {
+            sh2[q] = (a[(row + q) % a.len()].abs());
+        }
+        for q in 0..scr.len() {
+            scr[q] = (a[(row + q) % a.len()].max(1.25f64));
+        }
+        let mut r3 = u64::MAX;
+        #[acc::r#loop(vector, reduction(min: r3), private(pa4))]
+        for i in 1..=m {
+            let f = k * m + (i - 1);
+            if ((((f % 7) as f64).min(3.0f64)) < (a[f + 1].min(scr[row % scr.len()]))) {
+                continue;
+            }
+            for q in 0..4 { pa4[q] = a[f + (q & 1)]; }
+            if ((((f % 16) as f64).min(((f % 16) as f64))) as u64) < r3 { r3 = ((((f % 16) as f64).min(((f % 16) as f64))) as u64); }
+            c[f] = c[f].max(b[f]);
+        }
+        let _ = r3;
+    }
+    ()
+}
+
+fn seq_p141(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [i32], h: &mut [f32], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, g: usize, w: usize, v: usize) -> () {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut pa4 = [0.0f64; 4];
+    z[0] = ((0.5f64.min(kk)).max((1.25f64.max(a[1]))));
+    for k in 0..n1 {
+        let row = k;
+        if ((kk - kk) > 1.25f64) {
+            continue;
+        }
+        let t1 = ((((row % 3) as f64) + 0.5f64) * (kk.mul_add(0.5f64, kk)));
+        let mut sh2 = [0.0f64; 8];
+        for q in 0..8 {
+            sh2[q] = (a[(row + q) % a.len()].abs());
+        }
+        for q in 0..scr.len() {
+            scr[q] = (a[(row + q) % a.len()].max(1.25f64));
+        }
+        let mut r3 = u64::MAX;
+        for i in 1..=m {
+            let f = k * m + (i - 1);
+            if ((((f % 7) as f64).min(3.0f64)) < (a[f + 1].min(scr[row % scr.len()]))) {
+                continue;
+            }
+            for q in 0..4 { pa4[q] = a[f + (q & 1)]; }
+            if ((((f % 16) as f64).min(((f % 16) as f64))) as u64) < r3 { r3 = ((((f % 16) as f64).min(((f % 16) as f64))) as u64); }
+            c[f] = c[f].max(b[f]);
+        }
+        let _ = r3;
+    }
+    ()
+}
+
+fn run_p141(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f64, i32, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p141(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p141(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 142: a `kernels` region over `f32` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p142(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [u32], h: &mut [f64], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: i32, g: usize, w: usize, v: usize) -> (i32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut carry1 = kk;
+    for i in 0..nn {
+        carry1 = (carry1 * 0.5f32 + a[i]).max(-100.0f32);
+        z[3] = carry1;
+    }
+    (s0,)
+}
+
+fn seq_p142(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [u32], h: &mut [f64], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: i32, g: usize, w: usize, v: usize) -> (i32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut carry1 = kk;
+    for i in 0..nn {
+        carry1 = (carry1 * 0.5f32 + a[i]).max(-100.0f32);
+        z[3] = carry1;
+    }
+    (s0,)
+}
+
+fn run_p142(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f32, u32, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f32>());
+    let i0 = cx.init::<i32>(Op::Min);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p142(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p142(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 143: a `kernels` region over `f64` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p143(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [f32], h: &mut [f64], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: usize, g: usize, w: usize, v: usize) -> (usize,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pv3 = 0.0f64;
+    #[acc::r#loop(independent, gang)]
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let t1 = ((((row % 3) as f64).min(kk)) * -1.5f64);
+        let mut q2 = 0.0f64;
+        {
+            o[row] = ((((row % 7) as f64) - 1.25f64) as f32);
+            q2 = (a[row].max(1.25f64));
+        }
+        #[acc::r#loop(vector(32), private(pv3))]
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            if ((t1 + kk) < (if t1 < 1.25f64 { t1 } else { 1.25f64 })) {
+                continue;
+            }
+            pv3 = (if kk < (kk - t1) { kk } else { (kk - t1) });
+            c[f] = t1;
+            if (!((kk.min(t1)) <= (q2.abs()))) {
+                c[f] = ((a[f + 1] * 3.0f64).abs().sqrt());
+            }
+            c[f] = (if 1.25f64 < (1.25f64 - b[f]) { 1.25f64 } else { (1.25f64 - b[f]) });
+        }
+    }
+    (s0,)
+}
+
+fn seq_p143(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [f32], h: &mut [f64], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: usize, g: usize, w: usize, v: usize) -> (usize,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pv3 = 0.0f64;
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let t1 = ((((row % 3) as f64).min(kk)) * -1.5f64);
+        let mut q2 = 0.0f64;
+        {
+            o[row] = ((((row % 7) as f64) - 1.25f64) as f32);
+            q2 = (a[row].max(1.25f64));
+        }
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            if ((t1 + kk) < (if t1 < 1.25f64 { t1 } else { 1.25f64 })) {
+                continue;
+            }
+            pv3 = (if kk < (kk - t1) { kk } else { (kk - t1) });
+            c[f] = t1;
+            if (!((kk.min(t1)) <= (q2.abs()))) {
+                c[f] = ((a[f + 1] * 3.0f64).abs().sqrt());
+            }
+            c[f] = (if 1.25f64 < (1.25f64 - b[f]) { 1.25f64 } else { (1.25f64 - b[f]) });
+        }
+    }
+    (s0,)
+}
+
+fn run_p143(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f64, f32, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let i0 = cx.init::<usize>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 2020.9461524227067,
+        o: 1008.25,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p143(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p143(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 144: a `parallel` region over `i8` data.
+#[acc::parallel(firstprivate(kk), num_gangs(g), num_workers(w))]
+fn acc_p144(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [bool], h: &mut [i64], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, i0: u8, i1: u8, i2: bool, g: usize, w: usize, v: usize) -> (u8, u8, bool) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pa4 = [0i8; 4];
+    let top = a[0];
+    #[acc::r#loop(gang, reduction(+: s1), reduction(&&: s2))]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((kk | ((1i8 >> 1))));
+        #[acc::r#loop(seq)]
+        for i in 0..m {
+            let f = k * m + i;
+            acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min((((2i8 ^ top)) as i64)));
+            s2 = s2 && (t1 <= c[f]);
+        }
+        acc::atomic!(h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].min((((row % 3) as i8) as i64)));
+    }
+    if n1 % 3 != 1 {
+        #[acc::r#loop(gang)]
+        for k in 1..=n1 {
+            let row = (k - 1);
+            let mut sh2 = [0i8; 8];
+            #[acc::r#loop(worker, vector)]
+            for q in 0..8 {
+                sh2[q] = (((2i8 >> 2)).max(((kk >> 1))));
+            }
+            let mut r3 = u8::MIN;
+            #[acc::r#loop(worker, vector, reduction(max: r3), reduction(+: s1), private(pa4))]
+            for i in 0..m {
+                let f = (k - 1) * m + i;
+                for q in 0..4 { pa4[q] = (kk.min(a[f + (q & 1)])); }
+                r3 = (((a[f + 1] + ((f % 16) as i8)).max(((sh2[row % 8] >> 1)))) as u8).max(r3);
+                s1 = ((0i8 * b[f]) as u8) + s1;
+            }
+            let _ = r3;
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p144(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [bool], h: &mut [i64], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, i0: u8, i1: u8, i2: bool, g: usize, w: usize, v: usize) -> (u8, u8, bool) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pa4 = [0i8; 4];
+    let top = a[0];
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((kk | ((1i8 >> 1))));
+        for i in 0..m {
+            let f = k * m + i;
+            h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min((((2i8 ^ top)) as i64));
+            s2 = s2 && (t1 <= c[f]);
+        }
+        h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].min((((row % 3) as i8) as i64));
+    }
+    if n1 % 3 != 1 {
+        for k in 1..=n1 {
+            let row = (k - 1);
+            let mut sh2 = [0i8; 8];
+            for q in 0..8 {
+                sh2[q] = (((2i8 >> 2)).max(((kk >> 1))));
+            }
+            let mut r3 = u8::MIN;
+            for i in 0..m {
+                let f = (k - 1) * m + i;
+                for q in 0..4 { pa4[q] = (kk.min(a[f + (q & 1)])); }
+                r3 = (((a[f + 1] + ((f % 16) as i8)).max(((sh2[row % 8] >> 1)))) as u8).max(r3);
+                s1 = ((0i8 * b[f]) as u8) + s1;
+            }
+            let _ = r3;
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn run_p144(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1016.0 <= 9.223372036854776e+18 && 1018.0 <= 9.223372036854776e+18 && 9.0 + 0.0*x1*x2*x3 <= 255.0);
+    let x = cx.arrays::<i8, bool, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i8>());
+    let i0 = cx.init::<u8>(Op::Mul);
+    let i1 = cx.init::<u8>(Op::Add);
+    let i2 = cx.init::<bool>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1018.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0 + 0.0*x1*x2*x3, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p144(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p144(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 145: a `kernels` region over `i64` data.
+#[acc::kernels(num_gangs(g), vector_length(v), copyin(a, b))]
+fn acc_p145(a: &[i64], b: &[i64], mu: &[isize], c: &mut [i64], o: &mut [u32], h: &mut [f64], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: i64, i1: isize, g: usize, w: usize, v: usize) -> (i64, isize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = 2i64;
+    #[acc::r#loop(independent, gang, reduction(*: s1))]
+    for k in 0..n1 {
+        let row = k;
+        let mut q1 = 0i64;
+        {
+            o[row] = ((((row % 3) as i64) * a[row]) as u32);
+            q1 = ((row % 7) as i64);
+        }
+        let mut sh2 = [0i64; 8];
+        #[acc::r#loop(vector(32))]
+        for q in 0..8 {
+            sh2[q] = a[(row + q) % a.len()];
+        }
+        let mut r3 = 0u32;
+        #[acc::r#loop(vector(32), reduction(|: r3), reduction(*: s1))]
+        for i in 0..m {
+            let f = k * m + i;
+            r3 = ((a[f + 1].wrapping_mul(top).wrapping_add(6i64)) as u32) | r3;
+            s1 = s1 * mu[f];
+        }
+        o[row] = r3;
+    }
+    (s0, s1)
+}
+
+fn seq_p145(a: &[i64], b: &[i64], mu: &[isize], c: &mut [i64], o: &mut [u32], h: &mut [f64], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: i64, i1: isize, g: usize, w: usize, v: usize) -> (i64, isize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = 2i64;
+    for k in 0..n1 {
+        let row = k;
+        let mut q1 = 0i64;
+        {
+            o[row] = ((((row % 3) as i64) * a[row]) as u32);
+            q1 = ((row % 7) as i64);
+        }
+        let mut sh2 = [0i64; 8];
+        for q in 0..8 {
+            sh2[q] = a[(row + q) % a.len()];
+        }
+        let mut r3 = 0u32;
+        for i in 0..m {
+            let f = k * m + i;
+            r3 = ((a[f + 1].wrapping_mul(top).wrapping_add(6i64)) as u32) | r3;
+            s1 = s1 * mu[f];
+        }
+        o[row] = r3;
+    }
+    (s0, s1)
+}
+
+fn run_p145(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i64, u32, f64, isize>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i64>());
+    let i0 = cx.init::<i64>(Op::Xor);
+    let i1 = cx.init::<isize>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p145(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p145(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 146: a `parallel` region over `u16` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v), copyin(a, b))]
+fn acc_p146(a: &[u16], b: &[u16], mu: &[u8], c: &mut [u16], o: &mut [i64], h: &mut [f64], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: i64, i1: isize, g: usize, w: usize, v: usize) -> (i64, isize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv1 = 0u16;
+    #[acc::r#loop(gang, vector, reduction(&: s0))]
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        if (((f % 3) as u16) == c[f]) {
+            c[f] = (c[f].min((((a[f] * 1u16) ^ (((f % 16) as u16).wrapping_mul(a[f + 1]).wrapping_add(2u16)))))).clamp(0u16, 99u16);
+        }
+        s0 &= ((((4u16.wrapping_mul(kk).wrapping_add(9u16)) | (c[f] * 0u16))) as i64);
+    }
+    #[acc::r#loop(gang, vector, private(pv1))]
+    for i in 0..nn {
+        let f = i;
+        pv1 = ((a[f] | (4u16 % 5u16)));
+        acc::atomic!(h[(f * 7 + 3) % h.len()] += 1.0f64);
+    }
+    (s0, s1)
+}
+
+fn seq_p146(a: &[u16], b: &[u16], mu: &[u8], c: &mut [u16], o: &mut [i64], h: &mut [f64], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: i64, i1: isize, g: usize, w: usize, v: usize) -> (i64, isize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv1 = 0u16;
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        if (((f % 3) as u16) == c[f]) {
+            c[f] = (c[f].min((((a[f] * 1u16) ^ (((f % 16) as u16).wrapping_mul(a[f + 1]).wrapping_add(2u16)))))).clamp(0u16, 99u16);
+        }
+        s0 &= ((((4u16.wrapping_mul(kk).wrapping_add(9u16)) | (c[f] * 0u16))) as i64);
+    }
+    for i in 0..nn {
+        let f = i;
+        pv1 = ((a[f] | (4u16 % 5u16)));
+        h[(f * 7 + 3) % h.len()] += 1.0f64;
+    }
+    (s0, s1)
+}
+
+fn run_p146(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 9.0 <= 9.223372036854776e+18);
+    let x = cx.arrays::<u16, i64, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u16>());
+    let i0 = cx.init::<i64>(Op::And);
+    let i1 = cx.init::<isize>(Op::Add);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 2.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p146(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p146(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 147: a `parallel` region over `usize` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p147(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [f32], h: &mut [u32], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: u64, g: usize, w: usize, v: usize) -> (u64, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut cnt1 = 0u32;
+    #[acc::r#loop(gang, vector, collapse(2), reduction(max: s0))]
+    for k in lo..lo + n1 {
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            acc::atomic!(cnt1 += 1u32);
+            s0 = s0.max((((2usize ^ (c[f] % 5usize))) as u64));
+        }
+    }
+    (s0, cnt1)
+}
+
+fn seq_p147(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [f32], h: &mut [u32], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: u64, g: usize, w: usize, v: usize) -> (u64, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut cnt1 = 0u32;
+    for k in lo..lo + n1 {
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            cnt1 += 1u32;
+            s0 = s0.max((((2usize ^ (c[f] % 5usize))) as u64));
+        }
+    }
+    (s0, cnt1)
+}
+
+fn run_p147(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2*x3 <= 4294967295.0);
+    let x = cx.arrays::<usize, f32, u32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let i0 = cx.init::<u64>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p147(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p147(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 148: a `serial` region over `i8` data.
+#[acc::serial(firstprivate(kk))]
+fn acc_p148(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [isize], h: &mut [i32], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = (a[1].min(((a[0] >> 2))));
+    let mut carry1 = kk;
+    for i in 0..nn {
+        carry1 = (carry1 ^ a[i]).max(a[i + 1]);
+        z[3] = carry1;
+    }
+    for i in 0..nn / st {
+        c[i * (st - 1)] = (c[i * (st - 1)].max(a[i]) ^ a[i + 1]).clamp((-99i8), 99i8);
+    }
+    ()
+}
+
+fn seq_p148(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [isize], h: &mut [i32], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = (a[1].min(((a[0] >> 2))));
+    let mut carry1 = kk;
+    for i in 0..nn {
+        carry1 = (carry1 ^ a[i]).max(a[i + 1]);
+        z[3] = carry1;
+    }
+    for i in 0..nn / st {
+        c[i * (st - 1)] = (c[i * (st - 1)].max(a[i]) ^ a[i + 1]).clamp((-99i8), 99i8);
+    }
+    ()
+}
+
+fn run_p148(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i8, isize, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i8>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p148(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p148(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 149: a `parallel` region over `f32` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p149(a: &[f32], b: &[f32], mu: &[i8], c: &mut [f32], o: &mut [u8], h: &mut [i64], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: usize, i1: i8, i2: u16, g: usize, w: usize, v: usize) -> (usize, i8, u16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let top = ((a[1] + 1.25f32).abs().sqrt());
+    #[acc::r#loop(gang)]
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        if (!((0.5f32.min(3.0f32)) != (1.25f32.max(kk)))) {
+            continue;
+        }
+        let mut sh1 = [0.0f32; 8];
+        #[acc::r#loop(vector)]
+        for q in 0..8 {
+            sh1[q] = a[(row + q) % a.len()];
+        }
+        let mut r2 = !0u8;
+        #[acc::r#loop(vector, reduction(&: r2), reduction(*: s1))]
+        for i in (lo..lo + m).step_by(st) {
+            let f = (k - lo) * m + (i - lo);
+            c[f] = ((c[f].min(c[f])) * 0.5f32);
+            acc::atomic!(h[(f * 7 + 3) % h.len()] += 1i64);
+            s1 = s1 * mu[f];
+        }
+        #[acc::r#loop(vector, reduction(&: r2))]
+        for i in 0..m {
+            r2 &= (0.5f32 as u8);
+        }
+        o[row] = r2;
+        acc::atomic!(h[(row * 7 + 3) % h.len()] += 1i64);
+    }
+    for rep in 0..2 {
+        #[acc::r#loop(tile(16, 2), reduction(^: s2))]
+        for k in 0..n1 {
+            for i in 0..m {
+                let f = k * m + i;
+                c[f] = c[f].min(b[f]);
+                s2 = s2 ^ (a[f + 1] as u16);
+                c[f] = a[f];
+            }
+        }
+    }
+    #[acc::r#loop(worker, reduction(max: s0))]
+    for i in (0..nn).step_by(st) {
+        let f = i;
+        if (a[f + 1] as usize) > s0 { s0 = (a[f + 1] as usize); }
+        c[f] = top;
+        s0 = s0.max(((b[f] - (((f % 16) as f32) * 0.5f32)) as usize));
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p149(a: &[f32], b: &[f32], mu: &[i8], c: &mut [f32], o: &mut [u8], h: &mut [i64], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: usize, i1: i8, i2: u16, g: usize, w: usize, v: usize) -> (usize, i8, u16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let top = ((a[1] + 1.25f32).abs().sqrt());
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        if (!((0.5f32.min(3.0f32)) != (1.25f32.max(kk)))) {
+            continue;
+        }
+        let mut sh1 = [0.0f32; 8];
+        for q in 0..8 {
+            sh1[q] = a[(row + q) % a.len()];
+        }
+        let mut r2 = !0u8;
+        for i in (lo..lo + m).step_by(st) {
+            let f = (k - lo) * m + (i - lo);
+            c[f] = ((c[f].min(c[f])) * 0.5f32);
+            h[(f * 7 + 3) % h.len()] += 1i64;
+            s1 = s1 * mu[f];
+        }
+        for i in 0..m {
+            r2 &= (0.5f32 as u8);
+        }
+        o[row] = r2;
+        h[(row * 7 + 3) % h.len()] += 1i64;
+    }
+    for rep in 0..2 {
+        for k in 0..n1 {
+            for i in 0..m {
+                let f = k * m + i;
+                c[f] = c[f].min(b[f]);
+                s2 = s2 ^ (a[f + 1] as u16);
+                c[f] = a[f];
+            }
+        }
+    }
+    for i in (0..nn).step_by(st) {
+        let f = i;
+        if (a[f + 1] as usize) > s0 { s0 = (a[f + 1] as usize); }
+        c[f] = top;
+        s0 = s0.max(((b[f] - (((f % 16) as f32) * 0.5f32)) as usize));
+    }
+    (s0, s1, s2)
+}
+
+fn run_p149(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 2.0*x1*x2*x3 <= 9.223372036854776e+18 && 1000.0 + 2.0*x1 + 2.0*x1*x2*x3 <= 9.223372036854776e+18);
+    let x = cx.arrays::<f32, u8, i64, i8>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f32>());
+    let i0 = cx.init::<usize>(Op::MaxOrdered);
+    let i1 = cx.init::<i8>(Op::Mul);
+    let i2 = cx.init::<u16>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 2.0*x1 + 2.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p149(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p149(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 150: a `parallel` region over `u16` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p150(a: &[u16], b: &[u16], mu: &[u8], c: &mut [u16], o: &mut [u64], h: &mut [f64], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: u64, g: usize, w: usize, v: usize) -> (u64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((a[0] ^ 2u16));
+    #[acc::r#loop(gang, vector, reduction(^: s0))]
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        c[f] = c[f].min((top.min(((f % 16) as u16))));
+        s0 ^= (c[f] as u64);
+        acc::atomic!(h[((a[f].max(a[f])) as usize) % h.len()] += ((((f % 3) as u16).max(0u16)) as f64));
+    }
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        let mut q1 = 0u16;
+        {
+            o[row] = (a[row] as u64);
+            q1 = (top.wrapping_mul(top).wrapping_add(6u16));
+        }
+        #[acc::r#loop(worker)]
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            #[acc::r#loop(seq)]
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                c[f] = (c[f] ^ (if ((c[f] & kk)) > ((q1 & c[f])) { ((c[f] & kk)) } else { ((q1 & c[f])) })).clamp(0u16, 99u16);
+            }
+        }
+    }
+    (s0,)
+}
+
+fn seq_p150(a: &[u16], b: &[u16], mu: &[u8], c: &mut [u16], o: &mut [u64], h: &mut [f64], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: u64, g: usize, w: usize, v: usize) -> (u64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((a[0] ^ 2u16));
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        c[f] = c[f].min((top.min(((f % 16) as u16))));
+        s0 ^= (c[f] as u64);
+        h[((a[f].max(a[f])) as usize) % h.len()] += ((((f % 3) as u16).max(0u16)) as f64);
+    }
+    for k in 0..n1 {
+        let row = k;
+        let mut q1 = 0u16;
+        {
+            o[row] = (a[row] as u64);
+            q1 = (top.wrapping_mul(top).wrapping_add(6u16));
+        }
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                c[f] = (c[f] ^ (if ((c[f] & kk)) > ((q1 & c[f])) { ((c[f] & kk)) } else { ((q1 & c[f])) })).clamp(0u16, 99u16);
+            }
+        }
+    }
+    (s0,)
+}
+
+fn run_p150(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u16, u64, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u16>());
+    let i0 = cx.init::<u64>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 4.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p150(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p150(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 151: a `parallel` region over `f64` data.
+#[acc::parallel(private(scr), num_gangs(g), vector_length(v))]
+fn acc_p151(a: &[f64], b: &[f64], mu: &[usize], c: &mut [f64], o: &mut [f64], h: &mut [usize], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: usize, g: usize, w: usize, v: usize) -> (usize,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    #[acc::r#loop(gang)]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t1 = ((if kk < a[row] { kk } else { a[row] }).abs());
+        let mut sh2 = [0.0f64; 8];
+        #[acc::r#loop(vector)]
+        for q in 0..8 {
+            sh2[q] = a[(row + q) % a.len()];
+        }
+        for q in 0..scr.len() {
+            scr[q] = (((q % 3) as f64) + 1.25f64);
+        }
+        let mut r3 = false;
+        #[acc::r#loop(vector, reduction(||: r3), reduction(*: s0))]
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            r3 = r3 || (!(a[f + 1] < (t1 + sh2[row % 8])));
+            s0 *= mu[f];
+        }
+        let _ = r3;
+    }
+    #[acc::r#loop(gang, worker, vector, collapse(3))]
+    for k in (0..n1).step_by(st) {
+        for j in 0..n2 {
+            for i in 1..=n3 {
+                let f = (k * n2 + j) * n3 + (i - 1);
+            }
+        }
+    }
+    (s0,)
+}
+
+fn seq_p151(a: &[f64], b: &[f64], mu: &[usize], c: &mut [f64], o: &mut [f64], h: &mut [usize], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: usize, g: usize, w: usize, v: usize) -> (usize,) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t1 = ((if kk < a[row] { kk } else { a[row] }).abs());
+        let mut sh2 = [0.0f64; 8];
+        for q in 0..8 {
+            sh2[q] = a[(row + q) % a.len()];
+        }
+        for q in 0..scr.len() {
+            scr[q] = (((q % 3) as f64) + 1.25f64);
+        }
+        let mut r3 = false;
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            r3 = r3 || (!(a[f + 1] < (t1 + sh2[row % 8])));
+            s0 *= mu[f];
+        }
+        let _ = r3;
+    }
+    for k in (0..n1).step_by(st) {
+        for j in 0..n2 {
+            for i in 1..=n3 {
+                let f = (k * n2 + j) * n3 + (i - 1);
+            }
+        }
+    }
+    (s0,)
+}
+
+fn run_p151(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f64, f64, usize, usize>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let i0 = cx.init::<usize>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p151(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p151(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 152: a `parallel` region over `f64` data.
+#[acc::parallel(firstprivate(kk), num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p152(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [i8], h: &mut [usize], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut pa2 = [0.0f64; 4];
+    #[acc::r#loop(gang, vector)]
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let t1 = 1.25f64;
+        #[acc::r#loop(seq)]
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            c[f] = ((3.0f64 + 0.5f64).min((if 1.25f64 < kk { 1.25f64 } else { kk })));
+        }
+        acc::atomic!(h[(row * 7 + 3) % h.len()] += ((((row % 7) as f64).min(a[row])) as usize));
+    }
+    #[acc::r#loop(gang, worker, vector, collapse(3), private(pa2))]
+    for k in 0..n1 {
+        for j in lo..lo + n2 {
+            for i in lo..lo + n3 {
+                let f = (k * n2 + (j - lo)) * n3 + (i - lo);
+                for q in 0..4 { pa2[q] = ((q % 16) as f64); }
+                c[f] = ((b[f] + c[f])).clamp(-1000.0f64, 1000.0f64);
+                if ((b[f] * b[f]) <= (a[f + 1].max(a[f]))) {
+                    c[f] = a[f];
+                }
+            }
+        }
+    }
+    #[acc::r#loop(independent, gang, vector)]
+    for i in 0..nn {
+        let f = i;
+        acc::atomic!(h[(f * 7 + 3) % h.len()] += (kk as usize));
+        c[f] = ((a[f + 1].min(a[f])) + (a[f].abs().sqrt()));
+        c[f] = (((f % 16) as f64).mul_add(0.5f64, (((f % 7) as f64).abs())));
+    }
+    ()
+}
+
+fn seq_p152(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [i8], h: &mut [usize], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut pa2 = [0.0f64; 4];
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let t1 = 1.25f64;
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            c[f] = ((3.0f64 + 0.5f64).min((if 1.25f64 < kk { 1.25f64 } else { kk })));
+        }
+        h[(row * 7 + 3) % h.len()] += ((((row % 7) as f64).min(a[row])) as usize);
+    }
+    for k in 0..n1 {
+        for j in lo..lo + n2 {
+            for i in lo..lo + n3 {
+                let f = (k * n2 + (j - lo)) * n3 + (i - lo);
+                for q in 0..4 { pa2[q] = ((q % 16) as f64); }
+                c[f] = ((b[f] + c[f])).clamp(-1000.0f64, 1000.0f64);
+                if ((b[f] * b[f]) <= (a[f + 1].max(a[f]))) {
+                    c[f] = a[f];
+                }
+            }
+        }
+    }
+    for i in 0..nn {
+        let f = i;
+        h[(f * 7 + 3) % h.len()] += (kk as usize);
+        c[f] = ((a[f + 1].min(a[f])) + (a[f].abs().sqrt()));
+        c[f] = (((f % 16) as f64).mul_add(0.5f64, (((f % 7) as f64).abs())));
+    }
+    ()
+}
+
+fn run_p152(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 20.0*x1 <= 1.8446744073709552e+19 && 1000.0 + 20.0*x1 + 20.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<f64, i8, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 20.0*x1 + 20.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p152(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p152(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 153: a `parallel` region over `i16` data.
+#[acc::parallel(private(scr), num_workers(w), vector_length(v))]
+fn acc_p153(a: &[i16], b: &[i16], mu: &[u8], c: &mut [i16], o: &mut [u32], h: &mut [f64], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, i0: isize, g: usize, w: usize, v: usize) -> (isize,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((a[1] + a[0]) * (a[1].max(0i16)));
+    z[0] = (a[1] * kk);
+    if n1 % 3 != 1 {
+        #[acc::r#loop(gang, worker, vector, collapse(3), reduction(&: s0))]
+        for k in lo..lo + n1 {
+            for j in 0..n2 {
+                for i in 0..n3 {
+                    let f = ((k - lo) * n2 + j) * n3 + i;
+                    s0 = s0 & ((1i16 * (-1i16)) as isize);
+                    c[f] = (((((top >> 1)) & c[f]))).clamp((-99i16), 99i16);
+                    c[f] = ((b[f] % 3i16) % 3i16);
+                }
+            }
+        }
+    }
+    (s0,)
+}
+
+fn seq_p153(a: &[i16], b: &[i16], mu: &[u8], c: &mut [i16], o: &mut [u32], h: &mut [f64], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, i0: isize, g: usize, w: usize, v: usize) -> (isize,) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((a[1] + a[0]) * (a[1].max(0i16)));
+    z[0] = (a[1] * kk);
+    if n1 % 3 != 1 {
+        for k in lo..lo + n1 {
+            for j in 0..n2 {
+                for i in 0..n3 {
+                    let f = ((k - lo) * n2 + j) * n3 + i;
+                    s0 = s0 & ((1i16 * (-1i16)) as isize);
+                    c[f] = (((((top >> 1)) & c[f]))).clamp((-99i16), 99i16);
+                    c[f] = ((b[f] % 3i16) % 3i16);
+                }
+            }
+        }
+    }
+    (s0,)
+}
+
+fn run_p153(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i16, u32, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i16>());
+    let i0 = cx.init::<isize>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p153(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p153(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 154: a `parallel` region over `f64` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p154(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [i32], h: &mut [usize], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: i32, g: usize, w: usize, v: usize) -> (i32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((if kk < a[1] { kk } else { a[1] }) * (1.25f64 - 3.0f64));
+    for rep in 0..2 {
+        #[acc::r#loop(gang)]
+        for k in (lo..lo + n1).step_by(st) {
+            let row = (k - lo);
+            let mut q1 = 0.0f64;
+            {
+                o[row] = (top as i32);
+                q1 = (kk.max(a[row]));
+            }
+            let mut r2 = 0i32;
+            #[acc::r#loop(worker, vector, collapse(2), reduction(min: r2))]
+            for j in 0..n2 {
+                for i in 0..n3 {
+                    let f = ((k - lo) * n2 + j) * n3 + i;
+                    if ((q1 * 0.25f64) != (q1 + b[f])) {
+                        continue;
+                    }
+                    if (q1 as i32) < r2 { r2 = (q1 as i32); }
+                    c[f] = c[f].max(((kk.min(kk)).abs().sqrt()));
+                }
+            }
+            o[row] = r2;
+        }
+    }
+    #[acc::r#loop(auto, reduction(&: s0))]
+    for i in 0..nn {
+        let f = i;
+        s0 = s0 & ((a[f] - a[f + 1]) as i32);
+        if (!((3.0f64.min(1.25f64)) <= (a[f + 1] * a[f + 1]))) {
+            c[f] = c[f].max(((if kk < top { kk } else { top }) * (if a[f] < a[f + 1] { a[f] } else { a[f + 1] })));
+        }
+    }
+    (s0,)
+}
+
+fn seq_p154(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [i32], h: &mut [usize], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: i32, g: usize, w: usize, v: usize) -> (i32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((if kk < a[1] { kk } else { a[1] }) * (1.25f64 - 3.0f64));
+    for rep in 0..2 {
+        for k in (lo..lo + n1).step_by(st) {
+            let row = (k - lo);
+            let mut q1 = 0.0f64;
+            {
+                o[row] = (top as i32);
+                q1 = (kk.max(a[row]));
+            }
+            let mut r2 = 0i32;
+            for j in 0..n2 {
+                for i in 0..n3 {
+                    let f = ((k - lo) * n2 + j) * n3 + i;
+                    if ((q1 * 0.25f64) != (q1 + b[f])) {
+                        continue;
+                    }
+                    if (q1 as i32) < r2 { r2 = (q1 as i32); }
+                    c[f] = c[f].max(((kk.min(kk)).abs().sqrt()));
+                }
+            }
+            o[row] = r2;
+        }
+    }
+    for i in 0..nn {
+        let f = i;
+        s0 = s0 & ((a[f] - a[f + 1]) as i32);
+        if (!((3.0f64.min(1.25f64)) <= (a[f + 1] * a[f + 1]))) {
+            c[f] = c[f].max(((if kk < top { kk } else { top }) * (if a[f] < a[f + 1] { a[f] } else { a[f + 1] })));
+        }
+    }
+    (s0,)
+}
+
+fn run_p154(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f64, i32, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let i0 = cx.init::<i32>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p154(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p154(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 155: a `parallel` region over `i8` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v), copy(c, h))]
+fn acc_p155(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [bool], h: &mut [usize], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, i0: isize, i1: i64, g: usize, w: usize, v: usize) -> (isize, i64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = ((a[1] * (-2i8)).wrapping_mul(a[1]).wrapping_add(1i8));
+    #[acc::r#loop(gang, vector, collapse(2))]
+    for k in 0..n1 {
+        for i in 0..m {
+            let f = k * m + i;
+            if (((b[f].wrapping_mul(kk).wrapping_add(9i8)) & 1) == 0) {
+                continue;
+            }
+            acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min(((((f % 3) as i8) / 2i8) as usize)));
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    #[acc::r#loop(gang)]
+    for k in 1..=n1 {
+        let row = (k - 1);
+        let t1 = (((((row % 7) as i8).min(kk)) & (kk + a[row])));
+        let mut q2 = 0i8;
+        {
+            q2 = (a[row].wrapping_mul(a[row]).wrapping_add(5i8));
+        }
+        #[acc::r#loop(worker)]
+        for j in 0..n2 {
+            let row = (k - 1) * n2 + j;
+            #[acc::r#loop(vector)]
+            for i in 0..n3 {
+                let f = ((k - 1) * n2 + j) * n3 + i;
+                let mut win3 = a[f];
+                for q in 0..2 {
+                    win3 = win3.max(a[f + (q & 1)]);
+                }
+                if (((t1 | t1)) == (win3 * (-1i8))) {
+                    c[f] = a[f + 1];
+                }
+                acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min(3usize));
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p155(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [bool], h: &mut [usize], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, i0: isize, i1: i64, g: usize, w: usize, v: usize) -> (isize, i64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = ((a[1] * (-2i8)).wrapping_mul(a[1]).wrapping_add(1i8));
+    for k in 0..n1 {
+        for i in 0..m {
+            let f = k * m + i;
+            if (((b[f].wrapping_mul(kk).wrapping_add(9i8)) & 1) == 0) {
+                continue;
+            }
+            h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min(((((f % 3) as i8) / 2i8) as usize));
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    for k in 1..=n1 {
+        let row = (k - 1);
+        let t1 = (((((row % 7) as i8).min(kk)) & (kk + a[row])));
+        let mut q2 = 0i8;
+        {
+            q2 = (a[row].wrapping_mul(a[row]).wrapping_add(5i8));
+        }
+        for j in 0..n2 {
+            let row = (k - 1) * n2 + j;
+            for i in 0..n3 {
+                let f = ((k - 1) * n2 + j) * n3 + i;
+                let mut win3 = a[f];
+                for q in 0..2 {
+                    win3 = win3.max(a[f + (q & 1)]);
+                }
+                if (((t1 | t1)) == (win3 * (-1i8))) {
+                    c[f] = a[f + 1];
+                }
+                h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min(3usize);
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p155(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1001.0 <= 1.8446744073709552e+19 && 1004.0 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<i8, bool, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i8>());
+    let i0 = cx.init::<isize>(Op::And);
+    let i1 = cx.init::<i64>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1004.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p155(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p155(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 156: a `parallel` region over `u16` data.
+#[acc::parallel(num_workers(w), vector_length(v), if(n1 % 4 != 3))]
+fn acc_p156(a: &[u16], b: &[u16], mu: &[u32], c: &mut [u16], o: &mut [i32], h: &mut [f32], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: f32, i1: u32, g: usize, w: usize, v: usize) -> (f32, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = (4u16 + (a[0] * 3u16));
+    #[acc::r#loop(gang, vector, collapse(2), reduction(*: s1))]
+    for k in 0..n1 {
+        for i in 0..m {
+            let f = k * m + i;
+            if (!((kk + ((f % 7) as u16)) > (((f % 7) as u16).wrapping_mul(top).wrapping_add(6u16)))) {
+                continue;
+            }
+            s1 = s1 * mu[f];
+            c[f] = (c[f] ^ (c[f] / 3u16)).clamp(0u16, 99u16);
+        }
+    }
+    #[acc::r#loop(gang, reduction(max: s0))]
+    for k in 0..n1 {
+        let row = k;
+        let mut sh1 = [0u16; 8];
+        #[acc::r#loop(worker)]
+        for q in 0..8 {
+            sh1[q] = (((if (kk & 1) == 0 { kk } else { kk }) >> 2));
+        }
+        #[acc::r#loop(worker, reduction(max: s0))]
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            let t2 = ((sh1[row % 8] | ((row % 16) as u16)));
+            #[acc::r#loop(seq)]
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                s0 = (((sh1[row % 8] | b[f])) as f32).max(s0);
+                acc::atomic!(h[(((b[f] >> 1)) as usize) % h.len()] += (a[f + 1] as f32));
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p156(a: &[u16], b: &[u16], mu: &[u32], c: &mut [u16], o: &mut [i32], h: &mut [f32], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: f32, i1: u32, g: usize, w: usize, v: usize) -> (f32, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = (4u16 + (a[0] * 3u16));
+    for k in 0..n1 {
+        for i in 0..m {
+            let f = k * m + i;
+            if (!((kk + ((f % 7) as u16)) > (((f % 7) as u16).wrapping_mul(top).wrapping_add(6u16)))) {
+                continue;
+            }
+            s1 = s1 * mu[f];
+            c[f] = (c[f] ^ (c[f] / 3u16)).clamp(0u16, 99u16);
+        }
+    }
+    for k in 0..n1 {
+        let row = k;
+        let mut sh1 = [0u16; 8];
+        for q in 0..8 {
+            sh1[q] = (((if (kk & 1) == 0 { kk } else { kk }) >> 2));
+        }
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            let t2 = ((sh1[row % 8] | ((row % 16) as u16)));
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                s0 = (((sh1[row % 8] | b[f])) as f32).max(s0);
+                h[(((b[f] >> 1)) as usize) % h.len()] += (a[f + 1] as f32);
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p156(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u16, i32, f32, u32>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u16>());
+    let i0 = cx.init::<f32>(Op::Max);
+    let i1 = cx.init::<u32>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 18.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0 + 32767.0*x1*x2*x3, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p156(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p156(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 157: a `parallel` region over `u32` data.
+#[acc::parallel(private(scr), num_gangs(g), vector_length(v))]
+fn acc_p157(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [f32], h: &mut [i32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: u16, g: usize, w: usize, v: usize) -> (u16,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = (5u32 / 7u32);
+    #[acc::r#loop(gang, reduction(&: s0))]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = (if (5u32 & 1) == 0 { ((top ^ ((row % 7) as u32))) } else { 5u32 });
+        let mut r2 = false;
+        #[acc::r#loop(vector, reduction(&: r2))]
+        for i in 0..m {
+            let f = k * m + i;
+            let mut win3 = a[f];
+            for q in 0..2 {
+                win3 = win3.max(a[f + (q & 1)]);
+            }
+            r2 &= (((kk | top)) <= t1);
+            if (!((win3 / 3u32) > (((f % 16) as u32) / 7u32))) {
+                c[f] = c[f].min(((((t1 ^ 1u32)) & (if (2u32 & 1) == 0 { 2u32 } else { win3 }))));
+            }
+            s0 = s0 & ((((((f % 7) as u32) | kk)) % 3u32) as u16);
+            if ((kk + t1) == (2u32.wrapping_mul(a[f + 1]).wrapping_add(7u32))) {
+                c[f] = (c[f] ^ (((3u32 * 5u32) | c[f]))).clamp(0u32, 99u32);
+            }
+        }
+        let _ = r2;
+    }
+    (s0,)
+}
+
+fn seq_p157(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [f32], h: &mut [i32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: u16, g: usize, w: usize, v: usize) -> (u16,) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = (5u32 / 7u32);
+    for k in 0..n1 {
+        let row = k;
+        let t1 = (if (5u32 & 1) == 0 { ((top ^ ((row % 7) as u32))) } else { 5u32 });
+        let mut r2 = false;
+        for i in 0..m {
+            let f = k * m + i;
+            let mut win3 = a[f];
+            for q in 0..2 {
+                win3 = win3.max(a[f + (q & 1)]);
+            }
+            r2 &= (((kk | top)) <= t1);
+            if (!((win3 / 3u32) > (((f % 16) as u32) / 7u32))) {
+                c[f] = c[f].min(((((t1 ^ 1u32)) & (if (2u32 & 1) == 0 { 2u32 } else { win3 }))));
+            }
+            s0 = s0 & ((((((f % 7) as u32) | kk)) % 3u32) as u16);
+            if ((kk + t1) == (2u32.wrapping_mul(a[f + 1]).wrapping_add(7u32))) {
+                c[f] = (c[f] ^ (((3u32 * 5u32) | c[f]))).clamp(0u32, 99u32);
+            }
+        }
+        let _ = r2;
+    }
+    (s0,)
+}
+
+fn run_p157(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u32, f32, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u32>());
+    let i0 = cx.init::<u16>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p157(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p157(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 158: a `parallel` region over `i32` data.
+#[acc::parallel(reduction(*: s0), num_gangs(g), num_workers(w))]
+fn acc_p158(a: &[i32], b: &[i32], mu: &[i64], c: &mut [i32], o: &mut [f64], h: &mut [i64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: i64, g: usize, w: usize, v: usize) -> (i64, i64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa1 = [0i32; 4];
+    let mut cnt2 = 0i64;
+    let top = (a[1] - ((kk >> 1)));
+    for rep in 0..2 {
+        #[acc::r#loop(gang, collapse(2), private(pa1))]
+        for k in 0..n1 {
+            for i in (lo..lo + m).step_by(st) {
+                let f = k * m + (i - lo);
+                for q in 0..4 { pa1[q] = (1i32 * kk); }
+            }
+        }
+    }
+    #[acc::r#loop(gang, worker, vector, collapse(2))]
+    for k in 0..n1 {
+        for i in 0..m {
+            let f = k * m + i;
+            if (c[f] != ((1i32 ^ 2i32))) {
+                continue;
+            }
+            let old3 = acc::atomic!(capture cnt2 += 1i64);
+            s0 *= mu[f];
+        }
+    }
+    (s0, cnt2)
+}
+
+fn seq_p158(a: &[i32], b: &[i32], mu: &[i64], c: &mut [i32], o: &mut [f64], h: &mut [i64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: i64, g: usize, w: usize, v: usize) -> (i64, i64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa1 = [0i32; 4];
+    let mut cnt2 = 0i64;
+    let top = (a[1] - ((kk >> 1)));
+    for rep in 0..2 {
+        for k in 0..n1 {
+            for i in (lo..lo + m).step_by(st) {
+                let f = k * m + (i - lo);
+                for q in 0..4 { pa1[q] = (1i32 * kk); }
+            }
+        }
+    }
+    for k in 0..n1 {
+        for i in 0..m {
+            let f = k * m + i;
+            if (c[f] != ((1i32 ^ 2i32))) {
+                continue;
+            }
+            let old3 = cnt2; cnt2 += 1i64;
+            s0 *= mu[f];
+        }
+    }
+    (s0, cnt2)
+}
+
+fn run_p158(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2*x3 <= 9.223372036854776e+18);
+    let x = cx.arrays::<i32, f64, i64, i64>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i32>());
+    let i0 = cx.init::<i64>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p158(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p158(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 159: a `parallel` region over `f32` data.
+#[acc::parallel(num_gangs(g), vector_length(v))]
+fn acc_p159(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [i32], h: &mut [u64], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: i32, i1: f32, i2: u16, g: usize, w: usize, v: usize) -> (i32, f32, u16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let top = (kk - (if 1.25f32 < a[0] { 1.25f32 } else { a[0] }));
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((row % 16) as f32);
+        for i in 0..m {
+            let f = k * m + i;
+            if ((kk.min(a[f])) <= 1.25f32) {
+                continue;
+            }
+            acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min(3u64));
+        }
+        acc::atomic!(h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].min(((top - ((row % 7) as f32)) as u64)));
+    }
+    #[acc::r#loop]
+    for i in 0..nn {
+        let f = i;
+        if ((1.25f32 + ((f % 3) as f32)) > (b[f] * 2.0f32)) {
+            continue;
+        }
+        let mut win2 = a[f];
+        for q in 0..2 {
+            win2 = win2.max(a[f + (q & 1)]);
+        }
+        c[f] = (c[f].max(((b[f] * kk) - (b[f] * c[f])))).clamp(-1000.0f32, 1000.0f32);
+        c[f] = c[f].max(win2);
+        if (((f % 16) as f32) <= (((f % 7) as f32).abs())) {
+            c[f] = b[f];
+        }
+    }
+    #[acc::r#loop(gang, reduction(&: s0))]
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        if (((f % 16) as f32) < 3.0f32) {
+            continue;
+        }
+        c[f] = c[f].min(((top * 3.0f32).max((a[f + 1] * 2.0f32))));
+        s0 &= (1.25f32 as i32);
+        c[f] = ((a[f + 1].min(top)).max((a[f].min(kk))));
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p159(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [i32], h: &mut [u64], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: i32, i1: f32, i2: u16, g: usize, w: usize, v: usize) -> (i32, f32, u16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let top = (kk - (if 1.25f32 < a[0] { 1.25f32 } else { a[0] }));
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((row % 16) as f32);
+        for i in 0..m {
+            let f = k * m + i;
+            if ((kk.min(a[f])) <= 1.25f32) {
+                continue;
+            }
+            h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min(3u64);
+        }
+        h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].min(((top - ((row % 7) as f32)) as u64));
+    }
+    for i in 0..nn {
+        let f = i;
+        if ((1.25f32 + ((f % 3) as f32)) > (b[f] * 2.0f32)) {
+            continue;
+        }
+        let mut win2 = a[f];
+        for q in 0..2 {
+            win2 = win2.max(a[f + (q & 1)]);
+        }
+        c[f] = (c[f].max(((b[f] * kk) - (b[f] * c[f])))).clamp(-1000.0f32, 1000.0f32);
+        c[f] = c[f].max(win2);
+        if (((f % 16) as f32) <= (((f % 7) as f32).abs())) {
+            c[f] = b[f];
+        }
+    }
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        if (((f % 16) as f32) < 3.0f32) {
+            continue;
+        }
+        c[f] = c[f].min(((top * 3.0f32).max((a[f + 1] * 2.0f32))));
+        s0 &= (1.25f32 as i32);
+        c[f] = ((a[f + 1].min(top)).max((a[f].min(kk))));
+    }
+    (s0, s1, s2)
+}
+
+fn run_p159(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1003.0 <= 1.8446744073709552e+19 && 1029.0 <= 1.8446744073709552e+19 && 9.0 <= 65535.0);
+    let x = cx.arrays::<f32, i32, u64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f32>());
+    let i0 = cx.init::<i32>(Op::And);
+    let i1 = cx.init::<f32>(Op::Mul);
+    let i2 = cx.init::<u16>(Op::Add);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1029.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p159(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p159(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 160: a `kernels` region over `u32` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p160(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [u32], h: &mut [f32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut pa1 = [0u32; 4];
+    let mut pv2 = 0u32;
+    let top = (if (0u32 * a[0]) > (a[1] * 0u32) { (0u32 * a[0]) } else { (a[1] * 0u32) });
+    z[0] = ((kk | 4u32));
+    #[acc::r#loop(independent, collapse(2), private(pa1))]
+    for k in (lo..lo + n1).step_by(st) {
+        for i in (lo..lo + m).step_by(st) {
+            let f = (k - lo) * m + (i - lo);
+            for q in 0..4 { pa1[q] = kk; }
+        }
+    }
+    #[acc::r#loop(independent, collapse(2), private(pv2))]
+    for k in 0..n1 {
+        for i in 1..=m {
+            let f = k * m + (i - 1);
+            pv2 = (c[f] / 7u32);
+            let mut win3 = a[f];
+            for q in 0..2 {
+                win3 = win3.max(a[f + (q & 1)]);
+            }
+        }
+    }
+    for rep in 0..2 {
+        #[acc::r#loop(independent)]
+        for i in (0..nn).step_by(st) {
+            let f = i;
+            c[f] = ((((kk >> 1)).wrapping_mul((if (a[f] & 1) == 0 { a[f] } else { a[f + 1] })).wrapping_add(2u32))).clamp(0u32, 99u32);
+            if ((b[f].min(c[f])) <= (((f % 3) as u32).wrapping_mul(((f % 7) as u32)).wrapping_add(9u32))) {
+                c[f] = c[f].min(kk);
+            }
+        }
+    }
+    ()
+}
+
+fn seq_p160(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [u32], h: &mut [f32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut pa1 = [0u32; 4];
+    let mut pv2 = 0u32;
+    let top = (if (0u32 * a[0]) > (a[1] * 0u32) { (0u32 * a[0]) } else { (a[1] * 0u32) });
+    z[0] = ((kk | 4u32));
+    for k in (lo..lo + n1).step_by(st) {
+        for i in (lo..lo + m).step_by(st) {
+            let f = (k - lo) * m + (i - lo);
+            for q in 0..4 { pa1[q] = kk; }
+        }
+    }
+    for k in 0..n1 {
+        for i in 1..=m {
+            let f = k * m + (i - 1);
+            pv2 = (c[f] / 7u32);
+            let mut win3 = a[f];
+            for q in 0..2 {
+                win3 = win3.max(a[f + (q & 1)]);
+            }
+        }
+    }
+    for rep in 0..2 {
+        for i in (0..nn).step_by(st) {
+            let f = i;
+            c[f] = ((((kk >> 1)).wrapping_mul((if (a[f] & 1) == 0 { a[f] } else { a[f + 1] })).wrapping_add(2u32))).clamp(0u32, 99u32);
+            if ((b[f].min(c[f])) <= (((f % 3) as u32).wrapping_mul(((f % 7) as u32)).wrapping_add(9u32))) {
+                c[f] = c[f].min(kk);
+            }
+        }
+    }
+    ()
+}
+
+fn run_p160(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u32, u32, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u32>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p160(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p160(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 161: a `kernels` region over `usize` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p161(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [u16], h: &mut [u64], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: bool, i1: bool, g: usize, w: usize, v: usize) -> (bool, bool) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = a[1];
+    for i in 0..nn {
+        h[(i as u8) as usize] += 1u64;
+    }
+    (s0, s1)
+}
+
+fn seq_p161(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [u16], h: &mut [u64], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: bool, i1: bool, g: usize, w: usize, v: usize) -> (bool, bool) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = a[1];
+    for i in 0..nn {
+        h[(i as u8) as usize] += 1u64;
+    }
+    (s0, s1)
+}
+
+fn run_p161(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 2.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<usize, u16, u64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let i0 = cx.init::<bool>(Op::Or);
+    let i1 = cx.init::<bool>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 2.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p161(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p161(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 162: a `parallel` region over `i64` data.
+#[acc::parallel(private(scr), num_gangs(g), num_workers(w), if(n1 % 4 != 3))]
+fn acc_p162(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [u64], h: &mut [i64], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: u16, i1: u64, g: usize, w: usize, v: usize) -> (u16, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    for rep in 0..2 {
+        #[acc::r#loop(gang, worker, reduction(max: s1))]
+        for i in 0..nn {
+            let f = i;
+            s1 = s1.max(((((((f % 3) as i64).min(a[f])) & (((f % 7) as i64) + c[f]))) as u64));
+            s1 = s1.max((((f % 3) as i64) as u64));
+            acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min(3i64));
+        }
+    }
+    #[acc::r#loop(tile(4, 2), reduction(+: s0))]
+    for k in 0..n1 {
+        for i in 0..m {
+            let f = k * m + i;
+            c[f] = (c[f] ^ (((c[f] / 2i64) ^ (4i64 % 5i64)))).clamp((-99i64), 99i64);
+            s0 = s0 + (5i64 as u16);
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p162(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [u64], h: &mut [i64], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: u16, i1: u64, g: usize, w: usize, v: usize) -> (u16, u64) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    for rep in 0..2 {
+        for i in 0..nn {
+            let f = i;
+            s1 = s1.max(((((((f % 3) as i64).min(a[f])) & (((f % 7) as i64) + c[f]))) as u64));
+            s1 = s1.max((((f % 3) as i64) as u64));
+            h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min(3i64);
+        }
+    }
+    for k in 0..n1 {
+        for i in 0..m {
+            let f = k * m + i;
+            c[f] = (c[f] ^ (((c[f] / 2i64) ^ (4i64 % 5i64)))).clamp((-99i64), 99i64);
+            s0 = s0 + (5i64 as u16);
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p162(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1003.0 <= 9.223372036854776e+18 && 9.0 + 5.0*x1*x2*x3 <= 65535.0);
+    let x = cx.arrays::<i64, u64, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i64>());
+    let i0 = cx.init::<u16>(Op::Add);
+    let i1 = cx.init::<u64>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1003.0,
+        z: 1000.0,
+        ret: vec![9.0 + 5.0*x1*x2*x3, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p162(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p162(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 163: a `parallel` region over `u64` data.
+#[acc::parallel(reduction(+: s0), private(scr), num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p163(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [i8], h: &mut [i32], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: u16, g: usize, w: usize, v: usize) -> (u16,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pv5 = 0u64;
+    z[0] = kk;
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = 0u64;
+        for q in 0..scr.len() {
+            scr[q] = (((q % 3) as u64).wrapping_mul(0u64).wrapping_add(3u64));
+        }
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            c[f] = (c[f] ^ (((t1 % 8u64) | (c[f] + 3u64)))).clamp(0u64, 99u64);
+        }
+    }
+    #[acc::r#loop(gang)]
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        if (!((((kk >> 2)) & 1) == 0)) {
+            continue;
+        }
+        let t2 = a[row];
+        let mut q3 = 0u64;
+        {
+            o[row] = (((row % 16) as u64) as i8);
+            q3 = 1u64;
+        }
+        let mut sh4 = [0u64; 8];
+        #[acc::r#loop(worker, vector)]
+        for q in 0..8 {
+            sh4[q] = a[(row + q) % a.len()];
+        }
+        #[acc::r#loop(worker, vector, private(pv5))]
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            pv5 = (((if (kk & 1) == 0 { c[f] } else { kk }) ^ (if b[f] > t2 { t2 } else { b[f] })));
+            s0 = s0 + (a[f] as u16);
+        }
+        acc::atomic!(h[((kk.max(kk)) as usize) % h.len()] += (((row % 7) as u64) as i32));
+    }
+    (s0,)
+}
+
+fn seq_p163(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [i8], h: &mut [i32], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: u16, g: usize, w: usize, v: usize) -> (u16,) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pv5 = 0u64;
+    z[0] = kk;
+    for k in 0..n1 {
+        let row = k;
+        let t1 = 0u64;
+        for q in 0..scr.len() {
+            scr[q] = (((q % 3) as u64).wrapping_mul(0u64).wrapping_add(3u64));
+        }
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            c[f] = (c[f] ^ (((t1 % 8u64) | (c[f] + 3u64)))).clamp(0u64, 99u64);
+        }
+    }
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        if (!((((kk >> 2)) & 1) == 0)) {
+            continue;
+        }
+        let t2 = a[row];
+        let mut q3 = 0u64;
+        {
+            o[row] = (((row % 16) as u64) as i8);
+            q3 = 1u64;
+        }
+        let mut sh4 = [0u64; 8];
+        for q in 0..8 {
+            sh4[q] = a[(row + q) % a.len()];
+        }
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            pv5 = (((if (kk & 1) == 0 { c[f] } else { kk }) ^ (if b[f] > t2 { t2 } else { b[f] })));
+            s0 = s0 + (a[f] as u16);
+        }
+        h[((kk.max(kk)) as usize) % h.len()] += (((row % 7) as u64) as i32);
+    }
+    (s0,)
+}
+
+fn run_p163(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 12.0*x1 <= 2147483647.0 && 9.0 + 9.0*x1*x2*x3 <= 65535.0);
+    let x = cx.arrays::<u64, i8, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u64>());
+    let i0 = cx.init::<u16>(Op::Add);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 12.0*x1,
+        z: 1000.0,
+        ret: vec![9.0 + 9.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p163(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p163(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 164: a `parallel` region over `i16` data.
+#[acc::parallel(reduction(+: s0), private(scr))]
+fn acc_p164(a: &[i16], b: &[i16], mu: &[isize], c: &mut [i16], o: &mut [u16], h: &mut [i32], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, i0: u64, i1: isize, g: usize, w: usize, v: usize) -> (u64, isize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    #[acc::r#loop(gang, reduction(*: s1))]
+    for k in 0..n1 {
+        let row = k;
+        #[acc::r#loop(worker)]
+        for j in 1..=n2 {
+            let row = k * n2 + (j - 1);
+            for i in (lo..lo + n3).step_by(st) {
+                let f = (k * n2 + (j - 1)) * n3 + (i - lo);
+                s1 = s1 * mu[f];
+            }
+        }
+    }
+    #[acc::r#loop(gang, worker, vector)]
+    for i in (0..nn).step_by(st) {
+        let f = i;
+        s0 += (((f % 16) as i16) as u64);
+        s0 += (3i16 as u64);
+    }
+    (s0, s1)
+}
+
+fn seq_p164(a: &[i16], b: &[i16], mu: &[isize], c: &mut [i16], o: &mut [u16], h: &mut [i32], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, i0: u64, i1: isize, g: usize, w: usize, v: usize) -> (u64, isize) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    for k in 0..n1 {
+        let row = k;
+        for j in 1..=n2 {
+            let row = k * n2 + (j - 1);
+            for i in (lo..lo + n3).step_by(st) {
+                let f = (k * n2 + (j - 1)) * n3 + (i - lo);
+                s1 = s1 * mu[f];
+            }
+        }
+    }
+    for i in (0..nn).step_by(st) {
+        let f = i;
+        s0 += (((f % 16) as i16) as u64);
+        s0 += (3i16 as u64);
+    }
+    (s0, s1)
+}
+
+fn run_p164(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 9.0 + 18.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<i16, u16, i32, isize>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i16>());
+    let i0 = cx.init::<u64>(Op::Add);
+    let i1 = cx.init::<isize>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0 + 18.0*x1*x2*x3, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p164(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p164(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 165: a `serial` region over `f64` data.
+#[acc::serial]
+fn acc_p165(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [isize], h: &mut [f32], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: i64, i1: u8, i2: u32, g: usize, w: usize, v: usize) -> (i64, u8, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let top = (a[0] * 0.5f64);
+    for rep in 0..2 {
+        #[acc::r#loop]
+        for k in (0..n1).step_by(st) {
+            let row = k;
+            let t1 = ((((row % 3) as f64).max(kk)).max((1.25f64 - kk)));
+            let mut q2 = 0.0f64;
+            {
+                o[row] = ((a[row].min(((row % 7) as f64))) as isize);
+                q2 = (kk.abs().sqrt());
+            }
+            for rep in 0..2 {
+                #[acc::r#loop]
+                for i in 1..=m {
+                    let f = k * m + (i - 1);
+                    if (t1 < t1) {
+                        c[f] = c[f].max((kk - (1.25f64.abs().sqrt())));
+                    }
+                }
+            }
+        }
+    }
+    #[acc::r#loop(collapse(2), reduction(&: s0))]
+    for k in 0..n1 {
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            c[f] = c[f].max(((0.5f64 + top).abs()));
+            c[f] = top;
+            s0 &= (a[f] as i64);
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p165(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [isize], h: &mut [f32], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: i64, i1: u8, i2: u32, g: usize, w: usize, v: usize) -> (i64, u8, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let top = (a[0] * 0.5f64);
+    for rep in 0..2 {
+        for k in (0..n1).step_by(st) {
+            let row = k;
+            let t1 = ((((row % 3) as f64).max(kk)).max((1.25f64 - kk)));
+            let mut q2 = 0.0f64;
+            {
+                o[row] = ((a[row].min(((row % 7) as f64))) as isize);
+                q2 = (kk.abs().sqrt());
+            }
+            for rep in 0..2 {
+                for i in 1..=m {
+                    let f = k * m + (i - 1);
+                    if (t1 < t1) {
+                        c[f] = c[f].max((kk - (1.25f64.abs().sqrt())));
+                    }
+                }
+            }
+        }
+    }
+    for k in 0..n1 {
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            c[f] = c[f].max(((0.5f64 + top).abs()));
+            c[f] = top;
+            s0 &= (a[f] as i64);
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn run_p165(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f64, isize, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let i0 = cx.init::<i64>(Op::And);
+    let i1 = cx.init::<u8>(Op::Max);
+    let i2 = cx.init::<u32>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p165(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p165(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 166: a `parallel` region over `isize` data.
+#[acc::parallel(firstprivate(kk), num_workers(w))]
+fn acc_p166(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [isize], h: &mut [f32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: f32, g: usize, w: usize, v: usize) -> (f32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    #[acc::r#loop(gang, reduction(+: s0))]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = (kk.min(a[row]));
+        for i in 0..m {
+            let f = k * m + i;
+            c[f] = (c[f].min((((c[f] - t1) | ((a[f] | ((f % 3) as isize))))))).clamp((-99isize), 99isize);
+            s0 = s0 + (4isize as f32);
+            c[f] = c[f].min(((5isize % 5isize) / 7isize));
+        }
+        acc::atomic!(h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].min((((a[row] & a[row])) as f32)));
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0,)
+}
+
+fn seq_p166(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [isize], h: &mut [f32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: f32, g: usize, w: usize, v: usize) -> (f32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    for k in 0..n1 {
+        let row = k;
+        let t1 = (kk.min(a[row]));
+        for i in 0..m {
+            let f = k * m + i;
+            c[f] = (c[f].min((((c[f] - t1) | ((a[f] | ((f % 3) as isize))))))).clamp((-99isize), 99isize);
+            s0 = s0 + (4isize as f32);
+            c[f] = c[f].min(((5isize % 5isize) / 7isize));
+        }
+        h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].min((((a[row] & a[row])) as f32));
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0,)
+}
+
+fn run_p166(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<isize, isize, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let i0 = cx.init::<f32>(Op::Add);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1016.0,
+        z: 1000.0,
+        ret: vec![9.0 + 4.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p166(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p166(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 167: a `parallel` region over `usize` data.
+#[acc::parallel(num_gangs(g), vector_length(v))]
+fn acc_p167(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [isize], h: &mut [u32], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: u32, i1: usize, g: usize, w: usize, v: usize) -> (u32, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    z[0] = ((0usize | (3usize % 8usize)));
+    #[acc::r#loop(gang)]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t1 = ((row % 7) as usize);
+        #[acc::r#loop(seq)]
+        for i in 0..m {
+            let f = k * m + i;
+            acc::atomic!(h[((b[f] + ((f % 3) as usize)) as usize) % h.len()] += (3usize as u32));
+            if (((3usize ^ b[f])) != (a[f] + 2usize)) {
+                c[f] = (c[f].max((((t1 ^ ((f % 7) as usize))).wrapping_mul(b[f]).wrapping_add(7usize)))).clamp(0usize, 99usize);
+            }
+            acc::atomic!(h[(((((f % 3) as usize) | a[f])) as usize) % h.len()] += 1u32);
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, s1)
+}
+
+fn seq_p167(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [isize], h: &mut [u32], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: u32, i1: usize, g: usize, w: usize, v: usize) -> (u32, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    z[0] = ((0usize | (3usize % 8usize)));
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t1 = ((row % 7) as usize);
+        for i in 0..m {
+            let f = k * m + i;
+            h[((b[f] + ((f % 3) as usize)) as usize) % h.len()] += (3usize as u32);
+            if (((3usize ^ b[f])) != (a[f] + 2usize)) {
+                c[f] = (c[f].max((((t1 ^ ((f % 7) as usize))).wrapping_mul(b[f]).wrapping_add(7usize)))).clamp(0usize, 99usize);
+            }
+            h[(((((f % 3) as usize) | a[f])) as usize) % h.len()] += 1u32;
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, s1)
+}
+
+fn run_p167(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 6.0*x1*x2*x3 <= 4294967295.0 && 1000.0 + 8.0*x1*x2*x3 <= 4294967295.0);
+    let x = cx.arrays::<usize, isize, u32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let i0 = cx.init::<u32>(Op::And);
+    let i1 = cx.init::<usize>(Op::Min);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 8.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p167(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p167(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 168: a `parallel` region over `isize` data.
+#[acc::parallel(vector_length(v))]
+fn acc_p168(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [u8], h: &mut [i32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: u8, i1: u16, i2: i16, g: usize, w: usize, v: usize) -> (u8, u16, i16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    z[0] = (a[1].max(((a[1] | kk))));
+    #[acc::r#loop(gang, reduction(|: s1))]
+    for k in 1..=n1 {
+        let row = (k - 1);
+        let t1 = ((((a[row] ^ ((row % 3) as isize))) | (((row % 3) as isize).max(((row % 7) as isize)))));
+        let mut q2 = 0isize;
+        {
+            o[row] = (a[row] as u8);
+            q2 = kk;
+        }
+        let mut sh3 = [0isize; 8];
+        #[acc::r#loop(worker)]
+        for q in 0..8 {
+            sh3[q] = ((a[(row + q) % a.len()] % 3isize) % 3isize);
+        }
+        for rep in 0..2 {
+            #[acc::r#loop(worker)]
+            for i in 0..m {
+                let f = (k - 1) * m + i;
+                s1 = (((t1 ^ (if (a[f + 1] & 1) == 0 { a[f + 1] } else { b[f] }))) as u16) | s1;
+                acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].max(3i32));
+            }
+        }
+    }
+    for rep in 0..2 {
+        #[acc::r#loop(gang, reduction(|: s1))]
+        for k in lo..lo + n1 {
+            let row = (k - lo);
+            let t4 = (((kk / 7isize) ^ a[row]));
+            let mut r5 = false;
+            #[acc::r#loop(worker, reduction(^: r5), reduction(|: s1))]
+            for j in (lo..lo + n2).step_by(st) {
+                let row = (k - lo) * n2 + (j - lo);
+                let mut r6 = 0usize;
+                #[acc::r#loop(vector, reduction(^: r5, r6))]
+                for i in lo..lo + n3 {
+                    let f = ((k - lo) * n2 + (j - lo)) * n3 + (i - lo);
+                    r5 = r5 ^ (!(((a[f + 1] | b[f])) == (a[f] * kk)));
+                    r6 = r6 ^ (a[f] as usize);
+                    s1 |= ((a[f + 1] % 3isize) as u16);
+                    c[f] = ((((0isize ^ ((f % 7) as isize))) ^ ((((f % 16) as isize) & 3isize))));
+                }
+                let _ = r6;
+            }
+            let _ = r5;
+        }
+    }
+    #[acc::r#loop]
+    for i in 0..nn {
+        let f = i;
+        if (0isize != (3isize / 2isize)) {
+            c[f] = ((f % 7) as isize);
+        }
+        c[f] = 2isize;
+        c[f] = ((a[f] >> 2));
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p168(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [u8], h: &mut [i32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: u8, i1: u16, i2: i16, g: usize, w: usize, v: usize) -> (u8, u16, i16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    z[0] = (a[1].max(((a[1] | kk))));
+    for k in 1..=n1 {
+        let row = (k - 1);
+        let t1 = ((((a[row] ^ ((row % 3) as isize))) | (((row % 3) as isize).max(((row % 7) as isize)))));
+        let mut q2 = 0isize;
+        {
+            o[row] = (a[row] as u8);
+            q2 = kk;
+        }
+        let mut sh3 = [0isize; 8];
+        for q in 0..8 {
+            sh3[q] = ((a[(row + q) % a.len()] % 3isize) % 3isize);
+        }
+        for rep in 0..2 {
+            for i in 0..m {
+                let f = (k - 1) * m + i;
+                s1 = (((t1 ^ (if (a[f + 1] & 1) == 0 { a[f + 1] } else { b[f] }))) as u16) | s1;
+                h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].max(3i32);
+            }
+        }
+    }
+    for rep in 0..2 {
+        for k in lo..lo + n1 {
+            let row = (k - lo);
+            let t4 = (((kk / 7isize) ^ a[row]));
+            let mut r5 = false;
+            for j in (lo..lo + n2).step_by(st) {
+                let row = (k - lo) * n2 + (j - lo);
+                let mut r6 = 0usize;
+                for i in lo..lo + n3 {
+                    let f = ((k - lo) * n2 + (j - lo)) * n3 + (i - lo);
+                    r5 = r5 ^ (!(((a[f + 1] | b[f])) == (a[f] * kk)));
+                    r6 = r6 ^ (a[f] as usize);
+                    s1 |= ((a[f + 1] % 3isize) as u16);
+                    c[f] = ((((0isize ^ ((f % 7) as isize))) ^ ((((f % 16) as isize) & 3isize))));
+                }
+                let _ = r6;
+            }
+            let _ = r5;
+        }
+    }
+    for i in 0..nn {
+        let f = i;
+        if (0isize != (3isize / 2isize)) {
+            c[f] = ((f % 7) as isize);
+        }
+        c[f] = 2isize;
+        c[f] = ((a[f] >> 2));
+    }
+    (s0, s1, s2)
+}
+
+fn run_p168(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1003.0 <= 2147483647.0);
+    let x = cx.arrays::<isize, u8, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let i0 = cx.init::<u8>(Op::Or);
+    let i1 = cx.init::<u16>(Op::Or);
+    let i2 = cx.init::<i16>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1003.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p168(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p168(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 169: a `parallel` region over `isize` data.
+#[acc::parallel(num_gangs(g), vector_length(v))]
+fn acc_p169(a: &[isize], b: &[isize], mu: &[f32], c: &mut [isize], o: &mut [u8], h: &mut [f64], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: f32, g: usize, w: usize, v: usize) -> (f32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((a[1].max(a[0])) * (-1isize));
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        let mut q1 = 0isize;
+        {
+            o[row] = ((kk.wrapping_mul(0isize).wrapping_add(1isize)) as u8);
+            q1 = (kk * 3isize);
+        }
+        for rep in 0..2 {
+            #[acc::r#loop(worker)]
+            for j in (0..n2).step_by(st) {
+                let row = k * n2 + j;
+                let t2 = a[row];
+                #[acc::r#loop(seq)]
+                for i in (0..n3).step_by(st) {
+                    let f = (k * n2 + j) * n3 + i;
+                    if (((2isize * (-1isize)) & 1) == 0) {
+                        continue;
+                    }
+                    c[f] = ((a[f + 1] * (-1isize)) % 3isize);
+                }
+            }
+        }
+    }
+    #[acc::r#loop(gang, reduction(*: s0))]
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        if ((kk.wrapping_mul(kk).wrapping_add(1isize)) != (kk % 8isize)) {
+            continue;
+        }
+        let t3 = (((kk % 5isize) >> 1));
+        let mut r4 = 0i8;
+        #[acc::r#loop(worker, reduction(|: r4))]
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            r4 |= (a[f + 1] as i8);
+            if (5isize <= (b[f] + a[f + 1])) {
+                c[f] = (c[f] ^ 4isize).clamp((-99isize), 99isize);
+            }
+            s0 *= mu[f];
+        }
+        let _ = r4;
+    }
+    (s0,)
+}
+
+fn seq_p169(a: &[isize], b: &[isize], mu: &[f32], c: &mut [isize], o: &mut [u8], h: &mut [f64], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: f32, g: usize, w: usize, v: usize) -> (f32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((a[1].max(a[0])) * (-1isize));
+    for k in 0..n1 {
+        let row = k;
+        let mut q1 = 0isize;
+        {
+            o[row] = ((kk.wrapping_mul(0isize).wrapping_add(1isize)) as u8);
+            q1 = (kk * 3isize);
+        }
+        for rep in 0..2 {
+            for j in (0..n2).step_by(st) {
+                let row = k * n2 + j;
+                let t2 = a[row];
+                for i in (0..n3).step_by(st) {
+                    let f = (k * n2 + j) * n3 + i;
+                    if (((2isize * (-1isize)) & 1) == 0) {
+                        continue;
+                    }
+                    c[f] = ((a[f + 1] * (-1isize)) % 3isize);
+                }
+            }
+        }
+    }
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        if ((kk.wrapping_mul(kk).wrapping_add(1isize)) != (kk % 8isize)) {
+            continue;
+        }
+        let t3 = (((kk % 5isize) >> 1));
+        let mut r4 = 0i8;
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            r4 |= (a[f + 1] as i8);
+            if (5isize <= (b[f] + a[f + 1])) {
+                c[f] = (c[f] ^ 4isize).clamp((-99isize), 99isize);
+            }
+            s0 *= mu[f];
+        }
+        let _ = r4;
+    }
+    (s0,)
+}
+
+fn run_p169(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<isize, u8, f64, f32>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let i0 = cx.init::<f32>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p169(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p169(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 170: a `parallel` region over `u8` data.
+#[acc::parallel(private(scr), num_workers(w), vector_length(v))]
+fn acc_p170(a: &[u8], b: &[u8], mu: &[u8], c: &mut [u8], o: &mut [usize], h: &mut [i32], z: &mut [u8], scr: &mut [u8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u8, i0: f64, i1: u16, g: usize, w: usize, v: usize) -> (f64, u16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    z[0] = a[1];
+    #[acc::r#loop(gang)]
+    for k in 1..=n1 {
+        let row = (k - 1);
+        let mut q1 = 0u8;
+        {
+            o[row] = (((row % 16) as u8) as usize);
+            q1 = ((1u8 >> 2));
+        }
+        let mut sh2 = [0u8; 8];
+        #[acc::r#loop(vector)]
+        for q in 0..8 {
+            sh2[q] = (((((q % 3) as u8) ^ kk)).wrapping_mul((a[(row + q) % a.len()] * 3u8)).wrapping_add(5u8));
+        }
+        let mut r3 = !0usize;
+        #[acc::r#loop(vector, reduction(&: r3), reduction(min: s0, s1))]
+        for j in 0..n2 {
+            let row = (k - 1) * n2 + j;
+            #[acc::r#loop(seq)]
+            for i in 0..n3 {
+                let f = ((k - 1) * n2 + j) * n3 + i;
+                r3 = r3 & (kk as usize);
+                if (kk as f64) < s0 { s0 = (kk as f64); }
+                s1 = (q1 as u16).min(s1);
+            }
+        }
+        o[row] = r3;
+    }
+    (s0, s1)
+}
+
+fn seq_p170(a: &[u8], b: &[u8], mu: &[u8], c: &mut [u8], o: &mut [usize], h: &mut [i32], z: &mut [u8], scr: &mut [u8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u8, i0: f64, i1: u16, g: usize, w: usize, v: usize) -> (f64, u16) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    z[0] = a[1];
+    for k in 1..=n1 {
+        let row = (k - 1);
+        let mut q1 = 0u8;
+        {
+            o[row] = (((row % 16) as u8) as usize);
+            q1 = ((1u8 >> 2));
+        }
+        let mut sh2 = [0u8; 8];
+        for q in 0..8 {
+            sh2[q] = (((((q % 3) as u8) ^ kk)).wrapping_mul((a[(row + q) % a.len()] * 3u8)).wrapping_add(5u8));
+        }
+        let mut r3 = !0usize;
+        for j in 0..n2 {
+            let row = (k - 1) * n2 + j;
+            for i in 0..n3 {
+                let f = ((k - 1) * n2 + j) * n3 + i;
+                r3 = r3 & (kk as usize);
+                if (kk as f64) < s0 { s0 = (kk as f64); }
+                s1 = (q1 as u16).min(s1);
+            }
+        }
+        o[row] = r3;
+    }
+    (s0, s1)
+}
+
+fn run_p170(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u8, usize, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u8>());
+    let i0 = cx.init::<f64>(Op::MinOrdered);
+    let i1 = cx.init::<u16>(Op::Min);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0 + 9.0*x1*x2*x3, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p170(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p170(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 171: a `parallel` region over `f64` data.
+#[acc::parallel(vector_length(v))]
+fn acc_p171(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [u32], h: &mut [f64], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: i32, g: usize, w: usize, v: usize) -> (i32, u64, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut cnt1 = 0u64;
+    let mut cnt3 = 0u64;
+    for rep in 0..2 {
+        #[acc::r#loop(gang, worker)]
+        for i in (0..nn).step_by(st) {
+            let f = i;
+            c[f] = (c[f].max(((b[f].abs().sqrt()) - (c[f].min(a[f]))))).clamp(-1000.0f64, 1000.0f64);
+            c[f] = c[f].min(((f % 7) as f64));
+            c[f] = a[f + 1];
+        }
+    }
+    if a[0] <= a[1] {
+        #[acc::r#loop(gang, worker, vector)]
+        for k in 0..n1 {
+            let row = k;
+            for i in 0..m {
+                let f = k * m + i;
+                if (!((a[f].abs()) < b[f])) {
+                    continue;
+                }
+                let old2 = acc::atomic!(capture cnt1 += 1u64);
+                let old4 = acc::atomic!(capture cnt3 += 1u64);
+            }
+        }
+    }
+    #[acc::r#loop(gang, reduction(max: s0))]
+    for k in 0..n1 {
+        let row = k;
+        let t5 = (kk.abs().sqrt());
+        let mut r6 = 4.0f64;
+        #[acc::r#loop(worker, reduction(+: r6))]
+        for j in (lo..lo + n2).step_by(st) {
+            let row = k * n2 + (j - lo);
+            #[acc::r#loop(vector, reduction(+: r6))]
+            for i in 0..n3 {
+                let f = (k * n2 + (j - lo)) * n3 + i;
+                c[f] = ((3.0f64.abs().sqrt()).abs());
+                s0 = s0.max(((a[f + 1].min(kk)) as i32));
+            }
+            #[acc::r#loop(vector)]
+            for i in 0..n3 {
+                let _ = c[row * n3 + (n3 - 1 - i)];
+            }
+        }
+        let _ = r6;
+    }
+    (s0, cnt1, cnt3)
+}
+
+fn seq_p171(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [u32], h: &mut [f64], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: i32, g: usize, w: usize, v: usize) -> (i32, u64, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut cnt1 = 0u64;
+    let mut cnt3 = 0u64;
+    for rep in 0..2 {
+        for i in (0..nn).step_by(st) {
+            let f = i;
+            c[f] = (c[f].max(((b[f].abs().sqrt()) - (c[f].min(a[f]))))).clamp(-1000.0f64, 1000.0f64);
+            c[f] = c[f].min(((f % 7) as f64));
+            c[f] = a[f + 1];
+        }
+    }
+    if a[0] <= a[1] {
+        for k in 0..n1 {
+            let row = k;
+            for i in 0..m {
+                let f = k * m + i;
+                if (!((a[f].abs()) < b[f])) {
+                    continue;
+                }
+                let old2 = cnt1; cnt1 += 1u64;
+                let old4 = cnt3; cnt3 += 1u64;
+            }
+        }
+    }
+    for k in 0..n1 {
+        let row = k;
+        let t5 = (kk.abs().sqrt());
+        let mut r6 = 4.0f64;
+        for j in (lo..lo + n2).step_by(st) {
+            let row = k * n2 + (j - lo);
+            for i in 0..n3 {
+                let f = (k * n2 + (j - lo)) * n3 + i;
+                c[f] = ((3.0f64.abs().sqrt()).abs());
+                s0 = s0.max(((a[f + 1].min(kk)) as i32));
+            }
+            for i in 0..n3 {
+                let _ = c[row * n3 + (n3 - 1 - i)];
+            }
+        }
+        let _ = r6;
+    }
+    (s0, cnt1, cnt3)
+}
+
+fn run_p171(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2*x3 <= 1.8446744073709552e+19 && 1.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<f64, u32, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let i0 = cx.init::<i32>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 1.0*x1*x2*x3, 1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p171(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p171(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 172: a `parallel` region over `u16` data.
+#[acc::parallel(private(scr), num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p172(a: &[u16], b: &[u16], mu: &[u8], c: &mut [u16], o: &mut [f32], h: &mut [f64], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: i64, i1: u16, g: usize, w: usize, v: usize) -> (i64, u16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa4 = [0u16; 4];
+    let top = (((a[0] >> 2)).min((kk % 8u16)));
+    z[0] = (a[1] / 7u16);
+    #[acc::r#loop(gang, reduction(&: s1))]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t1 = (((kk & 0u16)).min((a[row].wrapping_mul(((row % 3) as u16)).wrapping_add(7u16))));
+        let mut q2 = 0u16;
+        {
+            o[row] = ((((row % 3) as u16) / 7u16) as f32);
+            q2 = (top.max(kk));
+        }
+        let mut sh3 = [0u16; 8];
+        #[acc::r#loop(worker, vector)]
+        for q in 0..8 {
+            sh3[q] = (kk * 2u16);
+        }
+        #[acc::r#loop(worker, vector, reduction(&: s1), private(pa4))]
+        for i in 0..m {
+            let f = k * m + i;
+            for q in 0..4 { pa4[q] = ((((q % 3) as u16) & a[f + (q & 1)])); }
+            c[f] = pa4[(f + 1) % 4];
+            s1 &= top;
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p172(a: &[u16], b: &[u16], mu: &[u8], c: &mut [u16], o: &mut [f32], h: &mut [f64], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: i64, i1: u16, g: usize, w: usize, v: usize) -> (i64, u16) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa4 = [0u16; 4];
+    let top = (((a[0] >> 2)).min((kk % 8u16)));
+    z[0] = (a[1] / 7u16);
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t1 = (((kk & 0u16)).min((a[row].wrapping_mul(((row % 3) as u16)).wrapping_add(7u16))));
+        let mut q2 = 0u16;
+        {
+            o[row] = ((((row % 3) as u16) / 7u16) as f32);
+            q2 = (top.max(kk));
+        }
+        let mut sh3 = [0u16; 8];
+        for q in 0..8 {
+            sh3[q] = (kk * 2u16);
+        }
+        for i in 0..m {
+            let f = k * m + i;
+            for q in 0..4 { pa4[q] = ((((q % 3) as u16) & a[f + (q & 1)])); }
+            c[f] = pa4[(f + 1) % 4];
+            s1 &= top;
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p172(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u16, f32, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u16>());
+    let i0 = cx.init::<i64>(Op::Max);
+    let i1 = cx.init::<u16>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p172(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p172(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 173: a `parallel` region over `i16` data.
+#[acc::parallel(reduction(+: s0), num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p173(a: &[i16], b: &[i16], mu: &[u8], c: &mut [i16], o: &mut [u16], h: &mut [i64], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, i0: i64, g: usize, w: usize, v: usize) -> (i64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa6 = [0i16; 4];
+    let mut pv9 = 0i16;
+    #[acc::r#loop(gang)]
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let t1 = (((((row % 16) as i16) * 0i16) & (a[row] * ((row % 16) as i16))));
+        let mut r2 = !0i8;
+        for j in 0..n2 {
+            let row = (k - lo) * n2 + j;
+            if (1i16 == kk) {
+                continue;
+            }
+            let t3 = (((4i16 >> 1)).min(kk));
+            let mut sh4 = [0i16; 8];
+            #[acc::r#loop(vector)]
+            for q in 0..8 {
+                sh4[q] = (((a[(row + q) % a.len()] >> 1)) * (-1i16));
+            }
+            let mut r5 = 4u16;
+            #[acc::r#loop(vector, reduction(&: r2), reduction(+: r5), private(pa6))]
+            for i in 0..n3 {
+                let f = ((k - lo) * n2 + j) * n3 + i;
+                for q in 0..4 { pa6[q] = (kk % 3i16); }
+                r2 = r2 & ((t3 * t1) as i8);
+                r5 = r5 + (1i16 as u16);
+                c[f] = (c[f].min((if ((f % 16) as i16) > (t1 - t1) { (t1 - t1) } else { ((f % 16) as i16) }))).clamp((-99i16), 99i16);
+            }
+            let _ = r5;
+        }
+        let _ = r2;
+    }
+    #[acc::r#loop(gang, worker)]
+    for k in 0..n1 {
+        let row = k;
+        let t7 = ((row % 16) as i16);
+        let mut r8 = 0u16;
+        #[acc::r#loop(vector, reduction(min: r8), private(pv9))]
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            pv9 = ((0i16 - a[f + 1]).max((c[f] / 3i16)));
+            r8 = r8.min((kk as u16));
+            c[f] = (c[f] ^ ((b[f] % 3i16).max((kk / 2i16)))).clamp((-99i16), 99i16);
+            s0 = ((a[f].max(pv9)) as i64) + s0;
+            c[f] = ((if kk > pv9 { kk } else { pv9 }) / 3i16);
+        }
+        o[row] = r8;
+    }
+    (s0,)
+}
+
+fn seq_p173(a: &[i16], b: &[i16], mu: &[u8], c: &mut [i16], o: &mut [u16], h: &mut [i64], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, i0: i64, g: usize, w: usize, v: usize) -> (i64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa6 = [0i16; 4];
+    let mut pv9 = 0i16;
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let t1 = (((((row % 16) as i16) * 0i16) & (a[row] * ((row % 16) as i16))));
+        let mut r2 = !0i8;
+        for j in 0..n2 {
+            let row = (k - lo) * n2 + j;
+            if (1i16 == kk) {
+                continue;
+            }
+            let t3 = (((4i16 >> 1)).min(kk));
+            let mut sh4 = [0i16; 8];
+            for q in 0..8 {
+                sh4[q] = (((a[(row + q) % a.len()] >> 1)) * (-1i16));
+            }
+            let mut r5 = 4u16;
+            for i in 0..n3 {
+                let f = ((k - lo) * n2 + j) * n3 + i;
+                for q in 0..4 { pa6[q] = (kk % 3i16); }
+                r2 = r2 & ((t3 * t1) as i8);
+                r5 = r5 + (1i16 as u16);
+                c[f] = (c[f].min((if ((f % 16) as i16) > (t1 - t1) { (t1 - t1) } else { ((f % 16) as i16) }))).clamp((-99i16), 99i16);
+            }
+            let _ = r5;
+        }
+        let _ = r2;
+    }
+    for k in 0..n1 {
+        let row = k;
+        let t7 = ((row % 16) as i16);
+        let mut r8 = 0u16;
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            pv9 = ((0i16 - a[f + 1]).max((c[f] / 3i16)));
+            r8 = r8.min((kk as u16));
+            c[f] = (c[f] ^ ((b[f] % 3i16).max((kk / 2i16)))).clamp((-99i16), 99i16);
+            s0 = ((a[f].max(pv9)) as i64) + s0;
+            c[f] = ((if kk > pv9 { kk } else { pv9 }) / 3i16);
+        }
+        o[row] = r8;
+    }
+    (s0,)
+}
+
+fn run_p173(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 4.0 + 1.0*x3 <= 65535.0 && 9.0 + 33.0*x1*x2*x3 <= 9.223372036854776e+18);
+    let x = cx.arrays::<i16, u16, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i16>());
+    let i0 = cx.init::<i64>(Op::Add);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0 + 33.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p173(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p173(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 174: a `kernels` region over `u32` data.
+#[acc::kernels(copyin(a), copy(o))]
+fn acc_p174(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [f32], h: &mut [f32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: bool, i1: f64, g: usize, w: usize, v: usize) -> (bool, f64, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa5 = [0u32; 4];
+    let mut cnt1 = 0u64;
+    #[acc::r#loop(independent, reduction(||: s0))]
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        s0 = s0 || (1u32 == (kk * kk));
+        s0 = s0 || (((b[f] >> 1)) <= (if (4u32 & 1) == 0 { 0u32 } else { 4u32 }));
+        let old2 = acc::atomic!(capture cnt1 += 1u64);
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    #[acc::r#loop(gang(dim: 2), reduction(||: s0))]
+    for k in 0..n1 {
+        let row = k;
+        let t3 = ((kk * 3u32) * (a[row] % 5u32));
+        let mut q4 = 0u32;
+        {
+            o[row] = ((0u32 * ((row % 16) as u32)) as f32);
+            q4 = a[row];
+        }
+        #[acc::r#loop(gang(dim: 1), vector(128), reduction(||: s0), private(pa5))]
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            for q in 0..4 { pa5[q] = ((0u32 ^ 3u32)); }
+            s0 = s0 || (((0u32 | c[f])) < ((b[f] | a[f + 1])));
+            s0 = s0 || ((2u32 * 3u32) > a[f]);
+            if ((((t3 >> 2)) & 1) == 0) {
+                c[f] = (((a[f].min(1u32)) >> 1));
+            }
+        }
+    }
+    (s0, s1, cnt1)
+}
+
+fn seq_p174(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [f32], h: &mut [f32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: bool, i1: f64, g: usize, w: usize, v: usize) -> (bool, f64, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa5 = [0u32; 4];
+    let mut cnt1 = 0u64;
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        s0 = s0 || (1u32 == (kk * kk));
+        s0 = s0 || (((b[f] >> 1)) <= (if (4u32 & 1) == 0 { 0u32 } else { 4u32 }));
+        let old2 = cnt1; cnt1 += 1u64;
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    for k in 0..n1 {
+        let row = k;
+        let t3 = ((kk * 3u32) * (a[row] % 5u32));
+        let mut q4 = 0u32;
+        {
+            o[row] = ((0u32 * ((row % 16) as u32)) as f32);
+            q4 = a[row];
+        }
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            for q in 0..4 { pa5[q] = ((0u32 ^ 3u32)); }
+            s0 = s0 || (((0u32 | c[f])) < ((b[f] | a[f + 1])));
+            s0 = s0 || ((2u32 * 3u32) > a[f]);
+            if ((((t3 >> 2)) & 1) == 0) {
+                c[f] = (((a[f].min(1u32)) >> 1));
+            }
+        }
+    }
+    (s0, s1, cnt1)
+}
+
+fn run_p174(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<u32, f32, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u32>());
+    let i0 = cx.init::<bool>(Op::Or);
+    let i1 = cx.init::<f64>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p174(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p174(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 175: a `kernels` region over `u64` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p175(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [u32], h: &mut [u64], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: usize, g: usize, w: usize, v: usize) -> (usize,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    for i in 0..nn / st {
+        c[i * (st - 1)] = (c[i * (st - 1)].max(a[i]) ^ a[i + 1]).clamp(0u64, 99u64);
+    }
+    let mut carry1 = kk;
+    for i in 0..nn {
+        carry1 = (carry1 ^ a[i]).max(a[i + 1]);
+        z[3] = carry1;
+    }
+    (s0,)
+}
+
+fn seq_p175(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [u32], h: &mut [u64], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: usize, g: usize, w: usize, v: usize) -> (usize,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    for i in 0..nn / st {
+        c[i * (st - 1)] = (c[i * (st - 1)].max(a[i]) ^ a[i + 1]).clamp(0u64, 99u64);
+    }
+    let mut carry1 = kk;
+    for i in 0..nn {
+        carry1 = (carry1 ^ a[i]).max(a[i + 1]);
+        z[3] = carry1;
+    }
+    (s0,)
+}
+
+fn run_p175(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u64, u32, u64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u64>());
+    let i0 = cx.init::<usize>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p175(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p175(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 176: a `parallel` region over `isize` data.
+#[acc::parallel(reduction(|: s0), private(scr), num_workers(w))]
+fn acc_p176(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [usize], h: &mut [i64], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: u32, g: usize, w: usize, v: usize) -> (u32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((a[1].wrapping_mul(a[0]).wrapping_add(1isize)).wrapping_mul((2isize.min(5isize))).wrapping_add(6isize));
+    #[acc::r#loop(gang)]
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let mut q1 = 0isize;
+        {
+            o[row] = (((row % 3) as isize) as usize);
+            q1 = a[row];
+        }
+        let mut sh2 = [0isize; 8];
+        #[acc::r#loop(worker)]
+        for q in 0..8 {
+            sh2[q] = ((q % 3) as isize);
+        }
+        let mut r3 = f32::INFINITY;
+        #[acc::r#loop(worker, reduction(min: r3))]
+        for j in (lo..lo + n2).step_by(st) {
+            let row = (k - lo) * n2 + (j - lo);
+            let t4 = (kk.min(((q1 & a[row]))));
+            for i in 0..n3 {
+                let f = ((k - lo) * n2 + (j - lo)) * n3 + i;
+                r3 = r3.min(((1isize - t4) as f32));
+                s0 |= (((f % 7) as isize) as u32);
+                c[f] = c[f].max((if (a[f] & 1) == 0 { a[f] } else { (((f % 3) as isize) - a[f + 1]) }));
+            }
+        }
+        let _ = r3;
+    }
+    (s0,)
+}
+
+fn seq_p176(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [usize], h: &mut [i64], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: u32, g: usize, w: usize, v: usize) -> (u32,) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((a[1].wrapping_mul(a[0]).wrapping_add(1isize)).wrapping_mul((2isize.min(5isize))).wrapping_add(6isize));
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let mut q1 = 0isize;
+        {
+            o[row] = (((row % 3) as isize) as usize);
+            q1 = a[row];
+        }
+        let mut sh2 = [0isize; 8];
+        for q in 0..8 {
+            sh2[q] = ((q % 3) as isize);
+        }
+        let mut r3 = f32::INFINITY;
+        for j in (lo..lo + n2).step_by(st) {
+            let row = (k - lo) * n2 + (j - lo);
+            let t4 = (kk.min(((q1 & a[row]))));
+            for i in 0..n3 {
+                let f = ((k - lo) * n2 + (j - lo)) * n3 + i;
+                r3 = r3.min(((1isize - t4) as f32));
+                s0 |= (((f % 7) as isize) as u32);
+                c[f] = c[f].max((if (a[f] & 1) == 0 { a[f] } else { (((f % 3) as isize) - a[f + 1]) }));
+            }
+        }
+        let _ = r3;
+    }
+    (s0,)
+}
+
+fn run_p176(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<isize, usize, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let i0 = cx.init::<u32>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p176(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p176(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 177: a `kernels` region over `f32` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p177(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [i32], h: &mut [i32], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: i16, g: usize, w: usize, v: usize) -> (i16,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((kk.max(a[0])).mul_add(0.5f32, kk));
+    z[0] = a[1];
+    let mut carry1 = kk;
+    for i in 0..nn {
+        carry1 = (carry1 * 0.5f32 + a[i]).max(-100.0f32);
+        z[3] = carry1;
+    }
+    let mut carry2 = kk;
+    for i in 0..nn {
+        carry2 = (carry2 * 0.5f32 + a[i]).max(-100.0f32);
+        z[3] = carry2;
+    }
+    (s0,)
+}
+
+fn seq_p177(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [i32], h: &mut [i32], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: i16, g: usize, w: usize, v: usize) -> (i16,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((kk.max(a[0])).mul_add(0.5f32, kk));
+    z[0] = a[1];
+    let mut carry1 = kk;
+    for i in 0..nn {
+        carry1 = (carry1 * 0.5f32 + a[i]).max(-100.0f32);
+        z[3] = carry1;
+    }
+    let mut carry2 = kk;
+    for i in 0..nn {
+        carry2 = (carry2 * 0.5f32 + a[i]).max(-100.0f32);
+        z[3] = carry2;
+    }
+    (s0,)
+}
+
+fn run_p177(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f32, i32, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f32>());
+    let i0 = cx.init::<i16>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p177(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p177(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 178: a `parallel` region over `i16` data.
+#[acc::parallel(num_gangs(g), num_workers(w))]
+fn acc_p178(a: &[i16], b: &[i16], mu: &[f64], c: &mut [i16], o: &mut [u8], h: &mut [usize], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, i0: f64, i1: u8, g: usize, w: usize, v: usize) -> (f64, u8) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv1 = 0i16;
+    let top = (((4i16 >> 2)).wrapping_mul((2i16 + a[0])).wrapping_add(9i16));
+    #[acc::r#loop(gang, vector, tile(4, 8), reduction(*: s0), reduction(^: s1))]
+    for k in 0..n1 {
+        for i in 0..m {
+            let f = k * m + i;
+            s0 *= mu[f];
+            s1 ^= (b[f] as u8);
+        }
+    }
+    for rep in 0..2 {
+        #[acc::r#loop(gang, worker, vector, collapse(3), private(pv1))]
+        for k in lo..lo + n1 {
+            for j in 0..n2 {
+                for i in 0..n3 {
+                    let f = ((k - lo) * n2 + j) * n3 + i;
+                    pv1 = (((top.min(a[f + 1])) >> 1));
+                    c[f] = (c[f] ^ 5i16).clamp((-99i16), 99i16);
+                    c[f] = (((1i16 * c[f]).wrapping_mul((a[f] / 2i16)).wrapping_add(7i16))).clamp((-99i16), 99i16);
+                }
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p178(a: &[i16], b: &[i16], mu: &[f64], c: &mut [i16], o: &mut [u8], h: &mut [usize], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, i0: f64, i1: u8, g: usize, w: usize, v: usize) -> (f64, u8) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv1 = 0i16;
+    let top = (((4i16 >> 2)).wrapping_mul((2i16 + a[0])).wrapping_add(9i16));
+    for k in 0..n1 {
+        for i in 0..m {
+            let f = k * m + i;
+            s0 *= mu[f];
+            s1 ^= (b[f] as u8);
+        }
+    }
+    for rep in 0..2 {
+        for k in lo..lo + n1 {
+            for j in 0..n2 {
+                for i in 0..n3 {
+                    let f = ((k - lo) * n2 + j) * n3 + i;
+                    pv1 = (((top.min(a[f + 1])) >> 1));
+                    c[f] = (c[f] ^ 5i16).clamp((-99i16), 99i16);
+                    c[f] = (((1i16 * c[f]).wrapping_mul((a[f] / 2i16)).wrapping_add(7i16))).clamp((-99i16), 99i16);
+                }
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p178(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i16, u8, usize, f64>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i16>());
+    let i0 = cx.init::<f64>(Op::Mul);
+    let i1 = cx.init::<u8>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p178(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p178(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 179: a `parallel` region over `f32` data.
+#[acc::parallel(private(scr), num_gangs(g), num_workers(w))]
+fn acc_p179(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [u8], h: &mut [u32], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: i32, i1: u64, g: usize, w: usize, v: usize) -> (i32, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    #[acc::r#loop(gang, reduction(&: s1))]
+    for k in 0..n1 {
+        let row = k;
+        #[acc::r#loop(worker, vector)]
+        for i in 0..m {
+            let f = k * m + i;
+            let mut win1 = a[f];
+            for q in 0..2 {
+                win1 = win1.max(a[f + (q & 1)]);
+            }
+            c[f] = c[f].max(a[f + 1]);
+            s1 = s1 & (((a[f].abs()).abs()) as u64);
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p179(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [u8], h: &mut [u32], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: i32, i1: u64, g: usize, w: usize, v: usize) -> (i32, u64) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    for k in 0..n1 {
+        let row = k;
+        for i in 0..m {
+            let f = k * m + i;
+            let mut win1 = a[f];
+            for q in 0..2 {
+                win1 = win1.max(a[f + (q & 1)]);
+            }
+            c[f] = c[f].max(a[f + 1]);
+            s1 = s1 & (((a[f].abs()).abs()) as u64);
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p179(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f32, u8, u32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f32>());
+    let i0 = cx.init::<i32>(Op::Mul);
+    let i1 = cx.init::<u64>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p179(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p179(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 180: a `parallel` region over `f64` data.
+#[acc::parallel(firstprivate(kk), num_gangs(g), num_workers(w), vector_length(v), if(n1 % 4 != 3))]
+fn acc_p180(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [u32], h: &mut [i32], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: isize, g: usize, w: usize, v: usize) -> (isize,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    z[0] = ((a[1].max(3.0f64)).mul_add(0.5f64, (a[1].mul_add(0.5f64, kk))));
+    if n1 % 3 != 1 {
+        #[acc::r#loop(seq)]
+        for i in (0..nn).step_by(st) {
+            let f = i;
+            c[f] = c[f].min((3.0f64.mul_add(0.5f64, (((f % 16) as f64) - kk))));
+        }
+    }
+    (s0,)
+}
+
+fn seq_p180(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [u32], h: &mut [i32], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: isize, g: usize, w: usize, v: usize) -> (isize,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    z[0] = ((a[1].max(3.0f64)).mul_add(0.5f64, (a[1].mul_add(0.5f64, kk))));
+    if n1 % 3 != 1 {
+        for i in (0..nn).step_by(st) {
+            let f = i;
+            c[f] = c[f].min((3.0f64.mul_add(0.5f64, (((f % 16) as f64) - kk))));
+        }
+    }
+    (s0,)
+}
+
+fn run_p180(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f64, u32, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let i0 = cx.init::<isize>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p180(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p180(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 181: a `kernels` region over `f32` data.
+#[acc::kernels]
+fn acc_p181(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [i32], h: &mut [usize], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: i8, i1: u8, g: usize, w: usize, v: usize) -> (i8, u8, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut cnt2 = 0usize;
+    #[acc::r#loop(independent, gang)]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = (1.25f32.abs().sqrt());
+        #[acc::r#loop(seq)]
+        for i in 0..m {
+            let f = k * m + i;
+            if (!(a[f + 1] != (b[f] * 0.25f32))) {
+                continue;
+            }
+            acc::atomic!(cnt2 += 1usize);
+        }
+    }
+    (s0, s1, cnt2)
+}
+
+fn seq_p181(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [i32], h: &mut [usize], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: i8, i1: u8, g: usize, w: usize, v: usize) -> (i8, u8, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut cnt2 = 0usize;
+    for k in 0..n1 {
+        let row = k;
+        let t1 = (1.25f32.abs().sqrt());
+        for i in 0..m {
+            let f = k * m + i;
+            if (!(a[f + 1] != (b[f] * 0.25f32))) {
+                continue;
+            }
+            cnt2 += 1usize;
+        }
+    }
+    (s0, s1, cnt2)
+}
+
+fn run_p181(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<f32, i32, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f32>());
+    let i0 = cx.init::<i8>(Op::And);
+    let i1 = cx.init::<u8>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p181(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p181(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 182: a `kernels` region over `i32` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p182(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [i64], h: &mut [i64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: u32, i1: u8, g: usize, w: usize, v: usize) -> (u32, u8) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    for i in 0..nn {
+        h[(i as u8) as usize] += 1i64;
+    }
+    (s0, s1)
+}
+
+fn seq_p182(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [i64], h: &mut [i64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: u32, i1: u8, g: usize, w: usize, v: usize) -> (u32, u8) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    for i in 0..nn {
+        h[(i as u8) as usize] += 1i64;
+    }
+    (s0, s1)
+}
+
+fn run_p182(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 2.0*x1*x2*x3 <= 9.223372036854776e+18 && 9.0 <= 4294967295.0);
+    let x = cx.arrays::<i32, i64, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i32>());
+    let i0 = cx.init::<u32>(Op::Add);
+    let i1 = cx.init::<u8>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 2.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p182(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p182(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 183: a `kernels` region over `isize` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p183(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [usize], h: &mut [f64], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: bool, g: usize, w: usize, v: usize) -> (bool,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = (a[1].min((a[1].max(kk))));
+    if kk != kk {
+        #[acc::r#loop(independent, reduction(^: s0))]
+        for i in lo..lo + nn {
+            let f = (i - lo);
+            s0 = s0 ^ (kk == ((0isize & a[f + 1])));
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    #[acc::r#loop(reduction(^: s0))]
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        #[acc::r#loop(reduction(^: s0))]
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            s0 ^= (!(top < ((((f % 3) as isize) ^ c[f]))));
+            s0 = s0 ^ ((a[f].min(((f % 7) as isize))) > (((f % 16) as isize) + b[f]));
+            if (a[f] != (c[f] - c[f])) {
+                c[f] = (c[f] ^ a[f]).clamp((-99isize), 99isize);
+            }
+        }
+    }
+    (s0,)
+}
+
+fn seq_p183(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [usize], h: &mut [f64], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: bool, g: usize, w: usize, v: usize) -> (bool,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = (a[1].min((a[1].max(kk))));
+    if kk != kk {
+        for i in lo..lo + nn {
+            let f = (i - lo);
+            s0 = s0 ^ (kk == ((0isize & a[f + 1])));
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            s0 ^= (!(top < ((((f % 3) as isize) ^ c[f]))));
+            s0 = s0 ^ ((a[f].min(((f % 7) as isize))) > (((f % 16) as isize) + b[f]));
+            if (a[f] != (c[f] - c[f])) {
+                c[f] = (c[f] ^ a[f]).clamp((-99isize), 99isize);
+            }
+        }
+    }
+    (s0,)
+}
+
+fn run_p183(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<isize, usize, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let i0 = cx.init::<bool>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p183(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p183(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 184: a `parallel` region over `u16` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p184(a: &[u16], b: &[u16], mu: &[f32], c: &mut [u16], o: &mut [i64], h: &mut [u32], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: f32, i1: f32, g: usize, w: usize, v: usize) -> (f32, f32, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut cnt4 = 0u32;
+    #[acc::r#loop(gang, collapse(2), reduction(*: s1))]
+    for k in 0..n1 {
+        for j in 1..=n2 {
+            let row = k * n2 + (j - 1);
+            let t1 = ((row % 7) as u16);
+            let mut q2 = 0u16;
+            {
+                o[row] = (3u16 as i64);
+                q2 = (((row % 16) as u16).wrapping_mul(3u16).wrapping_add(9u16));
+            }
+            #[acc::r#loop(vector, reduction(*: s1))]
+            for i in 0..n3 {
+                let f = (k * n2 + (j - 1)) * n3 + i;
+                if (a[f] <= t1) {
+                    continue;
+                }
+                let mut win3 = a[f];
+                for q in 0..2 {
+                    win3 = win3.max(a[f + (q & 1)]);
+                }
+                acc::atomic!(cnt4 += 1u32);
+                s1 *= mu[f];
+            }
+        }
+    }
+    for rep in 0..2 {
+        #[acc::r#loop(gang, collapse(2))]
+        for k in lo..lo + n1 {
+            for i in 0..m {
+                let f = (k - lo) * m + i;
+                let mut win5 = a[f];
+                for q in 0..2 {
+                    win5 = win5.max(a[f + (q & 1)]);
+                }
+                c[f] = ((f % 3) as u16);
+            }
+        }
+    }
+    (s0, s1, cnt4)
+}
+
+fn seq_p184(a: &[u16], b: &[u16], mu: &[f32], c: &mut [u16], o: &mut [i64], h: &mut [u32], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: f32, i1: f32, g: usize, w: usize, v: usize) -> (f32, f32, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut cnt4 = 0u32;
+    for k in 0..n1 {
+        for j in 1..=n2 {
+            let row = k * n2 + (j - 1);
+            let t1 = ((row % 7) as u16);
+            let mut q2 = 0u16;
+            {
+                o[row] = (3u16 as i64);
+                q2 = (((row % 16) as u16).wrapping_mul(3u16).wrapping_add(9u16));
+            }
+            for i in 0..n3 {
+                let f = (k * n2 + (j - 1)) * n3 + i;
+                if (a[f] <= t1) {
+                    continue;
+                }
+                let mut win3 = a[f];
+                for q in 0..2 {
+                    win3 = win3.max(a[f + (q & 1)]);
+                }
+                cnt4 += 1u32;
+                s1 *= mu[f];
+            }
+        }
+    }
+    for rep in 0..2 {
+        for k in lo..lo + n1 {
+            for i in 0..m {
+                let f = (k - lo) * m + i;
+                let mut win5 = a[f];
+                for q in 0..2 {
+                    win5 = win5.max(a[f + (q & 1)]);
+                }
+                c[f] = ((f % 3) as u16);
+            }
+        }
+    }
+    (s0, s1, cnt4)
+}
+
+fn run_p184(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2*x3 <= 4294967295.0);
+    let x = cx.arrays::<u16, i64, u32, f32>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u16>());
+    let i0 = cx.init::<f32>(Op::Max);
+    let i1 = cx.init::<f32>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p184(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p184(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 185: a `kernels` region over `f64` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p185(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [f32], h: &mut [usize], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: i8, i1: i16, i2: bool, g: usize, w: usize, v: usize) -> (i8, i16, bool, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut cnt2 = 0usize;
+    let top = (0.5f64.max(kk));
+    z[0] = (kk.max(kk));
+    #[acc::r#loop(independent, gang)]
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        for rep in 0..2 {
+            #[acc::r#loop(independent, worker)]
+            for j in lo..lo + n2 {
+                let row = (k - lo) * n2 + (j - lo);
+                let t1 = ((top.max(((row % 7) as f64))).abs().sqrt());
+                #[acc::r#loop(vector(32))]
+                for i in 0..n3 {
+                    let f = ((k - lo) * n2 + (j - lo)) * n3 + i;
+                    if ((if top < top { top } else { top }) > (0.5f64.abs())) {
+                        c[f] = c[f].max(((f % 7) as f64));
+                    }
+                    acc::atomic!(h[(f * 7 + 3) % h.len()] += ((a[f].abs()) as usize));
+                }
+            }
+        }
+        acc::atomic!(cnt2 += 1usize);
+    }
+    for i in 0..nn / st {
+        c[i * (st - 1)] = c[i * (st - 1)].max(a[i]) * 0.5 + a[i + 1];
+    }
+    (s0, s1, s2, cnt2)
+}
+
+fn seq_p185(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [f32], h: &mut [usize], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: i8, i1: i16, i2: bool, g: usize, w: usize, v: usize) -> (i8, i16, bool, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut cnt2 = 0usize;
+    let top = (0.5f64.max(kk));
+    z[0] = (kk.max(kk));
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        for rep in 0..2 {
+            for j in lo..lo + n2 {
+                let row = (k - lo) * n2 + (j - lo);
+                let t1 = ((top.max(((row % 7) as f64))).abs().sqrt());
+                for i in 0..n3 {
+                    let f = ((k - lo) * n2 + (j - lo)) * n3 + i;
+                    if ((if top < top { top } else { top }) > (0.5f64.abs())) {
+                        c[f] = c[f].max(((f % 7) as f64));
+                    }
+                    h[(f * 7 + 3) % h.len()] += ((a[f].abs()) as usize);
+                }
+            }
+        }
+        cnt2 += 1usize;
+    }
+    for i in 0..nn / st {
+        c[i * (st - 1)] = c[i * (st - 1)].max(a[i]) * 0.5 + a[i + 1];
+    }
+    (s0, s1, s2, cnt2)
+}
+
+fn run_p185(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 40.0*x1*x2*x3 <= 1.8446744073709552e+19 && 1.0*x1 <= 1.8446744073709552e+19 && 9.0 <= 127.0);
+    let x = cx.arrays::<f64, f32, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let i0 = cx.init::<i8>(Op::Add);
+    let i1 = cx.init::<i16>(Op::Mul);
+    let i2 = cx.init::<bool>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 40.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0, 1.0*x1],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p185(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p185(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 186: a `parallel` region over `isize` data.
+#[acc::parallel(num_gangs(g))]
+fn acc_p186(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [u16], h: &mut [f32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: i32, i1: isize, i2: bool, g: usize, w: usize, v: usize) -> (i32, isize, bool, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut cnt1 = 0u64;
+    #[acc::r#loop]
+    for i in 0..nn {
+        let f = i;
+        if ((kk & 1) == 0) {
+            c[f] = (b[f]).clamp((-99isize), 99isize);
+        }
+        let old2 = acc::atomic!(capture cnt1 += 1u64);
+        c[f] = (c[f] ^ ((b[f].min(a[f])).min((b[f] / 2isize)))).clamp((-99isize), 99isize);
+    }
+    (s0, s1, s2, cnt1)
+}
+
+fn seq_p186(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [u16], h: &mut [f32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: i32, i1: isize, i2: bool, g: usize, w: usize, v: usize) -> (i32, isize, bool, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut cnt1 = 0u64;
+    for i in 0..nn {
+        let f = i;
+        if ((kk & 1) == 0) {
+            c[f] = (b[f]).clamp((-99isize), 99isize);
+        }
+        let old2 = cnt1; cnt1 += 1u64;
+        c[f] = (c[f] ^ ((b[f].min(a[f])).min((b[f] / 2isize)))).clamp((-99isize), 99isize);
+    }
+    (s0, s1, s2, cnt1)
+}
+
+fn run_p186(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<isize, u16, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let i0 = cx.init::<i32>(Op::Min);
+    let i1 = cx.init::<isize>(Op::Xor);
+    let i2 = cx.init::<bool>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0, 1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p186(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p186(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 187: a `parallel` region over `usize` data.
+#[acc::parallel(num_gangs(g), num_workers(w))]
+fn acc_p187(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [u8], h: &mut [f64], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: u64, i1: u8, g: usize, w: usize, v: usize) -> (u64, u8) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = 3usize;
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((top.max(((row % 16) as usize))) * (top.max(kk)));
+        let mut sh2 = [0usize; 8];
+        #[acc::r#loop(vector)]
+        for q in 0..8 {
+            sh2[q] = ((q % 3) as usize);
+        }
+        #[acc::r#loop(vector, reduction(&: s1))]
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            let t3 = ((((t1 & ((row % 3) as usize))) | a[row]));
+            #[acc::r#loop(seq)]
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                s1 &= (t3 as u8);
+            }
+        }
+        acc::atomic!(h[(3usize as usize) % h.len()] = h[(3usize as usize) % h.len()].min((((top & ((row % 3) as usize))) as f64)));
+    }
+    (s0, s1)
+}
+
+fn seq_p187(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [u8], h: &mut [f64], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: u64, i1: u8, g: usize, w: usize, v: usize) -> (u64, u8) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = 3usize;
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((top.max(((row % 16) as usize))) * (top.max(kk)));
+        let mut sh2 = [0usize; 8];
+        for q in 0..8 {
+            sh2[q] = ((q % 3) as usize);
+        }
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            let t3 = ((((t1 & ((row % 3) as usize))) | a[row]));
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                s1 &= (t3 as u8);
+            }
+        }
+        h[(3usize as usize) % h.len()] = h[(3usize as usize) % h.len()].min((((top & ((row % 3) as usize))) as f64));
+    }
+    (s0, s1)
+}
+
+fn run_p187(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<usize, u8, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let i0 = cx.init::<u64>(Op::Mul);
+    let i1 = cx.init::<u8>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1002.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p187(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p187(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 188: a `kernels` region over `u64` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p188(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [u8], h: &mut [u64], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: u8, i1: f32, i2: f32, g: usize, w: usize, v: usize) -> (u8, f32, f32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pv1 = 0u64;
+    let top = (((a[0] & 4u64)).min(((a[1] ^ kk))));
+    #[acc::r#loop(private(pv1))]
+    for i in (0..nn).step_by(st) {
+        let f = i;
+        pv1 = (((((f % 3) as u64) * 5u64) & b[f]));
+        let mut win2 = a[f];
+        for q in 0..2 {
+            win2 = win2.max(a[f + (q & 1)]);
+        }
+        c[f] = top;
+        acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min((if a[f] > pv1 { pv1 } else { a[f] })));
+        c[f] = a[f];
+    }
+    for i in 0..nn / st {
+        c[i * (st - 1)] += a[i];
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p188(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [u8], h: &mut [u64], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: u8, i1: f32, i2: f32, g: usize, w: usize, v: usize) -> (u8, f32, f32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pv1 = 0u64;
+    let top = (((a[0] & 4u64)).min(((a[1] ^ kk))));
+    for i in (0..nn).step_by(st) {
+        let f = i;
+        pv1 = (((((f % 3) as u64) * 5u64) & b[f]));
+        let mut win2 = a[f];
+        for q in 0..2 {
+            win2 = win2.max(a[f + (q & 1)]);
+        }
+        c[f] = top;
+        h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min((if a[f] > pv1 { pv1 } else { a[f] }));
+        c[f] = a[f];
+    }
+    for i in 0..nn / st {
+        c[i * (st - 1)] += a[i];
+    }
+    (s0, s1, s2)
+}
+
+fn run_p188(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1010.0 <= 1.8446744073709552e+19 && 4.611686018427388e+18 + 18.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<u64, u8, u64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u64>());
+    let i0 = cx.init::<u8>(Op::Xor);
+    let i1 = cx.init::<f32>(Op::Add);
+    let i2 = cx.init::<f32>(Op::Min);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0 + 18.0*x1*x2*x3,
+        o: 1000.0,
+        h: 1010.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p188(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p188(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 189: a `parallel` region over `isize` data.
+#[acc::parallel(private(scr), vector_length(v))]
+fn acc_p189(a: &[isize], b: &[isize], mu: &[i8], c: &mut [isize], o: &mut [f32], h: &mut [u32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: i8, g: usize, w: usize, v: usize) -> (i8,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa3 = [0isize; 4];
+    let top = (((a[0] ^ kk)).wrapping_mul(a[1]).wrapping_add(3isize));
+    #[acc::r#loop(gang, reduction(*: s0))]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((4isize.min(kk)) * 3isize);
+        for q in 0..scr.len() {
+            scr[q] = 5isize;
+        }
+        let mut r2 = i32::MIN;
+        #[acc::r#loop(vector, reduction(max: r2), private(pa3))]
+        for i in 0..m {
+            let f = k * m + i;
+            for q in 0..4 { pa3[q] = ((a[f + (q & 1)] | a[f + (q & 1)])); }
+            if (pa3[(f + 1) % 4] as i32) > r2 { r2 = (pa3[(f + 1) % 4] as i32); }
+            s0 *= mu[f];
+            c[f] = a[f + 1];
+        }
+        let _ = r2;
+    }
+    for rep in 0..2 {
+        #[acc::r#loop(gang)]
+        for k in 1..=n1 {
+            let row = (k - 1);
+            let t4 = (if ((a[row].wrapping_mul(kk).wrapping_add(6isize)) & 1) == 0 { (a[row].wrapping_mul(kk).wrapping_add(6isize)) } else { (3isize % 5isize) });
+            for rep in 0..2 {
+                #[acc::r#loop(worker)]
+                for j in 1..=n2 {
+                    let row = (k - 1) * n2 + (j - 1);
+                    let mut r5 = 0u64;
+                    #[acc::r#loop(vector, reduction(+: r5))]
+                    for i in lo..lo + n3 {
+                        let f = ((k - 1) * n2 + (j - 1)) * n3 + (i - lo);
+                        r5 = r5 + ((((((f % 16) as isize).max(kk)) >> 2)) as u64);
+                    }
+                    let _ = r5;
+                }
+            }
+        }
+    }
+    (s0,)
+}
+
+fn seq_p189(a: &[isize], b: &[isize], mu: &[i8], c: &mut [isize], o: &mut [f32], h: &mut [u32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: i8, g: usize, w: usize, v: usize) -> (i8,) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa3 = [0isize; 4];
+    let top = (((a[0] ^ kk)).wrapping_mul(a[1]).wrapping_add(3isize));
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((4isize.min(kk)) * 3isize);
+        for q in 0..scr.len() {
+            scr[q] = 5isize;
+        }
+        let mut r2 = i32::MIN;
+        for i in 0..m {
+            let f = k * m + i;
+            for q in 0..4 { pa3[q] = ((a[f + (q & 1)] | a[f + (q & 1)])); }
+            if (pa3[(f + 1) % 4] as i32) > r2 { r2 = (pa3[(f + 1) % 4] as i32); }
+            s0 *= mu[f];
+            c[f] = a[f + 1];
+        }
+        let _ = r2;
+    }
+    for rep in 0..2 {
+        for k in 1..=n1 {
+            let row = (k - 1);
+            let t4 = (if ((a[row].wrapping_mul(kk).wrapping_add(6isize)) & 1) == 0 { (a[row].wrapping_mul(kk).wrapping_add(6isize)) } else { (3isize % 5isize) });
+            for rep in 0..2 {
+                for j in 1..=n2 {
+                    let row = (k - 1) * n2 + (j - 1);
+                    let mut r5 = 0u64;
+                    for i in lo..lo + n3 {
+                        let f = ((k - 1) * n2 + (j - 1)) * n3 + (i - lo);
+                        r5 = r5 + ((((((f % 16) as isize).max(kk)) >> 2)) as u64);
+                    }
+                    let _ = r5;
+                }
+            }
+        }
+    }
+    (s0,)
+}
+
+fn run_p189(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 0.0 + 3.0*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<isize, f32, u32, i8>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let i0 = cx.init::<i8>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p189(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p189(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 190: a `parallel` region over `u8` data.
+#[acc::parallel(vector_length(v))]
+fn acc_p190(a: &[u8], b: &[u8], mu: &[u8], c: &mut [u8], o: &mut [f64], h: &mut [i32], z: &mut [u8], scr: &mut [u8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u8, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = ((a[1] >> 1));
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((((row % 7) as u8) / 7u8) % 3u8);
+        let mut r2 = 7.0f64;
+        #[acc::r#loop(vector, reduction(+: r2))]
+        for i in 0..m {
+            let f = k * m + i;
+            r2 += (kk as f64);
+            c[f] = (c[f] ^ (if (((f % 7) as u8) / 7u8) > b[f] { (((f % 7) as u8) / 7u8) } else { b[f] })).clamp(0u8, 99u8);
+            c[f] = c[f].max(((a[f + 1] % 3u8).min(b[f])));
+        }
+        #[acc::r#loop(vector, reduction(+: r2))]
+        for i in 0..m {
+            r2 += (4u8 as f64);
+        }
+        o[row] = r2;
+    }
+    ()
+}
+
+fn seq_p190(a: &[u8], b: &[u8], mu: &[u8], c: &mut [u8], o: &mut [f64], h: &mut [i32], z: &mut [u8], scr: &mut [u8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u8, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = ((a[1] >> 1));
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((((row % 7) as u8) / 7u8) % 3u8);
+        let mut r2 = 7.0f64;
+        for i in 0..m {
+            let f = k * m + i;
+            r2 += (kk as f64);
+            c[f] = (c[f] ^ (if (((f % 7) as u8) / 7u8) > b[f] { (((f % 7) as u8) / 7u8) } else { b[f] })).clamp(0u8, 99u8);
+            c[f] = c[f].max(((a[f + 1] % 3u8).min(b[f])));
+        }
+        for i in 0..m {
+            r2 += (4u8 as f64);
+        }
+        o[row] = r2;
+    }
+    ()
+}
+
+fn run_p190(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u8, f64, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u8>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1014.0 + 26.0*x2*x3,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p190(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p190(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 191: a `parallel` region over `f64` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p191(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [i16], h: &mut [u64], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: i32, g: usize, w: usize, v: usize) -> (i32, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa1 = [0.0f64; 4];
+    let mut cnt2 = 0u64;
+    #[acc::r#loop(independent, reduction(min: s0), private(pa1))]
+    for i in lo..lo + nn {
+        let f = (i - lo);
+        for q in 0..4 { pa1[q] = (3.0f64.abs().sqrt()); }
+        s0 = s0.min(((a[f + 1] * a[f]) as i32));
+        acc::atomic!(cnt2 += 1u64);
+    }
+    (s0, cnt2)
+}
+
+fn seq_p191(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [i16], h: &mut [u64], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: i32, g: usize, w: usize, v: usize) -> (i32, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa1 = [0.0f64; 4];
+    let mut cnt2 = 0u64;
+    for i in lo..lo + nn {
+        let f = (i - lo);
+        for q in 0..4 { pa1[q] = (3.0f64.abs().sqrt()); }
+        s0 = s0.min(((a[f + 1] * a[f]) as i32));
+        cnt2 += 1u64;
+    }
+    (s0, cnt2)
+}
+
+fn run_p191(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<f64, i16, u64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let i0 = cx.init::<i32>(Op::Min);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p191(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p191(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 192: a `parallel` region over `u32` data.
+#[acc::parallel(vector_length(v))]
+fn acc_p192(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [f32], h: &mut [usize], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: usize, g: usize, w: usize, v: usize) -> (usize,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa1 = [0u32; 4];
+    z[0] = (((if kk > 5u32 { 5u32 } else { kk }) >> 2));
+    #[acc::r#loop(worker, vector, reduction(+: s0), private(pa1))]
+    for i in 0..nn {
+        let f = i;
+        for q in 0..4 { pa1[q] = ((5u32 & ((q % 16) as u32))); }
+        s0 += (a[f] as usize);
+        if ((((f % 7) as u32) + pa1[(f + 1) % 4]) <= ((f % 3) as u32)) {
+            c[f] = (((a[f].max(a[f + 1])) | ((((f % 16) as u32) ^ a[f + 1]))));
+        }
+    }
+    for rep in 0..2 {
+        #[acc::r#loop(gang)]
+        for i in 0..nn {
+            let f = i;
+            let mut win2 = a[f];
+            for q in 0..2 {
+                win2 = win2.max(a[f + (q & 1)]);
+            }
+            c[f] = c[f].min((((1u32 / 2u32) >> 1)));
+        }
+    }
+    (s0,)
+}
+
+fn seq_p192(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [f32], h: &mut [usize], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: usize, g: usize, w: usize, v: usize) -> (usize,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa1 = [0u32; 4];
+    z[0] = (((if kk > 5u32 { 5u32 } else { kk }) >> 2));
+    for i in 0..nn {
+        let f = i;
+        for q in 0..4 { pa1[q] = ((5u32 & ((q % 16) as u32))); }
+        s0 += (a[f] as usize);
+        if ((((f % 7) as u32) + pa1[(f + 1) % 4]) <= ((f % 3) as u32)) {
+            c[f] = (((a[f].max(a[f + 1])) | ((((f % 16) as u32) ^ a[f + 1]))));
+        }
+    }
+    for rep in 0..2 {
+        for i in 0..nn {
+            let f = i;
+            let mut win2 = a[f];
+            for q in 0..2 {
+                win2 = win2.max(a[f + (q & 1)]);
+            }
+            c[f] = c[f].min((((1u32 / 2u32) >> 1)));
+        }
+    }
+    (s0,)
+}
+
+fn run_p192(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 9.0 + 9.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<u32, f32, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u32>());
+    let i0 = cx.init::<usize>(Op::Add);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0 + 9.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p192(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p192(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 193: a `serial` region over `u64` data.
+#[acc::serial]
+fn acc_p193(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [i32], h: &mut [usize], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: i8, i1: i32, g: usize, w: usize, v: usize) -> (i8, i32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    z[0] = (kk * (a[1].max(a[1])));
+    #[acc::r#loop(collapse(2), reduction(|: s1))]
+    for k in lo..lo + n1 {
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            s1 = ((((kk ^ a[f])) + (a[f + 1] % 8u64)) as i32) | s1;
+            s1 = ((4u64.max(kk)) as i32) | s1;
+            if (((kk & a[f + 1])) == a[f + 1]) {
+                c[f] = ((5u64 & ((kk & b[f]))));
+            }
+        }
+    }
+    let mut carry1 = kk;
+    for i in 0..nn {
+        carry1 = (carry1 ^ a[i]).max(a[i + 1]);
+        z[3] = carry1;
+    }
+    #[acc::r#loop(seq)]
+    for i in 0..nn {
+        let f = i;
+        if ((kk.max(a[f])) <= a[f + 1]) {
+            continue;
+        }
+        c[f] = (c[f] ^ (((kk & a[f])).wrapping_mul((a[f] / 2u64)).wrapping_add(3u64))).clamp(0u64, 99u64);
+        acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].max(((3u64 % 5u64) as usize)));
+    }
+    (s0, s1)
+}
+
+fn seq_p193(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [i32], h: &mut [usize], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: i8, i1: i32, g: usize, w: usize, v: usize) -> (i8, i32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    z[0] = (kk * (a[1].max(a[1])));
+    for k in lo..lo + n1 {
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            s1 = ((((kk ^ a[f])) + (a[f + 1] % 8u64)) as i32) | s1;
+            s1 = ((4u64.max(kk)) as i32) | s1;
+            if (((kk & a[f + 1])) == a[f + 1]) {
+                c[f] = ((5u64 & ((kk & b[f]))));
+            }
+        }
+    }
+    let mut carry1 = kk;
+    for i in 0..nn {
+        carry1 = (carry1 ^ a[i]).max(a[i + 1]);
+        z[3] = carry1;
+    }
+    for i in 0..nn {
+        let f = i;
+        if ((kk.max(a[f])) <= a[f + 1]) {
+            continue;
+        }
+        c[f] = (c[f] ^ (((kk & a[f])).wrapping_mul((a[f] / 2u64)).wrapping_add(3u64))).clamp(0u64, 99u64);
+        h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].max(((3u64 % 5u64) as usize));
+    }
+    (s0, s1)
+}
+
+fn run_p193(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1004.0 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<u64, i32, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u64>());
+    let i0 = cx.init::<i8>(Op::Or);
+    let i1 = cx.init::<i32>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1004.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p193(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p193(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 194: a `kernels` region over `isize` data.
+#[acc::kernels]
+fn acc_p194(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [u32], h: &mut [f32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: i64, i1: f32, g: usize, w: usize, v: usize) -> (i64, f32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa3 = [0isize; 4];
+    #[acc::r#loop(independent, gang)]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((5isize.min(0isize)) % 5isize);
+        let mut r2 = 0u32;
+        #[acc::r#loop(independent, worker, reduction(|: r2))]
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            #[acc::r#loop(vector(32), reduction(|: r2), private(pa3))]
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                for q in 0..4 { pa3[q] = 4isize; }
+                let mut win4 = a[f];
+                for q in 0..2 {
+                    win4 = win4.max(a[f + (q & 1)]);
+                }
+                r2 |= ((kk.min((pa3[(f + 1) % 4].wrapping_mul(((f % 7) as isize)).wrapping_add(5isize)))) as u32);
+                if (2isize > win4) {
+                    c[f] = ((((f % 16) as isize) - b[f]) / 3isize);
+                }
+                acc::atomic!(h[(f * 7 + 3) % h.len()] += ((pa3[(f + 1) % 4] - t1) as f32));
+            }
+        }
+        o[row] = r2;
+    }
+    (s0, s1)
+}
+
+fn seq_p194(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [u32], h: &mut [f32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: i64, i1: f32, g: usize, w: usize, v: usize) -> (i64, f32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa3 = [0isize; 4];
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((5isize.min(0isize)) % 5isize);
+        let mut r2 = 0u32;
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                for q in 0..4 { pa3[q] = 4isize; }
+                let mut win4 = a[f];
+                for q in 0..2 {
+                    win4 = win4.max(a[f + (q & 1)]);
+                }
+                r2 |= ((kk.min((pa3[(f + 1) % 4].wrapping_mul(((f % 7) as isize)).wrapping_add(5isize)))) as u32);
+                if (2isize > win4) {
+                    c[f] = ((((f % 16) as isize) - b[f]) / 3isize);
+                }
+                h[(f * 7 + 3) % h.len()] += ((pa3[(f + 1) % 4] - t1) as f32);
+            }
+        }
+        o[row] = r2;
+    }
+    (s0, s1)
+}
+
+fn run_p194(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<isize, u32, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let i0 = cx.init::<i64>(Op::Or);
+    let i1 = cx.init::<f32>(Op::Add);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 8.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p194(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p194(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 195: a `serial` region over `i32` data.
+#[acc::serial]
+fn acc_p195(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [u16], h: &mut [i32], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: isize, i1: u16, g: usize, w: usize, v: usize) -> (isize, u16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa1 = [0i32; 4];
+    let top = ((a[1].min(1i32)).max(((a[0] >> 1))));
+    #[acc::r#loop(private(pa1))]
+    for i in 0..nn {
+        let f = i;
+        for q in 0..4 { pa1[q] = (((q % 3) as i32).max(((q % 7) as i32))); }
+        acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min(((top | c[f]))));
+    }
+    #[acc::r#loop(reduction(+: s0))]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        for i in 0..m {
+            let f = k * m + i;
+            s0 = (((f % 7) as i32) as isize) + s0;
+            s0 = s0 + (((f % 3) as i32) as isize);
+            if (!((top.max(kk)) > b[f])) {
+                c[f] = (((((f % 7) as i32) ^ kk)) * (-1i32));
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p195(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [u16], h: &mut [i32], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: isize, i1: u16, g: usize, w: usize, v: usize) -> (isize, u16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa1 = [0i32; 4];
+    let top = ((a[1].min(1i32)).max(((a[0] >> 1))));
+    for i in 0..nn {
+        let f = i;
+        for q in 0..4 { pa1[q] = (((q % 3) as i32).max(((q % 7) as i32))); }
+        h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min(((top | c[f])));
+    }
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        for i in 0..m {
+            let f = k * m + i;
+            s0 = (((f % 7) as i32) as isize) + s0;
+            s0 = s0 + (((f % 3) as i32) as isize);
+            if (!((top.max(kk)) > b[f])) {
+                c[f] = (((((f % 7) as i32) ^ kk)) * (-1i32));
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p195(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1128.0 <= 2147483647.0 && 9.0 + 8.0*x1*x2*x3 <= 9.223372036854776e+18);
+    let x = cx.arrays::<i32, u16, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i32>());
+    let i0 = cx.init::<isize>(Op::Add);
+    let i1 = cx.init::<u16>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1128.0,
+        z: 1000.0,
+        ret: vec![9.0 + 8.0*x1*x2*x3, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p195(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p195(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 196: a `parallel` region over `i32` data.
+#[acc::parallel(firstprivate(kk), num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p196(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [isize], h: &mut [i64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: u16, i1: f32, g: usize, w: usize, v: usize) -> (u16, f32, i64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut cnt5 = 0i64;
+    let top = a[0];
+    z[0] = 4i32;
+    #[acc::r#loop(gang)]
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let t1 = ((a[row] * (-2i32)) / 7i32);
+        let mut q2 = 0i32;
+        {
+            o[row] = ((kk * 3i32) as isize);
+            q2 = ((kk ^ 5i32));
+        }
+        let mut sh3 = [0i32; 8];
+        #[acc::r#loop(vector)]
+        for q in 0..8 {
+            sh3[q] = a[(row + q) % a.len()];
+        }
+        let mut r4 = 0isize;
+        #[acc::r#loop(vector, reduction(min: r4))]
+        for i in (0..m).step_by(st) {
+            let f = (k - lo) * m + i;
+            if (b[f] as isize) < r4 { r4 = (b[f] as isize); }
+            c[f] = 3i32;
+            if (!(a[f] <= (if (t1 & 1) == 0 { t1 } else { b[f] }))) {
+                c[f] = (((kk / 3i32) ^ 0i32));
+            }
+            acc::atomic!(cnt5 += 1i64);
+        }
+        o[row] = r4;
+    }
+    (s0, s1, cnt5)
+}
+
+fn seq_p196(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [isize], h: &mut [i64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: u16, i1: f32, g: usize, w: usize, v: usize) -> (u16, f32, i64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut cnt5 = 0i64;
+    let top = a[0];
+    z[0] = 4i32;
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let t1 = ((a[row] * (-2i32)) / 7i32);
+        let mut q2 = 0i32;
+        {
+            o[row] = ((kk * 3i32) as isize);
+            q2 = ((kk ^ 5i32));
+        }
+        let mut sh3 = [0i32; 8];
+        for q in 0..8 {
+            sh3[q] = a[(row + q) % a.len()];
+        }
+        let mut r4 = 0isize;
+        for i in (0..m).step_by(st) {
+            let f = (k - lo) * m + i;
+            if (b[f] as isize) < r4 { r4 = (b[f] as isize); }
+            c[f] = 3i32;
+            if (!(a[f] <= (if (t1 & 1) == 0 { t1 } else { b[f] }))) {
+                c[f] = (((kk / 3i32) ^ 0i32));
+            }
+            cnt5 += 1i64;
+        }
+        o[row] = r4;
+    }
+    (s0, s1, cnt5)
+}
+
+fn run_p196(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2*x3 <= 9.223372036854776e+18);
+    let x = cx.arrays::<i32, isize, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i32>());
+    let i0 = cx.init::<u16>(Op::Or);
+    let i1 = cx.init::<f32>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p196(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p196(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 197: a `parallel` region over `usize` data.
+#[acc::parallel(firstprivate(kk), num_workers(w), vector_length(v))]
+fn acc_p197(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [f32], h: &mut [i32], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut pv1 = 0usize;
+    let mut pv5 = 0usize;
+    #[acc::r#loop(gang, vector, private(pv1))]
+    for i in 1..=nn {
+        let f = (i - 1);
+        pv1 = ((c[f] >> 1));
+        let mut win2 = a[f];
+        for q in 0..2 {
+            win2 = win2.max(a[f + (q & 1)]);
+        }
+        c[f] = (c[f].max((b[f] + (a[f] * kk)))).clamp(0usize, 99usize);
+    }
+    #[acc::r#loop(gang)]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        if ((kk * kk) < a[row]) {
+            continue;
+        }
+        let t3 = (((row % 16) as usize).min(((row % 7) as usize)));
+        let mut r4 = 1.0f32;
+        #[acc::r#loop(worker, vector, collapse(2), reduction(+: r4), private(pv5))]
+        for j in 1..=n2 {
+            for i in 0..n3 {
+                let f = (k * n2 + (j - 1)) * n3 + i;
+                pv5 = (if ((kk >> 2)) > ((a[f] | kk)) { ((kk >> 2)) } else { ((a[f] | kk)) });
+                let mut win6 = a[f];
+                for q in 0..2 {
+                    win6 = win6.max(a[f + (q & 1)]);
+                }
+                r4 = (((win6.max(kk)) * (win6.max(a[f]))) as f32) + r4;
+                if (((pv5 ^ pv5)) > a[f + 1]) {
+                    c[f] = (((a[f].wrapping_mul(kk).wrapping_add(1usize)).wrapping_mul(((t3 >> 2))).wrapping_add(1usize))).clamp(0usize, 99usize);
+                }
+            }
+        }
+        o[row] = r4;
+    }
+    ()
+}
+
+fn seq_p197(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [f32], h: &mut [i32], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut pv1 = 0usize;
+    let mut pv5 = 0usize;
+    for i in 1..=nn {
+        let f = (i - 1);
+        pv1 = ((c[f] >> 1));
+        let mut win2 = a[f];
+        for q in 0..2 {
+            win2 = win2.max(a[f + (q & 1)]);
+        }
+        c[f] = (c[f].max((b[f] + (a[f] * kk)))).clamp(0usize, 99usize);
+    }
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        if ((kk * kk) < a[row]) {
+            continue;
+        }
+        let t3 = (((row % 16) as usize).min(((row % 7) as usize)));
+        let mut r4 = 1.0f32;
+        for j in 1..=n2 {
+            for i in 0..n3 {
+                let f = (k * n2 + (j - 1)) * n3 + i;
+                pv5 = (if ((kk >> 2)) > ((a[f] | kk)) { ((kk >> 2)) } else { ((a[f] | kk)) });
+                let mut win6 = a[f];
+                for q in 0..2 {
+                    win6 = win6.max(a[f + (q & 1)]);
+                }
+                r4 = (((win6.max(kk)) * (win6.max(a[f]))) as f32) + r4;
+                if (((pv5 ^ pv5)) > a[f + 1]) {
+                    c[f] = (((a[f].wrapping_mul(kk).wrapping_add(1usize)).wrapping_mul(((t3 >> 2))).wrapping_add(1usize))).clamp(0usize, 99usize);
+                }
+            }
+        }
+        o[row] = r4;
+    }
+    ()
+}
+
+fn run_p197(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<usize, f32, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1002.0 + 162.0*x2*x3,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p197(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p197(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 198: a `parallel` region over `i64` data.
+#[acc::parallel(num_gangs(g))]
+fn acc_p198(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [f64], h: &mut [i64], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: u16, i1: u8, g: usize, w: usize, v: usize) -> (u16, u8) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    #[acc::r#loop(gang)]
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let mut sh1 = [0i64; 8];
+        #[acc::r#loop(worker, vector)]
+        for q in 0..8 {
+            sh1[q] = kk;
+        }
+        let mut r2 = !0i8;
+        #[acc::r#loop(worker, vector, reduction(&: r2), reduction(*: s1))]
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            if ((sh1[row % 8] * 3i64) < (a[f + 1] * (-2i64))) {
+                continue;
+            }
+            r2 &= (3i64 as i8);
+            s1 *= mu[f];
+        }
+        let _ = r2;
+    }
+    (s0, s1)
+}
+
+fn seq_p198(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [f64], h: &mut [i64], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: u16, i1: u8, g: usize, w: usize, v: usize) -> (u16, u8) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let mut sh1 = [0i64; 8];
+        for q in 0..8 {
+            sh1[q] = kk;
+        }
+        let mut r2 = !0i8;
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            if ((sh1[row % 8] * 3i64) < (a[f + 1] * (-2i64))) {
+                continue;
+            }
+            r2 &= (3i64 as i8);
+            s1 *= mu[f];
+        }
+        let _ = r2;
+    }
+    (s0, s1)
+}
+
+fn run_p198(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i64, f64, i64, u8>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i64>());
+    let i0 = cx.init::<u16>(Op::And);
+    let i1 = cx.init::<u8>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p198(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p198(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 199: a `parallel` region over `i8` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p199(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [isize], h: &mut [u32], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = (((kk | 3i8)).wrapping_mul(((a[row] & 3i8))).wrapping_add(2i8));
+        let mut sh2 = [0i8; 8];
+        #[acc::r#loop(vector)]
+        for q in 0..8 {
+            sh2[q] = ((q % 16) as i8);
+        }
+        #[acc::r#loop(vector)]
+        for j in lo..lo + n2 {
+            let row = k * n2 + (j - lo);
+            #[acc::r#loop(seq)]
+            for i in (0..n3).step_by(st) {
+                let f = (k * n2 + (j - lo)) * n3 + i;
+                if (t1 <= ((1i8 & 3i8))) {
+                    c[f] = c[f].min(a[f]);
+                }
+            }
+            acc::atomic!(h[(row * 7 + 3) % h.len()] += 1u32);
+        }
+        acc::atomic!(h[(row * 7 + 3) % h.len()] += ((5i8 / 7i8) as u32));
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    ()
+}
+
+fn seq_p199(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [isize], h: &mut [u32], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    for k in 0..n1 {
+        let row = k;
+        let t1 = (((kk | 3i8)).wrapping_mul(((a[row] & 3i8))).wrapping_add(2i8));
+        let mut sh2 = [0i8; 8];
+        for q in 0..8 {
+            sh2[q] = ((q % 16) as i8);
+        }
+        for j in lo..lo + n2 {
+            let row = k * n2 + (j - lo);
+            for i in (0..n3).step_by(st) {
+                let f = (k * n2 + (j - lo)) * n3 + i;
+                if (t1 <= ((1i8 & 3i8))) {
+                    c[f] = c[f].min(a[f]);
+                }
+            }
+            h[(row * 7 + 3) % h.len()] += 1u32;
+        }
+        h[(row * 7 + 3) % h.len()] += ((5i8 / 7i8) as u32);
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    ()
+}
+
+fn run_p199(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 2.0*x1*x2 <= 4294967295.0 && 1000.0 + 0.0*x1 + 2.0*x1*x2 <= 4294967295.0);
+    let x = cx.arrays::<i8, isize, u32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i8>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 0.0*x1 + 2.0*x1*x2,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p199(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p199(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 200: a `parallel` region over `u32` data.
+#[acc::parallel(vector_length(v))]
+fn acc_p200(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [i32], h: &mut [i64], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: i16, g: usize, w: usize, v: usize) -> (i16,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((kk.wrapping_mul(a[1]).wrapping_add(6u32)).max((4u32.wrapping_mul(5u32).wrapping_add(8u32))));
+    #[acc::r#loop(gang, vector)]
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        if (((((f % 16) as u32) / 3u32) & 1) == 0) {
+            c[f] = (if (((f % 3) as u32) & 1) == 0 { 4u32 } else { ((f % 3) as u32) });
+        }
+        if (1u32 != (kk.min(a[f + 1]))) {
+            c[f] = kk;
+        }
+    }
+    (s0,)
+}
+
+fn seq_p200(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [i32], h: &mut [i64], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: i16, g: usize, w: usize, v: usize) -> (i16,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((kk.wrapping_mul(a[1]).wrapping_add(6u32)).max((4u32.wrapping_mul(5u32).wrapping_add(8u32))));
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        if (((((f % 16) as u32) / 3u32) & 1) == 0) {
+            c[f] = (if (((f % 3) as u32) & 1) == 0 { 4u32 } else { ((f % 3) as u32) });
+        }
+        if (1u32 != (kk.min(a[f + 1]))) {
+            c[f] = kk;
+        }
+    }
+    (s0,)
+}
+
+fn run_p200(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u32, i32, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u32>());
+    let i0 = cx.init::<i16>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p200(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p200(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 201: a `parallel` region over `f64` data.
+#[acc::parallel(num_gangs(g), num_workers(w))]
+fn acc_p201(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [i64], h: &mut [f64], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: isize, i1: u32, g: usize, w: usize, v: usize) -> (isize, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv2 = 0.0f64;
+    z[0] = ((0.5f64 * 2.0f64).min(a[1]));
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        let mut q1 = 0.0f64;
+        {
+            o[row] = ((((row % 7) as f64) * kk) as i64);
+            q1 = a[row];
+        }
+        #[acc::r#loop(worker, vector, private(pv2))]
+        for i in 0..m {
+            let f = k * m + i;
+            pv2 = (b[f].abs().sqrt());
+            acc::atomic!(h[(f * 7 + 3) % h.len()] += (q1 * kk));
+            acc::atomic!(h[(f * 7 + 3) % h.len()] += (((f % 16) as f64) * a[f + 1]));
+        }
+    }
+    #[acc::r#loop]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t3 = ((((row % 3) as f64).abs().sqrt()).mul_add(0.5f64, 3.0f64));
+        #[acc::r#loop(reduction(^: s1))]
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            if ((1.25f64 - a[f]) != (b[f].max(((f % 3) as f64)))) {
+                continue;
+            }
+            s1 = s1 ^ (kk as u32);
+            if (kk < (kk.min(a[f]))) {
+                c[f] = (c[f].max(((a[f + 1].mul_add(0.5f64, 1.25f64)).mul_add(0.5f64, (a[f + 1].min(b[f])))))).clamp(-1000.0f64, 1000.0f64);
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p201(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [i64], h: &mut [f64], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: isize, i1: u32, g: usize, w: usize, v: usize) -> (isize, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv2 = 0.0f64;
+    z[0] = ((0.5f64 * 2.0f64).min(a[1]));
+    for k in 0..n1 {
+        let row = k;
+        let mut q1 = 0.0f64;
+        {
+            o[row] = ((((row % 7) as f64) * kk) as i64);
+            q1 = a[row];
+        }
+        for i in 0..m {
+            let f = k * m + i;
+            pv2 = (b[f].abs().sqrt());
+            h[(f * 7 + 3) % h.len()] += (q1 * kk);
+            h[(f * 7 + 3) % h.len()] += (((f % 16) as f64) * a[f + 1]);
+        }
+    }
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t3 = ((((row % 3) as f64).abs().sqrt()).mul_add(0.5f64, 3.0f64));
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            if ((1.25f64 - a[f]) != (b[f].max(((f % 3) as f64)))) {
+                continue;
+            }
+            s1 = s1 ^ (kk as u32);
+            if (kk < (kk.min(a[f]))) {
+                c[f] = (c[f].max(((a[f + 1].mul_add(0.5f64, 1.25f64)).mul_add(0.5f64, (a[f + 1].min(b[f])))))).clamp(-1000.0f64, 1000.0f64);
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p201(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f64, i64, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let i0 = cx.init::<isize>(Op::Mul);
+    let i1 = cx.init::<u32>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 450.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p201(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p201(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 202: a `kernels` region over `i32` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p202(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [f64], h: &mut [u32], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: f32, i1: bool, g: usize, w: usize, v: usize) -> (f32, bool) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv2 = 0i32;
+    z[0] = (3i32 + (kk % 5i32));
+    #[acc::r#loop(independent, gang, reduction(+: s0))]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        #[acc::r#loop(seq)]
+        for i in 0..m {
+            let f = k * m + i;
+            s0 += (((kk >> 1)) as f32);
+        }
+    }
+    #[acc::r#loop(independent, gang)]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let mut q1 = 0i32;
+        {
+            o[row] = ((0i32.max(a[row])) as f64);
+            q1 = ((a[row] | a[row]));
+        }
+        #[acc::r#loop(vector(64), reduction(^: s1), reduction(+: s0), private(pv2))]
+        for i in 0..m {
+            let f = k * m + i;
+            pv2 = ((b[f].wrapping_mul(b[f]).wrapping_add(9i32)) % 5i32);
+            s1 = s1 ^ ((((f % 3) as i32) + c[f]) == ((q1 >> 1)));
+            s0 += (((((f % 3) as i32) / 2i32) % 3i32) as f32);
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p202(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [f64], h: &mut [u32], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: f32, i1: bool, g: usize, w: usize, v: usize) -> (f32, bool) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv2 = 0i32;
+    z[0] = (3i32 + (kk % 5i32));
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        for i in 0..m {
+            let f = k * m + i;
+            s0 += (((kk >> 1)) as f32);
+        }
+    }
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let mut q1 = 0i32;
+        {
+            o[row] = ((0i32.max(a[row])) as f64);
+            q1 = ((a[row] | a[row]));
+        }
+        for i in 0..m {
+            let f = k * m + i;
+            pv2 = ((b[f].wrapping_mul(b[f]).wrapping_add(9i32)) % 5i32);
+            s1 = s1 ^ ((((f % 3) as i32) + c[f]) == ((q1 >> 1)));
+            s0 += (((((f % 3) as i32) / 2i32) % 3i32) as f32);
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p202(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i32, f64, u32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i32>());
+    let i0 = cx.init::<f32>(Op::Add);
+    let i1 = cx.init::<bool>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1009.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0 + 7.0*x1*x2*x3, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p202(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p202(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 203: a `kernels` region over `u8` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p203(a: &[u8], b: &[u8], mu: &[u8], c: &mut [u8], o: &mut [i8], h: &mut [usize], z: &mut [u8], scr: &mut [u8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u8, i0: u64, i1: u16, g: usize, w: usize, v: usize) -> (u64, u16, usize, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut cnt4 = 0usize;
+    let mut cnt7 = 0usize;
+    let top = (if ((0u8 & 0u8)) > kk { kk } else { ((0u8 & 0u8)) });
+    if kk != kk {
+        #[acc::r#loop(reduction(min: s1))]
+        for k in (lo..lo + n1).step_by(st) {
+            let row = (k - lo);
+            let t1 = (((top.wrapping_mul(((row % 3) as u8)).wrapping_add(5u8)) ^ top));
+            let mut sh2 = [0u8; 8];
+            #[acc::r#loop(vector)]
+            for q in 0..8 {
+                sh2[q] = 2u8;
+            }
+            let mut r3 = 0i8;
+            #[acc::r#loop(reduction(min: r3, s1))]
+            for i in 0..m {
+                let f = (k - lo) * m + i;
+                r3 = (a[f + 1] as i8).min(r3);
+                if (t1 as u16) < s1 { s1 = (t1 as u16); }
+            }
+            o[row] = r3;
+            acc::atomic!(cnt4 += 1usize);
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    #[acc::r#loop(gang(dim: 2))]
+    for k in 0..n1 {
+        let row = k;
+        let t5 = 2u8;
+        let mut r6 = 5.0f32;
+        #[acc::r#loop(gang(dim: 1), vector(128), reduction(+: r6))]
+        for i in 0..m {
+            let f = k * m + i;
+            r6 += (t5 as f32);
+            let old8 = acc::atomic!(capture cnt7 += 1usize);
+        }
+        let _ = r6;
+    }
+    (s0, s1, cnt4, cnt7)
+}
+
+fn seq_p203(a: &[u8], b: &[u8], mu: &[u8], c: &mut [u8], o: &mut [i8], h: &mut [usize], z: &mut [u8], scr: &mut [u8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u8, i0: u64, i1: u16, g: usize, w: usize, v: usize) -> (u64, u16, usize, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut cnt4 = 0usize;
+    let mut cnt7 = 0usize;
+    let top = (if ((0u8 & 0u8)) > kk { kk } else { ((0u8 & 0u8)) });
+    if kk != kk {
+        for k in (lo..lo + n1).step_by(st) {
+            let row = (k - lo);
+            let t1 = (((top.wrapping_mul(((row % 3) as u8)).wrapping_add(5u8)) ^ top));
+            let mut sh2 = [0u8; 8];
+            for q in 0..8 {
+                sh2[q] = 2u8;
+            }
+            let mut r3 = 0i8;
+            for i in 0..m {
+                let f = (k - lo) * m + i;
+                r3 = (a[f + 1] as i8).min(r3);
+                if (t1 as u16) < s1 { s1 = (t1 as u16); }
+            }
+            o[row] = r3;
+            cnt4 += 1usize;
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    for k in 0..n1 {
+        let row = k;
+        let t5 = 2u8;
+        let mut r6 = 5.0f32;
+        for i in 0..m {
+            let f = k * m + i;
+            r6 += (t5 as f32);
+            let old8 = cnt7; cnt7 += 1usize;
+        }
+        let _ = r6;
+    }
+    (s0, s1, cnt4, cnt7)
+}
+
+fn run_p203(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1 <= 1.8446744073709552e+19 && 1.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<u8, i8, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u8>());
+    let i0 = cx.init::<u64>(Op::Mul);
+    let i1 = cx.init::<u16>(Op::MinOrdered);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 1.0*x1, 1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p203(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p203(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 204: a `parallel` region over `i64` data.
+#[acc::parallel(firstprivate(kk), num_workers(w))]
+fn acc_p204(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [i32], h: &mut [i32], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: i32, g: usize, w: usize, v: usize) -> (i32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    z[0] = ((if (a[1] & 1) == 0 { kk } else { a[1] }) * (-1i64));
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        #[acc::r#loop(vector)]
+        for i in 0..m {
+            let f = k * m + i;
+            c[f] = (c[f] ^ (((((f % 3) as i64) ^ a[f + 1])) * (((f % 16) as i64) / 3i64))).clamp((-99i64), 99i64);
+        }
+    }
+    #[acc::r#loop(gang, reduction(+: s0))]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = a[row];
+        #[acc::r#loop(worker)]
+        for j in (0..n2).step_by(st) {
+            let row = k * n2 + j;
+            #[acc::r#loop(seq)]
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                if ((((f % 7) as i64) - a[f + 1]) < (c[f].min(c[f]))) {
+                    continue;
+                }
+                let mut win2 = a[f];
+                for q in 0..2 {
+                    win2 = win2.max(a[f + (q & 1)]);
+                }
+                s0 += ((a[f] / 2i64) as i32);
+                c[f] = c[f].min(((kk >> 1)));
+                acc::atomic!(h[(f * 7 + 3) % h.len()] += ((a[f] + win2) as i32));
+            }
+        }
+    }
+    #[acc::r#loop(gang, reduction(+: s0))]
+    for k in 0..n1 {
+        let row = k;
+        let t3 = (((a[row].min(kk)) & (kk + ((row % 16) as i64))));
+        for rep in 0..2 {
+            #[acc::r#loop(worker, reduction(+: s0))]
+            for j in 0..n2 {
+                let row = k * n2 + j;
+                let t4 = ((row % 3) as i64);
+                let mut sh5 = [0i64; 8];
+                #[acc::r#loop(vector)]
+                for q in 0..8 {
+                    sh5[q] = ((5i64.wrapping_mul(a[(row + q) % a.len()]).wrapping_add(9i64)) % 8i64);
+                }
+                let mut r6 = 8u32;
+                #[acc::r#loop(vector, reduction(+: r6))]
+                for i in 0..n3 {
+                    let f = (k * n2 + j) * n3 + i;
+                    r6 = (2i64 as u32) + r6;
+                    c[f] = c[f].min((((t3 >> 1)).max(c[f])));
+                    s0 = s0 + (((a[f + 1] & a[f + 1])) as i32);
+                    s0 = (t3 as i32) + s0;
+                }
+                let _ = r6;
+            }
+        }
+    }
+    (s0,)
+}
+
+fn seq_p204(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [i32], h: &mut [i32], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: i32, g: usize, w: usize, v: usize) -> (i32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    z[0] = ((if (a[1] & 1) == 0 { kk } else { a[1] }) * (-1i64));
+    for k in 0..n1 {
+        let row = k;
+        for i in 0..m {
+            let f = k * m + i;
+            c[f] = (c[f] ^ (((((f % 3) as i64) ^ a[f + 1])) * (((f % 16) as i64) / 3i64))).clamp((-99i64), 99i64);
+        }
+    }
+    for k in 0..n1 {
+        let row = k;
+        let t1 = a[row];
+        for j in (0..n2).step_by(st) {
+            let row = k * n2 + j;
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                if ((((f % 7) as i64) - a[f + 1]) < (c[f].min(c[f]))) {
+                    continue;
+                }
+                let mut win2 = a[f];
+                for q in 0..2 {
+                    win2 = win2.max(a[f + (q & 1)]);
+                }
+                s0 += ((a[f] / 2i64) as i32);
+                c[f] = c[f].min(((kk >> 1)));
+                h[(f * 7 + 3) % h.len()] += ((a[f] + win2) as i32);
+            }
+        }
+    }
+    for k in 0..n1 {
+        let row = k;
+        let t3 = (((a[row].min(kk)) & (kk + ((row % 16) as i64))));
+        for rep in 0..2 {
+            for j in 0..n2 {
+                let row = k * n2 + j;
+                let t4 = ((row % 3) as i64);
+                let mut sh5 = [0i64; 8];
+                for q in 0..8 {
+                    sh5[q] = ((5i64.wrapping_mul(a[(row + q) % a.len()]).wrapping_add(9i64)) % 8i64);
+                }
+                let mut r6 = 8u32;
+                for i in 0..n3 {
+                    let f = (k * n2 + j) * n3 + i;
+                    r6 = (2i64 as u32) + r6;
+                    c[f] = c[f].min((((t3 >> 1)).max(c[f])));
+                    s0 = s0 + (((a[f + 1] & a[f + 1])) as i32);
+                    s0 = (t3 as i32) + s0;
+                }
+                let _ = r6;
+            }
+        }
+    }
+    (s0,)
+}
+
+fn run_p204(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 36.0*x1*x2*x3 <= 2147483647.0 && 8.0 + 2.0*x3 <= 4294967295.0 && 9.0 + 100.0*x1*x2*x3 <= 2147483647.0);
+    let x = cx.arrays::<i64, i32, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i64>());
+    let i0 = cx.init::<i32>(Op::Add);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 36.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0 + 100.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p204(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p204(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 205: a `parallel` region over `usize` data.
+#[acc::parallel(num_gangs(g), vector_length(v))]
+fn acc_p205(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [u32], h: &mut [f32], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = (((1usize / 2usize) >> 1));
+    z[0] = ((5usize / 2usize) % 5usize);
+    #[acc::r#loop(gang, worker)]
+    for i in 0..nn {
+        let f = i;
+        if ((b[f] & 1) == 0) {
+            continue;
+        }
+        let mut win1 = a[f];
+        for q in 0..2 {
+            win1 = win1.max(a[f + (q & 1)]);
+        }
+        acc::atomic!(h[((3usize.max(b[f])) as usize) % h.len()] += ((if win1 > kk { win1 } else { kk }) as f32));
+        c[f] = win1;
+    }
+    ()
+}
+
+fn seq_p205(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [u32], h: &mut [f32], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = (((1usize / 2usize) >> 1));
+    z[0] = ((5usize / 2usize) % 5usize);
+    for i in 0..nn {
+        let f = i;
+        if ((b[f] & 1) == 0) {
+            continue;
+        }
+        let mut win1 = a[f];
+        for q in 0..2 {
+            win1 = win1.max(a[f + (q & 1)]);
+        }
+        h[((3usize.max(b[f])) as usize) % h.len()] += ((if win1 > kk { win1 } else { kk }) as f32);
+        c[f] = win1;
+    }
+    ()
+}
+
+fn run_p205(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<usize, u32, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 18.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p205(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p205(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 206: a `kernels` region over `u64` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p206(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [usize], h: &mut [f32], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: u64, i1: f64, g: usize, w: usize, v: usize) -> (u64, f64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa4 = [0u64; 4];
+    let top = a[1];
+    #[acc::r#loop(independent, gang)]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t1 = top;
+        #[acc::r#loop(seq)]
+        for i in 0..m {
+            let f = k * m + i;
+            c[f] = (if kk > ((f % 16) as u64) { ((f % 16) as u64) } else { kk });
+        }
+    }
+    if a[0] <= a[1] {
+        #[acc::r#loop(reduction(|: s0))]
+        for i in 1..=nn {
+            let f = (i - 1);
+            s0 |= ((kk >> 2));
+        }
+    }
+    #[acc::r#loop(gang(dim: 2))]
+    for k in 0..n1 {
+        let row = k;
+        let t2 = kk;
+        let mut q3 = 0u64;
+        {
+            o[row] = ((0u64 * 2u64) as usize);
+            q3 = (((row % 7) as u64) % 8u64);
+        }
+        #[acc::r#loop(gang(dim: 1), vector(128), private(pa4))]
+        for i in 0..m {
+            let f = k * m + i;
+            for q in 0..4 { pa4[q] = ((((q % 7) as u64) >> 2)); }
+            acc::atomic!(h[(f * 7 + 3) % h.len()] += (((f % 3) as u64) as f32));
+            acc::atomic!(h[(((t2 | a[f])) as usize) % h.len()] += (q3 as f32));
+            c[f] = t2;
+        }
+    }
+    z[1] = z[1] ^ s0;
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, s1)
+}
+
+fn seq_p206(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [usize], h: &mut [f32], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: u64, i1: f64, g: usize, w: usize, v: usize) -> (u64, f64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa4 = [0u64; 4];
+    let top = a[1];
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t1 = top;
+        for i in 0..m {
+            let f = k * m + i;
+            c[f] = (if kk > ((f % 16) as u64) { ((f % 16) as u64) } else { kk });
+        }
+    }
+    if a[0] <= a[1] {
+        for i in 1..=nn {
+            let f = (i - 1);
+            s0 |= ((kk >> 2));
+        }
+    }
+    for k in 0..n1 {
+        let row = k;
+        let t2 = kk;
+        let mut q3 = 0u64;
+        {
+            o[row] = ((0u64 * 2u64) as usize);
+            q3 = (((row % 7) as u64) % 8u64);
+        }
+        for i in 0..m {
+            let f = k * m + i;
+            for q in 0..4 { pa4[q] = ((((q % 7) as u64) >> 2)); }
+            h[(f * 7 + 3) % h.len()] += (((f % 3) as u64) as f32);
+            h[(((t2 | a[f])) as usize) % h.len()] += (q3 as f32);
+            c[f] = t2;
+        }
+    }
+    z[1] = z[1] ^ s0;
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, s1)
+}
+
+fn run_p206(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u64, usize, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u64>());
+    let i0 = cx.init::<u64>(Op::Or);
+    let i1 = cx.init::<f64>(Op::Min);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 18.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p206(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p206(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 207: a `parallel` region over `u32` data.
+#[acc::parallel(num_workers(w), vector_length(v), if(n1 % 4 != 3), copy(c, h))]
+fn acc_p207(a: &[u32], b: &[u32], mu: &[i64], c: &mut [u32], o: &mut [usize], h: &mut [u32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: i8, i1: i64, g: usize, w: usize, v: usize) -> (i8, i64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    #[acc::r#loop(gang, reduction(*: s1))]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((row % 16) as u32);
+        let mut sh2 = [0u32; 8];
+        #[acc::r#loop(worker, vector)]
+        for q in 0..8 {
+            sh2[q] = (((q % 3) as u32).max((a[(row + q) % a.len()] * 5u32)));
+        }
+        let mut r3 = 0i64;
+        #[acc::r#loop(worker, vector, collapse(2), reduction(min: r3, s0))]
+        for j in 0..n2 {
+            for i in (0..n3).step_by(st) {
+                let f = (k * n2 + j) * n3 + i;
+                let mut win4 = a[f];
+                for q in 0..2 {
+                    win4 = win4.max(a[f + (q & 1)]);
+                }
+                s1 *= mu[f];
+                if (((((5u32 & 4u32)) | 2u32)) as i8) < s0 { s0 = (((((5u32 & 4u32)) | 2u32)) as i8); }
+                s0 = s0.min((0u32 as i8));
+            }
+        }
+        let _ = r3;
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    #[acc::r#loop(gang, worker, reduction(min: s0))]
+    for k in 0..n1 {
+        let row = k;
+        let t5 = ((row % 3) as u32);
+        let mut r6 = 0.0f64;
+        #[acc::r#loop(vector, reduction(min: r6, s0))]
+        for i in (0..m).step_by(st) {
+            let f = k * m + i;
+            if ((a[f] / 2u32) < ((kk >> 1))) {
+                continue;
+            }
+            if (((kk >> 1)) as f64) < r6 { r6 = (((kk >> 1)) as f64); }
+            if (((c[f] ^ kk)) as i8) < s0 { s0 = (((c[f] ^ kk)) as i8); }
+        }
+        let _ = r6;
+    }
+    #[acc::r#loop(reduction(min: s0))]
+    for i in 0..nn {
+        let f = i;
+        let mut win7 = a[f];
+        for q in 0..2 {
+            win7 = win7.max(a[f + (q & 1)]);
+        }
+        if (((if 1u32 > c[f] { c[f] } else { 1u32 }).max((c[f] + ((f % 16) as u32)))) as i8) < s0 { s0 = (((if 1u32 > c[f] { c[f] } else { 1u32 }).max((c[f] + ((f % 16) as u32)))) as i8); }
+    }
+    (s0, s1)
+}
+
+fn seq_p207(a: &[u32], b: &[u32], mu: &[i64], c: &mut [u32], o: &mut [usize], h: &mut [u32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: i8, i1: i64, g: usize, w: usize, v: usize) -> (i8, i64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((row % 16) as u32);
+        let mut sh2 = [0u32; 8];
+        for q in 0..8 {
+            sh2[q] = (((q % 3) as u32).max((a[(row + q) % a.len()] * 5u32)));
+        }
+        let mut r3 = 0i64;
+        for j in 0..n2 {
+            for i in (0..n3).step_by(st) {
+                let f = (k * n2 + j) * n3 + i;
+                let mut win4 = a[f];
+                for q in 0..2 {
+                    win4 = win4.max(a[f + (q & 1)]);
+                }
+                s1 *= mu[f];
+                if (((((5u32 & 4u32)) | 2u32)) as i8) < s0 { s0 = (((((5u32 & 4u32)) | 2u32)) as i8); }
+                s0 = s0.min((0u32 as i8));
+            }
+        }
+        let _ = r3;
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    for k in 0..n1 {
+        let row = k;
+        let t5 = ((row % 3) as u32);
+        let mut r6 = 0.0f64;
+        for i in (0..m).step_by(st) {
+            let f = k * m + i;
+            if ((a[f] / 2u32) < ((kk >> 1))) {
+                continue;
+            }
+            if (((kk >> 1)) as f64) < r6 { r6 = (((kk >> 1)) as f64); }
+            if (((c[f] ^ kk)) as i8) < s0 { s0 = (((c[f] ^ kk)) as i8); }
+        }
+        let _ = r6;
+    }
+    for i in 0..nn {
+        let f = i;
+        let mut win7 = a[f];
+        for q in 0..2 {
+            win7 = win7.max(a[f + (q & 1)]);
+        }
+        if (((if 1u32 > c[f] { c[f] } else { 1u32 }).max((c[f] + ((f % 16) as u32)))) as i8) < s0 { s0 = (((if 1u32 > c[f] { c[f] } else { 1u32 }).max((c[f] + ((f % 16) as u32)))) as i8); }
+    }
+    (s0, s1)
+}
+
+fn run_p207(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u32, usize, u32, i64>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u32>());
+    let i0 = cx.init::<i8>(Op::MinOrdered);
+    let i1 = cx.init::<i64>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p207(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p207(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 208: a `parallel` region over `usize` data.
+#[acc::parallel(num_gangs(g), num_workers(w))]
+fn acc_p208(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [isize], h: &mut [u64], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: i64, i1: usize, g: usize, w: usize, v: usize) -> (i64, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv2 = 0usize;
+    let mut pa4 = [0usize; 4];
+    z[0] = (((kk.max(kk)) | ((kk | kk))));
+    #[acc::r#loop(worker, reduction(|: s0), reduction(+: s1))]
+    for k in 1..=n1 {
+        let row = (k - 1);
+        let t1 = a[row];
+        #[acc::r#loop(vector, reduction(+: s1), private(pv2))]
+        for i in 0..m {
+            let f = (k - 1) * m + i;
+            if (!((((((f % 3) as usize) ^ a[f + 1])) & 1) == 0)) {
+                continue;
+            }
+            pv2 = a[f];
+            c[f] = c[f].max(t1);
+            s0 = (kk as i64) | s0;
+            s1 = (((5usize & ((f % 7) as usize))).max(((kk ^ ((f % 7) as usize))))) + s1;
+        }
+    }
+    if n1 % 3 != 1 {
+        #[acc::r#loop(gang, worker, vector, collapse(3))]
+        for k in (0..n1).step_by(st) {
+            for j in 0..n2 {
+                for i in 0..n3 {
+                    let f = (k * n2 + j) * n3 + i;
+                    acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min(((a[f + 1] * kk) as u64)));
+                    c[f] = (((((f % 3) as usize) + a[f + 1]) ^ ((((f % 3) as usize) ^ ((f % 3) as usize)))));
+                }
+            }
+        }
+    }
+    #[acc::r#loop(reduction(+: s1))]
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let t3 = ((kk ^ (if (kk & 1) == 0 { kk } else { 4usize })));
+        #[acc::r#loop(private(pa4))]
+        for i in 1..=m {
+            let f = (k - lo) * m + (i - 1);
+            for q in 0..4 { pa4[q] = ((4usize | kk)); }
+            s1 = ((f % 7) as usize) + s1;
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p208(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [isize], h: &mut [u64], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: i64, i1: usize, g: usize, w: usize, v: usize) -> (i64, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv2 = 0usize;
+    let mut pa4 = [0usize; 4];
+    z[0] = (((kk.max(kk)) | ((kk | kk))));
+    for k in 1..=n1 {
+        let row = (k - 1);
+        let t1 = a[row];
+        for i in 0..m {
+            let f = (k - 1) * m + i;
+            if (!((((((f % 3) as usize) ^ a[f + 1])) & 1) == 0)) {
+                continue;
+            }
+            pv2 = a[f];
+            c[f] = c[f].max(t1);
+            s0 = (kk as i64) | s0;
+            s1 = (((5usize & ((f % 7) as usize))).max(((kk ^ ((f % 7) as usize))))) + s1;
+        }
+    }
+    if n1 % 3 != 1 {
+        for k in (0..n1).step_by(st) {
+            for j in 0..n2 {
+                for i in 0..n3 {
+                    let f = (k * n2 + j) * n3 + i;
+                    h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min(((a[f + 1] * kk) as u64));
+                    c[f] = (((((f % 3) as usize) + a[f + 1]) ^ ((((f % 3) as usize) ^ ((f % 3) as usize)))));
+                }
+            }
+        }
+    }
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let t3 = ((kk ^ (if (kk & 1) == 0 { kk } else { 4usize })));
+        for i in 1..=m {
+            let f = (k - lo) * m + (i - 1);
+            for q in 0..4 { pa4[q] = ((4usize | kk)); }
+            s1 = ((f % 7) as usize) + s1;
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p208(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1081.0 <= 1.8446744073709552e+19 && 9.0 + 21.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<usize, isize, u64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let i0 = cx.init::<i64>(Op::Or);
+    let i1 = cx.init::<usize>(Op::Add);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1081.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0 + 21.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p208(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p208(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 209: a `parallel` region over `i64` data.
+#[acc::parallel(num_gangs(g), vector_length(v))]
+fn acc_p209(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [i64], h: &mut [f64], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: f64, i1: isize, g: usize, w: usize, v: usize) -> (f64, isize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = ((kk & ((a[0] >> 2))));
+    z[0] = ((5i64 / 3i64) - (kk.min(a[1])));
+    if a[0] <= a[1] {
+        #[acc::r#loop(gang, worker)]
+        for i in 0..nn {
+            let f = i;
+            c[f] = (c[f].max((((f % 7) as i64).wrapping_mul((top - 5i64)).wrapping_add(9i64)))).clamp((-99i64), 99i64);
+            c[f] = c[f].min(((((((f % 16) as i64) | 0i64)) | ((f % 16) as i64))));
+        }
+    }
+    #[acc::r#loop(gang, vector, reduction(&: s1))]
+    for i in 1..=nn {
+        let f = (i - 1);
+        s1 &= (a[f + 1] as isize);
+        c[f] = c[f].max(((((f % 3) as i64) - top) * (-1i64)));
+    }
+    (s0, s1)
+}
+
+fn seq_p209(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [i64], h: &mut [f64], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: f64, i1: isize, g: usize, w: usize, v: usize) -> (f64, isize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = ((kk & ((a[0] >> 2))));
+    z[0] = ((5i64 / 3i64) - (kk.min(a[1])));
+    if a[0] <= a[1] {
+        for i in 0..nn {
+            let f = i;
+            c[f] = (c[f].max((((f % 7) as i64).wrapping_mul((top - 5i64)).wrapping_add(9i64)))).clamp((-99i64), 99i64);
+            c[f] = c[f].min(((((((f % 16) as i64) | 0i64)) | ((f % 16) as i64))));
+        }
+    }
+    for i in 1..=nn {
+        let f = (i - 1);
+        s1 &= (a[f + 1] as isize);
+        c[f] = c[f].max(((((f % 3) as i64) - top) * (-1i64)));
+    }
+    (s0, s1)
+}
+
+fn run_p209(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i64, i64, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i64>());
+    let i0 = cx.init::<f64>(Op::Add);
+    let i1 = cx.init::<isize>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p209(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p209(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 210: a `parallel` region over `i16` data.
+#[acc::parallel(num_workers(w))]
+fn acc_p210(a: &[i16], b: &[i16], mu: &[u8], c: &mut [i16], o: &mut [u16], h: &mut [i32], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, i0: f64, i1: u64, g: usize, w: usize, v: usize) -> (f64, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa4 = [0i16; 4];
+    for rep in 0..2 {
+        #[acc::r#loop(gang, worker, reduction(|: s1))]
+        for k in 0..n1 {
+            let row = k;
+            let mut sh1 = [0i16; 8];
+            #[acc::r#loop(vector)]
+            for q in 0..8 {
+                sh1[q] = 1i16;
+            }
+            let mut r2 = true;
+            #[acc::r#loop(vector, reduction(|: r2, s1))]
+            for i in 0..m {
+                let f = k * m + i;
+                r2 |= (kk <= (4i16 * (-1i16)));
+                c[f] = c[f].min(a[f]);
+                s1 = (b[f] as u64) | s1;
+            }
+            let _ = r2;
+        }
+    }
+    #[acc::r#loop(gang)]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t3 = ((((row % 16) as i16) % 3i16).max((if (((row % 7) as i16) & 1) == 0 { ((row % 7) as i16) } else { kk })));
+        #[acc::r#loop(worker, vector, collapse(2), private(pa4))]
+        for j in 0..n2 {
+            for i in 1..=n3 {
+                let f = (k * n2 + j) * n3 + (i - 1);
+                for q in 0..4 { pa4[q] = ((kk & a[f + (q & 1)])); }
+                c[f] = ((f % 7) as i16);
+                c[f] = (c[f] ^ (a[f + 1] % 8i16)).clamp((-99i16), 99i16);
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p210(a: &[i16], b: &[i16], mu: &[u8], c: &mut [i16], o: &mut [u16], h: &mut [i32], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, i0: f64, i1: u64, g: usize, w: usize, v: usize) -> (f64, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa4 = [0i16; 4];
+    for rep in 0..2 {
+        for k in 0..n1 {
+            let row = k;
+            let mut sh1 = [0i16; 8];
+            for q in 0..8 {
+                sh1[q] = 1i16;
+            }
+            let mut r2 = true;
+            for i in 0..m {
+                let f = k * m + i;
+                r2 |= (kk <= (4i16 * (-1i16)));
+                c[f] = c[f].min(a[f]);
+                s1 = (b[f] as u64) | s1;
+            }
+            let _ = r2;
+        }
+    }
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t3 = ((((row % 16) as i16) % 3i16).max((if (((row % 7) as i16) & 1) == 0 { ((row % 7) as i16) } else { kk })));
+        for j in 0..n2 {
+            for i in 1..=n3 {
+                let f = (k * n2 + j) * n3 + (i - 1);
+                for q in 0..4 { pa4[q] = ((kk & a[f + (q & 1)])); }
+                c[f] = ((f % 7) as i16);
+                c[f] = (c[f] ^ (a[f + 1] % 8i16)).clamp((-99i16), 99i16);
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p210(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i16, u16, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i16>());
+    let i0 = cx.init::<f64>(Op::Max);
+    let i1 = cx.init::<u64>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p210(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p210(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 211: a `serial` region over `usize` data.
+#[acc::serial]
+fn acc_p211(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [u8], h: &mut [f32], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: i8, g: usize, w: usize, v: usize) -> (i8,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    if kk != kk {
+        #[acc::r#loop(reduction(max: s0))]
+        for i in 0..nn {
+            let f = i;
+            if ((((b[f] >> 2)) & 1) == 0) {
+                continue;
+            }
+            s0 = s0.max((c[f] as i8));
+            c[f] = (c[f].max((((a[f + 1] | b[f])).max((c[f] * 2usize))))).clamp(0usize, 99usize);
+        }
+    }
+    (s0,)
+}
+
+fn seq_p211(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [u8], h: &mut [f32], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: i8, g: usize, w: usize, v: usize) -> (i8,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    if kk != kk {
+        for i in 0..nn {
+            let f = i;
+            if ((((b[f] >> 2)) & 1) == 0) {
+                continue;
+            }
+            s0 = s0.max((c[f] as i8));
+            c[f] = (c[f].max((((a[f + 1] | b[f])).max((c[f] * 2usize))))).clamp(0usize, 99usize);
+        }
+    }
+    (s0,)
+}
+
+fn run_p211(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<usize, u8, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let i0 = cx.init::<i8>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p211(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p211(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 212: a `kernels` region over `i64` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p212(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [i16], h: &mut [i64], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: f32, g: usize, w: usize, v: usize) -> (f32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = 2i64;
+    z[0] = (4i64.wrapping_mul(((a[1] & a[1]))).wrapping_add(9i64));
+    #[acc::r#loop(independent, gang, reduction(min: s0))]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = (kk - (a[row] % 8i64));
+        let mut q2 = 0i64;
+        {
+            o[row] = (((a[row] >> 2)) as i16);
+            q2 = (kk.max(a[row]));
+        }
+        let mut sh3 = [0i64; 8];
+        #[acc::r#loop(worker)]
+        for q in 0..8 {
+            sh3[q] = a[(row + q) % a.len()];
+        }
+        let mut r4 = !0i16;
+        #[acc::r#loop(independent, worker, reduction(&: r4))]
+        for j in 1..=n2 {
+            let row = k * n2 + (j - 1);
+            let t5 = (a[row].max((if (((row % 16) as i64) & 1) == 0 { ((row % 16) as i64) } else { q2 })));
+            let mut r6 = !0isize;
+            #[acc::r#loop(vector(32), reduction(&: r4, r6), reduction(min: s0))]
+            for i in 0..n3 {
+                let f = (k * n2 + (j - 1)) * n3 + i;
+                r4 &= (0i64 as i16);
+                r6 &= ((a[f + 1] - (q2 + 4i64)) as isize);
+                s0 = ((kk.min(kk)) as f32).min(s0);
+                s0 = s0.min((q2 as f32));
+            }
+            let _ = r6;
+        }
+        o[row] = r4;
+    }
+    (s0,)
+}
+
+fn seq_p212(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [i16], h: &mut [i64], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: f32, g: usize, w: usize, v: usize) -> (f32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = 2i64;
+    z[0] = (4i64.wrapping_mul(((a[1] & a[1]))).wrapping_add(9i64));
+    for k in 0..n1 {
+        let row = k;
+        let t1 = (kk - (a[row] % 8i64));
+        let mut q2 = 0i64;
+        {
+            o[row] = (((a[row] >> 2)) as i16);
+            q2 = (kk.max(a[row]));
+        }
+        let mut sh3 = [0i64; 8];
+        for q in 0..8 {
+            sh3[q] = a[(row + q) % a.len()];
+        }
+        let mut r4 = !0i16;
+        for j in 1..=n2 {
+            let row = k * n2 + (j - 1);
+            let t5 = (a[row].max((if (((row % 16) as i64) & 1) == 0 { ((row % 16) as i64) } else { q2 })));
+            let mut r6 = !0isize;
+            for i in 0..n3 {
+                let f = (k * n2 + (j - 1)) * n3 + i;
+                r4 &= (0i64 as i16);
+                r6 &= ((a[f + 1] - (q2 + 4i64)) as isize);
+                s0 = ((kk.min(kk)) as f32).min(s0);
+                s0 = s0.min((q2 as f32));
+            }
+            let _ = r6;
+        }
+        o[row] = r4;
+    }
+    (s0,)
+}
+
+fn run_p212(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i64, i16, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i64>());
+    let i0 = cx.init::<f32>(Op::Min);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0 + 18.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p212(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p212(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 213: a `kernels` region over `isize` data.
+#[acc::kernels(vector_length(v), copyin(a), copy(o))]
+fn acc_p213(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [i32], h: &mut [u32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: i16, i1: usize, g: usize, w: usize, v: usize) -> (i16, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut carry1 = kk;
+    for i in 0..nn {
+        carry1 = (carry1 ^ a[i]).max(a[i + 1]);
+        z[3] = carry1;
+    }
+    (s0, s1)
+}
+
+fn seq_p213(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [i32], h: &mut [u32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: i16, i1: usize, g: usize, w: usize, v: usize) -> (i16, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut carry1 = kk;
+    for i in 0..nn {
+        carry1 = (carry1 ^ a[i]).max(a[i + 1]);
+        z[3] = carry1;
+    }
+    (s0, s1)
+}
+
+fn run_p213(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 9.0 <= 32767.0);
+    let x = cx.arrays::<isize, i32, u32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let i0 = cx.init::<i16>(Op::Add);
+    let i1 = cx.init::<usize>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p213(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p213(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 214: a `parallel` region over `i64` data.
+#[acc::parallel(private(scr), num_gangs(g), vector_length(v))]
+fn acc_p214(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [i64], h: &mut [usize], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: usize, i1: bool, g: usize, w: usize, v: usize) -> (usize, bool, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut cnt5 = 0usize;
+    let top = (((a[0] >> 2)) * (a[0] * (-1i64)));
+    z[0] = ((((kk >> 1)) | 0i64));
+    if kk != kk {
+        #[acc::r#loop(worker, reduction(&: s1))]
+        for k in 0..n1 {
+            let row = k;
+            let t1 = 2i64;
+            let mut r2 = 0.0f64;
+            #[acc::r#loop(vector, reduction(max: r2))]
+            for i in 0..m {
+                let f = k * m + i;
+                r2 = (top as f64).max(r2);
+                s1 &= ((a[f] * a[f]) <= (top * (-2i64)));
+            }
+            let _ = r2;
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    #[acc::r#loop(gang, worker)]
+    for k in 0..n1 {
+        let row = k;
+        let t3 = ((if (5i64 & 1) == 0 { 5i64 } else { ((row % 3) as i64) }) * (-2i64));
+        let mut sh4 = [0i64; 8];
+        #[acc::r#loop(vector)]
+        for q in 0..8 {
+            sh4[q] = a[(row + q) % a.len()];
+        }
+        #[acc::r#loop(vector)]
+        for i in 0..m {
+            let f = k * m + i;
+            let old6 = acc::atomic!(capture cnt5 += 1usize);
+            c[f] = ((f % 7) as i64);
+            if ((a[f + 1].min(((f % 7) as i64))) == ((t3 & a[f + 1]))) {
+                c[f] = ((1i64 * 2i64).max(((t3 & sh4[row % 8]))));
+            }
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    #[acc::r#loop(gang, collapse(2))]
+    for k in 0..n1 {
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            if (((row % 7) as i64) == (a[row] / 3i64)) {
+                continue;
+            }
+            let t7 = (((5i64 >> 1)).max((a[row] + a[row])));
+            for q in 0..scr.len() {
+                scr[q] = (((q % 16) as i64) - 3i64);
+            }
+            let mut r8 = 0i64;
+            #[acc::r#loop(vector, reduction(^: r8))]
+            for i in lo..lo + n3 {
+                let f = (k * n2 + j) * n3 + (i - lo);
+                let mut win9 = a[f];
+                for q in 0..2 {
+                    win9 = win9.max(a[f + (q & 1)]);
+                }
+                acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min(3usize));
+            }
+            o[row] = r8;
+        }
+    }
+    (s0, s1, cnt5)
+}
+
+fn seq_p214(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [i64], h: &mut [usize], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: usize, i1: bool, g: usize, w: usize, v: usize) -> (usize, bool, usize) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut cnt5 = 0usize;
+    let top = (((a[0] >> 2)) * (a[0] * (-1i64)));
+    z[0] = ((((kk >> 1)) | 0i64));
+    if kk != kk {
+        for k in 0..n1 {
+            let row = k;
+            let t1 = 2i64;
+            let mut r2 = 0.0f64;
+            for i in 0..m {
+                let f = k * m + i;
+                r2 = (top as f64).max(r2);
+                s1 &= ((a[f] * a[f]) <= (top * (-2i64)));
+            }
+            let _ = r2;
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    for k in 0..n1 {
+        let row = k;
+        let t3 = ((if (5i64 & 1) == 0 { 5i64 } else { ((row % 3) as i64) }) * (-2i64));
+        let mut sh4 = [0i64; 8];
+        for q in 0..8 {
+            sh4[q] = a[(row + q) % a.len()];
+        }
+        for i in 0..m {
+            let f = k * m + i;
+            let old6 = cnt5; cnt5 += 1usize;
+            c[f] = ((f % 7) as i64);
+            if ((a[f + 1].min(((f % 7) as i64))) == ((t3 & a[f + 1]))) {
+                c[f] = ((1i64 * 2i64).max(((t3 & sh4[row % 8]))));
+            }
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    for k in 0..n1 {
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            if (((row % 7) as i64) == (a[row] / 3i64)) {
+                continue;
+            }
+            let t7 = (((5i64 >> 1)).max((a[row] + a[row])));
+            for q in 0..scr.len() {
+                scr[q] = (((q % 16) as i64) - 3i64);
+            }
+            let mut r8 = 0i64;
+            for i in lo..lo + n3 {
+                let f = (k * n2 + j) * n3 + (i - lo);
+                let mut win9 = a[f];
+                for q in 0..2 {
+                    win9 = win9.max(a[f + (q & 1)]);
+                }
+                h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min(3usize);
+            }
+            o[row] = r8;
+        }
+    }
+    (s0, s1, cnt5)
+}
+
+fn run_p214(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2*x3 <= 1.8446744073709552e+19 && 1003.0 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<i64, i64, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i64>());
+    let i0 = cx.init::<usize>(Op::Xor);
+    let i1 = cx.init::<bool>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1003.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p214(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p214(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 215: a `parallel` region over `i16` data.
+#[acc::parallel(firstprivate(kk), num_gangs(g), vector_length(v), if(n1 % 4 != 3), copyin(a, b))]
+fn acc_p215(a: &[i16], b: &[i16], mu: &[u8], c: &mut [i16], o: &mut [bool], h: &mut [i32], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, i0: f32, i1: f32, g: usize, w: usize, v: usize) -> (f32, f32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    #[acc::r#loop]
+    for i in lo..lo + nn {
+        let f = (i - lo);
+        let mut win1 = a[f];
+        for q in 0..2 {
+            win1 = win1.max(a[f + (q & 1)]);
+        }
+        acc::atomic!(h[(f * 7 + 3) % h.len()] += (((win1 >> 1)) as i32));
+    }
+    (s0, s1)
+}
+
+fn seq_p215(a: &[i16], b: &[i16], mu: &[u8], c: &mut [i16], o: &mut [bool], h: &mut [i32], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, i0: f32, i1: f32, g: usize, w: usize, v: usize) -> (f32, f32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    for i in lo..lo + nn {
+        let f = (i - lo);
+        let mut win1 = a[f];
+        for q in 0..2 {
+            win1 = win1.max(a[f + (q & 1)]);
+        }
+        h[(f * 7 + 3) % h.len()] += (((win1 >> 1)) as i32);
+    }
+    (s0, s1)
+}
+
+fn run_p215(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 10.0*x1*x2*x3 <= 2147483647.0);
+    let x = cx.arrays::<i16, bool, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i16>());
+    let i0 = cx.init::<f32>(Op::Max);
+    let i1 = cx.init::<f32>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 10.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p215(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p215(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 216: a `parallel` region over `u64` data.
+#[acc::parallel(num_gangs(g), vector_length(v))]
+fn acc_p216(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [u8], h: &mut [u64], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: i8, g: usize, w: usize, v: usize) -> (i8,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa4 = [0u64; 4];
+    #[acc::r#loop(gang, reduction(+: s0))]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t1 = (((((row % 16) as u64) * 2u64) ^ (((row % 3) as u64).min(kk))));
+        let mut q2 = 0u64;
+        {
+            o[row] = (((1u64 & 4u64)) as u8);
+            q2 = (((row % 3) as u64) / 7u64);
+        }
+        let mut r3 = 0u8;
+        #[acc::r#loop(vector, reduction(^: r3), reduction(+: s0), private(pa4))]
+        for i in (0..m).step_by(st) {
+            let f = k * m + i;
+            for q in 0..4 { pa4[q] = (kk + 4u64); }
+            r3 ^= (pa4[(f + 1) % 4] as u8);
+            c[f] = ((((f % 7) as u64) + a[f]).min((((f % 7) as u64).min(c[f]))));
+            s0 = s0 + (q2 as i8);
+        }
+        #[acc::r#loop(vector, reduction(^: r3))]
+        for i in 0..m {
+            r3 = r3 ^ (a[row * m + i] as u8);
+        }
+        o[row] = r3;
+    }
+    #[acc::r#loop(worker)]
+    for i in 0..nn {
+        let f = i;
+    }
+    #[acc::r#loop(gang, reduction(+: s0))]
+    for k in 0..n1 {
+        let row = k;
+        let t5 = ((a[row] | ((((row % 16) as u64) | kk))));
+        #[acc::r#loop(worker, vector, reduction(+: s0))]
+        for i in 0..m {
+            let f = k * m + i;
+            c[f] = a[f];
+            s0 = (((2u64 >> 2)) as i8) + s0;
+        }
+    }
+    (s0,)
+}
+
+fn seq_p216(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [u8], h: &mut [u64], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: i8, g: usize, w: usize, v: usize) -> (i8,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa4 = [0u64; 4];
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t1 = (((((row % 16) as u64) * 2u64) ^ (((row % 3) as u64).min(kk))));
+        let mut q2 = 0u64;
+        {
+            o[row] = (((1u64 & 4u64)) as u8);
+            q2 = (((row % 3) as u64) / 7u64);
+        }
+        let mut r3 = 0u8;
+        for i in (0..m).step_by(st) {
+            let f = k * m + i;
+            for q in 0..4 { pa4[q] = (kk + 4u64); }
+            r3 ^= (pa4[(f + 1) % 4] as u8);
+            c[f] = ((((f % 7) as u64) + a[f]).min((((f % 7) as u64).min(c[f]))));
+            s0 = s0 + (q2 as i8);
+        }
+        for i in 0..m {
+            r3 = r3 ^ (a[row * m + i] as u8);
+        }
+        o[row] = r3;
+    }
+    for i in 0..nn {
+        let f = i;
+    }
+    for k in 0..n1 {
+        let row = k;
+        let t5 = ((a[row] | ((((row % 16) as u64) | kk))));
+        for i in 0..m {
+            let f = k * m + i;
+            c[f] = a[f];
+            s0 = (((2u64 >> 2)) as i8) + s0;
+        }
+    }
+    (s0,)
+}
+
+fn run_p216(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 9.0 + 0.0*x1*x2*x3 <= 127.0);
+    let x = cx.arrays::<u64, u8, u64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u64>());
+    let i0 = cx.init::<i8>(Op::Add);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0 + 0.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p216(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p216(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 217: a `kernels` region over `u64` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p217(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [isize], h: &mut [i32], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: u64, i1: bool, g: usize, w: usize, v: usize) -> (u64, bool, i32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut cnt5 = 0i32;
+    let top = (((1u64 & 0u64)) % 8u64);
+    #[acc::r#loop(gang(dim: 2))]
+    for k in 1..=n1 {
+        let row = (k - 1);
+        let t1 = ((top >> 1));
+        let mut q2 = 0u64;
+        {
+            o[row] = ((a[row] % 5u64) as isize);
+            q2 = (top.wrapping_mul(a[row]).wrapping_add(6u64));
+        }
+        let mut r3 = !0isize;
+        #[acc::r#loop(gang(dim: 1), vector(128), reduction(&: r3))]
+        for i in 1..=m {
+            let f = (k - 1) * m + (i - 1);
+            let mut win4 = a[f];
+            for q in 0..2 {
+                win4 = win4.max(a[f + (q & 1)]);
+            }
+            r3 = r3 & (4u64 as isize);
+            c[f] = (((4u64 % 8u64) >> 2));
+            if (((((f % 16) as u64) & c[f])) <= 4u64) {
+                c[f] = ((((a[f + 1] | b[f])) & a[f]));
+            }
+        }
+        #[acc::r#loop(gang(dim: 1), vector(128), reduction(&: r3))]
+        for i in 0..m {
+            r3 = r3 & (((((2u64 & ((i % 3) as u64))) & (((i % 3) as u64).max(c[row * m + (m - 1 - i)])))) as isize);
+        }
+        o[row] = r3;
+        acc::atomic!(cnt5 += 1i32);
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    for rep in 0..2 {
+        #[acc::r#loop(independent, gang, reduction(|: s1))]
+        for k in 0..n1 {
+            let row = k;
+            let t6 = ((((row % 3) as u64).min(((row % 16) as u64))).max((a[row] / 7u64)));
+            let mut r7 = 0isize;
+            #[acc::r#loop(vector(96), reduction(max: r7), reduction(|: s1))]
+            for i in 0..m {
+                let f = k * m + i;
+                r7 = r7.max(((if (top & 1) == 0 { a[f] } else { top }) as isize));
+                s1 = (((((f % 16) as u64) * 5u64) & 1) == 0) | s1;
+                s1 = ((c[f].wrapping_mul(t6).wrapping_add(6u64)) > (t6 / 7u64)) | s1;
+                if (!((5u64 * 5u64) < (c[f].wrapping_mul(4u64).wrapping_add(5u64)))) {
+                    c[f] = c[f].max(0u64);
+                }
+            }
+            #[acc::r#loop(vector(96), reduction(max: r7))]
+            for i in 0..m {
+                r7 = r7.max((c[row * m + (m - 1 - i)] as isize));
+            }
+            o[row] = r7;
+        }
+    }
+    #[acc::r#loop(reduction(|: s1))]
+    for i in 0..nn {
+        let f = i;
+        if (!((((f % 16) as u64).wrapping_mul(kk).wrapping_add(2u64)) <= a[f + 1])) {
+            continue;
+        }
+        s1 |= (5u64 < a[f]);
+    }
+    (s0, s1, cnt5)
+}
+
+fn seq_p217(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [isize], h: &mut [i32], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: u64, i1: bool, g: usize, w: usize, v: usize) -> (u64, bool, i32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut cnt5 = 0i32;
+    let top = (((1u64 & 0u64)) % 8u64);
+    for k in 1..=n1 {
+        let row = (k - 1);
+        let t1 = ((top >> 1));
+        let mut q2 = 0u64;
+        {
+            o[row] = ((a[row] % 5u64) as isize);
+            q2 = (top.wrapping_mul(a[row]).wrapping_add(6u64));
+        }
+        let mut r3 = !0isize;
+        for i in 1..=m {
+            let f = (k - 1) * m + (i - 1);
+            let mut win4 = a[f];
+            for q in 0..2 {
+                win4 = win4.max(a[f + (q & 1)]);
+            }
+            r3 = r3 & (4u64 as isize);
+            c[f] = (((4u64 % 8u64) >> 2));
+            if (((((f % 16) as u64) & c[f])) <= 4u64) {
+                c[f] = ((((a[f + 1] | b[f])) & a[f]));
+            }
+        }
+        for i in 0..m {
+            r3 = r3 & (((((2u64 & ((i % 3) as u64))) & (((i % 3) as u64).max(c[row * m + (m - 1 - i)])))) as isize);
+        }
+        o[row] = r3;
+        cnt5 += 1i32;
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    for rep in 0..2 {
+        for k in 0..n1 {
+            let row = k;
+            let t6 = ((((row % 3) as u64).min(((row % 16) as u64))).max((a[row] / 7u64)));
+            let mut r7 = 0isize;
+            for i in 0..m {
+                let f = k * m + i;
+                r7 = r7.max(((if (top & 1) == 0 { a[f] } else { top }) as isize));
+                s1 = (((((f % 16) as u64) * 5u64) & 1) == 0) | s1;
+                s1 = ((c[f].wrapping_mul(t6).wrapping_add(6u64)) > (t6 / 7u64)) | s1;
+                if (!((5u64 * 5u64) < (c[f].wrapping_mul(4u64).wrapping_add(5u64)))) {
+                    c[f] = c[f].max(0u64);
+                }
+            }
+            for i in 0..m {
+                r7 = r7.max((c[row * m + (m - 1 - i)] as isize));
+            }
+            o[row] = r7;
+        }
+    }
+    for i in 0..nn {
+        let f = i;
+        if (!((((f % 16) as u64).wrapping_mul(kk).wrapping_add(2u64)) <= a[f + 1])) {
+            continue;
+        }
+        s1 |= (5u64 < a[f]);
+    }
+    (s0, s1, cnt5)
+}
+
+fn run_p217(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1 <= 2147483647.0);
+    let x = cx.arrays::<u64, isize, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u64>());
+    let i0 = cx.init::<u64>(Op::Mul);
+    let i1 = cx.init::<bool>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 1.0*x1],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p217(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p217(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 218: a `kernels` region over `f64` data.
+#[acc::kernels(num_gangs(g), vector_length(v), if(n1 % 4 != 3), copyin(a, b))]
+fn acc_p218(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [u32], h: &mut [u32], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: u16, i1: usize, i2: isize, g: usize, w: usize, v: usize) -> (u16, usize, isize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    #[acc::r#loop(gang(dim: 2), reduction(min: s2))]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = a[row];
+        let mut q2 = 0.0f64;
+        {
+            o[row] = ((kk.min(kk)) as u32);
+            q2 = (((row % 3) as f64).abs());
+        }
+        for rep in 0..2 {
+            #[acc::r#loop(gang(dim: 1), vector(128))]
+            for i in lo..lo + m {
+                let f = k * m + (i - lo);
+                if (1.25f64 > t1) {
+                    continue;
+                }
+                if (kk as isize) < s2 { s2 = (kk as isize); }
+                c[f] = (q2.min((3.0f64.max(b[f]))));
+            }
+        }
+    }
+    #[acc::r#loop(independent, gang, vector(64), reduction(|: s1))]
+    for i in 0..nn {
+        let f = i;
+        acc::atomic!(h[(f * 7 + 3) % h.len()] += ((if a[f] < kk { a[f] } else { kk }) as u32));
+        s1 |= (0.5f64 as usize);
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p218(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [u32], h: &mut [u32], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: u16, i1: usize, i2: isize, g: usize, w: usize, v: usize) -> (u16, usize, isize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    for k in 0..n1 {
+        let row = k;
+        let t1 = a[row];
+        let mut q2 = 0.0f64;
+        {
+            o[row] = ((kk.min(kk)) as u32);
+            q2 = (((row % 3) as f64).abs());
+        }
+        for rep in 0..2 {
+            for i in lo..lo + m {
+                let f = k * m + (i - lo);
+                if (1.25f64 > t1) {
+                    continue;
+                }
+                if (kk as isize) < s2 { s2 = (kk as isize); }
+                c[f] = (q2.min((3.0f64.max(b[f]))));
+            }
+        }
+    }
+    for i in 0..nn {
+        let f = i;
+        h[(f * 7 + 3) % h.len()] += ((if a[f] < kk { a[f] } else { kk }) as u32);
+        s1 |= (0.5f64 as usize);
+    }
+    (s0, s1, s2)
+}
+
+fn run_p218(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 20.0*x1*x2*x3 <= 4294967295.0);
+    let x = cx.arrays::<f64, u32, u32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let i0 = cx.init::<u16>(Op::Or);
+    let i1 = cx.init::<usize>(Op::Or);
+    let i2 = cx.init::<isize>(Op::MinOrdered);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 20.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p218(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p218(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 219: a `kernels` region over `i64` data.
+#[acc::kernels(num_gangs(g), vector_length(v), copy(c, h))]
+fn acc_p219(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [f64], h: &mut [f32], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = ((0i64 | 2i64));
+    let mut carry1 = kk;
+    for i in 0..nn {
+        carry1 = (carry1 ^ a[i]).max(a[i + 1]);
+        z[3] = carry1;
+    }
+    ()
+}
+
+fn seq_p219(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [f64], h: &mut [f32], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = ((0i64 | 2i64));
+    let mut carry1 = kk;
+    for i in 0..nn {
+        carry1 = (carry1 ^ a[i]).max(a[i + 1]);
+        z[3] = carry1;
+    }
+    ()
+}
+
+fn run_p219(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i64, f64, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i64>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p219(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p219(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 220: a `parallel` region over `usize` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v), copyin(a, b))]
+fn acc_p220(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [bool], h: &mut [i32], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: u32, i1: f64, g: usize, w: usize, v: usize) -> (u32, f64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv1 = 0usize;
+    #[acc::r#loop(gang, reduction(+: s0))]
+    for k in 0..n1 {
+        let row = k;
+        if (((kk ^ kk)) == (kk % 8usize)) {
+            continue;
+        }
+        #[acc::r#loop(worker)]
+        for j in (lo..lo + n2).step_by(st) {
+            let row = k * n2 + (j - lo);
+            #[acc::r#loop(vector, private(pv1))]
+            for i in (0..n3).step_by(st) {
+                let f = (k * n2 + (j - lo)) * n3 + i;
+                pv1 = ((((kk & a[f])) >> 1));
+                s0 = (((a[f].wrapping_mul(a[f + 1]).wrapping_add(1usize)).min(kk)) as u32) + s0;
+                if ((a[f + 1] + b[f]) > (((f % 3) as usize) * 3usize)) {
+                    c[f] = c[f].min(((2usize % 3usize).min((3usize.max(pv1)))));
+                }
+            }
+            #[acc::r#loop(vector)]
+            for i in 0..n3 {
+                let _ = c[row * n3 + (n3 - 1 - i)];
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p220(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [bool], h: &mut [i32], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: u32, i1: f64, g: usize, w: usize, v: usize) -> (u32, f64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv1 = 0usize;
+    for k in 0..n1 {
+        let row = k;
+        if (((kk ^ kk)) == (kk % 8usize)) {
+            continue;
+        }
+        for j in (lo..lo + n2).step_by(st) {
+            let row = k * n2 + (j - lo);
+            for i in (0..n3).step_by(st) {
+                let f = (k * n2 + (j - lo)) * n3 + i;
+                pv1 = ((((kk & a[f])) >> 1));
+                s0 = (((a[f].wrapping_mul(a[f + 1]).wrapping_add(1usize)).min(kk)) as u32) + s0;
+                if ((a[f + 1] + b[f]) > (((f % 3) as usize) * 3usize)) {
+                    c[f] = c[f].min(((2usize % 3usize).min((3usize.max(pv1)))));
+                }
+            }
+            for i in 0..n3 {
+                let _ = c[row * n3 + (n3 - 1 - i)];
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p220(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 9.0 + 9.0*x1*x2*x3 <= 4294967295.0);
+    let x = cx.arrays::<usize, bool, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let i0 = cx.init::<u32>(Op::Add);
+    let i1 = cx.init::<f64>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0 + 9.0*x1*x2*x3, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p220(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p220(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 221: a `parallel` region over `i8` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p221(a: &[i8], b: &[i8], mu: &[i32], c: &mut [i8], o: &mut [f32], h: &mut [u32], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, i0: i32, g: usize, w: usize, v: usize) -> (i32, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut cnt1 = 0u32;
+    let top = a[0];
+    z[0] = (if kk > 2i8 { 2i8 } else { kk });
+    #[acc::r#loop(gang, reduction(*: s0))]
+    for k in 1..=n1 {
+        let row = (k - 1);
+        if ((if ((row % 7) as i8) > 0i8 { 0i8 } else { ((row % 7) as i8) }) != (((row % 16) as i8) % 3i8)) {
+            continue;
+        }
+        #[acc::r#loop(reduction(*: s0))]
+        for i in 0..m {
+            let f = (k - 1) * m + i;
+            if (b[f] < (kk.wrapping_mul(b[f]).wrapping_add(7i8))) {
+                continue;
+            }
+            s0 = s0 * mu[f];
+            let old2 = acc::atomic!(capture cnt1 += 1u32);
+        }
+    }
+    #[acc::r#loop(gang, worker)]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t3 = ((top.max(0i8)).min(a[row]));
+        let mut r4 = u16::MIN;
+        #[acc::r#loop(vector, reduction(max: r4))]
+        for i in 1..=m {
+            let f = k * m + (i - 1);
+            r4 = (3i8 as u16).max(r4);
+            if ((kk * kk) == b[f]) {
+                c[f] = a[f];
+            }
+        }
+        let _ = r4;
+        acc::atomic!(h[(row * 7 + 3) % h.len()] += (((2i8 >> 1)) as u32));
+    }
+    (s0, cnt1)
+}
+
+fn seq_p221(a: &[i8], b: &[i8], mu: &[i32], c: &mut [i8], o: &mut [f32], h: &mut [u32], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, i0: i32, g: usize, w: usize, v: usize) -> (i32, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut cnt1 = 0u32;
+    let top = a[0];
+    z[0] = (if kk > 2i8 { 2i8 } else { kk });
+    for k in 1..=n1 {
+        let row = (k - 1);
+        if ((if ((row % 7) as i8) > 0i8 { 0i8 } else { ((row % 7) as i8) }) != (((row % 16) as i8) % 3i8)) {
+            continue;
+        }
+        for i in 0..m {
+            let f = (k - 1) * m + i;
+            if (b[f] < (kk.wrapping_mul(b[f]).wrapping_add(7i8))) {
+                continue;
+            }
+            s0 = s0 * mu[f];
+            let old2 = cnt1; cnt1 += 1u32;
+        }
+    }
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t3 = ((top.max(0i8)).min(a[row]));
+        let mut r4 = u16::MIN;
+        for i in 1..=m {
+            let f = k * m + (i - 1);
+            r4 = (3i8 as u16).max(r4);
+            if ((kk * kk) == b[f]) {
+                c[f] = a[f];
+            }
+        }
+        let _ = r4;
+        h[(row * 7 + 3) % h.len()] += (((2i8 >> 1)) as u32);
+    }
+    (s0, cnt1)
+}
+
+fn run_p221(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2*x3 <= 4294967295.0 && 1000.0 + 2.0*x1 <= 4294967295.0);
+    let x = cx.arrays::<i8, f32, u32, i32>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i8>());
+    let i0 = cx.init::<i32>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 2.0*x1,
+        z: 1000.0,
+        ret: vec![9.0, 1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p221(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p221(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 222: a `parallel` region over `f64` data.
+#[acc::parallel(private(scr), vector_length(v))]
+fn acc_p222(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [u8], h: &mut [f32], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: i16, i1: isize, g: usize, w: usize, v: usize) -> (i16, isize, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut cnt3 = 0u64;
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((row % 16) as f64);
+        for q in 0..scr.len() {
+            scr[q] = (kk + 0.5f64);
+        }
+        for rep in 0..2 {
+            #[acc::r#loop(worker, reduction(^: s0))]
+            for j in 0..n2 {
+                let row = k * n2 + j;
+                let t2 = (kk * 0.25f64);
+                #[acc::r#loop(seq)]
+                for i in (0..n3).step_by(st) {
+                    let f = (k * n2 + j) * n3 + i;
+                    let old4 = acc::atomic!(capture cnt3 += 1u64);
+                    s0 = s0 ^ (t1 as i16);
+                }
+            }
+        }
+    }
+    for rep in 0..2 {
+        #[acc::r#loop(collapse(2))]
+        for k in 0..n1 {
+            for i in (lo..lo + m).step_by(st) {
+                let f = k * m + (i - lo);
+                if (kk != (a[f].max(kk))) {
+                    continue;
+                }
+                c[f] = ((kk.min(kk)) + (a[f].abs()));
+            }
+        }
+    }
+    (s0, s1, cnt3)
+}
+
+fn seq_p222(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [u8], h: &mut [f32], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: i16, i1: isize, g: usize, w: usize, v: usize) -> (i16, isize, u64) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut cnt3 = 0u64;
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((row % 16) as f64);
+        for q in 0..scr.len() {
+            scr[q] = (kk + 0.5f64);
+        }
+        for rep in 0..2 {
+            for j in 0..n2 {
+                let row = k * n2 + j;
+                let t2 = (kk * 0.25f64);
+                for i in (0..n3).step_by(st) {
+                    let f = (k * n2 + j) * n3 + i;
+                    let old4 = cnt3; cnt3 += 1u64;
+                    s0 = s0 ^ (t1 as i16);
+                }
+            }
+        }
+    }
+    for rep in 0..2 {
+        for k in 0..n1 {
+            for i in (lo..lo + m).step_by(st) {
+                let f = k * m + (i - lo);
+                if (kk != (a[f].max(kk))) {
+                    continue;
+                }
+                c[f] = ((kk.min(kk)) + (a[f].abs()));
+            }
+        }
+    }
+    (s0, s1, cnt3)
+}
+
+fn run_p222(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 2.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<f64, u8, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let i0 = cx.init::<i16>(Op::Xor);
+    let i1 = cx.init::<isize>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1018.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 2.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p222(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p222(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 223: a `parallel` region over `u32` data.
+#[acc::parallel(num_workers(w), vector_length(v))]
+fn acc_p223(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [f64], h: &mut [f64], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: u64, g: usize, w: usize, v: usize) -> (u64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    #[acc::r#loop(worker)]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((kk * 5u32).max(((a[row] >> 2))));
+        let mut r2 = !0usize;
+        #[acc::r#loop(vector, reduction(&: r2))]
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            r2 = r2 & (t1 as usize);
+            c[f] = c[f].min(((a[f] * 3u32) * 3u32));
+        }
+        #[acc::r#loop(vector, reduction(&: r2))]
+        for i in 0..m {
+            r2 = r2 & ((2u32 * 3u32) as usize);
+        }
+        let _ = r2;
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    #[acc::r#loop(gang, worker)]
+    for i in (0..nn).step_by(st) {
+        let f = i;
+        if ((kk.min(a[f])) <= c[f]) {
+            c[f] = (c[f] ^ 2u32).clamp(0u32, 99u32);
+        }
+        c[f] = c[f].min((((c[f] >> 2)).min((a[f + 1] * ((f % 7) as u32)))));
+    }
+    (s0,)
+}
+
+fn seq_p223(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [f64], h: &mut [f64], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: u64, g: usize, w: usize, v: usize) -> (u64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((kk * 5u32).max(((a[row] >> 2))));
+        let mut r2 = !0usize;
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            r2 = r2 & (t1 as usize);
+            c[f] = c[f].min(((a[f] * 3u32) * 3u32));
+        }
+        for i in 0..m {
+            r2 = r2 & ((2u32 * 3u32) as usize);
+        }
+        let _ = r2;
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    for i in (0..nn).step_by(st) {
+        let f = i;
+        if ((kk.min(a[f])) <= c[f]) {
+            c[f] = (c[f] ^ 2u32).clamp(0u32, 99u32);
+        }
+        c[f] = c[f].min((((c[f] >> 2)).min((a[f + 1] * ((f % 7) as u32)))));
+    }
+    (s0,)
+}
+
+fn run_p223(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u32, f64, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u32>());
+    let i0 = cx.init::<u64>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p223(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p223(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 224: a `kernels` region over `u64` data.
+#[acc::kernels(vector_length(v))]
+fn acc_p224(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [u64], h: &mut [usize], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: i64, g: usize, w: usize, v: usize) -> (i64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    z[0] = kk;
+    #[acc::r#loop(gang(dim: 2), vector(4), reduction(^: s0))]
+    for k in 1..=n1 {
+        let row = (k - 1);
+        let t1 = (((kk % 5u64) >> 1));
+        #[acc::r#loop(gang(dim: 1), vector(32))]
+        for i in 1..=m {
+            let f = (k - 1) * m + (i - 1);
+            let mut win2 = a[f];
+            for q in 0..2 {
+                win2 = win2.max(a[f + (q & 1)]);
+            }
+            s0 = s0 ^ (t1 as i64);
+            c[f] = (c[f].min((if ((b[f] & c[f])) > ((win2 | b[f])) { ((b[f] & c[f])) } else { ((win2 | b[f])) }))).clamp(0u64, 99u64);
+        }
+        #[acc::r#loop(gang(dim: 1), vector(32))]
+        for i in 0..m {
+            let _ = c[row * m + (m - 1 - i)];
+        }
+    }
+    for i in 0..nn / st {
+        c[i * (st - 1)] = (c[i * (st - 1)].max(a[i]) ^ a[i + 1]).clamp(0u64, 99u64);
+    }
+    (s0,)
+}
+
+fn seq_p224(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [u64], h: &mut [usize], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: i64, g: usize, w: usize, v: usize) -> (i64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    z[0] = kk;
+    for k in 1..=n1 {
+        let row = (k - 1);
+        let t1 = (((kk % 5u64) >> 1));
+        for i in 1..=m {
+            let f = (k - 1) * m + (i - 1);
+            let mut win2 = a[f];
+            for q in 0..2 {
+                win2 = win2.max(a[f + (q & 1)]);
+            }
+            s0 = s0 ^ (t1 as i64);
+            c[f] = (c[f].min((if ((b[f] & c[f])) > ((win2 | b[f])) { ((b[f] & c[f])) } else { ((win2 | b[f])) }))).clamp(0u64, 99u64);
+        }
+        for i in 0..m {
+            let _ = c[row * m + (m - 1 - i)];
+        }
+    }
+    for i in 0..nn / st {
+        c[i * (st - 1)] = (c[i * (st - 1)].max(a[i]) ^ a[i + 1]).clamp(0u64, 99u64);
+    }
+    (s0,)
+}
+
+fn run_p224(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u64, u64, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u64>());
+    let i0 = cx.init::<i64>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p224(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p224(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 225: a `parallel` region over `i32` data.
+#[acc::parallel(vector_length(v))]
+fn acc_p225(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [i16], h: &mut [f32], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: i64, g: usize, w: usize, v: usize) -> (i64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((a[0] | (a[0] + a[1])));
+    #[acc::r#loop(gang, reduction(&: s0))]
+    for k in 0..n1 {
+        let row = k;
+        #[acc::r#loop(vector)]
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            let mut win1 = a[f];
+            for q in 0..2 {
+                win1 = win1.max(a[f + (q & 1)]);
+            }
+            s0 &= ((c[f].wrapping_mul(4i32).wrapping_add(4i32)) as i64);
+            s0 = s0 & (b[f] as i64);
+            if ((win1 - kk) <= ((((f % 7) as i32) & a[f]))) {
+                c[f] = c[f].min(((a[f] | (a[f + 1] - a[f + 1]))));
+            }
+        }
+        #[acc::r#loop(vector)]
+        for i in 0..m {
+            let _ = c[row * m + (m - 1 - i)];
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    if a[0] <= a[1] {
+        #[acc::r#loop(gang, collapse(2), reduction(&: s0))]
+        for k in 0..n1 {
+            for j in (0..n2).step_by(st) {
+                let row = k * n2 + j;
+                if (((row % 16) as i32) < top) {
+                    continue;
+                }
+                #[acc::r#loop(vector, reduction(&: s0))]
+                for i in 1..=n3 {
+                    let f = (k * n2 + j) * n3 + (i - 1);
+                    if ((((a[f] >> 2)) & 1) == 0) {
+                        continue;
+                    }
+                    s0 = s0 & (b[f] as i64);
+                    s0 &= (kk as i64);
+                    acc::atomic!(h[((((f % 3) as i32).max(a[f])) as usize) % h.len()] = h[((((f % 3) as i32).max(a[f])) as usize) % h.len()].min((((c[f] & a[f])) as f32)));
+                }
+            }
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0,)
+}
+
+fn seq_p225(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [i16], h: &mut [f32], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: i64, g: usize, w: usize, v: usize) -> (i64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((a[0] | (a[0] + a[1])));
+    for k in 0..n1 {
+        let row = k;
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            let mut win1 = a[f];
+            for q in 0..2 {
+                win1 = win1.max(a[f + (q & 1)]);
+            }
+            s0 &= ((c[f].wrapping_mul(4i32).wrapping_add(4i32)) as i64);
+            s0 = s0 & (b[f] as i64);
+            if ((win1 - kk) <= ((((f % 7) as i32) & a[f]))) {
+                c[f] = c[f].min(((a[f] | (a[f + 1] - a[f + 1]))));
+            }
+        }
+        for i in 0..m {
+            let _ = c[row * m + (m - 1 - i)];
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    if a[0] <= a[1] {
+        for k in 0..n1 {
+            for j in (0..n2).step_by(st) {
+                let row = k * n2 + j;
+                if (((row % 16) as i32) < top) {
+                    continue;
+                }
+                for i in 1..=n3 {
+                    let f = (k * n2 + j) * n3 + (i - 1);
+                    if ((((a[f] >> 2)) & 1) == 0) {
+                        continue;
+                    }
+                    s0 = s0 & (b[f] as i64);
+                    s0 &= (kk as i64);
+                    h[((((f % 3) as i32).max(a[f])) as usize) % h.len()] = h[((((f % 3) as i32).max(a[f])) as usize) % h.len()].min((((c[f] & a[f])) as f32));
+                }
+            }
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0,)
+}
+
+fn run_p225(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i32, i16, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i32>());
+    let i0 = cx.init::<i64>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1128.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p225(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p225(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 226: a `parallel` region over `usize` data.
+#[acc::parallel(reduction(^: s0), num_workers(w))]
+fn acc_p226(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [f64], h: &mut [f32], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: u16, g: usize, w: usize, v: usize) -> (u16,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = a[0];
+    #[acc::r#loop(gang)]
+    for i in 0..nn {
+        let f = i;
+        s0 ^= (c[f] as u16);
+        acc::atomic!(h[(kk as usize) % h.len()] = h[(kk as usize) % h.len()].min(((((f % 7) as usize) * top) as f32)));
+        s0 ^= ((c[f] / 2usize) as u16);
+    }
+    #[acc::r#loop(gang)]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let mut q1 = 0usize;
+        {
+            o[row] = (((a[row] & a[row])) as f64);
+            q1 = 4usize;
+        }
+        let mut sh2 = [0usize; 8];
+        #[acc::r#loop(worker, vector)]
+        for q in 0..8 {
+            sh2[q] = (((q % 7) as usize) / 3usize);
+        }
+        let mut r3 = 0i64;
+        #[acc::r#loop(worker, vector, reduction(|: r3))]
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            r3 |= (((q1 * 5usize) / 2usize) as i64);
+            c[f] = ((sh2[row % 8] ^ ((sh2[row % 8] ^ a[f]))));
+            s0 ^= (((((c[f] >> 1)) >> 1)) as u16);
+        }
+        let _ = r3;
+    }
+    (s0,)
+}
+
+fn seq_p226(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [f64], h: &mut [f32], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: u16, g: usize, w: usize, v: usize) -> (u16,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = a[0];
+    for i in 0..nn {
+        let f = i;
+        s0 ^= (c[f] as u16);
+        h[(kk as usize) % h.len()] = h[(kk as usize) % h.len()].min(((((f % 7) as usize) * top) as f32));
+        s0 ^= ((c[f] / 2usize) as u16);
+    }
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let mut q1 = 0usize;
+        {
+            o[row] = (((a[row] & a[row])) as f64);
+            q1 = 4usize;
+        }
+        let mut sh2 = [0usize; 8];
+        for q in 0..8 {
+            sh2[q] = (((q % 7) as usize) / 3usize);
+        }
+        let mut r3 = 0i64;
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            r3 |= (((q1 * 5usize) / 2usize) as i64);
+            c[f] = ((sh2[row % 8] ^ ((sh2[row % 8] ^ a[f]))));
+            s0 ^= (((((c[f] >> 1)) >> 1)) as u16);
+        }
+        let _ = r3;
+    }
+    (s0,)
+}
+
+fn run_p226(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<usize, f64, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let i0 = cx.init::<u16>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1009.0,
+        h: 1054.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p226(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p226(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 227: a `parallel` region over `f64` data.
+#[acc::parallel(private(scr), num_gangs(g), num_workers(w))]
+fn acc_p227(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [usize], h: &mut [i32], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = ((0.5f64 - 3.0f64).min((0.5f64 * a[1])));
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        for q in 0..scr.len() {
+            scr[q] = kk;
+        }
+        for i in 0..m {
+            let f = k * m + i;
+            let mut win1 = a[f];
+            for q in 0..2 {
+                win1 = win1.max(a[f + (q & 1)]);
+            }
+            if ((if kk < 1.25f64 { kk } else { 1.25f64 }) < (if b[f] < scr[row % scr.len()] { b[f] } else { scr[row % scr.len()] })) {
+                c[f] = top;
+            }
+        }
+    }
+    ()
+}
+
+fn seq_p227(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [usize], h: &mut [i32], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, g: usize, w: usize, v: usize) -> () {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = ((0.5f64 - 3.0f64).min((0.5f64 * a[1])));
+    for k in 0..n1 {
+        let row = k;
+        for q in 0..scr.len() {
+            scr[q] = kk;
+        }
+        for i in 0..m {
+            let f = k * m + i;
+            let mut win1 = a[f];
+            for q in 0..2 {
+                win1 = win1.max(a[f + (q & 1)]);
+            }
+            if ((if kk < 1.25f64 { kk } else { 1.25f64 }) < (if b[f] < scr[row % scr.len()] { b[f] } else { scr[row % scr.len()] })) {
+                c[f] = top;
+            }
+        }
+    }
+    ()
+}
+
+fn run_p227(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f64, usize, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1004.5,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p227(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p227(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 228: a `kernels` region over `u64` data.
+#[acc::kernels(num_gangs(g), vector_length(v), if(n1 % 4 != 3))]
+fn acc_p228(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [u32], h: &mut [f64], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: usize, g: usize, w: usize, v: usize) -> (usize,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    #[acc::r#loop]
+    for k in 0..n1 {
+        let row = k;
+        let mut q1 = 0u64;
+        {
+            o[row] = ((if (kk & 1) == 0 { kk } else { kk }) as u32);
+            q1 = (a[row] + kk);
+        }
+        let mut r2 = 0u32;
+        #[acc::r#loop(reduction(|: r2), reduction(min: s0))]
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            let t3 = ((a[row] / 3u64).min((a[row] * 5u64)));
+            let mut sh4 = [0u64; 8];
+            #[acc::r#loop(vector)]
+            for q in 0..8 {
+                sh4[q] = (if (kk & 1) == 0 { (1u64 / 7u64) } else { kk });
+            }
+            let mut r5 = 0isize;
+            #[acc::r#loop(reduction(|: r2, r5))]
+            for i in 1..=n3 {
+                let f = (k * n2 + j) * n3 + (i - 1);
+                r2 = (((((c[f] >> 1)) ^ ((4u64 | t3)))) as u32) | r2;
+                r5 = (((((f % 16) as u64) >> 2)) as isize) | r5;
+                if ((a[f] * 2u64) as usize) < s0 { s0 = ((a[f] * 2u64) as usize); }
+            }
+            let _ = r5;
+            acc::atomic!(h[(q1 as usize) % h.len()] += 1.0f64);
+        }
+        o[row] = r2;
+    }
+    (s0,)
+}
+
+fn seq_p228(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [u32], h: &mut [f64], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: usize, g: usize, w: usize, v: usize) -> (usize,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    for k in 0..n1 {
+        let row = k;
+        let mut q1 = 0u64;
+        {
+            o[row] = ((if (kk & 1) == 0 { kk } else { kk }) as u32);
+            q1 = (a[row] + kk);
+        }
+        let mut r2 = 0u32;
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            let t3 = ((a[row] / 3u64).min((a[row] * 5u64)));
+            let mut sh4 = [0u64; 8];
+            for q in 0..8 {
+                sh4[q] = (if (kk & 1) == 0 { (1u64 / 7u64) } else { kk });
+            }
+            let mut r5 = 0isize;
+            for i in 1..=n3 {
+                let f = (k * n2 + j) * n3 + (i - 1);
+                r2 = (((((c[f] >> 1)) ^ ((4u64 | t3)))) as u32) | r2;
+                r5 = (((((f % 16) as u64) >> 2)) as isize) | r5;
+                if ((a[f] * 2u64) as usize) < s0 { s0 = ((a[f] * 2u64) as usize); }
+            }
+            let _ = r5;
+            h[(q1 as usize) % h.len()] += 1.0f64;
+        }
+        o[row] = r2;
+    }
+    (s0,)
+}
+
+fn run_p228(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u64, u32, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u64>());
+    let i0 = cx.init::<usize>(Op::MinOrdered);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 2.0*x1*x2,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p228(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p228(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 229: a `parallel` region over `i64` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p229(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [usize], h: &mut [i64], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: f32, i1: u8, g: usize, w: usize, v: usize) -> (f32, u8) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa3 = [0i64; 4];
+    let top = ((if 5i64 > a[0] { a[0] } else { 5i64 }) * (if a[0] > a[1] { a[1] } else { a[0] }));
+    #[acc::r#loop(gang, reduction(*: s1))]
+    for k in 0..n1 {
+        let row = k;
+        let mut r1 = 0usize;
+        #[acc::r#loop(worker, reduction(^: r1), reduction(*: s1))]
+        for j in lo..lo + n2 {
+            let row = k * n2 + (j - lo);
+            let t2 = ((kk - a[row]) - ((a[row] ^ ((row % 16) as i64))));
+            #[acc::r#loop(vector, reduction(^: r1), private(pa3))]
+            for i in (0..n3).step_by(st) {
+                let f = (k * n2 + (j - lo)) * n3 + i;
+                if (((a[f + 1] & top)) > t2) {
+                    continue;
+                }
+                for q in 0..4 { pa3[q] = (0i64.wrapping_mul(((q % 16) as i64)).wrapping_add(3i64)); }
+                r1 ^= ((((t2 >> 2)).max((((f % 16) as i64) / 7i64))) as usize);
+                s1 = s1 * mu[f];
+                c[f] = (((if kk > a[f + 1] { kk } else { a[f + 1] }) >> 2));
+            }
+        }
+        o[row] = r1;
+    }
+    #[acc::r#loop(gang, reduction(max: s0))]
+    for k in 0..n1 {
+        let row = k;
+        #[acc::r#loop(worker)]
+        for j in 1..=n2 {
+            let row = k * n2 + (j - 1);
+            #[acc::r#loop(seq)]
+            for i in 0..n3 {
+                let f = (k * n2 + (j - 1)) * n3 + i;
+                c[f] = (c[f].min((if ((kk & c[f])) > ((a[f] ^ c[f])) { ((kk & c[f])) } else { ((a[f] ^ c[f])) }))).clamp((-99i64), 99i64);
+                c[f] = c[f].max(((((f % 3) as i64) / 3i64) * (c[f].max(top))));
+                s0 = s0.max(((5i64 - top) as f32));
+            }
+        }
+    }
+    #[acc::r#loop(gang, worker)]
+    for k in 1..=n1 {
+        let row = (k - 1);
+        let mut sh4 = [0i64; 8];
+        #[acc::r#loop(vector)]
+        for q in 0..8 {
+            sh4[q] = ((((q % 7) as i64) % 8i64) + ((q % 16) as i64));
+        }
+        #[acc::r#loop(vector, reduction(max: s0))]
+        for j in 1..=n2 {
+            let row = (k - 1) * n2 + (j - 1);
+            let t5 = kk;
+            #[acc::r#loop(seq)]
+            for i in (0..n3).step_by(st) {
+                let f = ((k - 1) * n2 + (j - 1)) * n3 + i;
+                if (!((t5 / 2i64) < ((((f % 16) as i64) | top)))) {
+                    c[f] = kk;
+                }
+                if ((sh4[row % 8] + ((f % 7) as i64)) as f32) > s0 { s0 = ((sh4[row % 8] + ((f % 7) as i64)) as f32); }
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p229(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [usize], h: &mut [i64], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: f32, i1: u8, g: usize, w: usize, v: usize) -> (f32, u8) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa3 = [0i64; 4];
+    let top = ((if 5i64 > a[0] { a[0] } else { 5i64 }) * (if a[0] > a[1] { a[1] } else { a[0] }));
+    for k in 0..n1 {
+        let row = k;
+        let mut r1 = 0usize;
+        for j in lo..lo + n2 {
+            let row = k * n2 + (j - lo);
+            let t2 = ((kk - a[row]) - ((a[row] ^ ((row % 16) as i64))));
+            for i in (0..n3).step_by(st) {
+                let f = (k * n2 + (j - lo)) * n3 + i;
+                if (((a[f + 1] & top)) > t2) {
+                    continue;
+                }
+                for q in 0..4 { pa3[q] = (0i64.wrapping_mul(((q % 16) as i64)).wrapping_add(3i64)); }
+                r1 ^= ((((t2 >> 2)).max((((f % 16) as i64) / 7i64))) as usize);
+                s1 = s1 * mu[f];
+                c[f] = (((if kk > a[f + 1] { kk } else { a[f + 1] }) >> 2));
+            }
+        }
+        o[row] = r1;
+    }
+    for k in 0..n1 {
+        let row = k;
+        for j in 1..=n2 {
+            let row = k * n2 + (j - 1);
+            for i in 0..n3 {
+                let f = (k * n2 + (j - 1)) * n3 + i;
+                c[f] = (c[f].min((if ((kk & c[f])) > ((a[f] ^ c[f])) { ((kk & c[f])) } else { ((a[f] ^ c[f])) }))).clamp((-99i64), 99i64);
+                c[f] = c[f].max(((((f % 3) as i64) / 3i64) * (c[f].max(top))));
+                s0 = s0.max(((5i64 - top) as f32));
+            }
+        }
+    }
+    for k in 1..=n1 {
+        let row = (k - 1);
+        let mut sh4 = [0i64; 8];
+        for q in 0..8 {
+            sh4[q] = ((((q % 7) as i64) % 8i64) + ((q % 16) as i64));
+        }
+        for j in 1..=n2 {
+            let row = (k - 1) * n2 + (j - 1);
+            let t5 = kk;
+            for i in (0..n3).step_by(st) {
+                let f = ((k - 1) * n2 + (j - 1)) * n3 + i;
+                if (!((t5 / 2i64) < ((((f % 16) as i64) | top)))) {
+                    c[f] = kk;
+                }
+                if ((sh4[row % 8] + ((f % 7) as i64)) as f32) > s0 { s0 = ((sh4[row % 8] + ((f % 7) as i64)) as f32); }
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p229(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i64, usize, i64, u8>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i64>());
+    let i0 = cx.init::<f32>(Op::MaxOrdered);
+    let i1 = cx.init::<u8>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0 + 114.0*x1*x2*x3, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p229(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p229(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 230: a `parallel` region over `f64` data.
+#[acc::parallel(num_workers(w), vector_length(v))]
+fn acc_p230(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [i8], h: &mut [f64], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: u16, i1: i32, i2: i16, g: usize, w: usize, v: usize) -> (u16, i32, i16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    #[acc::r#loop(gang, reduction(+: s2))]
+    for k in 0..n1 {
+        let row = k;
+        if ((((row % 3) as f64).min(0.5f64)) <= kk) {
+            continue;
+        }
+        let t1 = (a[row].mul_add(0.5f64, ((row % 16) as f64)));
+        let mut r2 = 0.0f32;
+        #[acc::r#loop(worker, reduction(min: r2), reduction(+: s0, s2))]
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            if (((((f % 7) as f64).abs().sqrt()).max((((f % 7) as f64).abs().sqrt()))) as f32) < r2 { r2 = (((((f % 7) as f64).abs().sqrt()).max((((f % 7) as f64).abs().sqrt()))) as f32); }
+            s0 += (a[f] as u16);
+            s2 = s2 + ((0.5f64.max(3.0f64)) as i16);
+            c[f] = (((b[f] - a[f]).max((b[f].abs())))).clamp(-1000.0f64, 1000.0f64);
+        }
+        let _ = r2;
+    }
+    #[acc::r#loop(gang)]
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        #[acc::r#loop(vector)]
+        for i in (lo..lo + m).step_by(st) {
+            let f = (k - lo) * m + (i - lo);
+            c[f] = ((a[f].mul_add(0.5f64, kk)).max(3.0f64));
+            acc::atomic!(h[(f * 7 + 3) % h.len()] += (c[f] + a[f]));
+            c[f] = (c[f].max((kk + (b[f].max(1.25f64))))).clamp(-1000.0f64, 1000.0f64);
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p230(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [i8], h: &mut [f64], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: u16, i1: i32, i2: i16, g: usize, w: usize, v: usize) -> (u16, i32, i16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    for k in 0..n1 {
+        let row = k;
+        if ((((row % 3) as f64).min(0.5f64)) <= kk) {
+            continue;
+        }
+        let t1 = (a[row].mul_add(0.5f64, ((row % 16) as f64)));
+        let mut r2 = 0.0f32;
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            if (((((f % 7) as f64).abs().sqrt()).max((((f % 7) as f64).abs().sqrt()))) as f32) < r2 { r2 = (((((f % 7) as f64).abs().sqrt()).max((((f % 7) as f64).abs().sqrt()))) as f32); }
+            s0 += (a[f] as u16);
+            s2 = s2 + ((0.5f64.max(3.0f64)) as i16);
+            c[f] = (((b[f] - a[f]).max((b[f].abs())))).clamp(-1000.0f64, 1000.0f64);
+        }
+        let _ = r2;
+    }
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        for i in (lo..lo + m).step_by(st) {
+            let f = (k - lo) * m + (i - lo);
+            c[f] = ((a[f].mul_add(0.5f64, kk)).max(3.0f64));
+            h[(f * 7 + 3) % h.len()] += (c[f] + a[f]);
+            c[f] = (c[f].max((kk + (b[f].max(1.25f64))))).clamp(-1000.0f64, 1000.0f64);
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn run_p230(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 9.0 + 10.0*x1*x2*x3 <= 65535.0 && 9.0 <= 2147483647.0 && 9.0 + 4.0*x1*x2*x3 <= 32767.0);
+    let x = cx.arrays::<f64, i8, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let i0 = cx.init::<u16>(Op::Add);
+    let i1 = cx.init::<i32>(Op::Add);
+    let i2 = cx.init::<i16>(Op::Add);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 2018.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0 + 10.0*x1*x2*x3, 9.0, 9.0 + 4.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p230(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p230(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 231: a `parallel` region over `i32` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v), copyin(a, b))]
+fn acc_p231(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [bool], h: &mut [i32], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: u64, i1: u8, g: usize, w: usize, v: usize) -> (u64, u8) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = ((a[0] ^ 0i32));
+    #[acc::r#loop(gang)]
+    for k in 1..=n1 {
+        let row = (k - 1);
+        let t1 = a[row];
+        let mut q2 = 0i32;
+        {
+            q2 = (kk % 3i32);
+        }
+        let mut sh3 = [0i32; 8];
+        #[acc::r#loop(vector)]
+        for q in 0..8 {
+            sh3[q] = (((2i32 - kk) | ((((q % 3) as i32) ^ 4i32))));
+        }
+        let mut r4 = false;
+        #[acc::r#loop(vector, reduction(&&: r4))]
+        for i in (0..m).step_by(st) {
+            let f = (k - 1) * m + i;
+            if (a[f + 1] == (a[f] + q2)) {
+                continue;
+            }
+            let mut win5 = a[f];
+            for q in 0..2 {
+                win5 = win5.max(a[f + (q & 1)]);
+            }
+            r4 = r4 && (((a[f + 1] ^ a[f])) != (kk * (-1i32)));
+            c[f] = (((if (a[f] & 1) == 0 { a[f] } else { t1 }) & (win5 % 3i32)));
+        }
+        o[row] = r4;
+    }
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        let t6 = ((row % 16) as i32);
+        let mut sh7 = [0i32; 8];
+        #[acc::r#loop(worker)]
+        for q in 0..8 {
+            sh7[q] = ((0i32 * ((q % 7) as i32)).max((2i32 % 3i32)));
+        }
+        let mut r8 = true;
+        #[acc::r#loop(worker, reduction(&: r8))]
+        for j in 1..=n2 {
+            let row = k * n2 + (j - 1);
+            let mut r9 = i16::MAX;
+            #[acc::r#loop(vector, reduction(&: r8), reduction(min: r9), reduction(^: s1), reduction(|: s0))]
+            for i in 0..n3 {
+                let f = (k * n2 + (j - 1)) * n3 + i;
+                r9 = (b[f] as i16).min(r9);
+                s1 = s1 ^ (1i32 as u8);
+                s0 |= (top as u64);
+            }
+            let _ = r9;
+        }
+        o[row] = r8;
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, s1)
+}
+
+fn seq_p231(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [bool], h: &mut [i32], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: u64, i1: u8, g: usize, w: usize, v: usize) -> (u64, u8) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = ((a[0] ^ 0i32));
+    for k in 1..=n1 {
+        let row = (k - 1);
+        let t1 = a[row];
+        let mut q2 = 0i32;
+        {
+            q2 = (kk % 3i32);
+        }
+        let mut sh3 = [0i32; 8];
+        for q in 0..8 {
+            sh3[q] = (((2i32 - kk) | ((((q % 3) as i32) ^ 4i32))));
+        }
+        let mut r4 = false;
+        for i in (0..m).step_by(st) {
+            let f = (k - 1) * m + i;
+            if (a[f + 1] == (a[f] + q2)) {
+                continue;
+            }
+            let mut win5 = a[f];
+            for q in 0..2 {
+                win5 = win5.max(a[f + (q & 1)]);
+            }
+            r4 = r4 && (((a[f + 1] ^ a[f])) != (kk * (-1i32)));
+            c[f] = (((if (a[f] & 1) == 0 { a[f] } else { t1 }) & (win5 % 3i32)));
+        }
+        o[row] = r4;
+    }
+    for k in 0..n1 {
+        let row = k;
+        let t6 = ((row % 16) as i32);
+        let mut sh7 = [0i32; 8];
+        for q in 0..8 {
+            sh7[q] = ((0i32 * ((q % 7) as i32)).max((2i32 % 3i32)));
+        }
+        let mut r8 = true;
+        for j in 1..=n2 {
+            let row = k * n2 + (j - 1);
+            let mut r9 = i16::MAX;
+            for i in 0..n3 {
+                let f = (k * n2 + (j - 1)) * n3 + i;
+                r9 = (b[f] as i16).min(r9);
+                s1 = s1 ^ (1i32 as u8);
+                s0 |= (top as u64);
+            }
+            let _ = r9;
+        }
+        o[row] = r8;
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, s1)
+}
+
+fn run_p231(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i32, bool, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i32>());
+    let i0 = cx.init::<u64>(Op::Or);
+    let i1 = cx.init::<u8>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p231(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p231(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 232: a `parallel` region over `u32` data.
+#[acc::parallel(num_gangs(g), vector_length(v))]
+fn acc_p232(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [u8], h: &mut [i32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = a[1];
+    for rep in 0..2 {
+        #[acc::r#loop(gang, vector, tile(4, 1))]
+        for k in 0..n1 {
+            for i in 0..m {
+                let f = k * m + i;
+                c[f] = (c[f] ^ (((f % 7) as u32) / 2u32)).clamp(0u32, 99u32);
+            }
+        }
+    }
+    for rep in 0..2 {
+        #[acc::r#loop(gang, worker)]
+        for k in 0..n1 {
+            let row = k;
+            let t1 = ((5u32.min(top)) % 3u32);
+            let mut r2 = 5.0f32;
+            #[acc::r#loop(vector, reduction(+: r2))]
+            for j in lo..lo + n2 {
+                let row = k * n2 + (j - lo);
+                #[acc::r#loop(seq)]
+                for i in 0..n3 {
+                    let f = (k * n2 + (j - lo)) * n3 + i;
+                    r2 = (top as f32) + r2;
+                    if (((a[f].min(a[f])) & 1) == 0) {
+                        c[f] = (c[f] ^ (((a[f + 1] / 3u32) | ((((f % 7) as u32) >> 2))))).clamp(0u32, 99u32);
+                    }
+                    if (4u32 != (top * 3u32)) {
+                        c[f] = (c[f] ^ (((f % 3) as u32).min((if (a[f] & 1) == 0 { a[f] } else { b[f] })))).clamp(0u32, 99u32);
+                    }
+                }
+                acc::atomic!(h[(((kk | kk)) as usize) % h.len()] = h[(((kk | kk)) as usize) % h.len()].min((kk as i32)));
+            }
+            let _ = r2;
+        }
+    }
+    ()
+}
+
+fn seq_p232(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [u8], h: &mut [i32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = a[1];
+    for rep in 0..2 {
+        for k in 0..n1 {
+            for i in 0..m {
+                let f = k * m + i;
+                c[f] = (c[f] ^ (((f % 7) as u32) / 2u32)).clamp(0u32, 99u32);
+            }
+        }
+    }
+    for rep in 0..2 {
+        for k in 0..n1 {
+            let row = k;
+            let t1 = ((5u32.min(top)) % 3u32);
+            let mut r2 = 5.0f32;
+            for j in lo..lo + n2 {
+                let row = k * n2 + (j - lo);
+                for i in 0..n3 {
+                    let f = (k * n2 + (j - lo)) * n3 + i;
+                    r2 = (top as f32) + r2;
+                    if (((a[f].min(a[f])) & 1) == 0) {
+                        c[f] = (c[f] ^ (((a[f + 1] / 3u32) | ((((f % 7) as u32) >> 2))))).clamp(0u32, 99u32);
+                    }
+                    if (4u32 != (top * 3u32)) {
+                        c[f] = (c[f] ^ (((f % 3) as u32).min((if (a[f] & 1) == 0 { a[f] } else { b[f] })))).clamp(0u32, 99u32);
+                    }
+                }
+                h[(((kk | kk)) as usize) % h.len()] = h[(((kk | kk)) as usize) % h.len()].min((kk as i32));
+            }
+            let _ = r2;
+        }
+    }
+    ()
+}
+
+fn run_p232(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1009.0 <= 2147483647.0);
+    let x = cx.arrays::<u32, u8, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u32>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1009.0,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p232(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p232(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 233: a `kernels` region over `i64` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p233(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [i64], h: &mut [i64], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut pv1 = 0i64;
+    #[acc::r#loop(gang, private(pv1))]
+    for i in (0..nn).step_by(st) {
+        let f = i;
+        pv1 = (a[f] % 8i64);
+        c[f] = c[f].max(a[f + 1]);
+        c[f] = ((((b[f] | 1i64)).min((c[f] + a[f])))).clamp((-99i64), 99i64);
+        c[f] = (c[f] ^ ((((f % 3) as i64) / 7i64) - ((pv1 ^ 2i64)))).clamp((-99i64), 99i64);
+    }
+    ()
+}
+
+fn seq_p233(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [i64], h: &mut [i64], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut pv1 = 0i64;
+    for i in (0..nn).step_by(st) {
+        let f = i;
+        pv1 = (a[f] % 8i64);
+        c[f] = c[f].max(a[f + 1]);
+        c[f] = ((((b[f] | 1i64)).min((c[f] + a[f])))).clamp((-99i64), 99i64);
+        c[f] = (c[f] ^ ((((f % 3) as i64) / 7i64) - ((pv1 ^ 2i64)))).clamp((-99i64), 99i64);
+    }
+    ()
+}
+
+fn run_p233(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i64, i64, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i64>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p233(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p233(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 234: a `parallel` region over `isize` data.
+#[acc::parallel(firstprivate(kk), vector_length(v), copyin(a), copy(o))]
+fn acc_p234(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [i64], h: &mut [f32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: i64, g: usize, w: usize, v: usize) -> (i64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    #[acc::r#loop(gang, vector)]
+    for i in 1..=nn {
+        let f = (i - 1);
+        let mut win1 = a[f];
+        for q in 0..2 {
+            win1 = win1.max(a[f + (q & 1)]);
+        }
+        c[f] = a[f];
+    }
+    (s0,)
+}
+
+fn seq_p234(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [i64], h: &mut [f32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: i64, g: usize, w: usize, v: usize) -> (i64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    for i in 1..=nn {
+        let f = (i - 1);
+        let mut win1 = a[f];
+        for q in 0..2 {
+            win1 = win1.max(a[f + (q & 1)]);
+        }
+        c[f] = a[f];
+    }
+    (s0,)
+}
+
+fn run_p234(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<isize, i64, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let i0 = cx.init::<i64>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p234(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p234(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 235: a `parallel` region over `u64` data.
+#[acc::parallel(num_gangs(g), num_workers(w))]
+fn acc_p235(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [bool], h: &mut [f32], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: u64, i1: u16, i2: i32, g: usize, w: usize, v: usize) -> (u64, u16, i32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pa2 = [0u64; 4];
+    let mut pv3 = 0u64;
+    let top = ((if 0u64 > kk { kk } else { 0u64 }).max(((a[0] ^ a[1]))));
+    z[0] = ((5u64 / 3u64) + ((a[1] >> 2)));
+    #[acc::r#loop(gang)]
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let mut r1 = false;
+        #[acc::r#loop(worker, reduction(||: r1), private(pa2))]
+        for i in 1..=m {
+            let f = (k - lo) * m + (i - 1);
+            if (((2u64 ^ a[f + 1])) > (kk % 5u64)) {
+                continue;
+            }
+            for q in 0..4 { pa2[q] = (((q % 7) as u64) % 5u64); }
+            r1 = r1 || (a[f + 1] != (a[f + 1] / 3u64));
+            c[f] = c[f].max(((((a[f] | a[f])) ^ (top.max(a[f])))));
+        }
+        #[acc::r#loop(worker, reduction(||: r1))]
+        for i in 0..m {
+            r1 = r1 || ((4u64.min(((i % 16) as u64))) == a[row * m + i]);
+        }
+        o[row] = r1;
+    }
+    for rep in 0..2 {
+        #[acc::r#loop(collapse(2), reduction(max: s1, s0), private(pv3))]
+        for k in 0..n1 {
+            for i in 1..=m {
+                let f = k * m + (i - 1);
+                pv3 = (b[f].min((3u64 * 3u64)));
+                s1 = s1.max((pv3 as u16));
+                s0 = ((f % 7) as u64).max(s0);
+            }
+        }
+    }
+    z[1] = z[1] ^ s0;
+    (s0, s1, s2)
+}
+
+fn seq_p235(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [bool], h: &mut [f32], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: u64, i1: u16, i2: i32, g: usize, w: usize, v: usize) -> (u64, u16, i32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pa2 = [0u64; 4];
+    let mut pv3 = 0u64;
+    let top = ((if 0u64 > kk { kk } else { 0u64 }).max(((a[0] ^ a[1]))));
+    z[0] = ((5u64 / 3u64) + ((a[1] >> 2)));
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let mut r1 = false;
+        for i in 1..=m {
+            let f = (k - lo) * m + (i - 1);
+            if (((2u64 ^ a[f + 1])) > (kk % 5u64)) {
+                continue;
+            }
+            for q in 0..4 { pa2[q] = (((q % 7) as u64) % 5u64); }
+            r1 = r1 || (a[f + 1] != (a[f + 1] / 3u64));
+            c[f] = c[f].max(((((a[f] | a[f])) ^ (top.max(a[f])))));
+        }
+        for i in 0..m {
+            r1 = r1 || ((4u64.min(((i % 16) as u64))) == a[row * m + i]);
+        }
+        o[row] = r1;
+    }
+    for rep in 0..2 {
+        for k in 0..n1 {
+            for i in 1..=m {
+                let f = k * m + (i - 1);
+                pv3 = (b[f].min((3u64 * 3u64)));
+                s1 = s1.max((pv3 as u16));
+                s0 = ((f % 7) as u64).max(s0);
+            }
+        }
+    }
+    z[1] = z[1] ^ s0;
+    (s0, s1, s2)
+}
+
+fn run_p235(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u64, bool, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u64>());
+    let i0 = cx.init::<u64>(Op::Max);
+    let i1 = cx.init::<u16>(Op::Max);
+    let i2 = cx.init::<i32>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p235(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p235(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 236: a `parallel` region over `u16` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p236(a: &[u16], b: &[u16], mu: &[u8], c: &mut [u16], o: &mut [bool], h: &mut [f64], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: f64, i1: isize, i2: isize, g: usize, w: usize, v: usize) -> (f64, isize, isize, u64, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut cnt3 = 0u64;
+    let mut cnt5 = 0u64;
+    let top = (if (kk & 1) == 0 { (kk.wrapping_mul(4u16).wrapping_add(5u16)) } else { kk });
+    #[acc::r#loop(gang)]
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let t1 = ((((row % 3) as u16).min(kk)) * 3u16);
+        let mut r2 = 0i8;
+        #[acc::r#loop(vector, reduction(|: r2))]
+        for i in (lo..lo + m).step_by(st) {
+            let f = (k - lo) * m + (i - lo);
+            r2 = (a[f] as i8) | r2;
+            let old4 = acc::atomic!(capture cnt3 += 1u64);
+            let old6 = acc::atomic!(capture cnt5 += 1u64);
+            acc::atomic!(h[((a[f] + kk) as usize) % h.len()] = h[((a[f] + kk) as usize) % h.len()].max(((top.min(c[f])) as f64)));
+        }
+        let _ = r2;
+    }
+    #[acc::r#loop(gang, vector)]
+    for i in lo..lo + nn {
+        let f = (i - lo);
+        if ((((f % 7) as u16) / 3u16) < ((3u16 >> 1))) {
+            c[f] = (((top ^ a[f]))).clamp(0u16, 99u16);
+        }
+        c[f] = (c[f] ^ (((kk.wrapping_mul(((f % 16) as u16)).wrapping_add(7u16)) ^ a[f + 1]))).clamp(0u16, 99u16);
+    }
+    (s0, s1, s2, cnt3, cnt5)
+}
+
+fn seq_p236(a: &[u16], b: &[u16], mu: &[u8], c: &mut [u16], o: &mut [bool], h: &mut [f64], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: f64, i1: isize, i2: isize, g: usize, w: usize, v: usize) -> (f64, isize, isize, u64, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut cnt3 = 0u64;
+    let mut cnt5 = 0u64;
+    let top = (if (kk & 1) == 0 { (kk.wrapping_mul(4u16).wrapping_add(5u16)) } else { kk });
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let t1 = ((((row % 3) as u16).min(kk)) * 3u16);
+        let mut r2 = 0i8;
+        for i in (lo..lo + m).step_by(st) {
+            let f = (k - lo) * m + (i - lo);
+            r2 = (a[f] as i8) | r2;
+            let old4 = cnt3; cnt3 += 1u64;
+            let old6 = cnt5; cnt5 += 1u64;
+            h[((a[f] + kk) as usize) % h.len()] = h[((a[f] + kk) as usize) % h.len()].max(((top.min(c[f])) as f64));
+        }
+        let _ = r2;
+    }
+    for i in lo..lo + nn {
+        let f = (i - lo);
+        if ((((f % 7) as u16) / 3u16) < ((3u16 >> 1))) {
+            c[f] = (((top ^ a[f]))).clamp(0u16, 99u16);
+        }
+        c[f] = (c[f] ^ (((kk.wrapping_mul(((f % 16) as u16)).wrapping_add(7u16)) ^ a[f + 1]))).clamp(0u16, 99u16);
+    }
+    (s0, s1, s2, cnt3, cnt5)
+}
+
+fn run_p236(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2*x3 <= 1.8446744073709552e+19 && 1.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<u16, bool, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u16>());
+    let i0 = cx.init::<f64>(Op::Max);
+    let i1 = cx.init::<isize>(Op::Min);
+    let i2 = cx.init::<isize>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1099.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0, 1.0*x1*x2*x3, 1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p236(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p236(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 237: a `parallel` region over `i64` data.
+#[acc::parallel(reduction(*: s1), firstprivate(kk), num_gangs(g), vector_length(v))]
+fn acc_p237(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [u32], h: &mut [f32], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: u64, i1: u16, i2: i16, g: usize, w: usize, v: usize) -> (u64, u16, i16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pv1 = 0i64;
+    let mut pv4 = 0i64;
+    let top = ((5i64 ^ (a[0] * a[0])));
+    #[acc::r#loop(gang, vector, collapse(2), reduction(|: s2), private(pv1))]
+    for k in (0..n1).step_by(st) {
+        for i in (0..m).step_by(st) {
+            let f = k * m + i;
+            pv1 = ((((a[f + 1] >> 2)) >> 1));
+            s2 = (b[f] as i16) | s2;
+            s2 |= (a[f + 1] as i16);
+        }
+    }
+    #[acc::r#loop(gang)]
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let t2 = (((kk.max(kk)) | top));
+        let mut q3 = 0i64;
+        {
+            o[row] = ((a[row].min(top)) as u32);
+            q3 = ((kk >> 2));
+        }
+        #[acc::r#loop(worker, private(pv4))]
+        for i in 1..=m {
+            let f = (k - lo) * m + (i - 1);
+            pv4 = q3;
+            c[f] = c[f].min(a[f + 1]);
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p237(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [u32], h: &mut [f32], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: u64, i1: u16, i2: i16, g: usize, w: usize, v: usize) -> (u64, u16, i16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pv1 = 0i64;
+    let mut pv4 = 0i64;
+    let top = ((5i64 ^ (a[0] * a[0])));
+    for k in (0..n1).step_by(st) {
+        for i in (0..m).step_by(st) {
+            let f = k * m + i;
+            pv1 = ((((a[f + 1] >> 2)) >> 1));
+            s2 = (b[f] as i16) | s2;
+            s2 |= (a[f + 1] as i16);
+        }
+    }
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let t2 = (((kk.max(kk)) | top));
+        let mut q3 = 0i64;
+        {
+            o[row] = ((a[row].min(top)) as u32);
+            q3 = ((kk >> 2));
+        }
+        for i in 1..=m {
+            let f = (k - lo) * m + (i - 1);
+            pv4 = q3;
+            c[f] = c[f].min(a[f + 1]);
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn run_p237(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i64, u32, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i64>());
+    let i0 = cx.init::<u64>(Op::Xor);
+    let i1 = cx.init::<u16>(Op::Mul);
+    let i2 = cx.init::<i16>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p237(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p237(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 238: a `parallel` region over `u16` data.
+#[acc::parallel(reduction(max: s0), num_workers(w), vector_length(v))]
+fn acc_p238(a: &[u16], b: &[u16], mu: &[u8], c: &mut [u16], o: &mut [f32], h: &mut [u64], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: f32, g: usize, w: usize, v: usize) -> (f32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((((1u16 ^ a[0])) >> 2));
+    #[acc::r#loop(collapse(3))]
+    for k in 0..n1 {
+        for j in 0..n2 {
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                if (kk as f32) > s0 { s0 = (kk as f32); }
+            }
+        }
+    }
+    (s0,)
+}
+
+fn seq_p238(a: &[u16], b: &[u16], mu: &[u8], c: &mut [u16], o: &mut [f32], h: &mut [u64], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: f32, g: usize, w: usize, v: usize) -> (f32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((((1u16 ^ a[0])) >> 2));
+    for k in 0..n1 {
+        for j in 0..n2 {
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                if (kk as f32) > s0 { s0 = (kk as f32); }
+            }
+        }
+    }
+    (s0,)
+}
+
+fn run_p238(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u16, f32, u64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u16>());
+    let i0 = cx.init::<f32>(Op::MaxOrdered);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0 + 9.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p238(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p238(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 239: a `kernels` region over `i32` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p239(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [i32], h: &mut [u64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: u16, i1: bool, g: usize, w: usize, v: usize) -> (u16, bool) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa3 = [0i32; 4];
+    let top = (kk / 3i32);
+    #[acc::r#loop(independent, gang)]
+    for k in 0..n1 {
+        let row = k;
+        let mut q1 = 0i32;
+        {
+            o[row] = (((row % 16) as i32) * ((row % 7) as i32));
+            q1 = (kk + 5i32);
+        }
+        let mut r2 = 0i32;
+        #[acc::r#loop(vector(32), reduction(|: r2), private(pa3))]
+        for i in 0..m {
+            let f = k * m + i;
+            if ((top.max(2i32)) < (1i32 - q1)) {
+                continue;
+            }
+            for q in 0..4 { pa3[q] = (kk * a[f + (q & 1)]); }
+            let mut win4 = a[f];
+            for q in 0..2 {
+                win4 = win4.max(a[f + (q & 1)]);
+            }
+            r2 |= top;
+            c[f] = a[f];
+            acc::atomic!(h[(f * 7 + 3) % h.len()] += 1u64);
+            c[f] = ((a[f] * pa3[(f + 1) % 4]) / 7i32);
+        }
+        o[row] = r2;
+    }
+    (s0, s1)
+}
+
+fn seq_p239(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [i32], h: &mut [u64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: u16, i1: bool, g: usize, w: usize, v: usize) -> (u16, bool) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa3 = [0i32; 4];
+    let top = (kk / 3i32);
+    for k in 0..n1 {
+        let row = k;
+        let mut q1 = 0i32;
+        {
+            o[row] = (((row % 16) as i32) * ((row % 7) as i32));
+            q1 = (kk + 5i32);
+        }
+        let mut r2 = 0i32;
+        for i in 0..m {
+            let f = k * m + i;
+            if ((top.max(2i32)) < (1i32 - q1)) {
+                continue;
+            }
+            for q in 0..4 { pa3[q] = (kk * a[f + (q & 1)]); }
+            let mut win4 = a[f];
+            for q in 0..2 {
+                win4 = win4.max(a[f + (q & 1)]);
+            }
+            r2 |= top;
+            c[f] = a[f];
+            h[(f * 7 + 3) % h.len()] += 1u64;
+            c[f] = ((a[f] * pa3[(f + 1) % 4]) / 7i32);
+        }
+        o[row] = r2;
+    }
+    (s0, s1)
+}
+
+fn run_p239(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 2.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<i32, i32, u64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i32>());
+    let i0 = cx.init::<u16>(Op::Mul);
+    let i1 = cx.init::<bool>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 2.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p239(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p239(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 240: a `parallel` region over `i64` data.
+#[acc::parallel(vector_length(v))]
+fn acc_p240(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [u64], h: &mut [u32], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut pa1 = [0i64; 4];
+    let top = a[1];
+    z[0] = 5i64;
+    #[acc::r#loop(gang, worker, vector, private(pa1))]
+    for i in 0..nn {
+        let f = i;
+        for q in 0..4 { pa1[q] = (3i64 % 8i64); }
+        acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min(((pa1[(f + 1) % 4].max(c[f])) as u32)));
+        c[f] = (c[f] ^ (a[f] / 2i64)).clamp((-99i64), 99i64);
+    }
+    ()
+}
+
+fn seq_p240(a: &[i64], b: &[i64], mu: &[u8], c: &mut [i64], o: &mut [u64], h: &mut [u32], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut pa1 = [0i64; 4];
+    let top = a[1];
+    z[0] = 5i64;
+    for i in 0..nn {
+        let f = i;
+        for q in 0..4 { pa1[q] = (3i64 % 8i64); }
+        h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min(((pa1[(f + 1) % 4].max(c[f])) as u32));
+        c[f] = (c[f] ^ (a[f] / 2i64)).clamp((-99i64), 99i64);
+    }
+    ()
+}
+
+fn run_p240(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1099.0 <= 4294967295.0);
+    let x = cx.arrays::<i64, u64, u32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i64>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1099.0,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p240(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p240(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 241: a `kernels` region over `f32` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p241(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [usize], h: &mut [u64], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: i32, i1: bool, g: usize, w: usize, v: usize) -> (i32, bool, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut cnt1 = 0u64;
+    #[acc::r#loop(reduction(||: s1))]
+    for i in 0..nn {
+        let f = i;
+        s1 = s1 || (0.5f32 < (a[f + 1].abs()));
+    }
+    #[acc::r#loop(independent)]
+    for i in 0..nn {
+        let f = i;
+        c[f] = (if a[f] < a[f + 1] { a[f] } else { a[f + 1] });
+        c[f] = c[f].min(((0.5f32.max(kk)) * 0.25f32));
+        acc::atomic!(h[(f * 7 + 3) % h.len()] += (3.0f32 as u64));
+    }
+    #[acc::r#loop]
+    for k in 0..n1 {
+        let row = k;
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            acc::atomic!(cnt1 += 1u64);
+        }
+    }
+    (s0, s1, cnt1)
+}
+
+fn seq_p241(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [usize], h: &mut [u64], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: i32, i1: bool, g: usize, w: usize, v: usize) -> (i32, bool, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut cnt1 = 0u64;
+    for i in 0..nn {
+        let f = i;
+        s1 = s1 || (0.5f32 < (a[f + 1].abs()));
+    }
+    for i in 0..nn {
+        let f = i;
+        c[f] = (if a[f] < a[f + 1] { a[f] } else { a[f + 1] });
+        c[f] = c[f].min(((0.5f32.max(kk)) * 0.25f32));
+        h[(f * 7 + 3) % h.len()] += (3.0f32 as u64);
+    }
+    for k in 0..n1 {
+        let row = k;
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            cnt1 += 1u64;
+        }
+    }
+    (s0, s1, cnt1)
+}
+
+fn run_p241(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 8.0*x1*x2*x3 <= 1.8446744073709552e+19 && 1.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<f32, usize, u64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f32>());
+    let i0 = cx.init::<i32>(Op::Max);
+    let i1 = cx.init::<bool>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 8.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p241(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p241(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 242: a `parallel` region over `i32` data.
+#[acc::parallel(reduction(^: s0), num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p242(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [usize], h: &mut [usize], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: i8, i1: u16, g: usize, w: usize, v: usize) -> (i8, u16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv4 = 0i32;
+    let top = (3i32 / 2i32);
+    #[acc::r#loop(gang, worker, vector, collapse(3))]
+    for k in lo..lo + n1 {
+        for j in lo..lo + n2 {
+            for i in 0..n3 {
+                let f = ((k - lo) * n2 + (j - lo)) * n3 + i;
+                if (!(c[f] > ((a[f] ^ ((f % 16) as i32))))) {
+                    continue;
+                }
+                if ((a[f] % 3i32) < 4i32) {
+                    c[f] = a[f + 1];
+                }
+                acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min((((f % 3) as i32) as usize)));
+            }
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    #[acc::r#loop(gang, reduction(+: s1))]
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let mut q1 = 0i32;
+        {
+            o[row] = (a[row] as usize);
+            q1 = kk;
+        }
+        let mut sh2 = [0i32; 8];
+        #[acc::r#loop(vector)]
+        for q in 0..8 {
+            sh2[q] = ((5i32 - ((q % 3) as i32)).min(a[(row + q) % a.len()]));
+        }
+        let mut r3 = false;
+        #[acc::r#loop(vector, reduction(||: r3), reduction(+: s1), private(pv4))]
+        for i in (lo..lo + m).step_by(st) {
+            let f = (k - lo) * m + (i - lo);
+            pv4 = ((((top ^ sh2[row % 8])) | kk));
+            r3 = r3 || (!(((if c[f] > a[f] { c[f] } else { a[f] }) & 1) == 0));
+            s1 = ((a[f].max(top)) as u16) + s1;
+            c[f] = (c[f].max((if ((b[f].max(((f % 16) as i32))) & 1) == 0 { (b[f].max(((f % 16) as i32))) } else { ((pv4 >> 1)) }))).clamp((-99i32), 99i32);
+            c[f] = (c[f] ^ (sh2[row % 8] + q1)).clamp((-99i32), 99i32);
+        }
+        let _ = r3;
+        acc::atomic!(h[(2i32 as usize) % h.len()] = h[(2i32 as usize) % h.len()].min((((top >> 2)) as usize)));
+    }
+    (s0, s1)
+}
+
+fn seq_p242(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [usize], h: &mut [usize], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: i8, i1: u16, g: usize, w: usize, v: usize) -> (i8, u16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv4 = 0i32;
+    let top = (3i32 / 2i32);
+    for k in lo..lo + n1 {
+        for j in lo..lo + n2 {
+            for i in 0..n3 {
+                let f = ((k - lo) * n2 + (j - lo)) * n3 + i;
+                if (!(c[f] > ((a[f] ^ ((f % 16) as i32))))) {
+                    continue;
+                }
+                if ((a[f] % 3i32) < 4i32) {
+                    c[f] = a[f + 1];
+                }
+                h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min((((f % 3) as i32) as usize));
+            }
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let mut q1 = 0i32;
+        {
+            o[row] = (a[row] as usize);
+            q1 = kk;
+        }
+        let mut sh2 = [0i32; 8];
+        for q in 0..8 {
+            sh2[q] = ((5i32 - ((q % 3) as i32)).min(a[(row + q) % a.len()]));
+        }
+        let mut r3 = false;
+        for i in (lo..lo + m).step_by(st) {
+            let f = (k - lo) * m + (i - lo);
+            pv4 = ((((top ^ sh2[row % 8])) | kk));
+            r3 = r3 || (!(((if c[f] > a[f] { c[f] } else { a[f] }) & 1) == 0));
+            s1 = ((a[f].max(top)) as u16) + s1;
+            c[f] = (c[f].max((if ((b[f].max(((f % 16) as i32))) & 1) == 0 { (b[f].max(((f % 16) as i32))) } else { ((pv4 >> 1)) }))).clamp((-99i32), 99i32);
+            c[f] = (c[f] ^ (sh2[row % 8] + q1)).clamp((-99i32), 99i32);
+        }
+        let _ = r3;
+        h[(2i32 as usize) % h.len()] = h[(2i32 as usize) % h.len()].min((((top >> 2)) as usize));
+    }
+    (s0, s1)
+}
+
+fn run_p242(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1002.0 <= 1.8446744073709552e+19 && 1002.0 <= 1.8446744073709552e+19 && 9.0 + 9.0*x1*x2*x3 <= 65535.0);
+    let x = cx.arrays::<i32, usize, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i32>());
+    let i0 = cx.init::<i8>(Op::Xor);
+    let i1 = cx.init::<u16>(Op::Add);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1002.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0 + 9.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p242(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p242(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 243: a `parallel` region over `i32` data.
+#[acc::parallel(reduction(max: s0), num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p243(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [u8], h: &mut [i32], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: f64, g: usize, w: usize, v: usize) -> (f64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((5i32 ^ (kk.max(2i32))));
+    if n1 % 3 != 1 {
+        #[acc::r#loop(gang)]
+        for k in (lo..lo + n1).step_by(st) {
+            let row = (k - lo);
+            let t1 = (((3i32 - top) >> 1));
+            #[acc::r#loop(vector)]
+            for j in (0..n2).step_by(st) {
+                let row = (k - lo) * n2 + j;
+                let t2 = (top.max((t1 - a[row])));
+                #[acc::r#loop(seq)]
+                for i in (lo..lo + n3).step_by(st) {
+                    let f = ((k - lo) * n2 + j) * n3 + (i - lo);
+                    if (c[f] <= (4i32 * (-2i32))) {
+                        continue;
+                    }
+                    c[f] = (c[f].max((if (b[f] & 1) == 0 { b[f] } else { ((a[f] >> 1)) }))).clamp((-99i32), 99i32);
+                    acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].max(3i32));
+                }
+                acc::atomic!(h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].max((top + ((row % 3) as i32))));
+            }
+        }
+    }
+    #[acc::r#loop(tile(16, 2))]
+    for k in lo..lo + n1 {
+        for i in lo..lo + m {
+            let f = (k - lo) * m + (i - lo);
+            if ((0i32 & 1) == 0) {
+                continue;
+            }
+            s0 = (a[f] as f64).max(s0);
+        }
+    }
+    (s0,)
+}
+
+fn seq_p243(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [u8], h: &mut [i32], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: f64, g: usize, w: usize, v: usize) -> (f64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = ((5i32 ^ (kk.max(2i32))));
+    if n1 % 3 != 1 {
+        for k in (lo..lo + n1).step_by(st) {
+            let row = (k - lo);
+            let t1 = (((3i32 - top) >> 1));
+            for j in (0..n2).step_by(st) {
+                let row = (k - lo) * n2 + j;
+                let t2 = (top.max((t1 - a[row])));
+                for i in (lo..lo + n3).step_by(st) {
+                    let f = ((k - lo) * n2 + j) * n3 + (i - lo);
+                    if (c[f] <= (4i32 * (-2i32))) {
+                        continue;
+                    }
+                    c[f] = (c[f].max((if (b[f] & 1) == 0 { b[f] } else { ((a[f] >> 1)) }))).clamp((-99i32), 99i32);
+                    h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].max(3i32);
+                }
+                h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].max((top + ((row % 3) as i32)));
+            }
+        }
+    }
+    for k in lo..lo + n1 {
+        for i in lo..lo + m {
+            let f = (k - lo) * m + (i - lo);
+            if ((0i32 & 1) == 0) {
+                continue;
+            }
+            s0 = (a[f] as f64).max(s0);
+        }
+    }
+    (s0,)
+}
+
+fn run_p243(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1003.0 <= 2147483647.0 && 1020.0 <= 2147483647.0);
+    let x = cx.arrays::<i32, u8, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i32>());
+    let i0 = cx.init::<f64>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1020.0,
+        z: 1000.0,
+        ret: vec![9.0 + 9.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p243(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p243(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 244: a `parallel` region over `isize` data.
+#[acc::parallel(num_gangs(g), vector_length(v))]
+fn acc_p244(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [u32], h: &mut [f32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: i8, i1: i16, i2: i16, g: usize, w: usize, v: usize) -> (i8, i16, i16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let top = ((kk / 2isize) * (a[1] * kk));
+    #[acc::r#loop(gang, reduction(+: s0, s1))]
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let t1 = 0isize;
+        let mut q2 = 0isize;
+        {
+            o[row] = (a[row] as u32);
+            q2 = (5isize.wrapping_mul(kk).wrapping_add(5isize));
+        }
+        let mut sh3 = [0isize; 8];
+        #[acc::r#loop(worker, vector)]
+        for q in 0..8 {
+            sh3[q] = ((((q % 16) as isize).min(a[(row + q) % a.len()])).wrapping_mul((0isize * 0isize)).wrapping_add(9isize));
+        }
+        let mut r4 = f32::INFINITY;
+        #[acc::r#loop(worker, vector, reduction(min: r4), reduction(+: s0))]
+        for i in (0..m).step_by(st) {
+            let f = (k - lo) * m + i;
+            r4 = (((f % 7) as isize) as f32).min(r4);
+            s1 = s1 + (((f % 7) as isize) as i16);
+            s0 = s0 + (1isize as i8);
+        }
+        let _ = r4;
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p244(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [u32], h: &mut [f32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: i8, i1: i16, i2: i16, g: usize, w: usize, v: usize) -> (i8, i16, i16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let top = ((kk / 2isize) * (a[1] * kk));
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let t1 = 0isize;
+        let mut q2 = 0isize;
+        {
+            o[row] = (a[row] as u32);
+            q2 = (5isize.wrapping_mul(kk).wrapping_add(5isize));
+        }
+        let mut sh3 = [0isize; 8];
+        for q in 0..8 {
+            sh3[q] = ((((q % 16) as isize).min(a[(row + q) % a.len()])).wrapping_mul((0isize * 0isize)).wrapping_add(9isize));
+        }
+        let mut r4 = f32::INFINITY;
+        for i in (0..m).step_by(st) {
+            let f = (k - lo) * m + i;
+            r4 = (((f % 7) as isize) as f32).min(r4);
+            s1 = s1 + (((f % 7) as isize) as i16);
+            s0 = s0 + (1isize as i8);
+        }
+        let _ = r4;
+    }
+    (s0, s1, s2)
+}
+
+fn run_p244(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 9.0 + 1.0*x1*x2*x3 <= 127.0 && 9.0 + 6.0*x1*x2*x3 <= 32767.0);
+    let x = cx.arrays::<isize, u32, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let i0 = cx.init::<i8>(Op::Add);
+    let i1 = cx.init::<i16>(Op::Add);
+    let i2 = cx.init::<i16>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0 + 1.0*x1*x2*x3, 9.0 + 6.0*x1*x2*x3, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p244(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p244(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 245: a `kernels` region over `i32` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p245(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [i64], h: &mut [f64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: u8, g: usize, w: usize, v: usize) -> (u8, f64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut cnt3 = 0.0f64;
+    #[acc::r#loop(reduction(+: s0))]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = kk;
+        let mut sh2 = [0i32; 8];
+        #[acc::r#loop(vector)]
+        for q in 0..8 {
+            sh2[q] = (((a[(row + q) % a.len()].wrapping_mul(5i32).wrapping_add(4i32)) >> 1));
+        }
+        #[acc::r#loop(reduction(+: s0))]
+        for i in 0..m {
+            let f = k * m + i;
+            if ((a[f + 1] + 0i32) > (0i32 % 8i32)) {
+                continue;
+            }
+            s0 = (0i32 as u8) + s0;
+            c[f] = c[f].max(((f % 7) as i32));
+        }
+        acc::atomic!(cnt3 += 1.0f64);
+    }
+    (s0, cnt3)
+}
+
+fn seq_p245(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [i64], h: &mut [f64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: u8, g: usize, w: usize, v: usize) -> (u8, f64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut cnt3 = 0.0f64;
+    for k in 0..n1 {
+        let row = k;
+        let t1 = kk;
+        let mut sh2 = [0i32; 8];
+        for q in 0..8 {
+            sh2[q] = (((a[(row + q) % a.len()].wrapping_mul(5i32).wrapping_add(4i32)) >> 1));
+        }
+        for i in 0..m {
+            let f = k * m + i;
+            if ((a[f + 1] + 0i32) > (0i32 % 8i32)) {
+                continue;
+            }
+            s0 = (0i32 as u8) + s0;
+            c[f] = c[f].max(((f % 7) as i32));
+        }
+        cnt3 += 1.0f64;
+    }
+    (s0, cnt3)
+}
+
+fn run_p245(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 9.0 + 0.0*x1*x2*x3 <= 255.0);
+    let x = cx.arrays::<i32, i64, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i32>());
+    let i0 = cx.init::<u8>(Op::Add);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0 + 0.0*x1*x2*x3, 1.0*x1],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p245(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p245(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 246: a `kernels` region over `f64` data.
+#[acc::kernels(vector_length(v))]
+fn acc_p246(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [isize], h: &mut [usize], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: i32, i1: i16, g: usize, w: usize, v: usize) -> (i32, i16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa2 = [0.0f64; 4];
+    let top = ((a[0] + 3.0f64).abs());
+    z[0] = 0.5f64;
+    for rep in 0..2 {
+        #[acc::r#loop(independent, gang)]
+        for k in (lo..lo + n1).step_by(st) {
+            let row = (k - lo);
+            #[acc::r#loop(vector(96), reduction(min: s0), reduction(+: s1))]
+            for i in (0..m).step_by(st) {
+                let f = (k - lo) * m + i;
+                let mut win1 = a[f];
+                for q in 0..2 {
+                    win1 = win1.max(a[f + (q & 1)]);
+                }
+                s0 = s0.min((top as i32));
+                if (!(win1 != (a[f + 1] + a[f]))) {
+                    c[f] = c[f].min(((top.min(b[f])).abs()));
+                }
+                s1 = s1 + (a[f + 1] as i16);
+            }
+            #[acc::r#loop(vector(96))]
+            for i in 0..m {
+                let _ = c[row * m + (m - 1 - i)];
+            }
+        }
+    }
+    #[acc::r#loop]
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        #[acc::r#loop(reduction(+: s1), private(pa2))]
+        for i in lo..lo + m {
+            let f = (k - lo) * m + (i - lo);
+            for q in 0..4 { pa2[q] = (1.25f64 - ((q % 16) as f64)); }
+            c[f] = c[f].max(((top.abs().sqrt()).mul_add(0.5f64, (top.mul_add(0.5f64, a[f])))));
+            s1 = (pa2[(f + 1) % 4] as i16) + s1;
+        }
+    }
+    #[acc::r#loop(independent, gang)]
+    for k in 0..n1 {
+        let row = k;
+        let t3 = ((a[row] + 3.0f64).abs().sqrt());
+        let mut q4 = 0.0f64;
+        {
+            o[row] = ((1.25f64 + 1.25f64) as isize);
+            q4 = (kk + ((row % 3) as f64));
+        }
+        let mut sh5 = [0.0f64; 8];
+        #[acc::r#loop(worker)]
+        for q in 0..8 {
+            sh5[q] = kk;
+        }
+        let mut r6 = isize::MIN;
+        #[acc::r#loop(independent, worker, reduction(max: r6))]
+        for j in 1..=n2 {
+            let row = k * n2 + (j - 1);
+            let t7 = ((t3 * 0.25f64) - (sh5[row % 8].max(top)));
+            let mut r8 = 6i8;
+            #[acc::r#loop(vector(32), reduction(max: r6), reduction(+: r8))]
+            for i in (lo..lo + n3).step_by(st) {
+                let f = (k * n2 + (j - 1)) * n3 + (i - lo);
+                let mut win9 = a[f];
+                for q in 0..2 {
+                    win9 = win9.max(a[f + (q & 1)]);
+                }
+                if (win9 as isize) > r6 { r6 = (win9 as isize); }
+                c[f] = c[f].max((3.0f64.abs().sqrt()));
+                if (a[f + 1] != top) {
+                    c[f] = ((kk * -1.5f64) * -1.5f64);
+                }
+                c[f] = c[f].max(((1.25f64 * 2.0f64) * -1.5f64));
+            }
+            #[acc::r#loop(vector(32), reduction(+: r8))]
+            for i in 0..n3 {
+                let _ = c[row * n3 + (n3 - 1 - i)];
+            }
+            let _ = r8;
+        }
+        o[row] = r6;
+    }
+    (s0, s1)
+}
+
+fn seq_p246(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [isize], h: &mut [usize], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: i32, i1: i16, g: usize, w: usize, v: usize) -> (i32, i16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa2 = [0.0f64; 4];
+    let top = ((a[0] + 3.0f64).abs());
+    z[0] = 0.5f64;
+    for rep in 0..2 {
+        for k in (lo..lo + n1).step_by(st) {
+            let row = (k - lo);
+            for i in (0..m).step_by(st) {
+                let f = (k - lo) * m + i;
+                let mut win1 = a[f];
+                for q in 0..2 {
+                    win1 = win1.max(a[f + (q & 1)]);
+                }
+                s0 = s0.min((top as i32));
+                if (!(win1 != (a[f + 1] + a[f]))) {
+                    c[f] = c[f].min(((top.min(b[f])).abs()));
+                }
+                s1 = s1 + (a[f + 1] as i16);
+            }
+            for i in 0..m {
+                let _ = c[row * m + (m - 1 - i)];
+            }
+        }
+    }
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        for i in lo..lo + m {
+            let f = (k - lo) * m + (i - lo);
+            for q in 0..4 { pa2[q] = (1.25f64 - ((q % 16) as f64)); }
+            c[f] = c[f].max(((top.abs().sqrt()).mul_add(0.5f64, (top.mul_add(0.5f64, a[f])))));
+            s1 = (pa2[(f + 1) % 4] as i16) + s1;
+        }
+    }
+    for k in 0..n1 {
+        let row = k;
+        let t3 = ((a[row] + 3.0f64).abs().sqrt());
+        let mut q4 = 0.0f64;
+        {
+            o[row] = ((1.25f64 + 1.25f64) as isize);
+            q4 = (kk + ((row % 3) as f64));
+        }
+        let mut sh5 = [0.0f64; 8];
+        for q in 0..8 {
+            sh5[q] = kk;
+        }
+        let mut r6 = isize::MIN;
+        for j in 1..=n2 {
+            let row = k * n2 + (j - 1);
+            let t7 = ((t3 * 0.25f64) - (sh5[row % 8].max(top)));
+            let mut r8 = 6i8;
+            for i in (lo..lo + n3).step_by(st) {
+                let f = (k * n2 + (j - 1)) * n3 + (i - lo);
+                let mut win9 = a[f];
+                for q in 0..2 {
+                    win9 = win9.max(a[f + (q & 1)]);
+                }
+                if (win9 as isize) > r6 { r6 = (win9 as isize); }
+                c[f] = c[f].max((3.0f64.abs().sqrt()));
+                if (a[f + 1] != top) {
+                    c[f] = ((kk * -1.5f64) * -1.5f64);
+                }
+                c[f] = c[f].max(((1.25f64 * 2.0f64) * -1.5f64));
+            }
+            for i in 0..n3 {
+                let _ = c[row * n3 + (n3 - 1 - i)];
+            }
+            let _ = r8;
+        }
+        o[row] = r6;
+    }
+    (s0, s1)
+}
+
+fn run_p246(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 6.0 <= 127.0 && 9.0 + 38.0*x1*x2*x3 <= 32767.0);
+    let x = cx.arrays::<f64, isize, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let i0 = cx.init::<i32>(Op::Min);
+    let i1 = cx.init::<i16>(Op::Add);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0 + 38.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p246(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p246(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 247: a `parallel` region over `f64` data.
+#[acc::parallel(private(scr), num_gangs(g), num_workers(w))]
+fn acc_p247(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [i64], h: &mut [i32], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: f64, i1: i64, g: usize, w: usize, v: usize) -> (f64, i64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa1 = [0.0f64; 4];
+    #[acc::r#loop(gang, vector, private(pa1))]
+    for i in lo..lo + nn {
+        let f = (i - lo);
+        for q in 0..4 { pa1[q] = 1.25f64; }
+        c[f] = c[f].min(((c[f].min(kk)).abs()));
+        acc::atomic!(h[(f * 7 + 3) % h.len()] += 1i32);
+        acc::atomic!(h[(f * 7 + 3) % h.len()] += 1i32);
+    }
+    (s0, s1)
+}
+
+fn seq_p247(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [i64], h: &mut [i32], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: f64, i1: i64, g: usize, w: usize, v: usize) -> (f64, i64) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa1 = [0.0f64; 4];
+    for i in lo..lo + nn {
+        let f = (i - lo);
+        for q in 0..4 { pa1[q] = 1.25f64; }
+        c[f] = c[f].min(((c[f].min(kk)).abs()));
+        h[(f * 7 + 3) % h.len()] += 1i32;
+        h[(f * 7 + 3) % h.len()] += 1i32;
+    }
+    (s0, s1)
+}
+
+fn run_p247(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 2.0*x1*x2*x3 <= 2147483647.0 && 1000.0 + 4.0*x1*x2*x3 <= 2147483647.0);
+    let x = cx.arrays::<f64, i64, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let i0 = cx.init::<f64>(Op::Mul);
+    let i1 = cx.init::<i64>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 4.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p247(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p247(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 248: a `parallel` region over `i8` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p248(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [i8], h: &mut [f32], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, g: usize, w: usize, v: usize) -> (u64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut cnt4 = 0u64;
+    let top = a[0];
+    #[acc::r#loop(gang)]
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let t1 = ((((row % 3) as i8) % 8i8) % 3i8);
+        let mut q2 = 0i8;
+        {
+            o[row] = kk;
+            q2 = (((row % 3) as i8) % 8i8);
+        }
+        let mut r3 = !0isize;
+        #[acc::r#loop(vector, reduction(&: r3))]
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            r3 &= (((b[f] ^ t1)) as isize);
+            let old5 = acc::atomic!(capture cnt4 += 1u64);
+        }
+        let _ = r3;
+    }
+    (cnt4,)
+}
+
+fn seq_p248(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [i8], h: &mut [f32], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, g: usize, w: usize, v: usize) -> (u64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut cnt4 = 0u64;
+    let top = a[0];
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let t1 = ((((row % 3) as i8) % 8i8) % 3i8);
+        let mut q2 = 0i8;
+        {
+            o[row] = kk;
+            q2 = (((row % 3) as i8) % 8i8);
+        }
+        let mut r3 = !0isize;
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            r3 &= (((b[f] ^ t1)) as isize);
+            let old5 = cnt4; cnt4 += 1u64;
+        }
+        let _ = r3;
+    }
+    (cnt4,)
+}
+
+fn run_p248(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<i8, i8, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i8>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p248(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p248(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 249: a `parallel` region over `f32` data.
+#[acc::parallel(firstprivate(kk), num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p249(a: &[f32], b: &[f32], mu: &[i32], c: &mut [f32], o: &mut [i8], h: &mut [u32], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: i32, g: usize, w: usize, v: usize) -> (i32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pv1 = 0.0f32;
+    z[0] = ((if kk < 1.25f32 { kk } else { 1.25f32 }).mul_add(0.5f32, (3.0f32.min(1.25f32))));
+    #[acc::r#loop(gang, worker, vector, collapse(2), reduction(*: s0), private(pv1))]
+    for k in lo..lo + n1 {
+        for i in (0..m).step_by(st) {
+            let f = (k - lo) * m + i;
+            pv1 = (1.25f32 - (kk.min(b[f])));
+            s0 *= mu[f];
+        }
+    }
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        let t2 = (a[row] + (0.5f32.max(((row % 7) as f32))));
+        let mut r3 = false;
+        #[acc::r#loop(worker, vector, reduction(||: r3))]
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            let mut win4 = a[f];
+            for q in 0..2 {
+                win4 = win4.max(a[f + (q & 1)]);
+            }
+            if (a[f + 1] < (t2 - 1.25f32)) {
+                c[f] = (kk.mul_add(0.5f32, a[f]));
+            }
+            acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min((kk as u32)));
+        }
+        #[acc::r#loop(worker, vector, reduction(||: r3))]
+        for i in 0..m {
+            r3 = r3 || ((0.5f32 * ((i % 7) as f32)) != (1.25f32.max(a[row * m + i])));
+        }
+        let _ = r3;
+    }
+    (s0,)
+}
+
+fn seq_p249(a: &[f32], b: &[f32], mu: &[i32], c: &mut [f32], o: &mut [i8], h: &mut [u32], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: i32, g: usize, w: usize, v: usize) -> (i32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pv1 = 0.0f32;
+    z[0] = ((if kk < 1.25f32 { kk } else { 1.25f32 }).mul_add(0.5f32, (3.0f32.min(1.25f32))));
+    for k in lo..lo + n1 {
+        for i in (0..m).step_by(st) {
+            let f = (k - lo) * m + i;
+            pv1 = (1.25f32 - (kk.min(b[f])));
+            s0 *= mu[f];
+        }
+    }
+    for k in 0..n1 {
+        let row = k;
+        let t2 = (a[row] + (0.5f32.max(((row % 7) as f32))));
+        let mut r3 = false;
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            let mut win4 = a[f];
+            for q in 0..2 {
+                win4 = win4.max(a[f + (q & 1)]);
+            }
+            if (a[f + 1] < (t2 - 1.25f32)) {
+                c[f] = (kk.mul_add(0.5f32, a[f]));
+            }
+            h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min((kk as u32));
+        }
+        for i in 0..m {
+            r3 = r3 || ((0.5f32 * ((i % 7) as f32)) != (1.25f32.max(a[row * m + i])));
+        }
+        let _ = r3;
+    }
+    (s0,)
+}
+
+fn run_p249(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1010.0 <= 4294967295.0);
+    let x = cx.arrays::<f32, i8, u32, i32>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f32>());
+    let i0 = cx.init::<i32>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1010.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p249(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p249(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 250: a `kernels` region over `i32` data.
+#[acc::kernels(num_gangs(g))]
+fn acc_p250(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [i16], h: &mut [f32], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = (((kk.wrapping_mul(kk).wrapping_add(2i32)) >> 1));
+    z[0] = (((3i32 & a[1])) % 3i32);
+    #[acc::r#loop(gang(dim: 2))]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t1 = ((a[row] * (-2i32)) / 2i32);
+        let mut q2 = 0i32;
+        {
+            o[row] = ((kk.max(kk)) as i16);
+            q2 = ((top & a[row]));
+        }
+        let mut r3 = i16::MAX;
+        #[acc::r#loop(gang(dim: 1), vector(128), reduction(min: r3))]
+        for i in 0..m {
+            let f = k * m + i;
+            r3 = r3.min(((t1 - t1) as i16));
+        }
+        o[row] = r3;
+    }
+    ()
+}
+
+fn seq_p250(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [i16], h: &mut [f32], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = (((kk.wrapping_mul(kk).wrapping_add(2i32)) >> 1));
+    z[0] = (((3i32 & a[1])) % 3i32);
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t1 = ((a[row] * (-2i32)) / 2i32);
+        let mut q2 = 0i32;
+        {
+            o[row] = ((kk.max(kk)) as i16);
+            q2 = ((top & a[row]));
+        }
+        let mut r3 = i16::MAX;
+        for i in 0..m {
+            let f = k * m + i;
+            r3 = r3.min(((t1 - t1) as i16));
+        }
+        o[row] = r3;
+    }
+    ()
+}
+
+fn run_p250(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i32, i16, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i32>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p250(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p250(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 251: a `kernels` region over `u32` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p251(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [f32], h: &mut [u32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: isize, i1: u32, g: usize, w: usize, v: usize) -> (isize, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    z[0] = kk;
+    if kk != kk {
+        #[acc::r#loop(independent, gang)]
+        for k in (0..n1).step_by(st) {
+            let row = k;
+            let t1 = kk;
+            #[acc::r#loop(vector(32))]
+            for i in (lo..lo + m).step_by(st) {
+                let f = k * m + (i - lo);
+                if ((a[f] & 1) == 0) {
+                    c[f] = (if (a[f] * kk) > (a[f + 1] * kk) { (a[f + 1] * kk) } else { (a[f] * kk) });
+                }
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p251(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [f32], h: &mut [u32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: isize, i1: u32, g: usize, w: usize, v: usize) -> (isize, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    z[0] = kk;
+    if kk != kk {
+        for k in (0..n1).step_by(st) {
+            let row = k;
+            let t1 = kk;
+            for i in (lo..lo + m).step_by(st) {
+                let f = k * m + (i - lo);
+                if ((a[f] & 1) == 0) {
+                    c[f] = (if (a[f] * kk) > (a[f + 1] * kk) { (a[f + 1] * kk) } else { (a[f] * kk) });
+                }
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p251(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 9.0 <= 4294967295.0);
+    let x = cx.arrays::<u32, f32, u32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u32>());
+    let i0 = cx.init::<isize>(Op::Mul);
+    let i1 = cx.init::<u32>(Op::Add);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p251(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p251(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 252: a `parallel` region over `isize` data.
+#[acc::parallel(num_gangs(g), vector_length(v))]
+fn acc_p252(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [i64], h: &mut [f32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: u64, g: usize, w: usize, v: usize) -> (u64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa1 = [0isize; 4];
+    #[acc::r#loop(gang, vector, collapse(2))]
+    for k in 0..n1 {
+        for i in 0..m {
+            let f = k * m + i;
+            c[f] = (((c[f] * 3isize).min(b[f]))).clamp((-99isize), 99isize);
+            c[f] = ((((c[f] | c[f])).max(b[f]))).clamp((-99isize), 99isize);
+            c[f] = (((c[f].max(c[f])) * (if (5isize & 1) == 0 { kk } else { 5isize }))).clamp((-99isize), 99isize);
+        }
+    }
+    #[acc::r#loop(gang, vector, collapse(2), reduction(^: s0))]
+    for k in lo..lo + n1 {
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            s0 = s0 ^ (b[f] as u64);
+            if (((c[f].max(b[f])) & 1) == 0) {
+                c[f] = c[f].min(a[f + 1]);
+            }
+            c[f] = (c[f].max((c[f] * ((f % 3) as isize)))).clamp((-99isize), 99isize);
+        }
+    }
+    #[acc::r#loop(gang, vector, collapse(2), reduction(^: s0), private(pa1))]
+    for k in lo..lo + n1 {
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            for q in 0..4 { pa1[q] = ((q % 7) as isize); }
+            s0 = s0 ^ ((kk.min(((a[f + 1] & kk)))) as u64);
+            c[f] = c[f].min((((((f % 7) as isize) ^ 1isize)).min((if pa1[(f + 1) % 4] > a[f + 1] { a[f + 1] } else { pa1[(f + 1) % 4] }))));
+            c[f] = ((((f % 3) as isize).max(((c[f] ^ pa1[(f + 1) % 4]))))).clamp((-99isize), 99isize);
+        }
+    }
+    (s0,)
+}
+
+fn seq_p252(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [i64], h: &mut [f32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: u64, g: usize, w: usize, v: usize) -> (u64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa1 = [0isize; 4];
+    for k in 0..n1 {
+        for i in 0..m {
+            let f = k * m + i;
+            c[f] = (((c[f] * 3isize).min(b[f]))).clamp((-99isize), 99isize);
+            c[f] = ((((c[f] | c[f])).max(b[f]))).clamp((-99isize), 99isize);
+            c[f] = (((c[f].max(c[f])) * (if (5isize & 1) == 0 { kk } else { 5isize }))).clamp((-99isize), 99isize);
+        }
+    }
+    for k in lo..lo + n1 {
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            s0 = s0 ^ (b[f] as u64);
+            if (((c[f].max(b[f])) & 1) == 0) {
+                c[f] = c[f].min(a[f + 1]);
+            }
+            c[f] = (c[f].max((c[f] * ((f % 3) as isize)))).clamp((-99isize), 99isize);
+        }
+    }
+    for k in lo..lo + n1 {
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            for q in 0..4 { pa1[q] = ((q % 7) as isize); }
+            s0 = s0 ^ ((kk.min(((a[f + 1] & kk)))) as u64);
+            c[f] = c[f].min((((((f % 7) as isize) ^ 1isize)).min((if pa1[(f + 1) % 4] > a[f + 1] { a[f + 1] } else { pa1[(f + 1) % 4] }))));
+            c[f] = ((((f % 3) as isize).max(((c[f] ^ pa1[(f + 1) % 4]))))).clamp((-99isize), 99isize);
+        }
+    }
+    (s0,)
+}
+
+fn run_p252(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<isize, i64, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let i0 = cx.init::<u64>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p252(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p252(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 253: a `parallel` region over `i32` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p253(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [i16], h: &mut [u64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: u64, g: usize, w: usize, v: usize) -> (u64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pv2 = 0i32;
+    let top = (a[0] + (a[1].min(a[1])));
+    #[acc::r#loop(gang, collapse(2))]
+    for k in 0..n1 {
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            if ((kk & 1) == 0) {
+                continue;
+            }
+            for rep in 0..2 {
+                #[acc::r#loop(vector)]
+                for i in 0..n3 {
+                    let f = (k * n2 + j) * n3 + i;
+                    let mut win1 = a[f];
+                    for q in 0..2 {
+                        win1 = win1.max(a[f + (q & 1)]);
+                    }
+                    if (win1 < (1i32.min(a[f]))) {
+                        c[f] = (if ((top.min(a[f + 1])) & 1) == 0 { (((f % 16) as i32) / 2i32) } else { (top.min(a[f + 1])) });
+                    }
+                    c[f] = a[f];
+                    c[f] = a[f + 1];
+                }
+            }
+            acc::atomic!(h[(row * 7 + 3) % h.len()] += 1u64);
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    #[acc::r#loop(gang, reduction(min: s0), private(pv2))]
+    for i in 1..=nn {
+        let f = (i - 1);
+        pv2 = (((((f % 3) as i32) ^ 0i32)).min(b[f]));
+        s0 = (1i32 as u64).min(s0);
+        s0 = s0.min((((f % 16) as i32) as u64));
+    }
+    #[acc::r#loop(gang, worker, vector, reduction(min: s0))]
+    for i in 0..nn {
+        let f = i;
+        if (!(((kk ^ b[f])) != (a[f + 1] / 2i32))) {
+            c[f] = (if ((top & ((f % 3) as i32))) > (a[f + 1] + 2i32) { (a[f + 1] + 2i32) } else { ((top & ((f % 3) as i32))) });
+        }
+        if (2i32 as u64) < s0 { s0 = (2i32 as u64); }
+        s0 = (a[f] as u64).min(s0);
+    }
+    (s0,)
+}
+
+fn seq_p253(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [i16], h: &mut [u64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: u64, g: usize, w: usize, v: usize) -> (u64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pv2 = 0i32;
+    let top = (a[0] + (a[1].min(a[1])));
+    for k in 0..n1 {
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            if ((kk & 1) == 0) {
+                continue;
+            }
+            for rep in 0..2 {
+                for i in 0..n3 {
+                    let f = (k * n2 + j) * n3 + i;
+                    let mut win1 = a[f];
+                    for q in 0..2 {
+                        win1 = win1.max(a[f + (q & 1)]);
+                    }
+                    if (win1 < (1i32.min(a[f]))) {
+                        c[f] = (if ((top.min(a[f + 1])) & 1) == 0 { (((f % 16) as i32) / 2i32) } else { (top.min(a[f + 1])) });
+                    }
+                    c[f] = a[f];
+                    c[f] = a[f + 1];
+                }
+            }
+            h[(row * 7 + 3) % h.len()] += 1u64;
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    for i in 1..=nn {
+        let f = (i - 1);
+        pv2 = (((((f % 3) as i32) ^ 0i32)).min(b[f]));
+        s0 = (1i32 as u64).min(s0);
+        s0 = s0.min((((f % 16) as i32) as u64));
+    }
+    for i in 0..nn {
+        let f = i;
+        if (!(((kk ^ b[f])) != (a[f + 1] / 2i32))) {
+            c[f] = (if ((top & ((f % 3) as i32))) > (a[f + 1] + 2i32) { (a[f + 1] + 2i32) } else { ((top & ((f % 3) as i32))) });
+        }
+        if (2i32 as u64) < s0 { s0 = (2i32 as u64); }
+        s0 = (a[f] as u64).min(s0);
+    }
+    (s0,)
+}
+
+fn run_p253(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 2.0*x1*x2 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<i32, i16, u64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i32>());
+    let i0 = cx.init::<u64>(Op::MinOrdered);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 2.0*x1*x2,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p253(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p253(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 254: a `parallel` region over `usize` data.
+#[acc::parallel(reduction(max: s1), private(scr), vector_length(v))]
+fn acc_p254(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [bool], h: &mut [i64], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: bool, i1: f64, g: usize, w: usize, v: usize) -> (bool, f64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa2 = [0usize; 4];
+    for rep in 0..2 {
+        #[acc::r#loop(gang, reduction(||: s0))]
+        for k in (0..n1).step_by(st) {
+            let row = k;
+            for q in 0..scr.len() {
+                scr[q] = (4usize.wrapping_mul(1usize).wrapping_add(7usize));
+            }
+            let mut r1 = true;
+            #[acc::r#loop(vector, reduction(^: r1), private(pa2))]
+            for i in 1..=m {
+                let f = k * m + (i - 1);
+                for q in 0..4 { pa2[q] = (a[f + (q & 1)] * 2usize); }
+                r1 ^= (((1usize | 2usize)) == kk);
+                s0 = s0 || (!((a[f + 1] & 1) == 0));
+                c[f] = c[f].max(a[f + 1]);
+                if ((kk * a[f]) as f64) > s1 { s1 = ((kk * a[f]) as f64); }
+            }
+            #[acc::r#loop(vector, reduction(^: r1))]
+            for i in 0..m {
+                r1 = r1 ^ ((((i % 7) as usize).wrapping_mul(((i % 16) as usize)).wrapping_add(8usize)) == 1usize);
+            }
+            o[row] = r1;
+        }
+    }
+    #[acc::r#loop(gang, vector, collapse(2), reduction(||: s0))]
+    for k in 0..n1 {
+        for i in 0..m {
+            let f = k * m + i;
+            s0 = s0 || ((kk / 3usize) < (((f % 3) as usize).max(kk)));
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, s1)
+}
+
+fn seq_p254(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [bool], h: &mut [i64], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: bool, i1: f64, g: usize, w: usize, v: usize) -> (bool, f64) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa2 = [0usize; 4];
+    for rep in 0..2 {
+        for k in (0..n1).step_by(st) {
+            let row = k;
+            for q in 0..scr.len() {
+                scr[q] = (4usize.wrapping_mul(1usize).wrapping_add(7usize));
+            }
+            let mut r1 = true;
+            for i in 1..=m {
+                let f = k * m + (i - 1);
+                for q in 0..4 { pa2[q] = (a[f + (q & 1)] * 2usize); }
+                r1 ^= (((1usize | 2usize)) == kk);
+                s0 = s0 || (!((a[f + 1] & 1) == 0));
+                c[f] = c[f].max(a[f + 1]);
+                if ((kk * a[f]) as f64) > s1 { s1 = ((kk * a[f]) as f64); }
+            }
+            for i in 0..m {
+                r1 = r1 ^ ((((i % 7) as usize).wrapping_mul(((i % 16) as usize)).wrapping_add(8usize)) == 1usize);
+            }
+            o[row] = r1;
+        }
+    }
+    for k in 0..n1 {
+        for i in 0..m {
+            let f = k * m + i;
+            s0 = s0 || ((kk / 3usize) < (((f % 3) as usize).max(kk)));
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, s1)
+}
+
+fn run_p254(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<usize, bool, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let i0 = cx.init::<bool>(Op::Or);
+    let i1 = cx.init::<f64>(Op::MaxOrdered);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0 + 162.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p254(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p254(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 255: a `parallel` region over `u16` data.
+#[acc::parallel(num_workers(w), vector_length(v))]
+fn acc_p255(a: &[u16], b: &[u16], mu: &[u8], c: &mut [u16], o: &mut [u64], h: &mut [f64], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: i8, i1: u32, g: usize, w: usize, v: usize) -> (i8, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    if kk != kk {
+        #[acc::r#loop(worker, reduction(&: s1))]
+        for k in 0..n1 {
+            let row = k;
+            let t1 = ((a[row].max(a[row])).wrapping_mul((a[row] % 3u16)).wrapping_add(1u16));
+            #[acc::r#loop(vector)]
+            for i in 0..m {
+                let f = k * m + i;
+                if ((b[f] % 8u16) != (a[f + 1].max(b[f]))) {
+                    continue;
+                }
+                s1 &= (3u16 as u32);
+            }
+        }
+    }
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        let t2 = ((((((row % 3) as u16) ^ ((row % 16) as u16))) >> 1));
+        let mut sh3 = [0u16; 8];
+        #[acc::r#loop(worker)]
+        for q in 0..8 {
+            sh3[q] = ((((((q % 7) as u16) ^ ((q % 7) as u16))) | ((q % 7) as u16)));
+        }
+        let mut r4 = 3u16;
+        #[acc::r#loop(worker, reduction(+: r4), reduction(|: s0))]
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            let mut win5 = a[f];
+            for q in 0..2 {
+                win5 = win5.max(a[f + (q & 1)]);
+            }
+            r4 = r4 + c[f];
+            s0 = (t2 as i8) | s0;
+        }
+        let _ = r4;
+    }
+    for rep in 0..2 {
+        #[acc::r#loop(gang)]
+        for k in (lo..lo + n1).step_by(st) {
+            let row = (k - lo);
+            if (((0u16 ^ ((row % 7) as u16))) > (kk % 5u16)) {
+                continue;
+            }
+            let mut q6 = 0u16;
+            {
+                o[row] = (kk as u64);
+                q6 = ((kk | kk));
+            }
+            let mut r7 = !0u64;
+            #[acc::r#loop(worker, reduction(&: r7))]
+            for j in 1..=n2 {
+                let row = (k - lo) * n2 + (j - 1);
+                #[acc::r#loop(seq)]
+                for i in 1..=n3 {
+                    let f = ((k - lo) * n2 + (j - 1)) * n3 + (i - 1);
+                    r7 = r7 & (((kk & c[f])) as u64);
+                    acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].max(((2u16 % 8u16) as f64)));
+                }
+            }
+            o[row] = r7;
+            acc::atomic!(h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].max(((((row % 7) as u16) / 3u16) as f64)));
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p255(a: &[u16], b: &[u16], mu: &[u8], c: &mut [u16], o: &mut [u64], h: &mut [f64], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: i8, i1: u32, g: usize, w: usize, v: usize) -> (i8, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    if kk != kk {
+        for k in 0..n1 {
+            let row = k;
+            let t1 = ((a[row].max(a[row])).wrapping_mul((a[row] % 3u16)).wrapping_add(1u16));
+            for i in 0..m {
+                let f = k * m + i;
+                if ((b[f] % 8u16) != (a[f + 1].max(b[f]))) {
+                    continue;
+                }
+                s1 &= (3u16 as u32);
+            }
+        }
+    }
+    for k in 0..n1 {
+        let row = k;
+        let t2 = ((((((row % 3) as u16) ^ ((row % 16) as u16))) >> 1));
+        let mut sh3 = [0u16; 8];
+        for q in 0..8 {
+            sh3[q] = ((((((q % 7) as u16) ^ ((q % 7) as u16))) | ((q % 7) as u16)));
+        }
+        let mut r4 = 3u16;
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            let mut win5 = a[f];
+            for q in 0..2 {
+                win5 = win5.max(a[f + (q & 1)]);
+            }
+            r4 = r4 + c[f];
+            s0 = (t2 as i8) | s0;
+        }
+        let _ = r4;
+    }
+    for rep in 0..2 {
+        for k in (lo..lo + n1).step_by(st) {
+            let row = (k - lo);
+            if (((0u16 ^ ((row % 7) as u16))) > (kk % 5u16)) {
+                continue;
+            }
+            let mut q6 = 0u16;
+            {
+                o[row] = (kk as u64);
+                q6 = ((kk | kk));
+            }
+            let mut r7 = !0u64;
+            for j in 1..=n2 {
+                let row = (k - lo) * n2 + (j - 1);
+                for i in 1..=n3 {
+                    let f = ((k - lo) * n2 + (j - 1)) * n3 + (i - 1);
+                    r7 = r7 & (((kk & c[f])) as u64);
+                    h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].max(((2u16 % 8u16) as f64));
+                }
+            }
+            o[row] = r7;
+            h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].max(((((row % 7) as u16) / 3u16) as f64));
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p255(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 3.0 + 99.0*x2*x3 <= 65535.0);
+    let x = cx.arrays::<u16, u64, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u16>());
+    let i0 = cx.init::<i8>(Op::Or);
+    let i1 = cx.init::<u32>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1009.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p255(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p255(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 256: a `parallel` region over `i32` data.
+#[acc::parallel(private(scr), num_workers(w), vector_length(v), copyin(a), copy(o))]
+fn acc_p256(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [u32], h: &mut [f64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: i64, i1: u64, g: usize, w: usize, v: usize) -> (i64, u64, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut cnt2 = 0u64;
+    let top = ((a[0] / 3i32) / 2i32);
+    #[acc::r#loop(gang, worker, vector, reduction(^: s0))]
+    for i in 0..nn {
+        let f = i;
+        s0 = s0 ^ ((top.wrapping_mul(c[f]).wrapping_add(4i32)) as i64);
+        c[f] = c[f].max(c[f]);
+    }
+    #[acc::r#loop(gang)]
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let t1 = 4i32;
+        for q in 0..scr.len() {
+            scr[q] = a[(row + q) % a.len()];
+        }
+        for i in lo..lo + m {
+            let f = (k - lo) * m + (i - lo);
+            c[f] = (c[f].max(b[f])).clamp((-99i32), 99i32);
+            let old3 = acc::atomic!(capture cnt2 += 1u64);
+        }
+    }
+    (s0, s1, cnt2)
+}
+
+fn seq_p256(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [u32], h: &mut [f64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: i64, i1: u64, g: usize, w: usize, v: usize) -> (i64, u64, u64) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut cnt2 = 0u64;
+    let top = ((a[0] / 3i32) / 2i32);
+    for i in 0..nn {
+        let f = i;
+        s0 = s0 ^ ((top.wrapping_mul(c[f]).wrapping_add(4i32)) as i64);
+        c[f] = c[f].max(c[f]);
+    }
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let t1 = 4i32;
+        for q in 0..scr.len() {
+            scr[q] = a[(row + q) % a.len()];
+        }
+        for i in lo..lo + m {
+            let f = (k - lo) * m + (i - lo);
+            c[f] = (c[f].max(b[f])).clamp((-99i32), 99i32);
+            let old3 = cnt2; cnt2 += 1u64;
+        }
+    }
+    (s0, s1, cnt2)
+}
+
+fn run_p256(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<i32, u32, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i32>());
+    let i0 = cx.init::<i64>(Op::Xor);
+    let i1 = cx.init::<u64>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p256(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p256(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 257: a `kernels` region over `f32` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p257(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [u32], h: &mut [f32], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = ((a[1].min(a[0])) * 0.25f32);
+    z[0] = ((1.25f32.max(1.25f32)).max((0.5f32.abs())));
+    let mut carry1 = kk;
+    for i in 0..nn {
+        carry1 = (carry1 * 0.5f32 + a[i]).max(-100.0f32);
+        z[3] = carry1;
+    }
+    let mut carry2 = kk;
+    for i in 0..nn {
+        carry2 = (carry2 * 0.5f32 + a[i]).max(-100.0f32);
+        z[3] = carry2;
+    }
+    ()
+}
+
+fn seq_p257(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [u32], h: &mut [f32], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = ((a[1].min(a[0])) * 0.25f32);
+    z[0] = ((1.25f32.max(1.25f32)).max((0.5f32.abs())));
+    let mut carry1 = kk;
+    for i in 0..nn {
+        carry1 = (carry1 * 0.5f32 + a[i]).max(-100.0f32);
+        z[3] = carry1;
+    }
+    let mut carry2 = kk;
+    for i in 0..nn {
+        carry2 = (carry2 * 0.5f32 + a[i]).max(-100.0f32);
+        z[3] = carry2;
+    }
+    ()
+}
+
+fn run_p257(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f32, u32, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f32>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p257(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p257(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 258: a `kernels` region over `f64` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p258(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [i32], h: &mut [i64], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut pv1 = 0.0f64;
+    let top = ((if 1.25f64 < a[1] { 1.25f64 } else { a[1] }).max(kk));
+    #[acc::r#loop(gang, private(pv1))]
+    for i in 0..nn {
+        let f = i;
+        if (!(a[f] < (b[f] - a[f]))) {
+            continue;
+        }
+        pv1 = ((top * -1.5f64) * (top - ((f % 16) as f64)));
+    }
+    if kk != kk {
+        #[acc::r#loop]
+        for k in (lo..lo + n1).step_by(st) {
+            let row = (k - lo);
+            for i in 0..m {
+                let f = (k - lo) * m + i;
+                c[f] = c[f].max(((kk * ((f % 16) as f64)) - top));
+            }
+        }
+    }
+    #[acc::r#loop(independent, collapse(2))]
+    for k in 0..n1 {
+        for i in 1..=m {
+            let f = k * m + (i - 1);
+        }
+    }
+    ()
+}
+
+fn seq_p258(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [i32], h: &mut [i64], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut pv1 = 0.0f64;
+    let top = ((if 1.25f64 < a[1] { 1.25f64 } else { a[1] }).max(kk));
+    for i in 0..nn {
+        let f = i;
+        if (!(a[f] < (b[f] - a[f]))) {
+            continue;
+        }
+        pv1 = ((top * -1.5f64) * (top - ((f % 16) as f64)));
+    }
+    if kk != kk {
+        for k in (lo..lo + n1).step_by(st) {
+            let row = (k - lo);
+            for i in 0..m {
+                let f = (k - lo) * m + i;
+                c[f] = c[f].max(((kk * ((f % 16) as f64)) - top));
+            }
+        }
+    }
+    for k in 0..n1 {
+        for i in 1..=m {
+            let f = k * m + (i - 1);
+        }
+    }
+    ()
+}
+
+fn run_p258(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f64, i32, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p258(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p258(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 259: a `parallel` region over `f64` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p259(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [i64], h: &mut [i32], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut pv2 = 0.0f64;
+    z[0] = ((1.25f64.mul_add(0.5f64, 0.5f64)).abs().sqrt());
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        let mut q1 = 0.0f64;
+        {
+            o[row] = ((3.0f64 * ((row % 3) as f64)) as i64);
+            q1 = (kk * 0.25f64);
+        }
+        #[acc::r#loop(worker, vector, collapse(2), private(pv2))]
+        for j in 0..n2 {
+            for i in (0..n3).step_by(st) {
+                let f = (k * n2 + j) * n3 + i;
+                pv2 = ((f % 7) as f64);
+                c[f] = c[f].max(((if q1 < a[f] { q1 } else { a[f] }).abs()));
+            }
+        }
+    }
+    #[acc::r#loop(gang)]
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let t3 = ((3.0f64.min(kk)).mul_add(0.5f64, (kk.mul_add(0.5f64, kk))));
+        let mut r4 = 0i64;
+        for j in 0..n2 {
+            let row = (k - lo) * n2 + j;
+            if ((kk * 0.5f64) != (kk.max(kk))) {
+                continue;
+            }
+            let t5 = a[row];
+            #[acc::r#loop(vector, reduction(^: r4))]
+            for i in 0..n3 {
+                let f = ((k - lo) * n2 + j) * n3 + i;
+                r4 ^= (kk as i64);
+                if (!(b[f] <= (a[f + 1].abs()))) {
+                    c[f] = ((t3.min(a[f])) * 0.25f64);
+                }
+            }
+        }
+        o[row] = r4;
+    }
+    ()
+}
+
+fn seq_p259(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [i64], h: &mut [i32], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut pv2 = 0.0f64;
+    z[0] = ((1.25f64.mul_add(0.5f64, 0.5f64)).abs().sqrt());
+    for k in 0..n1 {
+        let row = k;
+        let mut q1 = 0.0f64;
+        {
+            o[row] = ((3.0f64 * ((row % 3) as f64)) as i64);
+            q1 = (kk * 0.25f64);
+        }
+        for j in 0..n2 {
+            for i in (0..n3).step_by(st) {
+                let f = (k * n2 + j) * n3 + i;
+                pv2 = ((f % 7) as f64);
+                c[f] = c[f].max(((if q1 < a[f] { q1 } else { a[f] }).abs()));
+            }
+        }
+    }
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let t3 = ((3.0f64.min(kk)).mul_add(0.5f64, (kk.mul_add(0.5f64, kk))));
+        let mut r4 = 0i64;
+        for j in 0..n2 {
+            let row = (k - lo) * n2 + j;
+            if ((kk * 0.5f64) != (kk.max(kk))) {
+                continue;
+            }
+            let t5 = a[row];
+            for i in 0..n3 {
+                let f = ((k - lo) * n2 + j) * n3 + i;
+                r4 ^= (kk as i64);
+                if (!(b[f] <= (a[f + 1].abs()))) {
+                    c[f] = ((t3.min(a[f])) * 0.25f64);
+                }
+            }
+        }
+        o[row] = r4;
+    }
+    ()
+}
+
+fn run_p259(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f64, i64, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p259(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p259(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 260: a `kernels` region over `i32` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p260(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [u64], h: &mut [u64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: i8, g: usize, w: usize, v: usize) -> (i8,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pv3 = 0i32;
+    #[acc::r#loop]
+    for i in 0..nn {
+        let f = i;
+        c[f] = (((kk ^ a[f])).max(a[f + 1]));
+    }
+    for rep in 0..2 {
+        #[acc::r#loop(independent, gang)]
+        for k in (lo..lo + n1).step_by(st) {
+            let row = (k - lo);
+            let mut sh1 = [0i32; 8];
+            #[acc::r#loop(vector(96))]
+            for q in 0..8 {
+                sh1[q] = 0i32;
+            }
+            let mut r2 = !0u64;
+            #[acc::r#loop(vector(96), reduction(&: r2), private(pv3))]
+            for i in 0..m {
+                let f = (k - lo) * m + i;
+                pv3 = a[f + 1];
+                r2 &= (b[f] as u64);
+                if (!((pv3 - pv3) > ((c[f] | kk)))) {
+                    c[f] = c[f];
+                }
+            }
+            o[row] = r2;
+        }
+    }
+    (s0,)
+}
+
+fn seq_p260(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [u64], h: &mut [u64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: i8, g: usize, w: usize, v: usize) -> (i8,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pv3 = 0i32;
+    for i in 0..nn {
+        let f = i;
+        c[f] = (((kk ^ a[f])).max(a[f + 1]));
+    }
+    for rep in 0..2 {
+        for k in (lo..lo + n1).step_by(st) {
+            let row = (k - lo);
+            let mut sh1 = [0i32; 8];
+            for q in 0..8 {
+                sh1[q] = 0i32;
+            }
+            let mut r2 = !0u64;
+            for i in 0..m {
+                let f = (k - lo) * m + i;
+                pv3 = a[f + 1];
+                r2 &= (b[f] as u64);
+                if (!((pv3 - pv3) > ((c[f] | kk)))) {
+                    c[f] = c[f];
+                }
+            }
+            o[row] = r2;
+        }
+    }
+    (s0,)
+}
+
+fn run_p260(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i32, u64, u64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i32>());
+    let i0 = cx.init::<i8>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p260(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p260(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 261: a `parallel` region over `u32` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p261(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [i32], h: &mut [f32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: u16, g: usize, w: usize, v: usize) -> (u16,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    z[0] = (((a[1].max(4u32)) >> 1));
+    #[acc::r#loop(reduction(min: s0))]
+    for i in 0..nn {
+        let f = i;
+        let mut win1 = a[f];
+        for q in 0..2 {
+            win1 = win1.max(a[f + (q & 1)]);
+        }
+        if (((1u32 + 2u32) & 1) == 0) {
+            c[f] = ((f % 3) as u32);
+        }
+        if ((if ((c[f] / 3u32) & 1) == 0 { (c[f] / 3u32) } else { win1 }) as u16) < s0 { s0 = ((if ((c[f] / 3u32) & 1) == 0 { (c[f] / 3u32) } else { win1 }) as u16); }
+    }
+    (s0,)
+}
+
+fn seq_p261(a: &[u32], b: &[u32], mu: &[u8], c: &mut [u32], o: &mut [i32], h: &mut [f32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: u16, g: usize, w: usize, v: usize) -> (u16,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    z[0] = (((a[1].max(4u32)) >> 1));
+    for i in 0..nn {
+        let f = i;
+        let mut win1 = a[f];
+        for q in 0..2 {
+            win1 = win1.max(a[f + (q & 1)]);
+        }
+        if (((1u32 + 2u32) & 1) == 0) {
+            c[f] = ((f % 3) as u32);
+        }
+        if ((if ((c[f] / 3u32) & 1) == 0 { (c[f] / 3u32) } else { win1 }) as u16) < s0 { s0 = ((if ((c[f] / 3u32) & 1) == 0 { (c[f] / 3u32) } else { win1 }) as u16); }
+    }
+    (s0,)
+}
+
+fn run_p261(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u32, i32, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u32>());
+    let i0 = cx.init::<u16>(Op::MinOrdered);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p261(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p261(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 262: a `parallel` region over `f32` data.
+#[acc::parallel(vector_length(v), copyin(a), copy(o))]
+fn acc_p262(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [isize], h: &mut [i64], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: f32, g: usize, w: usize, v: usize) -> (f32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = 3.0f32;
+    #[acc::r#loop(gang)]
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let mut sh1 = [0.0f32; 8];
+        #[acc::r#loop(vector)]
+        for q in 0..8 {
+            sh1[q] = (if a[(row + q) % a.len()] < a[(row + q) % a.len()] { a[(row + q) % a.len()] } else { a[(row + q) % a.len()] });
+        }
+        #[acc::r#loop(vector)]
+        for j in 0..n2 {
+            let row = (k - lo) * n2 + j;
+            let t2 = ((((row % 16) as f32) * 0.5f32) * 2.0f32);
+            #[acc::r#loop(seq)]
+            for i in lo..lo + n3 {
+                let f = ((k - lo) * n2 + j) * n3 + (i - lo);
+                c[f] = c[f].max(((f % 3) as f32));
+            }
+        }
+    }
+    (s0,)
+}
+
+fn seq_p262(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [isize], h: &mut [i64], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: f32, g: usize, w: usize, v: usize) -> (f32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = 3.0f32;
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let mut sh1 = [0.0f32; 8];
+        for q in 0..8 {
+            sh1[q] = (if a[(row + q) % a.len()] < a[(row + q) % a.len()] { a[(row + q) % a.len()] } else { a[(row + q) % a.len()] });
+        }
+        for j in 0..n2 {
+            let row = (k - lo) * n2 + j;
+            let t2 = ((((row % 16) as f32) * 0.5f32) * 2.0f32);
+            for i in lo..lo + n3 {
+                let f = ((k - lo) * n2 + j) * n3 + (i - lo);
+                c[f] = c[f].max(((f % 3) as f32));
+            }
+        }
+    }
+    (s0,)
+}
+
+fn run_p262(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f32, isize, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f32>());
+    let i0 = cx.init::<f32>(Op::Min);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p262(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p262(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 263: a `kernels` region over `f32` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p263(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [i32], h: &mut [usize], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: f64, i1: bool, i2: f64, g: usize, w: usize, v: usize) -> (f64, bool, f64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let top = ((kk * 2.0f32).abs().sqrt());
+    let mut carry1 = kk;
+    for i in 0..nn {
+        carry1 = (carry1 * 0.5f32 + a[i]).max(-100.0f32);
+        z[3] = carry1;
+    }
+    for rep in 0..2 {
+        #[acc::r#loop(reduction(+: s0))]
+        for i in 0..nn {
+            let f = i;
+            s0 = (0.5f32 as f64) + s0;
+            c[f] = (top.max((top.max(kk))));
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p263(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [i32], h: &mut [usize], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: f64, i1: bool, i2: f64, g: usize, w: usize, v: usize) -> (f64, bool, f64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let top = ((kk * 2.0f32).abs().sqrt());
+    let mut carry1 = kk;
+    for i in 0..nn {
+        carry1 = (carry1 * 0.5f32 + a[i]).max(-100.0f32);
+        z[3] = carry1;
+    }
+    for rep in 0..2 {
+        for i in 0..nn {
+            let f = i;
+            s0 = (0.5f32 as f64) + s0;
+            c[f] = (top.max((top.max(kk))));
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn run_p263(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f32, i32, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f32>());
+    let i0 = cx.init::<f64>(Op::Add);
+    let i1 = cx.init::<bool>(Op::Xor);
+    let i2 = cx.init::<f64>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1009.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0 + 1.0*x1*x2*x3, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p263(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p263(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 264: a `parallel` region over `i8` data.
+#[acc::parallel(private(scr), num_gangs(g), num_workers(w), vector_length(v), copyin(a), copy(o))]
+fn acc_p264(a: &[i8], b: &[i8], mu: &[u64], c: &mut [i8], o: &mut [u8], h: &mut [usize], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, i0: u8, i1: u64, g: usize, w: usize, v: usize) -> (u8, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    #[acc::r#loop(gang, reduction(*: s1))]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t1 = kk;
+        let mut q2 = 0i8;
+        {
+            o[row] = (((5i8 | a[row])) as u8);
+            q2 = kk;
+        }
+        let mut sh3 = [0i8; 8];
+        #[acc::r#loop(vector)]
+        for q in 0..8 {
+            sh3[q] = (2i8.min(((((q % 3) as i8) >> 2))));
+        }
+        let mut r4 = 0u8;
+        #[acc::r#loop(vector, reduction(^: r4))]
+        for i in 0..m {
+            let f = k * m + i;
+            if ((kk - 3i8) <= (a[f + 1] / 7i8)) {
+                c[f] = ((b[f].wrapping_mul(((f % 16) as i8)).wrapping_add(6i8))).clamp((-99i8), 99i8);
+            }
+            c[f] = (c[f] ^ q2).clamp((-99i8), 99i8);
+            s1 *= mu[f];
+        }
+        #[acc::r#loop(vector, reduction(^: r4))]
+        for i in 0..m {
+            r4 ^= (a[row * m + i] as u8);
+        }
+        o[row] = r4;
+    }
+    #[acc::r#loop(gang, worker, vector, collapse(2), reduction(max: s0))]
+    for k in (lo..lo + n1).step_by(st) {
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            s0 = s0.max((((0i8 % 3i8) - a[f]) as u8));
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p264(a: &[i8], b: &[i8], mu: &[u64], c: &mut [i8], o: &mut [u8], h: &mut [usize], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, i0: u8, i1: u64, g: usize, w: usize, v: usize) -> (u8, u64) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t1 = kk;
+        let mut q2 = 0i8;
+        {
+            o[row] = (((5i8 | a[row])) as u8);
+            q2 = kk;
+        }
+        let mut sh3 = [0i8; 8];
+        for q in 0..8 {
+            sh3[q] = (2i8.min(((((q % 3) as i8) >> 2))));
+        }
+        let mut r4 = 0u8;
+        for i in 0..m {
+            let f = k * m + i;
+            if ((kk - 3i8) <= (a[f + 1] / 7i8)) {
+                c[f] = ((b[f].wrapping_mul(((f % 16) as i8)).wrapping_add(6i8))).clamp((-99i8), 99i8);
+            }
+            c[f] = (c[f] ^ q2).clamp((-99i8), 99i8);
+            s1 *= mu[f];
+        }
+        for i in 0..m {
+            r4 ^= (a[row * m + i] as u8);
+        }
+        o[row] = r4;
+    }
+    for k in (lo..lo + n1).step_by(st) {
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            s0 = s0.max((((0i8 % 3i8) - a[f]) as u8));
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p264(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i8, u8, usize, u64>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i8>());
+    let i0 = cx.init::<u8>(Op::Max);
+    let i1 = cx.init::<u64>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p264(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p264(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 265: a `serial` region over `f32` data.
+#[acc::serial]
+fn acc_p265(a: &[f32], b: &[f32], mu: &[i64], c: &mut [f32], o: &mut [i16], h: &mut [f32], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: i64, g: usize, w: usize, v: usize) -> (i64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = kk;
+    #[acc::r#loop(seq)]
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        c[f] = c[f].max(((a[f].abs()).min(a[f])));
+        if (!((a[f + 1].min(a[f + 1])) != (((f % 16) as f32).abs()))) {
+            c[f] = ((kk.mul_add(0.5f32, a[f + 1])).min(a[f + 1]));
+        }
+    }
+    #[acc::r#loop]
+    for i in (0..nn).step_by(st) {
+        let f = i;
+        c[f] = (c[f].min(((kk - c[f]) * c[f]))).clamp(-1000.0f32, 1000.0f32);
+    }
+    #[acc::r#loop(seq)]
+    for i in 1..=nn {
+        let f = (i - 1);
+        s0 *= mu[f];
+    }
+    (s0,)
+}
+
+fn seq_p265(a: &[f32], b: &[f32], mu: &[i64], c: &mut [f32], o: &mut [i16], h: &mut [f32], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: i64, g: usize, w: usize, v: usize) -> (i64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = kk;
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        c[f] = c[f].max(((a[f].abs()).min(a[f])));
+        if (!((a[f + 1].min(a[f + 1])) != (((f % 16) as f32).abs()))) {
+            c[f] = ((kk.mul_add(0.5f32, a[f + 1])).min(a[f + 1]));
+        }
+    }
+    for i in (0..nn).step_by(st) {
+        let f = i;
+        c[f] = (c[f].min(((kk - c[f]) * c[f]))).clamp(-1000.0f32, 1000.0f32);
+    }
+    for i in 1..=nn {
+        let f = (i - 1);
+        s0 *= mu[f];
+    }
+    (s0,)
+}
+
+fn run_p265(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f32, i16, f32, i64>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f32>());
+    let i0 = cx.init::<i64>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p265(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p265(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 266: a `kernels` region over `i16` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p266(a: &[i16], b: &[i16], mu: &[u8], c: &mut [i16], o: &mut [i8], h: &mut [i32], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, i0: i8, i1: u8, g: usize, w: usize, v: usize) -> (i8, u8) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa5 = [0i16; 4];
+    let mut pa6 = [0i16; 4];
+    let top = (((a[0] - kk) & kk));
+    #[acc::r#loop(independent, gang)]
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let mut q1 = 0i16;
+        {
+            o[row] = ((kk.min(a[row])) as i8);
+            q1 = ((((row % 16) as i16) >> 1));
+        }
+        for rep in 0..2 {
+            #[acc::r#loop(vector(64))]
+            for i in (0..m).step_by(st) {
+                let f = (k - lo) * m + i;
+                if ((((f % 7) as i16) / 2i16) == c[f]) {
+                    continue;
+                }
+                c[f] = c[f].max(a[f]);
+            }
+        }
+    }
+    if n1 % 3 != 1 {
+        #[acc::r#loop(gang(dim: 2))]
+        for k in 0..n1 {
+            let row = k;
+            let t2 = a[row];
+            let mut q3 = 0i16;
+            {
+                o[row] = (top as i8);
+                q3 = (kk % 5i16);
+            }
+            let mut r4 = 0i8;
+            #[acc::r#loop(gang(dim: 1), vector(128), reduction(|: r4), private(pa5))]
+            for i in 0..m {
+                let f = k * m + i;
+                for q in 0..4 { pa5[q] = (kk - ((q % 16) as i16)); }
+                r4 |= (((f % 16) as i16) as i8);
+                c[f] = ((((top | q3)) * 2i16)).clamp((-99i16), 99i16);
+            }
+            #[acc::r#loop(gang(dim: 1), vector(128), reduction(|: r4))]
+            for i in 0..m {
+                r4 |= (((i % 16) as i16) as i8);
+            }
+            o[row] = r4;
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    if kk != kk {
+        #[acc::r#loop(independent, reduction(^: s1), private(pa6))]
+        for i in (lo..lo + nn).step_by(st) {
+            let f = (i - lo);
+            for q in 0..4 { pa6[q] = 1i16; }
+            s1 = s1 ^ (top as u8);
+            c[f] = (c[f] ^ (top * ((f % 7) as i16))).clamp((-99i16), 99i16);
+            c[f] = (((top.min(2i16)).wrapping_mul((a[f + 1] * pa6[(f + 1) % 4])).wrapping_add(8i16))).clamp((-99i16), 99i16);
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p266(a: &[i16], b: &[i16], mu: &[u8], c: &mut [i16], o: &mut [i8], h: &mut [i32], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, i0: i8, i1: u8, g: usize, w: usize, v: usize) -> (i8, u8) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa5 = [0i16; 4];
+    let mut pa6 = [0i16; 4];
+    let top = (((a[0] - kk) & kk));
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let mut q1 = 0i16;
+        {
+            o[row] = ((kk.min(a[row])) as i8);
+            q1 = ((((row % 16) as i16) >> 1));
+        }
+        for rep in 0..2 {
+            for i in (0..m).step_by(st) {
+                let f = (k - lo) * m + i;
+                if ((((f % 7) as i16) / 2i16) == c[f]) {
+                    continue;
+                }
+                c[f] = c[f].max(a[f]);
+            }
+        }
+    }
+    if n1 % 3 != 1 {
+        for k in 0..n1 {
+            let row = k;
+            let t2 = a[row];
+            let mut q3 = 0i16;
+            {
+                o[row] = (top as i8);
+                q3 = (kk % 5i16);
+            }
+            let mut r4 = 0i8;
+            for i in 0..m {
+                let f = k * m + i;
+                for q in 0..4 { pa5[q] = (kk - ((q % 16) as i16)); }
+                r4 |= (((f % 16) as i16) as i8);
+                c[f] = ((((top | q3)) * 2i16)).clamp((-99i16), 99i16);
+            }
+            for i in 0..m {
+                r4 |= (((i % 16) as i16) as i8);
+            }
+            o[row] = r4;
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    if kk != kk {
+        for i in (lo..lo + nn).step_by(st) {
+            let f = (i - lo);
+            for q in 0..4 { pa6[q] = 1i16; }
+            s1 = s1 ^ (top as u8);
+            c[f] = (c[f] ^ (top * ((f % 7) as i16))).clamp((-99i16), 99i16);
+            c[f] = (((top.min(2i16)).wrapping_mul((a[f + 1] * pa6[(f + 1) % 4])).wrapping_add(8i16))).clamp((-99i16), 99i16);
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p266(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 9.0 <= 127.0);
+    let x = cx.arrays::<i16, i8, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i16>());
+    let i0 = cx.init::<i8>(Op::Add);
+    let i1 = cx.init::<u8>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p266(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p266(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 267: a `parallel` region over `f32` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p267(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [usize], h: &mut [i32], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = ((kk.abs().sqrt()).abs().sqrt());
+    z[0] = (if (kk.min(a[1])) < 0.5f32 { (kk.min(a[1])) } else { 0.5f32 });
+    #[acc::r#loop(gang, worker)]
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        c[f] = (((a[f] * c[f]) - (kk * b[f]))).clamp(-1000.0f32, 1000.0f32);
+    }
+    ()
+}
+
+fn seq_p267(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [usize], h: &mut [i32], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = ((kk.abs().sqrt()).abs().sqrt());
+    z[0] = (if (kk.min(a[1])) < 0.5f32 { (kk.min(a[1])) } else { 0.5f32 });
+    for i in (lo..lo + nn).step_by(st) {
+        let f = (i - lo);
+        c[f] = (((a[f] * c[f]) - (kk * b[f]))).clamp(-1000.0f32, 1000.0f32);
+    }
+    ()
+}
+
+fn run_p267(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f32, usize, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f32>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p267(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p267(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 268: a `kernels` region over `u64` data.
+#[acc::kernels(vector_length(v))]
+fn acc_p268(a: &[u64], b: &[u64], mu: &[u16], c: &mut [u64], o: &mut [i64], h: &mut [f64], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: u16, i1: f64, g: usize, w: usize, v: usize) -> (u16, f64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa1 = [0u64; 4];
+    #[acc::r#loop(reduction(*: s0), reduction(min: s1), private(pa1))]
+    for i in (0..nn).step_by(st) {
+        let f = i;
+        for q in 0..4 { pa1[q] = (((q % 16) as u64) / 2u64); }
+        let mut win2 = a[f];
+        for q in 0..2 {
+            win2 = win2.max(a[f + (q & 1)]);
+        }
+        s0 = s0 * mu[f];
+        if (3u64 as f64) < s1 { s1 = (3u64 as f64); }
+    }
+    (s0, s1)
+}
+
+fn seq_p268(a: &[u64], b: &[u64], mu: &[u16], c: &mut [u64], o: &mut [i64], h: &mut [f64], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: u16, i1: f64, g: usize, w: usize, v: usize) -> (u16, f64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa1 = [0u64; 4];
+    for i in (0..nn).step_by(st) {
+        let f = i;
+        for q in 0..4 { pa1[q] = (((q % 16) as u64) / 2u64); }
+        let mut win2 = a[f];
+        for q in 0..2 {
+            win2 = win2.max(a[f + (q & 1)]);
+        }
+        s0 = s0 * mu[f];
+        if (3u64 as f64) < s1 { s1 = (3u64 as f64); }
+    }
+    (s0, s1)
+}
+
+fn run_p268(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u64, i64, f64, u16>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u64>());
+    let i0 = cx.init::<u16>(Op::Mul);
+    let i1 = cx.init::<f64>(Op::MinOrdered);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0 + 3.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p268(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p268(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 269: a `parallel` region over `isize` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p269(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [u8], h: &mut [i32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: u16, i1: u64, g: usize, w: usize, v: usize) -> (u16, u64, i32, i32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut cnt3 = 0i32;
+    let mut cnt5 = 0i32;
+    let top = (((kk % 5isize) & a[1]));
+    z[0] = (((kk & kk)).min((kk * 2isize)));
+    #[acc::r#loop(gang)]
+    for k in 1..=n1 {
+        let row = (k - 1);
+        #[acc::r#loop(worker)]
+        for j in 0..n2 {
+            let row = (k - 1) * n2 + j;
+            let mut r1 = 5.0f32;
+            #[acc::r#loop(vector, reduction(+: r1))]
+            for i in 1..=n3 {
+                let f = ((k - 1) * n2 + j) * n3 + (i - 1);
+                r1 = (a[f + 1] as f32) + r1;
+                c[f] = ((((f % 16) as isize).min(((f % 16) as isize))) * 2isize);
+                c[f] = c[f].min(5isize);
+                c[f] = ((a[f + 1] * (a[f + 1].min(top)))).clamp((-99isize), 99isize);
+            }
+            #[acc::r#loop(vector, reduction(+: r1))]
+            for i in 0..n3 {
+                r1 = r1 + (c[row * n3 + (n3 - 1 - i)] as f32);
+            }
+            let _ = r1;
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        let t2 = ((row % 16) as isize);
+        #[acc::r#loop(worker)]
+        for j in (lo..lo + n2).step_by(st) {
+            let row = k * n2 + (j - lo);
+            #[acc::r#loop(vector)]
+            for i in 0..n3 {
+                let f = (k * n2 + (j - lo)) * n3 + i;
+                let old4 = acc::atomic!(capture cnt3 += 1i32);
+            }
+        }
+        acc::atomic!(cnt5 += 1i32);
+    }
+    (s0, s1, cnt3, cnt5)
+}
+
+fn seq_p269(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [u8], h: &mut [i32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: u16, i1: u64, g: usize, w: usize, v: usize) -> (u16, u64, i32, i32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut cnt3 = 0i32;
+    let mut cnt5 = 0i32;
+    let top = (((kk % 5isize) & a[1]));
+    z[0] = (((kk & kk)).min((kk * 2isize)));
+    for k in 1..=n1 {
+        let row = (k - 1);
+        for j in 0..n2 {
+            let row = (k - 1) * n2 + j;
+            let mut r1 = 5.0f32;
+            for i in 1..=n3 {
+                let f = ((k - 1) * n2 + j) * n3 + (i - 1);
+                r1 = (a[f + 1] as f32) + r1;
+                c[f] = ((((f % 16) as isize).min(((f % 16) as isize))) * 2isize);
+                c[f] = c[f].min(5isize);
+                c[f] = ((a[f + 1] * (a[f + 1].min(top)))).clamp((-99isize), 99isize);
+            }
+            for i in 0..n3 {
+                r1 = r1 + (c[row * n3 + (n3 - 1 - i)] as f32);
+            }
+            let _ = r1;
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    for k in 0..n1 {
+        let row = k;
+        let t2 = ((row % 16) as isize);
+        for j in (lo..lo + n2).step_by(st) {
+            let row = k * n2 + (j - lo);
+            for i in 0..n3 {
+                let f = (k * n2 + (j - lo)) * n3 + i;
+                let old4 = cnt3; cnt3 += 1i32;
+            }
+        }
+        cnt5 += 1i32;
+    }
+    (s0, s1, cnt3, cnt5)
+}
+
+fn run_p269(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2*x3 <= 2147483647.0 && 1.0*x1 <= 2147483647.0);
+    let x = cx.arrays::<isize, u8, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let i0 = cx.init::<u16>(Op::Mul);
+    let i1 = cx.init::<u64>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 1.0*x1*x2*x3, 1.0*x1],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p269(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p269(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 270: a `kernels` region over `isize` data.
+#[acc::kernels(num_gangs(g))]
+fn acc_p270(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [bool], h: &mut [f32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: u16, i1: usize, g: usize, w: usize, v: usize) -> (u16, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = 3isize;
+    z[0] = kk;
+    #[acc::r#loop]
+    for i in 1..=nn {
+        let f = (i - 1);
+        c[f] = (c[f] ^ (a[f + 1].wrapping_mul((((f % 3) as isize) * 2isize)).wrapping_add(5isize))).clamp((-99isize), 99isize);
+    }
+    let mut carry1 = kk;
+    for i in 0..nn {
+        carry1 = (carry1 ^ a[i]).max(a[i + 1]);
+        z[3] = carry1;
+    }
+    (s0, s1)
+}
+
+fn seq_p270(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [bool], h: &mut [f32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: u16, i1: usize, g: usize, w: usize, v: usize) -> (u16, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = 3isize;
+    z[0] = kk;
+    for i in 1..=nn {
+        let f = (i - 1);
+        c[f] = (c[f] ^ (a[f + 1].wrapping_mul((((f % 3) as isize) * 2isize)).wrapping_add(5isize))).clamp((-99isize), 99isize);
+    }
+    let mut carry1 = kk;
+    for i in 0..nn {
+        carry1 = (carry1 ^ a[i]).max(a[i + 1]);
+        z[3] = carry1;
+    }
+    (s0, s1)
+}
+
+fn run_p270(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<isize, bool, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let i0 = cx.init::<u16>(Op::Mul);
+    let i1 = cx.init::<usize>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p270(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p270(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 271: a `parallel` region over `i32` data.
+#[acc::parallel(firstprivate(kk), vector_length(v))]
+fn acc_p271(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [isize], h: &mut [u32], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: f32, g: usize, w: usize, v: usize) -> (f32, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut cnt4 = 0u32;
+    #[acc::r#loop(gang, worker)]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t1 = ((row % 7) as i32);
+        let mut sh2 = [0i32; 8];
+        #[acc::r#loop(vector)]
+        for q in 0..8 {
+            sh2[q] = ((if a[(row + q) % a.len()] > ((q % 16) as i32) { a[(row + q) % a.len()] } else { ((q % 16) as i32) }) - (a[(row + q) % a.len()] * 4i32));
+        }
+        let mut r3 = 4u32;
+        #[acc::r#loop(vector, reduction(+: r3))]
+        for i in 1..=m {
+            let f = k * m + (i - 1);
+            acc::atomic!(h[(t1 as usize) % h.len()] = h[(t1 as usize) % h.len()].max(3u32));
+            acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].max((((f % 16) as i32) as u32)));
+            if ((b[f] - a[f]) != (((f % 7) as i32).min(4i32))) {
+                c[f] = c[f].min(((if (sh2[row % 8] & 1) == 0 { ((f % 7) as i32) } else { sh2[row % 8] }) + kk));
+            }
+        }
+        let _ = r3;
+    }
+    if kk != kk {
+        #[acc::r#loop(gang, vector, tile(32, 16))]
+        for k in 0..n1 {
+            for i in lo..lo + m {
+                let f = k * m + (i - lo);
+                let old5 = acc::atomic!(capture cnt4 += 1u32);
+            }
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, cnt4)
+}
+
+fn seq_p271(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [isize], h: &mut [u32], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: f32, g: usize, w: usize, v: usize) -> (f32, u32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut cnt4 = 0u32;
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t1 = ((row % 7) as i32);
+        let mut sh2 = [0i32; 8];
+        for q in 0..8 {
+            sh2[q] = ((if a[(row + q) % a.len()] > ((q % 16) as i32) { a[(row + q) % a.len()] } else { ((q % 16) as i32) }) - (a[(row + q) % a.len()] * 4i32));
+        }
+        let mut r3 = 4u32;
+        for i in 1..=m {
+            let f = k * m + (i - 1);
+            h[(t1 as usize) % h.len()] = h[(t1 as usize) % h.len()].max(3u32);
+            h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].max((((f % 16) as i32) as u32));
+            if ((b[f] - a[f]) != (((f % 7) as i32).min(4i32))) {
+                c[f] = c[f].min(((if (sh2[row % 8] & 1) == 0 { ((f % 7) as i32) } else { sh2[row % 8] }) + kk));
+            }
+        }
+        let _ = r3;
+    }
+    if kk != kk {
+        for k in 0..n1 {
+            for i in lo..lo + m {
+                let f = k * m + (i - lo);
+                let old5 = cnt4; cnt4 += 1u32;
+            }
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0, cnt4)
+}
+
+fn run_p271(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1003.0 <= 4294967295.0 && 1018.0 <= 4294967295.0 && 4.0 <= 4294967295.0 && 1.0*x1*x2*x3 <= 4294967295.0);
+    let x = cx.arrays::<i32, isize, u32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i32>());
+    let i0 = cx.init::<f32>(Op::Min);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1018.0,
+        z: 1000.0,
+        ret: vec![9.0, 1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p271(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p271(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 272: a `kernels` region over `isize` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p272(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [f64], h: &mut [i64], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, g: usize, w: usize, v: usize) -> (i64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut cnt2 = 0i64;
+    #[acc::r#loop(independent, gang, vector(64))]
+    for i in 0..nn {
+        let f = i;
+        if (c[f] <= a[f + 1]) {
+            c[f] = (c[f] ^ ((5isize | ((f % 7) as isize)))).clamp((-99isize), 99isize);
+        }
+    }
+    #[acc::r#loop]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t1 = (((2isize | kk)) + (((row % 16) as isize).min(a[row])));
+        #[acc::r#loop]
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min(((a[f + 1] + ((f % 16) as isize)) as i64)));
+            c[f] = (c[f].min(b[f])).clamp((-99isize), 99isize);
+        }
+        acc::atomic!(cnt2 += 1i64);
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (cnt2,)
+}
+
+fn seq_p272(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [f64], h: &mut [i64], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, g: usize, w: usize, v: usize) -> (i64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut cnt2 = 0i64;
+    for i in 0..nn {
+        let f = i;
+        if (c[f] <= a[f + 1]) {
+            c[f] = (c[f] ^ ((5isize | ((f % 7) as isize)))).clamp((-99isize), 99isize);
+        }
+    }
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t1 = (((2isize | kk)) + (((row % 16) as isize).min(a[row])));
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].min(((a[f + 1] + ((f % 16) as isize)) as i64));
+            c[f] = (c[f].min(b[f])).clamp((-99isize), 99isize);
+        }
+        cnt2 += 1i64;
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (cnt2,)
+}
+
+fn run_p272(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1024.0 <= 9.223372036854776e+18 && 1.0*x1 <= 9.223372036854776e+18);
+    let x = cx.arrays::<isize, f64, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1024.0,
+        z: 1000.0,
+        ret: vec![1.0*x1],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p272(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p272(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 273: a `parallel` region over `i32` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p273(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [i16], h: &mut [f64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: usize, g: usize, w: usize, v: usize) -> (usize,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    #[acc::r#loop(gang, reduction(&: s0))]
+    for k in 0..n1 {
+        let row = k;
+        let mut r1 = 0i16;
+        #[acc::r#loop(vector, reduction(|: r1), reduction(&: s0))]
+        for i in 0..m {
+            let f = k * m + i;
+            r1 = (((b[f] | (a[f + 1] + a[f]))) as i16) | r1;
+            c[f] = (c[f].max((((if (a[f] & 1) == 0 { a[f] } else { c[f] }) & (((f % 3) as i32) + ((f % 7) as i32)))))).clamp((-99i32), 99i32);
+            s0 = s0 & (((a[f] * 3i32) / 3i32) as usize);
+            s0 &= (((kk * 2i32).wrapping_mul((a[f].min(a[f + 1]))).wrapping_add(5i32)) as usize);
+        }
+        o[row] = r1;
+    }
+    (s0,)
+}
+
+fn seq_p273(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [i16], h: &mut [f64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: usize, g: usize, w: usize, v: usize) -> (usize,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    for k in 0..n1 {
+        let row = k;
+        let mut r1 = 0i16;
+        for i in 0..m {
+            let f = k * m + i;
+            r1 = (((b[f] | (a[f + 1] + a[f]))) as i16) | r1;
+            c[f] = (c[f].max((((if (a[f] & 1) == 0 { a[f] } else { c[f] }) & (((f % 3) as i32) + ((f % 7) as i32)))))).clamp((-99i32), 99i32);
+            s0 = s0 & (((a[f] * 3i32) / 3i32) as usize);
+            s0 &= (((kk * 2i32).wrapping_mul((a[f].min(a[f + 1]))).wrapping_add(5i32)) as usize);
+        }
+        o[row] = r1;
+    }
+    (s0,)
+}
+
+fn run_p273(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i32, i16, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i32>());
+    let i0 = cx.init::<usize>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p273(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p273(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 274: a `parallel` region over `usize` data.
+#[acc::parallel(firstprivate(kk), num_workers(w), vector_length(v))]
+fn acc_p274(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [i8], h: &mut [f32], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: u16, g: usize, w: usize, v: usize) -> (u16,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    #[acc::r#loop(gang, worker, vector, collapse(2), reduction(max: s0))]
+    for k in 0..n1 {
+        for i in 0..m {
+            let f = k * m + i;
+            let mut win1 = a[f];
+            for q in 0..2 {
+                win1 = win1.max(a[f + (q & 1)]);
+            }
+            s0 = ((((b[f] >> 1)) * 3usize) as u16).max(s0);
+            c[f] = ((win1 * a[f]) + a[f + 1]);
+        }
+    }
+    #[acc::r#loop(gang, reduction(max: s0))]
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let t2 = ((if (kk & 1) == 0 { 0usize } else { kk }).min((if (kk & 1) == 0 { kk } else { ((row % 7) as usize) })));
+        let mut q3 = 0usize;
+        {
+            o[row] = ((0usize * a[row]) as i8);
+            q3 = (kk.wrapping_mul(0usize).wrapping_add(8usize));
+        }
+        let mut r4 = 6i8;
+        #[acc::r#loop(vector, reduction(+: r4))]
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            if (((kk ^ 3usize)) <= ((kk >> 1))) {
+                continue;
+            }
+            r4 = r4 + (1usize as i8);
+            if (((a[f] & q3)) as u16) > s0 { s0 = (((a[f] & q3)) as u16); }
+            acc::atomic!(h[((a[f + 1] * a[f]) as usize) % h.len()] = h[((a[f + 1] * a[f]) as usize) % h.len()].min(((kk + kk) as f32)));
+        }
+        o[row] = r4;
+    }
+    (s0,)
+}
+
+fn seq_p274(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [i8], h: &mut [f32], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: u16, g: usize, w: usize, v: usize) -> (u16,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    for k in 0..n1 {
+        for i in 0..m {
+            let f = k * m + i;
+            let mut win1 = a[f];
+            for q in 0..2 {
+                win1 = win1.max(a[f + (q & 1)]);
+            }
+            s0 = ((((b[f] >> 1)) * 3usize) as u16).max(s0);
+            c[f] = ((win1 * a[f]) + a[f + 1]);
+        }
+    }
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let t2 = ((if (kk & 1) == 0 { 0usize } else { kk }).min((if (kk & 1) == 0 { kk } else { ((row % 7) as usize) })));
+        let mut q3 = 0usize;
+        {
+            o[row] = ((0usize * a[row]) as i8);
+            q3 = (kk.wrapping_mul(0usize).wrapping_add(8usize));
+        }
+        let mut r4 = 6i8;
+        for i in 0..m {
+            let f = (k - lo) * m + i;
+            if (((kk ^ 3usize)) <= ((kk >> 1))) {
+                continue;
+            }
+            r4 = r4 + (1usize as i8);
+            if (((a[f] & q3)) as u16) > s0 { s0 = (((a[f] & q3)) as u16); }
+            h[((a[f + 1] * a[f]) as usize) % h.len()] = h[((a[f + 1] * a[f]) as usize) % h.len()].min(((kk + kk) as f32));
+        }
+        o[row] = r4;
+    }
+    (s0,)
+}
+
+fn run_p274(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 6.0 + 1.0*x2*x3 <= 127.0);
+    let x = cx.arrays::<usize, i8, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let i0 = cx.init::<u16>(Op::MaxOrdered);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1012.0 + 2.0*x2*x3,
+        h: 1018.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p274(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p274(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 275: a `serial` region over `i8` data.
+#[acc::serial(copyin(a), copy(o))]
+fn acc_p275(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [i64], h: &mut [i32], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, i0: i16, i1: u16, g: usize, w: usize, v: usize) -> (i16, u16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = ((0i8 + a[0]) * (3i8 % 3i8));
+    z[0] = (((kk.max(3i8)) | a[1]));
+    #[acc::r#loop]
+    for k in 0..n1 {
+        let row = k;
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            c[f] = (c[f].max(((c[f] ^ ((((f % 7) as i8) >> 1)))))).clamp((-99i8), 99i8);
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p275(a: &[i8], b: &[i8], mu: &[u8], c: &mut [i8], o: &mut [i64], h: &mut [i32], z: &mut [i8], scr: &mut [i8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i8, i0: i16, i1: u16, g: usize, w: usize, v: usize) -> (i16, u16) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = ((0i8 + a[0]) * (3i8 % 3i8));
+    z[0] = (((kk.max(3i8)) | a[1]));
+    for k in 0..n1 {
+        let row = k;
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            c[f] = (c[f].max(((c[f] ^ ((((f % 7) as i8) >> 1)))))).clamp((-99i8), 99i8);
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p275(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i8, i64, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i8>());
+    let i0 = cx.init::<i16>(Op::And);
+    let i1 = cx.init::<u16>(Op::And);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p275(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p275(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 276: a `parallel` region over `u8` data.
+#[acc::parallel(private(scr), num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p276(a: &[u8], b: &[u8], mu: &[u8], c: &mut [u8], o: &mut [u64], h: &mut [i32], z: &mut [u8], scr: &mut [u8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u8, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = kk;
+    z[0] = 3u8;
+    if a[0] <= a[1] {
+        #[acc::r#loop(gang)]
+        for k in 1..=n1 {
+            let row = (k - 1);
+            for q in 0..scr.len() {
+                scr[q] = (((q % 3) as u8).max(((q % 7) as u8)));
+            }
+            for i in lo..lo + m {
+                let f = (k - 1) * m + (i - lo);
+                if (((kk ^ top)) < (((f % 3) as u8) % 3u8)) {
+                    c[f] = (c[f].min(((kk % 8u8).wrapping_mul((kk * 3u8)).wrapping_add(6u8)))).clamp(0u8, 99u8);
+                }
+                acc::atomic!(h[(a[f] as usize) % h.len()] += (((top | a[f + 1])) as i32));
+            }
+        }
+    }
+    ()
+}
+
+fn seq_p276(a: &[u8], b: &[u8], mu: &[u8], c: &mut [u8], o: &mut [u64], h: &mut [i32], z: &mut [u8], scr: &mut [u8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u8, g: usize, w: usize, v: usize) -> () {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = kk;
+    z[0] = 3u8;
+    if a[0] <= a[1] {
+        for k in 1..=n1 {
+            let row = (k - 1);
+            for q in 0..scr.len() {
+                scr[q] = (((q % 3) as u8).max(((q % 7) as u8)));
+            }
+            for i in lo..lo + m {
+                let f = (k - 1) * m + (i - lo);
+                if (((kk ^ top)) < (((f % 3) as u8) % 3u8)) {
+                    c[f] = (c[f].min(((kk % 8u8).wrapping_mul((kk * 3u8)).wrapping_add(6u8)))).clamp(0u8, 99u8);
+                }
+                h[(a[f] as usize) % h.len()] += (((top | a[f + 1])) as i32);
+            }
+        }
+    }
+    ()
+}
+
+fn run_p276(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 30.0*x1*x2*x3 <= 2147483647.0);
+    let x = cx.arrays::<u8, u64, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u8>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 30.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p276(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p276(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 277: a `parallel` region over `u64` data.
+#[acc::parallel(firstprivate(kk), num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p277(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [usize], h: &mut [usize], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: i64, g: usize, w: usize, v: usize) -> (i64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pv1 = 0u64;
+    let top = a[0];
+    #[acc::r#loop(gang, collapse(2), reduction(^: s0), private(pv1))]
+    for k in 0..n1 {
+        for i in (0..m).step_by(st) {
+            let f = k * m + i;
+            if (((a[f + 1] * 5u64) & 1) == 0) {
+                continue;
+            }
+            pv1 = ((kk % 8u64) + ((kk ^ c[f])));
+            c[f] = (c[f].max(((a[f] | b[f])))).clamp(0u64, 99u64);
+            s0 ^= (((a[f + 1] * a[f + 1]) % 5u64) as i64);
+            c[f] = 2u64;
+        }
+    }
+    #[acc::r#loop(gang)]
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t2 = ((row % 16) as u64);
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            c[f] = (c[f] ^ (if ((a[f] | top)) > (top.wrapping_mul(a[f + 1]).wrapping_add(8u64)) { ((a[f] | top)) } else { (top.wrapping_mul(a[f + 1]).wrapping_add(8u64)) })).clamp(0u64, 99u64);
+        }
+    }
+    (s0,)
+}
+
+fn seq_p277(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [usize], h: &mut [usize], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: i64, g: usize, w: usize, v: usize) -> (i64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pv1 = 0u64;
+    let top = a[0];
+    for k in 0..n1 {
+        for i in (0..m).step_by(st) {
+            let f = k * m + i;
+            if (((a[f + 1] * 5u64) & 1) == 0) {
+                continue;
+            }
+            pv1 = ((kk % 8u64) + ((kk ^ c[f])));
+            c[f] = (c[f].max(((a[f] | b[f])))).clamp(0u64, 99u64);
+            s0 ^= (((a[f + 1] * a[f + 1]) % 5u64) as i64);
+            c[f] = 2u64;
+        }
+    }
+    for k in (0..n1).step_by(st) {
+        let row = k;
+        let t2 = ((row % 16) as u64);
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            c[f] = (c[f] ^ (if ((a[f] | top)) > (top.wrapping_mul(a[f + 1]).wrapping_add(8u64)) { ((a[f] | top)) } else { (top.wrapping_mul(a[f + 1]).wrapping_add(8u64)) })).clamp(0u64, 99u64);
+        }
+    }
+    (s0,)
+}
+
+fn run_p277(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u64, usize, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u64>());
+    let i0 = cx.init::<i64>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p277(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p277(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 278: a `parallel` region over `i32` data.
+#[acc::parallel(reduction(max: s2), num_gangs(g), vector_length(v), if(n1 % 4 != 3))]
+fn acc_p278(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [i16], h: &mut [i64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: u64, i1: isize, i2: usize, g: usize, w: usize, v: usize) -> (u64, isize, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pa1 = [0i32; 4];
+    let top = ((a[0] | (kk.max(a[1]))));
+    #[acc::r#loop(gang, vector, collapse(2), reduction(|: s0), private(pa1))]
+    for k in 1..=n1 {
+        for i in 0..m {
+            let f = (k - 1) * m + i;
+            for q in 0..4 { pa1[q] = ((((q % 3) as i32) | kk)); }
+            s0 |= ((if (0i32 & 1) == 0 { 0i32 } else { top }) as u64);
+            c[f] = (((f % 3) as i32).min(((pa1[(f + 1) % 4] ^ a[f]))));
+        }
+    }
+    for rep in 0..2 {
+        #[acc::r#loop(gang)]
+        for k in (0..n1).step_by(st) {
+            let row = k;
+            let t2 = ((a[row] ^ 2i32));
+            for i in (lo..lo + m).step_by(st) {
+                let f = k * m + (i - lo);
+                c[f] = ((if ((kk - a[f]) & 1) == 0 { (((f % 16) as i32).wrapping_mul(0i32).wrapping_add(2i32)) } else { (kk - a[f]) })).clamp((-99i32), 99i32);
+            }
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p278(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [i16], h: &mut [i64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: u64, i1: isize, i2: usize, g: usize, w: usize, v: usize) -> (u64, isize, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pa1 = [0i32; 4];
+    let top = ((a[0] | (kk.max(a[1]))));
+    for k in 1..=n1 {
+        for i in 0..m {
+            let f = (k - 1) * m + i;
+            for q in 0..4 { pa1[q] = ((((q % 3) as i32) | kk)); }
+            s0 |= ((if (0i32 & 1) == 0 { 0i32 } else { top }) as u64);
+            c[f] = (((f % 3) as i32).min(((pa1[(f + 1) % 4] ^ a[f]))));
+        }
+    }
+    for rep in 0..2 {
+        for k in (0..n1).step_by(st) {
+            let row = k;
+            let t2 = ((a[row] ^ 2i32));
+            for i in (lo..lo + m).step_by(st) {
+                let f = k * m + (i - lo);
+                c[f] = ((if ((kk - a[f]) & 1) == 0 { (((f % 16) as i32).wrapping_mul(0i32).wrapping_add(2i32)) } else { (kk - a[f]) })).clamp((-99i32), 99i32);
+            }
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn run_p278(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i32, i16, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i32>());
+    let i0 = cx.init::<u64>(Op::Or);
+    let i1 = cx.init::<isize>(Op::And);
+    let i2 = cx.init::<usize>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p278(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p278(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 279: a `parallel` region over `u8` data.
+#[acc::parallel(num_gangs(g), num_workers(w))]
+fn acc_p279(a: &[u8], b: &[u8], mu: &[u8], c: &mut [u8], o: &mut [i32], h: &mut [f64], z: &mut [u8], scr: &mut [u8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u8, i0: i8, i1: u64, i2: usize, g: usize, w: usize, v: usize) -> (i8, u64, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let top = a[0];
+    z[0] = ((1u8 / 3u8) / 2u8);
+    #[acc::r#loop]
+    for i in 0..nn {
+        let f = i;
+        acc::atomic!(h[((kk * 0u8) as usize) % h.len()] += ((top.max(a[f])) as f64));
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    #[acc::r#loop(gang, reduction(max: s1))]
+    for k in 0..n1 {
+        let row = k;
+        let mut r1 = 0i8;
+        #[acc::r#loop(worker, vector, reduction(|: r1))]
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            r1 = (a[f] as i8) | r1;
+            if ((((f % 16) as u8) % 3u8) == ((c[f] | top))) {
+                c[f] = c[f].max((((b[f] & b[f])) % 3u8));
+            }
+            s1 = s1.max(((((b[f] % 8u8) ^ (top.wrapping_mul(b[f]).wrapping_add(9u8)))) as u64));
+            if (!((a[f].min(a[f + 1])) <= ((f % 16) as u8))) {
+                c[f] = c[f].max(a[f + 1]);
+            }
+        }
+        #[acc::r#loop(worker, vector, reduction(|: r1))]
+        for i in 0..m {
+            r1 = ((1u8 + c[row * m + (m - 1 - i)]) as i8) | r1;
+        }
+        let _ = r1;
+    }
+    #[acc::r#loop(worker, vector)]
+    for i in 1..=nn {
+        let f = (i - 1);
+        let mut win2 = a[f];
+        for q in 0..2 {
+            win2 = win2.max(a[f + (q & 1)]);
+        }
+        c[f] = ((((win2 | ((f % 7) as u8))) | (kk + a[f])));
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p279(a: &[u8], b: &[u8], mu: &[u8], c: &mut [u8], o: &mut [i32], h: &mut [f64], z: &mut [u8], scr: &mut [u8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u8, i0: i8, i1: u64, i2: usize, g: usize, w: usize, v: usize) -> (i8, u64, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let top = a[0];
+    z[0] = ((1u8 / 3u8) / 2u8);
+    for i in 0..nn {
+        let f = i;
+        h[((kk * 0u8) as usize) % h.len()] += ((top.max(a[f])) as f64);
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    for k in 0..n1 {
+        let row = k;
+        let mut r1 = 0i8;
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            r1 = (a[f] as i8) | r1;
+            if ((((f % 16) as u8) % 3u8) == ((c[f] | top))) {
+                c[f] = c[f].max((((b[f] & b[f])) % 3u8));
+            }
+            s1 = s1.max(((((b[f] % 8u8) ^ (top.wrapping_mul(b[f]).wrapping_add(9u8)))) as u64));
+            if (!((a[f].min(a[f + 1])) <= ((f % 16) as u8))) {
+                c[f] = c[f].max(a[f + 1]);
+            }
+        }
+        for i in 0..m {
+            r1 = ((1u8 + c[row * m + (m - 1 - i)]) as i8) | r1;
+        }
+        let _ = r1;
+    }
+    for i in 1..=nn {
+        let f = (i - 1);
+        let mut win2 = a[f];
+        for q in 0..2 {
+            win2 = win2.max(a[f + (q & 1)]);
+        }
+        c[f] = ((((win2 | ((f % 7) as u8))) | (kk + a[f])));
+    }
+    (s0, s1, s2)
+}
+
+fn run_p279(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u8, i32, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u8>());
+    let i0 = cx.init::<i8>(Op::Max);
+    let i1 = cx.init::<u64>(Op::Max);
+    let i2 = cx.init::<usize>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 18.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p279(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p279(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 280: a `parallel` region over `u16` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v), copyin(a, b))]
+fn acc_p280(a: &[u16], b: &[u16], mu: &[u8], c: &mut [u16], o: &mut [i32], h: &mut [i64], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: i64, g: usize, w: usize, v: usize) -> (i64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = 5u16;
+    z[0] = ((kk.min(kk)).min(0u16));
+    #[acc::r#loop(independent, gang, vector, reduction(max: s0))]
+    for i in lo..lo + nn {
+        let f = (i - lo);
+        if (kk <= ((kk | 4u16))) {
+            continue;
+        }
+        if (top as i64) > s0 { s0 = (top as i64); }
+        c[f] = (c[f] ^ ((((5u16 & 2u16)) ^ (b[f] % 3u16)))).clamp(0u16, 99u16);
+        s0 = s0.max((kk as i64));
+    }
+    (s0,)
+}
+
+fn seq_p280(a: &[u16], b: &[u16], mu: &[u8], c: &mut [u16], o: &mut [i32], h: &mut [i64], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: i64, g: usize, w: usize, v: usize) -> (i64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = 5u16;
+    z[0] = ((kk.min(kk)).min(0u16));
+    for i in lo..lo + nn {
+        let f = (i - lo);
+        if (kk <= ((kk | 4u16))) {
+            continue;
+        }
+        if (top as i64) > s0 { s0 = (top as i64); }
+        c[f] = (c[f] ^ ((((5u16 & 2u16)) ^ (b[f] % 3u16)))).clamp(0u16, 99u16);
+        s0 = s0.max((kk as i64));
+    }
+    (s0,)
+}
+
+fn run_p280(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<u16, i32, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u16>());
+    let i0 = cx.init::<i64>(Op::MaxOrdered);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p280(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p280(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 281: a `kernels` region over `f64` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p281(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [i16], h: &mut [usize], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: u8, g: usize, w: usize, v: usize) -> (u8, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut cnt2 = 0usize;
+    let top = kk;
+    #[acc::r#loop(independent, gang, vector(100))]
+    for i in 1..=nn {
+        let f = (i - 1);
+        c[f] = ((a[f].max(((f % 16) as f64))).mul_add(0.5f64, 3.0f64));
+        c[f] = a[f + 1];
+        c[f] = (a[f] * 2.0f64);
+    }
+    for rep in 0..2 {
+        #[acc::r#loop(independent)]
+        for i in (0..nn).step_by(st) {
+            let f = i;
+            let mut win1 = a[f];
+            for q in 0..2 {
+                win1 = win1.max(a[f + (q & 1)]);
+            }
+            let old3 = acc::atomic!(capture cnt2 += 1usize);
+        }
+    }
+    (s0, cnt2)
+}
+
+fn seq_p281(a: &[f64], b: &[f64], mu: &[u8], c: &mut [f64], o: &mut [i16], h: &mut [usize], z: &mut [f64], scr: &mut [f64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f64, i0: u8, g: usize, w: usize, v: usize) -> (u8, usize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut cnt2 = 0usize;
+    let top = kk;
+    for i in 1..=nn {
+        let f = (i - 1);
+        c[f] = ((a[f].max(((f % 16) as f64))).mul_add(0.5f64, 3.0f64));
+        c[f] = a[f + 1];
+        c[f] = (a[f] * 2.0f64);
+    }
+    for rep in 0..2 {
+        for i in (0..nn).step_by(st) {
+            let f = i;
+            let mut win1 = a[f];
+            for q in 0..2 {
+                win1 = win1.max(a[f + (q & 1)]);
+            }
+            let old3 = cnt2; cnt2 += 1usize;
+        }
+    }
+    (s0, cnt2)
+}
+
+fn run_p281(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 2.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<f64, i16, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f64>());
+    let i0 = cx.init::<u8>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1038.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 2.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p281(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p281(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 282: a `parallel` region over `i32` data.
+#[acc::parallel(private(scr), num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p282(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [u64], h: &mut [i64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: u32, i1: f32, g: usize, w: usize, v: usize) -> (u32, f32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = a[1];
+    #[acc::r#loop(gang, worker, vector, reduction(^: s0))]
+    for k in 0..n1 {
+        let row = k;
+        for q in 0..scr.len() {
+            scr[q] = (((q % 3) as i32) - kk);
+        }
+        for i in 1..=m {
+            let f = k * m + (i - 1);
+            s0 ^= ((kk.min(b[f])) as u32);
+            c[f] = ((b[f].min((kk + ((f % 7) as i32))))).clamp((-99i32), 99i32);
+            c[f] = (c[f].min(((scr[row % scr.len()].min(scr[row % scr.len()])) * (scr[row % scr.len()] - c[f])))).clamp((-99i32), 99i32);
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    #[acc::r#loop(gang)]
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        if ((kk.wrapping_mul(a[row]).wrapping_add(4i32)) != ((kk & top))) {
+            continue;
+        }
+        let t1 = (((a[row] >> 1)) % 3i32);
+        let mut q2 = 0i32;
+        {
+            o[row] = (kk as u64);
+            q2 = (kk % 3i32);
+        }
+        for q in 0..scr.len() {
+            scr[q] = (((q % 16) as i32).max(a[(row + q) % a.len()]));
+        }
+        for rep in 0..2 {
+            #[acc::r#loop(worker)]
+            for j in 0..n2 {
+                let row = (k - lo) * n2 + j;
+                for i in 0..n3 {
+                    let f = ((k - lo) * n2 + j) * n3 + i;
+                    c[f] = (((f % 16) as i32) * (a[f + 1] / 3i32));
+                }
+            }
+        }
+        acc::atomic!(h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].max(((a[row] % 8i32) as i64)));
+    }
+    (s0, s1)
+}
+
+fn seq_p282(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [u64], h: &mut [i64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: u32, i1: f32, g: usize, w: usize, v: usize) -> (u32, f32) {
+    let mut scr = scr.to_vec();
+    let scr = &mut scr[..];
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = a[1];
+    for k in 0..n1 {
+        let row = k;
+        for q in 0..scr.len() {
+            scr[q] = (((q % 3) as i32) - kk);
+        }
+        for i in 1..=m {
+            let f = k * m + (i - 1);
+            s0 ^= ((kk.min(b[f])) as u32);
+            c[f] = ((b[f].min((kk + ((f % 7) as i32))))).clamp((-99i32), 99i32);
+            c[f] = (c[f].min(((scr[row % scr.len()].min(scr[row % scr.len()])) * (scr[row % scr.len()] - c[f])))).clamp((-99i32), 99i32);
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        if ((kk.wrapping_mul(a[row]).wrapping_add(4i32)) != ((kk & top))) {
+            continue;
+        }
+        let t1 = (((a[row] >> 1)) % 3i32);
+        let mut q2 = 0i32;
+        {
+            o[row] = (kk as u64);
+            q2 = (kk % 3i32);
+        }
+        for q in 0..scr.len() {
+            scr[q] = (((q % 16) as i32).max(a[(row + q) % a.len()]));
+        }
+        for rep in 0..2 {
+            for j in 0..n2 {
+                let row = (k - lo) * n2 + j;
+                for i in 0..n3 {
+                    let f = ((k - lo) * n2 + j) * n3 + i;
+                    c[f] = (((f % 16) as i32) * (a[f + 1] / 3i32));
+                }
+            }
+        }
+        h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].max(((a[row] % 8i32) as i64));
+    }
+    (s0, s1)
+}
+
+fn run_p282(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1007.0 <= 9.223372036854776e+18);
+    let x = cx.arrays::<i32, u64, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i32>());
+    let i0 = cx.init::<u32>(Op::Xor);
+    let i1 = cx.init::<f32>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1007.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p282(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p282(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 283: a `parallel` region over `u16` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v), copy(c, h))]
+fn acc_p283(a: &[u16], b: &[u16], mu: &[u8], c: &mut [u16], o: &mut [f32], h: &mut [u64], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: i16, g: usize, w: usize, v: usize) -> (i16, u64, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut cnt4 = 0u64;
+    let mut cnt5 = 0u64;
+    z[0] = ((a[1] + 0u16) / 2u16);
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((5u16 + kk) * 2u16);
+        let mut sh2 = [0u16; 8];
+        #[acc::r#loop(worker)]
+        for q in 0..8 {
+            sh2[q] = ((q % 3) as u16);
+        }
+        let mut r3 = 0usize;
+        #[acc::r#loop(worker, reduction(+: r3))]
+        for j in lo..lo + n2 {
+            let row = k * n2 + (j - lo);
+            #[acc::r#loop(vector, reduction(+: r3))]
+            for i in 0..n3 {
+                let f = (k * n2 + (j - lo)) * n3 + i;
+                if (!((sh2[row % 8] * 2u16) < (a[f].min(0u16)))) {
+                    c[f] = ((t1 | (kk % 8u16)));
+                }
+            }
+            acc::atomic!(cnt4 += 1u64);
+        }
+        let _ = r3;
+        acc::atomic!(cnt5 += 1u64);
+    }
+    #[acc::r#loop(gang, collapse(2), reduction(|: s0))]
+    for k in 0..n1 {
+        for i in 1..=m {
+            let f = k * m + (i - 1);
+            s0 = ((((((f % 7) as u16).min(b[f])) >> 1)) as i16) | s0;
+            c[f] = ((a[f] * 5u16) + (((f % 3) as u16).max(3u16)));
+        }
+    }
+    (s0, cnt4, cnt5)
+}
+
+fn seq_p283(a: &[u16], b: &[u16], mu: &[u8], c: &mut [u16], o: &mut [f32], h: &mut [u64], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: i16, g: usize, w: usize, v: usize) -> (i16, u64, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut cnt4 = 0u64;
+    let mut cnt5 = 0u64;
+    z[0] = ((a[1] + 0u16) / 2u16);
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((5u16 + kk) * 2u16);
+        let mut sh2 = [0u16; 8];
+        for q in 0..8 {
+            sh2[q] = ((q % 3) as u16);
+        }
+        let mut r3 = 0usize;
+        for j in lo..lo + n2 {
+            let row = k * n2 + (j - lo);
+            for i in 0..n3 {
+                let f = (k * n2 + (j - lo)) * n3 + i;
+                if (!((sh2[row % 8] * 2u16) < (a[f].min(0u16)))) {
+                    c[f] = ((t1 | (kk % 8u16)));
+                }
+            }
+            cnt4 += 1u64;
+        }
+        let _ = r3;
+        cnt5 += 1u64;
+    }
+    for k in 0..n1 {
+        for i in 1..=m {
+            let f = k * m + (i - 1);
+            s0 = ((((((f % 7) as u16).min(b[f])) >> 1)) as i16) | s0;
+            c[f] = ((a[f] * 5u16) + (((f % 3) as u16).max(3u16)));
+        }
+    }
+    (s0, cnt4, cnt5)
+}
+
+fn run_p283(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2 <= 1.8446744073709552e+19 && 0.0 <= 1.8446744073709552e+19 && 1.0*x1 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<u16, f32, u64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u16>());
+    let i0 = cx.init::<i16>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 1.0*x1*x2, 1.0*x1],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p283(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p283(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 284: a `parallel` region over `u64` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+fn acc_p284(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [i32], h: &mut [i32], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: bool, i1: bool, g: usize, w: usize, v: usize) -> (bool, bool, i32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv1 = 0u64;
+    let mut cnt3 = 0i32;
+    #[acc::r#loop(collapse(3), reduction(||: s0), private(pv1))]
+    for k in 0..n1 {
+        for j in (0..n2).step_by(st) {
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                if (!((kk * 3u64) < (4u64 % 5u64))) {
+                    continue;
+                }
+                pv1 = (4u64 % 5u64);
+                s0 = s0 || ((a[f + 1] % 3u64) != ((a[f + 1] & kk)));
+                c[f] = c[f].max((((a[f] ^ a[f + 1])) + ((c[f] >> 1))));
+            }
+        }
+    }
+    #[acc::r#loop(gang, vector, reduction(||: s0))]
+    for k in 1..=n1 {
+        let row = (k - 1);
+        #[acc::r#loop(seq)]
+        for i in lo..lo + m {
+            let f = (k - 1) * m + (i - lo);
+            if (kk != (((f % 7) as u64) * c[f])) {
+                continue;
+            }
+            let mut win2 = a[f];
+            for q in 0..2 {
+                win2 = win2.max(a[f + (q & 1)]);
+            }
+            c[f] = (((a[f + 1] | 4u64)) + (if win2 > kk { win2 } else { kk }));
+            s0 = s0 || (!((kk / 7u64) != (b[f] % 8u64)));
+            acc::atomic!(cnt3 += 1i32);
+        }
+    }
+    (s0, s1, cnt3)
+}
+
+fn seq_p284(a: &[u64], b: &[u64], mu: &[u8], c: &mut [u64], o: &mut [i32], h: &mut [i32], z: &mut [u64], scr: &mut [u64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u64, i0: bool, i1: bool, g: usize, w: usize, v: usize) -> (bool, bool, i32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pv1 = 0u64;
+    let mut cnt3 = 0i32;
+    for k in 0..n1 {
+        for j in (0..n2).step_by(st) {
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                if (!((kk * 3u64) < (4u64 % 5u64))) {
+                    continue;
+                }
+                pv1 = (4u64 % 5u64);
+                s0 = s0 || ((a[f + 1] % 3u64) != ((a[f + 1] & kk)));
+                c[f] = c[f].max((((a[f] ^ a[f + 1])) + ((c[f] >> 1))));
+            }
+        }
+    }
+    for k in 1..=n1 {
+        let row = (k - 1);
+        for i in lo..lo + m {
+            let f = (k - 1) * m + (i - lo);
+            if (kk != (((f % 7) as u64) * c[f])) {
+                continue;
+            }
+            let mut win2 = a[f];
+            for q in 0..2 {
+                win2 = win2.max(a[f + (q & 1)]);
+            }
+            c[f] = (((a[f + 1] | 4u64)) + (if win2 > kk { win2 } else { kk }));
+            s0 = s0 || (!((kk / 7u64) != (b[f] % 8u64)));
+            cnt3 += 1i32;
+        }
+    }
+    (s0, s1, cnt3)
+}
+
+fn run_p284(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0*x1*x2*x3 <= 2147483647.0);
+    let x = cx.arrays::<u64, i32, i32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u64>());
+    let i0 = cx.init::<bool>(Op::Or);
+    let i1 = cx.init::<bool>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 1.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p284(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p284(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 285: a `parallel` region over `u8` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v), copyin(a, b))]
+fn acc_p285(a: &[u8], b: &[u8], mu: &[u8], c: &mut [u8], o: &mut [i64], h: &mut [i64], z: &mut [u8], scr: &mut [u8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u8, i0: isize, i1: u32, i2: f64, g: usize, w: usize, v: usize) -> (isize, u32, f64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let top = ((a[0] + 4u8) - (kk / 3u8));
+    z[0] = a[1];
+    for rep in 0..2 {
+        #[acc::r#loop(gang, worker)]
+        for k in 0..n1 {
+            let row = k;
+            let t1 = (if ((a[row] * 5u8) & 1) == 0 { kk } else { (a[row] * 5u8) });
+            let mut q2 = 0u8;
+            {
+                o[row] = ((a[row] * 2u8) as i64);
+                q2 = ((((row % 3) as u8) & top));
+            }
+            let mut r3 = i64::MAX;
+            #[acc::r#loop(vector, reduction(min: r3))]
+            for i in 0..m {
+                let f = k * m + i;
+                acc::atomic!(h[(f * 7 + 3) % h.len()] += ((q2 % 8u8) as i64));
+            }
+            o[row] = r3;
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p285(a: &[u8], b: &[u8], mu: &[u8], c: &mut [u8], o: &mut [i64], h: &mut [i64], z: &mut [u8], scr: &mut [u8], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u8, i0: isize, i1: u32, i2: f64, g: usize, w: usize, v: usize) -> (isize, u32, f64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let top = ((a[0] + 4u8) - (kk / 3u8));
+    z[0] = a[1];
+    for rep in 0..2 {
+        for k in 0..n1 {
+            let row = k;
+            let t1 = (if ((a[row] * 5u8) & 1) == 0 { kk } else { (a[row] * 5u8) });
+            let mut q2 = 0u8;
+            {
+                o[row] = ((a[row] * 2u8) as i64);
+                q2 = ((((row % 3) as u8) & top));
+            }
+            let mut r3 = i64::MAX;
+            for i in 0..m {
+                let f = k * m + i;
+                h[(f * 7 + 3) % h.len()] += ((q2 % 8u8) as i64);
+            }
+            o[row] = r3;
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn run_p285(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 28.0*x1*x2*x3 <= 9.223372036854776e+18);
+    let x = cx.arrays::<u8, i64, i64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u8>());
+    let i0 = cx.init::<isize>(Op::Xor);
+    let i1 = cx.init::<u32>(Op::And);
+    let i2 = cx.init::<f64>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 28.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p285(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p285(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 286: a `serial` region over `isize` data.
+#[acc::serial]
+fn acc_p286(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [f32], h: &mut [f32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: u32, i1: isize, g: usize, w: usize, v: usize) -> (u32, isize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = ((kk * 2isize).min((kk.max(a[1]))));
+    for rep in 0..2 {
+        #[acc::r#loop(reduction(^: s1))]
+        for i in lo..lo + nn {
+            let f = (i - lo);
+            s1 = s1 ^ (2isize * ((f % 16) as isize));
+            if (!(((b[f] * (-1isize)) & 1) == 0)) {
+                c[f] = c[f].min((((a[f] & kk)) * 2isize));
+            }
+            acc::atomic!(h[(f * 7 + 3) % h.len()] += 1.0f32);
+        }
+    }
+    if n1 % 3 != 1 {
+        #[acc::r#loop(reduction(&: s0))]
+        for k in (lo..lo + n1).step_by(st) {
+            let row = (k - lo);
+            for i in (0..m).step_by(st) {
+                let f = (k - lo) * m + i;
+                s0 &= (4isize as u32);
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p286(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [f32], h: &mut [f32], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: u32, i1: isize, g: usize, w: usize, v: usize) -> (u32, isize) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let top = ((kk * 2isize).min((kk.max(a[1]))));
+    for rep in 0..2 {
+        for i in lo..lo + nn {
+            let f = (i - lo);
+            s1 = s1 ^ (2isize * ((f % 16) as isize));
+            if (!(((b[f] * (-1isize)) & 1) == 0)) {
+                c[f] = c[f].min((((a[f] & kk)) * 2isize));
+            }
+            h[(f * 7 + 3) % h.len()] += 1.0f32;
+        }
+    }
+    if n1 % 3 != 1 {
+        for k in (lo..lo + n1).step_by(st) {
+            let row = (k - lo);
+            for i in (0..m).step_by(st) {
+                let f = (k - lo) * m + i;
+                s0 &= (4isize as u32);
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p286(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<isize, f32, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let i0 = cx.init::<u32>(Op::And);
+    let i1 = cx.init::<isize>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 4.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p286(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p286(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 287: a `parallel` region over `usize` data.
+#[acc::parallel(num_gangs(g), num_workers(w))]
+fn acc_p287(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [f64], h: &mut [f64], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = ((a[1] + kk) + kk);
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = (((kk.min(((row % 7) as usize))) >> 1));
+        let mut r2 = f64::INFINITY;
+        #[acc::r#loop(vector, reduction(min: r2))]
+        for j in (0..n2).step_by(st) {
+            let row = k * n2 + j;
+            #[acc::r#loop(seq)]
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                let mut win3 = a[f];
+                for q in 0..2 {
+                    win3 = win3.max(a[f + (q & 1)]);
+                }
+                r2 = ((b[f] / 7usize) as f64).min(r2);
+            }
+            acc::atomic!(h[(row * 7 + 3) % h.len()] += ((if (((row % 3) as usize) & 1) == 0 { kk } else { ((row % 3) as usize) }) as f64));
+        }
+        o[row] = r2;
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    ()
+}
+
+fn seq_p287(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [f64], h: &mut [f64], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let top = ((a[1] + kk) + kk);
+    for k in 0..n1 {
+        let row = k;
+        let t1 = (((kk.min(((row % 7) as usize))) >> 1));
+        let mut r2 = f64::INFINITY;
+        for j in (0..n2).step_by(st) {
+            let row = k * n2 + j;
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                let mut win3 = a[f];
+                for q in 0..2 {
+                    win3 = win3.max(a[f + (q & 1)]);
+                }
+                r2 = ((b[f] / 7usize) as f64).min(r2);
+            }
+            h[(row * 7 + 3) % h.len()] += ((if (((row % 3) as usize) & 1) == 0 { kk } else { ((row % 3) as usize) }) as f64);
+        }
+        o[row] = r2;
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    ()
+}
+
+fn run_p287(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<usize, f64, f64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1018.0 + 2.6352491533870787e+18*x2*x3,
+        h: 1000.0 + 18.0*x1*x2,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p287(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p287(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 288: a `parallel` region over `i32` data.
+#[acc::parallel(num_workers(w), vector_length(v))]
+fn acc_p288(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [f64], h: &mut [u64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: f32, g: usize, w: usize, v: usize) -> (f32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    #[acc::r#loop(gang)]
+    for k in 1..=n1 {
+        let row = (k - 1);
+        if ((a[row] + ((row % 3) as i32)) <= (((row % 3) as i32) / 3i32)) {
+            continue;
+        }
+        let t1 = ((0i32.min(4i32)).wrapping_mul(kk).wrapping_add(1i32));
+        let mut r2 = f64::INFINITY;
+        for j in (lo..lo + n2).step_by(st) {
+            let row = (k - 1) * n2 + (j - lo);
+            let t3 = ((a[row] - ((row % 3) as i32)) / 3i32);
+            let mut r4 = 9.0f64;
+            #[acc::r#loop(vector, reduction(min: r2), reduction(+: r4), reduction(max: s0))]
+            for i in lo..lo + n3 {
+                let f = ((k - 1) * n2 + (j - lo)) * n3 + (i - lo);
+                if (a[f] as f64) < r2 { r2 = (a[f] as f64); }
+                r4 = r4 + (c[f] as f64);
+                if (!((a[f + 1] % 3i32) <= (b[f] * (-1i32)))) {
+                    c[f] = c[f].min(2i32);
+                }
+                if ((((2i32 | a[f + 1])) / 3i32) as f32) > s0 { s0 = ((((2i32 | a[f + 1])) / 3i32) as f32); }
+            }
+            let _ = r4;
+        }
+        o[row] = r2;
+    }
+    (s0,)
+}
+
+fn seq_p288(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [f64], h: &mut [u64], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: f32, g: usize, w: usize, v: usize) -> (f32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    for k in 1..=n1 {
+        let row = (k - 1);
+        if ((a[row] + ((row % 3) as i32)) <= (((row % 3) as i32) / 3i32)) {
+            continue;
+        }
+        let t1 = ((0i32.min(4i32)).wrapping_mul(kk).wrapping_add(1i32));
+        let mut r2 = f64::INFINITY;
+        for j in (lo..lo + n2).step_by(st) {
+            let row = (k - 1) * n2 + (j - lo);
+            let t3 = ((a[row] - ((row % 3) as i32)) / 3i32);
+            let mut r4 = 9.0f64;
+            for i in lo..lo + n3 {
+                let f = ((k - 1) * n2 + (j - lo)) * n3 + (i - lo);
+                if (a[f] as f64) < r2 { r2 = (a[f] as f64); }
+                r4 = r4 + (c[f] as f64);
+                if (!((a[f + 1] % 3i32) <= (b[f] * (-1i32)))) {
+                    c[f] = c[f].min(2i32);
+                }
+                if ((((2i32 | a[f + 1])) / 3i32) as f32) > s0 { s0 = ((((2i32 | a[f + 1])) / 3i32) as f32); }
+            }
+            let _ = r4;
+        }
+        o[row] = r2;
+    }
+    (s0,)
+}
+
+fn run_p288(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i32, f64, u64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i32>());
+    let i0 = cx.init::<f32>(Op::MaxOrdered);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1018.0 + 18.0*x2*x3,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0 + 5.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p288(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p288(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 289: a `serial` region over `isize` data.
+#[acc::serial]
+fn acc_p289(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [usize], h: &mut [usize], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut pv1 = 0isize;
+    let mut pv2 = 0isize;
+    #[acc::r#loop(seq)]
+    for i in 1..=nn {
+        let f = (i - 1);
+        if (((kk >> 1)) != (4isize / 7isize)) {
+            continue;
+        }
+        c[f] = (c[f] % 3isize);
+        if (a[f] != kk) {
+            c[f] = c[f];
+        }
+    }
+    for rep in 0..2 {
+        #[acc::r#loop(private(pv1))]
+        for i in 0..nn {
+            let f = i;
+            pv1 = a[f];
+            if ((c[f].min(a[f + 1])) == (c[f] - pv1)) {
+                c[f] = ((a[f + 1] & (((f % 16) as isize).min(pv1))));
+            }
+            acc::atomic!(h[(f * 7 + 3) % h.len()] += 1usize);
+        }
+    }
+    for rep in 0..2 {
+        #[acc::r#loop(collapse(2), private(pv2))]
+        for k in lo..lo + n1 {
+            for i in 0..m {
+                let f = (k - lo) * m + i;
+                pv2 = b[f];
+            }
+        }
+    }
+    ()
+}
+
+fn seq_p289(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [usize], h: &mut [usize], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut pv1 = 0isize;
+    let mut pv2 = 0isize;
+    for i in 1..=nn {
+        let f = (i - 1);
+        if (((kk >> 1)) != (4isize / 7isize)) {
+            continue;
+        }
+        c[f] = (c[f] % 3isize);
+        if (a[f] != kk) {
+            c[f] = c[f];
+        }
+    }
+    for rep in 0..2 {
+        for i in 0..nn {
+            let f = i;
+            pv1 = a[f];
+            if ((c[f].min(a[f + 1])) == (c[f] - pv1)) {
+                c[f] = ((a[f + 1] & (((f % 16) as isize).min(pv1))));
+            }
+            h[(f * 7 + 3) % h.len()] += 1usize;
+        }
+    }
+    for rep in 0..2 {
+        for k in lo..lo + n1 {
+            for i in 0..m {
+                let f = (k - lo) * m + i;
+                pv2 = b[f];
+            }
+        }
+    }
+    ()
+}
+
+fn run_p289(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 4.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<isize, usize, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 4.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p289(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p289(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 290: a `parallel` region over `f32` data.
+#[acc::parallel(firstprivate(kk), num_gangs(g), num_workers(w))]
+fn acc_p290(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [isize], h: &mut [u64], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: i8, i1: i32, g: usize, w: usize, v: usize) -> (i8, i32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa1 = [0.0f32; 4];
+    let top = ((kk.abs().sqrt()).mul_add(0.5f32, a[1]));
+    #[acc::r#loop(gang, worker, vector, collapse(3), private(pa1))]
+    for k in lo..lo + n1 {
+        for j in 0..n2 {
+            for i in 0..n3 {
+                let f = ((k - lo) * n2 + j) * n3 + i;
+                if (!((b[f].min(kk)) > (3.0f32 * 0.5f32))) {
+                    continue;
+                }
+                for q in 0..4 { pa1[q] = ((q % 3) as f32); }
+                acc::atomic!(h[(f * 7 + 3) % h.len()] += 1u64);
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn seq_p290(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [isize], h: &mut [u64], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, i0: i8, i1: i32, g: usize, w: usize, v: usize) -> (i8, i32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut pa1 = [0.0f32; 4];
+    let top = ((kk.abs().sqrt()).mul_add(0.5f32, a[1]));
+    for k in lo..lo + n1 {
+        for j in 0..n2 {
+            for i in 0..n3 {
+                let f = ((k - lo) * n2 + j) * n3 + i;
+                if (!((b[f].min(kk)) > (3.0f32 * 0.5f32))) {
+                    continue;
+                }
+                for q in 0..4 { pa1[q] = ((q % 3) as f32); }
+                h[(f * 7 + 3) % h.len()] += 1u64;
+            }
+        }
+    }
+    (s0, s1)
+}
+
+fn run_p290(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 2.0*x1*x2*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<f32, isize, u64, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f32>());
+    let i0 = cx.init::<i8>(Op::Xor);
+    let i1 = cx.init::<i32>(Op::Max);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 2.0*x1*x2*x3,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p290(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p290(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 291: a `kernels` region over `i64` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p291(a: &[i64], b: &[i64], mu: &[u32], c: &mut [i64], o: &mut [u64], h: &mut [u64], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: u32, g: usize, w: usize, v: usize) -> (u32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa4 = [0i64; 4];
+    let top = (3i64.min((a[1].wrapping_mul(a[0]).wrapping_add(5i64))));
+    z[0] = kk;
+    #[acc::r#loop(reduction(*: s0))]
+    for k in 1..=n1 {
+        let row = (k - 1);
+        let t1 = ((4i64 - kk) - (1i64 + a[row]));
+        let mut sh2 = [0i64; 8];
+        #[acc::r#loop(vector)]
+        for q in 0..8 {
+            sh2[q] = (((kk | 0i64)) * (kk % 3i64));
+        }
+        let mut r3 = 2.0f64;
+        #[acc::r#loop(reduction(+: r3), reduction(*: s0), private(pa4))]
+        for i in 0..m {
+            let f = (k - 1) * m + i;
+            for q in 0..4 { pa4[q] = (2i64.wrapping_mul(((q % 7) as i64)).wrapping_add(5i64)); }
+            let mut win5 = a[f];
+            for q in 0..2 {
+                win5 = win5.max(a[f + (q & 1)]);
+            }
+            r3 = r3 + (a[f + 1] as f64);
+            s0 = s0 * mu[f];
+        }
+        let _ = r3;
+    }
+    (s0,)
+}
+
+fn seq_p291(a: &[i64], b: &[i64], mu: &[u32], c: &mut [i64], o: &mut [u64], h: &mut [u64], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: u32, g: usize, w: usize, v: usize) -> (u32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut pa4 = [0i64; 4];
+    let top = (3i64.min((a[1].wrapping_mul(a[0]).wrapping_add(5i64))));
+    z[0] = kk;
+    for k in 1..=n1 {
+        let row = (k - 1);
+        let t1 = ((4i64 - kk) - (1i64 + a[row]));
+        let mut sh2 = [0i64; 8];
+        for q in 0..8 {
+            sh2[q] = (((kk | 0i64)) * (kk % 3i64));
+        }
+        let mut r3 = 2.0f64;
+        for i in 0..m {
+            let f = (k - 1) * m + i;
+            for q in 0..4 { pa4[q] = (2i64.wrapping_mul(((q % 7) as i64)).wrapping_add(5i64)); }
+            let mut win5 = a[f];
+            for q in 0..2 {
+                win5 = win5.max(a[f + (q & 1)]);
+            }
+            r3 = r3 + (a[f + 1] as f64);
+            s0 = s0 * mu[f];
+        }
+        let _ = r3;
+    }
+    (s0,)
+}
+
+fn run_p291(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i64, u64, u64, u32>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i64>());
+    let i0 = cx.init::<u32>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p291(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p291(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 292: a `serial` region over `i16` data.
+#[acc::serial(firstprivate(kk))]
+fn acc_p292(a: &[i16], b: &[i16], mu: &[u8], c: &mut [i16], o: &mut [u16], h: &mut [f32], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, i0: i32, i1: u64, i2: i32, g: usize, w: usize, v: usize) -> (i32, u64, i32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pv1 = 0i16;
+    #[acc::r#loop(reduction(max: s0), reduction(|: s1), private(pv1))]
+    for i in 0..nn {
+        let f = i;
+        pv1 = ((((f % 7) as i16) - a[f]).min(((0i16 | b[f]))));
+        s0 = s0.max(((if (a[f] & 1) == 0 { b[f] } else { a[f] }) as i32));
+        s1 = (((((f % 3) as i16) ^ kk)) as u64) | s1;
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    for i in 1..nn {
+        c[i] = c[i - 1] + a[i];
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p292(a: &[i16], b: &[i16], mu: &[u8], c: &mut [i16], o: &mut [u16], h: &mut [f32], z: &mut [i16], scr: &mut [i16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i16, i0: i32, i1: u64, i2: i32, g: usize, w: usize, v: usize) -> (i32, u64, i32) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let mut pv1 = 0i16;
+    for i in 0..nn {
+        let f = i;
+        pv1 = ((((f % 7) as i16) - a[f]).min(((0i16 | b[f]))));
+        s0 = s0.max(((if (a[f] & 1) == 0 { b[f] } else { a[f] }) as i32));
+        s1 = (((((f % 3) as i16) ^ kk)) as u64) | s1;
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    for i in 1..nn {
+        c[i] = c[i - 1] + a[i];
+    }
+    (s0, s1, s2)
+}
+
+fn run_p292(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 8200.0 + 9.0*x1*x2*x3 <= 32767.0);
+    let x = cx.arrays::<i16, u16, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i16>());
+    let i0 = cx.init::<i32>(Op::Max);
+    let i1 = cx.init::<u64>(Op::Or);
+    let i2 = cx.init::<i32>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p292(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p292(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
+/// Shape 293: a `parallel` region over `f32` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v), if(n1 % 4 != 3))]
+fn acc_p293(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [i8], h: &mut [f32], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut pv2 = 0.0f32;
+    z[0] = kk;
+    #[acc::r#loop(gang)]
+    for k in 0..n1 {
+        let row = k;
+        let mut sh1 = [0.0f32; 8];
+        #[acc::r#loop(worker, vector)]
+        for q in 0..8 {
+            sh1[q] = (3.0f32.max(kk));
+        }
+        #[acc::r#loop(worker, vector, private(pv2))]
+        for i in 0..m {
+            let f = k * m + i;
+            pv2 = ((a[f] * 3.0f32).max((3.0f32 * 1.25f32)));
+            acc::atomic!(h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].max(a[f]));
+        }
+        acc::atomic!(h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].max((kk.abs().sqrt())));
+    }
+    ()
+}
+
+fn seq_p293(a: &[f32], b: &[f32], mu: &[u8], c: &mut [f32], o: &mut [i8], h: &mut [f32], z: &mut [f32], scr: &mut [f32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: f32, g: usize, w: usize, v: usize) -> () {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut pv2 = 0.0f32;
+    z[0] = kk;
+    for k in 0..n1 {
+        let row = k;
+        let mut sh1 = [0.0f32; 8];
+        for q in 0..8 {
+            sh1[q] = (3.0f32.max(kk));
+        }
+        for i in 0..m {
+            let f = k * m + i;
+            pv2 = ((a[f] * 3.0f32).max((3.0f32 * 1.25f32)));
+            h[(f * 7 + 3) % h.len()] = h[(f * 7 + 3) % h.len()].max(a[f]);
+        }
+        h[(row * 7 + 3) % h.len()] = h[(row * 7 + 3) % h.len()].max((kk.abs().sqrt()));
+    }
+    ()
+}
+
+fn run_p293(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<f32, i8, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<f32>());
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1013.0,
+        z: 1000.0,
+        ret: vec![],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p293(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p293(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, g, w, v),
+    )
+}
+
+/// Shape 294: a `serial` region over `isize` data.
+#[acc::serial]
+fn acc_p294(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [bool], h: &mut [usize], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: f64, g: usize, w: usize, v: usize) -> (f64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    z[0] = 4isize;
+    for rep in 0..2 {
+        #[acc::r#loop]
+        for k in 0..n1 {
+            let row = k;
+            let mut q1 = 0isize;
+            {
+                q1 = ((3isize | 1isize));
+            }
+            let mut r2 = a[row] == a[row];
+            #[acc::r#loop(reduction(|: r2))]
+            for i in lo..lo + m {
+                let f = k * m + (i - lo);
+                r2 = (((f % 3) as isize) == ((f % 3) as isize)) | r2;
+                c[f] = (b[f]).clamp((-99isize), 99isize);
+                c[f] = (c[f] ^ 5isize).clamp((-99isize), 99isize);
+            }
+            o[row] = r2;
+            acc::atomic!(h[(row * 7 + 3) % h.len()] += 1usize);
+        }
+    }
+    #[acc::r#loop(reduction(max: s0))]
+    for k in 1..=n1 {
+        let row = (k - 1);
+        let t3 = ((kk + kk).min((if a[row] > a[row] { a[row] } else { a[row] })));
+        #[acc::r#loop(reduction(max: s0))]
+        for j in lo..lo + n2 {
+            let row = (k - 1) * n2 + (j - lo);
+            let mut sh4 = [0isize; 8];
+            #[acc::r#loop(vector)]
+            for q in 0..8 {
+                sh4[q] = (((a[(row + q) % a.len()] | a[(row + q) % a.len()])).min(a[(row + q) % a.len()]));
+            }
+            for rep in 0..2 {
+                #[acc::r#loop(reduction(max: s0))]
+                for i in 0..n3 {
+                    let f = ((k - 1) * n2 + (j - lo)) * n3 + i;
+                    let mut win5 = a[f];
+                    for q in 0..2 {
+                        win5 = win5.max(a[f + (q & 1)]);
+                    }
+                    if (((c[f] / 7isize) * (-2isize)) as f64) > s0 { s0 = (((c[f] / 7isize) * (-2isize)) as f64); }
+                    if ((((((f % 7) as isize) | kk)) * 2isize) as f64) > s0 { s0 = ((((((f % 7) as isize) | kk)) * 2isize) as f64); }
+                    c[f] = c[f].min(a[f + 1]);
+                }
+            }
+        }
+    }
+    #[acc::r#loop(seq)]
+    for i in 0..nn {
+        let f = i;
+        s0 = s0.max((((0isize * b[f]) - (a[f] * a[f])) as f64));
+        c[f] = c[f].min((3isize - ((f % 16) as isize)));
+        c[f] = (c[f] ^ 5isize).clamp((-99isize), 99isize);
+    }
+    (s0,)
+}
+
+fn seq_p294(a: &[isize], b: &[isize], mu: &[u8], c: &mut [isize], o: &mut [bool], h: &mut [usize], z: &mut [isize], scr: &mut [isize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: isize, i0: f64, g: usize, w: usize, v: usize) -> (f64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    z[0] = 4isize;
+    for rep in 0..2 {
+        for k in 0..n1 {
+            let row = k;
+            let mut q1 = 0isize;
+            {
+                q1 = ((3isize | 1isize));
+            }
+            let mut r2 = a[row] == a[row];
+            for i in lo..lo + m {
+                let f = k * m + (i - lo);
+                r2 = (((f % 3) as isize) == ((f % 3) as isize)) | r2;
+                c[f] = (b[f]).clamp((-99isize), 99isize);
+                c[f] = (c[f] ^ 5isize).clamp((-99isize), 99isize);
+            }
+            o[row] = r2;
+            h[(row * 7 + 3) % h.len()] += 1usize;
+        }
+    }
+    for k in 1..=n1 {
+        let row = (k - 1);
+        let t3 = ((kk + kk).min((if a[row] > a[row] { a[row] } else { a[row] })));
+        for j in lo..lo + n2 {
+            let row = (k - 1) * n2 + (j - lo);
+            let mut sh4 = [0isize; 8];
+            for q in 0..8 {
+                sh4[q] = (((a[(row + q) % a.len()] | a[(row + q) % a.len()])).min(a[(row + q) % a.len()]));
+            }
+            for rep in 0..2 {
+                for i in 0..n3 {
+                    let f = ((k - 1) * n2 + (j - lo)) * n3 + i;
+                    let mut win5 = a[f];
+                    for q in 0..2 {
+                        win5 = win5.max(a[f + (q & 1)]);
+                    }
+                    if (((c[f] / 7isize) * (-2isize)) as f64) > s0 { s0 = (((c[f] / 7isize) * (-2isize)) as f64); }
+                    if ((((((f % 7) as isize) | kk)) * 2isize) as f64) > s0 { s0 = ((((((f % 7) as isize) | kk)) * 2isize) as f64); }
+                    c[f] = c[f].min(a[f + 1]);
+                }
+            }
+        }
+    }
+    for i in 0..nn {
+        let f = i;
+        s0 = s0.max((((0isize * b[f]) - (a[f] * a[f])) as f64));
+        c[f] = c[f].min((3isize - ((f % 16) as isize)));
+        c[f] = (c[f] ^ 5isize).clamp((-99isize), 99isize);
+    }
+    (s0,)
+}
+
+fn run_p294(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1000.0 + 4.0*x1 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<isize, bool, usize, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<isize>());
+    let i0 = cx.init::<f64>(Op::MaxOrdered);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 4.0*x1,
+        z: 1000.0,
+        ret: vec![9.0 + 201.0*x1*x2*x3],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p294(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p294(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 295: a `parallel` region over `i32` data.
+#[acc::parallel(num_gangs(g), num_workers(w), vector_length(v), copy(c, h))]
+fn acc_p295(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [i16], h: &mut [f32], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: i32, g: usize, w: usize, v: usize) -> (i32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = (((kk & kk)) + a[0]);
+    for rep in 0..2 {
+        #[acc::r#loop(gang, worker)]
+        for k in (0..n1).step_by(st) {
+            let row = k;
+            #[acc::r#loop(vector)]
+            for i in (lo..lo + m).step_by(st) {
+                let f = k * m + (i - lo);
+                if (((a[f + 1] >> 2)) < kk) {
+                    c[f] = ((top * 2i32).max((top * (-2i32))));
+                }
+            }
+        }
+    }
+    #[acc::r#loop(gang)]
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let t1 = ((if top > ((row % 7) as i32) { ((row % 7) as i32) } else { top }).wrapping_mul(((((row % 3) as i32) >> 2))).wrapping_add(2i32));
+        let mut q2 = 0i32;
+        {
+            o[row] = (top as i16);
+            q2 = (top * (-2i32));
+        }
+        for j in (lo..lo + n2).step_by(st) {
+            let row = (k - lo) * n2 + (j - lo);
+            let t3 = ((((row % 7) as i32) - q2) * ((((row % 16) as i32) & a[row])));
+            let mut r4 = i8::MIN;
+            #[acc::r#loop(vector, reduction(max: r4))]
+            for i in (0..n3).step_by(st) {
+                let f = ((k - lo) * n2 + (j - lo)) * n3 + i;
+                r4 = r4.max((b[f] as i8));
+                c[f] = c[f].max(((top + 2i32) * 3i32));
+            }
+            #[acc::r#loop(vector, reduction(max: r4))]
+            for i in 0..n3 {
+                if (((c[row * n3 + (n3 - 1 - i)] >> 2)) as i8) > r4 { r4 = (((c[row * n3 + (n3 - 1 - i)] >> 2)) as i8); }
+            }
+            let _ = r4;
+            acc::atomic!(h[(row * 7 + 3) % h.len()] += ((((row % 7) as i32).min(q2)) as f32));
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0,)
+}
+
+fn seq_p295(a: &[i32], b: &[i32], mu: &[u8], c: &mut [i32], o: &mut [i16], h: &mut [f32], z: &mut [i32], scr: &mut [i32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i32, i0: i32, g: usize, w: usize, v: usize) -> (i32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = (((kk & kk)) + a[0]);
+    for rep in 0..2 {
+        for k in (0..n1).step_by(st) {
+            let row = k;
+            for i in (lo..lo + m).step_by(st) {
+                let f = k * m + (i - lo);
+                if (((a[f + 1] >> 2)) < kk) {
+                    c[f] = ((top * 2i32).max((top * (-2i32))));
+                }
+            }
+        }
+    }
+    for k in lo..lo + n1 {
+        let row = (k - lo);
+        let t1 = ((if top > ((row % 7) as i32) { ((row % 7) as i32) } else { top }).wrapping_mul(((((row % 3) as i32) >> 2))).wrapping_add(2i32));
+        let mut q2 = 0i32;
+        {
+            o[row] = (top as i16);
+            q2 = (top * (-2i32));
+        }
+        for j in (lo..lo + n2).step_by(st) {
+            let row = (k - lo) * n2 + (j - lo);
+            let t3 = ((((row % 7) as i32) - q2) * ((((row % 16) as i32) & a[row])));
+            let mut r4 = i8::MIN;
+            for i in (0..n3).step_by(st) {
+                let f = ((k - lo) * n2 + (j - lo)) * n3 + i;
+                r4 = r4.max((b[f] as i8));
+                c[f] = c[f].max(((top + 2i32) * 3i32));
+            }
+            for i in 0..n3 {
+                if (((c[row * n3 + (n3 - 1 - i)] >> 2)) as i8) > r4 { r4 = (((c[row * n3 + (n3 - 1 - i)] >> 2)) as i8); }
+            }
+            let _ = r4;
+            h[(row * 7 + 3) % h.len()] += ((((row % 7) as i32).min(q2)) as f32);
+        }
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    (s0,)
+}
+
+fn run_p295(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i32, i16, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i32>());
+    let i0 = cx.init::<i32>(Op::Or);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0 + 96.0*x1*x2,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p295(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p295(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 296: a `kernels` region over `usize` data.
+#[acc::kernels(num_gangs(g), vector_length(v))]
+fn acc_p296(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [u8], h: &mut [f32], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: i32, g: usize, w: usize, v: usize) -> (i32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = (if (a[0] & 1) == 0 { (kk.max(3usize)) } else { a[0] });
+    z[0] = (((if a[1] > a[1] { a[1] } else { a[1] }) & ((1usize | kk))));
+    #[acc::r#loop(reduction(^: s0))]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = 3usize;
+        let mut q2 = 0usize;
+        {
+            o[row] = ((4usize + 0usize) as u8);
+            q2 = ((kk & kk));
+        }
+        let mut r3 = u8::MIN;
+        #[acc::r#loop(reduction(max: r3))]
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            if (((q2 % 8usize).min((q2 * 3usize))) as u8) > r3 { r3 = (((q2 % 8usize).min((q2 * 3usize))) as u8); }
+            c[f] = c[f].min((((t1 | ((f % 16) as usize))) * 2usize));
+            c[f] = c[f].max((((a[f + 1] & ((f % 16) as usize))).min((kk + a[f + 1]))));
+            s0 ^= (0usize as i32);
+        }
+        o[row] = r3;
+    }
+    for rep in 0..2 {
+        #[acc::r#loop(reduction(^: s0))]
+        for i in (lo..lo + nn).step_by(st) {
+            let f = (i - lo);
+            if ((if (b[f] & 1) == 0 { 1usize } else { b[f] }) != ((kk ^ a[f + 1]))) {
+                continue;
+            }
+            s0 ^= (c[f] as i32);
+            s0 = s0 ^ (c[f] as i32);
+            s0 = s0 ^ (c[f] as i32);
+        }
+    }
+    (s0,)
+}
+
+fn seq_p296(a: &[usize], b: &[usize], mu: &[u8], c: &mut [usize], o: &mut [u8], h: &mut [f32], z: &mut [usize], scr: &mut [usize], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: usize, i0: i32, g: usize, w: usize, v: usize) -> (i32,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let top = (if (a[0] & 1) == 0 { (kk.max(3usize)) } else { a[0] });
+    z[0] = (((if a[1] > a[1] { a[1] } else { a[1] }) & ((1usize | kk))));
+    for k in 0..n1 {
+        let row = k;
+        let t1 = 3usize;
+        let mut q2 = 0usize;
+        {
+            o[row] = ((4usize + 0usize) as u8);
+            q2 = ((kk & kk));
+        }
+        let mut r3 = u8::MIN;
+        for i in (lo..lo + m).step_by(st) {
+            let f = k * m + (i - lo);
+            if (((q2 % 8usize).min((q2 * 3usize))) as u8) > r3 { r3 = (((q2 % 8usize).min((q2 * 3usize))) as u8); }
+            c[f] = c[f].min((((t1 | ((f % 16) as usize))) * 2usize));
+            c[f] = c[f].max((((a[f + 1] & ((f % 16) as usize))).min((kk + a[f + 1]))));
+            s0 ^= (0usize as i32);
+        }
+        o[row] = r3;
+    }
+    for rep in 0..2 {
+        for i in (lo..lo + nn).step_by(st) {
+            let f = (i - lo);
+            if ((if (b[f] & 1) == 0 { 1usize } else { b[f] }) != ((kk ^ a[f + 1]))) {
+                continue;
+            }
+            s0 ^= (c[f] as i32);
+            s0 = s0 ^ (c[f] as i32);
+            s0 = s0 ^ (c[f] as i32);
+        }
+    }
+    (s0,)
+}
+
+fn run_p296(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<usize, u8, f32, u8>(n1, n2, n3, false);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<usize>());
+    let i0 = cx.init::<i32>(Op::Xor);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p296(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p296(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 297: a `parallel` region over `u16` data.
+#[acc::parallel(vector_length(v))]
+fn acc_p297(a: &[u16], b: &[u16], mu: &[i64], c: &mut [u16], o: &mut [bool], h: &mut [f64], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: u64, i1: i64, g: usize, w: usize, v: usize) -> (u64, i64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    #[acc::r#loop(gang, reduction(*: s1))]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = 0u16;
+        let mut r2 = a[row] == a[row];
+        #[acc::r#loop(worker, reduction(|: r2))]
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            let t3 = ((kk * ((row % 3) as u16)).max((a[row].wrapping_mul(a[row]).wrapping_add(7u16))));
+            let mut r4 = 1usize;
+            #[acc::r#loop(vector, reduction(|: r2), reduction(+: r4))]
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                r2 = (!(((t3 ^ ((f % 16) as u16))) <= (a[f + 1].min(((f % 3) as u16))))) | r2;
+                r4 = ((a[f].min(3u16)) as usize) + r4;
+                s1 = s1 * mu[f];
+            }
+            let _ = r4;
+        }
+        o[row] = r2;
+    }
+    (s0, s1)
+}
+
+fn seq_p297(a: &[u16], b: &[u16], mu: &[i64], c: &mut [u16], o: &mut [bool], h: &mut [f64], z: &mut [u16], scr: &mut [u16], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u16, i0: u64, i1: i64, g: usize, w: usize, v: usize) -> (u64, i64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    for k in 0..n1 {
+        let row = k;
+        let t1 = 0u16;
+        let mut r2 = a[row] == a[row];
+        for j in 0..n2 {
+            let row = k * n2 + j;
+            let t3 = ((kk * ((row % 3) as u16)).max((a[row].wrapping_mul(a[row]).wrapping_add(7u16))));
+            let mut r4 = 1usize;
+            for i in 0..n3 {
+                let f = (k * n2 + j) * n3 + i;
+                r2 = (!(((t3 ^ ((f % 16) as u16))) <= (a[f + 1].min(((f % 3) as u16))))) | r2;
+                r4 = ((a[f].min(3u16)) as usize) + r4;
+                s1 = s1 * mu[f];
+            }
+            let _ = r4;
+        }
+        o[row] = r2;
+    }
+    (s0, s1)
+}
+
+fn run_p297(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1.0 + 3.0*x3 <= 1.8446744073709552e+19);
+    let x = cx.arrays::<u16, bool, f64, i64>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u16>());
+    let i0 = cx.init::<u64>(Op::And);
+    let i1 = cx.init::<i64>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p297(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p297(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, g, w, v),
+    )
+}
+
+/// Shape 298: a `kernels` region over `u32` data.
+#[acc::kernels(num_gangs(g), vector_length(v), if(n1 % 4 != 3))]
+fn acc_p298(a: &[u32], b: &[u32], mu: &[u64], c: &mut [u32], o: &mut [i8], h: &mut [i32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: u64, g: usize, w: usize, v: usize) -> (u64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    #[acc::r#loop(independent, gang, reduction(*: s0))]
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((((row % 3) as u32) ^ 1u32));
+        let mut r2 = 0i8;
+        #[acc::r#loop(vector(96), reduction(^: r2))]
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            r2 = r2 ^ (((((3u32 | b[f])) | ((f % 7) as u32))) as i8);
+            if ((a[f].min(t1)) == (t1 % 3u32)) {
+                c[f] = (4u32.min(((a[f] | a[f]))));
+            }
+            if (b[f] > t1) {
+                c[f] = a[f];
+            }
+            s0 = s0 * mu[f];
+        }
+        o[row] = r2;
+        acc::atomic!(h[(((a[row] & a[row])) as usize) % h.len()] = h[(((a[row] & a[row])) as usize) % h.len()].max(((4u32 % 3u32) as i32)));
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    for rep in 0..2 {
+        #[acc::r#loop]
+        for i in 0..nn {
+            let f = i;
+        }
+    }
+    (s0,)
+}
+
+fn seq_p298(a: &[u32], b: &[u32], mu: &[u64], c: &mut [u32], o: &mut [i8], h: &mut [i32], z: &mut [u32], scr: &mut [u32], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: u32, i0: u64, g: usize, w: usize, v: usize) -> (u64,) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    for k in 0..n1 {
+        let row = k;
+        let t1 = ((((row % 3) as u32) ^ 1u32));
+        let mut r2 = 0i8;
+        for i in lo..lo + m {
+            let f = k * m + (i - lo);
+            r2 = r2 ^ (((((3u32 | b[f])) | ((f % 7) as u32))) as i8);
+            if ((a[f].min(t1)) == (t1 % 3u32)) {
+                c[f] = (4u32.min(((a[f] | a[f]))));
+            }
+            if (b[f] > t1) {
+                c[f] = a[f];
+            }
+            s0 = s0 * mu[f];
+        }
+        o[row] = r2;
+        h[(((a[row] & a[row])) as usize) % h.len()] = h[(((a[row] & a[row])) as usize) % h.len()].max(((4u32 % 3u32) as i32));
+    }
+    for q in 0..4 {
+        z[2] = z[2].max(a[q % a.len()]);
+    }
+    for rep in 0..2 {
+        for i in 0..nn {
+            let f = i;
+        }
+    }
+    (s0,)
+}
+
+fn run_p298(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| 1002.0 <= 2147483647.0);
+    let x = cx.arrays::<u32, i8, i32, u64>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<u32>());
+    let i0 = cx.init::<u64>(Op::Mul);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1002.0,
+        z: 1000.0,
+        ret: vec![9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p298(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p298(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, g, w, v),
+    )
+}
+
+/// Shape 299: a `kernels` region over `i64` data.
+#[acc::kernels(num_gangs(g))]
+fn acc_p299(a: &[i64], b: &[i64], mu: &[f64], c: &mut [i64], o: &mut [isize], h: &mut [f64], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: i64, i1: f64, i2: u64, g: usize, w: usize, v: usize) -> (i64, f64, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let top = (3i64 / 2i64);
+    #[acc::r#loop(gang(dim: 2), reduction(*: s1), reduction(max: s2))]
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let t1 = (a[row].min((if (a[row] & 1) == 0 { a[row] } else { kk })));
+        let mut sh2 = [0i64; 8];
+        #[acc::r#loop(vector(128))]
+        for q in 0..8 {
+            sh2[q] = kk;
+        }
+        #[acc::r#loop(gang(dim: 1), vector(128), reduction(*: s1))]
+        for i in 1..=m {
+            let f = (k - lo) * m + (i - 1);
+            s1 = s1 * mu[f];
+            if (((t1 >> 1)) as u64) > s2 { s2 = (((t1 >> 1)) as u64); }
+            c[f] = (c[f].max(((((top & a[f])) & (b[f].min(kk)))))).clamp((-99i64), 99i64);
+        }
+        #[acc::r#loop(gang(dim: 1), vector(128))]
+        for i in 0..m {
+            let _ = c[row * m + (m - 1 - i)];
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn seq_p299(a: &[i64], b: &[i64], mu: &[f64], c: &mut [i64], o: &mut [isize], h: &mut [f64], z: &mut [i64], scr: &mut [i64], n1: usize, n2: usize, n3: usize, lo: usize, st: usize, kk: i64, i0: i64, i1: f64, i2: u64, g: usize, w: usize, v: usize) -> (i64, f64, u64) {
+    let nn = n1 * n2 * n3;
+    let m = n2 * n3;
+    let mut s0 = i0;
+    let mut s1 = i1;
+    let mut s2 = i2;
+    let top = (3i64 / 2i64);
+    for k in (lo..lo + n1).step_by(st) {
+        let row = (k - lo);
+        let t1 = (a[row].min((if (a[row] & 1) == 0 { a[row] } else { kk })));
+        let mut sh2 = [0i64; 8];
+        for q in 0..8 {
+            sh2[q] = kk;
+        }
+        for i in 1..=m {
+            let f = (k - lo) * m + (i - 1);
+            s1 = s1 * mu[f];
+            if (((t1 >> 1)) as u64) > s2 { s2 = (((t1 >> 1)) as u64); }
+            c[f] = (c[f].max(((((top & a[f])) & (b[f].min(kk)))))).clamp((-99i64), 99i64);
+        }
+        for i in 0..m {
+            let _ = c[row * m + (m - 1 - i)];
+        }
+    }
+    (s0, s1, s2)
+}
+
+fn run_p299(cx: &mut Case) -> Outcome {
+    let (n1, n2, n3) = cx.dims(|x1, x2, x3| true);
+    let x = cx.arrays::<i64, isize, f64, f64>(n1, n2, n3, true);
+    let (lo, st, kk) = (cx.lo(), cx.step(), cx.small::<i64>());
+    let i0 = cx.init::<i64>(Op::Min);
+    let i1 = cx.init::<f64>(Op::Mul);
+    let i2 = cx.init::<u64>(Op::MaxOrdered);
+    let (g, w, v) = cx.block();
+    let (x1, x2, x3) = (n1 as f64, n2 as f64, n3 as f64);
+    let scale = Scales {
+        c: 1000.0,
+        o: 1000.0,
+        h: 1000.0,
+        z: 1000.0,
+        ret: vec![9.0, 9.0, 9.0],
+    };
+    cx.compare(
+        x,
+        scale,
+        |a, b, mu, c, o, h, z, scr| seq_p299(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+        |a, b, mu, c, o, h, z, scr| acc_p299(a, b, mu, c, o, h, z, scr, n1, n2, n3, lo, st, kk, i0, i1, i2, g, w, v),
+    )
+}
+
 /// Every shape's runner, by shape number.
 pub const SHAPES: &[Runner] = &[
     run_p000,
@@ -3848,5 +27663,265 @@ pub const SHAPES: &[Runner] = &[
     run_p037,
     run_p038,
     run_p039,
+    run_p040,
+    run_p041,
+    run_p042,
+    run_p043,
+    run_p044,
+    run_p045,
+    run_p046,
+    run_p047,
+    run_p048,
+    run_p049,
+    run_p050,
+    run_p051,
+    run_p052,
+    run_p053,
+    run_p054,
+    run_p055,
+    run_p056,
+    run_p057,
+    run_p058,
+    run_p059,
+    run_p060,
+    run_p061,
+    run_p062,
+    run_p063,
+    run_p064,
+    run_p065,
+    run_p066,
+    run_p067,
+    run_p068,
+    run_p069,
+    run_p070,
+    run_p071,
+    run_p072,
+    run_p073,
+    run_p074,
+    run_p075,
+    run_p076,
+    run_p077,
+    run_p078,
+    run_p079,
+    run_p080,
+    run_p081,
+    run_p082,
+    run_p083,
+    run_p084,
+    run_p085,
+    run_p086,
+    run_p087,
+    run_p088,
+    run_p089,
+    run_p090,
+    run_p091,
+    run_p092,
+    run_p093,
+    run_p094,
+    run_p095,
+    run_p096,
+    run_p097,
+    run_p098,
+    run_p099,
+    run_p100,
+    run_p101,
+    run_p102,
+    run_p103,
+    run_p104,
+    run_p105,
+    run_p106,
+    run_p107,
+    run_p108,
+    run_p109,
+    run_p110,
+    run_p111,
+    run_p112,
+    run_p113,
+    run_p114,
+    run_p115,
+    run_p116,
+    run_p117,
+    run_p118,
+    run_p119,
+    run_p120,
+    run_p121,
+    run_p122,
+    run_p123,
+    run_p124,
+    run_p125,
+    run_p126,
+    run_p127,
+    run_p128,
+    run_p129,
+    run_p130,
+    run_p131,
+    run_p132,
+    run_p133,
+    run_p134,
+    run_p135,
+    run_p136,
+    run_p137,
+    run_p138,
+    run_p139,
+    run_p140,
+    run_p141,
+    run_p142,
+    run_p143,
+    run_p144,
+    run_p145,
+    run_p146,
+    run_p147,
+    run_p148,
+    run_p149,
+    run_p150,
+    run_p151,
+    run_p152,
+    run_p153,
+    run_p154,
+    run_p155,
+    run_p156,
+    run_p157,
+    run_p158,
+    run_p159,
+    run_p160,
+    run_p161,
+    run_p162,
+    run_p163,
+    run_p164,
+    run_p165,
+    run_p166,
+    run_p167,
+    run_p168,
+    run_p169,
+    run_p170,
+    run_p171,
+    run_p172,
+    run_p173,
+    run_p174,
+    run_p175,
+    run_p176,
+    run_p177,
+    run_p178,
+    run_p179,
+    run_p180,
+    run_p181,
+    run_p182,
+    run_p183,
+    run_p184,
+    run_p185,
+    run_p186,
+    run_p187,
+    run_p188,
+    run_p189,
+    run_p190,
+    run_p191,
+    run_p192,
+    run_p193,
+    run_p194,
+    run_p195,
+    run_p196,
+    run_p197,
+    run_p198,
+    run_p199,
+    run_p200,
+    run_p201,
+    run_p202,
+    run_p203,
+    run_p204,
+    run_p205,
+    run_p206,
+    run_p207,
+    run_p208,
+    run_p209,
+    run_p210,
+    run_p211,
+    run_p212,
+    run_p213,
+    run_p214,
+    run_p215,
+    run_p216,
+    run_p217,
+    run_p218,
+    run_p219,
+    run_p220,
+    run_p221,
+    run_p222,
+    run_p223,
+    run_p224,
+    run_p225,
+    run_p226,
+    run_p227,
+    run_p228,
+    run_p229,
+    run_p230,
+    run_p231,
+    run_p232,
+    run_p233,
+    run_p234,
+    run_p235,
+    run_p236,
+    run_p237,
+    run_p238,
+    run_p239,
+    run_p240,
+    run_p241,
+    run_p242,
+    run_p243,
+    run_p244,
+    run_p245,
+    run_p246,
+    run_p247,
+    run_p248,
+    run_p249,
+    run_p250,
+    run_p251,
+    run_p252,
+    run_p253,
+    run_p254,
+    run_p255,
+    run_p256,
+    run_p257,
+    run_p258,
+    run_p259,
+    run_p260,
+    run_p261,
+    run_p262,
+    run_p263,
+    run_p264,
+    run_p265,
+    run_p266,
+    run_p267,
+    run_p268,
+    run_p269,
+    run_p270,
+    run_p271,
+    run_p272,
+    run_p273,
+    run_p274,
+    run_p275,
+    run_p276,
+    run_p277,
+    run_p278,
+    run_p279,
+    run_p280,
+    run_p281,
+    run_p282,
+    run_p283,
+    run_p284,
+    run_p285,
+    run_p286,
+    run_p287,
+    run_p288,
+    run_p289,
+    run_p290,
+    run_p291,
+    run_p292,
+    run_p293,
+    run_p294,
+    run_p295,
+    run_p296,
+    run_p297,
+    run_p298,
+    run_p299,
 ];
 // END GENERATED

@@ -46,7 +46,7 @@ sys.dont_write_bytecode = True
 from splice import splice  # noqa: E402
 
 SEED = 16_4
-SHAPES = 40
+SHAPES = 300
 # Shares of the region kinds.
 KINDS = [("parallel", 64), ("kernels", 28), ("serial", 8)]
 
@@ -680,7 +680,7 @@ class Nest:
         if rowred is not None:
             self.finish_rowred(gi, depth, rowred, o_ok, loops, mult)
         if not self.redundant and rng.random() < 0.2:
-            self.atomic(depth, env, mult)
+            self.atomic(depth, env, mult, leaf=False)
         del self.extra[n_extra:]
         del self.rowreds[n_rowreds:]
 
@@ -757,8 +757,9 @@ class Nest:
         if isf(self.prog.U):
             self.prog.scale["o"] = self.prog.scale["o"] + Poly.const(v.r.mag)
 
-    def atomic(self, depth, env, mult):
-        """An `atomic!` on the histogram `h` or on a counter."""
+    def atomic(self, depth, env, mult, leaf=True):
+        """An `atomic!` on the histogram `h` or on a counter (a capture only in a leaf body: a
+        `let` that writes memory is refused in a body that holds parallel loops)."""
         prog, rng = self.prog, self.rng
         H = prog.H
         bin_ = f"({env.idx} * 7 + 3) % h.len()"
@@ -767,6 +768,8 @@ class Nest:
             if v.r.lo >= 0:
                 bin_ = f"({v.code} as usize) % h.len()"
         kind = rng.choice(["add", "add", "max", "min", "count", "capture"])
+        if kind == "capture" and not leaf:
+            kind = "count"
         if kind in ("count", "capture"):
             name = prog.fresh("cnt")
             ct = H if kind == "count" or not isf(H) else "u64"
