@@ -757,7 +757,9 @@ fn nest_kernel(
     // Captured locals: those the nest mentions (bounds included), and transitively those
     // their initialisers mention (for the type witnesses).
     let nest_expr = Expr::ForLoop(f.clone());
-    let mut needed: Vec<bool> = lets.iter().map(|l| loops::mentions(&nest_expr, &l.name)).collect();
+    // (A reduction's variable is captured even when only a clause names it: its private copy
+    // starts from the operator's identity for its type.)
+    let mut needed: Vec<bool> = lets.iter().map(|l| loops::mentions(&nest_expr, &l.name) || reds.iter().any(|r| r.1 == l.name)).collect();
     for i in (0..lets.len()).rev() {
         if !needed[i] {
             continue;
