@@ -18,7 +18,7 @@
 //! Each device has its own table, behind a mutex (see [`crate::device`]); a construct uses the
 //! table of its thread's device. Data present on one device is not present on another: a
 //! construct on one device that names data present on another panics, naming the variable and
-//! both devices (an index of which device holds which host range, [`RESIDENT`], finds it). On
+//! both devices (an index of which device holds which host range, `RESIDENT`, finds it). On
 //! the host backend device addresses are host addresses and nothing is copied, but the table
 //! is kept all the same, so `present` clauses, [`is_present`] and the counts behave as on a GPU.
 

@@ -18,7 +18,7 @@
 //! A device whose backend reports itself lost (a kernel that trapped or faulted: the CUDA
 //! driver keeps such a context unusable until the process ends) is taken note of once: the
 //! data it held is reported lost by name, every later use of it is an error that says why,
-//! and the other devices work on ([`Device::open`]).
+//! and the other devices work on (`Device::open`).
 
 use std::any::Any;
 use std::cell::RefCell;
