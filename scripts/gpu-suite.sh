@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole suite on the GPU machine (no Rust there), with the proof that it ran there: per
-# binary, tests passed and launches on the GPU / on the host (ACC_NOTIFY), the host launches by
+# binary, tests passed and launches on each GPU / on the host (ACC_NOTIFY), the host launches by
 # region (each must be one that asks for the host: `if`, `self`), then compute-sanitizer
 # (memcheck, racecheck, synccheck) on the binaries named in SANITIZE.
 #
@@ -15,14 +15,30 @@ rm -f bin/test-ui-*   # trybuild needs cargo
 cd bin || exit 2
 export ACC_DEVICE_TYPE=nvidia RUST_BACKTRACE=1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-pass=0; fail=0
-for b in *; do
+# The binaries are spread over the GPUs (ACC_DEVICE_NUM picks each one's default device; tests
+# that use several devices still see them all), one binary at a time per GPU.
+ngpu=$(nvidia-smi --list-gpus | wc -l)
+bins=(*)
+run_bin() {  # binary, device
+  local b=$1 rc
   chmod +x "$b"
-  case "$b" in test-*) ACC_NOTIFY=1 ./"$b" --test-threads=1 --nocapture > "/tmp/$b.log" 2>&1 ;; *) ACC_NOTIFY=1 ./"$b" > "/tmp/$b.log" 2>&1 ;; esac
-  rc=$?
+  case "$b" in
+    test-*) ACC_DEVICE_NUM=$2 ACC_NOTIFY=1 ./"$b" --test-threads=1 --nocapture > "/tmp/$b.log" 2>&1 ;;
+    *) ACC_DEVICE_NUM=$2 ACC_NOTIFY=1 ./"$b" > "/tmp/$b.log" 2>&1 ;;
+  esac
+  echo "rc=$?" > "/tmp/$b.rc"
+}
+for ((g = 0; g < ngpu; g++)); do
+  ( for ((i = g; i < ${#bins[@]}; i += ngpu)); do run_bin "${bins[$i]}" "$g"; done ) &
+done
+wait
+pass=0; fail=0
+for b in "${bins[@]}"; do
+  rc=$(sed -n 's/^rc=//p' "/tmp/$b.rc")
   gpu=$(grep -c 'acc: launch .* on nvidia' "/tmp/$b.log"); host=$(grep -c 'acc: launch .* on host' "/tmp/$b.log")
-  echo "=== $b rc=$rc gpu_launches=$gpu host_launches=$host :: $(grep -E '^test result' "/tmp/$b.log" | tail -1)"
-  if [ $rc -eq 0 ]; then pass=$((pass+1)); else fail=$((fail+1)); grep -E -A4 'panicked' "/tmp/$b.log" | head -30; fi
+  per_dev=$(grep -o 'acc: launch .* on nvidia [0-9]*' "/tmp/$b.log" | awk '{print "gpu" $NF}' | sort | uniq -c | awk '{printf "%s=%s ", $2, $1}')
+  echo "=== $b rc=$rc gpu_launches=$gpu (${per_dev% }) host_launches=$host :: $(grep -E '^test result' "/tmp/$b.log" | tail -1)"
+  if [ "$rc" = 0 ]; then pass=$((pass+1)); else fail=$((fail+1)); grep -E -A4 'panicked' "/tmp/$b.log" | head -30; fi
 done
 echo "##### host launches by region (each must ask for the host)"
 for f in /tmp/test-*.log /tmp/example-*.log; do [ -f "$f" ] || continue; grep -h "acc: launch .* on host" "$f" | sed "s|^.*acc: launch|$(basename "$f" .log):|"; done | sort | uniq -c | sort -rn
