@@ -999,7 +999,8 @@ pub(crate) fn try_exit_data_in(
     c: ExitClause,
     finalize: bool,
 ) -> Result<(), String> {
-    if v.bytes == 0 {
+    // A device lost to a fault took its data with it: nothing is left to give back.
+    if v.bytes == 0 || dev.is_lost() {
         return Ok(());
     }
     try_with_table_on(dev, |t, b| match t.lookup_here(region, name, v)? {

@@ -16,9 +16,9 @@
 //! reported by one line on stderr. `ACC_DEVICE_NUM=n` picks the device of that type.
 //!
 //! A device whose backend reports itself lost (a kernel that trapped or faulted: the CUDA
-//! driver keeps such a context unusable until the process ends) is taken note of once: the
-//! data it held is reported lost by name, every later use of it is an error that says why,
-//! and the other devices work on ([`Device::open`]).
+//! driver keeps such a process's CUDA unusable until it ends) is taken note of once: the data
+//! it held is reported lost by name, every later use of it is an error that says why, and the
+//! host device works on ([`Device::open`]).
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -260,12 +260,12 @@ impl Device {
     /// The open backend, as [`backend`](Self::backend), for a caller that holds the table.
     ///
     /// A device whose backend reports itself lost (a kernel trapped or faulted) is unusable
-    /// for the rest of the process: the CUDA driver keeps a context with such a ("sticky")
-    /// error unusable until the process ends, and a reset of the primary context does not
-    /// bring it back (seen on H200s, CUDA 13: retaining it again fails with
-    /// `CUDA_ERROR_LAUNCH_FAILED`). The loss is taken note of once ([`Device::take_loss`]:
-    /// the table emptied, the data that lived only there named); from then on every use of
-    /// the device is an error that says so, and other devices work on.
+    /// for the rest of the process: the CUDA driver keeps a process with such a ("sticky")
+    /// error unusable until it ends, and neither a reset of the primary context nor another
+    /// GPU brings it back (seen on H200s, CUDA 13: retaining the context again, or another
+    /// GPU's, fails with `CUDA_ERROR_LAUNCH_FAILED`). The loss is taken note of once
+    /// ([`Device::take_loss`]: the table emptied, the data that lived only there named); from
+    /// then on every use of the device is an error that says so; the host device works on.
     pub(crate) fn open(&self, table: &mut Table) -> Result<Arc<dyn Backend>, String> {
         let mut slot = lock(&self.backend);
         if let Some(b) = slot.as_ref() {
@@ -278,8 +278,8 @@ impl Device {
         }
         if let Some(why) = lock(&self.lost).clone() {
             return Err(format!(
-                "acc: {self} is lost since an earlier fault ({why}): the CUDA driver keeps a context that trapped or \
-                 faulted unusable until the process ends; use another device (acc::set_device) or the host, or restart the process"
+                "acc: {self} is lost since an earlier fault ({why}): CUDA stays unusable in a process where a kernel \
+                 trapped or faulted; use the host device (acc::set_device(acc::DeviceType::Host, 0)), or restart the process"
             ));
         }
         let b = self.make_backend()?;
@@ -295,10 +295,21 @@ impl Device {
     fn make_backend(&self) -> Result<Arc<dyn Backend>, String> {
         match self.ty {
             DeviceType::Host => Ok(Arc::new(HostBackend)),
-            DeviceType::Nvidia => try_cuda_backend(self.num)
-                .map(Arc::from)
-                .map_err(|why| format!("acc: cannot open nvidia device {}: the CUDA backend is unavailable: {why}", self.num)),
+            DeviceType::Nvidia => try_cuda_backend(self.num).map(Arc::from).map_err(|why| {
+                let after = match lock(&FAULT).as_ref() {
+                    Some(f) => format!(
+                        " (after the fault on {f}, CUDA refuses every device of this process: use the host device, or restart the process)"
+                    ),
+                    None => String::new(),
+                };
+                format!("acc: cannot open nvidia device {}: the CUDA backend is unavailable: {why}{after}", self.num)
+            }),
         }
+    }
+
+    /// Whether the device was lost to a fault (its data is gone: nothing is left to give back).
+    pub(crate) fn is_lost(&self) -> bool {
+        lock(&self.lost).is_some() || lock(&self.backend).as_ref().is_some_and(|b| b.lost().is_some())
     }
 
     /// Makes `b` the open backend unless one is open already.
@@ -327,6 +338,7 @@ impl Device {
         if lost.is_some() {
             return None;
         }
+        lock(&FAULT).get_or_insert_with(|| format!("{self} ({why})"));
         *lost = Some(why);
         let names = table.clear_lost();
         let data = if names.is_empty() {
@@ -338,8 +350,9 @@ impl Device {
             )
         };
         Some(format!(
-            "{self} is lost: a kernel trapped or faulted, and the CUDA driver keeps such a context unusable until the \
-             process ends; {data}; regions can go on on another device (acc::set_device) or the host"
+            "{self} is lost: a kernel trapped or faulted, and CUDA stays unusable in such a process until it ends (a \
+             reset does not bring it back, nor can another GPU be opened after it); {data}; regions can go on on the host \
+             device (acc::set_device(acc::DeviceType::Host, 0))"
         ))
     }
 
@@ -377,6 +390,11 @@ impl Device {
         errors
     }
 }
+
+/// The first device fault of the process (`nvidia device 0 (why)`): after it CUDA opens no
+/// device (seen on H200s with CUDA 13: retaining another GPU's primary context fails with
+/// `CUDA_ERROR_LAUNCH_FAILED`), which the error of a later open says.
+static FAULT: Mutex<Option<String>> = Mutex::new(None);
 
 /// Every device the process has used, by type and number (never removed: a thread may hold
 /// one while another shuts it down).
@@ -895,6 +913,7 @@ mod tests {
                 .unwrap_err();
                 let e = crate::test_util::panic_message(&e);
                 assert!(e.contains("nvidia device 1 is lost since an earlier fault (a kernel trapped)"), "{e}");
+                assert_eq!(lock(&FAULT).as_deref(), Some("nvidia device 1 (a kernel trapped)"));
                 set_device(DeviceType::Host, 0);
                 let b = vec![3u8; 8];
                 crate::data::enter_data(&crate::test_util::R, "b", crate::data::view(&b), crate::data::EnterClause::CopyIn);
@@ -904,5 +923,6 @@ mod tests {
         });
         *lock(&d1.backend) = None;
         *lock(&d1.lost) = None;
+        *lock(&FAULT) = None;
     }
 }
