@@ -109,7 +109,7 @@ pub trait Backend: Send + Sync + 'static {
         Ok(())
     }
     /// Why the device can no longer be used, if it cannot: a kernel trapped or faulted, and a
-    /// CUDA context does not survive that. The runtime then rebuilds the backend.
+    /// CUDA context does not survive that. The runtime then reports the device lost.
     fn lost(&self) -> Option<String> {
         None
     }
@@ -203,11 +203,12 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// One device of the process: its backend and its present table. There is one per device
 /// (type and number) the process uses, made at first use and kept for the process's life;
-/// the backend opens at first use, closes at [`shutdown`], and is rebuilt after a device
+/// the backend opens at first use, closes at [`shutdown`], and is reported lost after a device
 /// fault (see [`Device::open`]).
 ///
-/// Locks are taken in this order: `table`, then `backend`, then the data module's index of
-/// where data is present; a thread never waits for an earlier one while holding a later one.
+/// Locks are taken in this order: `table`, then `backend`, then `lost`, then the process's
+/// first fault and the data module's index of where data is present; a thread never waits
+/// for an earlier one while holding a later one.
 pub(crate) struct Device {
     ty: DeviceType,
     num: usize,
@@ -309,7 +310,9 @@ impl Device {
 
     /// Whether the device was lost to a fault (its data is gone: nothing is left to give back).
     pub(crate) fn is_lost(&self) -> bool {
-        lock(&self.lost).is_some() || lock(&self.backend).as_ref().is_some_and(|b| b.lost().is_some())
+        // One lock at a time (`note_loss` takes `lost` while holding `backend`).
+        let noted = lock(&self.lost).is_some();
+        noted || lock(&self.backend).as_ref().is_some_and(|b| b.lost().is_some())
     }
 
     /// Makes `b` the open backend unless one is open already.

@@ -128,7 +128,7 @@ fn main() {
     let up = (rank > 0).then(|| world.process_at_rank(rank as i32 - 1));
     let down = (rank + 1 < size).then(|| world.process_at_rank(rank as i32 + 1));
     let mut residuals = Vec::with_capacity(iters);
-    let mut secs = 0.0;
+    let secs: f64;
     acc::data!(copy(a, b), create(rowerr) {
         world.barrier();
         let start = std::time::Instant::now();
