@@ -367,3 +367,26 @@ mod by_hand {
         });
     }
 }
+
+/// `update!(host(..), async(q))` and `update!(device(..), async(q))` go in order with the work
+/// queued on queue `q` (the copy to the host after the region that writes the data, the copy
+/// to the device before the region queued after it); `async` alone is the default queue.
+#[test]
+fn updates_on_a_queue() {
+    let n = 100_003;
+    let mut c = vec_of(n, |i| i as i32);
+    acc::data!(copy(c) {
+        bump(&mut c, 5, 3);
+        acc::update!(host(c), async(3));
+        assert!(c.iter().enumerate().all(|(i, &x)| x == i as i32 + 5), "update host after the region on queue 3");
+        c[0] = 100;
+        acc::update!(device(c), async(3));
+        bump(&mut c, 1, 3);
+        acc::wait(3); // the default queue is another queue
+        negate_default_queue(&mut c);
+        acc::update!(host(c), async);
+        assert_eq!((c[0], c[7]), (-101, -13), "update host on the default queue");
+        acc::wait_all();
+    });
+    assert_eq!((c[0], c[7], c[n - 1]), (-101, -13, -(n as i32 - 1 + 6)));
+}

@@ -752,8 +752,8 @@ unsafe fn free_on(b: &dyn Backend, dev: DevPtr, queue: Option<i64>) -> Result<()
     }
 }
 
-/// Runs `f` on the table of `dev` with its backend (opened, or rebuilt after a fault, as
-/// needed); the error comes back with the lock released.
+/// Runs `f` on the table of `dev` with its backend (opened at first use; an error once the
+/// device is lost); the error comes back with the lock released.
 fn try_with_table_on<R>(dev: &Device, f: impl FnOnce(&mut Table, &dyn Backend) -> Result<R, String>) -> Result<R, String> {
     let mut table = dev.table.lock().unwrap_or_else(PoisonError::into_inner);
     let b = dev.open(&mut table)?;
@@ -1001,7 +1001,8 @@ pub(crate) fn try_exit_data_in(
     c: ExitClause,
     finalize: bool,
 ) -> Result<(), String> {
-    if v.bytes == 0 {
+    // A device lost to a fault took its data with it: nothing is left to give back.
+    if v.bytes == 0 || dev.is_lost() {
         return Ok(());
     }
     try_with_table_on(dev, |t, b| match t.lookup_here(region, name, v)? {

@@ -16,9 +16,9 @@
 //! reported by one line on stderr. `ACC_DEVICE_NUM=n` picks the device of that type.
 //!
 //! A device whose backend reports itself lost (a kernel that trapped or faulted: the CUDA
-//! driver keeps such a context unusable until the process ends) is taken note of once: the
-//! data it held is reported lost by name, every later use of it is an error that says why,
-//! and the other devices work on (`Device::open`).
+//! driver keeps such a process's CUDA unusable until it ends) is taken note of once: the data
+//! it held is reported lost by name, every later use of it is an error that says why, and the
+//! host device works on (`Device::open`).
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -109,7 +109,7 @@ pub trait Backend: Send + Sync + 'static {
         Ok(())
     }
     /// Why the device can no longer be used, if it cannot: a kernel trapped or faulted, and a
-    /// CUDA context does not survive that. The runtime then rebuilds the backend.
+    /// CUDA context does not survive that. The runtime then reports the device lost.
     fn lost(&self) -> Option<String> {
         None
     }
@@ -203,11 +203,12 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// One device of the process: its backend and its present table. There is one per device
 /// (type and number) the process uses, made at first use and kept for the process's life;
-/// the backend opens at first use, closes at [`shutdown`], and is rebuilt after a device
+/// the backend opens at first use, closes at [`shutdown`], and is reported lost after a device
 /// fault (see [`Device::open`]).
 ///
-/// Locks are taken in this order: `table`, then `backend`, then the data module's index of
-/// where data is present; a thread never waits for an earlier one while holding a later one.
+/// Locks are taken in this order: `table`, then `backend`, then `lost`, then the process's
+/// first fault and the data module's index of where data is present; a thread never waits
+/// for an earlier one while holding a later one.
 pub(crate) struct Device {
     ty: DeviceType,
     num: usize,
@@ -260,12 +261,12 @@ impl Device {
     /// The open backend, as [`backend`](Self::backend), for a caller that holds the table.
     ///
     /// A device whose backend reports itself lost (a kernel trapped or faulted) is unusable
-    /// for the rest of the process: the CUDA driver keeps a context with such a ("sticky")
-    /// error unusable until the process ends, and a reset of the primary context does not
-    /// bring it back (seen on H200s, CUDA 13: retaining it again fails with
-    /// `CUDA_ERROR_LAUNCH_FAILED`). The loss is taken note of once ([`Device::take_loss`]:
-    /// the table emptied, the data that lived only there named); from then on every use of
-    /// the device is an error that says so, and other devices work on.
+    /// for the rest of the process: the CUDA driver keeps a process with such a ("sticky")
+    /// error unusable until it ends, and neither a reset of the primary context nor another
+    /// GPU brings it back (seen on H200s, CUDA 13: retaining the context again, or another
+    /// GPU's, fails with `CUDA_ERROR_LAUNCH_FAILED`). The loss is taken note of once
+    /// ([`Device::take_loss`]: the table emptied, the data that lived only there named); from
+    /// then on every use of the device is an error that says so; the host device works on.
     pub(crate) fn open(&self, table: &mut Table) -> Result<Arc<dyn Backend>, String> {
         let mut slot = lock(&self.backend);
         if let Some(b) = slot.as_ref() {
@@ -278,8 +279,8 @@ impl Device {
         }
         if let Some(why) = lock(&self.lost).clone() {
             return Err(format!(
-                "acc: {self} is lost since an earlier fault ({why}): the CUDA driver keeps a context that trapped or \
-                 faulted unusable until the process ends; use another device (acc::set_device) or the host, or restart the process"
+                "acc: {self} is lost since an earlier fault ({why}): CUDA stays unusable in a process where a kernel \
+                 trapped or faulted; use the host device (acc::set_device(acc::DeviceType::Host, 0)), or restart the process"
             ));
         }
         let b = self.make_backend()?;
@@ -295,10 +296,23 @@ impl Device {
     fn make_backend(&self) -> Result<Arc<dyn Backend>, String> {
         match self.ty {
             DeviceType::Host => Ok(Arc::new(HostBackend)),
-            DeviceType::Nvidia => try_cuda_backend(self.num)
-                .map(Arc::from)
-                .map_err(|why| format!("acc: cannot open nvidia device {}: the CUDA backend is unavailable: {why}", self.num)),
+            DeviceType::Nvidia => try_cuda_backend(self.num).map(Arc::from).map_err(|why| {
+                let after = match lock(&FAULT).as_ref() {
+                    Some(f) => format!(
+                        " (after the fault on {f}, CUDA refuses every device of this process: use the host device, or restart the process)"
+                    ),
+                    None => String::new(),
+                };
+                format!("acc: cannot open nvidia device {}: the CUDA backend is unavailable: {why}{after}", self.num)
+            }),
         }
+    }
+
+    /// Whether the device was lost to a fault (its data is gone: nothing is left to give back).
+    pub(crate) fn is_lost(&self) -> bool {
+        // One lock at a time (`note_loss` takes `lost` while holding `backend`).
+        let noted = lock(&self.lost).is_some();
+        noted || lock(&self.backend).as_ref().is_some_and(|b| b.lost().is_some())
     }
 
     /// Makes `b` the open backend unless one is open already.
@@ -327,6 +341,7 @@ impl Device {
         if lost.is_some() {
             return None;
         }
+        lock(&FAULT).get_or_insert_with(|| format!("{self} ({why})"));
         *lost = Some(why);
         let names = table.clear_lost();
         let data = if names.is_empty() {
@@ -338,8 +353,9 @@ impl Device {
             )
         };
         Some(format!(
-            "{self} is lost: a kernel trapped or faulted, and the CUDA driver keeps such a context unusable until the \
-             process ends; {data}; regions can go on on another device (acc::set_device) or the host"
+            "{self} is lost: a kernel trapped or faulted, and CUDA stays unusable in such a process until it ends (a \
+             reset does not bring it back, nor can another GPU be opened after it); {data}; regions can go on on the host \
+             device (acc::set_device(acc::DeviceType::Host, 0))"
         ))
     }
 
@@ -377,6 +393,11 @@ impl Device {
         errors
     }
 }
+
+/// The first device fault of the process (`nvidia device 0 (why)`): after it CUDA opens no
+/// device (seen on H200s with CUDA 13: retaining another GPU's primary context fails with
+/// `CUDA_ERROR_LAUNCH_FAILED`), which the error of a later open says.
+static FAULT: Mutex<Option<String>> = Mutex::new(None);
 
 /// Every device the process has used, by type and number (never removed: a thread may hold
 /// one while another shuts it down).
@@ -895,6 +916,7 @@ mod tests {
                 .unwrap_err();
                 let e = crate::test_util::panic_message(&e);
                 assert!(e.contains("nvidia device 1 is lost since an earlier fault (a kernel trapped)"), "{e}");
+                assert_eq!(lock(&FAULT).as_deref(), Some("nvidia device 1 (a kernel trapped)"));
                 set_device(DeviceType::Host, 0);
                 let b = vec![3u8; 8];
                 crate::data::enter_data(&crate::test_util::R, "b", crate::data::view(&b), crate::data::EnterClause::CopyIn);
@@ -904,5 +926,6 @@ mod tests {
         });
         *lock(&d1.backend) = None;
         *lock(&d1.lost) = None;
+        *lock(&FAULT) = None;
     }
 }

@@ -69,7 +69,7 @@ impl<D: HostData> Mirror<D> {
         }
         if self.view.bytes > 0 && present_counts_in(&self.device, self.view).is_none() {
             panic!(
-                "acc::Mirror::{what}: the data is no longer on {} (was `acc::shutdown` called, or was the device reset after a fault?)",
+                "acc::Mirror::{what}: the data is no longer on {} (was `acc::shutdown` called, or was the device lost to a fault?)",
                 self.device
             );
         }
