@@ -603,7 +603,10 @@ class Nest:
         inner_par = any(p.parallel() for p, _ in self.plan[gi + 1:])
         row = self.idx[0] if len(self.idx) == 1 else f"{self.idx[0]} * n2 + {self.idx[1]}"
         prog.emit(depth, f"let row = {row};")
-        env = Env(prog, [V("a[row]", T, small(T)), V("kk", T, small(T))] + list(prog.top_lets) + list(self.extra), idx="row")
+        # (Not the elements of group arrays or of `&mut` slices: acc counts a method call on
+        # them as a write, and a `let` that writes memory is refused in this body.)
+        plain = [x for x in self.extra if "[" not in x.code]
+        env = Env(prog, [V("a[row]", T, small(T)), V("kk", T, small(T))] + list(prog.top_lets) + plain, idx="row")
         n_extra, n_rowreds = len(self.extra), len(self.rowreds)
         o_ok = self.o_level is None and not self.redundant
         if o_ok:
