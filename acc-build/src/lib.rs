@@ -54,7 +54,10 @@ pub fn compile_kernels() {
     }
 }
 
-fn build(manifest: &Path, out: &Path) -> Result<(), String> {
+/// What [`compile_kernels`] does for the package at `manifest` with `out` as `OUT_DIR`, the
+/// error rendered (for tests).
+#[doc(hidden)]
+pub fn build(manifest: &Path, out: &Path) -> Result<(), String> {
     let started = Instant::now();
     let device = scan::device_crate(manifest, lib_name(manifest).as_deref())?;
     // What took the time, for `cargo build -vv` (a build script's stderr).
