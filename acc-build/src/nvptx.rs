@@ -1,24 +1,31 @@
 //! Compiling a device crate (what acc-build generates, or a hand-written one) to one PTX file.
 //!
-//! The pinned nightly compiles the crate for `nvptx64-nvidia-cuda`, building `core` from
-//! `rust-src` (rustup serves no prebuilt `core` for the target):
+//! The pinned nightly compiles the crate for `nvptx64-nvidia-cuda` against a `core` it built
+//! from `rust-src` once per machine (rustup serves no prebuilt `core` for the target; see
+//! [`core_sysroot`]):
 //!
 //! ```text
 //! rustup run nightly-2026-05-20 cargo \
 //!     --config profile.release.{panic="abort",lto="fat",codegen-units=1,opt-level=3,...} \
 //!     rustc --manifest-path <crate>/Cargo.toml --release --lib --crate-type=cdylib \
-//!     --target nvptx64-nvidia-cuda -Zbuild-std=core,panic_abort \
-//!     --target-dir <target_dir> --message-format=json \
+//!     --target nvptx64-nvidia-cuda --target-dir <target_dir> --message-format=json \
 //!     -- --emit=asm -C linker=true
 //! # with CARGO_ENCODED_RUSTFLAGS = -Ctarget-cpu=<sm> -Zmir-enable-passes=-JumpThreading
+//! #                                --sysroot=<cache>/nvptx-core/<toolchain>-<sm>-<hash>
 //! ```
+//!
+//! The sysroot's `core` is what `-Zbuild-std=core,panic_abort` builds into a target dir
+//! (about a minute on 2 cores), built once, with the same profile and rustflags, and shared
+//! by every package and profile. (The PTX is the same as with `-Zbuild-std` but for the crate
+//! hashes in the symbols of acc-device, libm and the kernels' crate: cargo hashes a crate's
+//! dependencies into its own, and `core` is no longer one of them.)
 //!
 //! * `cdylib` + fat LTO + one codegen unit: rustc emits *one* PTX module holding the kernels
 //!   and everything they call (acc-device, `core`'s panic paths, `libm`).
 //! * `--emit=asm` writes that module as `<target_dir>/nvptx64-nvidia-cuda/release/deps/<name>.s`;
 //!   the link step that follows would need `llvm-bitcode-linker`, which rustup does not ship,
 //!   so `-C linker=true` turns it into a no-op.
-//! * The rustflags reach every crate of the build (`core` and acc-device too):
+//! * The rustflags reach every crate of the build (acc-device, and `core` when it is built):
 //!   `-Zmir-enable-passes=-JumpThreading` keeps MIR jump threading from duplicating a barrier
 //!   into divergent branches (rust#137086), and `-Ctarget-cpu` picks the PTX target
 //!   (`sm_80` runs on Ampere and every later GPU, which JIT-compile it).
@@ -323,11 +330,15 @@ const SYSROOT_DONE: &str = "acc-sysroot-done";
 
 /// `rustc -vV` of the pinned nightly (its commit hash tells builds of the same name apart).
 pub(crate) fn rustc_version() -> Result<String, BuildError> {
+    static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    if let Some(v) = VERSION.get() {
+        return Ok(v.clone());
+    }
     let mut cmd = rustup();
     cmd.args(["run", TOOLCHAIN, "rustc", "-vV"]).stdin(Stdio::null());
     clean_env(&mut cmd);
     match cmd.output() {
-        Ok(o) if o.status.success() => Ok(String::from_utf8_lossy(&o.stdout).into_owned()),
+        Ok(o) if o.status.success() => Ok(VERSION.get_or_init(|| String::from_utf8_lossy(&o.stdout).into_owned()).clone()),
         Ok(_) => Err(BuildError::toolchain(&format!("the Rust toolchain `{TOOLCHAIN}` is not installed"))),
         Err(e) => Err(BuildError::toolchain(&format!("running `rustup` failed: {e}"))),
     }
