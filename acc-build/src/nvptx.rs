@@ -311,15 +311,26 @@ pub fn core_sysroot(sm: &str, target_dir: &Path) -> Result<PathBuf, BuildError> 
             }
         }
         fs::write(dest.join(SYSROOT_DONE), format!("{version}\n")).map_err(|e| io("cannot write", &dest, e))?;
-        match fs::rename(tmp.join("sysroot"), &dir) {
-            Ok(()) => Ok(()),
-            // Another build renamed its sysroot into place first: use that one.
-            Err(_) if lib(&dir).join(SYSROOT_DONE).is_file() => Ok(()),
-            Err(e) => Err(io("cannot move the built `core` to", &dir, e)),
-        }
+        publish(&tmp.join("sysroot"), &dir, |d| lib(d).join(SYSROOT_DONE).is_file())
+            .map_err(|e| io("cannot move the built `core` to", &dir, e))
     })();
     let _ = fs::remove_dir_all(&tmp);
     result.map(|()| dir)
+}
+
+/// Moves the finished directory `built` to `dir`, unless another build put one there first
+/// (`done(dir)`): then `built` stays where it is, for the caller to remove. A rename does not
+/// replace a directory that exists and has files, so whoever renames first wins and no reader
+/// ever sees a half-written `dir`.
+fn publish(built: &Path, dir: &Path, done: impl Fn(&Path) -> bool) -> io::Result<()> {
+    if let Some(parent) = dir.parent() {
+        fs::create_dir_all(parent)?;
+    }
+    match fs::rename(built, dir) {
+        Ok(()) => Ok(()),
+        Err(_) if done(dir) => Ok(()),
+        Err(e) => Err(e),
+    }
 }
 
 /// Bumped when the sysroot's layout or the way it is built changes.
@@ -530,6 +541,35 @@ fn write_if_changed(path: &Path, text: &str) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn concurrent_builds_publish_one_sysroot() {
+        let root = std::env::temp_dir().join(format!("acc-publish-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        let dir = root.join("nvptx-core").join("key");
+        let done = |d: &Path| d.join("done").is_file();
+        let threads: Vec<_> = (0..4)
+            .map(|t| {
+                let (root, dir) = (root.clone(), dir.clone());
+                std::thread::spawn(move || {
+                    let built = root.join(format!(".build-{t}"));
+                    fs::create_dir_all(&built).unwrap();
+                    fs::write(built.join("libcore.rlib"), format!("core of build {t}")).unwrap();
+                    fs::write(built.join("done"), "").unwrap();
+                    publish(&built, &dir, done).unwrap();
+                    let _ = fs::remove_dir_all(&built);
+                    fs::read_to_string(dir.join("libcore.rlib")).unwrap()
+                })
+            })
+            .collect();
+        let seen: Vec<String> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+        // Every build uses the one that won, complete.
+        assert!(seen.iter().all(|s| *s == seen[0] && s.starts_with("core of build ")), "{seen:?}");
+        assert!(done(&dir));
+        let left: Vec<_> = fs::read_dir(&root).unwrap().flatten().map(|e| e.file_name()).collect();
+        assert_eq!(left, ["nvptx-core"], "no build directory left behind");
+        let _ = fs::remove_dir_all(&root);
+    }
 
     #[test]
     fn rustflags_reach_every_crate() {
