@@ -4,12 +4,15 @@
 #   bash scripts/rebuild-bench.sh            # everything (about 10 minutes on 2 cores, warm)
 #   REPEAT=5 bash scripts/rebuild-bench.sh   # more runs per row (the median is printed)
 #   ROWS="scratch-host scratch-cuda" bash scripts/rebuild-bench.sh
+#   ACC_ROOT=/path/to/other/acc bash scripts/rebuild-bench.sh   # another checkout (before/after)
 #
 # Rows:
 #   scratch-host   a generated crate of 50 small regions (target/rebuild-bench/scratch, acc and
 #                  acc-build by path), `cargo build --release`: one region's loop body edited,
 #                  the rebuild timed
 #   scratch-cuda   the same with `--features cuda` (the PTX and the binary)
+#   scratch-cuda-bo  scratch-cuda with `[profile.release.build-override] opt-level = 3` in the
+#                  crate's manifest (acc's macros and acc-build run optimised); not a default row
 #   package-host   acc's own examples, `cargo build --release --examples`, a loop body of
 #                  examples/03-jacobi.rs edited (the file is restored at the end)
 #   package-cuda   the same with `--features cuda` (acc-build scans the whole package: tests,
@@ -20,7 +23,7 @@
 # median and every run. Builds of other jobs on the machine skew the figures: the load
 # (`uptime`) is printed before and after.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "${ACC_ROOT:-$(dirname "$0")/..}"
 ROOT=$PWD
 REPEAT=${REPEAT:-3}
 ROWS=${ROWS:-scratch-host scratch-cuda package-host package-cuda}
@@ -32,7 +35,7 @@ mkdir -p "$BENCH"
 : > "$LOG"
 
 # --- the scratch crate: REGIONS regions in one file, three shapes -----------------------
-write_scratch() {
+write_scratch() { # [extra manifest text]
   mkdir -p "$SCRATCH/src"
   cat > "$SCRATCH/Cargo.toml" <<EOF
 [package]
@@ -51,6 +54,7 @@ acc-build = { path = "$ROOT/acc-build" }
 cuda = ["acc/cuda"]
 
 [workspace]
+${1:-}
 EOF
   echo 'fn main() { acc_build::compile_kernels(); }' > "$SCRATCH/build.rs"
   [ -f "$SCRATCH/Cargo.lock" ] || cp "$ROOT/Cargo.lock" "$SCRATCH/Cargo.lock"
@@ -161,16 +165,18 @@ echo "load before: $(uptime)"
 LOAD_BEFORE=$(uptime | sed 's/.*load average: //')
 for row in $ROWS; do
   case $row in
-    scratch-host|scratch-cuda)
-      write_scratch
-      feat=(); [ "$row" = scratch-cuda ] && feat=(--features cuda)
+    scratch-host|scratch-cuda|scratch-cuda-bo)
+      SCRATCH=$BENCH/$row
+      extra=; [ "$row" = scratch-cuda-bo ] && extra=$'[profile.release.build-override]\nopt-level = 3'
+      write_scratch "$extra"
+      feat=(); [ "$row" != scratch-host ] && feat=(--features cuda)
       mid=$((REGIONS / 2))
       time_build "$row" "edit_scratch $mid" \
         cargo build --release --manifest-path "$SCRATCH/Cargo.toml" --target-dir "$BENCH/target" "${feat[@]}" ;;
     package-host)
-      time_build "$row" edit_jacobi cargo build --release --examples ;;
+      time_build "$row" edit_jacobi cargo build --release --examples --target-dir "$BENCH/target" ;;
     package-cuda)
-      time_build "$row" edit_jacobi cargo build --release --examples --features cuda ;;
+      time_build "$row" edit_jacobi cargo build --release --examples --features cuda --target-dir "$BENCH/target" ;;
     *) echo "unknown row $row"; exit 1 ;;
   esac
 done
@@ -178,7 +184,7 @@ restore_jacobi
 LOAD_AFTER=$(uptime | sed 's/.*load average: //')
 
 echo
-echo "Rebuild after editing one loop body, release, $(nproc) cores ($(uname -m)), $REPEAT runs"
+echo "Rebuild after editing one loop body, release, $(nproc) cores ($(uname -m)), $REPEAT runs, acc at $ROOT ($(git -C "$ROOT" log -1 --format=%h 2>/dev/null || echo '?'))"
 echo "load average before: $LOAD_BEFORE; after: $LOAD_AFTER"
 printf '%-14s %10s   %s\n' row "median (s)" "runs (s)"
 for row in $ROWS; do

@@ -21,6 +21,12 @@
 //! what the device cannot take). acc-device comes from where cargo put it for this build
 //! (`acc_device::SOURCE_DIR`), so a registry dependency works as a path one does. A kernel that panics (an index out of bounds, `panic!`, a division
 //! by zero) therefore reports the user's file, line and column.
+//!
+//! Rebuilds are quick: after an edit only the kernels that changed are compiled, into a PTX
+//! module of their own (the `incremental` module says how; `acc_kernels.ptx` may then hold
+//! several modules), and the nightly `core` for the device is built once per machine and
+//! toolchain, in `ACC_CACHE_DIR` or `~/.cargo/acc-cache` ([`nvptx::core_sysroot`]), not per
+//! package and profile. `cargo build -vv` shows what each build compiled and how long it took.
 
 mod incremental;
 mod deps;
@@ -56,7 +62,10 @@ pub fn compile_kernels() {
     }
 }
 
-fn build(manifest: &Path, out: &Path) -> Result<(), String> {
+/// What [`compile_kernels`] does for the package at `manifest` with `out` as `OUT_DIR`, the
+/// error rendered (for tests).
+#[doc(hidden)]
+pub fn build(manifest: &Path, out: &Path) -> Result<(), String> {
     let started = Instant::now();
     let device = scan::device_crate(manifest, lib_name(manifest).as_deref(), &|names| deps::using_acc(manifest, names))?;
     // What took the time, for `cargo build -vv` (a build script's stderr).

@@ -1,24 +1,31 @@
 //! Compiling a device crate (what acc-build generates, or a hand-written one) to one PTX file.
 //!
-//! The pinned nightly compiles the crate for `nvptx64-nvidia-cuda`, building `core` from
-//! `rust-src` (rustup serves no prebuilt `core` for the target):
+//! The pinned nightly compiles the crate for `nvptx64-nvidia-cuda` against a `core` it built
+//! from `rust-src` once per machine (rustup serves no prebuilt `core` for the target; see
+//! [`core_sysroot`]):
 //!
 //! ```text
 //! rustup run nightly-2026-05-20 cargo \
 //!     --config profile.release.{panic="abort",lto="fat",codegen-units=1,opt-level=3,...} \
 //!     rustc --manifest-path <crate>/Cargo.toml --release --lib --crate-type=cdylib \
-//!     --target nvptx64-nvidia-cuda -Zbuild-std=core,panic_abort \
-//!     --target-dir <target_dir> --message-format=json \
+//!     --target nvptx64-nvidia-cuda --target-dir <target_dir> --message-format=json \
 //!     -- --emit=asm -C linker=true
 //! # with CARGO_ENCODED_RUSTFLAGS = -Ctarget-cpu=<sm> -Zmir-enable-passes=-JumpThreading
+//! #                                --sysroot=<cache>/nvptx-core/<toolchain>-<sm>-<hash>
 //! ```
+//!
+//! The sysroot's `core` is what `-Zbuild-std=core,panic_abort` builds into a target dir
+//! (about a minute on 2 cores), built once, with the same profile and rustflags, and shared
+//! by every package and profile. (The PTX is the same as with `-Zbuild-std` but for the crate
+//! hashes in the symbols of acc-device, libm and the kernels' crate: cargo hashes a crate's
+//! dependencies into its own, and `core` is no longer one of them.)
 //!
 //! * `cdylib` + fat LTO + one codegen unit: rustc emits *one* PTX module holding the kernels
 //!   and everything they call (acc-device, `core`'s panic paths, `libm`).
 //! * `--emit=asm` writes that module as `<target_dir>/nvptx64-nvidia-cuda/release/deps/<name>.s`;
 //!   the link step that follows would need `llvm-bitcode-linker`, which rustup does not ship,
 //!   so `-C linker=true` turns it into a no-op.
-//! * The rustflags reach every crate of the build (`core` and acc-device too):
+//! * The rustflags reach every crate of the build (acc-device, and `core` when it is built):
 //!   `-Zmir-enable-passes=-JumpThreading` keeps MIR jump threading from duplicating a barrier
 //!   into divergent branches (rust#137086), and `-Ctarget-cpu` picks the PTX target
 //!   (`sm_80` runs on Ampere and every later GPU, which JIT-compile it).
@@ -304,15 +311,26 @@ pub fn core_sysroot(sm: &str, target_dir: &Path) -> Result<PathBuf, BuildError> 
             }
         }
         fs::write(dest.join(SYSROOT_DONE), format!("{version}\n")).map_err(|e| io("cannot write", &dest, e))?;
-        match fs::rename(tmp.join("sysroot"), &dir) {
-            Ok(()) => Ok(()),
-            // Another build renamed its sysroot into place first: use that one.
-            Err(_) if lib(&dir).join(SYSROOT_DONE).is_file() => Ok(()),
-            Err(e) => Err(io("cannot move the built `core` to", &dir, e)),
-        }
+        publish(&tmp.join("sysroot"), &dir, |d| lib(d).join(SYSROOT_DONE).is_file())
+            .map_err(|e| io("cannot move the built `core` to", &dir, e))
     })();
     let _ = fs::remove_dir_all(&tmp);
     result.map(|()| dir)
+}
+
+/// Moves the finished directory `built` to `dir`, unless another build put one there first
+/// (`done(dir)`): then `built` stays where it is, for the caller to remove. A rename does not
+/// replace a directory that exists and has files, so whoever renames first wins and no reader
+/// ever sees a half-written `dir`.
+fn publish(built: &Path, dir: &Path, done: impl Fn(&Path) -> bool) -> io::Result<()> {
+    if let Some(parent) = dir.parent() {
+        fs::create_dir_all(parent)?;
+    }
+    match fs::rename(built, dir) {
+        Ok(()) => Ok(()),
+        Err(_) if done(dir) => Ok(()),
+        Err(e) => Err(e),
+    }
 }
 
 /// Bumped when the sysroot's layout or the way it is built changes.
@@ -323,11 +341,15 @@ const SYSROOT_DONE: &str = "acc-sysroot-done";
 
 /// `rustc -vV` of the pinned nightly (its commit hash tells builds of the same name apart).
 pub(crate) fn rustc_version() -> Result<String, BuildError> {
+    static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    if let Some(v) = VERSION.get() {
+        return Ok(v.clone());
+    }
     let mut cmd = rustup();
     cmd.args(["run", TOOLCHAIN, "rustc", "-vV"]).stdin(Stdio::null());
     clean_env(&mut cmd);
     match cmd.output() {
-        Ok(o) if o.status.success() => Ok(String::from_utf8_lossy(&o.stdout).into_owned()),
+        Ok(o) if o.status.success() => Ok(VERSION.get_or_init(|| String::from_utf8_lossy(&o.stdout).into_owned()).clone()),
         Ok(_) => Err(BuildError::toolchain(&format!("the Rust toolchain `{TOOLCHAIN}` is not installed"))),
         Err(e) => Err(BuildError::toolchain(&format!("running `rustup` failed: {e}"))),
     }
@@ -519,6 +541,35 @@ fn write_if_changed(path: &Path, text: &str) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn concurrent_builds_publish_one_sysroot() {
+        let root = std::env::temp_dir().join(format!("acc-publish-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        let dir = root.join("nvptx-core").join("key");
+        let done = |d: &Path| d.join("done").is_file();
+        let threads: Vec<_> = (0..4)
+            .map(|t| {
+                let (root, dir) = (root.clone(), dir.clone());
+                std::thread::spawn(move || {
+                    let built = root.join(format!(".build-{t}"));
+                    fs::create_dir_all(&built).unwrap();
+                    fs::write(built.join("libcore.rlib"), format!("core of build {t}")).unwrap();
+                    fs::write(built.join("done"), "").unwrap();
+                    publish(&built, &dir, done).unwrap();
+                    let _ = fs::remove_dir_all(&built);
+                    fs::read_to_string(dir.join("libcore.rlib")).unwrap()
+                })
+            })
+            .collect();
+        let seen: Vec<String> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+        // Every build uses the one that won, complete.
+        assert!(seen.iter().all(|s| *s == seen[0] && s.starts_with("core of build ")), "{seen:?}");
+        assert!(done(&dir));
+        let left: Vec<_> = fs::read_dir(&root).unwrap().flatten().map(|e| e.file_name()).collect();
+        assert_eq!(left, ["nvptx-core"], "no build directory left behind");
+        let _ = fs::remove_dir_all(&root);
+    }
 
     #[test]
     fn rustflags_reach_every_crate() {

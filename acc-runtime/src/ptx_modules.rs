@@ -7,6 +7,9 @@
 //! rebuilt), and [`module_of`] finds that one; the driver JIT-compiles each module on its
 //! own.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 /// The first line of a file of several modules.
 pub const MODULES_HEADER: &str = "// acc-build: PTX modules";
 
@@ -29,14 +32,41 @@ pub fn modules(ptx: &str) -> Vec<&str> {
 }
 
 /// The module of `ptx` that defines kernel `name`: `ptx` itself when it is one module (no
-/// search), else the module with `.entry name(` (`ptx` when none has it: `gpu_ready`
-/// reports a missing kernel before any launch).
-pub fn module_of<'a>(ptx: &'a str, name: &str) -> &'a str {
+/// search), else the module with `.entry name(` (`ptx` when none has it: `gpu_ready` reports a
+/// missing kernel before any launch). The kernels of a file of several modules are indexed
+/// once per file.
+pub fn module_of(ptx: &'static str, name: &str) -> &'static str {
+    type Index = HashMap<&'static str, &'static str>;
+    static INDEXES: Mutex<Vec<(usize, Arc<Index>)>> = Mutex::new(Vec::new());
     if !ptx.starts_with(MODULES_HEADER) {
         return ptx;
     }
-    let entry = format!(".entry {name}(");
-    modules(ptx).into_iter().find(|m| m.contains(&entry)).unwrap_or(ptx)
+    let index = {
+        let mut indexes = INDEXES.lock().unwrap_or_else(|e| e.into_inner());
+        match indexes.iter().find(|(p, _)| *p == ptx.as_ptr() as usize) {
+            Some((_, i)) => i.clone(),
+            None => {
+                let i = Arc::new(entries(ptx));
+                indexes.push((ptx.as_ptr() as usize, i.clone()));
+                i
+            }
+        }
+    };
+    index.get(name).copied().unwrap_or(ptx)
+}
+
+/// Each kernel of `ptx` and the module that defines it.
+fn entries(ptx: &str) -> HashMap<&str, &str> {
+    let mut index = HashMap::new();
+    for m in modules(ptx) {
+        for (at, _) in m.match_indices(".entry ") {
+            let rest = &m[at + ".entry ".len()..];
+            if let Some(end) = rest.find('(') {
+                index.entry(&rest[..end]).or_insert(m);
+            }
+        }
+    }
+    index
 }
 
 #[cfg(test)]
@@ -55,11 +85,13 @@ mod tests {
 
     #[test]
     fn each_kernel_comes_from_its_module() {
-        let ptx = format!("{MODULES_HEADER}\n{MODULE_LINE}\n{A}{MODULE_LINE}\n{B}");
-        assert_eq!(modules(&ptx), [A, B]);
-        assert_eq!(module_of(&ptx, "k1"), A);
-        assert_eq!(module_of(&ptx, "k2"), B);
-        assert_eq!(module_of(&ptx, "k3"), B);
-        assert_eq!(module_of(&ptx, "k4"), ptx, "a missing kernel: the whole text");
+        let ptx: &'static str = format!("{MODULES_HEADER}\n{MODULE_LINE}\n{A}{MODULE_LINE}\n{B}").leak();
+        assert_eq!(modules(ptx), [A, B]);
+        for _ in 0..2 {
+            assert_eq!(module_of(ptx, "k1"), A);
+            assert_eq!(module_of(ptx, "k2"), B);
+            assert_eq!(module_of(ptx, "k3"), B);
+            assert_eq!(module_of(ptx, "k"), ptx, "a missing kernel: the whole text");
+        }
     }
 }
