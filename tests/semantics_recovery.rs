@@ -95,7 +95,9 @@ fn check_lost(msg: &str, keep: &[u64], before: &[u64]) {
     if on_host() {
         return;
     }
-    assert!(msg.contains("nvidia device 0 is lost: a kernel trapped or faulted"), "{msg}");
+    // The device the test ran on: `ACC_DEVICE_NUM` (the suite script spreads binaries over GPUs).
+    let num = std::env::var("ACC_DEVICE_NUM").unwrap_or_else(|_| "0".into());
+    assert!(msg.contains(&format!("nvidia device {num} is lost: a kernel trapped or faulted")), "{msg}");
     assert!(msg.contains("regions can go on on the host device"), "{msg}");
     assert!(msg.contains("the device copies of `keep` (") && msg.contains("are lost"), "{msg}");
     assert!(!acc::is_present(keep), "lost data is no longer present");
@@ -125,7 +127,8 @@ fn after_fault(other: Option<std::thread::JoinHandle<()>>) {
     let a = vec_of(10, |i| i as u64);
     let e = catch_unwind(AssertUnwindSafe(|| sum(&a))).expect_err("the lost device refuses regions");
     let msg = panic_message(&*e);
-    assert!(msg.contains("nvidia device 0 is lost since an earlier fault"), "{msg}");
+    let num = std::env::var("ACC_DEVICE_NUM").unwrap_or_else(|_| "0".into());
+    assert!(msg.contains(&format!("nvidia device {num} is lost since an earlier fault")), "{msg}");
     if let Some(h) = other {
         h.join().expect("the other GPU's thread");
     }
