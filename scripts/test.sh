@@ -12,6 +12,9 @@ python3 tests/gen/reductions.py --check
 python3 tests/gen/nested_reductions.py --check
 python3 tests/gen/loops.py --check
 python3 tests/gen/atomics.py --check
+# The differential tester's programs (difftest/, run by `cargo test --workspace` below with the
+# seed it prints: 300 shapes x 10 inputs on the host backend).
+python3 tests/gen/difftest.py --check
 cargo test --workspace
 # The device code: every region of the package compiled to PTX by acc-build (pinned nightly),
 # the examples built with the GPU path, and facts checked in the PTX.
