@@ -12,6 +12,9 @@ python3 tests/gen/reductions.py --check
 python3 tests/gen/nested_reductions.py --check
 python3 tests/gen/loops.py --check
 python3 tests/gen/atomics.py --check
+# The differential tester's programs (difftest/, run by `cargo test --workspace` below with the
+# seed it prints: 300 shapes x 10 inputs on the host backend).
+python3 tests/gen/difftest.py --check
 cargo test --workspace
 # The API docs, with no rustdoc warning (also with the CUDA backend's modules, as docs.rs
 # builds them); docs/*.md are part of them (`acc::guide`, ...), their Rust blocks tested above.

@@ -420,12 +420,18 @@ fn region_body(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, src: &Source
     };
     // A region run on the host in a program on the GPU (`self`, `if`): the arrays it uses
     // that are present on the device are copied to the host before it, and those it writes
-    // back to the device after it.
+    // back to the device after it. An array its body never names is neither (a `create`d
+    // one's device copy is undefined: copying it would clobber the host's); a region-level
+    // `private` array is never the original's, a `firstprivate` one only read.
     let mut coherence = TokenStream::new();
     for p in &params {
         let (ident, pname) = (&p.ident, method::display(&p.ident));
+        if !loops::block_mentions(&f.block, ident) || dir.clauses.private.contains(ident) {
+            continue;
+        }
         match p.kind {
             ParamKind::Slice => coherence.extend(quote!(__acc_coherent.read(#pname, #ident);)),
+            ParamKind::SliceMut if dir.clauses.firstprivate.contains(ident) => coherence.extend(quote!(__acc_coherent.read(#pname, #ident);)),
             ParamKind::SliceMut => coherence.extend(quote!(__acc_coherent.write(#pname, #ident);)),
             _ => {}
         }

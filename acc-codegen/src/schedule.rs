@@ -291,6 +291,11 @@ impl<'a> Scheduler<'a> {
             && !self.effect(&Stmt::Expr(Expr::Block(syn::ExprBlock { attrs: Vec::new(), label: None, block: body.clone() }), None)).memory;
         let k = format_ident!("__acc_k");
         let base = format_ident!("__acc_base{}", n);
+        // The trips of a loop that holds parallel loops reuse the block's shared memory (the
+        // body's group locals, broadcasts) and private copies, and every thread of the block
+        // takes the same trips: a barrier ends each trip, so that no thread writes the next
+        // trip's before every thread has read this one's.
+        let end_trip = if inner_par { quote!(#dev::sync_threads();) } else { TokenStream::new() };
         let looped = if uniform {
             quote! {
                 let mut #base = #bpart;
@@ -299,6 +304,7 @@ impl<'a> Scheduler<'a> {
                     let #k = if #active_id { #base + #tpart } else { #base };
                     #bind
                     #body_code
+                    #end_trip
                     #base += #stride;
                 }
             }
@@ -329,6 +335,7 @@ impl<'a> Scheduler<'a> {
                 while #k < #total_id {
                     #bind
                     #body_code
+                    #end_trip
                     #k += #stride;
                 }
             }
@@ -482,7 +489,8 @@ impl<'a> Scheduler<'a> {
                     let inner = Ctx { mine: Vec::new(), ..ctx.clone() };
                     let body = self.lower_body(&fl.body.stmts, &inner, &mut Vec::new())?;
                     let (label, pat, expr) = (&fl.label, &fl.pat, &fl.expr);
-                    out.extend(quote!(#label for #pat in #expr { #body }));
+                    // (A barrier ends each trip, as in a parallel loop's trips above.)
+                    out.extend(quote!(#label for #pat in #expr { #body #dev::sync_threads(); }));
                 }
                 Stmt::Expr(Expr::If(i), _) if self.holds_parallel_expr(&Expr::If(i.clone())) && !ctx.used.worker && !ctx.used.vector => {
                     out.extend(self.branch(i, ctx)?);

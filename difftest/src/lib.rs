@@ -521,7 +521,7 @@ fn panic_text(e: Box<dyn std::any::Any + Send>) -> String {
 pub struct Config {
     /// `ACC_DIFFTEST_SEED` (default 1).
     pub seed: u64,
-    /// `ACC_DIFFTEST_CASES`: inputs per shape (default 6).
+    /// `ACC_DIFFTEST_CASES`: inputs per shape (default 10).
     pub cases: usize,
     /// `ACC_DIFFTEST_MAX`: the most elements of a case (default 16384).
     pub max_elems: usize,
@@ -529,6 +529,8 @@ pub struct Config {
     pub shapes: std::ops::Range<usize>,
     /// `ACC_DIFFTEST_ONLY=p017:5`: that case alone.
     pub only: Option<(usize, usize)>,
+    /// `ACC_DIFFTEST_VERBOSE=1`: a line per case, with its inputs.
+    pub verbose: bool,
 }
 
 impl Config {
@@ -545,7 +547,7 @@ impl Config {
             let (p, c) = v.split_once(':')?;
             Some((p.trim_start_matches('p').parse().ok()?, c.parse().ok()?))
         });
-        Config { seed: num("ACC_DIFFTEST_SEED", 1) as u64, cases: num("ACC_DIFFTEST_CASES", 6), max_elems: num("ACC_DIFFTEST_MAX", 1 << 14), shapes, only }
+        Config { seed: num("ACC_DIFFTEST_SEED", 1) as u64, cases: num("ACC_DIFFTEST_CASES", 10), max_elems: num("ACC_DIFFTEST_MAX", 1 << 14), shapes, only, verbose: num("ACC_DIFFTEST_VERBOSE", 0) != 0 }
     }
 }
 
@@ -576,6 +578,9 @@ pub fn run(cfg: &Config) -> Report {
         let mut cx = Case::new(case_seed(cfg.seed, s, k), cfg.max_elems);
         let out = SHAPES[s](&mut cx);
         rep.cases += 1;
+        if cfg.verbose {
+            println!("p{s:03}:{k} ({}): {}", cx.drawn.join(", "), if out.is_ok() { "ok" } else { "MISMATCH" });
+        }
         if let Err(e) = out {
             rep.failed += 1;
             let line = format!("MISMATCH p{s:03}:{k} ({}): {e}", cx.drawn.join(", "));

@@ -29,11 +29,15 @@ Forms not generated, because acc refuses them on the GPU at compile time (docume
 `continue` in a worker or vector loop that holds parallel loops; parallel loops under `if` (or
 in any block but the loop body) inside a gang or worker loop; a sequential loop around parallel
 loops inside a worker or vector loop; a `let` that writes memory inside a loop that holds
-parallel loops; `if let`/`while let` around acc loops. Forms not generated because OpenACC
-leaves their result unspecified: non-idempotent stores and atomics in loops that run
-gang-redundantly (a region's top-level loop without `gang`), a reduction variable read between
-the loops when its clause is the region's, a `private` variable of a loop read by the loops
-inside it.
+parallel loops (an `atomic!(capture ..)` there), and, because acc's test of that counts any
+method call on them as a write, a `let` there that calls a method on an element of a group
+array or a `&mut` slice (`sh[i].max(x)`: refused although it only reads); `if let`/`while let`
+around acc loops. Forms not generated because OpenACC leaves their result unspecified:
+non-idempotent stores and atomics in loops that run gang-redundantly (a region's top-level
+loop without `gang`), a reduction variable read between the loops when its clause is the
+region's, a clause on an inner loop only for a variable declared in a gang or worker body, two
+different `atomic!` operations on one array (`+=` and `max` do not commute), a `private`
+variable of a loop read by the loops inside it.
 
 usage: python3 tests/gen/difftest.py          # rewrite the section
        python3 tests/gen/difftest.py --check  # fail when the section is not what this writes
