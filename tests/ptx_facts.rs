@@ -167,3 +167,15 @@ fn panic_locations_name_the_packages_files() {
         assert!(f.starts_with('/') || !sources_here || dir.join(f).is_file(), "{f} is no file of the package");
     }
 }
+
+/// ptxas 13.0 on sm_90 drops an integer negation that it folds into a three-input `max`/`min`
+/// (`acc-build/src/ptxas.rs`; `tests/semantics_difftest.rs` holds the programs it broke): no
+/// `neg.s16`/`neg.s32` reaches it, each is written as `not` and `add 1`.
+#[test]
+fn no_integer_negation_reaches_ptxas() {
+    let lines: Vec<&str> = PTX.lines().map(str::trim_start).collect();
+    let negs = lines.iter().filter(|l| l.starts_with("neg.s32") || l.starts_with("neg.s16")).count();
+    assert_eq!(negs, 0, "integer negations left in the PTX");
+    let rewritten = lines.windows(2).filter(|w| w[0].starts_with("not.b32") && w[1].starts_with("add.s32") && w[1].ends_with(", 1;")).count();
+    assert!(rewritten > 0, "the suite's kernels negate integers (the serial `max` of `-(2 * (f % 16))`): their negations are there, rewritten");
+}

@@ -208,10 +208,101 @@ fn serial_collapsed_max_of_i16_with_other_reductions() {
         let b = vec_of(n + 2, |i| (hash(i + 7) % 1001) as i64 - 500);
         let mut h = vec![0i64; 256];
         let (s0, s1, _) = as_generated(&a, &b, &mut h, n1, m, 3, 1.5, init, true);
+        // All forms printed before any is asserted: which of them go wrong tells the cause.
+        println!(
+            "p012 {n1}x{m} init {init}: as generated {:?}, max alone {}, with a sum {:?}, in parallel {}; want {}",
+            (s0, s1),
+            max_only(n, init),
+            with_a_sum(n, init, 0.5),
+            in_parallel(n, init),
+            want(n, init)
+        );
         assert_eq!((s0, s1), (1.5 + 10.0 * n as f32, want(n, init)), "as generated, {n1}x{m}");
         assert_eq!(h.iter().sum::<i64>(), n as i64);
         assert_eq!(max_only(n, init), want(n, init), "max alone, {n} trips");
         assert_eq!(with_a_sum(n, init, 0.5), (want(n, init), 0.5 + 10.0 * n as f32), "max and +, {n} trips");
         assert_eq!(in_parallel(n, init), want(n, init), "in a parallel region, {n} trips");
     }
+}
+
+/// Smaller forms of [`serial_collapsed_max_of_i16_with_other_reductions`], each checked and
+/// all printed before the first failure is reported, to tell which part matters on the GPU.
+#[test]
+fn serial_i16_max_forms() {
+    #[acc::serial]
+    fn first_loop(n1: usize, m: usize, i0: f32, i1: i16, i2: bool) -> (f32, i16, bool) {
+        let (mut s0, mut s1, mut s2) = (i0, i1, i2);
+        #[acc::r#loop(collapse(2), reduction(&: s2), reduction(max: s1), reduction(+: s0))]
+        for k in 0..n1 {
+            for i in 0..m {
+                let f = k * m + i;
+                s2 = s2 & ((f % 2) < 2);
+                s1 = ((((f % 16) as i64) * 2i64 * -1i64) as i16).max(s1);
+                s0 = s0 + 10.0;
+            }
+        }
+        (s0, s1, s2)
+    }
+    #[acc::serial]
+    fn collapsed_max_alone(n1: usize, m: usize, i1: i16) -> i16 {
+        let mut s1 = i1;
+        #[acc::r#loop(collapse(2), reduction(max: s1))]
+        for k in 0..n1 {
+            for i in 0..m {
+                let f = k * m + i;
+                s1 = ((((f % 16) as i64) * 2i64 * -1i64) as i16).max(s1);
+            }
+        }
+        s1
+    }
+    #[acc::serial]
+    fn bool_and_max(n: usize, i1: i16, i2: bool) -> (i16, bool) {
+        let (mut s1, mut s2) = (i1, i2);
+        #[acc::r#loop(reduction(&: s2), reduction(max: s1))]
+        for f in 0..n {
+            s2 = s2 & ((f % 2) < 2);
+            s1 = ((((f % 16) as i64) * 2i64 * -1i64) as i16).max(s1);
+        }
+        (s1, s2)
+    }
+    #[acc::serial]
+    fn i32_max(n: usize, i1: i32, i2: bool) -> (i32, bool) {
+        let (mut s1, mut s2) = (i1, i2);
+        #[acc::r#loop(reduction(&: s2), reduction(max: s1))]
+        for f in 0..n {
+            s2 = s2 & ((f % 2) < 2);
+            s1 = ((((f % 16) as i64) * 2i64 * -1i64) as i32).max(s1);
+        }
+        (s1, s2)
+    }
+    #[acc::serial]
+    fn max_then_bool(n: usize, i1: i16, i2: bool) -> (i16, bool) {
+        let (mut s1, mut s2) = (i1, i2);
+        #[acc::r#loop(reduction(max: s1), reduction(&: s2))]
+        for f in 0..n {
+            s2 = s2 & ((f % 2) < 2);
+            s1 = ((((f % 16) as i64) * 2i64 * -1i64) as i16).max(s1);
+        }
+        (s1, s2)
+    }
+    let want = |n: usize, init: i16| (0..n).map(|f| -(2 * (f % 16) as i16)).fold(init, i16::max);
+    let mut bad = Vec::new();
+    for (n1, m, init) in [(2usize, 10usize, -7i16), (3, 1025, 5), (1, 3, -32768), (4099, 5, 0)] {
+        let n = n1 * m;
+        let w = want(n, init);
+        let got = [
+            ("first_loop", first_loop(n1, m, 1.5, init, true).1, first_loop(n1, m, 1.5, init, true) == (1.5 + 10.0 * n as f32, w, true)),
+            ("collapsed_max_alone", collapsed_max_alone(n1, m, init), collapsed_max_alone(n1, m, init) == w),
+            ("bool_and_max", bool_and_max(n, init, true).0, bool_and_max(n, init, true) == (w, true)),
+            ("i32_max", i32_max(n, init as i32, true).0 as i16, i32_max(n, init as i32, true) == (w as i32, true)),
+            ("max_then_bool", max_then_bool(n, init, true).0, max_then_bool(n, init, true) == (w, true)),
+        ];
+        for (name, v, ok) in got {
+            println!("p012 form {name} {n1}x{m} init {init}: max {v}, want {w}: {}", if ok { "ok" } else { "WRONG" });
+            if !ok {
+                bad.push(format!("{name} {n1}x{m}"));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "wrong: {bad:?}");
 }

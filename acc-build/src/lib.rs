@@ -33,6 +33,7 @@ mod deps;
 #[doc(hidden)]
 pub mod nvptx;
 mod print;
+mod ptxas;
 mod scan;
 
 use std::path::{Path, PathBuf};

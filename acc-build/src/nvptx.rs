@@ -169,6 +169,8 @@ pub fn build_ptx_full(crate_dir: &Path, target_dir: &Path, sm: &str) -> Result<P
     if !text.contains(".target") || !text.contains(".address_size 64") {
         return Err(BuildError::new(BuildErrorKind::Io, format!("error: {} is not a PTX module\n", asm.display())));
     }
+    // ptxas bugs worked around in the text (see `ptxas.rs`).
+    let text = crate::ptxas::rewrite(&text);
     let ptx = target_dir.join(format!("{name}.ptx"));
     write_if_changed(&ptx, &text)
         .map_err(|e| BuildError::new(BuildErrorKind::Io, format!("error: writing {}: {e}\n", ptx.display())))?;
@@ -187,10 +189,10 @@ const PROFILE: [(&str, &str); 7] = [
     ("overflow-checks", "false"),
 ];
 
-/// What else decides the PTX of a device crate: the profile and the rustflags (for keys of
-/// cached builds).
+/// What else decides the PTX of a device crate: the profile, the rustflags and the ptxas
+/// work-arounds (for keys of cached builds).
 pub(crate) fn settings() -> String {
-    format!("{PROFILE:?} {:?} {BUILD_STD}", rustflags("<sm>"))
+    format!("{PROFILE:?} {:?} {BUILD_STD} ptxas-workarounds-{}", rustflags("<sm>"), crate::ptxas::VERSION)
 }
 
 /// The rustflags of every crate of the device build.
