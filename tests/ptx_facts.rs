@@ -179,3 +179,19 @@ fn no_integer_negation_reaches_ptxas() {
     let rewritten = lines.windows(2).filter(|w| w[0].starts_with("not.b32") && w[1].starts_with("add.s32") && w[1].ends_with(", 1;")).count();
     assert!(rewritten > 0, "the suite's kernels negate integers (the serial `max` of `-(2 * (f % 16))`): their negations are there, rewritten");
 }
+
+/// A program loads only the kernels of its own files (`acc-build/src/split.rs`): every module
+/// that holds an example's kernel holds that example's kernels alone.
+#[test]
+fn each_file_of_regions_has_modules_of_its_own() {
+    let modules: Vec<&str> = PTX.split("\n// acc-build: module\n").skip(1).collect();
+    assert!(modules.len() > 4, "one module per file of regions, at least the four examples'");
+    for file in ["examples_01_vadd_rs", "examples_02_dot_rs", "examples_03_jacobi_rs", "examples_04_matmul_rs"] {
+        let own = format!(".entry acc_{file}_");
+        let holding: Vec<&&str> = modules.iter().filter(|m| m.contains(&own)).collect();
+        assert!(!holding.is_empty(), "{file}: no module");
+        for m in holding {
+            assert_eq!(m.matches(".entry ").count(), m.matches(&own).count(), "{file}'s module holds other files' kernels");
+        }
+    }
+}

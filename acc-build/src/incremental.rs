@@ -503,8 +503,8 @@ pub fn assemble(modules: &[String]) -> String {
         return one.clone();
     }
     let mut t = format!(
-        "{MODULES_HEADER}\n// {} PTX modules follow, each after a line `{MODULE_LINE}`: acc-build compiled the kernels \
-         that changed since a full build into modules of their own. Each kernel is defined in one module.\n",
+        "{MODULES_HEADER}\n// {} PTX modules follow, each after a line `{MODULE_LINE}`: one per file of regions, and the \
+         kernels that changed since a full build in modules of their own. Each kernel is defined in one module.\n",
         modules.len()
     );
     for m in modules {

@@ -35,6 +35,7 @@ pub mod nvptx;
 mod print;
 mod ptxas;
 mod scan;
+mod split;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -224,12 +225,15 @@ fn build_changed(
     for (k, m) in kernels.iter().zip(owner) {
         state.kernels.insert(k.name.clone(), (k.key.clone(), m));
     }
-    write_if_changed(&out.join("acc_kernels.ptx"), &incremental::assemble(&texts))?;
+    // One module per file of regions, so that a program loads only its own files' kernels.
+    let loadable = split::by_file(&texts);
+    write_if_changed(&out.join("acc_kernels.ptx"), &incremental::assemble(&loadable))?;
     eprintln!(
-        "acc-build: {} kernels, keyed in {keyed:.2} s; compiled {what}; {} PTX module{} (in {:.2} s)",
+        "acc-build: {} kernels, keyed in {keyed:.2} s; compiled {what}; {} PTX module{}, {} to load (in {:.2} s)",
         kernels.len(),
         texts.len(),
         if texts.len() == 1 { "" } else { "s" },
+        loadable.len(),
         started.elapsed().as_secs_f64()
     );
     write_if_changed(&state_path, &state.text())

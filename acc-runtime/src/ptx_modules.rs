@@ -1,11 +1,11 @@
 //! The package's PTX file as acc-build writes it: one PTX module, or several.
 //!
-//! A full build of the device crate gives one module. After an edit, acc-build compiles only
-//! the kernels that changed, into a module of their own, and appends it: the file then starts
-//! with the line [`MODULES_HEADER`] and each module follows a line [`MODULE_LINE`]. Each kernel
-//! is defined in exactly one of them (acc-build removes the old definition of a kernel it
-//! rebuilt), and [`module_of`] finds that one; the driver JIT-compiles each module on its
-//! own.
+//! acc-build writes a module per source file of regions (so that a program JIT-compiles only
+//! the kernels of its own files), and after an edit the kernels that changed in modules of
+//! their own: the file then starts with the line [`MODULES_HEADER`] and each module follows a
+//! line [`MODULE_LINE`]. Each kernel is defined in exactly one of them (acc-build removes the
+//! old definition of a kernel it rebuilt), and [`module_of`] finds that one; the driver
+//! JIT-compiles each module on its own, at the first launch of one of its kernels.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
