@@ -868,7 +868,7 @@ fn a_leaders_assignment_reaches_the_vector_loop() {
             let mut last = [0i64; 3];
             {
                 out[k * (m + 1)] = 1;
-                last = [k as i64, 2 * k as i64, 3];
+                last = [k as i64 + last[0], 2 * k as i64, 3]; // (reads the first value: it is 0)
             }
             #[acc::r#loop(vector)]
             for i in 0..m {
