@@ -122,10 +122,8 @@ fn host_run_leaves_arrays_it_does_not_use_alone() {
     fn fill(a: &[i32], c: &mut [i32], unused: &mut [i32], scr: &mut [i32], on_device: bool) {
         #[acc::r#loop(gang)]
         for k in 0..c.len() {
-            // (Not `scr[k % scr.len()] = ..`: the device's `SliceMut` cannot take that borrow.)
-            let q = k % scr.len();
-            scr[q] = a[k];
-            c[k] = scr[q] + 1;
+            scr[k % scr.len()] = a[k];
+            c[k] = scr[k % scr.len()] + 1;
         }
     }
     for on_device in [false, true] {

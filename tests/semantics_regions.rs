@@ -890,3 +890,37 @@ fn a_leaders_assignment_reaches_the_vector_loop() {
         assert_eq!(out, want, "{n}x{m}");
     }
 }
+
+/// An index that reads the array it indexes (`a[a.len() - 1 - i] += ..`, `a[k % a.len()] = ..`):
+/// Rust takes it on a `&mut [T]`; the GPU build takes it too.
+#[test]
+fn an_index_may_read_its_own_array() {
+    #[acc::parallel]
+    fn reverse_add(a: &mut [i64], b: &[i64]) {
+        #[acc::r#loop(gang, vector)]
+        for i in 0..b.len() {
+            a[a.len() - 1 - i] += b[i];
+        }
+    }
+    #[acc::parallel]
+    fn scatter(a: &mut [i64], n: usize) {
+        #[acc::r#loop(gang, vector)]
+        for k in 0..n {
+            a[(k * 7) % a.len()] = k as i64;
+        }
+    }
+    for n in [1usize, 33, 999] {
+        let b = vec_of(n, |i| i as i64 * 3 - 5);
+        let mut a = vec_of(n, |i| i as i64);
+        reverse_add(&mut a, &b);
+        assert_eq!(a, (0..n).map(|i| i as i64 + b[n - 1 - i]).collect::<Vec<_>>(), "reverse_add {n}");
+        // 7 and the length (2, 34, 1000) share no factor: each k writes its own element.
+        let mut s = vec![-1i64; n + 1];
+        scatter(&mut s, n + 1);
+        let mut want = vec![-1i64; n + 1];
+        for k in 0..n + 1 {
+            want[(k * 7) % (n + 1)] = k as i64;
+        }
+        assert_eq!(s, want, "scatter {}", n + 1);
+    }
+}

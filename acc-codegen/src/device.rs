@@ -618,9 +618,12 @@ impl VisitMut for DeviceBody<'_> {
             }
         }
         syn::visit_mut::visit_expr_mut(self, e);
+        // On the device a written array is a `SliceMut` (an `IndexMut` of its own).
+        loops::index_first(e, |a| self.slices.contains(a));
     }
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
+
 
 /// The body's items that the nest uses (by name), and those these use in turn.
 fn used_items(items: &[syn::Item], uses: &[&Expr]) -> Vec<syn::Item> {

@@ -630,6 +630,30 @@ impl<'ast> Visit<'ast> for DepFinder<'_> {
 }
 
 /// `+=`, `-=`, ... (syn 2 folds compound assignment into `ExprBinary`).
+/// `a[i] = v` and `a[i] op= v` where `i` reads `a` (`a[k % a.len()] = ..`), for each `a` that
+/// `applies`: valid Rust on a `&mut [T]`, whose indexing is built in, but where the lowering
+/// makes `a` a type with an `IndexMut` of its own (the host's `SharedMut`, the device's
+/// `SliceMut`), that borrows `a` before the index is computed (E0502). The value and then the
+/// index go to locals first, the order Rust evaluates them in for a slice of primitives.
+pub fn index_first(e: &mut Expr, applies: impl Fn(&Ident) -> bool) {
+    let (left, right, op) = match e {
+        Expr::Assign(a) => (&a.left, &a.right, None),
+        Expr::Binary(b) if is_compound_assign(&b.op) => (&b.left, &b.right, Some(b.op)),
+        _ => return,
+    };
+    let Expr::Index(ix) = &**left else { return };
+    let Expr::Path(base) = &*ix.expr else { return };
+    let Some(name) = base.path.get_ident() else { return };
+    if !applies(name) || !mentions(&ix.index, name) {
+        return;
+    }
+    let (index, value) = (&ix.index, right);
+    let op = op.map_or_else(|| quote::quote!(=), |op| quote::quote!(#op));
+    *e = syn::parse_quote_spanned! {ix.span()=>
+        { let __acc_value = #value; let __acc_index = #index; #base[__acc_index] #op __acc_value; }
+    };
+}
+
 pub fn is_compound_assign(op: &syn::BinOp) -> bool {
     use syn::BinOp::*;
     matches!(

@@ -1018,5 +1018,7 @@ impl VisitMut for HostLowerer<'_> {
             }
             _ => syn::visit_mut::visit_expr_mut(self, e),
         }
+        // In a parallel loop a written array is a `SharedMut` (an `IndexMut` of its own).
+        loops::index_first(e, |_| true);
     }
 }
