@@ -130,6 +130,12 @@ impl<T: Copy> DeviceSlice<T> {
     /// Panics when the calling thread's device is not the one the slice lives on (a region
     /// that takes the slice calls this): one device cannot use another's memory.
     pub fn device_ptr(&self) -> u64 {
+        self.check_device();
+        self.raw_ptr()
+    }
+
+    /// Panics when the calling thread's device is not the one the slice lives on.
+    fn check_device(&self) {
         let (ty, num) = match &self.mem {
             Mem::Host(_) => (crate::DeviceType::Host, 0),
             Mem::Device { backend, .. } => (backend.device_type(), backend.device_num()),
@@ -143,7 +149,6 @@ impl<T: Copy> DeviceSlice<T> {
                 self.len
             );
         }
-        self.raw_ptr()
     }
 
     fn raw_ptr(&self) -> u64 {
@@ -241,8 +246,12 @@ impl<T: Copy> DeviceSlice<T> {
 
     /// The elements, when they live in host memory (host backend).
     ///
-    /// Panics when the data lives on a GPU: use [`to_host`](Self::to_host) there.
+    /// Panics when the data lives on a GPU: use [`to_host`](Self::to_host) there (and, naming
+    /// both devices, when that GPU is not the calling thread's device).
     pub fn host_slice(&self) -> &[T] {
+        if matches!(self.mem, Mem::Device { .. }) {
+            self.check_device();
+        }
         match &self.mem {
             Mem::Host(v) => v,
             Mem::Device { backend, .. } => panic!(
@@ -254,8 +263,12 @@ impl<T: Copy> DeviceSlice<T> {
 
     /// The elements, mutably, when they live in host memory (host backend).
     ///
-    /// Panics when the data lives on a GPU: use [`copy_from_host`](Self::copy_from_host).
+    /// Panics when the data lives on a GPU: use [`copy_from_host`](Self::copy_from_host) (and,
+    /// naming both devices, when that GPU is not the calling thread's device).
     pub fn host_slice_mut(&mut self) -> &mut [T] {
+        if matches!(self.mem, Mem::Device { .. }) {
+            self.check_device();
+        }
         match &mut self.mem {
             Mem::Host(v) => v,
             Mem::Device { backend, .. } => panic!(
