@@ -9,7 +9,8 @@ Prints, for every (position, type/op) cell: GCC, acc, nvcc and bound in ms (best
 acc/bound (the bound's time over acc's: the fraction of its geometry's copy roofline acc
 reaches, target >= 0.8), acc/GCC and acc/nvcc (their times over acc's: > 1 when acc is
 faster); then the two targets of issue 12 as matrices; then GCC's stream program beside acc's
-and nvcc's. A missing log or cell is a blank.
+and nvcc's. A missing log or cell is a blank; a case of GCC's program without a result line in
+its log (it stopped before it, or libgomp refused the launch) says `no result`.
 """
 import re
 import sys
@@ -94,6 +95,8 @@ def main(argv):
                 continue
             gms = g[0] if g else None
             gtxt = fmt(gms) + (" FAIL" if g and g[1] == "FAIL" else "")
+            if not g and gcc and (op == "add" or (op == "max" and pos in ("same-line", "gwv"))):
+                gtxt = "no result"  # a case GCC's program has, not reached or failed to launch
             vb, vg = ratio(bound, acc), ratio(gms, acc)
             summary[(pos, ty, op)] = (vb, vg)
             print(f"| {NAMES[pos]} | {label(ty, op)} | {grids.get((pos, ty, op), '')} | {gtxt} | {fmt(acc)} | {fmt(nvcc)} "

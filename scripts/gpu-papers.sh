@@ -66,7 +66,7 @@ run)
   fi
 
   echo "# === GCC 12 OpenACC: run.sh reductions"
-  timeout "$lim" bash "$dir/gcc-openacc/run.sh" reductions 2>&1 | tee "$out/gcc.log" || { echo "# GCC reductions FAILED"; status=1; }
+  timeout "$lim" bash "$dir/gcc-openacc/run.sh" reductions 2>&1 | tee "$out/gcc.log" || { echo "# GCC reductions exited non-zero (its own checks or launches: see its lines above)"; status=1; }
   echo "# === GCC 12 OpenACC: run.sh stream"
   timeout "$lim" bash "$dir/gcc-openacc/run.sh" stream 2>&1 | tee "$out/gcc-stream.log" || { echo "# GCC stream FAILED"; status=1; }
 
