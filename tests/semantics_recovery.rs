@@ -243,7 +243,7 @@ fn launch_failure_body() {
     const PTX: &str = ".version 7.0\n.target sm_70\n.address_size 64\n\n.visible .entry acc_store_null()\n{\n\t.reg .b64 %rd<2>;\n\t.reg .b32 %r<2>;\n\tmov.u64 %rd1, 0;\n\tmov.u32 %r1, 1;\n\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n";
     let keep = vec_of(2048, |i| i as u64);
     acc::enter_data!(copyin(keep));
-    let b = acc::device::backend();
+    let b = acc::devices::backend();
     let cuda = b.as_any().downcast_ref::<CudaBackend>().expect("the CUDA backend");
     let module = cuda.load_ptx(PTX).expect("the PTX loads");
     let e = cuda.launch(&module, "acc_store_null", LaunchConfig::linear(1, 1), &mut KernelArgs::new()).expect_err("a fault");

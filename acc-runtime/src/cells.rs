@@ -3,8 +3,8 @@
 //! holds its value before the launch, the kernel's atomics update it, and its value after the
 //! launch comes back to the local.
 
-use crate::device::{backend, Backend, DevPtr};
-use crate::region::RegionInfo;
+use crate::devices::{backend, Backend, DevPtr};
+use crate::region_info::RegionInfo;
 use std::sync::Arc;
 
 /// Bytes of one cell (enough for any scalar).

@@ -15,7 +15,7 @@
 //! views of present data need no transfer. A range that only partly overlaps present data is
 //! an error. Zero-length data is always fine: it is never transferred or counted.
 //!
-//! Each device has its own table, behind a mutex (see [`crate::device`]); a construct uses the
+//! Each device has its own table, behind a mutex (see [`crate::devices`]); a construct uses the
 //! table of its thread's device. Data present on one device is not present on another: a
 //! construct on one device that names data present on another panics, naming the variable and
 //! both devices (an index of which device holds which host range, `RESIDENT`, finds it). On
@@ -32,9 +32,9 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-use crate::device::{self, Backend, DevPtr, Device, DeviceType};
+use crate::devices::{self, Backend, DevPtr, Device, DeviceType};
 use crate::profile::{self, Direction};
-use crate::region::RegionInfo;
+use crate::region_info::RegionInfo;
 
 /// Types that can be named in a data clause: contiguous host arrays of `Copy` elements.
 ///
@@ -829,7 +829,7 @@ impl DataScope {
 
     /// The scope's device, taken from the thread at first use.
     fn device(&self) -> &Arc<Device> {
-        self.device.get_or_init(device::current_device)
+        self.device.get_or_init(devices::current_device)
     }
 
     /// Applies clause `c` to `v` (named `name` in messages) and returns its device address
@@ -944,7 +944,7 @@ impl Drop for DataScope {
 /// makes the construct that meets it panic, naming both (see [`is_present`]). [`Mirror`] is
 /// the form to prefer for unstructured lifetimes: it exits when dropped.
 pub fn enter_data(region: &'static RegionInfo, name: &'static str, v: HostView, c: EnterClause) {
-    enter_data_in(&device::current_device(), region, name, v, c)
+    enter_data_in(&devices::current_device(), region, name, v, c)
 }
 
 /// [`enter_data`] on device `dev`.
@@ -988,7 +988,7 @@ pub(crate) fn try_exit_data(
     c: ExitClause,
     finalize: bool,
 ) -> Result<(), String> {
-    let dev = device::current()?;
+    let dev = devices::current()?;
     try_exit_data_in(&dev, region, name, v, c, finalize)
 }
 
@@ -1069,7 +1069,7 @@ fn update_queued(
 /// `update host(..)`: copies the device copy of `v` to the host. Panics naming `name` and the
 /// region when `v` is not present, unless `if_present`.
 pub fn update_host(region: &'static RegionInfo, name: &'static str, v: HostView, if_present: bool) {
-    update_in(&device::current_device(), region, name, v, if_present, true);
+    update_in(&devices::current_device(), region, name, v, if_present, true);
 }
 
 /// `update host(..) async(q)` (`queue` is `Some(q)`, see [`RegionInfo::queue`]): as
@@ -1079,13 +1079,13 @@ pub fn update_host(region: &'static RegionInfo, name: &'static str, v: HostView,
 /// borrowed only for the call), which OpenACC allows of an async operation. `None`: as
 /// [`update_host`].
 pub fn update_host_on(region: &'static RegionInfo, name: &'static str, v: HostView, if_present: bool, queue: Option<i64>) {
-    update_queued(&device::current_device(), region, name, v, if_present, true, queue);
+    update_queued(&devices::current_device(), region, name, v, if_present, true, queue);
 }
 
 /// `update device(..) async(q)`: as [`update_device`], the copy in order with the work queued
 /// on queue `q` (it waits for that queue only); see [`update_host_on`].
 pub fn update_device_on(region: &'static RegionInfo, name: &'static str, v: HostView, if_present: bool, queue: Option<i64>) {
-    update_queued(&device::current_device(), region, name, v, if_present, false, queue);
+    update_queued(&devices::current_device(), region, name, v, if_present, false, queue);
 }
 
 /// `update device(..)`: copies `v` to its device copy. Panics naming `name` and the region
@@ -1096,7 +1096,7 @@ pub fn update_device(
     v: HostView,
     if_present: bool,
 ) {
-    update_in(&device::current_device(), region, name, v, if_present, false);
+    update_in(&devices::current_device(), region, name, v, if_present, false);
 }
 
 /// Whether `d` is on the current device (OpenACC's `acc_is_present`): all of it lies in
@@ -1123,7 +1123,7 @@ pub fn is_present<D: HostData + ?Sized>(d: &D) -> bool {
 
 /// [`is_present`] of a view.
 fn view_is_present(v: HostView) -> bool {
-    let Ok(dev) = device::current() else { return false };
+    let Ok(dev) = devices::current() else { return false };
     let table = dev.table.lock().unwrap_or_else(PoisonError::into_inner);
     let found = table.lookup(v);
     matches!(found, Lookup::Present(_)) && table.stale(&UNNAMED, "", v, &found).is_none()
@@ -1136,7 +1136,7 @@ static UNNAMED: RegionInfo = RegionInfo { name: "is_present", kind: "is_present"
 /// exit under `ACC_NOTIFY`). Skips a device whose table another thread holds (the report must
 /// not wait).
 pub(crate) fn report_leftovers() {
-    for dev in device::devices() {
+    for dev in devices::all() {
         let lines = match dev.table.try_lock() {
             Ok(t) => t.leftovers(),
             Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner().leftovers(),
@@ -1151,7 +1151,7 @@ pub(crate) fn report_leftovers() {
 /// The (structured, dynamic) reference counts of the present array containing `v`, or `None`
 /// when `v` is not present. For tests and debugging.
 pub fn present_counts(v: HostView) -> Option<(usize, usize)> {
-    let dev = device::current().ok()?;
+    let dev = devices::current().ok()?;
     present_counts_in(&dev, v)
 }
 

@@ -8,9 +8,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex};
 
 use crate::cuda::{CudaBackend, Kernel, KernelArgs, LaunchConfig, MappedBuf, Module};
-use crate::device::{backend, Backend};
+use crate::devices::{backend, Backend};
 use crate::profile;
-use crate::region::RegionInfo;
+use crate::region_info::RegionInfo;
 
 /// The launch shape of one loop nest: threads per block (the vector length) and blocks.
 #[derive(Clone, Copy, Debug)]
@@ -105,15 +105,15 @@ impl Geometry {
 
 /// Panics with `msg` about a failure on the calling thread's device, adding what a device
 /// fault cost when it was one (the device is lost for the process and its data reported lost
-/// by name: see [`crate::device::Device::take_loss`]).
+/// by name: see [`crate::devices::Device::take_loss`]).
 fn fail(msg: String) -> ! {
-    match crate::device::current().ok().and_then(|d| d.take_loss()) {
+    match crate::devices::current().ok().and_then(|d| d.take_loss()) {
         Some(lost) => panic!("{msg}\nacc: {lost}"),
         None => panic!("{msg}"),
     }
 }
 
-fn cuda_of(region: &RegionInfo) -> Arc<dyn crate::device::Backend> {
+fn cuda_of(region: &RegionInfo) -> Arc<dyn crate::devices::Backend> {
     let b = backend();
     if b.as_any().downcast_ref::<CudaBackend>().is_none() {
         panic!("acc: {region}: the region's GPU path ran without a CUDA device");
@@ -417,7 +417,7 @@ fn entry_geometry(geom: &Geometry, max_threads: u32) -> Geometry {
 /// the region macro makes a region it did not see a compile error): a PTX without them is
 /// a build that went wrong, and a panic naming the region, never a silent run on the host.
 pub fn gpu_ready(region: &'static RegionInfo, if_cond: bool, ptx: &'static str, kernels: &[&str]) -> bool {
-    if !if_cond || crate::device::device_type() != crate::DeviceType::Nvidia {
+    if !if_cond || crate::devices::device_type() != crate::DeviceType::Nvidia {
         return false;
     }
     let key = (region as *const RegionInfo as usize, ptx.as_ptr() as usize);

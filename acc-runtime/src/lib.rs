@@ -19,7 +19,7 @@
 //! }
 //! ```
 //!
-//! Environment: `ACC_DEVICE_TYPE=host|nvidia`, `ACC_DEVICE_NUM=n` (see [`device`]),
+//! Environment: `ACC_DEVICE_TYPE=host|nvidia`, `ACC_DEVICE_NUM=n` (see [`devices`]),
 //! `ACC_NOTIFY=1`, `ACC_PROFILE=1|chrome`, `ACC_PROFILE_FILE=path` (see [`profile`]).
 //!
 //! Feature `cuda`: the CUDA backend (modules `cuda`, `gpu`, `cells`), through cudarc with the
@@ -43,7 +43,7 @@ pub mod cuda;
 #[cfg_attr(docsrs, doc(cfg(feature = "cuda")))]
 pub mod gpu;
 pub mod data;
-pub mod device;
+pub mod devices;
 pub mod host;
 pub use acc_device::idx;
 pub mod private;
@@ -52,13 +52,13 @@ pub mod profile;
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 mod ptx_modules;
 pub use acc_device::ops as reduce;
-pub mod region;
+pub mod region_info;
 
 #[cfg(test)]
 mod test_util;
 
 pub use data::{is_present, DeviceSlice, HostData, Mirror};
-pub use device::{
+pub use devices::{
     device_memory, device_num, device_type, init, num_devices, set_device, shutdown, wait, wait_all, DeviceType,
 };
 

@@ -26,8 +26,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Instant;
 
-use crate::device;
-use crate::region::RegionInfo;
+use crate::devices;
+use crate::region_info::RegionInfo;
 
 mod export;
 pub use export::{
@@ -204,8 +204,8 @@ impl Drop for LaunchTimer {
 /// it).
 pub fn launch_begin(region: &'static RegionInfo) -> LaunchTimer {
     let track = Track {
-        device: device::device_type(),
-        device_num: device::device_num(),
+        device: devices::device_type(),
+        device_num: devices::device_num(),
         queue: None,
     };
     launch_begin_on(region, track)
@@ -216,7 +216,7 @@ pub fn launch_begin(region: &'static RegionInfo) -> LaunchTimer {
 pub fn launch_begin_on(region: &'static RegionInfo, track: Track) -> LaunchTimer {
     if notify_enabled() {
         match track.device {
-            device::DeviceType::Host => eprintln!("acc: launch {} on host", region.site()),
+            devices::DeviceType::Host => eprintln!("acc: launch {} on host", region.site()),
             d => eprintln!("acc: launch {} on {d:?} {}", region.site(), track.device_num),
         }
     }

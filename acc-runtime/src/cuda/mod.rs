@@ -63,8 +63,8 @@ use cudarc::driver::{result, sys};
 pub use error::CudaError;
 pub use launch::{KernelArgs, LaunchConfig};
 
-use crate::device::{Backend, DevPtr, DeviceType};
-use crate::region::RegionInfo;
+use crate::devices::{Backend, DevPtr, DeviceType};
+use crate::region_info::RegionInfo;
 
 /// Turns a driver status into a `Result`, naming the call and what the backend was doing.
 fn check(call: &'static str, r: sys::CUresult, doing: impl FnOnce() -> String) -> Result<(), CudaError> {

@@ -4,9 +4,9 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::device::{self, Backend, DevPtr};
+use crate::devices::{self, Backend, DevPtr};
 use crate::profile::{self, Direction};
-use crate::region::DEVICE_SLICE;
+use crate::region_info::DEVICE_SLICE;
 use crate::DeviceCopy;
 
 enum Mem<T> {
@@ -44,7 +44,7 @@ fn byte_len<T>(len: usize) -> usize {
 
 impl<T: Copy> DeviceSlice<T> {
     fn on_device(len: usize, init: &[u8]) -> Self {
-        let backend = device::backend();
+        let backend = devices::backend();
         if backend.is_host() {
             unreachable!("host backend handled by the caller");
         }
@@ -88,7 +88,7 @@ impl<T: Copy> DeviceSlice<T> {
     where
         T: DeviceCopy,
     {
-        if device::backend().is_host() {
+        if devices::backend().is_host() {
             // SAFETY: the all-zero bit pattern is a valid `T`: part of `DeviceCopy`'s contract.
             let zero: T = unsafe { std::mem::zeroed() };
             return DeviceSlice {
@@ -101,7 +101,7 @@ impl<T: Copy> DeviceSlice<T> {
 
     /// A device copy of `src`.
     pub fn from_host(src: &[T]) -> Self {
-        if device::backend().is_host() {
+        if devices::backend().is_host() {
             return DeviceSlice {
                 len: src.len(),
                 mem: Mem::Host(src.to_vec()),
@@ -134,7 +134,7 @@ impl<T: Copy> DeviceSlice<T> {
             Mem::Host(_) => (crate::DeviceType::Host, 0),
             Mem::Device { backend, .. } => (backend.device_type(), backend.device_num()),
         };
-        let here = device::current_device();
+        let here = devices::current_device();
         if (here.device_type(), here.num()) != (ty, num) {
             panic!(
                 "acc::DeviceSlice: a slice of {} elements on {ty} device {num} used on {here}, this thread's device: \

@@ -337,7 +337,7 @@ fn threads_use_the_table_concurrently() {
 fn poisoned_lock_does_not_cascade() {
     let _g = exclusive();
     let r = std::thread::spawn(|| {
-        let dev = device::current_device();
+        let dev = devices::current_device();
         let _t = dev.table.lock();
         panic!("poison the table lock");
     })
@@ -431,8 +431,8 @@ fn mirror_nests_with_data_regions() {
 #[test]
 fn device_slice_on_host() {
     let _g = exclusive();
-    let before = crate::device::testing::backend_if_open();
-    crate::device::testing::reset_to_host();
+    let before = crate::devices::testing::backend_if_open();
+    crate::devices::testing::reset_to_host();
     let r = catch_unwind(AssertUnwindSafe(|| {
         let mut d = DeviceSlice::from_host(&[1u32, 2, 3, 4]);
         assert_eq!(d.len(), 4);
@@ -457,7 +457,7 @@ fn device_slice_on_host() {
         assert!(format!("{d:?}").contains("len: 4"));
     }));
     if let Some(b) = before.filter(|b| !b.is_host()) {
-        crate::device::testing::install(b);
+        crate::devices::testing::install(b);
     }
     if let Err(e) = r {
         std::panic::resume_unwind(e);
@@ -872,7 +872,7 @@ fn leftover_entries_are_listed_with_where_they_entered() {
     let _g = exclusive();
     let a = vec![0i64; 8];
     enter_data(&ENTER, "a", view(&a), EnterClause::Create);
-    let lines = device::current_device().table.lock().unwrap().leftovers();
+    let lines = devices::current_device().table.lock().unwrap().leftovers();
     let mine: Vec<&String> = lines.iter().filter(|l| l.contains(&format!("{:#x}", a.as_ptr() as usize))).collect();
     assert_eq!(mine.len(), 1, "{lines:?}");
     assert!(
@@ -882,7 +882,7 @@ fn leftover_entries_are_listed_with_where_they_entered() {
         mine[0]
     );
     exit_data(&R, "a", view(&a), ExitClause::Delete, false);
-    assert!(!device::current_device().table.lock().unwrap().leftovers().iter().any(|l| l.contains(&format!("{:#x}", a.as_ptr() as usize))));
+    assert!(!devices::current_device().table.lock().unwrap().leftovers().iter().any(|l| l.contains(&format!("{:#x}", a.as_ptr() as usize))));
 }
 
 // ---- several devices ------------------------------------------------------------------------
@@ -890,12 +890,12 @@ fn leftover_entries_are_listed_with_where_they_entered() {
 /// Two simulated GPUs (nvidia 0 and 1), exclusively; `f` gets both. Back to the host after.
 fn with_two_mocks(f: impl FnOnce(&Arc<MockBackend>, &Arc<MockBackend>)) {
     let _g = exclusive();
-    crate::device::testing::reset_to_host();
+    crate::devices::testing::reset_to_host();
     let (m0, m1) = (MockBackend::numbered(0), MockBackend::numbered(1));
-    crate::device::testing::attach(m0.clone());
-    crate::device::testing::attach(m1.clone());
+    crate::devices::testing::attach(m0.clone());
+    crate::devices::testing::attach(m1.clone());
     let r = catch_unwind(AssertUnwindSafe(|| f(&m0, &m1)));
-    crate::device::testing::reset_to_host();
+    crate::devices::testing::reset_to_host();
     if let Err(e) = r {
         std::panic::resume_unwind(e);
     }

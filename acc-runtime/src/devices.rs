@@ -415,7 +415,7 @@ pub(crate) fn device(ty: DeviceType, num: usize) -> Arc<Device> {
 }
 
 /// Every device the process has used.
-pub(crate) fn devices() -> Vec<Arc<Device>> {
+pub(crate) fn all() -> Vec<Arc<Device>> {
     lock(&DEVICES).clone()
 }
 
@@ -690,7 +690,7 @@ pub(crate) mod testing {
     /// Back to the host device with an empty table, as the process default and the calling
     /// thread's device.
     pub(crate) fn reset_to_host() {
-        for d in devices() {
+        for d in all() {
             if d.ty != DeviceType::Host {
                 lock(&d.table).clear();
                 *lock(&d.backend) = None;

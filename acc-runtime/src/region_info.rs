@@ -54,8 +54,8 @@ impl RegionInfo {
     /// ```
     pub fn queue(&self, q: i64) -> Option<i64> {
         match q {
-            crate::device::ASYNC_SYNC => None,
-            q if q >= crate::device::ASYNC_NOVAL => Some(q),
+            crate::devices::ASYNC_SYNC => None,
+            q if q >= crate::devices::ASYNC_NOVAL => Some(q),
             q => panic!(
                 "acc: {self}: `async({q})`: async queues are numbers >= 0, or -1 for the default queue (-2: synchronous)"
             ),
