@@ -15,6 +15,8 @@ python3 tests/gen/atomics.py --check
 # The differential tester's programs (difftest/, run by `cargo test --workspace` below with the
 # seed it prints: 300 shapes x 10 inputs on the host backend).
 python3 tests/gen/difftest.py --check
+# The runtime layers one way (issue 13): no import cycle among acc-runtime's modules.
+python3 scripts/import-cycles.py
 cargo test --workspace
 # The API docs, with no rustdoc warning (also with the CUDA backend's modules, as docs.rs
 # builds them); docs/*.md are part of them (`acc::guide`, ...), their Rust blocks tested above.

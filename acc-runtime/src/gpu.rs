@@ -8,7 +8,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex};
 
 use crate::cuda::{CudaBackend, Kernel, KernelArgs, LaunchConfig, MappedBuf, Module};
-use crate::devices::{backend, Backend};
+use crate::backend::Backend;
 use crate::profile;
 use crate::region_info::RegionInfo;
 
@@ -113,16 +113,10 @@ fn fail(msg: String) -> ! {
     }
 }
 
-fn cuda_of(region: &RegionInfo) -> Arc<dyn crate::devices::Backend> {
-    let b = backend();
-    if b.as_any().downcast_ref::<CudaBackend>().is_none() {
-        panic!("acc: {region}: the region's GPU path ran without a CUDA device");
-    }
-    b
-}
-
-fn as_cuda(b: &Arc<dyn Backend>) -> &CudaBackend {
-    b.as_any().downcast_ref::<CudaBackend>().expect("checked by cuda_of")
+/// The CUDA backend of the calling thread's device; panics naming `region` when its device
+/// is not a CUDA device.
+fn cuda_of(region: &RegionInfo) -> Arc<CudaBackend> {
+    crate::devices::cuda_backend().unwrap_or_else(|| panic!("acc: {region}: the region's GPU path ran without a CUDA device"))
 }
 
 /// Hashes the keys of the per-thread caches below (addresses and small numbers): one
@@ -188,7 +182,7 @@ thread_local! {
 /// copy.
 pub struct Partials {
     region: &'static RegionInfo,
-    buf: Option<(Arc<dyn Backend>, MappedBuf)>,
+    buf: Option<(Arc<CudaBackend>, MappedBuf)>,
     grid: usize,
     /// Whether the launch that writes the buffer is known to have completed.
     settled: Cell<bool>,
@@ -203,7 +197,7 @@ impl Partials {
         let grid = if geom.serial { 1 } else if geom.num_gangs > 0 { geom.num_gangs } else { MAX_DEFAULT_GRID };
         let buf = (vars > 0).then(|| {
             let b = cuda_of(region);
-            let buf = as_cuda(&b)
+            let buf = b
                 .take_mapped(vars * grid * ENTRY)
                 .unwrap_or_else(|e| panic!("acc: {region}: cannot allocate reduction partials: {e}"));
             (b, buf)
@@ -223,7 +217,7 @@ impl Partials {
             return;
         }
         if let (Some(q), Some((b, _))) = (LAST_QUEUE.get(), &self.buf) {
-            if let Err(e) = as_cuda(b).wait_queue(q) {
+            if let Err(e) = b.wait_queue(q) {
                 fail(format!("acc: {}: async queue {q} failed: {e}", self.region));
             }
         }
@@ -279,8 +273,7 @@ pub fn value_slots<T, F: FnOnce() -> T>(_witness: &F) -> usize {
 
 impl Drop for Partials {
     fn drop(&mut self) {
-        if let Some((b, buf)) = self.buf.take() {
-            let cuda = as_cuda(&b);
+        if let Some((cuda, buf)) = self.buf.take() {
             if !self.settled.get() {
                 if let Some(q) = LAST_QUEUE.get() {
                     // A launch that nobody folded (a panic came between): it must not write
@@ -331,8 +324,8 @@ fn module(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str) ->
 /// launch this costs a `cuLaunchKernel` (and a `cuStreamSynchronize` when synchronous), a
 /// lock of the runtime's state, and a hash lookup.
 pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: &mut KernelArgs, geom: &Geometry, queue: Option<i64>) -> u32 {
-    let b = cuda_of(region);
-    let cuda = as_cuda(&b);
+    let cuda = cuda_of(region);
+    let cuda = &*cuda;
     // The kernel is opened up to the shared memory of the largest block (16 KiB, under the
     // 48 KiB every kernel gets): 16 bytes per thread for the collective reductions and
     // broadcasts (acc_device::reduce). Each launch asks for its own block's share.
@@ -386,7 +379,7 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
         cuda.launch_kernel(&entry.kernel, cfg, args, Some(region)).unwrap_or_else(|e| match e {
             // The panic's own text names the kernel and the user's file:line.
             crate::cuda::CudaError::KernelPanic { .. } => fail(format!("acc: {region}: {e}")),
-            e => fail(format!("acc: {region}: kernel `{name}` failed on {}: {e}", b.name())),
+            e => fail(format!("acc: {region}: kernel `{name}` failed on {}: {e}", cuda.name())),
         });
         drop(timer);
         grid

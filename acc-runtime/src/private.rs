@@ -23,7 +23,7 @@ pub use crate::cells::{Cells, PrivateCopies};
 pub use crate::gpu::{gpu_ready, launch, value_slots, Geometry, Partials};
 pub use crate::reduce::{self, *};
 pub use crate::region_info::RegionInfo;
-pub use crate::DeviceCopy;
+pub use crate::device_copy::DeviceCopy;
 
 /// Whether `region` runs on the GPU: the current device is an NVIDIA one and the region's
 /// `if` clause (`true` without one) holds.

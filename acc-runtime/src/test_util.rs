@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
-use crate::devices::{Backend, DevPtr, DeviceType};
+use crate::backend::{Backend, DevPtr, DeviceType};
 use crate::region_info::RegionInfo;
 
 /// Tests that use the present table under the current backend take this shared; tests that
@@ -159,9 +159,6 @@ impl Backend for MockBackend {
         self.with_bytes(src.0, bytes, |s| d.copy_from_slice(s));
         self.downloads.fetch_add(1, Ordering::SeqCst);
         Ok(())
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 

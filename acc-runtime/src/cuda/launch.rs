@@ -3,7 +3,7 @@
 use std::cell::Cell;
 use std::ffi::c_void;
 
-use crate::DeviceCopy;
+use crate::device_copy::DeviceCopy;
 
 /// The launch shape of a kernel: grid and block dimensions, dynamic shared memory, queue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -49,7 +49,6 @@
 mod error;
 mod launch;
 
-use std::any::Any;
 use std::collections::HashMap;
 use std::ffi::{c_void, CString};
 use std::hash::{Hash, Hasher};
@@ -63,7 +62,7 @@ use cudarc::driver::{result, sys};
 pub use error::CudaError;
 pub use launch::{KernelArgs, LaunchConfig};
 
-use crate::devices::{Backend, DevPtr, DeviceType};
+use crate::backend::{Backend, DevPtr, DeviceType};
 use crate::region_info::RegionInfo;
 
 /// Turns a driver status into a `Result`, naming the call and what the backend was doing.
@@ -1230,6 +1229,18 @@ impl Backend for CudaBackend {
         // SAFETY: the trait's contract is `d2h_bytes`'s.
         Ok(unsafe { self.d2h_bytes(dst, src.0, bytes) }?)
     }
+    unsafe fn h2d_on(&self, dst: DevPtr, src: *const u8, bytes: usize, queue: i64) -> Result<(), String> {
+        // SAFETY: the trait's contract is `h2d_on_queue`'s.
+        Ok(unsafe { self.h2d_on_queue(dst.0, src, bytes, queue) }?)
+    }
+    unsafe fn d2h_on(&self, dst: *mut u8, src: DevPtr, bytes: usize, queue: i64) -> Result<(), String> {
+        // SAFETY: the trait's contract is `d2h_on_queue`'s.
+        Ok(unsafe { self.d2h_on_queue(dst, src.0, bytes, queue) }?)
+    }
+    unsafe fn free_after(&self, ptr: DevPtr, queue: i64) -> Result<(), String> {
+        // SAFETY: the trait's contract is the inherent `free_after`'s.
+        Ok(unsafe { CudaBackend::free_after(self, ptr.0, queue) }?)
+    }
     fn wait(&self, queue: i64) -> Result<(), String> {
         self.wait_queue_labelled(queue).map_err(labelled)
     }
@@ -1241,9 +1252,6 @@ impl Backend for CudaBackend {
     }
     fn memory(&self) -> Option<(usize, usize)> {
         self.mem_info().ok()
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 

@@ -2,12 +2,15 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::time::Instant;
-
-use crate::devices::{self, Backend, DevPtr};
+use super::transfer::transfer;
+use crate::backend::{Backend, DevPtr};
+use crate::devices;
 use crate::profile::{self, Direction};
 use crate::region_info::DEVICE_SLICE;
-use crate::DeviceCopy;
+
+/// The name `ACC_NOTIFY` and `ACC_PROFILE` give the transfers of a `DeviceSlice`.
+const NAME: &str = "DeviceSlice";
+use crate::device_copy::DeviceCopy;
 
 enum Mem<T> {
     /// Host backend: device memory is host memory.
@@ -59,22 +62,13 @@ impl<T: Copy> DeviceSlice<T> {
                     profile::human_bytes(bytes as u64)
                 )
             });
-            let t = Instant::now();
             // SAFETY: `init` is readable for `bytes` bytes; `ptr` is a fresh allocation of
             // that size.
-            if let Err(e) = unsafe { backend.h2d(ptr, init.as_ptr(), bytes) } {
+            if let Err(e) = unsafe { transfer(&*backend, &DEVICE_SLICE, NAME, Direction::HostToDevice, ptr, init.as_ptr() as usize, bytes, None) } {
                 // SAFETY: `ptr` was just allocated and is known to nobody else.
                 let _ = unsafe { backend.free(ptr) };
-                panic!("acc::DeviceSlice: uploading to the device failed: {e}");
+                panic!("acc::DeviceSlice: {e}");
             }
-            profile::record_named_transfer(
-                &DEVICE_SLICE,
-                profile::Track::of(&*backend, None),
-                "DeviceSlice",
-                Direction::HostToDevice,
-                bytes as u64,
-                t.elapsed().as_nanos() as u64,
-            );
             ptr
         };
         DeviceSlice {
@@ -188,20 +182,10 @@ impl<T: Copy> DeviceSlice<T> {
                 if bytes == 0 {
                     return;
                 }
-                let t = Instant::now();
                 // SAFETY: `src` is readable for `bytes` bytes; the allocation holds `len`
                 // elements, which is `bytes` bytes (lengths checked above).
-                unsafe { backend.h2d(*ptr, src.as_ptr().cast::<u8>(), bytes) }.unwrap_or_else(
-                    |e| panic!("acc::DeviceSlice::copy_from_host: upload failed: {e}"),
-                );
-                profile::record_named_transfer(
-                    &DEVICE_SLICE,
-                    profile::Track::of(&**backend, None),
-                    "DeviceSlice",
-                    Direction::HostToDevice,
-                    bytes as u64,
-                    t.elapsed().as_nanos() as u64,
-                );
+                unsafe { transfer(&**backend, &DEVICE_SLICE, NAME, Direction::HostToDevice, *ptr, src.as_ptr() as usize, bytes, None) }
+                    .unwrap_or_else(|e| panic!("acc::DeviceSlice::copy_from_host: {e}"));
             }
         }
     }
@@ -224,19 +208,10 @@ impl<T: Copy> DeviceSlice<T> {
         if bytes == 0 {
             return;
         }
-        let t = Instant::now();
         // SAFETY: callers pass a buffer with room for `len` elements (`bytes` bytes) that
         // nothing else accesses; `ptr` is a live allocation of `bytes` bytes.
-        unsafe { backend.d2h(dst, *ptr, bytes) }
-            .unwrap_or_else(|e| panic!("acc::DeviceSlice: download from the device failed: {e}"));
-        profile::record_named_transfer(
-            &DEVICE_SLICE,
-            profile::Track::of(&**backend, None),
-            "DeviceSlice",
-            Direction::DeviceToHost,
-            bytes as u64,
-            t.elapsed().as_nanos() as u64,
-        );
+        unsafe { transfer(&**backend, &DEVICE_SLICE, NAME, Direction::DeviceToHost, *ptr, dst as usize, bytes, None) }
+            .unwrap_or_else(|e| panic!("acc::DeviceSlice: {e}"));
     }
 
     /// The elements, when they live in host memory (host backend).

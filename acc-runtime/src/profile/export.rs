@@ -18,7 +18,7 @@ use std::time::Instant;
 use serde_json::{json, Value};
 
 use super::Direction;
-use crate::devices::{Backend, DeviceType};
+use crate::backend::{Backend, DeviceType};
 use crate::region_info::RegionInfo;
 
 /// Where a launch or a transfer ran: a device and, for the work of an `async(q)` region, its

@@ -24,17 +24,20 @@
 
 mod mirror;
 mod slice;
+mod transfer;
 
 pub use mirror::Mirror;
 pub use slice::DeviceSlice;
 
-use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Instant;
+use std::sync::{Arc, PoisonError};
 
-use crate::devices::{self, Backend, DevPtr, Device, DeviceType};
+use crate::backend::{Backend, DevPtr};
+use crate::devices::{self, Device};
+pub use crate::present::HostView;
+use crate::present::{Held, Lookup, Table};
 use crate::profile::{self, Direction};
 use crate::region_info::RegionInfo;
+use transfer::transfer;
 
 /// Types that can be named in a data clause: contiguous host arrays of `Copy` elements.
 ///
@@ -111,29 +114,6 @@ impl<D: HostData + ?Sized> HostData for &mut D {
     }
     fn host_len(&self) -> usize {
         (**self).host_len()
-    }
-}
-
-/// A host byte range: what the present table is keyed by.
-///
-/// Generated code makes views with [`view`] from live references and keeps the data
-/// borrowed while the view is in use (a data region's `copy` writes back through it when
-/// the region ends).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HostView {
-    /// Host address of the first byte.
-    pub addr: usize,
-    /// Length in bytes.
-    pub bytes: usize,
-    /// The element type's name (`core::any::type_name`): the present table keeps it, to tell
-    /// an array from a stale entry left at its address by data that was dropped or
-    /// reallocated without `exit data`.
-    pub elem: &'static str,
-}
-
-impl HostView {
-    fn end(self) -> usize {
-        self.addr.saturating_add(self.bytes)
     }
 }
 
@@ -214,418 +194,35 @@ pub enum ExitClause {
     Delete,
 }
 
-/// One array on the device.
-#[derive(Debug)]
-struct Entry {
-    bytes: usize,
-    dev: DevPtr,
-    structured: usize,
-    dynamic: usize,
-    /// Unique per entry, so that a reference given back after a [`crate::shutdown`] cannot
-    /// hit a newer entry at the same address.
-    id: u64,
-    /// The name it entered under, for error messages.
-    name: &'static str,
-    /// Its element type (see [`HostView::elem`]).
-    elem: &'static str,
-    /// The construct that made it (`enter_data!`, a data or compute region): its file and
-    /// line, for the messages about stale entries.
-    entered: &'static RegionInfo,
+/// Copies `v` to its device copy at `dev` (in order with `queue`'s work when there is one).
+fn upload(b: &dyn Backend, region: &'static RegionInfo, name: &'static str, dev: DevPtr, v: HostView, queue: Option<i64>) -> Result<(), String> {
+    // SAFETY: `v` describes live host data the caller keeps borrowed (the contract of
+    // `HostView`); `dev` has room for `v.bytes` bytes (an allocation of that size, or the
+    // matching part of a present array that contains `v`).
+    unsafe { transfer(b, region, name, Direction::HostToDevice, dev, v.addr, v.bytes, queue) }.map_err(|e| format!("acc: {region}: {e}"))
 }
 
-/// Where a host range stands against the present table.
-enum Lookup {
-    /// No present data touches the range.
-    Absent,
-    /// The entry starting at this address contains the range.
-    Present(usize),
-    /// The entry starting at this address overlaps the range without containing it.
-    Overlap(usize),
+/// Copies the device copy at `dev` back to `v`: in order with the work queued on `queue`
+/// when there is one (the kernels of an async region), done when this returns (the host
+/// data is borrowed only until the construct ends, so nothing may write it later).
+fn download(b: &dyn Backend, region: &'static RegionInfo, name: &'static str, dev: DevPtr, v: HostView, queue: Option<i64>) -> Result<(), String> {
+    // SAFETY: `v` describes live host data that the construct's caller holds mutably
+    // borrowed (the contract of `HostView` for written-back data); `dev` is the matching
+    // part of a live device allocation.
+    unsafe { transfer(b, region, name, Direction::DeviceToHost, dev, v.addr, v.bytes, queue) }.map_err(|e| format!("acc: {region}: {e}"))
 }
 
-/// The present table of one device: host start address -> entry. Entries never overlap.
-#[derive(Debug)]
-pub(crate) struct Table {
-    entries: BTreeMap<usize, Entry>,
-    next_id: u64,
-    /// The device it belongs to (what [`RESIDENT`] records).
-    device: (DeviceType, usize),
-}
-
-/// Where a host range is present: its length, its device, its name and the construct that
-/// entered it.
-#[derive(Clone, Copy, Debug)]
-struct Resident {
-    bytes: usize,
-    device: (DeviceType, usize),
-    name: &'static str,
-    entered: &'static RegionInfo,
-}
-
-/// Every present range of every device, by host start address: what tells a construct that
-/// data it does not find on its device is on another one. Ranges of different devices never
-/// overlap (a construct that would make them is refused). Locked after a table, never before.
-static RESIDENT: Mutex<BTreeMap<usize, Resident>> = Mutex::new(BTreeMap::new());
-
-fn resident() -> std::sync::MutexGuard<'static, BTreeMap<usize, Resident>> {
-    RESIDENT.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// `nvidia device 1`, `host device 0`.
-fn device_name((ty, num): (DeviceType, usize)) -> String {
-    format!("{ty} device {num}")
-}
-
-/// What a structured reference holds on to, to give it back.
-#[derive(Clone, Copy, Debug)]
-struct Held {
-    start: usize,
-    id: u64,
-}
-
-impl Table {
-    pub(crate) const fn new(ty: DeviceType, num: usize) -> Self {
-        Table {
-            entries: BTreeMap::new(),
-            next_id: 1,
-            device: (ty, num),
-        }
-    }
-
-    #[cfg(test)]
-    pub(crate) fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// Forgets every entry; returns their device addresses, to be freed.
-    pub(crate) fn clear(&mut self) -> Vec<DevPtr> {
-        let entries = std::mem::take(&mut self.entries);
-        let mut index = resident();
-        for start in entries.keys() {
-            index.remove(start);
-        }
-        entries.into_values().map(|e| e.dev).collect()
-    }
-
-    /// Forgets every entry of a device that was lost (its memory went with it); returns the
-    /// entries' names and sizes (`` `a` (4.0 KiB) ``), for the report of what was lost.
-    pub(crate) fn clear_lost(&mut self) -> Vec<String> {
-        let names = self
-            .entries
-            .values()
-            .map(|e| format!("`{}` ({})", e.name, profile::human_bytes(e.bytes as u64)))
-            .collect();
-        self.clear();
-        names
-    }
-
-    /// Why `v`, absent from this table, cannot be used here: it is present on another device.
-    fn elsewhere(&self, region: &RegionInfo, name: &str, v: HostView) -> Option<String> {
-        self.elsewhere_in(&resident(), region, name, v)
-    }
-
-    fn elsewhere_in(&self, index: &BTreeMap<usize, Resident>, region: &RegionInfo, name: &str, v: HostView) -> Option<String> {
-        if v.bytes == 0 {
-            return None;
-        }
-        let (start, r) = index
-            .range(..v.end())
-            .next_back()
-            .filter(|(&start, r)| start + r.bytes > v.addr && r.device != self.device)?;
-        Some(format!(
-            "acc: {region}: `{name}` is present on {}, not on {}, this thread's device: data on one device \
-             is not visible on another (`{}` at {start:#x}, {}, entered by `{}` at {}:{}); use it from a thread \
-             whose device is {} (acc::set_device), or take it off that device first",
-            device_name(r.device),
-            device_name(self.device),
-            r.name,
-            profile::human_bytes(r.bytes as u64),
-            r.entered.name,
-            r.entered.file,
-            r.entered.line,
-            device_name(r.device),
-        ))
-    }
-
-    /// [`lookup_fresh`](Self::lookup_fresh), where absent data that is present on another
-    /// device is an error.
-    fn lookup_here(&self, region: &RegionInfo, name: &str, v: HostView) -> Result<Lookup, String> {
-        let found = self.lookup_fresh(region, name, v)?;
-        if let Lookup::Absent = found {
-            if let Some(msg) = self.elsewhere(region, name, v) {
-                return Err(msg);
-            }
-        }
-        Ok(found)
-    }
-
-    fn lookup(&self, v: HostView) -> Lookup {
-        if let Some((&start, e)) = self.entries.range(..=v.addr).next_back() {
-            let end = start + e.bytes;
-            if v.end() <= end {
-                return Lookup::Present(start);
-            }
-            if v.bytes > 0 && end > v.addr {
-                return Lookup::Overlap(start);
-            }
-        }
-        if v.bytes > 0 {
-            if let Some((&start, _)) = self.entries.range(v.addr.saturating_add(1)..v.end()).next()
-            {
-                return Lookup::Overlap(start);
-            }
-        }
-        Lookup::Absent
-    }
-
-    /// Why the entry `lookup` found for `v` cannot be `v`'s device copy: it starts where `v`
-    /// starts but holds another element type, or is shorter than `v`. Both mean that the data
-    /// it was made for is gone (dropped or reallocated without `exit data`, or moved) and other
-    /// data now lives at its address. `None` for `v`'s own entry, and for entries that
-    /// contain `v` from another start (a part of a present array).
-    fn stale(&self, region: &RegionInfo, name: &str, v: HostView, found: &Lookup) -> Option<String> {
-        let (Lookup::Present(start) | Lookup::Overlap(start)) = *found else { return None };
-        let e = &self.entries[&start];
-        if start != v.addr || v.bytes == 0 || (e.elem == v.elem && v.bytes <= e.bytes) {
-            return None;
-        }
-        Some(format!(
-            "acc: {region}: `{name}` ({} of `{}` at {:#x}) is not the data present at that address: \
-             `{}` ({} of `{}`) entered the device there by `{}` at {}:{} and never left it; \
-             it was probably dropped, reallocated or moved without `exit_data!` \
-             (use `acc::Mirror` for data that stays on the device beyond one scope)",
-            profile::human_bytes(v.bytes as u64),
-            v.elem,
-            v.addr,
-            e.name,
-            profile::human_bytes(e.bytes as u64),
-            e.elem,
-            e.entered.name,
-            e.entered.file,
-            e.entered.line
-        ))
-    }
-
-    /// [`lookup`](Self::lookup), with a stale entry at `v`'s address reported as an error.
-    fn lookup_fresh(&self, region: &RegionInfo, name: &str, v: HostView) -> Result<Lookup, String> {
-        let found = self.lookup(v);
-        match self.stale(region, name, v, &found) {
-            Some(msg) => Err(msg),
-            None => Ok(found),
-        }
-    }
-
-    /// The entries still present, one line each, for the report at exit.
-    pub(crate) fn leftovers(&self) -> Vec<String> {
-        self.entries
-            .iter()
-            .map(|(&start, e)| {
-                format!(
-                    "acc: at exit, `{}` ({} of `{}` at {start:#x}) is still on {}: it entered by `{}` at {}:{} \
-                     (references: {} structured, {} dynamic) and no `exit_data!` took it off (use `acc::Mirror`, which does)",
-                    e.name,
-                    profile::human_bytes(e.bytes as u64),
-                    e.elem,
-                    device_name(self.device),
-                    e.entered.name,
-                    e.entered.file,
-                    e.entered.line,
-                    e.structured,
-                    e.dynamic
-                )
-            })
-            .collect()
-    }
-
-    fn dev_of(&self, start: usize, v: HostView) -> DevPtr {
-        DevPtr(self.entries[&start].dev.0 + (v.addr - start) as u64)
-    }
-
-    fn overlap_error(&self, region: &RegionInfo, name: &str, v: HostView, start: usize) -> String {
-        let e = &self.entries[&start];
-        format!(
-            "acc: {region}: data `{name}` (bytes {:#x}..{:#x}) partially overlaps data `{}` already on the device (bytes {:#x}..{:#x}); \
-             a data clause must name present data whole, or a part inside it, or data that is not present at all",
-            v.addr,
-            v.end(),
-            e.name,
-            start,
-            start + e.bytes
-        )
-    }
-
-    /// Makes a new entry for `v`: allocates (unless host) and, if `copyin`, uploads.
-    #[allow(clippy::too_many_arguments)]
-    fn create(
-        &mut self,
-        b: &dyn Backend,
-        region: &'static RegionInfo,
-        name: &'static str,
-        v: HostView,
-        copyin: bool,
-        structured: usize,
-        dynamic: usize,
-    ) -> Result<(usize, u64), String> {
-        // The range is this device's from now on (checked and taken in one step: two threads
-        // on two devices cannot both take it).
-        {
-            let mut index = resident();
-            if let Some(msg) = self.elsewhere_in(&index, region, name, v) {
-                return Err(msg);
-            }
-            index.insert(v.addr, Resident { bytes: v.bytes, device: self.device, name, entered: region });
-        }
-        let made = self.make(b, region, name, v, copyin);
-        let dev = match made {
-            Ok(dev) => dev,
-            Err(e) => {
-                resident().remove(&v.addr);
-                return Err(e);
-            }
-        };
-        // Reads `ACC_NOTIFY` now, so that the report of what is left at exit is set up.
-        profile::notify_enabled();
-        let id = self.next_id;
-        self.next_id += 1;
-        self.entries.insert(
-            v.addr,
-            Entry {
-                bytes: v.bytes,
-                dev,
-                structured,
-                dynamic,
-                id,
-                name,
-                elem: v.elem,
-                entered: region,
-            },
-        );
-        Ok((v.addr, id))
-    }
-
-    /// The device copy of a new entry: allocated (unless host) and, if `copyin`, uploaded.
-    fn make(&self, b: &dyn Backend, region: &'static RegionInfo, name: &'static str, v: HostView, copyin: bool) -> Result<DevPtr, String> {
-        Ok(if b.is_host() {
-            DevPtr(v.addr as u64)
-        } else {
-            let dev = b.alloc(v.bytes).map_err(|e| {
-                format!(
-                    "acc: {region}: cannot allocate {} ({} bytes) for `{name}` on {}: {e}",
-                    profile::human_bytes(v.bytes as u64),
-                    v.bytes,
-                    device_name(self.device)
-                )
-            })?;
-            if copyin {
-                if let Err(e) = upload(b, region, name, dev, v) {
-                    // SAFETY: `dev` was just allocated by `b` and nothing else knows it.
-                    let _ = unsafe { b.free(dev) };
-                    return Err(e);
-                }
-            }
-            dev
-        })
-    }
-
-    /// Removes the entry at `start` if both counts are zero, copying `v` back first if asked.
-    /// With an async `queue`, the copy follows the work queued there and the memory is freed
-    /// once that work has completed.
-    #[allow(clippy::too_many_arguments)]
-    fn release_if_unused(
-        &mut self,
-        b: &dyn Backend,
-        region: &'static RegionInfo,
-        name: &'static str,
-        start: usize,
-        v: HostView,
-        copyout: bool,
-        queue: Option<i64>,
-    ) -> Result<(), String> {
-        let e = &self.entries[&start];
-        if e.structured > 0 || e.dynamic > 0 {
-            return Ok(());
-        }
-        let e = self.entries.remove(&start).expect("entry looked up above");
-        resident().remove(&start);
-        if b.is_host() {
-            return Ok(());
-        }
-        let copied = if copyout {
-            download_on(
-                b,
-                region,
-                name,
-                DevPtr(e.dev.0 + (v.addr - start) as u64),
-                v,
-                queue,
-            )
-        } else {
-            Ok(())
-        };
-        // SAFETY: the entry came from `b.alloc` and has just left the table, so this is the
-        // only free; the download above has completed (it is synchronous); the work queued
-        // on `queue` is waited for by `free_on`.
-        let freed = unsafe { free_on(b, e.dev, queue) }
-            .map_err(|err| format!("acc: {region}: freeing `{name}` on the device failed: {err}"));
-        copied.and(freed)
-    }
-
-    fn enter_structured(
-        &mut self,
-        b: &dyn Backend,
-        region: &'static RegionInfo,
-        name: &'static str,
-        v: HostView,
-        clause: Clause,
-    ) -> Result<(DevPtr, Option<Held>), String> {
-        if clause == Clause::DevicePtr {
-            return Ok((DevPtr(v.addr as u64), None));
-        }
-        match self.lookup_here(region, name, v)? {
-            Lookup::Present(start) => {
-                if v.bytes == 0 {
-                    return Ok((self.dev_of(start, v), None));
-                }
-                let e = self.entries.get_mut(&start).expect("looked up");
-                e.structured += 1;
-                let id = e.id;
-                Ok((self.dev_of(start, v), Some(Held { start, id })))
-            }
-            Lookup::Overlap(start) => Err(self.overlap_error(region, name, v, start)),
-            Lookup::Absent if v.bytes == 0 => Ok((absent_empty(b, v), None)),
-            Lookup::Absent => {
-                if clause == Clause::Present {
-                    return Err(format!(
-                        "acc: {region}: `present` data `{name}` is not on the device"
-                    ));
-                }
-                let copyin = matches!(clause, Clause::Copy | Clause::CopyIn);
-                let (start, id) = self.create(b, region, name, v, copyin, 1, 0)?;
-                Ok((self.dev_of(start, v), Some(Held { start, id })))
-            }
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn exit_structured(
-        &mut self,
-        b: &dyn Backend,
-        region: &'static RegionInfo,
-        name: &'static str,
-        v: HostView,
-        clause: Clause,
-        held: Held,
-        queue: Option<i64>,
-    ) -> Result<(), String> {
-        match self.entries.get_mut(&held.start) {
-            Some(e) if e.id == held.id => {
-                e.structured = e.structured.saturating_sub(1);
-                let copyout = matches!(clause, Clause::Copy | Clause::CopyOut);
-                self.release_if_unused(b, region, name, held.start, v, copyout, queue)
-            }
-            // Gone with a `shutdown` while the region was running: nothing to give back.
-            _ => Ok(()),
-        }
+/// Frees `dev`: after the work queued on `queue` (deferred until it has completed) when there
+/// is one, else after every busy queue (the CUDA backend's `free`).
+///
+/// # Safety
+/// As for [`Backend::free`], where "pending work" excludes the work queued on `queue`.
+unsafe fn free_on(b: &dyn Backend, dev: DevPtr, queue: Option<i64>) -> Result<(), String> {
+    match queue {
+        // SAFETY: the caller's contract.
+        Some(q) => unsafe { b.free_after(dev, q) },
+        // SAFETY: the caller's contract.
+        None => unsafe { b.free(dev) },
     }
 }
 
@@ -638,118 +235,114 @@ fn absent_empty(b: &dyn Backend, v: HostView) -> DevPtr {
     }
 }
 
-fn upload(
+/// A new entry for `v` in `t` with the given counts: its device copy allocated (unless the
+/// device is the host) and, if `copyin`, uploaded.
+#[allow(clippy::too_many_arguments)]
+fn create(
+    t: &mut Table,
     b: &dyn Backend,
     region: &'static RegionInfo,
     name: &'static str,
-    dev: DevPtr,
     v: HostView,
-) -> Result<(), String> {
-    upload_on(b, region, name, dev, v, None)
+    copyin: bool,
+    counts: (usize, usize),
+) -> Result<Held, String> {
+    let on = t.device_name();
+    let held = t.insert(region, name, v, counts, || {
+        if b.is_host() {
+            return Ok(DevPtr(v.addr as u64));
+        }
+        let dev = b.alloc(v.bytes).map_err(|e| {
+            format!(
+                "acc: {region}: cannot allocate {} ({} bytes) for `{name}` on {on}: {e}",
+                profile::human_bytes(v.bytes as u64),
+                v.bytes,
+            )
+        })?;
+        if copyin {
+            if let Err(e) = upload(b, region, name, dev, v, None) {
+                // SAFETY: `dev` was just allocated by `b` and nothing else knows it.
+                let _ = unsafe { b.free(dev) };
+                return Err(e);
+            }
+        }
+        Ok(dev)
+    })?;
+    // Reads `ACC_NOTIFY` now, so that the report of what is left at exit is set up.
+    arm_leftover_report();
+    Ok(held)
 }
 
-/// Copies `v` to `dev`: in order with the work queued on `queue` when there is one, done when
-/// this returns.
-fn upload_on(
+/// Removes the entry of `t` at `start` if both its counts are zero, copying `v` back first if
+/// `copyout`. With an async `queue`, the copy follows the work queued there and the memory is
+/// freed once that work has completed.
+#[allow(clippy::too_many_arguments)]
+fn release_if_unused(
+    t: &mut Table,
     b: &dyn Backend,
     region: &'static RegionInfo,
     name: &'static str,
-    dev: DevPtr,
+    start: usize,
     v: HostView,
+    copyout: bool,
     queue: Option<i64>,
 ) -> Result<(), String> {
-    let t = Instant::now();
-    // SAFETY: `v` describes live host data the caller keeps borrowed (the contract of
-    // `HostView`); `dev` has room for `v.bytes` bytes (an allocation of that size, or the
-    // matching part of a present array that contains `v`).
-    let copied = unsafe {
-        match queue {
-            #[cfg(feature = "cuda")]
-            Some(q) if cuda_backend(b).is_some() => cuda_backend(b)
-                .expect("checked")
-                .h2d_on_queue(dev.0, v.addr as *const u8, v.bytes, q)
-                .map_err(String::from),
-            _ => b.h2d(dev, v.addr as *const u8, v.bytes),
-        }
-    };
-    copied.map_err(|e| {
-        format!(
-            "acc: {region}: uploading `{name}` ({}) to the device failed: {e}",
-            profile::human_bytes(v.bytes as u64)
-        )
-    })?;
-    profile::record_named_transfer(
-        region,
-        profile::Track::of(b, None),
-        name,
-        Direction::HostToDevice,
-        v.bytes as u64,
-        t.elapsed().as_nanos() as u64,
-    );
-    Ok(())
-}
-
-/// The CUDA backend behind `b`, when it is one (for what only it does: async queues).
-#[cfg(feature = "cuda")]
-fn cuda_backend(b: &dyn Backend) -> Option<&crate::cuda::CudaBackend> {
-    b.as_any().downcast_ref()
-}
-
-/// Copies `dev` back to `v`: in order with the work queued on `queue` when there is one (the
-/// kernels of an async region), done when this returns (the host data is borrowed only until
-/// the construct ends, so nothing may write it later).
-fn download_on(
-    b: &dyn Backend,
-    region: &'static RegionInfo,
-    name: &'static str,
-    dev: DevPtr,
-    v: HostView,
-    queue: Option<i64>,
-) -> Result<(), String> {
-    let t = Instant::now();
-    // SAFETY: `v` describes live host data that the construct's caller holds mutably
-    // borrowed (the contract of `HostView` for written-back data); `dev` is the matching
-    // part of a live device allocation.
-    let copied = unsafe {
-        match queue {
-            #[cfg(feature = "cuda")]
-            Some(q) if cuda_backend(b).is_some() => cuda_backend(b)
-                .expect("checked")
-                .d2h_on_queue(v.addr as *mut u8, dev.0, v.bytes, q)
-                .map_err(String::from),
-            _ => b.d2h(v.addr as *mut u8, dev, v.bytes),
-        }
-    };
-    copied.map_err(|e| {
-        format!(
-            "acc: {region}: downloading `{name}` ({}) from the device failed: {e}",
-            profile::human_bytes(v.bytes as u64)
-        )
-    })?;
-    profile::record_named_transfer(
-        region,
-        profile::Track::of(b, queue),
-        name,
-        Direction::DeviceToHost,
-        v.bytes as u64,
-        t.elapsed().as_nanos() as u64,
-    );
-    Ok(())
-}
-
-/// Frees `dev`: after the work queued on `queue` (deferred until it has completed) when there
-/// is one, else after every busy queue (the CUDA backend's `free`).
-///
-/// # Safety
-/// As for [`Backend::free`], where "pending work" excludes the work queued on `queue`.
-unsafe fn free_on(b: &dyn Backend, dev: DevPtr, queue: Option<i64>) -> Result<(), String> {
-    match queue {
-        #[cfg(feature = "cuda")]
-        // SAFETY: the caller's contract.
-        Some(q) if cuda_backend(b).is_some() => unsafe { cuda_backend(b).expect("checked").free_after(dev.0, q) }.map_err(String::from),
-        // SAFETY: the caller's contract.
-        _ => unsafe { b.free(dev) },
+    let Some(base) = t.remove_if_unused(start) else { return Ok(()) };
+    if b.is_host() {
+        return Ok(());
     }
+    let copied = if copyout { download(b, region, name, DevPtr(base.0 + (v.addr - start) as u64), v, queue) } else { Ok(()) };
+    // SAFETY: the entry came from `b.alloc` and has just left the table, so this is the only
+    // free; the download above has completed (it is synchronous); the work queued on `queue`
+    // is waited for by `free_on`.
+    let freed = unsafe { free_on(b, base, queue) }.map_err(|err| format!("acc: {region}: freeing `{name}` on the device failed: {err}"));
+    copied.and(freed)
+}
+
+/// A structured construct's clause `clause` for `v`: its device address, and the reference
+/// it holds (none for `deviceptr` and zero-length data).
+fn enter_structured(
+    t: &mut Table,
+    b: &dyn Backend,
+    region: &'static RegionInfo,
+    name: &'static str,
+    v: HostView,
+    clause: Clause,
+) -> Result<(DevPtr, Option<Held>), String> {
+    if clause == Clause::DevicePtr {
+        return Ok((DevPtr(v.addr as u64), None));
+    }
+    match t.lookup_here(region, name, v)? {
+        Lookup::Present(start) if v.bytes == 0 => Ok((t.dev_of(start, v), None)),
+        Lookup::Present(start) => Ok((t.dev_of(start, v), Some(t.add_structured(start)))),
+        Lookup::Overlap(start) => Err(t.overlap_error(region, name, v, start)),
+        Lookup::Absent if v.bytes == 0 => Ok((absent_empty(b, v), None)),
+        Lookup::Absent if clause == Clause::Present => Err(format!("acc: {region}: `present` data `{name}` is not on the device")),
+        Lookup::Absent => {
+            let copyin = matches!(clause, Clause::Copy | Clause::CopyIn);
+            let held = create(t, b, region, name, v, copyin, (1, 0))?;
+            Ok((t.dev_of(v.addr, v), Some(held)))
+        }
+    }
+}
+
+/// Gives back the reference `held` of a structured construct's clause `clause` for `v`.
+#[allow(clippy::too_many_arguments)]
+fn exit_structured(
+    t: &mut Table,
+    b: &dyn Backend,
+    region: &'static RegionInfo,
+    name: &'static str,
+    v: HostView,
+    clause: Clause,
+    held: Held,
+    queue: Option<i64>,
+) -> Result<(), String> {
+    if !t.drop_structured(held) {
+        return Ok(());
+    }
+    let copyout = matches!(clause, Clause::Copy | Clause::CopyOut);
+    release_if_unused(t, b, region, name, held.start(), v, copyout, queue)
 }
 
 /// Runs `f` on the table of `dev` with its backend (opened at first use; an error once the
@@ -840,7 +433,7 @@ impl DataScope {
     /// the scope is dropped.
     pub fn enter(&mut self, name: &'static str, v: HostView, c: Clause) -> u64 {
         let region = self.region;
-        let (dev, held) = try_with_table_on(self.device(), |t, b| t.enter_structured(b, region, name, v, c)).unwrap_or_else(|msg| panic!("{msg}"));
+        let (dev, held) = try_with_table_on(self.device(), |t, b| enter_structured(t, b, region, name, v, c)).unwrap_or_else(|msg| panic!("{msg}"));
         if let Some(held) = held {
             self.entries.push(ScopeEntry {
                 name,
@@ -918,9 +511,7 @@ impl Drop for DataScope {
                     .rev()
                     .filter_map(|e| {
                         let clause = if e.stale { Clause::Create } else { e.clause };
-                        table
-                            .exit_structured(&*b, region, e.name, e.view, clause, e.held, self.queue)
-                            .err()
+                        exit_structured(&mut table, &*b, region, e.name, e.view, clause, e.held, self.queue).err()
                     })
                     .collect(),
             }
@@ -954,13 +545,11 @@ pub(crate) fn enter_data_in(dev: &Device, region: &'static RegionInfo, name: &'s
     }
     try_with_table_on(dev, |t, b| match t.lookup_here(region, name, v)? {
         Lookup::Present(start) => {
-            t.entries.get_mut(&start).expect("looked up").dynamic += 1;
+            t.add_dynamic(start);
             Ok(())
         }
         Lookup::Overlap(start) => Err(t.overlap_error(region, name, v, start)),
-        Lookup::Absent => t
-            .create(b, region, name, v, c == EnterClause::CopyIn, 0, 1)
-            .map(|_| ()),
+        Lookup::Absent => create(t, b, region, name, v, c == EnterClause::CopyIn, (0, 1)).map(|_| ()),
     })
     .unwrap_or_else(|msg| panic!("{msg}"))
 }
@@ -1009,12 +598,10 @@ pub(crate) fn try_exit_data_in(
         Lookup::Absent => Ok(()),
         Lookup::Overlap(start) => Err(t.overlap_error(region, name, v, start)),
         Lookup::Present(start) => {
-            let e = t.entries.get_mut(&start).expect("looked up");
-            if e.dynamic == 0 {
+            if !t.drop_dynamic(start, finalize) {
                 return Ok(());
             }
-            e.dynamic = if finalize { 0 } else { e.dynamic - 1 };
-            t.release_if_unused(b, region, name, start, v, c == ExitClause::CopyOut, None)
+            release_if_unused(t, b, region, name, start, v, c == ExitClause::CopyOut, None)
         }
     })
 }
@@ -1056,9 +643,9 @@ fn update_queued(
         Lookup::Present(start) => {
             let dev = t.dev_of(start, v);
             if to_host {
-                download_on(b, region, name, dev, v, queue)
+                download(b, region, name, dev, v, queue)
             } else {
-                upload_on(b, region, name, dev, v, queue)
+                upload(b, region, name, dev, v, queue)
             }
         }
     }
@@ -1132,6 +719,23 @@ fn view_is_present(v: HostView) -> bool {
 /// The construct `is_present` names in its (unused) messages.
 static UNNAMED: RegionInfo = RegionInfo { name: "is_present", kind: "is_present", file: "", line: 0, kernel: "" };
 
+/// Under `ACC_NOTIFY`, registers [`report_leftovers`] to run at process exit (once, the
+/// first time data enters a device).
+fn arm_leftover_report() {
+    static ARMED: std::sync::Once = std::sync::Once::new();
+    if !profile::notify_enabled() {
+        return;
+    }
+    ARMED.call_once(|| {
+        extern "C" fn at_exit_notify() {
+            // A panic must not cross the C boundary; nothing useful is left to do then.
+            let _ = std::panic::catch_unwind(report_leftovers);
+        }
+        // SAFETY: a plain `extern "C" fn()` that never unwinds, registered once.
+        unsafe { libc::atexit(at_exit_notify) };
+    });
+}
+
 /// Prints, on stderr, one line for each array still on a device (for the report at process
 /// exit under `ACC_NOTIFY`). Skips a device whose table another thread holds (the report must
 /// not wait).
@@ -1157,14 +761,7 @@ pub fn present_counts(v: HostView) -> Option<(usize, usize)> {
 
 /// [`present_counts`] on device `dev`.
 pub(crate) fn present_counts_in(dev: &Device, v: HostView) -> Option<(usize, usize)> {
-    let table = dev.table.lock().unwrap_or_else(PoisonError::into_inner);
-    match table.lookup(v) {
-        Lookup::Present(start) => {
-            let e = &table.entries[&start];
-            Some((e.structured, e.dynamic))
-        }
-        _ => None,
-    }
+    dev.table.lock().unwrap_or_else(PoisonError::into_inner).counts(v)
 }
 
 #[cfg(test)]
