@@ -115,7 +115,7 @@ fn fail(msg: String) -> ! {
 
 /// The CUDA backend of the calling thread's device; panics naming `region` when its device
 /// is not a CUDA device.
-fn cuda_of(region: &RegionInfo) -> Arc<CudaBackend> {
+pub(crate) fn cuda_of(region: &RegionInfo) -> Arc<CudaBackend> {
     crate::devices::cuda_backend().unwrap_or_else(|| panic!("acc: {region}: the region's GPU path ran without a CUDA device"))
 }
 
@@ -194,9 +194,15 @@ const ENTRY: usize = 16;
 impl Partials {
     /// Room for `vars` reduction variables of the launch `geom` (none when `vars == 0`).
     pub fn new(region: &'static RegionInfo, vars: usize, geom: &Geometry) -> Self {
-        let grid = if geom.serial { 1 } else if geom.num_gangs > 0 { geom.num_gangs } else { MAX_DEFAULT_GRID };
-        let buf = (vars > 0).then(|| {
-            let b = cuda_of(region);
+        let cuda = (vars > 0).then(|| cuda_of(region));
+        let grid = if geom.serial {
+            1
+        } else if geom.num_gangs > 0 {
+            geom.num_gangs
+        } else {
+            cuda.as_deref().map_or(0, max_default_grid)
+        };
+        let buf = cuda.map(|b| {
             let buf = b
                 .take_mapped(vars * grid * ENTRY)
                 .unwrap_or_else(|e| panic!("acc: {region}: cannot allocate reduction partials: {e}"));
@@ -296,8 +302,11 @@ impl Drop for Partials {
 /// thread, then the locals.
 const GROUP_LOCALS_SHARED: u32 = 48 * 1024;
 
-/// The largest grid a launch without `num_gangs` gets (partials are sized for it).
-pub const MAX_DEFAULT_GRID: usize = 132 * 32;
+/// The largest grid a launch without `num_gangs` gets on `cuda` (partials are sized for
+/// it): 32 blocks per multiprocessor of its device (4224 on an H100's 132).
+pub fn max_default_grid(cuda: &CudaBackend) -> usize {
+    cuda.sm_count() as usize * 32
+}
 
 /// The module of the PTX text `ptx` on `cuda`, loaded once per process: the PTX is a
 /// `'static` text (embedded by `include_str!`), so its address identifies it, and hashing it
@@ -369,7 +378,7 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
                 }
             };
             let needed = geom.threads_wanted().div_ceil(block as usize).max(1);
-            wave.min(needed.min(u32::MAX as usize) as u32).min(MAX_DEFAULT_GRID as u32)
+            wave.min(needed.min(u32::MAX as usize) as u32).min(max_default_grid(cuda) as u32)
         };
         let mut cfg = LaunchConfig::linear(grid, bx).with_shared(shared);
         cfg.block = (bx, by, 1);
