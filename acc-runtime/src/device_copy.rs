@@ -33,4 +33,7 @@ unsafe impl<T: DeviceCopy, const N: usize> DeviceCopy for [T; N] {}
 
 // SAFETY: `Captures` is `repr(C)` bytes and a length, `Copy`, and all-zero is a valid value
 // (no values); the kernel reads it with the same layout (it is acc-device's own type).
+// Internal (kernels take their captures as one): kept out of the "other types implement
+// `DeviceCopy`" list of users' errors.
+#[diagnostic::do_not_recommend]
 unsafe impl DeviceCopy for acc_device::Captures {}
