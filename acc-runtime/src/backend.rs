@@ -6,6 +6,24 @@
 //! (`devices::cuda_backend`, feature `cuda`).
 
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// How many times the process may have written device memory: kernel launches and uploads
+/// (see [`note_device_write`]).
+static DEVICE_WRITES: AtomicU64 = AtomicU64::new(0);
+
+/// Notes that device memory may change now (a kernel launch, an upload): a data region that
+/// unwinds copies its `copyout` data back only when something wrote the device since it
+/// entered (else the device copies hold nothing the program wrote: see
+/// `data::DataScope`'s drop).
+pub(crate) fn note_device_write() {
+    DEVICE_WRITES.fetch_add(1, Ordering::AcqRel);
+}
+
+/// The count [`note_device_write`] keeps (any device, any thread: a conservative witness).
+pub(crate) fn device_writes() -> u64 {
+    DEVICE_WRITES.load(Ordering::Acquire)
+}
 
 /// A device type, as OpenACC's `acc_device_t` (only the ones acc implements).
 ///

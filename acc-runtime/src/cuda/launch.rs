@@ -251,6 +251,7 @@ impl CudaBackend {
         if let Some((start, _)) = &events {
             start.record(stream).doing(|| "timing a launch".into())?;
         }
+        crate::backend::note_device_write();
         let ptrs = args.pointers();
         // SAFETY: `f` is a kernel of a loaded module; `ptrs` holds one pointer per parameter,
         // each to the parameter's bytes, alive for the call (the driver copies them at

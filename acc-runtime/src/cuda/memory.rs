@@ -132,11 +132,26 @@ impl CudaBackend {
     /// Allocates `bytes` of device memory (at least 1), returning its device address.
     pub fn alloc_bytes(&self, bytes: usize) -> Result<u64, CudaError> {
         self.enter()?;
-        // Rounded up to 16 bytes: an 8- or 16-bit atomic is a compare-and-swap of the aligned
+        // Rounded up to 8 bytes: an 8- or 16-bit atomic is a compare-and-swap of the aligned
         // 32-bit word around it, which must lie inside the allocation (the driver pads
-        // allocations anyway; compute-sanitizer checks the size asked for).
-        let size = bytes.max(1).next_multiple_of(16);
-        driver::mem_alloc(size).doing(|| format!("allocating {bytes} bytes on {}", self.label)).map_err(|e| self.fail(e))
+        // allocations anyway; compute-sanitizer checks the size asked for). The tail past
+        // `bytes` is zeroed: that compare-and-swap reads it (an `i8` atomic on the last
+        // element of a 3-byte array reads byte 3), and nothing else ever writes it.
+        let size = bytes.max(1).next_multiple_of(8);
+        let p = driver::mem_alloc(size).doing(|| format!("allocating {bytes} bytes on {}", self.label)).map_err(|e| self.fail(e))?;
+        if size > bytes {
+            let s = self.sync_stream.raw();
+            // SAFETY: `p + bytes .. p + size` lies in the allocation just made; the
+            // synchronisation ends the work before anyone else can use `p`.
+            let zeroed = unsafe { driver::memset_d8_async(p + bytes as u64, 0, size - bytes, s).and_then(|()| driver::stream_synchronize(s)) }
+                .doing(|| format!("zeroing the {} padding bytes of an allocation", size - bytes));
+            if let Err(e) = zeroed {
+                // SAFETY: allocated above, known to nobody else, no work pending on it.
+                let _ = unsafe { driver::mem_free(p) };
+                return Err(self.fail(e));
+            }
+        }
+        Ok(p)
     }
 
     /// Frees device memory from [`alloc_bytes`](Self::alloc_bytes), after waiting for the

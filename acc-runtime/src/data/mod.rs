@@ -390,6 +390,10 @@ pub struct DataScope {
     /// The device the scope entered its data on (its thread's device at the first
     /// [`enter`](Self::enter)): the references go back there, whatever the thread does meanwhile.
     device: std::cell::OnceCell<Arc<Device>>,
+    /// [`crate::backend::device_writes`] when the last clause entered: a scope that unwinds
+    /// with it unchanged (no kernel launched, nothing uploaded since) copies no `copyout`
+    /// data back, as its device copies hold nothing the program wrote.
+    entered_at: u64,
 }
 
 impl DataScope {
@@ -410,6 +414,7 @@ impl DataScope {
             entries: Vec::new(),
             queue,
             device: std::cell::OnceCell::new(),
+            entered_at: 0,
         }
     }
 
@@ -443,6 +448,7 @@ impl DataScope {
                 stale: false,
             });
         }
+        self.entered_at = crate::backend::device_writes();
         dev.0
     }
 
@@ -497,6 +503,11 @@ impl Drop for DataScope {
         }
         let region = self.region;
         let Some(device) = self.device.take() else { return };
+        // Unwinding before anything wrote the device since the region entered: `copyout`
+        // data was never written there (its device copy is uninitialised memory), and copying
+        // it back would put garbage over the host's data. Every exit where the device copy
+        // may have changed still copies back.
+        let untouched = std::thread::panicking() && crate::backend::device_writes() == self.entered_at;
         let errors: Vec<String> = {
             let mut table = device.table.lock().unwrap_or_else(PoisonError::into_inner);
             match device.backend_if_open() {
@@ -510,7 +521,7 @@ impl Drop for DataScope {
                     .drain(..)
                     .rev()
                     .filter_map(|e| {
-                        let clause = if e.stale { Clause::Create } else { e.clause };
+                        let clause = if e.stale || (untouched && e.clause == Clause::CopyOut) { Clause::Create } else { e.clause };
                         exit_structured(&mut table, &*b, region, e.name, e.view, clause, e.held, self.queue).err()
                     })
                     .collect(),

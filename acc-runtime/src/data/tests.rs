@@ -521,6 +521,36 @@ fn gpu_clauses_move_what_they_say() {
     });
 }
 
+/// A data region that unwinds before anything wrote the device copies back no `copyout`
+/// data (its device copy holds nothing the program wrote: copying it would put garbage over
+/// the host's data, and read memory no one initialised); once a kernel may have written it,
+/// unwinding copies it back as any exit does.
+#[test]
+fn gpu_unwinding_copyout_copies_back_only_what_the_device_may_have_written() {
+    with_mock(|mock| {
+        let mut c = vec![7.0f32; 4];
+        let msg = caught(|| {
+            let mut s = DataScope::new(&K);
+            let dc = s.enter("c", view(&c), Clause::CopyOut);
+            set_f32(mock, dc, &[9.0; 4]); // what uninitialised device memory might hold
+            panic!("before any launch");
+        });
+        assert_eq!(msg, "before any launch");
+        assert_eq!(c, [7.0; 4], "no kernel wrote `c`: the host keeps its data");
+        assert_eq!(mock.counts(), (1, 1, 0, 0), "freed, not downloaded");
+        let msg = caught(|| {
+            let mut s = DataScope::new(&K);
+            let dc = s.enter("c", view(&c), Clause::CopyOut);
+            crate::backend::note_device_write(); // a launch
+            set_f32(mock, dc, &[4.0; 4]); // "the kernel"
+            panic!("after a launch");
+        });
+        assert_eq!(msg, "after a launch");
+        assert_eq!(c, [4.0; 4], "a kernel may have written `c`: copied back while unwinding");
+        c[0] = 0.0;
+    });
+}
+
 #[test]
 fn gpu_present_or_moves_nothing() {
     with_mock(|mock| {

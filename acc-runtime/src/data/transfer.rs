@@ -29,6 +29,9 @@ pub(crate) unsafe fn transfer(
     bytes: usize,
     queue: Option<i64>,
 ) -> Result<(), String> {
+    if dir == Direction::HostToDevice {
+        crate::backend::note_device_write();
+    }
     let t = Instant::now();
     // SAFETY: the caller's contract is the backend's.
     let copied = unsafe {
