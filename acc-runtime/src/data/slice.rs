@@ -124,20 +124,38 @@ impl<T: Copy> DeviceSlice<T> {
     /// Panics when the calling thread's device is not the one the slice lives on (a region
     /// that takes the slice calls this): one device cannot use another's memory.
     pub fn device_ptr(&self) -> u64 {
+        if let Some(msg) = self.elsewhere() {
+            panic!("{msg}");
+        }
+        self.raw_ptr()
+    }
+
+    /// Why the calling thread cannot use the slice: its device is not the one the slice
+    /// lives on. `None` when it is.
+    fn elsewhere(&self) -> Option<String> {
         let (ty, num) = match &self.mem {
             Mem::Host(_) => (crate::DeviceType::Host, 0),
             Mem::Device { backend, .. } => (backend.device_type(), backend.device_num()),
         };
         let here = devices::current_device();
-        if (here.device_type(), here.num()) != (ty, num) {
-            panic!(
+        ((here.device_type(), here.num()) != (ty, num)).then(|| {
+            format!(
                 "acc::DeviceSlice: a slice of {} elements on {ty} device {num} used on {here}, this thread's device: \
                  data on one device is not visible on another (make it on this thread's device, or use it from a thread \
                  whose device is {ty} device {num})",
                 self.len
-            );
+            )
+        })
+    }
+
+    /// Why the host cannot reach the elements of a slice that lives on a GPU in place: a
+    /// region on the host device that takes it (the devices differ), or a read or write by
+    /// the host program itself.
+    fn not_in_host_memory(&self, what: &str, verb: &str, instead: &str, gpu: &str) -> String {
+        match self.elsewhere().filter(|_| devices::current_device().device_type() == crate::DeviceType::Host) {
+            Some(msg) => msg,
+            None => format!("acc::DeviceSlice::{what}: the data lives on {gpu} and the host cannot {verb} it in place; use `{instead}`"),
         }
-        self.raw_ptr()
     }
 
     fn raw_ptr(&self) -> u64 {
@@ -220,10 +238,7 @@ impl<T: Copy> DeviceSlice<T> {
     pub fn host_slice(&self) -> &[T] {
         match &self.mem {
             Mem::Host(v) => v,
-            Mem::Device { backend, .. } => panic!(
-                "acc::DeviceSlice::host_slice: the data lives on {} and the host cannot read it in place; use `to_host()`",
-                backend.name()
-            ),
+            Mem::Device { backend, .. } => panic!("{}", self.not_in_host_memory("host_slice", "read", "to_host()", backend.name())),
         }
     }
 
@@ -231,12 +246,12 @@ impl<T: Copy> DeviceSlice<T> {
     ///
     /// Panics when the data lives on a GPU: use [`copy_from_host`](Self::copy_from_host).
     pub fn host_slice_mut(&mut self) -> &mut [T] {
+        if let Mem::Device { backend, .. } = &self.mem {
+            panic!("{}", self.not_in_host_memory("host_slice_mut", "write", "copy_from_host()", backend.name()));
+        }
         match &mut self.mem {
             Mem::Host(v) => v,
-            Mem::Device { backend, .. } => panic!(
-                "acc::DeviceSlice::host_slice_mut: the data lives on {} and the host cannot write it in place; use `copy_from_host()`",
-                backend.name()
-            ),
+            Mem::Device { .. } => unreachable!("panicked above"),
         }
     }
 }

@@ -755,6 +755,25 @@ fn gpu_device_slice() {
     });
 }
 
+/// A region on the host device that takes a slice living on a GPU (it reaches the elements
+/// through `host_slice(_mut)`) is refused as any use from another device is, naming both.
+#[test]
+fn gpu_device_slice_on_the_host_device_names_both_devices() {
+    with_mock(|_| {
+        let mut d = DeviceSlice::from_host(&[1u32, 2, 3]);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                crate::set_device(crate::DeviceType::Host, 0);
+                for msg in [caught(|| { let _ = d.host_slice_mut(); }), caught(|| { let _ = d.host_slice(); })] {
+                    assert!(msg.contains("on nvidia device 0 used on host device 0"), "{msg}");
+                }
+            });
+        });
+        let msg = caught(|| { let _ = d.host_slice(); });
+        assert!(msg.contains("lives on mock GPU") && msg.contains("to_host"), "{msg}");
+    });
+}
+
 #[test]
 fn check_unmoved_accepts_data_in_place() {
     let _g = shared();
