@@ -16,6 +16,8 @@ python3 tests/gen/papers.py --check
 # The differential tester's programs (difftest/, run by `cargo test --workspace` below with the
 # seed it prints: 300 shapes x 10 inputs on the host backend).
 python3 tests/gen/difftest.py --check
+# The runtime layers one way (issue 13): no import cycle among acc-runtime's modules.
+python3 scripts/import-cycles.py
 cargo test --workspace
 # The papers' reduction testsuite bench (benches/papers.rs, its regions generated above) on the
 # host backend at a small size, every result checked (the GPU run: scripts/gpu-papers.sh).
