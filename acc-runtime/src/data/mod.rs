@@ -319,7 +319,10 @@ fn enter_structured(
         Lookup::Absent if v.bytes == 0 => Ok((absent_empty(b, v), None)),
         Lookup::Absent if clause == Clause::Present => Err(format!("acc: {region}: `present` data `{name}` is not on the device")),
         Lookup::Absent => {
-            let copyin = matches!(clause, Clause::Copy | Clause::CopyIn);
+            // `copyout` uploads too: elements the device never writes (a stencil's boundary)
+            // come back as the host had them, as on the host backend, where OpenACC leaves
+            // them undefined (the device's uninitialised memory).
+            let copyin = matches!(clause, Clause::Copy | Clause::CopyIn | Clause::CopyOut);
             let held = create(t, b, region, name, v, copyin, (1, 0))?;
             Ok((t.dev_of(v.addr, v), Some(held)))
         }

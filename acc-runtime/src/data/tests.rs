@@ -512,19 +512,37 @@ fn gpu_clauses_move_what_they_say() {
             s.enter("a", view(&a), Clause::CopyIn);
             let dc = s.enter("c", view(&c), Clause::CopyOut);
             s.enter("t", view(&t), Clause::Create);
-            assert_eq!(mock.counts(), (3, 0, 1, 0), "only copyin uploads");
+            assert_eq!(mock.counts(), (3, 0, 2, 0), "copyin and copyout upload, create does not");
             set_f32(mock, dc, &[4.0; 8]);
         }
-        assert_eq!(mock.counts(), (3, 3, 1, 1), "only copyout downloads");
+        assert_eq!(mock.counts(), (3, 3, 2, 1), "only copyout downloads");
         assert_eq!(c, [4.0; 8]);
         c[0] = 1.0;
     });
 }
 
+/// Elements of `copyout` data that no kernel writes (a stencil's boundary rows) come back as
+/// the host had them, as on the host backend: the device copy starts as the host's data, not
+/// as uninitialised device memory (seen on an H100 under initcheck: `smooth` in
+/// tests/semantics_methods.rs copied out two elements it never wrote).
+#[test]
+fn gpu_copyout_keeps_what_the_device_does_not_write() {
+    with_mock(|mock| {
+        let mut c = vec![7.0f32; 4];
+        {
+            let mut s = DataScope::new(&K);
+            let dc = s.enter("c", view(&c), Clause::CopyOut);
+            crate::backend::note_device_write(); // a launch
+            set_f32(mock, dc + 4, &[4.0; 2]); // "the kernel" writes c[1..3]
+        }
+        assert_eq!(c, [7.0, 4.0, 4.0, 7.0]);
+        c[0] = 0.0;
+    });
+}
+
 /// A data region that unwinds before anything wrote the device copies back no `copyout`
-/// data (its device copy holds nothing the program wrote: copying it would put garbage over
-/// the host's data, and read memory no one initialised); once a kernel may have written it,
-/// unwinding copies it back as any exit does.
+/// data (its device copy holds nothing the program wrote: the copy would be wasted); once a
+/// kernel may have written it, unwinding copies it back as any exit does.
 #[test]
 fn gpu_unwinding_copyout_copies_back_only_what_the_device_may_have_written() {
     with_mock(|mock| {
@@ -532,12 +550,12 @@ fn gpu_unwinding_copyout_copies_back_only_what_the_device_may_have_written() {
         let msg = caught(|| {
             let mut s = DataScope::new(&K);
             let dc = s.enter("c", view(&c), Clause::CopyOut);
-            set_f32(mock, dc, &[9.0; 4]); // what uninitialised device memory might hold
+            set_f32(mock, dc, &[9.0; 4]); // not what a kernel wrote: must not come back
             panic!("before any launch");
         });
         assert_eq!(msg, "before any launch");
         assert_eq!(c, [7.0; 4], "no kernel wrote `c`: the host keeps its data");
-        assert_eq!(mock.counts(), (1, 1, 0, 0), "freed, not downloaded");
+        assert_eq!(mock.counts(), (1, 1, 1, 0), "uploaded on entry, freed, not downloaded");
         let msg = caught(|| {
             let mut s = DataScope::new(&K);
             let dc = s.enter("c", view(&c), Clause::CopyOut);
