@@ -247,9 +247,9 @@ fn resource_lines(name: &str, ptx: &BTreeMap<String, Resources>, ptxas: Option<&
         regs.push_str(&format!(", {} 16-bit", r.regs16));
     }
     vec![format!(
-        "resources (PTX declarations; no ptxas on PATH): {regs} virtual registers and {} predicates{} (ptxas maps them to fewer physical registers), {} bytes of local memory ({}), {} bytes static shared memory (+ the dynamic shared memory above)",
+        "resources (PTX declarations; no ptxas on PATH): {regs} virtual registers and {} predicates (ptxas maps them to fewer physical registers{}), {} bytes of local memory ({}), {} bytes static shared memory (+ the dynamic shared memory above)",
         r.preds,
-        if r.calls { " in the entry (the functions it calls have their own)" } else { "" },
+        if r.calls { "; the functions the kernel calls have their own" } else { "" },
         r.local,
         if r.local == 0 { "no stack frame" } else { "a stack frame: arrays or spills in local memory" },
         r.shared
@@ -390,7 +390,7 @@ ptxas info    : Used 6 registers, 360 bytes cmem[0]
         let lines = resource_lines("acc_src_a_rs_l3_k_0", &BTreeMap::new(), Some(&p), "sm_90");
         assert_eq!(lines[0], "resources (ptxas -v, sm_90): 40 registers, 48 bytes stack frame, 8 bytes spill stores, 12 bytes spill loads, 256 bytes static shared memory (+ the dynamic shared memory above)");
         let lines = resource_lines("acc_src_a_rs_l3_k_0", &ptx_resources(PTX), None, "sm_90");
-        assert!(lines[0].starts_with("resources (PTX declarations; no ptxas on PATH): 24 32-bit, 34 64-bit, 3 16-bit virtual registers and 5 predicates in the entry"), "{}", lines[0]);
+        assert!(lines[0].starts_with("resources (PTX declarations; no ptxas on PATH): 24 32-bit, 34 64-bit, 3 16-bit virtual registers and 5 predicates (ptxas maps them to fewer physical registers; the functions the kernel calls have their own)"), "{}", lines[0]);
         assert!(lines[0].contains("48 bytes of local memory (a stack frame"), "{}", lines[0]);
     }
 
