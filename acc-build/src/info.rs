@@ -203,19 +203,20 @@ pub(crate) fn parse_ptxas(output: &str) -> BTreeMap<String, Ptxas> {
     out
 }
 
-/// `ptxas -v` run over each PTX module (written under `dir`), when a `ptxas` is on `PATH`:
-/// what it says of each kernel, or `None` (no ptxas, or it failed; the PTX's declarations
-/// are reported then).
-fn run_ptxas(modules: &[String], dir: &Path, sm: &str) -> Option<BTreeMap<String, Ptxas>> {
-    let found = std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("ptxas").is_file()));
-    if !found {
-        return None;
-    }
+/// The `ptxas` on `PATH`, if there is one.
+fn find_ptxas() -> Option<std::path::PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|d| d.join("ptxas")).find(|p| p.is_file())
+}
+
+/// `ptxas -v` (the program at `ptxas`) run over each PTX module (written under `dir`): what it
+/// says of each kernel, or `None` when it failed (the PTX's declarations are reported then).
+fn run_ptxas(ptxas: &Path, modules: &[String], dir: &Path, sm: &str) -> Option<BTreeMap<String, Ptxas>> {
     let mut all = BTreeMap::new();
     for (m, text) in modules.iter().enumerate() {
         let file = dir.join(format!("acc-info-{m}.ptx"));
         std::fs::write(&file, text).ok()?;
-        let out = std::process::Command::new("ptxas")
+        let out = std::process::Command::new(ptxas)
             .args(["-v", "--gpu-name", sm, "-o"])
             .arg(dir.join("acc-info.cubin"))
             .arg(&file)
@@ -267,7 +268,7 @@ pub(crate) fn report(reports: &[RegionReport], want: &Want, modules: &[String], 
     for m in modules {
         ptx.extend(ptx_resources(m));
     }
-    let ptxas = run_ptxas(modules, out_dir, sm);
+    let ptxas = find_ptxas().and_then(|p| run_ptxas(&p, modules, out_dir, sm));
     let mut text = String::new();
     for r in chosen {
         text.push_str(&r.render(&|k| resource_lines(k, &ptx, ptxas.as_ref(), sm)));
@@ -392,6 +393,33 @@ ptxas info    : Used 6 registers, 360 bytes cmem[0]
         let lines = resource_lines("acc_src_a_rs_l3_k_0", &ptx_resources(PTX), None, "sm_90");
         assert!(lines[0].starts_with("resources (PTX declarations; no ptxas on PATH): 24 32-bit, 34 64-bit, 3 16-bit virtual registers and 5 predicates (ptxas maps them to fewer physical registers; the functions the kernel calls have their own)"), "{}", lines[0]);
         assert!(lines[0].contains("48 bytes of local memory (a stack frame"), "{}", lines[0]);
+    }
+
+    /// A stand-in for ptxas: checks its arguments and prints what `ptxas -v` prints.
+    #[cfg(unix)]
+    #[test]
+    fn ptxas_is_run_on_each_module_when_there_is_one() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("acc-info-ptxas-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fake = dir.join("ptxas");
+        std::fs::write(
+            &fake,
+            "#!/bin/sh\n[ \"$1 $2 $3\" = \"-v --gpu-name sm_90\" ] || exit 3\ngrep -q acc_src_a_rs_l3_k_0 \"$6\" || exit 4\n\
+             echo \"ptxas info    : Compiling entry function 'acc_src_a_rs_l3_k_0' for 'sm_90'\" >&2\n\
+             echo \"ptxas info    : Function properties for acc_src_a_rs_l3_k_0\" >&2\n\
+             echo \"    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\" >&2\n\
+             echo \"ptxas info    : Used 32 registers, 380 bytes cmem[0]\" >&2\n",
+        )
+        .unwrap();
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let got = run_ptxas(&fake, &[PTX.to_string()], &dir, "sm_90").expect("the stand-in ran");
+        assert_eq!(got["acc_src_a_rs_l3_k_0"], Ptxas { registers: 32, ..Ptxas::default() });
+        // A failing ptxas leaves the PTX's declarations to the report.
+        assert!(run_ptxas(&fake, &[PTX.to_string()], &dir, "sm_80").is_none());
+        // The modules it was given are not left behind.
+        assert!(!dir.join("acc-info-0.ptx").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
