@@ -165,7 +165,7 @@ fn mentions(text: &str, name: &str) -> bool {
 pub(crate) fn parse_ptxas(output: &str) -> BTreeMap<String, Ptxas> {
     let mut out: BTreeMap<String, Ptxas> = BTreeMap::new();
     let mut cur: Option<String> = None;
-    let num = |s: &str| s.trim().split_whitespace().next().and_then(|n| n.parse::<u64>().ok()).unwrap_or(0);
+    let num = |s: &str| s.split_whitespace().next().and_then(|n| n.parse::<u64>().ok()).unwrap_or(0);
     for l in output.lines() {
         let t = l.trim();
         if let Some(rest) = t.strip_prefix("ptxas info    : Compiling entry function '").or_else(|| t.split_once("Compiling entry function '").map(|(_, r)| r)) {

@@ -701,12 +701,12 @@ pub fn device_region(
         None => free,
     };
     out.inputs = free.sig.inputs.iter().cloned().collect();
-    let forms: Vec<(ItemFn, String)> = match forms {
-        None => vec![(free.clone(), f.sig.ident.to_string())],
-        Some(forms) => forms.into_iter().map(|fm| (fm.f.clone(), fm.f.sig.ident.to_string())).collect(),
+    // (Each form with how messages name it: an instance as `axpy::<f32>`.)
+    let forms: Vec<(ItemFn, String, String)> = match forms {
+        None => vec![(free.clone(), f.sig.ident.to_string(), f.sig.ident.to_string())],
+        Some(forms) => forms.into_iter().map(|fm| (fm.f.clone(), fm.f.sig.ident.to_string(), fm.display)).collect(),
     };
-    let generic = f.sig.generics.params.iter().any(|g| !matches!(g, syn::GenericParam::Lifetime(_)));
-    for (form, name) in forms {
+    for (form, name, display) in forms {
         let mut errors = Errors::default();
         let params = region::params(&form, &mut errors);
         let base = kernel_name(&src.file, src.line, &name);
@@ -730,11 +730,6 @@ pub fn device_region(
                     }
                 }
                 notes.0.extend(g.notes.0);
-                let display = match (&seen, generic) {
-                    (Some(_), _) => method::display(&f.sig.ident),
-                    (None, true) => name.clone(),
-                    (None, false) => f.sig.ident.to_string(),
-                };
                 out.reports.push(info::RegionReport {
                     file: src.file.clone(),
                     line: src.line as usize,

@@ -196,3 +196,20 @@ fn the_info_clause_marks_the_region() {
     assert_eq!(r.reports.len(), 1);
     assert_eq!(r.reports[0].kernels.len(), 1);
 }
+
+#[test]
+fn each_instance_of_a_generic_region_has_its_report() {
+    let text = "#[acc::parallel(instances(f32, f64))]
+fn axpy<T: Copy + core::ops::Mul<Output = T> + core::ops::Add<Output = T>>(a: T, x: &[T], y: &mut [T]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..y.len() {
+        y[i] = a * x[i] + y[i];
+    }
+}";
+    let r = report(RegionKind::Parallel, "src/blas.rs", 3, text);
+    has(&r, "src/blas.rs:3:", &["parallel region `axpy::<f32>`: 1 kernel"]);
+    has(&r, "src/blas.rs:3:", &["parallel region `axpy::<f64>`: 1 kernel"]);
+    has(&r, "src/blas.rs:4:", &["data: copy(y) (if not already present) [implicit: a `&mut [T]` is copied in and out]"]);
+    has(&r, "src/blas.rs:4:", &["data: `a` by value"]);
+    assert_eq!(r.matches("loop `i`: gang, vector -> blockIdx.x, threadIdx.x").count(), 2, "{r}");
+}
