@@ -315,6 +315,8 @@ impl<'a> Scheduler<'a> {
             }
             self.lower_body(&body.stmts, &inner, &mut child_unreduced)?
         } else {
+            // info: the loops inside, which each thread runs in order.
+            self.note_sequential_loops(&body);
             let b = (self.body_of)(&body);
             let stmts = &b.stmts;
             quote! {
@@ -727,6 +729,53 @@ impl<'a> Scheduler<'a> {
         };
         let attrs = &i.attrs;
         Some(quote!(#(#attrs)* if #cond { #then } #otherwise))
+    }
+
+    /// info: the `for` loops of `body` (which holds no parallel loop: one thread runs it) and
+    /// why each runs in order.
+    fn note_sequential_loops(&mut self, body: &syn::Block) {
+        struct V(RegionKind, Vec<(usize, String)>);
+        impl<'ast> Visit<'ast> for V {
+            fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
+                let kind = self.0;
+                let var = quote::ToTokens::to_token_stream(&*f.pat).to_string();
+                let d = f.attrs.iter().find(|a| is_acc_path(a.path(), "loop")).map(|a| region::loop_directive_of(a, kind, &mut Errors::default()));
+                let why = match d {
+                    Some(d) if d.seq.is_some() => Some("it says `seq`".to_string()),
+                    Some(d) => {
+                        let proved = d.independent.is_some() || (kind != RegionKind::Kernels && d.auto.is_none());
+                        let dep = if proved {
+                            None
+                        } else {
+                            let reds: Vec<Ident> = d.reduction.iter().flat_map(|r| r.vars.clone()).collect();
+                            let depth = d.collapse.map_or(1, |c| c.1).max(d.tile.as_ref().map_or(1, |t| t.1.len()));
+                            loops::dependence_nest(f, depth, &reds, &region::inner_decls(&f.body))
+                        };
+                        Some(match dep {
+                            Some((span, msg)) => format!("not proved independent: {msg} (line {})", info::line_of(span)),
+                            None if d.has_level() => "its levels are taken by the loops around it".to_string(),
+                            None => "it names no level".to_string(),
+                        })
+                    }
+                    None if kind == RegionKind::Kernels && loops::LoopHeader::parse(f).is_ok() => Some("no `acc::loop` on it: an inner loop of a parallel loop".to_string()),
+                    None => None,
+                };
+                if let Some(why) = why {
+                    self.1.push((info::loop_line(f), format!("loop over `{var}` runs in order in each thread ({why})")));
+                }
+                syn::visit::visit_expr_for_loop(self, f);
+            }
+            fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+            fn visit_item(&mut self, _: &'ast syn::Item) {}
+        }
+        let found = {
+            let mut v = V(self.kind, Vec::new());
+            v.visit_block(body);
+            v.1
+        };
+        for (line, text) in found {
+            self.notes.at(line, self.depth, text);
+        }
     }
 
     /// `stmt` lowered for one thread (inner acc loops in order, `atomic!`, `cache!`).

@@ -213,3 +213,29 @@ fn axpy<T: Copy + core::ops::Mul<Output = T> + core::ops::Add<Output = T>>(a: T,
     has(&r, "src/blas.rs:4:", &["data: `a` by value"]);
     assert_eq!(r.matches("loop `i`: gang, vector -> blockIdx.x, threadIdx.x").count(), 2, "{r}");
 }
+
+#[test]
+fn inner_loops_one_thread_runs_in_order_say_why() {
+    let text = "#[acc::kernels(copy(a))]
+fn rows(a: &mut [f32], n: usize, m: usize) {
+    #[acc::r#loop(independent)]
+    for i in 0..n {
+        #[acc::r#loop(vector)]
+        for j in 1..m {
+            a[i * m + j] += a[i * m + j - 1];
+        }
+        #[acc::r#loop(seq)]
+        for k in 0..m {
+            a[i * m + k] *= 0.5;
+        }
+    }
+}";
+    let r = report(RegionKind::Kernels, "src/rows.rs", 1, text);
+    has(&r, "src/rows.rs:4:", &["loop `i`: gang, vector -> blockIdx.x, threadIdx.x"]);
+    has(
+        &r,
+        "src/rows.rs:6:",
+        &["loop over `j` runs in order in each thread (not proved independent: `a` is written at `[i * m + j]` and accessed at `[i * m + j - 1]` in the same loop (line 7))"],
+    );
+    has(&r, "src/rows.rs:10:", &["loop over `k` runs in order in each thread (it says `seq`)"]);
+}
