@@ -265,11 +265,17 @@ impl<'a> Scheduler<'a> {
                 format!("loop {}: {got} -> {}", vars.join(", "), info::index_text(lv.gang, lv_w, lv.vector))
             };
             if !got.is_empty() && got != written {
-                text.push_str(&format!(" (written: {}; {})", if written.is_empty() { "no level" } else { &written }, if inner_par {
-                    "a level the loops around it spread already runs in order"
-                } else {
-                    "the innermost parallel loop takes every level its enclosing loops left free"
-                }));
+                let mut why = Vec::new();
+                if top && d.gang.is_none() {
+                    why.push("the outermost loop of a nest always spreads over the gangs");
+                }
+                if !inner_par && ((lv.vector && d.vector.is_none()) || (lv_w && d.worker.is_none())) {
+                    why.push("the innermost parallel loop takes every level its enclosing loops left free");
+                }
+                if (d.gang.is_some() && !lv.gang) || (d.worker.is_some() && !lv_w) || (d.vector.is_some() && !lv.vector) {
+                    why.push("a level the loops around it spread already is not spread again");
+                }
+                text.push_str(&format!(" (written: {}; {})", if written.is_empty() { "no level" } else { &written }, why.join("; ")));
             }
             if let Some((_, n)) = d.collapse {
                 text.push_str(&format!("; collapse({n}): the {n} loops as one index space of trips multiplied, split back into {}", vars.join(", ")));

@@ -151,7 +151,14 @@ fn a_loop_kept_in_order_names_the_dependence() {
     );
     has(&r, "src/scan.rs:22:", &["launch: one block of one thread"]);
     has(&r, "src/scan.rs:25:", &["loop over `i`: the dependence test proved it independent"]);
-    has(&r, "src/scan.rs:25:", &["loop `i`: gang, vector -> blockIdx.x, threadIdx.x", "(written: no level;"]);
+    has(
+        &r,
+        "src/scan.rs:25:",
+        &[
+            "loop `i`: gang, vector -> blockIdx.x, threadIdx.x",
+            "(written: no level; the outermost loop of a nest always spreads over the gangs; the innermost parallel loop takes every level its enclosing loops left free)",
+        ],
+    );
 }
 
 #[test]
