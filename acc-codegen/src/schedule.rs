@@ -128,6 +128,9 @@ pub struct Scheduler<'a> {
     /// info: the report's notes, and how deep in the nest the current loop is.
     notes: Notes,
     depth: usize,
+    /// info: the user's line of a statement acc rewrote (a `continue` made a flag), whose
+    /// own tokens have none.
+    line_override: Option<usize>,
 }
 
 /// Bodies of at most this many tokens (a few statements) are unrolled four times.
@@ -137,7 +140,7 @@ const DEV: fn() -> TokenStream = || quote!(::acc_device);
 
 impl<'a> Scheduler<'a> {
     pub fn new(kind: RegionKind, mut_slices: &'a [Ident], body_of: &'a mut dyn FnMut(&syn::Block) -> syn::Block, errors: &'a mut Errors) -> Self {
-        Scheduler { kind, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), notes: Notes::default(), depth: 0 }
+        Scheduler { kind, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), notes: Notes::default(), depth: 0, line_override: None }
     }
 
     /// The kernel code of the nest rooted at `f`, which reduces `reds` into block partials
@@ -515,7 +518,10 @@ impl<'a> Scheduler<'a> {
                 out.extend(quote!(let mut #flag = false;));
                 // info: the flag.
                 self.notes.add(stmt.span(), depth, format!("`continue` here sets a flag: the rest of the trip is skipped by the whole {group}'s threads together"));
-                out.extend(self.lower_body(&[lowered], ctx, unreduced)?);
+                self.line_override = Some(info::line_of(stmt.span()));
+                let first = self.lower_body(&[lowered], ctx, unreduced);
+                self.line_override = None;
+                out.extend(first?);
                 let rest = self.lower_body(&stmts[i + 1..], ctx, unreduced)?;
                 out.extend(quote!(if !#flag { #rest }));
                 return Some(out);
@@ -635,18 +641,21 @@ impl<'a> Scheduler<'a> {
                             out.extend(quote!(#dev::sync_threads();));
                         }
                         // info: a statement of the leader, and how the group meets again.
+                        let names: Vec<String> = eff.assigned.iter().filter(|v| !v.to_string().starts_with("__acc_")).map(|v| format!("`{v}`")).collect();
+                        let flag = if eff.assigned.len() > names.len() { "its `continue` flag" } else { "" };
+                        let names = names.into_iter().chain((!flag.is_empty()).then(|| flag.to_string())).collect::<Vec<_>>();
                         let then = if !eff.assigned.is_empty() {
-                            let names: Vec<String> = eff.assigned.iter().map(|v| format!("`{v}`")).collect();
                             format!("then a broadcast of {} to the {group}'s threads (a barrier)", names.join(", "))
                         } else if more {
                             "then a barrier".to_string()
                         } else {
                             "no barrier after it (the trip's last statement)".to_string()
                         };
+                        let line = self.line_override.unwrap_or_else(|| info::line_of(stmt.span()));
                         if rx || ry {
-                            self.notes.add(stmt.span(), depth, format!("statement writes memory: run by the {group}'s leader ({leader_text}), {then}"));
+                            self.notes.at(line, depth, format!("statement writes memory: run by the {group}'s leader ({leader_text}), {then}"));
                         } else {
-                            self.notes.add(stmt.span(), depth, format!("statement writes memory: run by each {group} on its own trip, {then}"));
+                            self.notes.at(line, depth, format!("statement writes memory: run by each {group} on its own trip, {then}"));
                         }
                     } else if let Some(g) = &guard {
                         out.extend(quote!(if #g { #lowered }));

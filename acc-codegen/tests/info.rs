@@ -246,3 +246,26 @@ fn rows(a: &mut [f32], n: usize, m: usize) {
     );
     has(&r, "src/rows.rs:10:", &["loop over `k` runs in order in each thread (it says `seq`)"]);
 }
+
+#[test]
+fn a_continue_in_a_gang_loop_is_a_flag_the_leader_broadcasts() {
+    let text = "#[acc::parallel(vector_length(64))]
+fn even_rows(a: &[i64], out: &mut [i64], sums: &mut [i64], n: usize, m: usize) {
+    #[acc::r#loop(gang)]
+    for j in 0..n {
+        if j % 2 == 1 {
+            sums[j] = -1;
+            continue;
+        }
+        #[acc::r#loop(vector)]
+        for i in 0..m {
+            out[j * m + i] = 2 * a[j * m + i];
+        }
+    }
+}";
+    let r = report(RegionKind::Parallel, "tests/rows.rs", 50, text);
+    has(&r, "tests/rows.rs:54:", &["`continue` here sets a flag: the rest of the trip is skipped by the whole gang's threads together"]);
+    has(&r, "tests/rows.rs:54:", &["statement writes memory: run by the gang's leader (threadIdx.x == 0), then a broadcast of its `continue` flag to the gang's threads (a barrier)"]);
+    has(&r, "tests/rows.rs:59:", &["loop `i`: vector -> threadIdx.x"]);
+    assert!(!r.contains("__acc_"), "{r}");
+}
