@@ -12,7 +12,7 @@
 //! in one thread.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, ToTokens};
+use quote::{format_ident, quote};
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, ExprForLoop, Ident, ItemFn, Stmt};
@@ -259,20 +259,20 @@ impl Lowering<'_> {
                 format!("one thread computes {} at line {line} (it reads an array); the value comes back to the host", names.join(", "))
             }
         };
-        self.kernel(RegionKind::Serial, &once, outputs, what)
+        self.kernel(RegionKind::Serial, &once, outputs, what, true)
     }
 
     fn nest(&mut self, fl: &ExprForLoop) -> TokenStream {
         let what = format!("the loop nest at line {}", info::loop_line(fl));
-        self.kernel(self.kind, fl, &[], what)
+        self.kernel(self.kind, fl, &[], what, false)
     }
 
     /// The next kernel of the region, from the nest `fl`; its launch. `what`: the report's
-    /// words for what it runs.
-    fn kernel(&mut self, kind: RegionKind, fl: &ExprForLoop, outputs: &[Let], what: String) -> TokenStream {
+    /// words for what it runs; `once`: `fl` is acc's loop of one trip around a statement.
+    fn kernel(&mut self, kind: RegionKind, fl: &ExprForLoop, outputs: &[Let], what: String, once: bool) -> TokenStream {
         let name = format!("{}_{}", self.base, self.kernels.len());
         let mut notes = Notes::default();
-        match nest_kernel(kind, self.dir, fl, self.params, &self.lets, &self.region_reds, &self.items, outputs, &name, &mut self.errors, &mut notes) {
+        match nest_kernel(kind, self.dir, fl, self.params, &self.lets, &self.region_reds, &self.items, outputs, &name, &mut self.errors, &mut notes, once) {
             Some((kernel, launch)) => {
                 // info: the kernel, where the host launches it.
                 if self.host_depth > 0 {
@@ -792,6 +792,7 @@ fn nest_kernel(
     name: &str,
     errors: &mut Errors,
     notes: &mut Notes,
+    once: bool,
 ) -> Option<(TokenStream, TokenStream)> {
     let attr = f.attrs.iter().find(|a| is_acc_path(a.path(), "loop")).cloned();
     let d = match &attr {
@@ -821,7 +822,7 @@ fn nest_kernel(
     // info: why the nest runs in order, or that the dependence test proved it independent.
     let vars: Vec<String> = headers.iter().map(|h| format!("`{}`", h.var)).collect();
     let vars = vars.join(", ");
-    if outputs.is_empty() && !f.pat.to_token_stream().to_string().starts_with('_') {
+    if !once {
         match (&dependence, d.seq, kind) {
             (Some((span, msg)), _, _) => notes.add(f.for_token.span, 0, format!(
                 "loop over {vars} runs in order in one thread: not proved independent: {msg} (line {}); write `independent` if you know better", info::line_of(*span))),

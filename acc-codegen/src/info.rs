@@ -101,7 +101,7 @@ impl RegionReport {
     pub fn render(&self, extra: &dyn Fn(&str) -> Vec<String>) -> String {
         let mut out = String::new();
         let line = |out: &mut String, l: usize, depth: usize, text: &str| {
-            out.push_str(&format!("{}:{}: {}{}\n", self.file, l, "  ".repeat(depth), text));
+            out.push_str(&format!("{}:{}: {}{}\n", self.file, l, "  ".repeat(depth), user_names(text)));
         };
         let n = self.kernels.len();
         line(
@@ -124,6 +124,12 @@ impl RegionReport {
         }
         out
     }
+}
+
+/// `text` with acc's stand-in names as the user wrote them: a method's field `__acc_self_x` is
+/// `self.x`, the variable of a `for _` loop `_`.
+fn user_names(text: &str) -> String {
+    text.replace(crate::method::FIELD_PREFIX, "self.").replace("`__acc_unused`", "`_`")
 }
 
 /// The report of the region fn written in `text` (its attribute first), as acc-build makes it

@@ -269,3 +269,22 @@ fn even_rows(a: &[i64], out: &mut [i64], sums: &mut [i64], n: usize, m: usize) {
     has(&r, "tests/rows.rs:59:", &["loop `i`: vector -> threadIdx.x"]);
     assert!(!r.contains("__acc_"), "{r}");
 }
+
+#[test]
+fn a_method_s_fields_are_named_as_written() {
+    let text = "#[acc::kernels(copy(self.next))]
+fn shift(&mut self) {
+    for i in 1..self.n {
+        self.next[i] = self.next[i - 1];
+    }
+    for _ in 0..1 {
+        self.next[0] = 0.0;
+    }
+}";
+    let r = report(RegionKind::Kernels, "src/rod.rs", 8, text);
+    has(&r, "src/rod.rs:8:", &["kernels region `shift`"]);
+    has(&r, "src/rod.rs:8:", &["data: copy(self.next) (if not already present) [clause]"]);
+    has(&r, "src/rod.rs:10:", &["not proved independent: `self.next` is written at `[i]` and accessed at `[i - 1]` in the same loop (line 11)"]);
+    has(&r, "src/rod.rs:13:", &["loop over `_` runs in order in one thread: not proved independent: `self.next[0]` may write one element from several iterations of `_`"]);
+    assert!(!r.contains("__acc_"), "{r}");
+}
