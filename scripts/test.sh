@@ -12,10 +12,16 @@ python3 tests/gen/reductions.py --check
 python3 tests/gen/nested_reductions.py --check
 python3 tests/gen/loops.py --check
 python3 tests/gen/atomics.py --check
+python3 tests/gen/papers.py --check
 # The differential tester's programs (difftest/, run by `cargo test --workspace` below with the
 # seed it prints: 300 shapes x 10 inputs on the host backend).
 python3 tests/gen/difftest.py --check
+# The runtime layers one way (issue 13): no import cycle among acc-runtime's modules.
+python3 scripts/import-cycles.py
 cargo test --workspace
+# The papers' reduction testsuite bench (benches/papers.rs, its regions generated above) on the
+# host backend at a small size, every result checked (the GPU run: scripts/gpu-papers.sh).
+ACC_PAPERS_N=262144 ACC_PAPERS_REPS=1 ACC_PAPERS_STREAM_N=100000 cargo test --bench papers
 # The API docs, with no rustdoc warning (also with the CUDA backend's modules, as docs.rs
 # builds them); docs/*.md are part of them (`acc::guide`, ...), their Rust blocks tested above.
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace

@@ -138,11 +138,13 @@ fn host_run_leaves_arrays_it_does_not_use_alone() {
     }
 }
 
-/// Found on the GPU (an H200), not understood yet: shape p012 of the difftest (seed 1) returned
-/// 16 for the `max` of `-(2 * (f % 16))` over `f` (values <= 0) from an initial value <= 9, in
-/// every case with at least 4 trips (35 of 40; the cases with 0 to 3 trips passed). The PTX of
-/// the kernel computes 0 when read by hand. The region as generated, then smaller forms of it,
-/// to tell on the GPU which part matters.
+/// Found on the GPU (an H200): shape p012 of the difftest (seed 1) returned 16 for the `max` of
+/// `-(2 * (f % 16))` over `f` (values <= 0) from an initial value <= 9, in every case with at
+/// least 4 trips (35 of 40; the cases with 0 to 3 trips passed), though the PTX computes 0 when
+/// read by hand. The cause is ptxas's (and the driver JIT's) folding of an integer negation
+/// into a three-input `max` on sm_90 (`acc-build/src/ptxas.rs`, which rewrites the negation);
+/// with it the region and the smaller forms below are right on an H100 and an H200. The region
+/// as generated, then smaller forms of it.
 #[test]
 fn serial_collapsed_max_of_i16_with_other_reductions() {
     #[acc::serial]

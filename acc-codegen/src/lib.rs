@@ -328,13 +328,8 @@ fn region_body(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, src: &Source
         }
         let ident = &p.ident;
         let pname = method::display(ident);
-        let clause = match kind {
-            DataKind::Copy => quote!(Copy),
-            DataKind::CopyIn => quote!(CopyIn),
-            DataKind::CopyOut => quote!(CopyOut),
-            DataKind::Create => quote!(Create),
-            _ => quote!(Present),
-        };
+        // `deviceptr` data are `DeviceSlice`s, skipped above.
+        let clause = kind.runtime_clause();
         // The view goes through `__acc_view`, whose bound reports a slice of elements that
         // cannot live on the device at the element type.
         let elem = &p.elem;
