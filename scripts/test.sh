@@ -32,6 +32,8 @@ cargo test --release --manifest-path examples/mpi-jacobi/Cargo.toml --target-dir
 # The device code: every region of the package compiled to PTX by acc-build (pinned nightly),
 # the examples built with the GPU path, and facts checked in the PTX.
 cargo build --release --features cuda --examples
+# The schedule report (ACC_INFO=examples/, acc's -Minfo=accel): key lines of the examples'.
+bash scripts/info-check.sh
 cargo test --release --features cuda --test ptx_facts
 # A library with regions, routines and device types used by a binary's regions (its own
 # workspace): run on the host, then built for the GPU (both packages' PTX; the binary's

@@ -177,6 +177,9 @@ pub struct RegionClauses {
     /// `instances(f32, f64)` / `instances(<f32, u32>, ..)`: the instances of a generic region
     /// (see [`crate::generic`]).
     pub instances: Option<(Span, Vec<Instance>)>,
+    /// info: `info`: acc-build prints this region's schedule report (see [`crate::info`])
+    /// even without `ACC_INFO`.
+    pub info: Option<Span>,
 }
 
 /// One instance of a generic region: its generic arguments, in the order of the fn's type and
