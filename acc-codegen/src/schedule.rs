@@ -1062,3 +1062,34 @@ pub(crate) fn any_loop(b: &syn::Block, pred: &dyn Fn(&ExprForLoop) -> bool) -> b
     v.visit_block(b);
     v.1
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn updates_only(body: &str) -> bool {
+        let b: syn::Block = syn::parse_str(body).unwrap();
+        only_updates(&b, &Ident::new("s", Span::call_site()))
+    }
+
+    #[test]
+    fn split_copies_only_where_the_body_just_updates_the_variable() {
+        assert!(updates_only("{ s += a[i] * b[i]; }"));
+        assert!(updates_only("{ s = s.max(a[i]); }"));
+        assert!(updates_only("{ if a[i] > 0.0 { s = a[i] + s; } }"));
+        // Read for something else, or named twice in one update: one chain, as written.
+        assert!(!updates_only("{ s += a[i]; c[i] = s; }"));
+        assert!(!updates_only("{ s += s * a[i]; }"));
+        assert!(!updates_only("{ s = s * s + a[i]; }"));
+        assert!(!updates_only("{ if s > 1.0 { s += a[i]; } }"));
+    }
+
+    #[test]
+    fn a_trip_meets_a_barrier_where_its_code_calls_one() {
+        assert!(!uses_barriers(&quote!({ let __acc_shared_end3: usize = 0; s += a[i]; })));
+        assert!(uses_barriers(&quote!({ if x { ::acc_device::sync_threads(); } })));
+        assert!(uses_barriers(&quote!(t = ::acc_device::group_reduce(t, 0, |a, b| a + b, true, false, ::acc_device::dynamic_shared());)));
+        assert!(uses_barriers(&quote!(let n = ::acc_device::group_local(v, true, true, &mut end);)));
+        assert!(uses_barriers(&quote!(v = ::acc_device::broadcast(v, true, false, p);)));
+    }
+}
