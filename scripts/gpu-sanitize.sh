@@ -14,7 +14,7 @@
 #   ../shared/tools/gpu-pack build --release --features cuda --examples
 #   tar -cJf .gpu/bins.tar.xz -C .gpu/bin . && rm -rf .gpu/bin && cp scripts/gpu-sanitize.sh .gpu/
 # then with the device tool: run(command="bash .gpu/gpu-sanitize.sh", carry=[".gpu"]).
-# TOOLS="memcheck racecheck" and ONLY=<binary-substring> narrow the run.
+# TOOLS="memcheck racecheck" and ONLY="<binary-substring> ..." (one or more) narrow the run.
 cd "$(dirname "$0")" || exit 2
 if [ -f bins.tar.xz ] && [ ! -d bin ]; then mkdir -p bin && tar -xJf bins.tar.xz -C bin; fi
 rm -f bin/test-ui-*   # trybuild needs cargo
@@ -33,7 +33,8 @@ compute-sanitizer --version | tail -1
 
 # One line per job: binary, tool, shard number, the file listing its tests ('-' for a program).
 n=0
-for b in ${ONLY:+*$ONLY*}${ONLY:-*}; do
+pats=(*); if [ -n "${ONLY:-}" ]; then pats=(); for o in $ONLY; do pats+=(*"$o"*); done; fi
+for b in $(printf '%s\n' "${pats[@]}" | sort -u); do
   [ -x "$b" ] || continue
   case "$b" in
     test-*)

@@ -16,6 +16,8 @@ python3 tests/gen/papers.py --check
 # The differential tester's programs (difftest/, run by `cargo test --workspace` below with the
 # seed it prints: 300 shapes x 10 inputs on the host backend).
 python3 tests/gen/difftest.py --check
+# The runtime layers one way (issue 13): no import cycle among acc-runtime's modules.
+python3 scripts/import-cycles.py
 cargo test --workspace
 # The papers' reduction testsuite bench (benches/papers.rs, its regions generated above) on the
 # host backend at a small size, every result checked (the GPU run: scripts/gpu-papers.sh).
@@ -30,6 +32,8 @@ cargo test --release --manifest-path examples/mpi-jacobi/Cargo.toml --target-dir
 # The device code: every region of the package compiled to PTX by acc-build (pinned nightly),
 # the examples built with the GPU path, and facts checked in the PTX.
 cargo build --release --features cuda --examples
+# The schedule report (ACC_INFO=examples/, acc's -Minfo=accel): key lines of the examples'.
+bash scripts/info-check.sh
 cargo test --release --features cuda --test ptx_facts
 # A library with regions, routines and device types used by a binary's regions (its own
 # workspace): run on the host, then built for the GPU (both packages' PTX; the binary's

@@ -74,6 +74,37 @@ fn data_copyin_copyout() {
     }
 }
 
+/// The interior of `next` from `u` (a 3-point stencil); the two boundary elements are never
+/// written.
+#[acc::parallel(copyin(u), copyout(next))]
+fn smooth_interior(u: &[f64], next: &mut [f64]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 1..u.len() - 1 {
+        next[i] = 0.25 * u[i - 1] + 0.5 * u[i] + 0.25 * u[i + 1];
+    }
+}
+
+/// `copyout` data that a kernel writes only in part: the elements it does not write come back
+/// as the host had them, as on the host backend (not as the device's uninitialised memory,
+/// which initcheck caught being copied out on an H100). The device memory is dirtied first by
+/// a region that leaves other values in freed allocations of the same size.
+#[test]
+fn copyout_keeps_elements_no_kernel_writes() {
+    for n in [3usize, 1001, 1 << 16] {
+        let mut junk = vec![-1.0e300f64; n];
+        scale(&mut junk, 3.0);
+        let u = vec_of(n, |i| i as f64);
+        let mut next = vec![7.5f64; n];
+        smooth_interior(&u, &mut next);
+        assert_eq!((next[0], next[n - 1]), (7.5, 7.5), "{n} elements: the boundary is the host's");
+        assert!((1..n - 1).all(|i| next[i] == i as f64), "{n} elements: the interior");
+        acc::data!(copyout(next) {
+            smooth_interior(&u, &mut next);
+        });
+        assert_eq!((next[0], next[n - 1]), (7.5, 7.5), "{n} elements, data!: the boundary is the host's");
+    }
+}
+
 /// `copy`: several regions update the data in turn, the host sees the end result.
 #[test]
 fn data_copy_several_regions() {

@@ -239,16 +239,15 @@ fn async_kernel_panic_reported_at_wait() {
 
 #[cfg(feature = "cuda")]
 fn launch_failure_body() {
-    use acc::cuda::{CudaBackend, KernelArgs, LaunchConfig};
+    use acc::cuda::{KernelArgs, LaunchConfig};
     const PTX: &str = ".version 7.0\n.target sm_70\n.address_size 64\n\n.visible .entry acc_store_null()\n{\n\t.reg .b64 %rd<2>;\n\t.reg .b32 %r<2>;\n\tmov.u64 %rd1, 0;\n\tmov.u32 %r1, 1;\n\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n";
     let keep = vec_of(2048, |i| i as u64);
     acc::enter_data!(copyin(keep));
-    let b = acc::device::backend();
-    let cuda = b.as_any().downcast_ref::<CudaBackend>().expect("the CUDA backend");
+    let cuda = acc::devices::cuda_backend().expect("the CUDA backend");
     let module = cuda.load_ptx(PTX).expect("the PTX loads");
     let e = cuda.launch(&module, "acc_store_null", LaunchConfig::linear(1, 1), &mut KernelArgs::new()).expect_err("a fault");
     assert!(e.to_string().contains("CUDA_ERROR_ILLEGAL_ADDRESS"), "{e}");
-    drop(b);
+    drop(cuda);
     // The next use finds the device lost: reported once on stderr, then refused.
     after_fault(None);
     assert!(!acc::is_present(&keep), "lost with the device");

@@ -30,6 +30,7 @@
 
 mod incremental;
 mod deps;
+mod info;
 #[doc(hidden)]
 pub mod nvptx;
 mod print;
@@ -47,6 +48,7 @@ pub fn compile_kernels() {
     println!("cargo::rustc-check-cfg=cfg(acc_kernels)");
     println!("cargo::rustc-check-cfg=cfg(acc_region, values(any()))");
     println!("cargo::rerun-if-env-changed=ACC_SM");
+    println!("cargo::rerun-if-env-changed=ACC_INFO");
     if std::env::var_os("CARGO_FEATURE_CUDA").is_none() {
         return;
     }
@@ -133,12 +135,15 @@ panic = "abort"
     }
     remove_stale(&crate_dir, &device.modules);
     let sm = std::env::var("ACC_SM").unwrap_or_else(|_| nvptx::DEFAULT_SM.to_string());
-    build_changed(out, &crate_dir, &cargo_toml, &device.root, &device.modules, &acc_device, &sm)
+    let loadable = build_changed(out, &crate_dir, &cargo_toml, &device.root, &device.modules, &acc_device, &sm)?;
+    // The schedule report (`ACC_INFO`, the `info` clause), with the kernels' resources.
+    info::emit(&device.reports, &loadable, out, &sm);
+    Ok(())
 }
 
 /// Compiles the device crate at `crate_dir` (its `Cargo.toml`, root and modules given) to
 /// `$OUT_DIR/acc_kernels.ptx`: all of it, or only the kernels that changed since the last
-/// build (see the `incremental` module).
+/// build (see the `incremental` module). Returns the PTX modules as the runtime loads them.
 fn build_changed(
     out: &Path,
     crate_dir: &Path,
@@ -147,7 +152,7 @@ fn build_changed(
     modules: &[(String, String)],
     acc_device: &Path,
     sm: &str,
-) -> Result<(), String> {
+) -> Result<Vec<String>, String> {
     let target = out.join("acc-nvptx-target");
     let modules_dir = out.join("acc-ptx-modules");
     let state_path = out.join("acc-ptx-state");
@@ -236,7 +241,8 @@ fn build_changed(
         loadable.len(),
         started.elapsed().as_secs_f64()
     );
-    write_if_changed(&state_path, &state.text())
+    write_if_changed(&state_path, &state.text())?;
+    Ok(loadable)
 }
 
 /// Compiles the whole device crate: one module holding every kernel.

@@ -75,6 +75,8 @@ pub struct DeviceCrate {
     pub regions: Vec<String>,
     /// How many regions the GPU lowering refused (their macros report why).
     pub refused: usize,
+    /// info: the schedule report of each region built (see `info.rs`).
+    pub reports: Vec<acc_codegen::info::RegionReport>,
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -851,6 +853,8 @@ struct Out {
     kernels: usize,
     /// The regions built, by kernel base name (`acc_codegen::kernel_name`).
     regions: Vec<String>,
+    /// info: the schedule report of each region built.
+    reports: Vec<acc_codegen::info::RegionReport>,
     /// Regions the GPU lowering refuses: their region macros report why, spanned, as compile
     /// errors of the GPU build.
     refused: usize,
@@ -1027,6 +1031,8 @@ impl Scan<'_> {
             }
             self.report(m, c.problems, out);
         }
+        // info: the regions' schedule reports, for `ACC_INFO` and the `info` clause.
+        out.reports.extend(r.reports);
         for (base, ks) in r.forms {
             out.kernels += ks.len();
             out.regions.push(base);
@@ -1420,7 +1426,7 @@ fn scan_package(manifest: &Path, lib_name: Option<&str>, deps: &[Dep]) -> Result
          // file on its line there: a kernel's panic names the file and line of your source.\n{}",
         prettyplease::unparse(&file)
     );
-    Ok(DeviceCrate { root, modules, kernels: out.kernels, regions: out.regions, refused: out.refused })
+    Ok(DeviceCrate { root, modules, kernels: out.kernels, regions: out.regions, refused: out.refused, reports: out.reports })
 }
 
 #[cfg(test)]

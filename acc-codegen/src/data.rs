@@ -46,18 +46,6 @@ fn view(kind_writes: bool, ident: &syn::Ident) -> TokenStream {
     }
 }
 
-fn clause_path(kind: DataKind) -> TokenStream {
-    match kind {
-        DataKind::Copy => quote!(Copy),
-        DataKind::CopyIn => quote!(CopyIn),
-        DataKind::CopyOut => quote!(CopyOut),
-        DataKind::Create => quote!(Create),
-        DataKind::Present => quote!(Present),
-        DataKind::DevicePtr => quote!(DevicePtr),
-        DataKind::Delete => quote!(CopyIn),
-    }
-}
-
 /// `data!(clauses { body })`.
 pub fn expand_data(input: TokenStream, src: &Source) -> TokenStream {
     let mut errors = Errors::default();
@@ -71,7 +59,7 @@ pub fn expand_data(input: TokenStream, src: &Source) -> TokenStream {
     let mut enters = TokenStream::new();
     let mut recheck = TokenStream::new();
     for c in &clauses {
-        let path = clause_path(c.kind);
+        let path = c.kind.runtime_clause();
         for v in &c.vars {
             let ident = &v.ident;
             let name = ident.to_string();

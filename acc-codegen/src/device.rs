@@ -18,6 +18,7 @@ use syn::visit_mut::VisitMut;
 use syn::{Expr, ExprForLoop, Ident, ItemFn, Stmt};
 
 use crate::atomic::{self, AtomicForm, Place};
+use crate::info::{self, KernelReport, Notes};
 use crate::loops;
 use crate::model::*;
 use crate::region::{self, is_acc_path, Param, ParamKind};
@@ -37,6 +38,10 @@ pub struct GpuRegion {
     pub kernels: Vec<Kernel>,
     /// The statements of the region fn's GPU path (host code around the launches).
     pub host_path: TokenStream,
+    /// info: what the region's host code does around the kernels (schedule report).
+    pub notes: Notes,
+    /// info: what each kernel runs and how (schedule report), in the order of `kernels`.
+    pub reports: Vec<KernelReport>,
 }
 
 struct Let {
@@ -69,6 +74,9 @@ pub fn gpu_region(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, params: &
         kernels: Vec::new(),
         temps: 0,
         errors: Errors::default(),
+        notes: Notes::default(),
+        reports: Vec::new(),
+        host_depth: 0,
     };
     for id in dir.clauses.private.iter().chain(&dir.clauses.firstprivate) {
         if params.iter().any(|p| &p.ident == id && matches!(p.kind, ParamKind::DeviceSlice | ParamKind::DeviceSliceMut)) {
@@ -82,7 +90,7 @@ pub fn gpu_region(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, params: &
     }).collect();
     let host = lw.block(&f.block.stmts, true);
     if lw.errors.is_empty() {
-        Ok(GpuRegion { kernels: lw.kernels, host_path: host })
+        Ok(GpuRegion { kernels: lw.kernels, host_path: host, notes: lw.notes, reports: lw.reports })
     } else {
         Err(lw.errors)
     }
@@ -117,6 +125,11 @@ struct Lowering<'a> {
     /// Names of the host path's temporaries (device-computed conditions and values).
     temps: usize,
     errors: Errors,
+    /// info: the region's notes (host control around kernels) and each kernel's report.
+    notes: Notes,
+    reports: Vec<KernelReport>,
+    /// info: how many host loops/branches around acc loops enclose the current point.
+    host_depth: usize,
 }
 
 impl Lowering<'_> {
@@ -234,18 +247,38 @@ impl Lowering<'_> {
     /// A statement run once, on the device, whose `outputs` come back to the host.
     fn once_with(&mut self, stmt: &Stmt, outputs: &[Let]) -> TokenStream {
         let once: ExprForLoop = syn::parse_quote_spanned!(stmt.span()=> for _ in 0..1usize { #stmt });
-        self.kernel(RegionKind::Serial, &once, outputs)
+        // info: code outside the loops that uses an array runs on the device, in one thread.
+        let line = info::line_of(stmt.span());
+        let what = if outputs.is_empty() {
+            format!("one thread runs the statement at line {line} (it uses an array; nothing runs on the host's copy)")
+        } else {
+            let names: Vec<String> = outputs.iter().map(|o| format!("`{}`", o.name)).filter(|n| !n.starts_with("`__acc_")).collect();
+            if names.is_empty() {
+                format!("one thread computes the value at line {line} (it reads an array); the value comes back to the host")
+            } else {
+                format!("one thread computes {} at line {line} (it reads an array); the value comes back to the host", names.join(", "))
+            }
+        };
+        self.kernel(RegionKind::Serial, &once, outputs, what, true)
     }
 
     fn nest(&mut self, fl: &ExprForLoop) -> TokenStream {
-        self.kernel(self.kind, fl, &[])
+        let what = format!("the loop nest at line {}", info::loop_line(fl));
+        self.kernel(self.kind, fl, &[], what, false)
     }
 
-    /// The next kernel of the region, from the nest `fl`; its launch.
-    fn kernel(&mut self, kind: RegionKind, fl: &ExprForLoop, outputs: &[Let]) -> TokenStream {
+    /// The next kernel of the region, from the nest `fl`; its launch. `what`: the report's
+    /// words for what it runs; `once`: `fl` is acc's loop of one trip around a statement.
+    fn kernel(&mut self, kind: RegionKind, fl: &ExprForLoop, outputs: &[Let], what: String, once: bool) -> TokenStream {
         let name = format!("{}_{}", self.base, self.kernels.len());
-        match nest_kernel(kind, self.dir, fl, self.params, &self.lets, &self.region_reds, &self.items, outputs, &name, &mut self.errors) {
+        let mut notes = Notes::default();
+        match nest_kernel(kind, self.dir, fl, self.params, &self.lets, &self.region_reds, &self.items, outputs, &name, &mut self.errors, &mut notes, once) {
             Some((kernel, launch)) => {
+                // info: the kernel, where the host launches it.
+                if self.host_depth > 0 {
+                    notes.0.insert(0, info::Note { line: info::loop_line(fl), depth: 0, text: "launched on every trip or branch of the host code around it (see above)".into() });
+                }
+                self.reports.push(KernelReport { name: name.clone(), line: info::loop_line(fl), what, notes });
                 self.kernels.push(Kernel { name, device_fn: kernel });
                 launch
             }
@@ -253,11 +286,27 @@ impl Lowering<'_> {
         }
     }
 
+    /// info: a host loop or branch around acc loops, and what it does.
+    fn note_host(&mut self, span: Span, text: String) {
+        self.notes.add(span, self.host_depth, text);
+    }
+
     /// Host control flow around acc loops: it stays on the host and drives their launches.
     fn control(&mut self, e: &Expr) -> TokenStream {
         match e {
             Expr::ForLoop(fl) => {
                 let (label, pat, expr) = (&fl.label, &fl.pat, &fl.expr);
+                // info: why a loop around acc loops stays on the host.
+                let why = match (self.kind, loops::LoopHeader::parse(fl)) {
+                    (RegionKind::Kernels, Ok(_)) if !has_loop_attr(fl) => loops::dependence_nest(fl, 1, &[], &region::inner_decls(&fl.body))
+                        .map(|(span, msg)| format!("it is not proved independent: {msg} (line {})", info::line_of(span))),
+                    _ => None,
+                };
+                let text = match why {
+                    Some(why) => format!("`for` over `{}` runs in order on the host ({why}); each trip launches the kernels inside", quote!(#pat)),
+                    None => format!("`for` over `{}` runs on the host; each trip launches the kernels inside", quote!(#pat)),
+                };
+                self.notes.at(info::loop_line(fl), self.host_depth, text);
                 if self.mentions_array(expr) {
                     self.errors.error(expr.span(), "on the GPU, the range of a loop around acc loops is computed on the host, so it cannot read an array: compute it in a `let` first");
                     return TokenStream::new();
@@ -274,37 +323,29 @@ impl Lowering<'_> {
                         self.lets.push(Let { name: Ident::new(&n, pat.span()), init: None, ty: None });
                     }
                 }
+                self.host_depth += 1;
                 let body = self.block(&fl.body.stmts, false);
+                self.host_depth -= 1;
                 self.lets.truncate(scope);
                 quote!(#label for #pat in #expr { #body })
             }
             Expr::While(w) => {
-                let label = &w.label;
                 let cond = &w.cond;
-                if let Expr::Let(l) = &**cond {
-                    // `loop { if let pat = e { body } else { break } }`, the scrutinee
-                    // computed on the device before each trip when it reads an array.
-                    let scope = self.lets.len();
-                    let (test, scrut) = self.scrutinee(&l.expr);
-                    let pat = &l.pat;
-                    self.bind_pattern(pat, &scrut);
-                    let body = self.block(&w.body.stmts, false);
-                    self.lets.truncate(scope);
-                    return quote!(#label loop { #test if let #pat = #scrut { #body } else { break; } });
-                }
-                if self.mentions_array(cond) {
-                    // Computed on the device before each trip.
-                    let (test, c) = self.device_cond(cond);
-                    let body = self.block(&w.body.stmts, false);
-                    quote!(#label loop { #test if !#c { break; } #body })
-                } else {
-                    let body = self.block(&w.body.stmts, false);
-                    quote!(#label while #cond { #body })
-                }
+                // info: a host loop around acc loops.
+                let on_device = if self.mentions_array(cond) { " (its condition computed by a one-thread kernel before each trip)" } else { "" };
+                self.note_host(w.span(), format!("`while` runs on the host{on_device}; each trip launches the kernels inside"));
+                self.host_depth += 1;
+                let code = self.while_loop(w);
+                self.host_depth -= 1;
+                code
             }
             Expr::Loop(l) => {
+                // info: a host loop around acc loops.
+                self.note_host(l.span(), "`loop` runs on the host; each trip launches the kernels inside".into());
+                self.host_depth += 1;
                 let label = &l.label;
                 let body = self.block(&l.body.stmts, false);
+                self.host_depth -= 1;
                 quote!(#label loop { #body })
             }
             Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => {
@@ -312,41 +353,78 @@ impl Lowering<'_> {
                 quote!({ #body })
             }
             Expr::If(i) => {
-                let scope = self.lets.len();
-                let (test, cond) = if let Expr::Let(l) = &*i.cond {
-                    // The names the pattern binds are host values the kernels inside capture.
-                    let (test, scrut) = self.scrutinee(&l.expr);
-                    let pat = &l.pat;
-                    self.bind_pattern(pat, &scrut);
-                    (test, quote!(let #pat = #scrut))
-                } else if self.mentions_array(&i.cond) {
-                    let (test, c) = self.device_cond(&i.cond);
-                    (test, quote!(#c))
-                } else {
-                    let c = &i.cond;
-                    (TokenStream::new(), quote!(#c))
-                };
-                let then = self.block(&i.then_branch.stmts, false);
-                self.lets.truncate(scope);
-                let otherwise = match i.else_branch.as_ref().map(|(_, e)| &**e) {
-                    Some(Expr::Block(b)) => {
-                        let b = self.block(&b.block.stmts, false);
-                        quote!(else { #b })
-                    }
-                    // `else if ..`: a statement of its own.
-                    Some(other) => {
-                        let code = self.stmt(&Stmt::Expr(other.clone(), None), false);
-                        quote!(else { #code })
-                    }
-                    None => TokenStream::new(),
-                };
-                quote!({ #test if #cond { #then } #otherwise })
+                // info: a host branch around acc loops.
+                let on_device = if matches!(&*i.cond, Expr::Let(l) if self.mentions_array(&l.expr)) || self.mentions_array(&i.cond) { " (its condition computed by a one-thread kernel)" } else { "" };
+                self.note_host(i.span(), format!("`if` runs on the host{on_device} and launches the kernels of the branch it takes"));
+                self.host_depth += 1;
+                let code = self.if_expr(i);
+                self.host_depth -= 1;
+                code
             }
             other => {
                 self.errors.error(other.span(), "on the GPU, acc loops stand as statements of the region body or of `if`/`while`/`loop`/`for` blocks: this expression form around them is not supported");
                 TokenStream::new()
             }
         }
+    }
+
+    /// A `while` around acc loops (see [`Self::control`]).
+    fn while_loop(&mut self, w: &syn::ExprWhile) -> TokenStream {
+        let label = &w.label;
+        let cond = &w.cond;
+        if let Expr::Let(l) = &**cond {
+            // `loop { if let pat = e { body } else { break } }`, the scrutinee
+            // computed on the device before each trip when it reads an array.
+            let scope = self.lets.len();
+            let (test, scrut) = self.scrutinee(&l.expr);
+            let pat = &l.pat;
+            self.bind_pattern(pat, &scrut);
+            let body = self.block(&w.body.stmts, false);
+            self.lets.truncate(scope);
+            return quote!(#label loop { #test if let #pat = #scrut { #body } else { break; } });
+        }
+        if self.mentions_array(cond) {
+            // Computed on the device before each trip.
+            let (test, c) = self.device_cond(cond);
+            let body = self.block(&w.body.stmts, false);
+            quote!(#label loop { #test if !#c { break; } #body })
+        } else {
+            let body = self.block(&w.body.stmts, false);
+            quote!(#label while #cond { #body })
+        }
+    }
+
+    /// An `if` around acc loops (see [`Self::control`]).
+    fn if_expr(&mut self, i: &syn::ExprIf) -> TokenStream {
+        let scope = self.lets.len();
+        let (test, cond) = if let Expr::Let(l) = &*i.cond {
+            // The names the pattern binds are host values the kernels inside capture.
+            let (test, scrut) = self.scrutinee(&l.expr);
+            let pat = &l.pat;
+            self.bind_pattern(pat, &scrut);
+            (test, quote!(let #pat = #scrut))
+        } else if self.mentions_array(&i.cond) {
+            let (test, c) = self.device_cond(&i.cond);
+            (test, quote!(#c))
+        } else {
+            let c = &i.cond;
+            (TokenStream::new(), quote!(#c))
+        };
+        let then = self.block(&i.then_branch.stmts, false);
+        self.lets.truncate(scope);
+        let otherwise = match i.else_branch.as_ref().map(|(_, e)| &**e) {
+            Some(Expr::Block(b)) => {
+                let b = self.block(&b.block.stmts, false);
+                quote!(else { #b })
+            }
+            // `else if ..`: a statement of its own.
+            Some(other) => {
+                let code = self.stmt(&Stmt::Expr(other.clone(), None), false);
+                quote!(else { #code })
+            }
+            None => TokenStream::new(),
+        };
+        quote!({ #test if #cond { #then } #otherwise })
     }
 
     /// A condition read from arrays, computed on the device: the statements that compute it
@@ -713,6 +791,8 @@ fn nest_kernel(
     outputs: &[Let],
     name: &str,
     errors: &mut Errors,
+    notes: &mut Notes,
+    once: bool,
 ) -> Option<(TokenStream, TokenStream)> {
     let attr = f.attrs.iter().find(|a| is_acc_path(a.path(), "loop")).cloned();
     let d = match &attr {
@@ -733,15 +813,25 @@ fn nest_kernel(
     // Sequential when the loop says so or cannot be proved independent.
     let reds_all = nest_reductions(f, kind);
     let red_names: Vec<Ident> = reds_all.iter().map(|r| r.2.clone()).collect();
-    let serial = kind == RegionKind::Serial
-        || d.seq.is_some()
-        || match (kind, d.independent, d.auto) {
-            (_, Some(_), _) => false,
-            (RegionKind::Kernels, None, _) | (_, None, Some(_)) => {
-                loops::dependence_nest(f, headers.len(), &red_names, &region::inner_decls(&f.body)).is_some()
-            }
-            _ => false,
-        };
+    let dependence = match (kind, d.independent, d.auto) {
+        (_, Some(_), _) => None,
+        (RegionKind::Kernels, None, _) | (_, None, Some(_)) => loops::dependence_nest(f, headers.len(), &red_names, &region::inner_decls(&f.body)),
+        _ => None,
+    };
+    let serial = kind == RegionKind::Serial || d.seq.is_some() || dependence.is_some();
+    // info: why the nest runs in order, or that the dependence test proved it independent.
+    let vars: Vec<String> = headers.iter().map(|h| format!("`{}`", h.var)).collect();
+    let vars = vars.join(", ");
+    if !once {
+        match (&dependence, d.seq, kind) {
+            (Some((span, msg)), _, _) => notes.add(f.for_token.span, 0, format!(
+                "loop over {vars} runs in order in one thread: not proved independent: {msg} (line {}); write `independent` if you know better", info::line_of(*span))),
+            (None, Some(_), _) => notes.add(f.for_token.span, 0, format!("loop over {vars} runs in order in one thread: it says `seq`")),
+            (None, None, RegionKind::Serial) => notes.add(f.for_token.span, 0, format!("loop over {vars} runs in order in one thread: a `serial` region")),
+            (None, None, RegionKind::Kernels) if d.independent.is_none() => notes.add(f.for_token.span, 0, format!("loop over {vars}: the dependence test proved it independent")),
+            _ => {}
+        }
+    }
 
     // Reductions of the nest: clauses on any loop of it naming a local declared before it, and
     // region-level reductions it uses.
@@ -853,6 +943,7 @@ fn nest_kernel(
     let red_vars: Vec<&Ident> = reds.iter().map(|r| &r.1).collect();
     let red_ops: Vec<TokenStream> = reds.iter().map(|(op, _)| schedule::op_path(*op)).collect();
     let red_slots: Vec<usize> = (0..reds.len()).collect();
+    let mut sched_notes = Notes::default();
     let (nest_code, uses_worker, per_trip, group_locals) = if serial {
         // One thread runs the nest in order.
         let loops::NestSpace { setup, total, bind } = loops::normalise_nest(&headers, 1, &quote!(#dev::idx));
@@ -883,6 +974,8 @@ fn nest_kernel(
         (code, false, (false, false), false)
     } else {
         let s = schedule::Scheduler::new(kind, &mut_slices, &mut body_of, errors).nest(f, &reds)?;
+        // info: the schedule's notes on the nest's loops and statements.
+        sched_notes = s.notes;
         (s.code, s.uses_worker, s.per_trip, s.group_locals)
     };
     // The private copies: one for each group of threads that runs a trip of the outermost
@@ -903,6 +996,14 @@ fn nest_kernel(
         });
     }
     let prologue = quote!(#copies #prologue);
+    // info: the kernel's inputs besides the region's parameters, its block shape, its
+    // reductions' partials and the `cache!` windows.
+    kernel_notes(notes, &mut sched_notes, f, &KernelFacts {
+        dir, serial, uses_worker, group_locals, reds: &reds, writebacks: &writebacks, cells: &cells,
+        captured: &captured.iter().map(|l| l.name.clone()).filter(|n| !n.to_string().starts_with("__acc_") && !reds.iter().any(|r| &r.1 == n)).collect::<Vec<_>>(),
+        privates: &privates.iter().map(|p| p.ident.clone()).collect::<Vec<_>>(),
+        per_trip,
+    });
     let kname = Ident::new(name, Span::call_site());
     let priv_elems = privates.iter().map(|p| &p.elem);
     let mut uses: Vec<&Expr> = vec![&nest_expr];
@@ -987,4 +1088,110 @@ fn nest_kernel(
         quote!(#[allow(unused_mut)] let (#(mut #out_names,)*) = #launch;)
     };
     Some((device_fn, launch))
+}
+
+
+/// info: what the report says of a kernel besides its loops (see [`kernel_notes`]).
+struct KernelFacts<'a> {
+    dir: &'a RegionDirective,
+    serial: bool,
+    uses_worker: bool,
+    group_locals: bool,
+    reds: &'a [(RedOp, Ident)],
+    writebacks: &'a [Ident],
+    cells: &'a [Ident],
+    captured: &'a [Ident],
+    privates: &'a [Ident],
+    per_trip: (bool, bool),
+}
+
+/// info: a kernel's launch shape, inputs, reductions' partials and `cache!` windows, as the
+/// launch code above and acc-runtime's `Geometry` make them.
+/// The facts go to `notes`; `cache!` windows join the schedule's notes on the loops
+/// (`loop_notes`), at their lines, and all of those follow.
+fn kernel_notes(notes: &mut Notes, loop_notes: &mut Notes, f: &ExprForLoop, k: &KernelFacts) {
+    let at = f.for_token.span;
+    let c = &k.dir.clauses;
+    let text = |e: &Expr| quote!(#e).to_string();
+    if k.serial {
+        notes.add(at, 0, "launch: one block of one thread");
+    } else {
+        let x = match &c.vector_length {
+            Some(e) => format!("vector_length({})", text(e)),
+            None if k.uses_worker => "32 (default)".into(),
+            None => "256 (default)".into(),
+        };
+        let block = if k.uses_worker {
+            let y = match &c.num_workers {
+                Some(e) => format!("num_workers({})", text(e)),
+                None => "8 (default)".into(),
+            };
+            format!("blocks of {x} x {y} threads (threadIdx.x x threadIdx.y)")
+        } else {
+            format!("blocks of {x} threads (threadIdx.x)")
+        };
+        let grid = match &c.num_gangs {
+            Some(e) => format!("num_gangs({}) blocks", text(e)),
+            None => "as many blocks as the trips need, at most one full wave of the GPU (4224 at most)".into(),
+        };
+        notes.add(at, 0, format!("launch: {block}; grid: {grid}; fewer threads per block if the kernel's registers do not allow them"));
+        let shared = if k.group_locals {
+            "48 KiB per block (the gang's locals, then 16 bytes per thread for reductions and broadcasts)"
+        } else {
+            "16 bytes per thread (reductions, broadcasts)"
+        };
+        notes.add(at, 0, format!("dynamic shared memory: {shared}"));
+        match k.per_trip {
+            (true, true) => notes.add(at, 0, "the outermost loop's trips are shared by a block's workers and vector lanes: one trip per block"),
+            (true, false) if !k.uses_worker => notes.add(at, 0, "the outermost loop's trips are shared by a block's threads: one trip per block at a time"),
+            (true, false) => notes.add(at, 0, "the outermost loop's trips are shared by a block's vector lanes: one trip per row of lanes (threadIdx.y) at a time"),
+            (false, true) => notes.add(at, 0, "the outermost loop's trips are shared by a block's workers"),
+            (false, false) => {}
+        }
+    }
+    if !k.captured.is_empty() {
+        let names: Vec<String> = k.captured.iter().map(|n| format!("`{n}`")).collect();
+        notes.add(at, 0, format!("captures {} by value (host locals)", names.join(", ")));
+    }
+    for (op, v) in k.reds {
+        notes.add(at, 0, format!(
+            "{}: thread 0 of each block stores the block's value (a partial); the host folds the partials after the launch and combines them with `{v}`'s value before the loop",
+            info::red(*op, v)
+        ));
+    }
+    for v in k.writebacks {
+        notes.add(at, 0, format!("`{v}`, assigned in the nest, comes back to the host (its last value)"));
+    }
+    for v in k.cells {
+        notes.add(at, 0, format!("`{v}` is updated with `atomic!` in a device cell, read back after the launch"));
+    }
+    for v in k.privates {
+        notes.add(at, 0, format!("`{v}` (region-level private): each group of threads sharing a trip of the outermost loop gets its own device copy, filled from the original"));
+    }
+    // `cache!` windows (dropped by `DeviceBody::lower_macro`).
+    struct V<'n>(&'n mut Notes);
+    impl<'ast> syn::visit::Visit<'ast> for V<'_> {
+        fn visit_macro(&mut self, m: &'ast syn::Macro) {
+            if is_acc_path(&m.path, "cache") {
+                let windows = crate::cache::parse(m.tokens.clone()).map(|w| w.iter().map(|w| {
+                    let (a, lo, hi) = (&w.array, &w.lo, &w.hi);
+                    let dots = if w.inclusive { "..=" } else { ".." };
+                    format!("{a}[{}{dots}{}]", quote!(#lo), quote!(#hi))
+                }).collect::<Vec<_>>().join(", ")).unwrap_or_default();
+                self.0.add(m.path.span(), 1, format!(
+                    "cache!({windows}): no effect on the GPU yet (no shared memory staged; the loads go to global memory, a `&[T]`'s through the read-only cache)"
+                ));
+            }
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut caches = Notes::default();
+    syn::visit::Visit::visit_expr_for_loop(&mut V(&mut caches), f);
+    for mut c in caches.0 {
+        // Under the last loop note before it, one level deeper.
+        let at = loop_notes.0.iter().rposition(|n| n.line <= c.line);
+        c.depth = at.map_or(0, |i| loop_notes.0[i].depth + 1);
+        loop_notes.0.insert(at.map_or(0, |i| i + 1), c);
+    }
+    notes.0.append(&mut loop_notes.0);
 }

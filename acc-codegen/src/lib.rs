@@ -9,6 +9,7 @@
 //! region.rs  region fns: parameters, data clauses, the body walk (checks + host lowering)
 //! loops.rs   loop forms, normalisation, collapse nests, the kernels dependence test
 //! atomic.rs  atomic forms;  cache.rs  cache windows;  data.rs  data directives
+//! device.rs  GPU lowering;  schedule.rs  the schedule of a nest;  info.rs  the schedule report
 //! ```
 //!
 //! What `#[acc::parallel(copyin(a))]` on a fn becomes, and what a misspelt clause becomes:
@@ -40,6 +41,7 @@ pub mod cache;
 pub mod data;
 pub mod device;
 pub mod generic;
+pub mod info;
 pub mod loops;
 pub mod method;
 pub mod model;
@@ -326,13 +328,8 @@ fn region_body(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, src: &Source
         }
         let ident = &p.ident;
         let pname = method::display(ident);
-        let clause = match kind {
-            DataKind::Copy => quote!(Copy),
-            DataKind::CopyIn => quote!(CopyIn),
-            DataKind::CopyOut => quote!(CopyOut),
-            DataKind::Create => quote!(Create),
-            _ => quote!(Present),
-        };
+        // `deviceptr` data are `DeviceSlice`s, skipped above.
+        let clause = kind.runtime_clause();
         // The view goes through `__acc_view`, whose bound reports a slice of elements that
         // cannot live on the device at the element type.
         let elem = &p.elem;
@@ -655,6 +652,8 @@ pub struct DeviceRegion {
     pub errors: Vec<(proc_macro2::Span, String)>,
     /// The region's parameters as the device takes them (a method's fields included).
     pub inputs: Vec<syn::FnArg>,
+    /// info: the schedule report of each form, in the order of `forms`.
+    pub reports: Vec<info::RegionReport>,
 }
 
 /// The device kernels of a region fn for `acc-build`, with what the macro cannot know: the
@@ -697,19 +696,50 @@ pub fn device_region(
         None => free,
     };
     out.inputs = free.sig.inputs.iter().cloned().collect();
-    let forms: Vec<(ItemFn, String)> = match forms {
-        None => vec![(free.clone(), f.sig.ident.to_string())],
-        Some(forms) => forms.into_iter().map(|fm| (fm.f.clone(), fm.f.sig.ident.to_string())).collect(),
+    // (Each form with how messages name it: an instance as `axpy::<f32>`.)
+    let forms: Vec<(ItemFn, String, String)> = match forms {
+        None => vec![(free.clone(), f.sig.ident.to_string(), f.sig.ident.to_string())],
+        Some(forms) => forms.into_iter().map(|fm| (fm.f.clone(), fm.f.sig.ident.to_string(), fm.display)).collect(),
     };
-    for (form, name) in forms {
+    for (form, name, display) in forms {
         let mut errors = Errors::default();
         let params = region::params(&form, &mut errors);
         let base = kernel_name(&src.file, src.line, &name);
         match device::gpu_region(kind, &dir, &form, &params, &base) {
-            Ok(g) => out.forms.push((base, g.kernels.into_iter().map(|k| k.device_fn).collect())),
+            Ok(g) => {
+                // info: the region's report: its data clauses and defaults, then what the
+                // lowering noted.
+                let mut notes = info::Notes::default();
+                let plan = region::data_plan(&dir, &params, &mut Errors::default());
+                let written: Vec<syn::Ident> = dir.clauses.data.iter().flat_map(|c| c.vars.iter().map(|v| v.ident.clone())).collect();
+                let privates: Vec<syn::Ident> = dir.clauses.private.iter().chain(&dir.clauses.firstprivate).cloned().collect();
+                let default_present = matches!(dir.clauses.default, Some((DefaultKind::Present, _)));
+                info::data_notes(&mut notes, &plan, &params, &written, &privates, default_present);
+                if let Some(q) = &dir.clauses.async_ {
+                    let q = q.as_ref().map_or_else(|| "the default queue".to_string(), |e| format!("queue `{}`", quote!(#e)));
+                    notes.at(src.line as usize, 0, format!("async: the launches go on {q}'s stream; the call returns before they finish"));
+                }
+                for r in &dir.clauses.reduction {
+                    for v in &r.vars {
+                        notes.add(v.span(), 0, format!("{} (region): the kernels that update `{v}` reduce it; the region returns it", info::red(r.op, v)));
+                    }
+                }
+                notes.0.extend(g.notes.0);
+                out.reports.push(info::RegionReport {
+                    file: src.file.clone(),
+                    line: src.line as usize,
+                    kind,
+                    name: display,
+                    asked: dir.clauses.info.is_some(),
+                    notes,
+                    kernels: g.reports,
+                });
+                out.forms.push((base, g.kernels.into_iter().map(|k| k.device_fn).collect()))
+            }
             Err(e) => {
                 out.refused = Some(e.into_messages());
                 out.forms.clear();
+                out.reports.clear();
                 return out;
             }
         }

@@ -52,6 +52,21 @@ impl DataKind {
     pub fn writes_back(self) -> bool {
         matches!(self, DataKind::Copy | DataKind::CopyOut)
     }
+
+    /// The variant of the runtime's `Clause` that a region or `data!` enters this data with.
+    /// `delete` is an `exit_data!` clause only (`parse`'s table of allowed clauses), so it
+    /// never comes here.
+    pub fn runtime_clause(self) -> proc_macro2::TokenStream {
+        match self {
+            DataKind::Copy => quote::quote!(Copy),
+            DataKind::CopyIn => quote::quote!(CopyIn),
+            DataKind::CopyOut => quote::quote!(CopyOut),
+            DataKind::Create => quote::quote!(Create),
+            DataKind::Present => quote::quote!(Present),
+            DataKind::DevicePtr => quote::quote!(DevicePtr),
+            DataKind::Delete => unreachable!("`delete` is an `exit_data!` clause only"),
+        }
+    }
 }
 
 /// `copyin(a, b)` and friends.
@@ -162,6 +177,9 @@ pub struct RegionClauses {
     /// `instances(f32, f64)` / `instances(<f32, u32>, ..)`: the instances of a generic region
     /// (see [`crate::generic`]).
     pub instances: Option<(Span, Vec<Instance>)>,
+    /// info: `info`: acc-build prints this region's schedule report (see [`crate::info`])
+    /// even without `ACC_INFO`.
+    pub info: Option<Span>,
 }
 
 /// One instance of a generic region: its generic arguments, in the order of the fn's type and

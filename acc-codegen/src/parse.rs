@@ -137,15 +137,16 @@ impl Directive {
             Directive::Parallel => &[
                 "num_gangs", "num_workers", "vector_length", "async", "wait", "if", "self", "default",
                 "copy", "copyin", "copyout", "create", "present", "deviceptr", "private",
-                "firstprivate", "reduction", "instances",
+                "firstprivate", "reduction", "instances", "info",
             ],
+            // info: `info` asks acc-build for the region's schedule report (acc-codegen's `info`).
             Directive::Kernels => &[
                 "num_gangs", "num_workers", "vector_length", "async", "wait", "if", "self", "default",
-                "copy", "copyin", "copyout", "create", "present", "deviceptr", "instances",
+                "copy", "copyin", "copyout", "create", "present", "deviceptr", "instances", "info",
             ],
             Directive::Serial => &[
                 "async", "wait", "if", "self", "default", "copy", "copyin", "copyout", "create",
-                "present", "deviceptr", "private", "firstprivate", "reduction", "instances",
+                "present", "deviceptr", "private", "firstprivate", "reduction", "instances", "info",
             ],
             Directive::Loop => &[
                 "gang", "worker", "vector", "seq", "auto", "independent", "collapse", "tile",
@@ -516,6 +517,11 @@ pub fn region_directive(kind: RegionKind, attr: TokenStream, errors: &mut Errors
                     Some(_) => parse_or_report(&clause, Expr::parse, errors),
                 };
                 c.self_ = Some((clause.name.span(), cond));
+            }
+            // info: the schedule report of this region, printed by acc-build.
+            "info" => {
+                no_args(&clause, errors);
+                c.info = Some(clause.name.span());
             }
             "default" => {
                 if need_args(&clause, "`none` or `present`", errors).is_some() {

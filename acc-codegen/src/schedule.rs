@@ -38,6 +38,7 @@ use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, ExprForLoop, Ident, Stmt};
 
+use crate::info::{self, Notes};
 use crate::loops;
 use crate::model::*;
 use crate::region::{self, is_acc_path};
@@ -106,6 +107,8 @@ pub struct Scheduled {
     pub per_trip: (bool, bool),
     /// Whether locals of gang or worker loop bodies live in shared memory.
     pub group_locals: bool,
+    /// info: what each loop and statement of the nest became (schedule report).
+    pub notes: Notes,
 }
 
 /// Lowers the nest `f` (a region's top-level loop, not serial) with the reductions `reds`
@@ -122,6 +125,12 @@ pub struct Scheduler<'a> {
     /// Locals of gang or worker loop bodies kept in shared memory: writing them is a memory
     /// effect, as writing an array is.
     group_locals: Vec<Ident>,
+    /// info: the report's notes, and how deep in the nest the current loop is.
+    notes: Notes,
+    depth: usize,
+    /// info: the user's line of a statement acc rewrote (a `continue` made a flag), whose
+    /// own tokens have none.
+    line_override: Option<usize>,
 }
 
 /// Bodies of at most this many tokens (a few statements) are unrolled.
@@ -136,7 +145,7 @@ const DEV: fn() -> TokenStream = || quote!(::acc_device);
 
 impl<'a> Scheduler<'a> {
     pub fn new(kind: RegionKind, mut_slices: &'a [Ident], body_of: &'a mut dyn FnMut(&syn::Block) -> syn::Block, errors: &'a mut Errors) -> Self {
-        Scheduler { kind, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new() }
+        Scheduler { kind, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), notes: Notes::default(), depth: 0, line_override: None }
     }
 
     /// The kernel code of the nest rooted at `f`, which reduces `reds` into block partials
@@ -159,7 +168,7 @@ impl<'a> Scheduler<'a> {
             });
         }
         let per_trip = if inner_par { (!levels.vector, self.uses_worker && !levels.worker) } else { (false, false) };
-        Some(Scheduled { code: quote!(#code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty() })
+        Some(Scheduled { code: quote!(#code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty(), notes: self.notes })
     }
 
     /// `v`'s thread values combined with `op` over the block levels of `over`; every thread
@@ -252,6 +261,45 @@ impl<'a> Scheduler<'a> {
         };
         let thread_varying = lv_w || lv.vector;
         let uniform = inner_par && thread_varying;
+        // info: the loop's levels, its index, and how its trips meet.
+        let note_at = self.notes.0.len();
+        {
+            let vars: Vec<String> = headers.iter().map(|h| format!("`{}`", h.var)).collect();
+            let written = info::level_names(d.gang.is_some(), d.worker.is_some(), d.vector.is_some());
+            let got = info::level_names(lv.gang, lv_w, lv.vector);
+            let mut text = if got.is_empty() {
+                format!("loop {}: {} -> runs in order in each thread (its levels are taken by the loops around it)", vars.join(", "), if written.is_empty() { "auto".to_string() } else { written.clone() })
+            } else {
+                format!("loop {}: {got} -> {}", vars.join(", "), info::index_text(lv.gang, lv_w, lv.vector))
+            };
+            if !got.is_empty() && got != written {
+                let mut why = Vec::new();
+                if top && d.gang.is_none() {
+                    why.push("the outermost loop of a nest always spreads over the gangs");
+                }
+                if !inner_par && ((lv.vector && d.vector.is_none()) || (lv_w && d.worker.is_none())) {
+                    why.push("the innermost parallel loop takes every level its enclosing loops left free");
+                }
+                if (d.gang.is_some() && !lv.gang) || (d.worker.is_some() && !lv_w) || (d.vector.is_some() && !lv.vector) {
+                    why.push("a level the loops around it spread already is not spread again");
+                }
+                text.push_str(&format!(" (written: {}; {})", if written.is_empty() { "no level" } else { &written }, why.join("; ")));
+            }
+            if let Some((_, n)) = d.collapse {
+                text.push_str(&format!("; collapse({n}): the {n} loops as one index space of trips multiplied, split back into {}", vars.join(", ")));
+            }
+            if let Some((_, sizes)) = &d.tile {
+                let sizes: Vec<String> = sizes.iter().map(|e| quote!(#e).to_string()).collect();
+                text.push_str(&format!("; tile({}): the {} loops as one index space, like collapse (the tile sizes do not shape the schedule yet)", sizes.join(", "), sizes.len()));
+            }
+            if uniform {
+                text.push_str("; uniform: every thread of a block takes the same trips (the parallel loops inside meet at barriers), a barrier ends each trip");
+            } else if inner_par {
+                text.push_str("; a barrier ends each trip (the block's shared memory is reused by the next)");
+            }
+            self.notes.at(info::loop_line(f), self.depth, text);
+        }
+        self.depth += 1;
         let active_id = format_ident!("__acc_active{}", n);
         let mut inner = ctx.clone();
         inner.used = ctx.used.union(lv);
@@ -281,6 +329,8 @@ impl<'a> Scheduler<'a> {
             }
             self.lower_body(&body.stmts, &inner, &mut child_unreduced)?
         } else {
+            // info: the loops inside, which each thread runs in order.
+            self.note_sequential_loops(&body);
             let b = (self.body_of)(&body);
             let stmts = &b.stmts;
             quote! {
@@ -301,6 +351,11 @@ impl<'a> Scheduler<'a> {
         // what a reduction's private copies may hold.
         let split: Vec<(RedOp, Ident)> = inner.reds.iter().filter(|(_, v)| block_assigns(&body, v)).cloned().collect();
         let split_ok = split.iter().all(|(_, v)| only_updates(&body, v));
+        // info: the unrolled form below.
+        if unroll && !uniform && body_code.clone().into_iter().count() <= UNROLL_TOKENS {
+            let how = if split_ok { "each trip on a copy of the reduced values of its own, combined after the round" } else { "the trips in order" };
+            self.notes.0[note_at].text.push_str(&format!("; unrolled in rounds of {UNROLL} trips (values of 4 bytes or less; else 4), then of 4, {how} (a reduction's loads in flight together)"));
+        }
         let k = format_ident!("__acc_k");
         let base = format_ident!("__acc_base{}", n);
         // The trips of a loop that holds parallel loops reuse the block's shared memory (the
@@ -312,6 +367,11 @@ impl<'a> Scheduler<'a> {
         // gang, worker and worker-vector positions of the papers' shapes: a barrier per trip
         // kept each thread to one trip's loads in flight).
         let end_trip = if inner_par && uses_barriers(&body_code) { quote!(#dev::sync_threads();) } else { TokenStream::new() };
+        // info: the barrier the note above names is not there.
+        if inner_par && end_trip.is_empty() {
+            let t = &mut self.notes.0[note_at].text;
+            *t = t.replace(", a barrier ends each trip", ", no barrier ends a trip (its body uses no shared memory)").replace("; a barrier ends each trip (the block's shared memory is reused by the next)", "; no barrier ends a trip (its body uses no shared memory)");
+        }
         let looped = if uniform {
             quote! {
                 let mut #base = #bpart;
@@ -406,12 +466,36 @@ impl<'a> Scheduler<'a> {
         let mut pre = TokenStream::new();
         let mut post = TokenStream::new();
         let mut unreduced = Vec::new();
+        self.depth -= 1;
+        // info: the reductions' notes follow the loop's own.
+        let mut red_at = note_at;
         for (i, (op, v)) in reds.iter().enumerate() {
             let over = lv.union(levels_of(&child_unreduced, v));
+            // info: where the reduction is combined.
+            let clause = if top || d.reduction.iter().any(|r| r.vars.contains(v)) { "" } else { " (the clause of a loop around it: this loop updates it)" };
             if deferred.contains(v) {
+                let text = if top {
+                    let over = levels_of(&unreduced, v).union(over);
+                    format!(
+                        "{}{clause}: a private copy per thread from the operator's identity; combined once at the nest's end over {}",
+                        info::red(*op, v),
+                        info::over_text(over.worker && self.uses_worker, over.vector)
+                    )
+                } else {
+                    format!("{}{clause}: each thread keeps its partial value; combined once at the end of the loop around it", info::red(*op, v))
+                };
+                red_at += 1;
+                self.notes.0.insert(red_at, info::Note { line: info::loop_line(f), depth: self.depth + 1, text });
                 unreduced.push((v.clone(), over));
                 continue;
             }
+            red_at += 1;
+            self.notes.0.insert(red_at, info::Note { line: info::loop_line(f), depth: self.depth + 1, text: format!(
+                "{}{clause}: a private copy per thread from the operator's identity; combined at the loop's end over {}{}, then with `{v}`'s value before the loop",
+                info::red(*op, v),
+                info::over_text(over.worker && self.uses_worker, over.vector),
+                if over.vector || (over.worker && self.uses_worker) { " (shuffles and shared memory)" } else { "" },
+            ) });
             let ops = op_path(*op);
             let orig = format_ident!("__acc_orig{}_{}", n, i);
             let combined = self.combined(*op, v, over);
@@ -471,6 +555,19 @@ impl<'a> Scheduler<'a> {
             conds.push(quote!(#dev::thread_idx_y() == 0));
         }
         let leader = if conds.is_empty() { quote!(true) } else { quote!(#(#conds)&&*) };
+        // info: who runs the body's statements.
+        let group = match (ctx.used.worker, ctx.used.vector) {
+            (_, true) => "thread",
+            (true, false) => "worker",
+            (false, false) => "gang",
+        };
+        let leader_text = match (rx, ry) {
+            (true, true) => "threadIdx.x == 0 && threadIdx.y == 0",
+            (true, false) => "threadIdx.x == 0",
+            (false, true) => "threadIdx.y == 0",
+            (false, false) => "every thread",
+        };
+        let depth = self.depth;
         let mut out = TokenStream::new();
         // Where this body's group locals start in shared memory: after the enclosing bodies'.
         let end = format_ident!("__acc_shared_end{}", self.fresh());
@@ -488,7 +585,12 @@ impl<'a> Scheduler<'a> {
                 // so the flag is the same in every thread and the barriers still meet.
                 let (flag, lowered) = rewritten;
                 out.extend(quote!(let mut #flag = false;));
-                out.extend(self.lower_body(&[lowered], ctx, unreduced)?);
+                // info: the flag.
+                self.notes.add(stmt.span(), depth, format!("`continue` here sets a flag: the rest of the trip is skipped by the whole {group}'s threads together"));
+                self.line_override = Some(info::line_of(stmt.span()));
+                let first = self.lower_body(&[lowered], ctx, unreduced);
+                self.line_override = None;
+                out.extend(first?);
                 let rest = self.lower_body(&stmts[i + 1..], ctx, unreduced)?;
                 out.extend(quote!(if !#flag { #rest }));
                 return Some(out);
@@ -519,13 +621,21 @@ impl<'a> Scheduler<'a> {
                             let first: Stmt = syn::parse_quote!(let #value #ty = #e;);
                             out.extend(self.one_thread(&first));
                             out.extend(quote!(let #n = #dev::group_local(#value, #rx, #ry, &mut #end);));
+                            // info: a local of the group in shared memory.
+                            self.notes.add(l.span(), depth, format!("`{n}` is the {group}'s: one copy in shared memory (parallel loops inside write it), first value computed by {leader_text}"));
                             self.group_locals.push(n);
                         }
                         (Some(n), None) => {
                             self.errors.error(n.span(), format!("on the GPU, `{n}` is shared by the parallel loops inside this loop and needs an initialiser (`let {n} = [0.0; N];`)"));
                             return None;
                         }
-                        (None, _) => out.extend(self.one_thread(stmt)),
+                        (None, _) => {
+                            // info: a local every thread keeps.
+                            if let Some(n) = pat_ident(&l.pat) {
+                                self.notes.add(l.span(), depth, format!("`let {n}`: computed by every thread of the {group} (each keeps an equal copy)"));
+                            }
+                            out.extend(self.one_thread(stmt))
+                        }
                     }
                 }
                 Stmt::Expr(Expr::ForLoop(fl), _) if self.is_parallel(fl) => {
@@ -536,6 +646,8 @@ impl<'a> Scheduler<'a> {
                     }
                     out.extend(l.code);
                     if more && self.effect(stmt).memory {
+                        // info: the barrier between phases.
+                        self.notes.at(info::loop_line(fl), depth, format!("barrier after the loop at line {} (it writes memory the {group}'s next statements may read)", info::loop_line(fl)));
                         out.extend(quote!(#dev::sync_threads();));
                     }
                 }
@@ -550,14 +662,23 @@ impl<'a> Scheduler<'a> {
                     // Reductions are finished inside a sequential loop's trips (no deferral
                     // through it: the statement names the variable).
                     let inner = Ctx { mine: Vec::new(), ..ctx.clone() };
+                    // info: a sequential loop around parallel loops.
+                    self.notes.at(info::loop_line(fl), depth, format!("sequential `for` around parallel loops: every thread of the {group} takes its trips; a barrier ends each trip"));
+                    self.depth += 1;
                     let body = self.lower_body(&fl.body.stmts, &inner, &mut Vec::new())?;
+                    self.depth -= 1;
                     let (label, pat, expr) = (&fl.label, &fl.pat, &fl.expr);
                     // (A barrier ends each trip, as in a parallel loop's trips above.)
                     out.extend(quote!(#label for #pat in #expr { #body #dev::sync_threads(); }));
                 }
                 Stmt::Expr(Expr::If(i), _) if self.holds_parallel_expr(&Expr::If(i.clone())) && !ctx.used.worker && !ctx.used.vector => {
+                    // info: a branch of the gang.
+                    self.notes.add(i.span(), depth, "`if` around parallel loops: the whole gang takes one branch (its condition has one value in the block)");
+                    self.depth += 1;
                     out.extend(self.branch(i, ctx)?);
+                    self.depth -= 1;
                     if more && self.effect(stmt).memory {
+                        self.notes.add(i.span(), depth, "barrier after the `if` (it writes memory)");
                         out.extend(quote!(#dev::sync_threads();));
                     }
                 }
@@ -587,6 +708,23 @@ impl<'a> Scheduler<'a> {
                         }
                         if more && eff.assigned.is_empty() {
                             out.extend(quote!(#dev::sync_threads();));
+                        }
+                        // info: a statement of the leader, and how the group meets again.
+                        let names: Vec<String> = eff.assigned.iter().filter(|v| !v.to_string().starts_with("__acc_")).map(|v| format!("`{v}`")).collect();
+                        let flag = if eff.assigned.len() > names.len() { "its `continue` flag" } else { "" };
+                        let names = names.into_iter().chain((!flag.is_empty()).then(|| flag.to_string())).collect::<Vec<_>>();
+                        let then = if !eff.assigned.is_empty() {
+                            format!("then a broadcast of {} to the {group}'s threads (a barrier)", names.join(", "))
+                        } else if more {
+                            "then a barrier".to_string()
+                        } else {
+                            "no barrier after it (the trip's last statement)".to_string()
+                        };
+                        let line = self.line_override.unwrap_or_else(|| info::line_of(stmt.span()));
+                        if rx || ry {
+                            self.notes.at(line, depth, format!("statement writes memory: run by the {group}'s leader ({leader_text}), {then}"));
+                        } else {
+                            self.notes.at(line, depth, format!("statement writes memory: run by each {group} on its own trip, {then}"));
                         }
                     } else if let Some(g) = &guard {
                         out.extend(quote!(if #g { #lowered }));
@@ -675,6 +813,53 @@ impl<'a> Scheduler<'a> {
         };
         let attrs = &i.attrs;
         Some(quote!(#(#attrs)* if #cond { #then } #otherwise))
+    }
+
+    /// info: the `for` loops of `body` (which holds no parallel loop: one thread runs it) and
+    /// why each runs in order.
+    fn note_sequential_loops(&mut self, body: &syn::Block) {
+        struct V(RegionKind, Vec<(usize, String)>);
+        impl<'ast> Visit<'ast> for V {
+            fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
+                let kind = self.0;
+                let var = quote::ToTokens::to_token_stream(&*f.pat).to_string();
+                let d = f.attrs.iter().find(|a| is_acc_path(a.path(), "loop")).map(|a| region::loop_directive_of(a, kind, &mut Errors::default()));
+                let why = match d {
+                    Some(d) if d.seq.is_some() => Some("it says `seq`".to_string()),
+                    Some(d) => {
+                        let proved = d.independent.is_some() || (kind != RegionKind::Kernels && d.auto.is_none());
+                        let dep = if proved {
+                            None
+                        } else {
+                            let reds: Vec<Ident> = d.reduction.iter().flat_map(|r| r.vars.clone()).collect();
+                            let depth = d.collapse.map_or(1, |c| c.1).max(d.tile.as_ref().map_or(1, |t| t.1.len()));
+                            loops::dependence_nest(f, depth, &reds, &region::inner_decls(&f.body))
+                        };
+                        Some(match dep {
+                            Some((span, msg)) => format!("not proved independent: {msg} (line {})", info::line_of(span)),
+                            None if d.has_level() => "its levels are taken by the loops around it".to_string(),
+                            None => "it names no level".to_string(),
+                        })
+                    }
+                    None if kind == RegionKind::Kernels && loops::LoopHeader::parse(f).is_ok() => Some("no `acc::loop` on it: an inner loop of a parallel loop".to_string()),
+                    None => None,
+                };
+                if let Some(why) = why {
+                    self.1.push((info::loop_line(f), format!("loop over `{var}` runs in order in each thread ({why})")));
+                }
+                syn::visit::visit_expr_for_loop(self, f);
+            }
+            fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+            fn visit_item(&mut self, _: &'ast syn::Item) {}
+        }
+        let found = {
+            let mut v = V(self.kind, Vec::new());
+            v.visit_block(body);
+            v.1
+        };
+        for (line, text) in found {
+            self.notes.at(line, self.depth, text);
+        }
     }
 
     /// `stmt` lowered for one thread (inner acc loops in order, `atomic!`, `cache!`).

@@ -10,11 +10,16 @@
 //!
 //! All device atomics are *relaxed* at GPU scope, like CUDA's `atomicAdd`: they are atomic,
 //! and order nothing else (use a barrier or [`thread_fence`](crate::thread_fence) for that).
+//! Compiled for the host (where acc-runtime's `AtomicRef` uses these traits), loads acquire,
+//! stores release and read-modify-writes do both.
+//!
+//! The traits [`AtomicValue`], [`AtomicArith`] and [`AtomicBits`] are declared here only;
+//! acc-runtime re-exports them.
 //! Integer arithmetic wraps; integer division by zero panics, as in Rust. Float `max`/`min`
 //! have `f32::max`'s meaning (a NaN operand is ignored).
 
 use core::marker::PhantomData;
-use core::sync::atomic::Ordering::Relaxed;
+use core::sync::atomic::Ordering;
 use core::sync::atomic::{
     AtomicBool, AtomicI16, AtomicI32, AtomicI64, AtomicI8, AtomicIsize, AtomicU16, AtomicU32,
     AtomicU64, AtomicU8, AtomicUsize,
@@ -24,9 +29,41 @@ mod sealed {
     pub trait Sealed {}
 }
 
+/// The orderings of the atomics: relaxed on the GPU (see the module docs).
+#[cfg(target_arch = "nvptx64")]
+mod order {
+    use core::sync::atomic::Ordering::{self, Relaxed};
+    pub const LOAD: Ordering = Relaxed;
+    pub const STORE: Ordering = Relaxed;
+    pub const RMW: Ordering = Relaxed;
+    pub const FAILED: Ordering = Relaxed;
+}
+
+/// The orderings of the atomics on the host: acquire loads, release stores, both for
+/// read-modify-writes.
+#[cfg(not(target_arch = "nvptx64"))]
+mod order {
+    use core::sync::atomic::Ordering::{self, AcqRel, Acquire, Relaxed, Release};
+    pub const LOAD: Ordering = Acquire;
+    pub const STORE: Ordering = Release;
+    pub const RMW: Ordering = AcqRel;
+    pub const FAILED: Ordering = Relaxed;
+}
+
+/// A compare-and-swap's failure ordering, and the loads that start a compare-and-swap loop.
+const RELAXED: Ordering = Ordering::Relaxed;
+
 /// Scalars that can be read and written atomically: the integers (up to 64 bits), `f32`,
 /// `f64` and `bool`.
-pub trait AtomicValue: Copy + sealed::Sealed {
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be accessed atomically",
+    label = "not an atomic scalar",
+    note = "atomics take integers up to 64 bits, `f32`, `f64` and `bool`"
+)]
+pub trait AtomicValue: Copy + Send + Sync + sealed::Sealed {
+    /// Alignment the atomic operations need (that of the matching `Atomic*` type).
+    #[doc(hidden)]
+    const ATOMIC_ALIGN: usize;
     /// Atomic load.
     ///
     /// # Safety
@@ -49,6 +86,11 @@ pub trait AtomicValue: Copy + sealed::Sealed {
 }
 
 /// Scalars with atomic arithmetic (`+ - * /`, `max`, `min`): integers and floats.
+#[diagnostic::on_unimplemented(
+    message = "atomic arithmetic is not defined for `{Self}`",
+    label = "no atomic `+`, `-`, `*`, `/`, `max`, `min` for this type",
+    note = "atomic `+= -= *= /=`, `max` and `min` take integers (up to 64 bits), `f32` and `f64`"
+)]
 pub trait AtomicArith: AtomicValue {
     /// `*p += v`; returns the previous value.
     ///
@@ -89,6 +131,11 @@ pub trait AtomicArith: AtomicValue {
 }
 
 /// Scalars with atomic bitwise operations (`& | ^`): integers and `bool`.
+#[diagnostic::on_unimplemented(
+    message = "atomic `&=`, `|=`, `^=` are not defined for `{Self}`",
+    label = "no atomic bitwise operations for this type",
+    note = "atomic `&=`, `|=`, `^=` take integers (up to 64 bits) and `bool`"
+)]
 pub trait AtomicBits: AtomicValue {
     /// `*p &= v`; returns the previous value.
     ///
@@ -143,40 +190,41 @@ macro_rules! atomic_int {
     ($($t:ty => $a:ty),* $(,)?) => {$(
         impl sealed::Sealed for $t {}
         impl AtomicValue for $t {
+            const ATOMIC_ALIGN: usize = core::mem::align_of::<$a>();
             #[inline(always)]
             unsafe fn atomic_load(p: *mut Self) -> Self {
                 // SAFETY: the caller's contract is `Atomic*::from_ptr`'s.
-                unsafe { <$a>::from_ptr(p) }.load(Relaxed)
+                unsafe { <$a>::from_ptr(p) }.load(order::LOAD)
             }
             #[inline(always)]
             unsafe fn atomic_store(p: *mut Self, v: Self) {
                 // SAFETY: as in `atomic_load`.
-                unsafe { <$a>::from_ptr(p) }.store(v, Relaxed)
+                unsafe { <$a>::from_ptr(p) }.store(v, order::STORE)
             }
             #[inline(always)]
             unsafe fn atomic_swap(p: *mut Self, v: Self) -> Self {
                 // SAFETY: as in `atomic_load`.
-                unsafe { <$a>::from_ptr(p) }.swap(v, Relaxed)
+                unsafe { <$a>::from_ptr(p) }.swap(v, order::RMW)
             }
         }
         impl AtomicArith for $t {
             #[inline(always)]
             unsafe fn atomic_add(p: *mut Self, v: Self) -> Self {
                 // SAFETY: as in `atomic_load`.
-                unsafe { <$a>::from_ptr(p) }.fetch_add(v, Relaxed)
+                unsafe { <$a>::from_ptr(p) }.fetch_add(v, order::RMW)
             }
             #[inline(always)]
             unsafe fn atomic_sub(p: *mut Self, v: Self) -> Self {
                 // SAFETY: as in `atomic_load`.
-                unsafe { <$a>::from_ptr(p) }.fetch_sub(v, Relaxed)
+                unsafe { <$a>::from_ptr(p) }.fetch_sub(v, order::RMW)
             }
             #[inline(always)]
             unsafe fn atomic_mul(p: *mut Self, v: Self) -> Self {
                 // SAFETY: as in `atomic_load`.
                 let a = unsafe { <$a>::from_ptr(p) };
                 cas_loop(
-                    || a.load(Relaxed),
-                    |c, n| a.compare_exchange_weak(c, n, Relaxed, Relaxed),
+                    || a.load(order::LOAD),
+                    |c, n| a.compare_exchange_weak(c, n, order::RMW, order::FAILED),
                     |x, y| x == y,
                     |x| x.wrapping_mul(v),
                 )
@@ -190,8 +238,8 @@ macro_rules! atomic_int {
                 // SAFETY: as in `atomic_load`.
                 let a = unsafe { <$a>::from_ptr(p) };
                 cas_loop(
-                    || a.load(Relaxed),
-                    |c, n| a.compare_exchange_weak(c, n, Relaxed, Relaxed),
+                    || a.load(order::LOAD),
+                    |c, n| a.compare_exchange_weak(c, n, order::RMW, order::FAILED),
                     |x, y| x == y,
                     |x| x.wrapping_div(v),
                 )
@@ -199,29 +247,29 @@ macro_rules! atomic_int {
             #[inline(always)]
             unsafe fn atomic_max(p: *mut Self, v: Self) -> Self {
                 // SAFETY: as in `atomic_load`.
-                unsafe { <$a>::from_ptr(p) }.fetch_max(v, Relaxed)
+                unsafe { <$a>::from_ptr(p) }.fetch_max(v, order::RMW)
             }
             #[inline(always)]
             unsafe fn atomic_min(p: *mut Self, v: Self) -> Self {
                 // SAFETY: as in `atomic_load`.
-                unsafe { <$a>::from_ptr(p) }.fetch_min(v, Relaxed)
+                unsafe { <$a>::from_ptr(p) }.fetch_min(v, order::RMW)
             }
         }
         impl AtomicBits for $t {
             #[inline(always)]
             unsafe fn atomic_and(p: *mut Self, v: Self) -> Self {
                 // SAFETY: as in `atomic_load`.
-                unsafe { <$a>::from_ptr(p) }.fetch_and(v, Relaxed)
+                unsafe { <$a>::from_ptr(p) }.fetch_and(v, order::RMW)
             }
             #[inline(always)]
             unsafe fn atomic_or(p: *mut Self, v: Self) -> Self {
                 // SAFETY: as in `atomic_load`.
-                unsafe { <$a>::from_ptr(p) }.fetch_or(v, Relaxed)
+                unsafe { <$a>::from_ptr(p) }.fetch_or(v, order::RMW)
             }
             #[inline(always)]
             unsafe fn atomic_xor(p: *mut Self, v: Self) -> Self {
                 // SAFETY: as in `atomic_load`.
-                unsafe { <$a>::from_ptr(p) }.fetch_xor(v, Relaxed)
+                unsafe { <$a>::from_ptr(p) }.fetch_xor(v, order::RMW)
             }
         }
     )*};
@@ -234,37 +282,38 @@ atomic_int!(
 
 impl sealed::Sealed for bool {}
 impl AtomicValue for bool {
+    const ATOMIC_ALIGN: usize = core::mem::align_of::<AtomicBool>();
     #[inline(always)]
     unsafe fn atomic_load(p: *mut Self) -> Self {
         // SAFETY: the caller's contract is `AtomicBool::from_ptr`'s.
-        unsafe { AtomicBool::from_ptr(p) }.load(Relaxed)
+        unsafe { AtomicBool::from_ptr(p) }.load(order::LOAD)
     }
     #[inline(always)]
     unsafe fn atomic_store(p: *mut Self, v: Self) {
         // SAFETY: as in `atomic_load`.
-        unsafe { AtomicBool::from_ptr(p) }.store(v, Relaxed)
+        unsafe { AtomicBool::from_ptr(p) }.store(v, order::STORE)
     }
     #[inline(always)]
     unsafe fn atomic_swap(p: *mut Self, v: Self) -> Self {
         // SAFETY: as in `atomic_load`.
-        unsafe { AtomicBool::from_ptr(p) }.swap(v, Relaxed)
+        unsafe { AtomicBool::from_ptr(p) }.swap(v, order::RMW)
     }
 }
 impl AtomicBits for bool {
     #[inline(always)]
     unsafe fn atomic_and(p: *mut Self, v: Self) -> Self {
         // SAFETY: as in `atomic_load`.
-        unsafe { AtomicBool::from_ptr(p) }.fetch_and(v, Relaxed)
+        unsafe { AtomicBool::from_ptr(p) }.fetch_and(v, order::RMW)
     }
     #[inline(always)]
     unsafe fn atomic_or(p: *mut Self, v: Self) -> Self {
         // SAFETY: as in `atomic_load`.
-        unsafe { AtomicBool::from_ptr(p) }.fetch_or(v, Relaxed)
+        unsafe { AtomicBool::from_ptr(p) }.fetch_or(v, order::RMW)
     }
     #[inline(always)]
     unsafe fn atomic_xor(p: *mut Self, v: Self) -> Self {
         // SAFETY: as in `atomic_load`.
-        unsafe { AtomicBool::from_ptr(p) }.fetch_xor(v, Relaxed)
+        unsafe { AtomicBool::from_ptr(p) }.fetch_xor(v, order::RMW)
     }
 }
 
@@ -306,28 +355,29 @@ macro_rules! atomic_float {
             // alignment.
             let a = unsafe { <$a>::from_ptr(p.cast::<$bits>()) };
             <$t>::from_bits(cas_loop(
-                || a.load(Relaxed),
-                |c, n| a.compare_exchange_weak(c, n, Relaxed, Relaxed),
+                || a.load(RELAXED),
+                |c, n| a.compare_exchange_weak(c, n, order::RMW, order::FAILED),
                 |x, y| x == y,
                 |b| op(<$t>::from_bits(b)).to_bits(),
             ))
         }
         impl sealed::Sealed for $t {}
         impl AtomicValue for $t {
+            const ATOMIC_ALIGN: usize = core::mem::align_of::<$a>();
             #[inline(always)]
             unsafe fn atomic_load(p: *mut Self) -> Self {
                 // SAFETY: the caller's contract, for the bits (same size and alignment).
-                <$t>::from_bits(unsafe { <$a>::from_ptr(p.cast::<$bits>()) }.load(Relaxed))
+                <$t>::from_bits(unsafe { <$a>::from_ptr(p.cast::<$bits>()) }.load(order::LOAD))
             }
             #[inline(always)]
             unsafe fn atomic_store(p: *mut Self, v: Self) {
                 // SAFETY: as in `atomic_load`.
-                unsafe { <$a>::from_ptr(p.cast::<$bits>()) }.store(v.to_bits(), Relaxed)
+                unsafe { <$a>::from_ptr(p.cast::<$bits>()) }.store(v.to_bits(), order::STORE)
             }
             #[inline(always)]
             unsafe fn atomic_swap(p: *mut Self, v: Self) -> Self {
                 // SAFETY: as in `atomic_load`.
-                <$t>::from_bits(unsafe { <$a>::from_ptr(p.cast::<$bits>()) }.swap(v.to_bits(), Relaxed))
+                <$t>::from_bits(unsafe { <$a>::from_ptr(p.cast::<$bits>()) }.swap(v.to_bits(), order::RMW))
             }
         }
         impl AtomicArith for $t {

@@ -3,8 +3,8 @@
 //! holds its value before the launch, the kernel's atomics update it, and its value after the
 //! launch comes back to the local.
 
-use crate::device::{backend, Backend, DevPtr};
-use crate::region::RegionInfo;
+use crate::devices::{backend, Backend, DevPtr};
+use crate::region_info::RegionInfo;
 use std::sync::Arc;
 
 /// Bytes of one cell (enough for any scalar).
@@ -47,7 +47,8 @@ impl Cells {
         self.ptr
     }
 
-    /// Reads the cells back after the launch (it has finished: launches are synchronous).
+    /// Reads the cells back after the launch (a synchronous copy to the host: it waits for
+    /// the launch first, on whichever queue it went).
     pub fn download(&mut self) {
         let (Some(b), true) = (&self.backend, self.ptr != 0) else { return };
         let region = self.region;
@@ -107,10 +108,11 @@ impl PrivateCopies {
             geom.num_gangs
         } else {
             let fit = (PRIVATE_BUDGET / per_gang).max(1);
-            if fit < crate::gpu::MAX_DEFAULT_GRID {
+            let most = crate::gpu::max_default_grid(&crate::gpu::cuda_of(region));
+            if fit < most {
                 geom.num_gangs = fit;
             }
-            fit.min(crate::gpu::MAX_DEFAULT_GRID)
+            fit.min(most)
         };
         let total = gangs.checked_mul(per_gang).unwrap_or_else(|| panic!("acc: {region}: private copies of {bytes} bytes for {gangs} gangs overflow"));
         let b = backend();

@@ -8,9 +8,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex};
 
 use crate::cuda::{CudaBackend, Kernel, KernelArgs, LaunchConfig, MappedBuf, Module};
-use crate::device::{backend, Backend};
+use crate::backend::Backend;
 use crate::profile;
-use crate::region::RegionInfo;
+use crate::region_info::RegionInfo;
 
 /// The launch shape of one loop nest: threads per block (the vector length) and blocks.
 #[derive(Clone, Copy, Debug)]
@@ -105,24 +105,18 @@ impl Geometry {
 
 /// Panics with `msg` about a failure on the calling thread's device, adding what a device
 /// fault cost when it was one (the device is lost for the process and its data reported lost
-/// by name: see [`crate::device::Device::take_loss`]).
+/// by name: see [`crate::devices::Device::take_loss`]).
 fn fail(msg: String) -> ! {
-    match crate::device::current().ok().and_then(|d| d.take_loss()) {
+    match crate::devices::current().ok().and_then(|d| d.take_loss()) {
         Some(lost) => panic!("{msg}\nacc: {lost}"),
         None => panic!("{msg}"),
     }
 }
 
-fn cuda_of(region: &RegionInfo) -> Arc<dyn crate::device::Backend> {
-    let b = backend();
-    if b.as_any().downcast_ref::<CudaBackend>().is_none() {
-        panic!("acc: {region}: the region's GPU path ran without a CUDA device");
-    }
-    b
-}
-
-fn as_cuda(b: &Arc<dyn Backend>) -> &CudaBackend {
-    b.as_any().downcast_ref::<CudaBackend>().expect("checked by cuda_of")
+/// The CUDA backend of the calling thread's device; panics naming `region` when its device
+/// is not a CUDA device.
+pub(crate) fn cuda_of(region: &RegionInfo) -> Arc<CudaBackend> {
+    crate::devices::cuda_backend().unwrap_or_else(|| panic!("acc: {region}: the region's GPU path ran without a CUDA device"))
 }
 
 /// Hashes the keys of the per-thread caches below (addresses and small numbers): one
@@ -188,7 +182,7 @@ thread_local! {
 /// copy.
 pub struct Partials {
     region: &'static RegionInfo,
-    buf: Option<(Arc<dyn Backend>, MappedBuf)>,
+    buf: Option<(Arc<CudaBackend>, MappedBuf)>,
     grid: usize,
     /// Whether the launch that writes the buffer is known to have completed.
     settled: Cell<bool>,
@@ -200,10 +194,16 @@ const ENTRY: usize = 16;
 impl Partials {
     /// Room for `vars` reduction variables of the launch `geom` (none when `vars == 0`).
     pub fn new(region: &'static RegionInfo, vars: usize, geom: &Geometry) -> Self {
-        let grid = if geom.serial { 1 } else if geom.num_gangs > 0 { geom.num_gangs } else { MAX_DEFAULT_GRID };
-        let buf = (vars > 0).then(|| {
-            let b = cuda_of(region);
-            let buf = as_cuda(&b)
+        let cuda = (vars > 0).then(|| cuda_of(region));
+        let grid = if geom.serial {
+            1
+        } else if geom.num_gangs > 0 {
+            geom.num_gangs
+        } else {
+            cuda.as_deref().map_or(0, max_default_grid)
+        };
+        let buf = cuda.map(|b| {
+            let buf = b
                 .take_mapped(vars * grid * ENTRY)
                 .unwrap_or_else(|e| panic!("acc: {region}: cannot allocate reduction partials: {e}"));
             (b, buf)
@@ -223,7 +223,7 @@ impl Partials {
             return;
         }
         if let (Some(q), Some((b, _))) = (LAST_QUEUE.get(), &self.buf) {
-            if let Err(e) = as_cuda(b).wait_queue(q) {
+            if let Err(e) = b.wait_queue(q) {
                 fail(format!("acc: {}: async queue {q} failed: {e}", self.region));
             }
         }
@@ -279,8 +279,7 @@ pub fn value_slots<T, F: FnOnce() -> T>(_witness: &F) -> usize {
 
 impl Drop for Partials {
     fn drop(&mut self) {
-        if let Some((b, buf)) = self.buf.take() {
-            let cuda = as_cuda(&b);
+        if let Some((cuda, buf)) = self.buf.take() {
             if !self.settled.get() {
                 if let Some(q) = LAST_QUEUE.get() {
                     // A launch that nobody folded (a panic came between): it must not write
@@ -303,8 +302,11 @@ impl Drop for Partials {
 /// thread, then the locals.
 const GROUP_LOCALS_SHARED: u32 = 48 * 1024;
 
-/// The largest grid a launch without `num_gangs` gets (partials are sized for it).
-pub const MAX_DEFAULT_GRID: usize = 132 * 32;
+/// The largest grid a launch without `num_gangs` gets on `cuda` (partials are sized for
+/// it): 32 blocks per multiprocessor of its device (4224 on an H100's 132).
+pub fn max_default_grid(cuda: &CudaBackend) -> usize {
+    cuda.sm_count() as usize * 32
+}
 
 /// The module of the PTX text `ptx` on `cuda`, loaded once per process: the PTX is a
 /// `'static` text (embedded by `include_str!`), so its address identifies it, and hashing it
@@ -331,8 +333,8 @@ fn module(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str) ->
 /// launch this costs a `cuLaunchKernel` (and a `cuStreamSynchronize` when synchronous), a
 /// lock of the runtime's state, and a hash lookup.
 pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: &mut KernelArgs, geom: &Geometry, queue: Option<i64>) -> u32 {
-    let b = cuda_of(region);
-    let cuda = as_cuda(&b);
+    let cuda = cuda_of(region);
+    let cuda = &*cuda;
     // The kernel is opened up to the shared memory of the largest block (16 KiB, under the
     // 48 KiB every kernel gets): 16 bytes per thread for the collective reductions and
     // broadcasts (acc_device::reduce). Each launch asks for its own block's share.
@@ -376,7 +378,7 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
                 }
             };
             let needed = geom.threads_wanted().div_ceil(block as usize).max(1);
-            wave.min(needed.min(u32::MAX as usize) as u32).min(MAX_DEFAULT_GRID as u32)
+            wave.min(needed.min(u32::MAX as usize) as u32).min(max_default_grid(cuda) as u32)
         };
         let mut cfg = LaunchConfig::linear(grid, bx).with_shared(shared);
         cfg.block = (bx, by, 1);
@@ -386,7 +388,7 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
         cuda.launch_kernel(&entry.kernel, cfg, args, Some(region)).unwrap_or_else(|e| match e {
             // The panic's own text names the kernel and the user's file:line.
             crate::cuda::CudaError::KernelPanic { .. } => fail(format!("acc: {region}: {e}")),
-            e => fail(format!("acc: {region}: kernel `{name}` failed on {}: {e}", b.name())),
+            e => fail(format!("acc: {region}: kernel `{name}` failed on {}: {e}", cuda.name())),
         });
         drop(timer);
         grid
@@ -417,7 +419,7 @@ fn entry_geometry(geom: &Geometry, max_threads: u32) -> Geometry {
 /// the region macro makes a region it did not see a compile error): a PTX without them is
 /// a build that went wrong, and a panic naming the region, never a silent run on the host.
 pub fn gpu_ready(region: &'static RegionInfo, if_cond: bool, ptx: &'static str, kernels: &[&str]) -> bool {
-    if !if_cond || crate::device::device_type() != crate::DeviceType::Nvidia {
+    if !if_cond || crate::devices::device_type() != crate::DeviceType::Nvidia {
         return false;
     }
     let key = (region as *const RegionInfo as usize, ptx.as_ptr() as usize);

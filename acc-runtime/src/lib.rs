@@ -19,7 +19,7 @@
 //! }
 //! ```
 //!
-//! Environment: `ACC_DEVICE_TYPE=host|nvidia`, `ACC_DEVICE_NUM=n` (see [`device`]),
+//! Environment: `ACC_DEVICE_TYPE=host|nvidia`, `ACC_DEVICE_NUM=n` (see [`devices`]),
 //! `ACC_NOTIFY=1`, `ACC_PROFILE=1|chrome`, `ACC_PROFILE_FILE=path` (see [`profile`]).
 //!
 //! Feature `cuda`: the CUDA backend (modules `cuda`, `gpu`, `cells`), through cudarc with the
@@ -33,6 +33,7 @@
 )]
 
 pub mod atomic;
+pub mod backend;
 #[cfg(feature = "cuda")]
 #[cfg_attr(docsrs, doc(cfg(feature = "cuda")))]
 pub mod cells;
@@ -43,7 +44,9 @@ pub mod cuda;
 #[cfg_attr(docsrs, doc(cfg(feature = "cuda")))]
 pub mod gpu;
 pub mod data;
-pub mod device;
+mod device_copy;
+pub mod devices;
+mod present;
 pub mod host;
 pub use acc_device::idx;
 pub mod private;
@@ -52,47 +55,13 @@ pub mod profile;
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 mod ptx_modules;
 pub use acc_device::ops as reduce;
-pub mod region;
+pub mod region_info;
 
 #[cfg(test)]
 mod test_util;
 
 pub use data::{is_present, DeviceSlice, HostData, Mirror};
-pub use device::{
+pub use device_copy::DeviceCopy;
+pub use devices::{
     device_memory, device_num, device_type, init, num_devices, set_device, shutdown, wait, wait_all, DeviceType,
 };
-
-/// Types whose values can be copied bit for bit between host and device memory: plain
-/// data with no pointers, references or host resources.
-///
-/// Implemented for the integers, floats, `bool`, `char` and arrays of `DeviceCopy`; the
-/// `acc` derive implements it for `#[repr(C)]` structs of `DeviceCopy` fields.
-///
-/// # Safety
-///
-/// An implementor guarantees that a byte copy of a value is the same value in any address
-/// space (no pointers or references inside), and that the all-zero bit pattern is a valid
-/// value (so that [`DeviceSlice::zeros`] can make them).
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not `DeviceCopy`: its values cannot be copied to the device",
-    label = "not plain device data",
-    note = "`DeviceCopy` types are the integers, floats, `bool`, `char`, arrays of them, and `#[repr(C)]` structs with `#[derive(acc::DeviceCopy)]`; types that own host memory (`String`, `Vec`, `Box`) or hold references are not"
-)]
-pub unsafe trait DeviceCopy: Copy {}
-
-macro_rules! device_copy {
-    ($($t:ty),*) => {$(
-        // SAFETY: a primitive scalar: plain bits, valid when all zero.
-        unsafe impl DeviceCopy for $t {}
-    )*};
-}
-
-device_copy!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64, bool, char);
-
-// SAFETY: an array of `DeviceCopy` values is plain bits if its elements are, and zero when
-// they are.
-unsafe impl<T: DeviceCopy, const N: usize> DeviceCopy for [T; N] {}
-
-// SAFETY: `Captures` is `repr(C)` bytes and a length, `Copy`, and all-zero is a valid value
-// (no values); the kernel reads it with the same layout (it is acc-device's own type).
-unsafe impl DeviceCopy for acc_device::Captures {}

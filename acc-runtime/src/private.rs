@@ -10,7 +10,7 @@ pub use crate::data::{
     view_mut, Clause, DataScope, EnterClause, ExitClause, HostData, HostView,
 };
 pub use crate::data::{DeviceSlice, Mirror};
-pub use crate::device::{DevPtr, DeviceType};
+pub use crate::devices::{DevPtr, DeviceType};
 pub use crate::host::{par_for, par_for_chunks, par_reduce, par_reduce_chunks, SharedMut};
 pub use crate::idx::{index, nest_trip, trip, trip_inclusive, trip_inclusive_stepped, trip_step, trip_stepped, LoopIndex};
 pub use crate::profile;
@@ -22,15 +22,15 @@ pub use crate::cells::{Cells, PrivateCopies};
 #[cfg(feature = "cuda")]
 pub use crate::gpu::{gpu_ready, launch, value_slots, Geometry, Partials};
 pub use crate::reduce::{self, *};
-pub use crate::region::RegionInfo;
-pub use crate::DeviceCopy;
+pub use crate::region_info::RegionInfo;
+pub use crate::device_copy::DeviceCopy;
 
 /// Whether `region` runs on the GPU: the current device is an NVIDIA one and the region's
 /// `if` clause (`true` without one) holds.
 #[inline]
 pub fn use_device(region: &'static RegionInfo, if_cond: bool) -> bool {
     let _ = region;
-    if_cond && crate::device::device_type() == DeviceType::Nvidia
+    if_cond && crate::devices::device_type() == DeviceType::Nvidia
 }
 
 /// Notes that `region` runs on the host now (`ACC_NOTIFY`, `ACC_PROFILE`); keep the returned
@@ -61,7 +61,7 @@ pub struct HostRun {
 impl HostRun {
     /// Coherence for `region`'s run on the host (active unless the device is the host).
     pub fn new(region: &'static RegionInfo) -> Self {
-        let active = crate::device::device_type() != DeviceType::Host;
+        let active = crate::devices::device_type() != DeviceType::Host;
         HostRun { region, active, written: Vec::new() }
     }
 

@@ -26,8 +26,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Instant;
 
-use crate::device;
-use crate::region::RegionInfo;
+use crate::backend::DeviceType;
+use crate::region_info::RegionInfo;
 
 mod export;
 pub use export::{
@@ -71,17 +71,7 @@ fn flags() -> &'static Flags {
             // registered once (inside `get_or_init`).
             unsafe { libc::atexit(at_exit) };
         }
-        let notify = env_on("ACC_NOTIFY");
-        if notify {
-            extern "C" fn at_exit_notify() {
-                // A panic must not cross the C boundary; nothing useful is left to do then.
-                let _ = std::panic::catch_unwind(crate::data::report_leftovers);
-            }
-            // SAFETY: as for `at_exit` above: a plain `extern "C" fn()` that never unwinds,
-            // registered once.
-            unsafe { libc::atexit(at_exit_notify) };
-        }
-        Flags { notify }
+        Flags { notify: env_on("ACC_NOTIFY") }
     })
 }
 
@@ -178,7 +168,7 @@ pub fn snapshot() -> Vec<RegionProfile> {
     g.as_ref().map(|s| s.regions.clone()).unwrap_or_default()
 }
 
-/// Measures one region launch; records it when dropped. Made by [`launch_begin`].
+/// Measures one region launch; records it when dropped. Made by [`launch_begin_on`].
 #[must_use = "the launch is timed until this is dropped"]
 #[derive(Debug)]
 pub struct LaunchTimer {
@@ -200,23 +190,12 @@ impl Drop for LaunchTimer {
     }
 }
 
-/// Starts timing a synchronous launch of `region` on the current device (`ACC_NOTIFY` prints
-/// it).
-pub fn launch_begin(region: &'static RegionInfo) -> LaunchTimer {
-    let track = Track {
-        device: device::device_type(),
-        device_num: device::device_num(),
-        queue: None,
-    };
-    launch_begin_on(region, track)
-}
-
 /// Starts timing a launch of `region` on `track` (`ACC_NOTIFY` prints it: `on host`, or on a
 /// GPU `on nvidia 0`, with the device's number).
 pub fn launch_begin_on(region: &'static RegionInfo, track: Track) -> LaunchTimer {
     if notify_enabled() {
         match track.device {
-            device::DeviceType::Host => eprintln!("acc: launch {} on host", region.site()),
+            DeviceType::Host => eprintln!("acc: launch {} on host", region.site()),
             d => eprintln!("acc: launch {} on {d:?} {}", region.site(), track.device_num),
         }
     }
@@ -407,7 +386,7 @@ mod tests {
             let _t = launch_begin_on(&P, Track::HOST);
         }
         {
-            let _t = launch_begin(&P);
+            let _t = launch_begin_on(&P, Track::HOST);
         }
         record_transfer(&P, Track::HOST, Direction::HostToDevice, 1000, 5);
         record_named_transfer(&P, Track::HOST, "a", Direction::DeviceToHost, 24, 7);

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
-use crate::device::{Backend, DevPtr, DeviceType};
-use crate::region::RegionInfo;
+use crate::backend::{Backend, DevPtr, DeviceType};
+use crate::region_info::RegionInfo;
 
 /// Tests that use the present table under the current backend take this shared; tests that
 /// change the backend or empty the table take it exclusively.
@@ -160,19 +160,16 @@ impl Backend for MockBackend {
         self.downloads.fetch_add(1, Ordering::SeqCst);
         Ok(())
     }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
 }
 
 /// Runs `f` with `mock` as the current backend (exclusively), then goes back to the host.
 pub(crate) fn with_mock<T>(f: impl FnOnce(&Arc<MockBackend>) -> T) -> T {
     let _g = exclusive();
-    crate::device::testing::reset_to_host();
+    crate::devices::testing::reset_to_host();
     let mock = MockBackend::new();
-    crate::device::testing::install(mock.clone());
+    crate::devices::testing::install(mock.clone());
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mock)));
-    crate::device::testing::reset_to_host();
+    crate::devices::testing::reset_to_host();
     match r {
         Ok(v) => v,
         Err(e) => std::panic::resume_unwind(e),

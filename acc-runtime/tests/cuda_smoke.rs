@@ -10,7 +10,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use acc_runtime::cuda::{CudaBackend, KernelArgs, LaunchConfig, Module};
-use acc_runtime::device::Backend;
+use acc_runtime::devices::Backend;
 
 static PTX: &str = include_str!("fixtures/vadd_kernel.ptx");
 

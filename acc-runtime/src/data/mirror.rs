@@ -6,8 +6,8 @@ use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
 use super::{enter_data_in, present_counts_in, try_exit_data_in, update_in, view, EnterClause, ExitClause, HostData, HostView};
-use crate::device::{self, Device};
-use crate::region::MIRROR;
+use crate::devices::{self, Device};
+use crate::region_info::MIRROR;
 
 /// An owned host array with a device copy: OpenACC's unstructured data lifetime as a value.
 ///
@@ -45,7 +45,7 @@ impl<D: HostData> Mirror<D> {
     pub fn new(d: D) -> Self {
         let data = Box::new(d);
         let v = view(&*data);
-        let device = device::current_device();
+        let device = devices::current_device();
         enter_data_in(&device, &MIRROR, "Mirror", v, EnterClause::CopyIn);
         Mirror {
             data: Some(data),

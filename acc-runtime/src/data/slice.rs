@@ -2,12 +2,15 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::time::Instant;
-
-use crate::device::{self, Backend, DevPtr};
+use super::transfer::transfer;
+use crate::backend::{Backend, DevPtr};
+use crate::devices;
 use crate::profile::{self, Direction};
-use crate::region::DEVICE_SLICE;
-use crate::DeviceCopy;
+use crate::region_info::DEVICE_SLICE;
+
+/// The name `ACC_NOTIFY` and `ACC_PROFILE` give the transfers of a `DeviceSlice`.
+const NAME: &str = "DeviceSlice";
+use crate::device_copy::DeviceCopy;
 
 enum Mem<T> {
     /// Host backend: device memory is host memory.
@@ -44,7 +47,7 @@ fn byte_len<T>(len: usize) -> usize {
 
 impl<T: Copy> DeviceSlice<T> {
     fn on_device(len: usize, init: &[u8]) -> Self {
-        let backend = device::backend();
+        let backend = devices::backend();
         if backend.is_host() {
             unreachable!("host backend handled by the caller");
         }
@@ -59,22 +62,13 @@ impl<T: Copy> DeviceSlice<T> {
                     profile::human_bytes(bytes as u64)
                 )
             });
-            let t = Instant::now();
             // SAFETY: `init` is readable for `bytes` bytes; `ptr` is a fresh allocation of
             // that size.
-            if let Err(e) = unsafe { backend.h2d(ptr, init.as_ptr(), bytes) } {
+            if let Err(e) = unsafe { transfer(&*backend, &DEVICE_SLICE, NAME, Direction::HostToDevice, ptr, init.as_ptr() as usize, bytes, None) } {
                 // SAFETY: `ptr` was just allocated and is known to nobody else.
                 let _ = unsafe { backend.free(ptr) };
-                panic!("acc::DeviceSlice: uploading to the device failed: {e}");
+                panic!("acc::DeviceSlice: {e}");
             }
-            profile::record_named_transfer(
-                &DEVICE_SLICE,
-                profile::Track::of(&*backend, None),
-                "DeviceSlice",
-                Direction::HostToDevice,
-                bytes as u64,
-                t.elapsed().as_nanos() as u64,
-            );
             ptr
         };
         DeviceSlice {
@@ -88,7 +82,7 @@ impl<T: Copy> DeviceSlice<T> {
     where
         T: DeviceCopy,
     {
-        if device::backend().is_host() {
+        if devices::backend().is_host() {
             // SAFETY: the all-zero bit pattern is a valid `T`: part of `DeviceCopy`'s contract.
             let zero: T = unsafe { std::mem::zeroed() };
             return DeviceSlice {
@@ -101,7 +95,7 @@ impl<T: Copy> DeviceSlice<T> {
 
     /// A device copy of `src`.
     pub fn from_host(src: &[T]) -> Self {
-        if device::backend().is_host() {
+        if devices::backend().is_host() {
             return DeviceSlice {
                 len: src.len(),
                 mem: Mem::Host(src.to_vec()),
@@ -130,24 +124,37 @@ impl<T: Copy> DeviceSlice<T> {
     /// Panics when the calling thread's device is not the one the slice lives on (a region
     /// that takes the slice calls this): one device cannot use another's memory.
     pub fn device_ptr(&self) -> u64 {
-        self.check_device();
+        if let Some(msg) = self.elsewhere() {
+            panic!("{msg}");
+        }
         self.raw_ptr()
     }
 
-    /// Panics when the calling thread's device is not the one the slice lives on.
-    fn check_device(&self) {
+    /// Why the calling thread cannot use the slice: its device is not the one the slice
+    /// lives on. `None` when it is.
+    fn elsewhere(&self) -> Option<String> {
         let (ty, num) = match &self.mem {
             Mem::Host(_) => (crate::DeviceType::Host, 0),
             Mem::Device { backend, .. } => (backend.device_type(), backend.device_num()),
         };
-        let here = device::current_device();
-        if (here.device_type(), here.num()) != (ty, num) {
-            panic!(
+        let here = devices::current_device();
+        ((here.device_type(), here.num()) != (ty, num)).then(|| {
+            format!(
                 "acc::DeviceSlice: a slice of {} elements on {ty} device {num} used on {here}, this thread's device: \
                  data on one device is not visible on another (make it on this thread's device, or use it from a thread \
                  whose device is {ty} device {num})",
                 self.len
-            );
+            )
+        })
+    }
+
+    /// Why the host cannot reach the elements of a slice that lives on a GPU in place: a
+    /// region on the host device that takes it (the devices differ), or a read or write by
+    /// the host program itself.
+    fn not_in_host_memory(&self, what: &str, verb: &str, instead: &str, gpu: &str) -> String {
+        match self.elsewhere().filter(|_| devices::current_device().device_type() == crate::DeviceType::Host) {
+            Some(msg) => msg,
+            None => format!("acc::DeviceSlice::{what}: the data lives on {gpu} and the host cannot {verb} it in place; use `{instead}`"),
         }
     }
 
@@ -193,20 +200,10 @@ impl<T: Copy> DeviceSlice<T> {
                 if bytes == 0 {
                     return;
                 }
-                let t = Instant::now();
                 // SAFETY: `src` is readable for `bytes` bytes; the allocation holds `len`
                 // elements, which is `bytes` bytes (lengths checked above).
-                unsafe { backend.h2d(*ptr, src.as_ptr().cast::<u8>(), bytes) }.unwrap_or_else(
-                    |e| panic!("acc::DeviceSlice::copy_from_host: upload failed: {e}"),
-                );
-                profile::record_named_transfer(
-                    &DEVICE_SLICE,
-                    profile::Track::of(&**backend, None),
-                    "DeviceSlice",
-                    Direction::HostToDevice,
-                    bytes as u64,
-                    t.elapsed().as_nanos() as u64,
-                );
+                unsafe { transfer(&**backend, &DEVICE_SLICE, NAME, Direction::HostToDevice, *ptr, src.as_ptr() as usize, bytes, None) }
+                    .unwrap_or_else(|e| panic!("acc::DeviceSlice::copy_from_host: {e}"));
             }
         }
     }
@@ -229,52 +226,32 @@ impl<T: Copy> DeviceSlice<T> {
         if bytes == 0 {
             return;
         }
-        let t = Instant::now();
         // SAFETY: callers pass a buffer with room for `len` elements (`bytes` bytes) that
         // nothing else accesses; `ptr` is a live allocation of `bytes` bytes.
-        unsafe { backend.d2h(dst, *ptr, bytes) }
-            .unwrap_or_else(|e| panic!("acc::DeviceSlice: download from the device failed: {e}"));
-        profile::record_named_transfer(
-            &DEVICE_SLICE,
-            profile::Track::of(&**backend, None),
-            "DeviceSlice",
-            Direction::DeviceToHost,
-            bytes as u64,
-            t.elapsed().as_nanos() as u64,
-        );
+        unsafe { transfer(&**backend, &DEVICE_SLICE, NAME, Direction::DeviceToHost, *ptr, dst as usize, bytes, None) }
+            .unwrap_or_else(|e| panic!("acc::DeviceSlice: {e}"));
     }
 
     /// The elements, when they live in host memory (host backend).
     ///
-    /// Panics when the data lives on a GPU: use [`to_host`](Self::to_host) there (and, naming
-    /// both devices, when that GPU is not the calling thread's device).
+    /// Panics when the data lives on a GPU: use [`to_host`](Self::to_host) there.
     pub fn host_slice(&self) -> &[T] {
-        if matches!(self.mem, Mem::Device { .. }) {
-            self.check_device();
-        }
         match &self.mem {
             Mem::Host(v) => v,
-            Mem::Device { backend, .. } => panic!(
-                "acc::DeviceSlice::host_slice: the data lives on {} and the host cannot read it in place; use `to_host()`",
-                backend.name()
-            ),
+            Mem::Device { backend, .. } => panic!("{}", self.not_in_host_memory("host_slice", "read", "to_host()", backend.name())),
         }
     }
 
     /// The elements, mutably, when they live in host memory (host backend).
     ///
-    /// Panics when the data lives on a GPU: use [`copy_from_host`](Self::copy_from_host) (and,
-    /// naming both devices, when that GPU is not the calling thread's device).
+    /// Panics when the data lives on a GPU: use [`copy_from_host`](Self::copy_from_host).
     pub fn host_slice_mut(&mut self) -> &mut [T] {
-        if matches!(self.mem, Mem::Device { .. }) {
-            self.check_device();
+        if let Mem::Device { backend, .. } = &self.mem {
+            panic!("{}", self.not_in_host_memory("host_slice_mut", "write", "copy_from_host()", backend.name()));
         }
         match &mut self.mem {
             Mem::Host(v) => v,
-            Mem::Device { backend, .. } => panic!(
-                "acc::DeviceSlice::host_slice_mut: the data lives on {} and the host cannot write it in place; use `copy_from_host()`",
-                backend.name()
-            ),
+            Mem::Device { .. } => unreachable!("panicked above"),
         }
     }
 }

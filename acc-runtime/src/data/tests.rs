@@ -337,7 +337,7 @@ fn threads_use_the_table_concurrently() {
 fn poisoned_lock_does_not_cascade() {
     let _g = exclusive();
     let r = std::thread::spawn(|| {
-        let dev = device::current_device();
+        let dev = devices::current_device();
         let _t = dev.table.lock();
         panic!("poison the table lock");
     })
@@ -431,8 +431,8 @@ fn mirror_nests_with_data_regions() {
 #[test]
 fn device_slice_on_host() {
     let _g = exclusive();
-    let before = crate::device::testing::backend_if_open();
-    crate::device::testing::reset_to_host();
+    let before = crate::devices::testing::backend_if_open();
+    crate::devices::testing::reset_to_host();
     let r = catch_unwind(AssertUnwindSafe(|| {
         let mut d = DeviceSlice::from_host(&[1u32, 2, 3, 4]);
         assert_eq!(d.len(), 4);
@@ -457,7 +457,7 @@ fn device_slice_on_host() {
         assert!(format!("{d:?}").contains("len: 4"));
     }));
     if let Some(b) = before.filter(|b| !b.is_host()) {
-        crate::device::testing::install(b);
+        crate::devices::testing::install(b);
     }
     if let Err(e) = r {
         std::panic::resume_unwind(e);
@@ -512,12 +512,60 @@ fn gpu_clauses_move_what_they_say() {
             s.enter("a", view(&a), Clause::CopyIn);
             let dc = s.enter("c", view(&c), Clause::CopyOut);
             s.enter("t", view(&t), Clause::Create);
-            assert_eq!(mock.counts(), (3, 0, 1, 0), "only copyin uploads");
+            assert_eq!(mock.counts(), (3, 0, 2, 0), "copyin and copyout upload, create does not");
             set_f32(mock, dc, &[4.0; 8]);
         }
-        assert_eq!(mock.counts(), (3, 3, 1, 1), "only copyout downloads");
+        assert_eq!(mock.counts(), (3, 3, 2, 1), "only copyout downloads");
         assert_eq!(c, [4.0; 8]);
         c[0] = 1.0;
+    });
+}
+
+/// Elements of `copyout` data that no kernel writes (a stencil's boundary rows) come back as
+/// the host had them, as on the host backend: the device copy starts as the host's data, not
+/// as uninitialised device memory (seen on an H100 under initcheck: `smooth` in
+/// tests/semantics_methods.rs copied out two elements it never wrote).
+#[test]
+fn gpu_copyout_keeps_what_the_device_does_not_write() {
+    with_mock(|mock| {
+        let mut c = vec![7.0f32; 4];
+        {
+            let mut s = DataScope::new(&K);
+            let dc = s.enter("c", view(&c), Clause::CopyOut);
+            crate::backend::note_device_write(); // a launch
+            set_f32(mock, dc + 4, &[4.0; 2]); // "the kernel" writes c[1..3]
+        }
+        assert_eq!(c, [7.0, 4.0, 4.0, 7.0]);
+        c[0] = 0.0;
+    });
+}
+
+/// A data region that unwinds before anything wrote the device copies back no `copyout`
+/// data (its device copy holds nothing the program wrote: the copy would be wasted); once a
+/// kernel may have written it, unwinding copies it back as any exit does.
+#[test]
+fn gpu_unwinding_copyout_copies_back_only_what_the_device_may_have_written() {
+    with_mock(|mock| {
+        let mut c = vec![7.0f32; 4];
+        let msg = caught(|| {
+            let mut s = DataScope::new(&K);
+            let dc = s.enter("c", view(&c), Clause::CopyOut);
+            set_f32(mock, dc, &[9.0; 4]); // not what a kernel wrote: must not come back
+            panic!("before any launch");
+        });
+        assert_eq!(msg, "before any launch");
+        assert_eq!(c, [7.0; 4], "no kernel wrote `c`: the host keeps its data");
+        assert_eq!(mock.counts(), (1, 1, 1, 0), "uploaded on entry, freed, not downloaded");
+        let msg = caught(|| {
+            let mut s = DataScope::new(&K);
+            let dc = s.enter("c", view(&c), Clause::CopyOut);
+            crate::backend::note_device_write(); // a launch
+            set_f32(mock, dc, &[4.0; 4]); // "the kernel"
+            panic!("after a launch");
+        });
+        assert_eq!(msg, "after a launch");
+        assert_eq!(c, [4.0; 4], "a kernel may have written `c`: copied back while unwinding");
+        c[0] = 0.0;
     });
 }
 
@@ -725,6 +773,25 @@ fn gpu_device_slice() {
     });
 }
 
+/// A region on the host device that takes a slice living on a GPU (it reaches the elements
+/// through `host_slice(_mut)`) is refused as any use from another device is, naming both.
+#[test]
+fn gpu_device_slice_on_the_host_device_names_both_devices() {
+    with_mock(|_| {
+        let mut d = DeviceSlice::from_host(&[1u32, 2, 3]);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                crate::set_device(crate::DeviceType::Host, 0);
+                for msg in [caught(|| { let _ = d.host_slice_mut(); }), caught(|| { let _ = d.host_slice(); })] {
+                    assert!(msg.contains("on nvidia device 0 used on host device 0"), "{msg}");
+                }
+            });
+        });
+        let msg = caught(|| { let _ = d.host_slice(); });
+        assert!(msg.contains("lives on mock GPU") && msg.contains("to_host"), "{msg}");
+    });
+}
+
 #[test]
 fn check_unmoved_accepts_data_in_place() {
     let _g = shared();
@@ -872,7 +939,7 @@ fn leftover_entries_are_listed_with_where_they_entered() {
     let _g = exclusive();
     let a = vec![0i64; 8];
     enter_data(&ENTER, "a", view(&a), EnterClause::Create);
-    let lines = device::current_device().table.lock().unwrap().leftovers();
+    let lines = devices::current_device().table.lock().unwrap().leftovers();
     let mine: Vec<&String> = lines.iter().filter(|l| l.contains(&format!("{:#x}", a.as_ptr() as usize))).collect();
     assert_eq!(mine.len(), 1, "{lines:?}");
     assert!(
@@ -882,7 +949,7 @@ fn leftover_entries_are_listed_with_where_they_entered() {
         mine[0]
     );
     exit_data(&R, "a", view(&a), ExitClause::Delete, false);
-    assert!(!device::current_device().table.lock().unwrap().leftovers().iter().any(|l| l.contains(&format!("{:#x}", a.as_ptr() as usize))));
+    assert!(!devices::current_device().table.lock().unwrap().leftovers().iter().any(|l| l.contains(&format!("{:#x}", a.as_ptr() as usize))));
 }
 
 // ---- several devices ------------------------------------------------------------------------
@@ -890,12 +957,12 @@ fn leftover_entries_are_listed_with_where_they_entered() {
 /// Two simulated GPUs (nvidia 0 and 1), exclusively; `f` gets both. Back to the host after.
 fn with_two_mocks(f: impl FnOnce(&Arc<MockBackend>, &Arc<MockBackend>)) {
     let _g = exclusive();
-    crate::device::testing::reset_to_host();
+    crate::devices::testing::reset_to_host();
     let (m0, m1) = (MockBackend::numbered(0), MockBackend::numbered(1));
-    crate::device::testing::attach(m0.clone());
-    crate::device::testing::attach(m1.clone());
+    crate::devices::testing::attach(m0.clone());
+    crate::devices::testing::attach(m1.clone());
     let r = catch_unwind(AssertUnwindSafe(|| f(&m0, &m1)));
-    crate::device::testing::reset_to_host();
+    crate::devices::testing::reset_to_host();
     if let Err(e) = r {
         std::panic::resume_unwind(e);
     }

@@ -18,8 +18,8 @@ use std::time::Instant;
 use serde_json::{json, Value};
 
 use super::Direction;
-use crate::device::{Backend, DeviceType};
-use crate::region::RegionInfo;
+use crate::backend::{Backend, DeviceType};
+use crate::region_info::RegionInfo;
 
 /// Where a launch or a transfer ran: a device and, for the work of an `async(q)` region, its
 /// queue. Each track is a row of the Chrome trace.

@@ -6,6 +6,11 @@
 
 use core::fmt;
 
+/// Async queue number meaning "the default async queue" (OpenACC's `acc_async_noval`).
+pub const ASYNC_NOVAL: i64 = -1;
+/// Async queue number meaning "synchronous" (OpenACC's `acc_async_sync`).
+pub const ASYNC_SYNC: i64 = -2;
+
 /// What the runtime knows about one construct of the source program.
 ///
 /// Generated code holds these in `static` items:
@@ -54,8 +59,8 @@ impl RegionInfo {
     /// ```
     pub fn queue(&self, q: i64) -> Option<i64> {
         match q {
-            crate::device::ASYNC_SYNC => None,
-            q if q >= crate::device::ASYNC_NOVAL => Some(q),
+            ASYNC_SYNC => None,
+            q if q >= ASYNC_NOVAL => Some(q),
             q => panic!(
                 "acc: {self}: `async({q})`: async queues are numbers >= 0, or -1 for the default queue (-2: synchronous)"
             ),

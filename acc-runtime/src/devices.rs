@@ -1,5 +1,6 @@
-//! Devices: selection (`ACC_DEVICE_TYPE`, `ACC_DEVICE_NUM`, [`set_device`]), the [`Backend`]
-//! interface, the host backend, and the runtime's state per device.
+//! Devices: selection (`ACC_DEVICE_TYPE`, `ACC_DEVICE_NUM`, [`set_device`]) and the runtime's
+//! state per device: its open backend (see [`crate::backend`]) and its present table (the
+//! runtime's `present` module).
 //!
 //! Each device the process uses (a type and a number) has its own backend (a CUDA context,
 //! its queues and its loaded kernels) and its own present table. Each host thread has a
@@ -20,159 +21,59 @@
 //! it held is reported lost by name, every later use of it is an error that says why, and the
 //! host device works on (`Device::open`).
 
-use std::any::Any;
+
 use std::cell::RefCell;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use crate::data::Table;
+pub use crate::backend::{Backend, DevPtr, DeviceType, HostBackend};
+pub use crate::region_info::{ASYNC_NOVAL, ASYNC_SYNC};
+use crate::present::Table;
+#[cfg(feature = "cuda")]
+use crate::cuda::CudaBackend;
 
-/// A device type, as OpenACC's `acc_device_t` (only the ones acc implements).
-///
-/// `Debug` prints the value `ACC_DEVICE_TYPE` takes: `host` or `nvidia`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DeviceType {
-    /// The host CPU: regions run in parallel on rayon's pool, data is shared.
-    Host,
-    /// An NVIDIA GPU driven through CUDA (feature `cuda`).
-    Nvidia,
+/// An open backend: the runtime's interface to it, and, for a CUDA device, the backend by its
+/// own type (what the GPU launch path needs: modules, kernels, mapped memory).
+#[derive(Clone)]
+pub(crate) struct Open {
+    backend: Arc<dyn Backend>,
+    #[cfg(feature = "cuda")]
+    cuda: Option<Arc<CudaBackend>>,
 }
 
-impl DeviceType {
-    /// The name `ACC_DEVICE_TYPE` uses for this type: `"host"` or `"nvidia"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DeviceType::Host => "host",
-            DeviceType::Nvidia => "nvidia",
+impl Open {
+    /// A backend that is not the CUDA backend (the host backend, the tests' mocks).
+    pub(crate) fn other(backend: Arc<dyn Backend>) -> Self {
+        Open {
+            backend,
+            #[cfg(feature = "cuda")]
+            cuda: None,
         }
     }
-}
 
-impl fmt::Debug for DeviceType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl fmt::Display for DeviceType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+    /// The CUDA backend.
+    #[cfg(feature = "cuda")]
+    fn cuda(c: CudaBackend) -> Self {
+        let c = Arc::new(c);
+        Open { backend: c.clone(), cuda: Some(c) }
     }
 }
 
-/// An address in a device's memory. On the host backend it is a host address.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub struct DevPtr(pub u64);
-
-/// The interface every device backend implements: memory, transfers, queues.
-///
-/// Backends report failures as `Err(message)`; the runtime turns them into panics that
-/// name the region and the data involved.
-pub trait Backend: Send + Sync + 'static {
-    /// A short human-readable name, e.g. `host` or `NVIDIA H100 (device 0)`.
-    fn name(&self) -> &str;
-    /// The type of device this backend drives.
-    fn device_type(&self) -> DeviceType;
-    /// The device's number among the devices of its type.
-    fn device_num(&self) -> usize;
-    /// True when device memory is host memory ([`DevPtr`] is the host address): the runtime
-    /// then neither allocates nor copies, and only keeps the present table.
-    fn is_host(&self) -> bool;
-    /// Allocates `bytes` bytes of device memory (`bytes > 0`).
-    fn alloc(&self, bytes: usize) -> Result<DevPtr, String>;
-    /// Frees memory returned by [`alloc`](Self::alloc).
-    ///
-    /// # Safety
-    /// `ptr` came from `alloc` on this backend, was not freed yet, and no pending or later
-    /// device work uses it.
-    unsafe fn free(&self, ptr: DevPtr) -> Result<(), String>;
-    /// Copies `bytes` bytes from host memory at `src` to device memory at `dst`.
-    ///
-    /// # Safety
-    /// `src` is valid for reads of `bytes` bytes; `dst` lies in a live allocation of this
-    /// backend with room for `bytes` bytes.
-    unsafe fn h2d(&self, dst: DevPtr, src: *const u8, bytes: usize) -> Result<(), String>;
-    /// Copies `bytes` bytes from device memory at `src` to host memory at `dst`.
-    ///
-    /// # Safety
-    /// `dst` is valid for writes of `bytes` bytes and not accessed by anyone else during the
-    /// call; `src` lies in a live allocation of this backend with `bytes` bytes after it.
-    unsafe fn d2h(&self, dst: *mut u8, src: DevPtr, bytes: usize) -> Result<(), String>;
-    /// Waits for the work queued on async queue `queue`.
-    fn wait(&self, queue: i64) -> Result<(), String> {
-        let _ = queue;
-        Ok(())
-    }
-    /// Waits for the work queued on every async queue.
-    fn wait_all(&self) -> Result<(), String> {
-        Ok(())
-    }
-    /// Why the device can no longer be used, if it cannot: a kernel trapped or faulted, and a
-    /// CUDA context does not survive that. The runtime then reports the device lost.
-    fn lost(&self) -> Option<String> {
-        None
-    }
-    /// Free and total device memory in bytes; `None` where memory is the host's.
-    fn memory(&self) -> Option<(usize, usize)> {
-        None
-    }
-    /// The backend as `Any`, so that a backend's own launch code can reach its concrete type.
-    fn as_any(&self) -> &dyn Any;
-}
-
-/// The host backend: OpenACC's host device. Device memory is host memory, so the runtime
-/// allocates nothing and copies nothing; async work runs synchronously.
-#[derive(Debug, Default)]
-pub struct HostBackend;
-
-impl Backend for HostBackend {
-    fn name(&self) -> &str {
-        "host"
-    }
-    fn device_type(&self) -> DeviceType {
-        DeviceType::Host
-    }
-    fn device_num(&self) -> usize {
-        0
-    }
-    fn is_host(&self) -> bool {
-        true
-    }
-    fn alloc(&self, bytes: usize) -> Result<DevPtr, String> {
-        Err(format!(
-            "the host backend shares host memory and allocates no device memory ({bytes} bytes asked)"
-        ))
-    }
-    unsafe fn free(&self, _ptr: DevPtr) -> Result<(), String> {
-        Ok(())
-    }
-    unsafe fn h2d(&self, dst: DevPtr, src: *const u8, bytes: usize) -> Result<(), String> {
-        if dst.0 as usize != src as usize {
-            // SAFETY: device addresses are host addresses here; the caller guarantees `src` is
-            // readable and `dst` writable for `bytes` bytes. `copy` allows overlap.
-            unsafe { std::ptr::copy(src, dst.0 as usize as *mut u8, bytes) };
-        }
-        Ok(())
-    }
-    unsafe fn d2h(&self, dst: *mut u8, src: DevPtr, bytes: usize) -> Result<(), String> {
-        if dst as usize != src.0 as usize {
-            // SAFETY: as in `h2d`, with the roles of the two addresses swapped.
-            unsafe { std::ptr::copy(src.0 as usize as *const u8, dst, bytes) };
-        }
-        Ok(())
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
+impl std::ops::Deref for Open {
+    type Target = dyn Backend;
+    fn deref(&self) -> &(dyn Backend + 'static) {
+        &*self.backend
     }
 }
+
 
 /// Hook for the CUDA backend: opens device `num`, or says why it cannot (no driver, no such
 /// device, ...). The CUDA backend (`#[cfg(feature = "cuda")] mod cuda`) plugs in here.
-fn try_cuda_backend(num: usize) -> Result<Box<dyn Backend>, String> {
+fn try_cuda_backend(num: usize) -> Result<Open, String> {
     #[cfg(feature = "cuda")]
     {
-        crate::cuda::CudaBackend::new(num).map(|b| Box::new(b) as Box<dyn Backend>).map_err(|e| e.to_string())
+        CudaBackend::new(num).map(Open::cuda).map_err(|e| e.to_string())
     }
     #[cfg(not(feature = "cuda"))]
     {
@@ -189,11 +90,6 @@ fn cuda_device_count() -> usize {
     #[cfg(not(feature = "cuda"))]
     0
 }
-
-/// Async queue number meaning "the default async queue" (OpenACC's `acc_async_noval`).
-pub const ASYNC_NOVAL: i64 = -1;
-/// Async queue number meaning "synchronous" (OpenACC's `acc_async_sync`).
-pub const ASYNC_SYNC: i64 = -2;
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     // A panic elsewhere never leaves the state half-changed (every error is raised after the
@@ -213,7 +109,7 @@ pub(crate) struct Device {
     ty: DeviceType,
     num: usize,
     /// The open backend (`None` before first use and after `shutdown`).
-    backend: Mutex<Option<Arc<dyn Backend>>>,
+    backend: Mutex<Option<Open>>,
     /// The present table of this device.
     pub(crate) table: Mutex<Table>,
     /// Why the device was lost (a kernel trapped or faulted), once it was: it cannot be used
@@ -251,11 +147,23 @@ impl Device {
 
     /// The open backend, opening it at first use (an error once the device is lost).
     pub(crate) fn backend(&self) -> Result<Arc<dyn Backend>, String> {
+        self.open_backend().map(|o| o.backend)
+    }
+
+    /// The open backend with its concrete type where it has one, opening it at first use.
+    fn open_backend(&self) -> Result<Open, String> {
         if let Some(b) = lock(&self.backend).as_ref().filter(|b| b.lost().is_none()) {
             return Ok(b.clone());
         }
         let mut table = lock(&self.table);
-        self.open(&mut table)
+        self.open_in(&mut table)
+    }
+
+    /// The open CUDA backend (opened at first use), or `None` when the device's backend is
+    /// not the CUDA one.
+    #[cfg(feature = "cuda")]
+    pub(crate) fn cuda(&self) -> Result<Option<Arc<CudaBackend>>, String> {
+        self.open_backend().map(|o| o.cuda)
     }
 
     /// The open backend, as [`backend`](Self::backend), for a caller that holds the table.
@@ -268,12 +176,16 @@ impl Device {
     /// ([`Device::take_loss`]: the table emptied, the data that lived only there named); from
     /// then on every use of the device is an error that says so; the host device works on.
     pub(crate) fn open(&self, table: &mut Table) -> Result<Arc<dyn Backend>, String> {
+        self.open_in(table).map(|o| o.backend)
+    }
+
+    fn open_in(&self, table: &mut Table) -> Result<Open, String> {
         let mut slot = lock(&self.backend);
         if let Some(b) = slot.as_ref() {
             if b.lost().is_none() {
                 return Ok(b.clone());
             }
-            if let Some(msg) = self.note_loss(table, b.as_ref()) {
+            if let Some(msg) = self.note_loss(table, &**b) {
                 eprintln!("acc: {msg}");
             }
         }
@@ -290,13 +202,13 @@ impl Device {
 
     /// The backend when one is open.
     pub(crate) fn backend_if_open(&self) -> Option<Arc<dyn Backend>> {
-        lock(&self.backend).clone()
+        lock(&self.backend).as_ref().map(|o| o.backend.clone())
     }
 
-    fn make_backend(&self) -> Result<Arc<dyn Backend>, String> {
+    fn make_backend(&self) -> Result<Open, String> {
         match self.ty {
-            DeviceType::Host => Ok(Arc::new(HostBackend)),
-            DeviceType::Nvidia => try_cuda_backend(self.num).map(Arc::from).map_err(|why| {
+            DeviceType::Host => Ok(Open::other(Arc::new(HostBackend))),
+            DeviceType::Nvidia => try_cuda_backend(self.num).map_err(|why| {
                 let after = match lock(&FAULT).as_ref() {
                     Some(f) => format!(
                         " (after the fault on {f}, CUDA refuses every device of this process: use the host device, or restart the process)"
@@ -316,7 +228,7 @@ impl Device {
     }
 
     /// Makes `b` the open backend unless one is open already.
-    fn install(&self, b: Arc<dyn Backend>) {
+    fn install(&self, b: Open) {
         let mut slot = lock(&self.backend);
         if slot.is_none() {
             *slot = Some(b);
@@ -332,7 +244,7 @@ impl Device {
         let slot = lock(&self.backend);
         let b = slot.as_ref()?;
         b.lost()?;
-        self.note_loss(&mut table, b.as_ref())
+        self.note_loss(&mut table, &**b)
     }
 
     fn note_loss(&self, table: &mut Table, b: &dyn Backend) -> Option<String> {
@@ -383,7 +295,7 @@ impl Device {
             }
             Some(b) => {
                 // A lost device: its memory went with it.
-                self.note_loss(&mut table, b.as_ref());
+                self.note_loss(&mut table, &*b);
                 table.clear_lost();
             }
             None => {
@@ -415,7 +327,7 @@ pub(crate) fn device(ty: DeviceType, num: usize) -> Arc<Device> {
 }
 
 /// Every device the process has used.
-pub(crate) fn devices() -> Vec<Arc<Device>> {
+pub(crate) fn all() -> Vec<Arc<Device>> {
     lock(&DEVICES).clone()
 }
 
@@ -482,13 +394,13 @@ fn select_from_env(ty: Option<DeviceType>, num: usize) -> Result<Arc<Device>, St
                 format!("acc: ACC_DEVICE_TYPE=nvidia, but the CUDA backend is unavailable: {why}")
             })?;
             let d = device(DeviceType::Nvidia, num);
-            d.install(Arc::from(b));
+            d.install(b);
             Ok(d)
         }
         None => match try_cuda_backend(num) {
             Ok(b) => {
                 let d = device(DeviceType::Nvidia, num);
-                d.install(Arc::from(b));
+                d.install(b);
                 Ok(d)
             }
             Err(why) => {
@@ -531,6 +443,15 @@ fn parse_device_num(v: Option<&str>) -> Result<usize, String> {
 /// for a device that cannot be had.
 pub fn backend() -> Arc<dyn Backend> {
     current_device().backend().unwrap_or_else(|msg| panic!("{msg}"))
+}
+
+/// The calling thread's device's CUDA backend, opening it at first use; `None` when its
+/// device is not a CUDA device. What the GPU launch path (and a test that drives the driver
+/// itself) reaches the backend's own methods by. Panics when the environment asks for a
+/// device that cannot be had.
+#[cfg(feature = "cuda")]
+pub fn cuda_backend() -> Option<Arc<CudaBackend>> {
+    current_device().cuda().unwrap_or_else(|msg| panic!("{msg}"))
 }
 
 /// The type of the calling thread's device, choosing the process default at first use (see
@@ -682,7 +603,7 @@ pub(crate) mod testing {
         {
             let table = lock(&d.table);
             assert!(table.is_empty(), "tests install backends on an empty present table");
-            *lock(&d.backend) = Some(b);
+            *lock(&d.backend) = Some(Open::other(b));
         }
         make_default(d);
     }
@@ -690,7 +611,7 @@ pub(crate) mod testing {
     /// Back to the host device with an empty table, as the process default and the calling
     /// thread's device.
     pub(crate) fn reset_to_host() {
-        for d in devices() {
+        for d in all() {
             if d.ty != DeviceType::Host {
                 lock(&d.table).clear();
                 *lock(&d.backend) = None;
@@ -698,7 +619,7 @@ pub(crate) mod testing {
         }
         let d = device(DeviceType::Host, 0);
         lock(&d.table).clear();
-        *lock(&d.backend) = Some(Arc::new(HostBackend));
+        *lock(&d.backend) = Some(Open::other(Arc::new(HostBackend)));
         make_default(d);
     }
 
@@ -713,7 +634,7 @@ pub(crate) mod testing {
     /// anyone's: threads select it with [`set_device`].
     pub(crate) fn attach(b: Arc<dyn Backend>) -> Arc<Device> {
         let d = device(b.device_type(), b.device_num());
-        *lock(&d.backend) = Some(b);
+        *lock(&d.backend) = Some(Open::other(b));
         d
     }
 
@@ -803,7 +724,6 @@ mod tests {
                 .unwrap()
         };
         assert_eq!(back, src);
-        assert!(b.as_any().downcast_ref::<HostBackend>().is_some());
     }
 
     #[test]
@@ -874,7 +794,7 @@ mod tests {
         testing::reset_to_host();
         let mock = crate::test_util::MockBackend::numbered(1);
         let d1 = device(DeviceType::Nvidia, 1);
-        *lock(&d1.backend) = Some(mock.clone());
+        *lock(&d1.backend) = Some(Open::other(mock.clone()));
         std::thread::scope(|s| {
             s.spawn(|| {
                 set_device(DeviceType::Nvidia, 1);
@@ -897,7 +817,7 @@ mod tests {
         testing::reset_to_host();
         let mock = crate::test_util::MockBackend::numbered(1);
         let d1 = device(DeviceType::Nvidia, 1);
-        *lock(&d1.backend) = Some(mock.clone());
+        *lock(&d1.backend) = Some(Open::other(mock.clone()));
         std::thread::scope(|s| {
             s.spawn(|| {
                 set_device(DeviceType::Nvidia, 1);

@@ -1,0 +1,290 @@
+//! The schedule report (`ACC_INFO=1`, `info` on a region): its text says what each loop and
+//! statement became, in the user's `file:line` terms.
+
+use acc_codegen::info::report_of_text;
+use acc_codegen::model::RegionKind;
+use acc_codegen::Source;
+
+/// The report of the region written in `text`, whose attribute is at line `line` of `file`.
+fn report(kind: RegionKind, file: &str, line: u32, text: &str) -> String {
+    let r = report_of_text(kind, text, &Source { file: file.into(), line }).unwrap_or_else(|e| panic!("no report: {e}"));
+    println!("{r}");
+    r
+}
+
+/// Asserts that `report` has a line that starts with `prefix` (`file:line:`) and holds every
+/// piece of `parts`.
+fn has(report: &str, prefix: &str, parts: &[&str]) {
+    let found = report.lines().any(|l| l.starts_with(prefix) && parts.iter().all(|p| l.contains(p)));
+    assert!(found, "no line `{prefix} .. {}` in:\n{report}", parts.join(" .. "));
+}
+
+const VADD: &str = "#[acc::parallel(copyin(a, b), copyout(c), vector_length(128))]
+fn vadd(a: &[f32], b: &[f32], c: &mut [f32]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..c.len() {
+        c[i] = a[i] + b[i];
+    }
+}";
+
+const JACOBI: &str = "#[acc::parallel(present(a, anew))]
+fn sweep(a: &[f64], anew: &mut [f64], n: usize, m: usize) -> f64 {
+    let mut err = 0.0f64;
+    #[acc::r#loop(gang, reduction(max: err))]
+    for j in 1..n - 1 {
+        #[acc::r#loop(vector, reduction(max: err))]
+        for i in 1..m - 1 {
+            let v = 0.25 * (a[j * m + i + 1] + a[j * m + i - 1] + a[(j - 1) * m + i] + a[(j + 1) * m + i]);
+            err = err.max((v - a[j * m + i]).abs());
+            anew[j * m + i] = v;
+        }
+    }
+    err
+}";
+
+const MATMUL: &str = "#[acc::parallel(copyin(a, b), copyout(c))]
+fn matmul(a: &[f32], b: &[f32], c: &mut [f32], n: usize) {
+    #[acc::r#loop(gang, worker, collapse(2))]
+    for i in 0..n {
+        for j in 0..n {
+            let mut s = 0.0f32;
+            #[acc::r#loop(vector, reduction(+: s))]
+            for k in 0..n {
+                s += a[i * n + k] * b[k * n + j];
+            }
+            c[i * n + j] = s;
+        }
+    }
+}";
+
+const PREFIX: &str = "#[acc::kernels(copy(a), copyin(b))]
+fn scan(a: &mut [f32], b: &[f32]) {
+    for i in 1..a.len() {
+        a[i] = a[i - 1] + b[i];
+    }
+    for i in 0..b.len() {
+        a[i] = 2.0 * b[i];
+    }
+}";
+
+const PHASES: &str = "#[acc::parallel(copy(rows), copyin(x), info)]
+fn phases(rows: &mut [f64], x: &[f64], n: usize) {
+    #[acc::r#loop(gang)]
+    for r in 0..n {
+        acc::cache!(x[r * n..r * n + n]);
+        let mut total = 0.0;
+        #[acc::r#loop(vector, reduction(+: total))]
+        for k in 0..n {
+            total += x[r * n + k];
+        }
+        rows[r * n] = total;
+        #[acc::r#loop(vector)]
+        for k in 1..n {
+            rows[r * n + k] = x[r * n + k] / total;
+        }
+    }
+}";
+
+const DEFAULTS: &str = "#[acc::kernels]
+fn relax(u: &mut [f64], f: &[f64], steps: usize) {
+    for _ in 0..steps {
+        for i in 1..u.len() - 1 {
+            u[i] = 0.5 * (u[i] + f[i]);
+        }
+        u[0] = u[1];
+    }
+}";
+
+#[test]
+fn gang_vector_mapping_and_launch_shape() {
+    let r = report(RegionKind::Parallel, "examples/01-vadd.rs", 4, VADD);
+    has(&r, "examples/01-vadd.rs:4:", &["parallel region `vadd`: 1 kernel"]);
+    has(&r, "examples/01-vadd.rs:4:", &["data: copyin(a) (if not already present) [clause]"]);
+    has(&r, "examples/01-vadd.rs:4:", &["data: copyout(c)", "[clause]"]);
+    has(&r, "examples/01-vadd.rs:7:", &["kernel acc_examples_01_vadd_rs_l4_vadd_0: the loop nest at line 7"]);
+    has(&r, "examples/01-vadd.rs:7:", &["launch: blocks of vector_length(128) threads (threadIdx.x)"]);
+    has(
+        &r,
+        "examples/01-vadd.rs:7:",
+        &["loop `i`: gang, vector -> blockIdx.x, threadIdx.x; trip = blockIdx.x * blockDim.x + threadIdx.x, grid-stride by gridDim.x * blockDim.x"],
+    );
+}
+
+#[test]
+fn reductions_and_where_they_are_combined() {
+    let r = report(RegionKind::Parallel, "examples/03-jacobi.rs", 6, JACOBI);
+    has(&r, "examples/03-jacobi.rs:6:", &["data: present(a) (it must be present"]);
+    has(&r, "examples/03-jacobi.rs:7:", &["data: `n` by value (firstprivate"]);
+    has(&r, "examples/03-jacobi.rs:10:", &["loop `j`: gang -> blockIdx.x; trip = blockIdx.x, grid-stride by gridDim.x"]);
+    has(&r, "examples/03-jacobi.rs:12:", &["loop `i`: vector -> threadIdx.x; trip = threadIdx.x, grid-stride by blockDim.x"]);
+    // The inner loop leaves its partial values to the gang loop, which combines once.
+    has(&r, "examples/03-jacobi.rs:12:", &["reduction(max: err): each thread keeps its partial value; combined once at the end of the loop around it"]);
+    has(&r, "examples/03-jacobi.rs:10:", &["reduction(max: err): a private copy per thread", "combined once at the nest's end over the block's vector lanes (threadIdx.x)"]);
+    has(&r, "examples/03-jacobi.rs:10:", &["reduction(max: err): thread 0 of each block stores the block's value", "the host folds the partials"]);
+    // A reduction variable is not listed among the captured host locals.
+    assert!(!r.contains("captures `err`"), "{r}");
+}
+
+#[test]
+fn collapse_worker_and_a_leader_statement() {
+    let r = report(RegionKind::Parallel, "examples/04-matmul.rs", 4, MATMUL);
+    has(&r, "examples/04-matmul.rs:7:", &["launch: blocks of 32 (default) x 8 (default) threads (threadIdx.x x threadIdx.y)"]);
+    has(
+        &r,
+        "examples/04-matmul.rs:7:",
+        &["loop `i`, `j`: gang, worker -> blockIdx.x, threadIdx.y; trip = blockIdx.x * blockDim.y + threadIdx.y", "collapse(2)", "uniform: every thread of a block takes the same trips"],
+    );
+    has(&r, "examples/04-matmul.rs:9:", &["`let s`: computed by every thread of the worker"]);
+    has(&r, "examples/04-matmul.rs:11:", &["loop `k`: vector -> threadIdx.x", "unrolled in rounds of 8 trips (values of 4 bytes or less; else 4), then of 4, each trip on a copy"]);
+    has(&r, "examples/04-matmul.rs:11:", &["reduction(+: s): a private copy per thread", "combined at the loop's end over the block's vector lanes (threadIdx.x)"]);
+    has(&r, "examples/04-matmul.rs:14:", &["statement writes memory: run by the worker's leader (threadIdx.x == 0)"]);
+}
+
+#[test]
+fn a_loop_kept_in_order_names_the_dependence() {
+    let r = report(RegionKind::Kernels, "src/scan.rs", 20, PREFIX);
+    has(&r, "src/scan.rs:20:", &["kernels region `scan`: 2 kernels"]);
+    has(
+        &r,
+        "src/scan.rs:22:",
+        &["loop over `i` runs in order in one thread: not proved independent: `a` is written at `[i]` and accessed at `[i - 1]` in the same loop (line 23)"],
+    );
+    has(&r, "src/scan.rs:22:", &["launch: one block of one thread"]);
+    has(&r, "src/scan.rs:25:", &["loop over `i`: the dependence test proved it independent"]);
+    has(
+        &r,
+        "src/scan.rs:25:",
+        &[
+            "loop `i`: gang, vector -> blockIdx.x, threadIdx.x",
+            "(written: no level; the outermost loop of a nest always spreads over the gangs; the innermost parallel loop takes every level its enclosing loops left free)",
+        ],
+    );
+}
+
+#[test]
+fn leader_statements_barriers_and_cache() {
+    let r = report(RegionKind::Parallel, "src/rows.rs", 30, PHASES);
+    has(&r, "src/rows.rs:33:", &["loop `r`: gang -> blockIdx.x", "a barrier ends each trip"]);
+    has(&r, "src/rows.rs:34:", &["cache!(x[r * n..r * n + n]): no effect on the GPU yet"]);
+    has(&r, "src/rows.rs:35:", &["`let total`: computed by every thread of the gang"]);
+    has(&r, "src/rows.rs:37:", &["reduction(+: total)", "then with `total`'s value before the loop"]);
+    has(&r, "src/rows.rs:40:", &["statement writes memory: run by the gang's leader (threadIdx.x == 0), then a barrier"]);
+    has(&r, "src/rows.rs:42:", &["loop `k`: vector -> threadIdx.x"]);
+    // The statements come in source order, the leader's between the two vector loops.
+    let at = |needle: &str| r.find(needle).unwrap_or_else(|| panic!("no `{needle}` in:\n{r}"));
+    assert!(at("src/rows.rs:37:") < at("src/rows.rs:40:") && at("src/rows.rs:40:") < at("src/rows.rs:42:"), "{r}");
+}
+
+#[test]
+fn implicit_data_and_host_loops_around_kernels() {
+    let r = report(RegionKind::Kernels, "src/relax.rs", 1, DEFAULTS);
+    has(&r, "src/relax.rs:2:", &["data: copy(u) (if not already present) [implicit: a `&mut [T]` is copied in and out]"]);
+    has(&r, "src/relax.rs:2:", &["data: copyin(f) (if not already present) [implicit: a read-only `&[T]` is copied in]"]);
+    has(&r, "src/relax.rs:3:", &["`for` over `_` runs in order on the host (it is not proved independent:", "); each trip launches the kernels inside"]);
+    has(&r, "src/relax.rs:4:", &["kernel acc_src_relax_rs_l1_relax_0: the loop nest at line 4"]);
+    has(&r, "src/relax.rs:4:", &["launched on every trip or branch of the host code around it"]);
+    has(&r, "src/relax.rs:7:", &["kernel acc_src_relax_rs_l1_relax_1: one thread runs the statement at line 7 (it uses an array"]);
+}
+
+#[test]
+fn the_info_clause_marks_the_region() {
+    let text = format!("{}{PHASES}", "\n".repeat(29));
+    let mut f: syn::ItemFn = syn::parse_str(&text).unwrap();
+    let attr = f.attrs.remove(0);
+    let src = Source { file: "src/rows.rs".into(), line: 30 };
+    let r = acc_codegen::device_region(RegionKind::Parallel, &attr, &f, &src, &|_| None);
+    assert!(r.reports[0].asked);
+    let text = format!("{}{VADD}", "\n".repeat(3));
+    let mut f: syn::ItemFn = syn::parse_str(&text).unwrap();
+    let attr = f.attrs.remove(0);
+    let r = acc_codegen::device_region(RegionKind::Parallel, &attr, &f, &Source { file: "examples/01-vadd.rs".into(), line: 4 }, &|_| None);
+    assert!(!r.reports[0].asked);
+    // Each form of a region has its report, one line per note.
+    assert_eq!(r.reports.len(), 1);
+    assert_eq!(r.reports[0].kernels.len(), 1);
+}
+
+#[test]
+fn each_instance_of_a_generic_region_has_its_report() {
+    let text = "#[acc::parallel(instances(f32, f64))]
+fn axpy<T: Copy + core::ops::Mul<Output = T> + core::ops::Add<Output = T>>(a: T, x: &[T], y: &mut [T]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..y.len() {
+        y[i] = a * x[i] + y[i];
+    }
+}";
+    let r = report(RegionKind::Parallel, "src/blas.rs", 3, text);
+    has(&r, "src/blas.rs:3:", &["parallel region `axpy::<f32>`: 1 kernel"]);
+    has(&r, "src/blas.rs:3:", &["parallel region `axpy::<f64>`: 1 kernel"]);
+    has(&r, "src/blas.rs:4:", &["data: copy(y) (if not already present) [implicit: a `&mut [T]` is copied in and out]"]);
+    has(&r, "src/blas.rs:4:", &["data: `a` by value"]);
+    assert_eq!(r.matches("loop `i`: gang, vector -> blockIdx.x, threadIdx.x").count(), 2, "{r}");
+}
+
+#[test]
+fn inner_loops_one_thread_runs_in_order_say_why() {
+    let text = "#[acc::kernels(copy(a))]
+fn rows(a: &mut [f32], n: usize, m: usize) {
+    #[acc::r#loop(independent)]
+    for i in 0..n {
+        #[acc::r#loop(vector)]
+        for j in 1..m {
+            a[i * m + j] += a[i * m + j - 1];
+        }
+        #[acc::r#loop(seq)]
+        for k in 0..m {
+            a[i * m + k] *= 0.5;
+        }
+    }
+}";
+    let r = report(RegionKind::Kernels, "src/rows.rs", 1, text);
+    has(&r, "src/rows.rs:4:", &["loop `i`: gang, vector -> blockIdx.x, threadIdx.x"]);
+    has(
+        &r,
+        "src/rows.rs:6:",
+        &["loop over `j` runs in order in each thread (not proved independent: `a` is written at `[i * m + j]` and accessed at `[i * m + j - 1]` in the same loop (line 7))"],
+    );
+    has(&r, "src/rows.rs:10:", &["loop over `k` runs in order in each thread (it says `seq`)"]);
+}
+
+#[test]
+fn a_continue_in_a_gang_loop_is_a_flag_the_leader_broadcasts() {
+    let text = "#[acc::parallel(vector_length(64))]
+fn even_rows(a: &[i64], out: &mut [i64], sums: &mut [i64], n: usize, m: usize) {
+    #[acc::r#loop(gang)]
+    for j in 0..n {
+        if j % 2 == 1 {
+            sums[j] = -1;
+            continue;
+        }
+        #[acc::r#loop(vector)]
+        for i in 0..m {
+            out[j * m + i] = 2 * a[j * m + i];
+        }
+    }
+}";
+    let r = report(RegionKind::Parallel, "tests/rows.rs", 50, text);
+    has(&r, "tests/rows.rs:54:", &["`continue` here sets a flag: the rest of the trip is skipped by the whole gang's threads together"]);
+    has(&r, "tests/rows.rs:54:", &["statement writes memory: run by the gang's leader (threadIdx.x == 0), then a broadcast of its `continue` flag to the gang's threads (a barrier)"]);
+    has(&r, "tests/rows.rs:59:", &["loop `i`: vector -> threadIdx.x"]);
+    assert!(!r.contains("__acc_"), "{r}");
+}
+
+#[test]
+fn a_method_s_fields_are_named_as_written() {
+    let text = "#[acc::kernels(copy(self.next))]
+fn shift(&mut self) {
+    for i in 1..self.n {
+        self.next[i] = self.next[i - 1];
+    }
+    for _ in 0..1 {
+        self.next[0] = 0.0;
+    }
+}";
+    let r = report(RegionKind::Kernels, "src/rod.rs", 8, text);
+    has(&r, "src/rod.rs:8:", &["kernels region `shift`"]);
+    has(&r, "src/rod.rs:8:", &["data: copy(self.next) (if not already present) [clause]"]);
+    has(&r, "src/rod.rs:10:", &["not proved independent: `self.next` is written at `[i]` and accessed at `[i - 1]` in the same loop (line 11)"]);
+    has(&r, "src/rod.rs:13:", &["loop over `_` runs in order in one thread: not proved independent: `self.next[0]` may write one element from several iterations of `_`"]);
+    assert!(!r.contains("__acc_"), "{r}");
+}

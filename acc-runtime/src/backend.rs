@@ -1,0 +1,196 @@
+//! The bottom of the runtime: what a device is to it. [`DeviceType`] and [`DevPtr`], the
+//! [`Backend`] interface every device implements (memory, transfers, and their order with
+//! the async queues), and the host backend. The CUDA backend (`crate::cuda`) implements
+//! [`Backend`] too; nothing above this module needs to know which backend it talks to,
+//! except the GPU launch path, which the device hands the CUDA backend by its own type
+//! (`devices::cuda_backend`, feature `cuda`).
+
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// How many times the process may have written device memory: kernel launches and uploads
+/// (see [`note_device_write`]).
+static DEVICE_WRITES: AtomicU64 = AtomicU64::new(0);
+
+/// Notes that device memory may change now (a kernel launch, an upload): a data region that
+/// unwinds copies its `copyout` data back only when something wrote the device since it
+/// entered (else the device copies hold nothing the program wrote: see
+/// `data::DataScope`'s drop).
+pub(crate) fn note_device_write() {
+    DEVICE_WRITES.fetch_add(1, Ordering::AcqRel);
+}
+
+/// The count [`note_device_write`] keeps (any device, any thread: a conservative witness).
+pub(crate) fn device_writes() -> u64 {
+    DEVICE_WRITES.load(Ordering::Acquire)
+}
+
+/// A device type, as OpenACC's `acc_device_t` (only the ones acc implements).
+///
+/// `Debug` prints the value `ACC_DEVICE_TYPE` takes: `host` or `nvidia`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DeviceType {
+    /// The host CPU: regions run in parallel on rayon's pool, data is shared.
+    Host,
+    /// An NVIDIA GPU driven through CUDA (feature `cuda`).
+    Nvidia,
+}
+
+impl DeviceType {
+    /// The name `ACC_DEVICE_TYPE` uses for this type: `"host"` or `"nvidia"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeviceType::Host => "host",
+            DeviceType::Nvidia => "nvidia",
+        }
+    }
+}
+
+impl fmt::Debug for DeviceType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Display for DeviceType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An address in a device's memory. On the host backend it is a host address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct DevPtr(pub u64);
+
+/// The interface every device backend implements: memory, transfers, queues.
+///
+/// Backends report failures as `Err(message)`; the runtime turns them into panics that
+/// name the region and the data involved.
+pub trait Backend: Send + Sync + 'static {
+    /// A short human-readable name, e.g. `host` or `NVIDIA H100 (device 0)`.
+    fn name(&self) -> &str;
+    /// The type of device this backend drives.
+    fn device_type(&self) -> DeviceType;
+    /// The device's number among the devices of its type.
+    fn device_num(&self) -> usize;
+    /// True when device memory is host memory ([`DevPtr`] is the host address): the runtime
+    /// then neither allocates nor copies, and only keeps the present table.
+    fn is_host(&self) -> bool;
+    /// Allocates `bytes` bytes of device memory (`bytes > 0`).
+    fn alloc(&self, bytes: usize) -> Result<DevPtr, String>;
+    /// Frees memory returned by [`alloc`](Self::alloc).
+    ///
+    /// # Safety
+    /// `ptr` came from `alloc` on this backend, was not freed yet, and no pending or later
+    /// device work uses it.
+    unsafe fn free(&self, ptr: DevPtr) -> Result<(), String>;
+    /// Copies `bytes` bytes from host memory at `src` to device memory at `dst`.
+    ///
+    /// # Safety
+    /// `src` is valid for reads of `bytes` bytes; `dst` lies in a live allocation of this
+    /// backend with room for `bytes` bytes.
+    unsafe fn h2d(&self, dst: DevPtr, src: *const u8, bytes: usize) -> Result<(), String>;
+    /// Copies `bytes` bytes from device memory at `src` to host memory at `dst`.
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of `bytes` bytes and not accessed by anyone else during the
+    /// call; `src` lies in a live allocation of this backend with `bytes` bytes after it.
+    unsafe fn d2h(&self, dst: *mut u8, src: DevPtr, bytes: usize) -> Result<(), String>;
+    /// Waits for the work queued on async queue `queue`.
+    fn wait(&self, queue: i64) -> Result<(), String> {
+        let _ = queue;
+        Ok(())
+    }
+    /// Waits for the work queued on every async queue.
+    fn wait_all(&self) -> Result<(), String> {
+        Ok(())
+    }
+    /// Why the device can no longer be used, if it cannot: a kernel trapped or faulted, and a
+    /// CUDA context does not survive that. The runtime then reports the device lost.
+    fn lost(&self) -> Option<String> {
+        None
+    }
+    /// Free and total device memory in bytes; `None` where memory is the host's.
+    fn memory(&self) -> Option<(usize, usize)> {
+        None
+    }
+    /// Copies `bytes` bytes from host memory at `src` to device memory at `dst` in order with
+    /// the work queued on async queue `queue` (after the kernels queued there before), and
+    /// returns once the copy landed (the host memory is the caller's again; a failure of the
+    /// work queued before is reported here). Other queues are not waited for. A backend
+    /// without queues copies at once ([`h2d`](Self::h2d)).
+    ///
+    /// # Safety
+    /// As for [`h2d`](Self::h2d), and only work queued on `queue` uses `dst` meanwhile.
+    unsafe fn h2d_on(&self, dst: DevPtr, src: *const u8, bytes: usize, queue: i64) -> Result<(), String> {
+        let _ = queue;
+        // SAFETY: the caller's contract is `h2d`'s and more.
+        unsafe { self.h2d(dst, src, bytes) }
+    }
+    /// Copies `bytes` bytes from device memory at `src` to host memory at `dst` in order with
+    /// the work queued on async queue `queue` (the kernels of an async region that write
+    /// `src`), returning once the copy landed. A backend without queues copies at once
+    /// ([`d2h`](Self::d2h)).
+    ///
+    /// # Safety
+    /// As for [`d2h`](Self::d2h).
+    unsafe fn d2h_on(&self, dst: *mut u8, src: DevPtr, bytes: usize, queue: i64) -> Result<(), String> {
+        let _ = queue;
+        // SAFETY: the caller's contract is `d2h`'s.
+        unsafe { self.d2h(dst, src, bytes) }
+    }
+    /// Frees `ptr` once the work queued on async queue `queue` so far has completed, without
+    /// waiting for it (at once when the queue is idle). A backend without queues frees at
+    /// once ([`free`](Self::free)).
+    ///
+    /// # Safety
+    /// As for [`free`](Self::free), where "pending work" excludes the work queued on `queue`.
+    unsafe fn free_after(&self, ptr: DevPtr, queue: i64) -> Result<(), String> {
+        let _ = queue;
+        // SAFETY: the caller's contract; a backend without queues has no pending work.
+        unsafe { self.free(ptr) }
+    }
+}
+
+/// The host backend: OpenACC's host device. Device memory is host memory, so the runtime
+/// allocates nothing and copies nothing; async work runs synchronously.
+#[derive(Debug, Default)]
+pub struct HostBackend;
+
+impl Backend for HostBackend {
+    fn name(&self) -> &str {
+        "host"
+    }
+    fn device_type(&self) -> DeviceType {
+        DeviceType::Host
+    }
+    fn device_num(&self) -> usize {
+        0
+    }
+    fn is_host(&self) -> bool {
+        true
+    }
+    fn alloc(&self, bytes: usize) -> Result<DevPtr, String> {
+        Err(format!(
+            "the host backend shares host memory and allocates no device memory ({bytes} bytes asked)"
+        ))
+    }
+    unsafe fn free(&self, _ptr: DevPtr) -> Result<(), String> {
+        Ok(())
+    }
+    unsafe fn h2d(&self, dst: DevPtr, src: *const u8, bytes: usize) -> Result<(), String> {
+        if dst.0 as usize != src as usize {
+            // SAFETY: device addresses are host addresses here; the caller guarantees `src` is
+            // readable and `dst` writable for `bytes` bytes. `copy` allows overlap.
+            unsafe { std::ptr::copy(src, dst.0 as usize as *mut u8, bytes) };
+        }
+        Ok(())
+    }
+    unsafe fn d2h(&self, dst: *mut u8, src: DevPtr, bytes: usize) -> Result<(), String> {
+        if dst as usize != src.0 as usize {
+            // SAFETY: as in `h2d`, with the roles of the two addresses swapped.
+            unsafe { std::ptr::copy(src.0 as usize as *const u8, dst, bytes) };
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,280 @@
+//! Streams, events and the async queues: [`Stream`] and [`Event`] own their driver objects
+//! (destroyed when dropped); queue `q` (OpenACC's `async(q)`) is a non-blocking stream made
+//! at first use, with what was queued on it since its last wait.
+
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use cudarc::driver::sys;
+
+use super::driver::{self, Doing, Driven};
+use super::error::CudaError;
+use super::{lock, CudaBackend};
+use crate::region_info::RegionInfo;
+
+/// A non-blocking stream, destroyed when dropped.
+pub(crate) struct Stream(sys::CUstream);
+
+// SAFETY: a stream handle is usable from any thread whose current context is its own (the
+// backend makes it current in every call).
+unsafe impl Send for Stream {}
+// SAFETY: as for `Send`; the handle is never mutated.
+unsafe impl Sync for Stream {}
+
+impl Stream {
+    /// A new non-blocking stream in the current context, for `what`.
+    pub(crate) fn new(what: impl FnOnce() -> String) -> Result<Self, CudaError> {
+        driver::stream_create().doing(what).map(Stream)
+    }
+
+    /// The driver's handle (valid while `self` lives).
+    pub(crate) fn raw(&self) -> sys::CUstream {
+        self.0
+    }
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        // SAFETY: made by `new`, destroyed once.
+        let _ = unsafe { driver::stream_destroy(self.0) };
+    }
+}
+
+/// An event, destroyed when dropped.
+pub(crate) struct Event(sys::CUevent);
+
+// SAFETY: as for `Stream`.
+unsafe impl Send for Event {}
+// SAFETY: as for `Stream`.
+unsafe impl Sync for Event {}
+
+impl Event {
+    /// A new event in the current context; `timing`: one [`elapsed_since`](Self::elapsed_since)
+    /// can read.
+    pub(crate) fn new(timing: bool) -> Result<Self, CudaError> {
+        let flags = if timing { sys::CUevent_flags::CU_EVENT_DEFAULT } else { sys::CUevent_flags::CU_EVENT_DISABLE_TIMING };
+        driver::event_create(flags).doing(|| if timing { "creating timing events".into() } else { "creating transfer events".into() }).map(Event)
+    }
+
+    /// Records the event on stream `s` (a live stream of the event's context).
+    pub(crate) fn record(&self, s: sys::CUstream) -> Driven<()> {
+        // SAFETY: a live event; the caller passes a live stream.
+        unsafe { driver::event_record(self.0, s) }
+    }
+
+    /// Waits until the work recorded before the event has completed (at once if it was
+    /// never recorded).
+    pub(crate) fn synchronize(&self) -> Driven<()> {
+        // SAFETY: a live event.
+        unsafe { driver::event_synchronize(self.0) }
+    }
+
+    /// Milliseconds from `start` to this event, both timing events recorded and completed.
+    pub(crate) fn elapsed_since(&self, start: &Event) -> Driven<f32> {
+        // SAFETY: two live events; the driver reports events not recorded or not complete.
+        unsafe { driver::event_elapsed(start.0, self.0) }
+    }
+}
+
+impl Drop for Event {
+    fn drop(&mut self) {
+        // SAFETY: made by `new`, destroyed once.
+        let _ = unsafe { driver::event_destroy(self.0) };
+    }
+}
+
+/// An async queue: its stream and what was queued on it since it was last waited for.
+pub(crate) struct Queue {
+    stream: Stream,
+    /// Work queued since the last completed wait (counted in [`CudaBackend::busy_queues`]).
+    busy: bool,
+    /// Bumped by every launch and copy queued here: a wait that began before one leaves the
+    /// queue busy.
+    seq: u64,
+    /// The regions and kernels launched since the last wait, oldest first, each once (at
+    /// most [`QUEUE_LABELS`]): a failure found by a wait names them.
+    launched: Vec<(Option<&'static RegionInfo>, Arc<str>)>,
+    /// Device memory to free once the work queued up to `seq` has completed.
+    pub(crate) frees: Vec<(u64, u64)>,
+}
+
+/// How many distinct (region, kernel) pairs a queue remembers between waits.
+const QUEUE_LABELS: usize = 8;
+
+/// A label of queued work: the region and kernel of a launch.
+pub(crate) type Label<'a> = (Option<&'static RegionInfo>, &'a Arc<str>);
+
+impl CudaBackend {
+    /// The stream of `queue` (`None`: the synchronous stream), created at first use. The
+    /// handle stays valid while the backend lives (queues are never removed).
+    pub(crate) fn stream(&self, queue: Option<i64>) -> Result<sys::CUstream, CudaError> {
+        let Some(q) = queue else { return Ok(self.sync_stream.raw()) };
+        let mut queues = lock(&self.queues);
+        let queue = match queues.entry(q) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                let stream = Stream::new(|| format!("creating async queue {q}"))?;
+                v.insert(Queue { stream, busy: false, seq: 0, launched: Vec::new(), frees: Vec::new() })
+            }
+        };
+        Ok(queue.stream.raw())
+    }
+
+    /// Notes work queued on `q` (a launch of `label`, or a copy): the queue is busy until a
+    /// wait that began after it completes.
+    pub(crate) fn queued(&self, q: i64, label: Option<Label<'_>>) {
+        let mut queues = lock(&self.queues);
+        let Some(queue) = queues.get_mut(&q) else { return };
+        queue.seq += 1;
+        if !queue.busy {
+            queue.busy = true;
+            self.busy_queues.fetch_add(1, Ordering::AcqRel);
+        }
+        if let Some((region, kernel)) = label {
+            let same = |(r, k): &(Option<&'static RegionInfo>, Arc<str>)| {
+                r.map(|r| r as *const RegionInfo) == region.map(|r| r as *const RegionInfo) && Arc::ptr_eq(k, kernel)
+            };
+            if !queue.launched.iter().any(same) && queue.launched.len() < QUEUE_LABELS {
+                queue.launched.push((region, kernel.clone()));
+            }
+        }
+    }
+
+    /// Copies device memory to the host in order with the work queued on async queue `q`
+    /// (after the kernels queued before), and returns once the copy landed: the host memory
+    /// is the caller's again (the work queued before it has completed too, and a failure of
+    /// it is reported here).
+    ///
+    /// # Safety
+    /// As for [`d2h_bytes`](Self::d2h_bytes).
+    pub unsafe fn d2h_on_queue(&self, dst: *mut u8, src: u64, bytes: usize, q: i64) -> Result<(), CudaError> {
+        self.enter()?;
+        let stream = self.stream(Some(q))?;
+        let doing = || format!("copying {bytes} bytes from {} on async queue {q}", self.label);
+        // SAFETY: the caller's contract; the wait below ends the use of `dst`.
+        unsafe { driver::memcpy_dtoh_async(dst, src, bytes, stream) }.doing(doing).map_err(|e| self.fail(e))?;
+        self.queued(q, None);
+        self.wait_queue_labelled(q).map_err(|(e, _)| e)
+    }
+
+    /// Copies host memory to the device in order with the work queued on async queue `q`
+    /// (after the kernels queued before), and returns once the copy landed: the host memory
+    /// is the caller's again (the work queued before it has completed too, and a failure of
+    /// it is reported here). Other queues are not waited for.
+    ///
+    /// # Safety
+    /// As for [`h2d_bytes`](Self::h2d_bytes), and only work queued on `q` uses `dst` meanwhile.
+    pub unsafe fn h2d_on_queue(&self, dst: u64, src: *const u8, bytes: usize, q: i64) -> Result<(), CudaError> {
+        self.enter()?;
+        let stream = self.stream(Some(q))?;
+        let doing = || format!("copying {bytes} bytes to {} on async queue {q}", self.label);
+        // SAFETY: the caller's contract; the wait below ends the use of `src`.
+        unsafe { driver::memcpy_htod_async(dst, src, bytes, stream) }.doing(doing).map_err(|e| self.fail(e))?;
+        self.queued(q, None);
+        self.wait_queue_labelled(q).map_err(|(e, _)| e)
+    }
+
+    /// Frees `p` once the work queued on async queue `q` so far has completed: at once when
+    /// the queue is idle, else at the wait that finds it done.
+    ///
+    /// # Safety
+    /// `p` came from [`alloc_bytes`](Self::alloc_bytes) of this backend, is not freed yet,
+    /// and only work queued on `q` so far may use it.
+    pub unsafe fn free_after(&self, p: u64, q: i64) -> Result<(), CudaError> {
+        self.enter()?;
+        {
+            let mut queues = lock(&self.queues);
+            if let Some(queue) = queues.get_mut(&q).filter(|queue| queue.busy) {
+                queue.frees.push((queue.seq, p));
+                return Ok(());
+            }
+        }
+        // SAFETY: the caller's contract; nothing is pending on `q`.
+        unsafe { self.free_now(p) }
+    }
+
+    /// Waits for async queue `q` (OpenACC `wait(q)`); reports a kernel panic or failure of
+    /// the work queued on it.
+    pub fn wait_queue(&self, q: i64) -> Result<(), CudaError> {
+        self.wait_queue_labelled(q).map_err(|(e, _)| e)
+    }
+
+    /// [`wait_queue`](Self::wait_queue), whose error also says which regions' kernels the
+    /// queue ran since its last wait.
+    pub(crate) fn wait_queue_labelled(&self, q: i64) -> Result<(), (CudaError, String)> {
+        self.enter().map_err(|e| (e, String::new()))?;
+        let (stream, seq, kernel, labels) = match lock(&self.queues).get(&q) {
+            Some(s) if s.busy => (
+                s.stream.raw(),
+                s.seq,
+                s.launched.last().map(|(_, k)| k.to_string()),
+                s.launched.iter().filter_map(|(r, _)| *r).map(|r| r.to_string()).collect::<Vec<_>>(),
+            ),
+            _ => return Ok(()),
+        };
+        // SAFETY: a stream of this backend (queues are never removed).
+        if let Err(f) = unsafe { driver::stream_synchronize(stream) } {
+            let labels = match labels.len() {
+                0 => String::new(),
+                1 => labels[0].clone(),
+                _ => format!("one of {}", labels.join(", ")),
+            };
+            return Err((self.sync_error(f, kernel, format!("waiting for async queue {q}")), labels));
+        }
+        // The work queued up to `seq` has completed: its frees can go, and the queue is idle
+        // unless more was queued meanwhile.
+        let frees: Vec<u64> = {
+            let mut queues = lock(&self.queues);
+            let queue = queues.get_mut(&q).expect("queues are never removed");
+            let (done, later): (Vec<_>, Vec<_>) = queue.frees.drain(..).partition(|(s, _)| *s <= seq);
+            queue.frees = later;
+            if queue.seq == seq && queue.busy {
+                queue.busy = false;
+                queue.launched.clear();
+                self.busy_queues.fetch_sub(1, Ordering::AcqRel);
+            }
+            done.into_iter().map(|(_, p)| p).collect()
+        };
+        for p in frees {
+            // SAFETY: given to `free_after`, whose work has completed.
+            unsafe { self.free_now(p) }.map_err(|e| (e, String::new()))?;
+        }
+        Ok(())
+    }
+
+    /// Waits for every async queue (OpenACC `wait`).
+    pub fn wait_all_queues(&self) -> Result<(), CudaError> {
+        self.wait_all_labelled().map_err(|(e, _)| e)
+    }
+
+    pub(crate) fn wait_all_labelled(&self) -> Result<(), (CudaError, String)> {
+        let mut qs: Vec<i64> = lock(&self.queues).keys().copied().collect();
+        qs.sort_unstable();
+        for q in qs {
+            self.wait_queue_labelled(q)?;
+        }
+        Ok(())
+    }
+
+    /// Waits for the busy async queues, if any: what synchronous transfers to the host and
+    /// frees do first, so that they never race with queued kernels.
+    pub(crate) fn settle(&self) -> Result<(), CudaError> {
+        if self.busy_queues.load(Ordering::Acquire) == 0 {
+            return Ok(());
+        }
+        self.wait_all_queues()
+    }
+}
+
+/// A wait's failure, prefixed with the regions whose kernels the queue ran.
+pub(crate) fn labelled((e, regions): (CudaError, String)) -> String {
+    if regions.is_empty() {
+        e.to_string()
+    } else {
+        format!("{regions}: {e}")
+    }
+}
+
+/// The queues of a backend, by number.
+pub(crate) type Queues = HashMap<i64, Queue>;

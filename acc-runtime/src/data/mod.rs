@@ -1,0 +1,782 @@
+//! Data on the device: the present table, data clauses, `enter data`/`exit data`, `update`.
+//!
+//! Every data clause is present-or (OpenACC 2.5+): data already on the device is not moved,
+//! its reference count goes up instead. Each present array has two counts:
+//!
+//! - the *structured* count, held by data regions and compute regions ([`DataScope`]), which
+//!   give their references back when the region ends, on every exit path (unwinding too);
+//! - the *dynamic* count, held by [`enter_data`] and given back by [`exit_data`] (and by
+//!   [`Mirror`]).
+//!
+//! When both counts reach zero the array leaves the device: copied back first when the clause
+//! that dropped the last reference says so (`copy`, `copyout`), then freed.
+//!
+//! A range inside a present array is present too (containment): `present(a[lo..hi])`-style
+//! views of present data need no transfer. A range that only partly overlaps present data is
+//! an error. Zero-length data is always fine: it is never transferred or counted.
+//!
+//! Each device has its own table, behind a mutex (see [`crate::devices`]); a construct uses the
+//! table of its thread's device. Data present on one device is not present on another: a
+//! construct on one device that names data present on another panics, naming the variable and
+//! both devices (an index of which device holds which host range, `RESIDENT`, finds it). On
+//! the host backend device addresses are host addresses and nothing is copied, but the table
+//! is kept all the same, so `present` clauses, [`is_present`] and the counts behave as on a GPU.
+
+mod mirror;
+mod slice;
+mod transfer;
+
+pub use mirror::Mirror;
+pub use slice::DeviceSlice;
+
+use std::sync::{Arc, PoisonError};
+
+use crate::backend::{Backend, DevPtr};
+use crate::devices::{self, Device};
+pub use crate::present::HostView;
+use crate::present::{Held, Lookup, Table};
+use crate::profile::{self, Direction};
+use crate::region_info::RegionInfo;
+use transfer::transfer;
+
+/// Types that can be named in a data clause: contiguous host arrays of `Copy` elements.
+///
+/// Implemented for `[T]`, `Vec<T>`, `[T; N]`, `Box<[T]>`, [`Mirror<D>`], and references to
+/// any of these.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be named in an acc data clause",
+    label = "expected a `Vec`, slice or array",
+    note = "data clauses take `Vec<T>`, `[T]`, `[T; N]` (or references to them) of `Copy` elements"
+)]
+pub trait HostData {
+    /// The element type.
+    type Elem: Copy;
+    /// Address of the first element (dangling but aligned when empty).
+    fn host_ptr(&self) -> *const Self::Elem;
+    /// Number of elements.
+    fn host_len(&self) -> usize;
+}
+
+impl<T: Copy> HostData for [T] {
+    type Elem = T;
+    fn host_ptr(&self) -> *const T {
+        self.as_ptr()
+    }
+    fn host_len(&self) -> usize {
+        self.len()
+    }
+}
+
+impl<T: Copy> HostData for Vec<T> {
+    type Elem = T;
+    fn host_ptr(&self) -> *const T {
+        self.as_ptr()
+    }
+    fn host_len(&self) -> usize {
+        self.len()
+    }
+}
+
+impl<T: Copy, const N: usize> HostData for [T; N] {
+    type Elem = T;
+    fn host_ptr(&self) -> *const T {
+        self.as_ptr()
+    }
+    fn host_len(&self) -> usize {
+        N
+    }
+}
+
+impl<T: Copy> HostData for Box<[T]> {
+    type Elem = T;
+    fn host_ptr(&self) -> *const T {
+        self.as_ptr()
+    }
+    fn host_len(&self) -> usize {
+        self.len()
+    }
+}
+
+impl<D: HostData + ?Sized> HostData for &D {
+    type Elem = D::Elem;
+    fn host_ptr(&self) -> *const D::Elem {
+        (**self).host_ptr()
+    }
+    fn host_len(&self) -> usize {
+        (**self).host_len()
+    }
+}
+
+impl<D: HostData + ?Sized> HostData for &mut D {
+    type Elem = D::Elem;
+    fn host_ptr(&self) -> *const D::Elem {
+        (**self).host_ptr()
+    }
+    fn host_len(&self) -> usize {
+        (**self).host_len()
+    }
+}
+
+/// The host byte range of `d`.
+///
+/// ```
+/// let a = vec![0f32; 4];
+/// let v = acc_runtime::private::view(&a);
+/// assert_eq!((v.addr, v.bytes, v.elem), (a.as_ptr() as usize, 16, "f32"));
+/// ```
+pub fn view<D: HostData + ?Sized>(d: &D) -> HostView {
+    HostView {
+        addr: d.host_ptr() as usize,
+        bytes: d.host_len() * std::mem::size_of::<D::Elem>(),
+        elem: std::any::type_name::<D::Elem>(),
+    }
+}
+
+/// The host byte range of `d`, taken through a mutable borrow: generated code views data
+/// that a construct writes back (`copy`, `copyout`, `create`, `update host`) this way, so
+/// that the name must be a mutable binding, as the data changes under it.
+///
+/// ```
+/// let mut a = [0u8; 3];
+/// assert_eq!(acc_runtime::private::view_mut(&mut a).bytes, 3);
+/// ```
+pub fn view_mut<D: HostData + ?Sized>(d: &mut D) -> HostView {
+    view(&*d)
+}
+
+/// A data clause of a structured construct (data region or compute region).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Clause {
+    /// `copy`: present-or-copyin at entry, copied back when the last reference goes.
+    Copy,
+    /// `copyin`: present-or-copyin at entry.
+    CopyIn,
+    /// `copyout`: present-or-create at entry, copied back when the last reference goes.
+    CopyOut,
+    /// `create`: present-or-allocate at entry.
+    Create,
+    /// `present`: must already be on the device.
+    Present,
+    /// `deviceptr`: the view is a device address already (a [`DeviceSlice`]); not tracked.
+    DevicePtr,
+}
+
+impl Clause {
+    /// The clause as written in a directive: `copy`, `copyin`, `copyout`, `create`,
+    /// `present`, `deviceptr`.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Clause::Copy => "copy",
+            Clause::CopyIn => "copyin",
+            Clause::CopyOut => "copyout",
+            Clause::Create => "create",
+            Clause::Present => "present",
+            Clause::DevicePtr => "deviceptr",
+        }
+    }
+}
+
+/// A clause of `enter data`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EnterClause {
+    /// `copyin`: present-or-copyin.
+    CopyIn,
+    /// `create`: present-or-allocate.
+    Create,
+}
+
+/// A clause of `exit data`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ExitClause {
+    /// `copyout`: copied back when the last reference goes.
+    CopyOut,
+    /// `delete`: freed without copying when the last reference goes.
+    Delete,
+}
+
+/// Copies `v` to its device copy at `dev` (in order with `queue`'s work when there is one).
+fn upload(b: &dyn Backend, region: &'static RegionInfo, name: &'static str, dev: DevPtr, v: HostView, queue: Option<i64>) -> Result<(), String> {
+    // SAFETY: `v` describes live host data the caller keeps borrowed (the contract of
+    // `HostView`); `dev` has room for `v.bytes` bytes (an allocation of that size, or the
+    // matching part of a present array that contains `v`).
+    unsafe { transfer(b, region, name, Direction::HostToDevice, dev, v.addr, v.bytes, queue) }.map_err(|e| format!("acc: {region}: {e}"))
+}
+
+/// Copies the device copy at `dev` back to `v`: in order with the work queued on `queue`
+/// when there is one (the kernels of an async region), done when this returns (the host
+/// data is borrowed only until the construct ends, so nothing may write it later).
+fn download(b: &dyn Backend, region: &'static RegionInfo, name: &'static str, dev: DevPtr, v: HostView, queue: Option<i64>) -> Result<(), String> {
+    // SAFETY: `v` describes live host data that the construct's caller holds mutably
+    // borrowed (the contract of `HostView` for written-back data); `dev` is the matching
+    // part of a live device allocation.
+    unsafe { transfer(b, region, name, Direction::DeviceToHost, dev, v.addr, v.bytes, queue) }.map_err(|e| format!("acc: {region}: {e}"))
+}
+
+/// Frees `dev`: after the work queued on `queue` (deferred until it has completed) when there
+/// is one, else after every busy queue (the CUDA backend's `free`).
+///
+/// # Safety
+/// As for [`Backend::free`], where "pending work" excludes the work queued on `queue`.
+unsafe fn free_on(b: &dyn Backend, dev: DevPtr, queue: Option<i64>) -> Result<(), String> {
+    match queue {
+        // SAFETY: the caller's contract.
+        Some(q) => unsafe { b.free_after(dev, q) },
+        // SAFETY: the caller's contract.
+        None => unsafe { b.free(dev) },
+    }
+}
+
+/// Device address of zero-length data that is not present.
+fn absent_empty(b: &dyn Backend, v: HostView) -> DevPtr {
+    if b.is_host() {
+        DevPtr(v.addr as u64)
+    } else {
+        DevPtr(0)
+    }
+}
+
+/// A new entry for `v` in `t` with the given counts: its device copy allocated (unless the
+/// device is the host) and, if `copyin`, uploaded.
+#[allow(clippy::too_many_arguments)]
+fn create(
+    t: &mut Table,
+    b: &dyn Backend,
+    region: &'static RegionInfo,
+    name: &'static str,
+    v: HostView,
+    copyin: bool,
+    counts: (usize, usize),
+) -> Result<Held, String> {
+    let on = t.device_name();
+    let held = t.insert(region, name, v, counts, || {
+        if b.is_host() {
+            return Ok(DevPtr(v.addr as u64));
+        }
+        let dev = b.alloc(v.bytes).map_err(|e| {
+            format!(
+                "acc: {region}: cannot allocate {} ({} bytes) for `{name}` on {on}: {e}",
+                profile::human_bytes(v.bytes as u64),
+                v.bytes,
+            )
+        })?;
+        if copyin {
+            if let Err(e) = upload(b, region, name, dev, v, None) {
+                // SAFETY: `dev` was just allocated by `b` and nothing else knows it.
+                let _ = unsafe { b.free(dev) };
+                return Err(e);
+            }
+        }
+        Ok(dev)
+    })?;
+    // Reads `ACC_NOTIFY` now, so that the report of what is left at exit is set up.
+    arm_leftover_report();
+    Ok(held)
+}
+
+/// Removes the entry of `t` at `start` if both its counts are zero, copying `v` back first if
+/// `copyout`. With an async `queue`, the copy follows the work queued there and the memory is
+/// freed once that work has completed.
+#[allow(clippy::too_many_arguments)]
+fn release_if_unused(
+    t: &mut Table,
+    b: &dyn Backend,
+    region: &'static RegionInfo,
+    name: &'static str,
+    start: usize,
+    v: HostView,
+    copyout: bool,
+    queue: Option<i64>,
+) -> Result<(), String> {
+    let Some(base) = t.remove_if_unused(start) else { return Ok(()) };
+    if b.is_host() {
+        return Ok(());
+    }
+    let copied = if copyout { download(b, region, name, DevPtr(base.0 + (v.addr - start) as u64), v, queue) } else { Ok(()) };
+    // SAFETY: the entry came from `b.alloc` and has just left the table, so this is the only
+    // free; the download above has completed (it is synchronous); the work queued on `queue`
+    // is waited for by `free_on`.
+    let freed = unsafe { free_on(b, base, queue) }.map_err(|err| format!("acc: {region}: freeing `{name}` on the device failed: {err}"));
+    copied.and(freed)
+}
+
+/// A structured construct's clause `clause` for `v`: its device address, and the reference
+/// it holds (none for `deviceptr` and zero-length data).
+fn enter_structured(
+    t: &mut Table,
+    b: &dyn Backend,
+    region: &'static RegionInfo,
+    name: &'static str,
+    v: HostView,
+    clause: Clause,
+) -> Result<(DevPtr, Option<Held>), String> {
+    if clause == Clause::DevicePtr {
+        return Ok((DevPtr(v.addr as u64), None));
+    }
+    match t.lookup_here(region, name, v)? {
+        Lookup::Present(start) if v.bytes == 0 => Ok((t.dev_of(start, v), None)),
+        Lookup::Present(start) => Ok((t.dev_of(start, v), Some(t.add_structured(start)))),
+        Lookup::Overlap(start) => Err(t.overlap_error(region, name, v, start)),
+        Lookup::Absent if v.bytes == 0 => Ok((absent_empty(b, v), None)),
+        Lookup::Absent if clause == Clause::Present => Err(format!("acc: {region}: `present` data `{name}` is not on the device")),
+        Lookup::Absent => {
+            // `copyout` uploads too: elements the device never writes (a stencil's boundary)
+            // come back as the host had them, as on the host backend, where OpenACC leaves
+            // them undefined (the device's uninitialised memory).
+            let copyin = matches!(clause, Clause::Copy | Clause::CopyIn | Clause::CopyOut);
+            let held = create(t, b, region, name, v, copyin, (1, 0))?;
+            Ok((t.dev_of(v.addr, v), Some(held)))
+        }
+    }
+}
+
+/// Gives back the reference `held` of a structured construct's clause `clause` for `v`.
+#[allow(clippy::too_many_arguments)]
+fn exit_structured(
+    t: &mut Table,
+    b: &dyn Backend,
+    region: &'static RegionInfo,
+    name: &'static str,
+    v: HostView,
+    clause: Clause,
+    held: Held,
+    queue: Option<i64>,
+) -> Result<(), String> {
+    if !t.drop_structured(held) {
+        return Ok(());
+    }
+    let copyout = matches!(clause, Clause::Copy | Clause::CopyOut);
+    release_if_unused(t, b, region, name, held.start(), v, copyout, queue)
+}
+
+/// Runs `f` on the table of `dev` with its backend (opened at first use; an error once the
+/// device is lost); the error comes back with the lock released.
+fn try_with_table_on<R>(dev: &Device, f: impl FnOnce(&mut Table, &dyn Backend) -> Result<R, String>) -> Result<R, String> {
+    let mut table = dev.table.lock().unwrap_or_else(PoisonError::into_inner);
+    let b = dev.open(&mut table)?;
+    f(&mut table, &*b)
+}
+
+#[derive(Debug)]
+struct ScopeEntry {
+    name: &'static str,
+    view: HostView,
+    clause: Clause,
+    held: Held,
+    /// The host data moved away from `view`: give the reference back without copying.
+    stale: bool,
+}
+
+/// The structured data lifetime of a data region or a compute region.
+///
+/// [`enter`](Self::enter) applies one data clause; dropping the scope gives every reference
+/// back in reverse order, copying data back and freeing it where the last reference goes.
+/// Drop runs on unwinding too, so a panic inside a region loses no data.
+///
+/// ```
+/// use acc_runtime::private::{view, Clause, DataScope, RegionInfo};
+/// static R: RegionInfo =
+///     RegionInfo { name: "r", kind: "data", file: "doc.rs", line: 1, kernel: "" };
+/// let mut a = vec![1.0f64; 100];
+/// {
+///     let mut scope = DataScope::new(&R);
+///     scope.enter("a", view(&a), Clause::Copy);
+///     assert!(acc_runtime::is_present(&a));
+/// }
+/// assert!(!acc_runtime::is_present(&a));
+/// a[0] = 2.0;
+/// ```
+#[derive(Debug)]
+pub struct DataScope {
+    region: &'static RegionInfo,
+    entries: Vec<ScopeEntry>,
+    queue: Option<i64>,
+    /// The device the scope entered its data on (its thread's device at the first
+    /// [`enter`](Self::enter)): the references go back there, whatever the thread does meanwhile.
+    device: std::cell::OnceCell<Arc<Device>>,
+    /// [`crate::backend::device_writes`] when the last clause entered: a scope that unwinds
+    /// with it unchanged (no kernel launched, nothing uploaded since) copies no `copyout`
+    /// data back, as its device copies hold nothing the program wrote.
+    entered_at: u64,
+}
+
+impl DataScope {
+    /// An empty scope for `region`.
+    pub fn new(region: &'static RegionInfo) -> Self {
+        Self::on_queue(region, None)
+    }
+
+    /// An empty scope for a compute region with `async(q)` (`queue` is `Some(q)`, see
+    /// [`RegionInfo::queue`]): when it ends, the data it copies back is copied in order with
+    /// the region's kernels on queue `q` (the scope's end waits for that copy: the host data
+    /// is borrowed only until then), and the device memory it frees is freed once the work
+    /// queued on `q` has completed, without waiting for it. Entering data is synchronous,
+    /// as in [`new`](Self::new)'s scopes.
+    pub fn on_queue(region: &'static RegionInfo, queue: Option<i64>) -> Self {
+        DataScope {
+            region,
+            entries: Vec::new(),
+            queue,
+            device: std::cell::OnceCell::new(),
+            entered_at: 0,
+        }
+    }
+
+    /// An empty scope on device `dev` (whatever the thread's device is).
+    pub(crate) fn on_device(region: &'static RegionInfo, dev: Arc<Device>) -> Self {
+        let s = Self::new(region);
+        let _ = s.device.set(dev);
+        s
+    }
+
+    /// The scope's device, taken from the thread at first use.
+    fn device(&self) -> &Arc<Device> {
+        self.device.get_or_init(devices::current_device)
+    }
+
+    /// Applies clause `c` to `v` (named `name` in messages) and returns its device address
+    /// (on the host backend, `v.addr`).
+    ///
+    /// Panics when `c` is [`Clause::Present`] and `v` is not present, and when `v` partly
+    /// overlaps present data. `v` must stay borrowed (mutably, for `Copy`/`CopyOut`) until
+    /// the scope is dropped.
+    pub fn enter(&mut self, name: &'static str, v: HostView, c: Clause) -> u64 {
+        let region = self.region;
+        let (dev, held) = try_with_table_on(self.device(), |t, b| enter_structured(t, b, region, name, v, c)).unwrap_or_else(|msg| panic!("{msg}"));
+        if let Some(held) = held {
+            self.entries.push(ScopeEntry {
+                name,
+                view: v,
+                clause: c,
+                held,
+                stale: false,
+            });
+        }
+        self.entered_at = crate::backend::device_writes();
+        dev.0
+    }
+
+    /// Device address of `v`, which must be present (a part of a present array is).
+    pub fn device_ptr(&self, v: HostView) -> u64 {
+        let region = self.region;
+        try_with_table_on(self.device(), |t, b| match t.lookup(v) {
+            Lookup::Present(start) => Ok(t.dev_of(start, v).0),
+            Lookup::Absent if v.bytes == 0 => Ok(absent_empty(b, v).0),
+            Lookup::Absent | Lookup::Overlap(_) => Err(format!(
+                "acc: {region}: data at {:#x} ({}) is not on the device",
+                v.addr,
+                profile::human_bytes(v.bytes as u64)
+            )),
+        })
+        .unwrap_or_else(|msg| panic!("{msg}"))
+    }
+}
+
+impl DataScope {
+    /// Checks, at the end of a data region's body, that the data entered as `name` is still
+    /// where it was (`v` is its view now). Data that was reassigned, grown or shrunk inside
+    /// the region cannot be copied back to its old place: its references are given back
+    /// without copying and this panics, naming the variable and the region.
+    pub fn check_unmoved(&mut self, name: &'static str, v: HostView) {
+        let mut moved = None;
+        for e in self.entries.iter_mut().filter(|e| e.name == name) {
+            if e.view != v {
+                e.stale = true;
+                moved = Some(e.view);
+            }
+        }
+        if let Some(was) = moved {
+            panic!(
+                "acc: {}: `{name}` moved or changed length inside the data region \
+                 ({} at {:#x} when the region began, {} at {:#x} at its end); \
+                 data named in a data clause must keep its place and length until the region ends",
+                self.region,
+                profile::human_bytes(was.bytes as u64),
+                was.addr,
+                profile::human_bytes(v.bytes as u64),
+                v.addr
+            );
+        }
+    }
+}
+
+impl Drop for DataScope {
+    fn drop(&mut self) {
+        if self.entries.is_empty() {
+            return;
+        }
+        let region = self.region;
+        let Some(device) = self.device.take() else { return };
+        // Unwinding before anything wrote the device since the region entered: `copyout`
+        // data was never written there (its device copy is uninitialised memory), and copying
+        // it back would put garbage over the host's data. Every exit where the device copy
+        // may have changed still copies back.
+        let untouched = std::thread::panicking() && crate::backend::device_writes() == self.entered_at;
+        let errors: Vec<String> = {
+            let mut table = device.table.lock().unwrap_or_else(PoisonError::into_inner);
+            match device.backend_if_open() {
+                // Without an open backend (after `shutdown`) nothing is held any more. A lost
+                // device (a kernel fault) is emptied by its recovery: the entries' ids are
+                // gone then, and nothing is given back.
+                None => Vec::new(),
+                Some(b) if b.lost().is_some() => Vec::new(),
+                Some(b) => self
+                    .entries
+                    .drain(..)
+                    .rev()
+                    .filter_map(|e| {
+                        let clause = if e.stale || (untouched && e.clause == Clause::CopyOut) { Clause::Create } else { e.clause };
+                        exit_structured(&mut table, &*b, region, e.name, e.view, clause, e.held, self.queue).err()
+                    })
+                    .collect(),
+            }
+        };
+        if !errors.is_empty() {
+            let msg = errors.join("\n");
+            if std::thread::panicking() {
+                eprintln!("{msg}");
+            } else {
+                panic!("{msg}");
+            }
+        }
+    }
+}
+
+/// `enter data` for one array: present-or-copyin or present-or-create, dynamic count +1.
+///
+/// The entry records the array's name, element type and length and the construct `region`
+/// that entered it, so that data found later at its address that is not this array (another
+/// element type, or longer: the array was dropped or reallocated without [`exit_data`])
+/// makes the construct that meets it panic, naming both (see [`is_present`]). [`Mirror`] is
+/// the form to prefer for unstructured lifetimes: it exits when dropped.
+pub fn enter_data(region: &'static RegionInfo, name: &'static str, v: HostView, c: EnterClause) {
+    enter_data_in(&devices::current_device(), region, name, v, c)
+}
+
+/// [`enter_data`] on device `dev`.
+pub(crate) fn enter_data_in(dev: &Device, region: &'static RegionInfo, name: &'static str, v: HostView, c: EnterClause) {
+    if v.bytes == 0 {
+        return;
+    }
+    try_with_table_on(dev, |t, b| match t.lookup_here(region, name, v)? {
+        Lookup::Present(start) => {
+            t.add_dynamic(start);
+            Ok(())
+        }
+        Lookup::Overlap(start) => Err(t.overlap_error(region, name, v, start)),
+        Lookup::Absent => create(t, b, region, name, v, c == EnterClause::CopyIn, (0, 1)).map(|_| ()),
+    })
+    .unwrap_or_else(|msg| panic!("{msg}"))
+}
+
+/// `exit data` for one array: dynamic count -1 (to 0 with `finalize`); when both counts
+/// reach zero the array is copied back (`copyout`) and freed. Absent data is ignored.
+pub fn exit_data(
+    region: &'static RegionInfo,
+    name: &'static str,
+    v: HostView,
+    c: ExitClause,
+    finalize: bool,
+) {
+    if let Err(msg) = try_exit_data(region, name, v, c, finalize) {
+        panic!("{msg}");
+    }
+}
+
+/// [`exit_data`] that returns the error instead of panicking (for destructors, which must not
+/// panic while unwinding).
+pub(crate) fn try_exit_data(
+    region: &'static RegionInfo,
+    name: &'static str,
+    v: HostView,
+    c: ExitClause,
+    finalize: bool,
+) -> Result<(), String> {
+    let dev = devices::current()?;
+    try_exit_data_in(&dev, region, name, v, c, finalize)
+}
+
+/// [`try_exit_data`] on device `dev`.
+pub(crate) fn try_exit_data_in(
+    dev: &Device,
+    region: &'static RegionInfo,
+    name: &'static str,
+    v: HostView,
+    c: ExitClause,
+    finalize: bool,
+) -> Result<(), String> {
+    // A device lost to a fault took its data with it: nothing is left to give back.
+    if v.bytes == 0 || dev.is_lost() {
+        return Ok(());
+    }
+    try_with_table_on(dev, |t, b| match t.lookup_here(region, name, v)? {
+        Lookup::Absent => Ok(()),
+        Lookup::Overlap(start) => Err(t.overlap_error(region, name, v, start)),
+        Lookup::Present(start) => {
+            if !t.drop_dynamic(start, finalize) {
+                return Ok(());
+            }
+            release_if_unused(t, b, region, name, start, v, c == ExitClause::CopyOut, None)
+        }
+    })
+}
+
+/// `update host` (`to_host`) or `update device` of `v` on device `dev`.
+pub(crate) fn update_in(
+    dev: &Device,
+    region: &'static RegionInfo,
+    name: &'static str,
+    v: HostView,
+    if_present: bool,
+    to_host: bool,
+) {
+    update_queued(dev, region, name, v, if_present, to_host, None)
+}
+
+/// [`update_in`] in order with the work of async queue `queue` (see [`update_host_on`]).
+fn update_queued(
+    dev: &Device,
+    region: &'static RegionInfo,
+    name: &'static str,
+    v: HostView,
+    if_present: bool,
+    to_host: bool,
+    queue: Option<i64>,
+) {
+    if v.bytes == 0 {
+        return;
+    }
+    try_with_table_on(dev, |t, b| {
+        match t.lookup_here(region, name, v)? {
+        Lookup::Absent if if_present => Ok(()),
+        Lookup::Absent => Err(format!(
+            "acc: {region}: `update {}` data `{name}` is not on the device (add `if_present` to skip absent data)",
+            if to_host { "host" } else { "device" }
+        )),
+        Lookup::Overlap(start) => Err(t.overlap_error(region, name, v, start)),
+        Lookup::Present(_) if b.is_host() => Ok(()),
+        Lookup::Present(start) => {
+            let dev = t.dev_of(start, v);
+            if to_host {
+                download(b, region, name, dev, v, queue)
+            } else {
+                upload(b, region, name, dev, v, queue)
+            }
+        }
+    }
+    })
+    .unwrap_or_else(|msg| panic!("{msg}"))
+}
+
+/// `update host(..)`: copies the device copy of `v` to the host. Panics naming `name` and the
+/// region when `v` is not present, unless `if_present`.
+pub fn update_host(region: &'static RegionInfo, name: &'static str, v: HostView, if_present: bool) {
+    update_in(&devices::current_device(), region, name, v, if_present, true);
+}
+
+/// `update host(..) async(q)` (`queue` is `Some(q)`, see [`RegionInfo::queue`]): as
+/// [`update_host`], the copy in order with the work queued on queue `q` (the kernels of
+/// `async(q)` regions that write `v`); it waits for that queue only, where a synchronous update
+/// waits for every busy queue first. The copy has landed when this returns (the host data is
+/// borrowed only for the call), which OpenACC allows of an async operation. `None`: as
+/// [`update_host`].
+pub fn update_host_on(region: &'static RegionInfo, name: &'static str, v: HostView, if_present: bool, queue: Option<i64>) {
+    update_queued(&devices::current_device(), region, name, v, if_present, true, queue);
+}
+
+/// `update device(..) async(q)`: as [`update_device`], the copy in order with the work queued
+/// on queue `q` (it waits for that queue only); see [`update_host_on`].
+pub fn update_device_on(region: &'static RegionInfo, name: &'static str, v: HostView, if_present: bool, queue: Option<i64>) {
+    update_queued(&devices::current_device(), region, name, v, if_present, false, queue);
+}
+
+/// `update device(..)`: copies `v` to its device copy. Panics naming `name` and the region
+/// when `v` is not present, unless `if_present`.
+pub fn update_device(
+    region: &'static RegionInfo,
+    name: &'static str,
+    v: HostView,
+    if_present: bool,
+) {
+    update_in(&devices::current_device(), region, name, v, if_present, false);
+}
+
+/// Whether `d` is on the current device (OpenACC's `acc_is_present`): all of it lies in
+/// present data. Zero-length data is present when its address lies in present data.
+///
+/// A stale entry is not `d`'s device copy: when the present data at `d`'s address holds
+/// another element type, or is shorter than `d`, the data that entered there was dropped or
+/// reallocated without `exit_data!` and `d` is new data at the same address. `is_present`
+/// answers `false` then (it is a question, as OpenACC's `acc_is_present` is, and does not
+/// panic); a compute region, `data!`, `enter_data!`, `update!` or `present(..)` that meets the
+/// stale entry panics, naming the variable and where the old entry entered. (A new array of
+/// the same type and length at the same address cannot be told from the old one: exit data
+/// before dropping it, or let [`Mirror`] do it.)
+///
+/// ```
+/// let a = vec![1u8; 8];
+/// assert!(!acc_runtime::is_present(&a));
+/// let m = acc_runtime::Mirror::new(a);
+/// assert!(acc_runtime::is_present(&m[2..5]));
+/// ```
+pub fn is_present<D: HostData + ?Sized>(d: &D) -> bool {
+    view_is_present(view(d))
+}
+
+/// [`is_present`] of a view.
+fn view_is_present(v: HostView) -> bool {
+    let Ok(dev) = devices::current() else { return false };
+    let table = dev.table.lock().unwrap_or_else(PoisonError::into_inner);
+    let found = table.lookup(v);
+    matches!(found, Lookup::Present(_)) && table.stale(&UNNAMED, "", v, &found).is_none()
+}
+
+/// The construct `is_present` names in its (unused) messages.
+static UNNAMED: RegionInfo = RegionInfo { name: "is_present", kind: "is_present", file: "", line: 0, kernel: "" };
+
+/// Under `ACC_NOTIFY`, registers [`report_leftovers`] to run at process exit (once, the
+/// first time data enters a device).
+fn arm_leftover_report() {
+    static ARMED: std::sync::Once = std::sync::Once::new();
+    if !profile::notify_enabled() {
+        return;
+    }
+    ARMED.call_once(|| {
+        extern "C" fn at_exit_notify() {
+            // A panic must not cross the C boundary; nothing useful is left to do then.
+            let _ = std::panic::catch_unwind(report_leftovers);
+        }
+        // SAFETY: a plain `extern "C" fn()` that never unwinds, registered once.
+        unsafe { libc::atexit(at_exit_notify) };
+    });
+}
+
+/// Prints, on stderr, one line for each array still on a device (for the report at process
+/// exit under `ACC_NOTIFY`). Skips a device whose table another thread holds (the report must
+/// not wait).
+pub(crate) fn report_leftovers() {
+    for dev in devices::all() {
+        let lines = match dev.table.try_lock() {
+            Ok(t) => t.leftovers(),
+            Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner().leftovers(),
+            Err(std::sync::TryLockError::WouldBlock) => continue,
+        };
+        for l in lines {
+            eprintln!("{l}");
+        }
+    }
+}
+
+/// The (structured, dynamic) reference counts of the present array containing `v`, or `None`
+/// when `v` is not present. For tests and debugging.
+pub fn present_counts(v: HostView) -> Option<(usize, usize)> {
+    let dev = devices::current().ok()?;
+    present_counts_in(&dev, v)
+}
+
+/// [`present_counts`] on device `dev`.
+pub(crate) fn present_counts_in(dev: &Device, v: HostView) -> Option<(usize, usize)> {
+    dev.table.lock().unwrap_or_else(PoisonError::into_inner).counts(v)
+}
+
+#[cfg(test)]
+mod tests;

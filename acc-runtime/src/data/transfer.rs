@@ -1,0 +1,54 @@
+//! The transfer of the data API: one copy between host memory and a device copy, on the
+//! synchronous path or in order with an async queue, timed and reported (`ACC_NOTIFY`,
+//! `ACC_PROFILE`) under the construct and the data's name. The present table's copies in and
+//! out, `update`, and [`DeviceSlice`](super::DeviceSlice) all copy through it.
+
+use std::time::Instant;
+
+use crate::backend::{Backend, DevPtr};
+use crate::profile::{self, Direction};
+use crate::region_info::RegionInfo;
+
+/// Copies `bytes` bytes between host address `host` and device address `dev` in direction
+/// `dir` for `region` (the data named `name` in reports): in order with the work queued on
+/// `queue` when there is one (see [`Backend::h2d_on`]); done when this returns. The error
+/// says what was copied (`uploading `a` (4.0 MiB) to the device failed: ..`); callers put
+/// the construct before it.
+///
+/// # Safety
+/// `host` is readable (to the device) or writable and accessed by no one else (to the host)
+/// for `bytes` bytes; `dev` lies in a live allocation of `b` with `bytes` bytes after it.
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn transfer(
+    b: &dyn Backend,
+    region: &'static RegionInfo,
+    name: &'static str,
+    dir: Direction,
+    dev: DevPtr,
+    host: usize,
+    bytes: usize,
+    queue: Option<i64>,
+) -> Result<(), String> {
+    if dir == Direction::HostToDevice {
+        crate::backend::note_device_write();
+    }
+    let t = Instant::now();
+    // SAFETY: the caller's contract is the backend's.
+    let copied = unsafe {
+        match (dir, queue) {
+            (Direction::HostToDevice, Some(q)) => b.h2d_on(dev, host as *const u8, bytes, q),
+            (Direction::HostToDevice, None) => b.h2d(dev, host as *const u8, bytes),
+            (Direction::DeviceToHost, Some(q)) => b.d2h_on(host as *mut u8, dev, bytes, q),
+            (Direction::DeviceToHost, None) => b.d2h(host as *mut u8, dev, bytes),
+        }
+    };
+    copied.map_err(|e| {
+        let (verb, way) = match dir {
+            Direction::HostToDevice => ("uploading", "to"),
+            Direction::DeviceToHost => ("downloading", "from"),
+        };
+        format!("{verb} `{name}` ({}) {way} the device failed: {e}", profile::human_bytes(bytes as u64))
+    })?;
+    profile::record_named_transfer(region, profile::Track::of(b, queue), name, dir, bytes as u64, t.elapsed().as_nanos() as u64);
+    Ok(())
+}
