@@ -35,7 +35,7 @@ need examples/01-vadd.rs:7: 'launch: blocks of vector_length(256) threads (threa
 need examples/01-vadd.rs:7: 'loop `i`: gang, vector -> blockIdx.x, threadIdx.x; trip = blockIdx.x * blockDim.x + threadIdx.x, grid-stride by gridDim.x * blockDim.x'
 need examples/02-dot.rs:5: 'data: copyin(a) (if not already present) [implicit: a read-only `&[T]` is copied in]'
 need examples/02-dot.rs:8: 'reduction(+: s): thread 0 of each block stores the block'
-need examples/02-dot.rs:8: 'unrolled 4 times'
+need examples/02-dot.rs:8: 'unrolled in rounds of 8 trips'
 need examples/03-jacobi.rs:6: 'data: present(a) (it must be present'
 need examples/03-jacobi.rs:10: 'loop `j`: gang -> blockIdx.x; trip = blockIdx.x, grid-stride by gridDim.x'
 need examples/03-jacobi.rs:12: 'reduction(max: err): each thread keeps its partial value; combined once at the end of the loop around it'

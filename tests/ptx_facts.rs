@@ -48,11 +48,55 @@ fn dot_reduces_in_registers_and_shared_memory_without_spills() {
     assert!(k.contains("ld.global.nc"), "read-only loads:\n{k}");
 }
 
+/// The kernel of `name` in benches/papers.rs (kernels are named by their attribute's line:
+/// `acc_benches_papers_rs_l<line>_<name>_0`).
+fn papers_kernel(name: &str) -> &'static str {
+    let prefix = ".entry acc_benches_papers_rs_l";
+    let found = PTX.match_indices(prefix).find_map(|(at, _)| {
+        let full = PTX[at + ".entry ".len()..].split('(').next()?;
+        let (line, rest) = full["acc_benches_papers_rs_l".len()..].split_once('_')?;
+        (line.chars().all(|c| c.is_ascii_digit()) && rest == format!("{name}_0")).then_some(full)
+    });
+    entry(found.unwrap_or_else(|| panic!("no kernel {name} of benches/papers.rs in the PTX")))
+}
+
+/// The lines of `k` that start with one of `ops`, by position.
+fn lines_of(k: &str, ops: &[&str]) -> Vec<usize> {
+    k.lines().map(str::trim_start).enumerate().filter(|(_, l)| ops.iter().any(|o| l.starts_with(o))).map(|(i, _)| i).collect()
+}
+
 #[test]
-fn reductions_keep_four_loads_in_flight() {
-    // dot: the grid-stride loop of a reduction takes four trips per round, their loads first.
+fn reductions_keep_loads_in_flight() {
+    // The grid-stride loop of a reduction takes several trips per round, each on a copy of the
+    // reduced value of its own, so that a round's loads all come before its first combine (a
+    // float `+` chain kept each load behind the previous add: f32 sums ran at 0.6x i32's).
+    // dot (f64): rounds of four trips, then the remainder trip.
     let k = entry("acc_examples_02_dot_rs_l4_dot_0");
-    assert_eq!(k.matches("ld.global.nc").count(), 2 * (4 + 1), "two loads in each of four unrolled trips and the remainder trip:\n{k}");
+    let loads = lines_of(k, &["ld.global.nc"]);
+    assert_eq!(loads.len(), 2 * (4 + 1), "two loads in each of four unrolled trips and the remainder trip:\n{k}");
+    assert!(lines_of(k, &["add.rn.f64"]).iter().find(|&&f| f > loads[0]).is_some_and(|&f| f > loads[7]), "the eight loads of a round before its first combine (an add; the products need only their own loads):\n{k}");
+    // A 4-byte sum (the papers' vector position on f32): rounds of eight, then of four, then
+    // the remainder trip.
+    let k = papers_kernel("vector_add_f32");
+    let loads = lines_of(k, &["ld.global.nc"]);
+    assert_eq!(loads.len(), 8 + 4 + 1, "a load in each trip of a round of eight, of a round of four, and of the remainder:\n{k}");
+    assert!(lines_of(k, &["add.rn.f32"]).iter().find(|&&f| f > loads[0]).is_some_and(|&f| f > loads[7]), "the eight loads of a round before its first add:\n{k}");
+}
+
+#[test]
+fn trips_that_share_nothing_meet_no_barrier() {
+    // The papers' gang position: a gang loop over a worker loop over a vector loop that copies,
+    // no shared memory in its trips: no barrier ends a trip of the gang or the worker loop
+    // (each did, and kept every thread to one trip's loads). The barriers of the final block
+    // reduction come after the loop: after every load and store of the arrays.
+    let k = papers_kernel("gang_add_i32");
+    let lines: Vec<&str> = k.lines().map(str::trim_start).collect();
+    let last_mem = lines.iter().rposition(|l| l.starts_with("ld.global.nc") || l.starts_with("st.global.b32")).expect("the copy");
+    let first_bar = lines.iter().position(|l| l.starts_with("bar.sync")).expect("the block reduction's barriers");
+    assert!(first_bar > last_mem, "no barrier before the loop's last load or store:\n{k}");
+    // And where the trips share memory (the matrix's phases: a leader's store read by all), the
+    // barriers stay.
+    assert!(entry(&phases_kernel()).matches("bar.sync").count() >= 2);
 }
 
 #[test]

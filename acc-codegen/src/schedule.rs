@@ -133,8 +133,13 @@ pub struct Scheduler<'a> {
     line_override: Option<usize>,
 }
 
-/// Bodies of at most this many tokens (a few statements) are unrolled four times.
+/// Bodies of at most this many tokens (a few statements) are unrolled.
 const UNROLL_TOKENS: usize = 400;
+
+/// Trips per round of an unrolled reduction loop of 4-byte values: the loads in flight per
+/// thread (then rounds of 4, then one trip at a time). Where few blocks run (the papers'
+/// shapes: 2 gangs), a block's bandwidth is what its threads keep in flight.
+const UNROLL: usize = 8;
 
 const DEV: fn() -> TokenStream = || quote!(::acc_device);
 
@@ -339,9 +344,17 @@ impl<'a> Scheduler<'a> {
         let unroll = !inner_par
             && inner.reds.iter().any(|(_, v)| block_assigns(&body, v))
             && !self.effect(&Stmt::Expr(Expr::Block(syn::ExprBlock { attrs: Vec::new(), label: None, block: body.clone() }), None)).memory;
+        // The reductions the body updates, each trip of a round on a copy of its own (from the
+        // identity), combined after the round: the trips are independent, so their loads come
+        // first and no trip's combine waits for another's load. Only where the body names each
+        // variable in its updates alone (`v op= e`, `v = f(v, e)`), where the copies' values are
+        // what a reduction's private copies may hold.
+        let split: Vec<(RedOp, Ident)> = inner.reds.iter().filter(|(_, v)| block_assigns(&body, v)).cloned().collect();
+        let split_ok = split.iter().all(|(_, v)| only_updates(&body, v));
         // info: the unrolled form below.
         if unroll && !uniform && body_code.clone().into_iter().count() <= UNROLL_TOKENS {
-            self.notes.0[note_at].text.push_str("; unrolled 4 times (a reduction's loads in flight together)");
+            let how = if split_ok { "each trip on a copy of the reduced values of its own, combined after the round" } else { "the trips in order" };
+            self.notes.0[note_at].text.push_str(&format!("; unrolled in rounds of {UNROLL} trips (values of 4 bytes or less; else 4), then of 4, {how} (a reduction's loads in flight together)"));
         }
         let k = format_ident!("__acc_k");
         let base = format_ident!("__acc_base{}", n);
@@ -349,7 +362,16 @@ impl<'a> Scheduler<'a> {
         // body's group locals, broadcasts) and private copies, and every thread of the block
         // takes the same trips: a barrier ends each trip, so that no thread writes the next
         // trip's before every thread has read this one's.
-        let end_trip = if inner_par { quote!(#dev::sync_threads();) } else { TokenStream::new() };
+        // A body with no barrier uses no shared memory (every use of it meets a barrier in its
+        // trip) and leaves nothing there for the next trip: its trips run without one (the
+        // gang, worker and worker-vector positions of the papers' shapes: a barrier per trip
+        // kept each thread to one trip's loads in flight).
+        let end_trip = if inner_par && uses_barriers(&body_code) { quote!(#dev::sync_threads();) } else { TokenStream::new() };
+        // info: the barrier the note above names is not there.
+        if inner_par && end_trip.is_empty() {
+            let t = &mut self.notes.0[note_at].text;
+            *t = t.replace(", a barrier ends each trip", ", no barrier ends a trip (its body uses no shared memory)").replace("; a barrier ends each trip (the block's shared memory is reused by the next)", "; no barrier ends a trip (its body uses no shared memory)");
+        }
         let looped = if uniform {
             quote! {
                 let mut #base = #bpart;
@@ -363,20 +385,67 @@ impl<'a> Scheduler<'a> {
                 }
             }
         } else if unroll && body_code.clone().into_iter().count() <= UNROLL_TOKENS {
-            // A reduction's trips: four per round, so that each thread has four independent
-            // loads in flight (one per trip without it, each waiting for the previous
-            // combine, caps a reduction's bandwidth).
-            let trip = |u: usize| quote!({ let #k = __acc_k4 + #u * __acc_stride; #bind #body_code });
-            let (t0, t1, t2, t3) = (trip(0), trip(1), trip(2), trip(3));
+            // A reduction's trips: several per round, so that each thread has that many
+            // independent loads in flight (one per trip without it, each waiting for the
+            // previous combine, caps a reduction's bandwidth). Rounds of UNROLL trips, then
+            // rounds of 4 (a short loop: the worker-vector position's 8 trips a lane), then
+            // one trip at a time.
+            let round = |n: usize| -> TokenStream {
+                let vars: Vec<&Ident> = split.iter().map(|r| &r.1).collect();
+                let trips = (0..n).map(|u| {
+                    let trip = quote!(let #k = __acc_ku + #u * __acc_stride; #bind #body_code);
+                    if !split_ok {
+                        return quote!({ #trip });
+                    }
+                    let part = format_ident!("__acc_part{}", u);
+                    let ids = split.iter().map(|(op, v)| {
+                        let ops = op_path(*op);
+                        quote!(let mut #v = #ops.identity(&#v);)
+                    });
+                    quote!(let #part = { #(#ids)* #trip (#(#vars,)*) };)
+                });
+                // The copies combined pairwise (a tree: no long chain), then into the variables.
+                let mut fold = TokenStream::new();
+                for (i, (op, v)) in split.iter().enumerate().filter(|_| split_ok) {
+                    let ops = op_path(*op);
+                    let idx = syn::Index::from(i);
+                    let mut level: Vec<TokenStream> = (0..n)
+                        .map(|u| {
+                            let part = format_ident!("__acc_part{}", u);
+                            quote!(#part.#idx)
+                        })
+                        .collect();
+                    while level.len() > 1 {
+                        level = level.chunks(2).map(|c| if let [a, b] = c { quote!(#ops.combine(#a, #b)) } else { c[0].clone() }).collect();
+                    }
+                    let all = &level[0];
+                    fold.extend(quote!(#v = #ops.combine(#v, #all);));
+                }
+                let last = n - 1;
+                quote! {
+                    let __acc_lim = #total_id.saturating_sub(#last * __acc_stride);
+                    while __acc_ku < __acc_lim {
+                        #(#trips)*
+                        #fold
+                        __acc_ku += #n * __acc_stride;
+                    }
+                }
+            };
+            // Rounds of UNROLL trips where the reductions' values are 4 bytes or less: on an
+            // H100 with 2 gangs (the papers' vector position) 8 trips a round took i32 and f32
+            // sums from 4.4 and 6.8 ms to 3.6 and 3.8 ms, but f64 from 4.4 to 7.2 ms (rounds of
+            // 4 are kept for it). The test is on the types, so it folds away.
+            let main = round(UNROLL);
+            let vars = split.iter().map(|r| &r.1);
+            let short = round(4);
             quote! {
                 let __acc_stride: usize = #stride;
-                let mut __acc_k4 = #bpart + #tpart;
-                let __acc_lim = #total_id.saturating_sub(3 * __acc_stride);
-                while __acc_k4 < __acc_lim {
-                    #t0 #t1 #t2 #t3
-                    __acc_k4 += 4 * __acc_stride;
+                let mut __acc_ku = #bpart + #tpart;
+                if true #(&& ::core::mem::size_of_val(&#vars) <= 4)* {
+                    #main
                 }
-                let mut #k = __acc_k4;
+                #short
+                let mut #k = __acc_ku;
                 while #k < #total_id {
                     #bind
                     #body_code
@@ -1054,6 +1123,75 @@ pub fn block_assigns(b: &syn::Block, name: &Ident) -> bool {
     v.1
 }
 
+/// Whether lowered code `code` meets a barrier: it calls `sync_threads` or an
+/// `acc_device` function that does (the group reductions, broadcasts, group locals) or
+/// touches shared memory.
+fn uses_barriers(code: &TokenStream) -> bool {
+    const BARRIER_FNS: [&str; 10] = [
+        "sync_threads",
+        "sync_threads_or",
+        "group_reduce",
+        "block_reduce",
+        "vector_reduce",
+        "worker_reduce",
+        "group_local",
+        "broadcast",
+        "dynamic_shared",
+        "grid_reduce_last_block",
+    ];
+    code.clone().into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Group(g) => uses_barriers(&g.stream()),
+        proc_macro2::TokenTree::Ident(i) => BARRIER_FNS.iter().any(|f| i == f),
+        _ => false,
+    })
+}
+
+/// Whether every mention of `v` in `b` is in an update of it: the left side of `v op= e`
+/// (`e` not naming `v`) or of `v = e`, or the one mention of `v` in such an `e`.
+fn only_updates(b: &syn::Block, v: &Ident) -> bool {
+    struct V<'a> {
+        v: &'a Ident,
+        updates: usize,
+        bad: bool,
+    }
+    impl<'ast> Visit<'ast> for V<'_> {
+        fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
+            if matches!(&*a.left, Expr::Path(p) if p.path.is_ident(self.v)) {
+                // `v` once on the left, at most once on the right.
+                self.updates += 1 + count_mentions(&a.right, self.v).min(2);
+                self.bad |= count_mentions(&a.right, self.v) > 1;
+            }
+            syn::visit::visit_expr_assign(self, a);
+        }
+        fn visit_expr_binary(&mut self, e: &'ast syn::ExprBinary) {
+            if loops::is_compound_assign(&e.op) && matches!(&*e.left, Expr::Path(p) if p.path.is_ident(self.v)) {
+                self.updates += 1;
+                self.bad |= loops::mentions(&e.right, self.v);
+            }
+            syn::visit::visit_expr_binary(self, e);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut w = V { v, updates: 0, bad: false };
+    w.visit_block(b);
+    let all = count_mentions(&Expr::Block(syn::ExprBlock { attrs: Vec::new(), label: None, block: b.clone() }), v);
+    !w.bad && w.updates == all
+}
+
+/// How many times `e` names `v` (macro bodies included, as tokens).
+fn count_mentions(e: &Expr, v: &Ident) -> usize {
+    fn count(t: TokenStream, v: &Ident) -> usize {
+        t.into_iter()
+            .map(|t| match t {
+                proc_macro2::TokenTree::Group(g) => count(g.stream(), v),
+                proc_macro2::TokenTree::Ident(i) => usize::from(&i == v),
+                _ => 0,
+            })
+            .sum()
+    }
+    count(quote!(#e), v)
+}
+
 /// The device-side operator value of `op` (`::acc_device::ops::Add`, ...).
 pub(crate) fn op_path(op: RedOp) -> TokenStream {
     let t = Ident::new(op.type_name(), Span::call_site());
@@ -1108,4 +1246,35 @@ pub(crate) fn any_loop(b: &syn::Block, pred: &dyn Fn(&ExprForLoop) -> bool) -> b
     let mut v = V(pred, false);
     v.visit_block(b);
     v.1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn updates_only(body: &str) -> bool {
+        let b: syn::Block = syn::parse_str(body).unwrap();
+        only_updates(&b, &Ident::new("s", Span::call_site()))
+    }
+
+    #[test]
+    fn split_copies_only_where_the_body_just_updates_the_variable() {
+        assert!(updates_only("{ s += a[i] * b[i]; }"));
+        assert!(updates_only("{ s = s.max(a[i]); }"));
+        assert!(updates_only("{ if a[i] > 0.0 { s = a[i] + s; } }"));
+        // Read for something else, or named twice in one update: one chain, as written.
+        assert!(!updates_only("{ s += a[i]; c[i] = s; }"));
+        assert!(!updates_only("{ s += s * a[i]; }"));
+        assert!(!updates_only("{ s = s * s + a[i]; }"));
+        assert!(!updates_only("{ if s > 1.0 { s += a[i]; } }"));
+    }
+
+    #[test]
+    fn a_trip_meets_a_barrier_where_its_code_calls_one() {
+        assert!(!uses_barriers(&quote!({ let __acc_shared_end3: usize = 0; s += a[i]; })));
+        assert!(uses_barriers(&quote!({ if x { ::acc_device::sync_threads(); } })));
+        assert!(uses_barriers(&quote!(t = ::acc_device::group_reduce(t, 0, |a, b| a + b, true, false, ::acc_device::dynamic_shared());)));
+        assert!(uses_barriers(&quote!(let n = ::acc_device::group_local(v, true, true, &mut end);)));
+        assert!(uses_barriers(&quote!(v = ::acc_device::broadcast(v, true, false, p);)));
+    }
 }

@@ -135,7 +135,7 @@ fn collapse_worker_and_a_leader_statement() {
         &["loop `i`, `j`: gang, worker -> blockIdx.x, threadIdx.y; trip = blockIdx.x * blockDim.y + threadIdx.y", "collapse(2)", "uniform: every thread of a block takes the same trips"],
     );
     has(&r, "examples/04-matmul.rs:9:", &["`let s`: computed by every thread of the worker"]);
-    has(&r, "examples/04-matmul.rs:11:", &["loop `k`: vector -> threadIdx.x", "unrolled 4 times"]);
+    has(&r, "examples/04-matmul.rs:11:", &["loop `k`: vector -> threadIdx.x", "unrolled in rounds of 8 trips (values of 4 bytes or less; else 4), then of 4, each trip on a copy"]);
     has(&r, "examples/04-matmul.rs:11:", &["reduction(+: s): a private copy per thread", "combined at the loop's end over the block's vector lanes (threadIdx.x)"]);
     has(&r, "examples/04-matmul.rs:14:", &["statement writes memory: run by the worker's leader (threadIdx.x == 0)"]);
 }
