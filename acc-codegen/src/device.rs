@@ -298,7 +298,7 @@ impl Lowering<'_> {
                 let (label, pat, expr) = (&fl.label, &fl.pat, &fl.expr);
                 // info: why a loop around acc loops stays on the host.
                 let why = match (self.kind, loops::LoopHeader::parse(fl)) {
-                    (RegionKind::Kernels, Ok(_)) if !has_loop_attr(fl) => loops::dependence_nest(fl, 1, &[], &region::inner_decls(&fl.body))
+                    (RegionKind::Kernels, Ok(_)) if !has_loop_attr(fl) => loops::dependence_of(fl, &LoopDirective::default(), self.kind, &[])
                         .map(|(span, msg)| format!("it is not proved independent: {msg} (line {})", info::line_of(span))),
                     _ => None,
                 };
@@ -483,7 +483,7 @@ impl Lowering<'_> {
             return false;
         }
         if self.kind == RegionKind::Kernels && schedule::any_loop(&fl.body, &is_nest_loop) {
-            return loops::dependence_nest(fl, 1, &[], &region::inner_decls(&fl.body)).is_none();
+            return loops::dependence_of(fl, &LoopDirective::default(), self.kind, &[]).is_none();
         }
         true
     }
@@ -813,11 +813,8 @@ fn nest_kernel(
     // Sequential when the loop says so or cannot be proved independent.
     let reds_all = nest_reductions(f, kind);
     let red_names: Vec<Ident> = reds_all.iter().map(|r| r.2.clone()).collect();
-    let dependence = match (kind, d.independent, d.auto) {
-        (_, Some(_), _) => None,
-        (RegionKind::Kernels, None, _) | (_, None, Some(_)) => loops::dependence_nest(f, headers.len(), &red_names, &region::inner_decls(&f.body)),
-        _ => None,
-    };
+    // The nest kernel combines every reduction clause of the nest (below), so they all count.
+    let dependence = loops::dependence_of(f, &d, kind, &red_names);
     let serial = kind == RegionKind::Serial || d.seq.is_some() || dependence.is_some();
     // info: why the nest runs in order, or that the dependence test proved it independent.
     let vars: Vec<String> = headers.iter().map(|h| format!("`{}`", h.var)).collect();

@@ -7,7 +7,7 @@
 //! ```text
 //! parse.rs   clause grammar -> model.rs (typed directives with spans)
 //! region.rs  region fns: parameters, data clauses, the body walk (checks + host lowering)
-//! loops.rs   loop forms, normalisation, collapse nests, the kernels dependence test
+//! loops.rs   loop forms, normalisation, collapse nests, the dependence test and the parallel decision
 //! atomic.rs  atomic forms;  cache.rs  cache windows;  data.rs  data directives
 //! device.rs  GPU lowering;  schedule.rs  the schedule of a nest;  info.rs  the schedule report
 //! ```

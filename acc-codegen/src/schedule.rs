@@ -827,14 +827,7 @@ impl<'a> Scheduler<'a> {
                 let why = match d {
                     Some(d) if d.seq.is_some() => Some("it says `seq`".to_string()),
                     Some(d) => {
-                        let proved = d.independent.is_some() || (kind != RegionKind::Kernels && d.auto.is_none());
-                        let dep = if proved {
-                            None
-                        } else {
-                            let reds: Vec<Ident> = d.reduction.iter().flat_map(|r| r.vars.clone()).collect();
-                            let depth = d.collapse.map_or(1, |c| c.1).max(d.tile.as_ref().map_or(1, |t| t.1.len()));
-                            loops::dependence_nest(f, depth, &reds, &region::inner_decls(&f.body))
-                        };
+                        let dep = loops::dependence_of(f, &d, kind, &d.reduction_vars());
                         Some(match dep {
                             Some((span, msg)) => format!("not proved independent: {msg} (line {})", info::line_of(span)),
                             None if d.has_level() => "its levels are taken by the loops around it".to_string(),
@@ -1206,12 +1199,7 @@ fn is_parallel(f: &ExprForLoop, kind: RegionKind) -> bool {
     if !d.has_level() || d.seq.is_some() {
         return false;
     }
-    if d.independent.is_none() && (kind == RegionKind::Kernels || d.auto.is_some()) {
-        let Some((nest, _)) = loops::directive_nest(f, &d) else { return false };
-        let reds: Vec<Ident> = d.reduction.iter().flat_map(|r| r.vars.clone()).collect();
-        return loops::dependence_nest(f, nest.len(), &reds, &region::inner_decls(&f.body)).is_none();
-    }
-    true
+    loops::dependence_of(f, &d, kind, &d.reduction_vars()).is_none()
 }
 
 fn holds_parallel(b: &syn::Block, kind: RegionKind) -> bool {
