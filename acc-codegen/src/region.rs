@@ -953,6 +953,12 @@ impl VisitMut for HostLowerer<'_> {
         match e {
             Expr::ForLoop(f) => {
                 if let Some(attr) = take_loop_attr(&mut f.attrs) {
+                    if let Some(second) = f.attrs.iter().find(|a| is_acc_path(a.path(), "loop")) {
+                        self.errors.error(
+                            second.path().segments.last().unwrap().ident.span(),
+                            "a loop takes one `#[acc::r#loop(..)]`: write all of its clauses in the first",
+                        );
+                    }
                     let taken = std::mem::replace(f, syn::parse_quote!(for _ in 0..0 {}));
                     *e = self.lower_loop(taken, attr);
                 } else if self.kind == RegionKind::Kernels && self.frames.is_empty() && self.levels.is_empty() && self.loop_depth == 0 {
