@@ -18,6 +18,7 @@ use syn::visit_mut::VisitMut;
 use syn::{Expr, ExprForLoop, Ident, ItemFn, Stmt};
 
 use crate::atomic::{self, AtomicForm, Place};
+use crate::directives::LoopDirectives;
 use crate::info::{self, KernelReport, Notes};
 use crate::loops;
 use crate::model::*;
@@ -65,6 +66,7 @@ struct Let {
 pub fn gpu_region(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, params: &[Param], kernel_base: &str) -> Result<GpuRegion, Errors> {
     let mut lw = Lowering {
         kind,
+        loops: LoopDirectives::of(kind, &f.block),
         dir,
         params,
         base: kernel_base,
@@ -113,6 +115,8 @@ fn device_item(item: &syn::Item) -> syn::Item {
 /// The walk of a region body for the GPU path (see [`gpu_region`]).
 struct Lowering<'a> {
     kind: RegionKind,
+    /// The body's loop directives, parsed once.
+    loops: LoopDirectives,
     dir: &'a RegionDirective,
     params: &'a [Param],
     base: &'a str,
@@ -272,7 +276,7 @@ impl Lowering<'_> {
     fn kernel(&mut self, kind: RegionKind, fl: &ExprForLoop, outputs: &[Let], what: String, once: bool) -> TokenStream {
         let name = format!("{}_{}", self.base, self.kernels.len());
         let mut notes = Notes::default();
-        match nest_kernel(kind, self.dir, fl, self.params, &self.lets, &self.region_reds, &self.items, outputs, &name, &mut self.errors, &mut notes, once) {
+        match nest_kernel(kind, &self.loops, self.dir, fl, self.params, &self.lets, &self.region_reds, &self.items, outputs, &name, &mut self.errors, &mut notes, once) {
             Some((kernel, launch)) => {
                 // info: the kernel, where the host launches it.
                 if self.host_depth > 0 {
@@ -298,7 +302,7 @@ impl Lowering<'_> {
                 let (label, pat, expr) = (&fl.label, &fl.pat, &fl.expr);
                 // info: why a loop around acc loops stays on the host.
                 let why = match (self.kind, loops::LoopHeader::parse(fl)) {
-                    (RegionKind::Kernels, Ok(_)) if !has_loop_attr(fl) => loops::dependence_nest(fl, 1, &[], &region::inner_decls(&fl.body))
+                    (RegionKind::Kernels, Ok(_)) if !has_loop_attr(fl) => loops::dependence_of(fl, &LoopDirective::default(), self.kind, &[])
                         .map(|(span, msg)| format!("it is not proved independent: {msg} (line {})", info::line_of(span))),
                     _ => None,
                 };
@@ -483,7 +487,7 @@ impl Lowering<'_> {
             return false;
         }
         if self.kind == RegionKind::Kernels && schedule::any_loop(&fl.body, &is_nest_loop) {
-            return loops::dependence_nest(fl, 1, &[], &region::inner_decls(&fl.body)).is_none();
+            return loops::dependence_of(fl, &LoopDirective::default(), self.kind, &[]).is_none();
         }
         true
     }
@@ -596,24 +600,21 @@ fn contains_acc_loop(e: &Expr) -> bool {
 }
 
 /// Every reduction clause inside a nest: (op, variable).
-fn nest_reductions(f: &ExprForLoop, kind: RegionKind) -> Vec<(RedOp, Span, Ident)> {
-    struct V(Vec<(RedOp, Span, Ident)>, RegionKind);
-    impl<'ast> syn::visit::Visit<'ast> for V {
+fn nest_reductions(f: &ExprForLoop, loops: &LoopDirectives) -> Vec<(RedOp, Span, Ident)> {
+    struct V<'l>(Vec<(RedOp, Span, Ident)>, &'l LoopDirectives);
+    impl<'ast> syn::visit::Visit<'ast> for V<'_> {
         fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
-            for a in &f.attrs {
-                if is_acc_path(a.path(), "loop") {
-                    let d = region::loop_directive_of(a, self.1, &mut Errors::default());
-                    for r in d.reduction {
-                        for v in r.vars {
-                            self.0.push((r.op, r.op_span, v));
-                        }
+            if let Some(d) = self.1.get(f) {
+                for r in &d.reduction {
+                    for v in &r.vars {
+                        self.0.push((r.op, r.op_span, v.clone()));
                     }
                 }
             }
             syn::visit::visit_expr_for_loop(self, f);
         }
     }
-    let mut v = V(Vec::new(), kind);
+    let mut v = V(Vec::new(), loops);
     syn::visit::Visit::visit_expr_for_loop(&mut v, f);
     v.0
 }
@@ -782,6 +783,7 @@ fn outer_scalar_atomics(f: &ExprForLoop, lets: &[Let]) -> Vec<Ident> {
 #[allow(clippy::too_many_arguments)]
 fn nest_kernel(
     kind: RegionKind,
+    loops: &LoopDirectives,
     dir: &RegionDirective,
     f: &ExprForLoop,
     params: &[Param],
@@ -794,9 +796,8 @@ fn nest_kernel(
     notes: &mut Notes,
     once: bool,
 ) -> Option<(TokenStream, TokenStream)> {
-    let attr = f.attrs.iter().find(|a| is_acc_path(a.path(), "loop")).cloned();
-    let d = match &attr {
-        Some(a) => region::loop_directive_of(a, kind, &mut Errors::default()),
+    let d = match loops.get(f) {
+        Some(d) => d.clone(),
         None => LoopDirective { auto: Some(f.span()), ..LoopDirective::default() },
     };
     let cells = outer_scalar_atomics(f, lets);
@@ -811,13 +812,10 @@ fn nest_kernel(
     };
 
     // Sequential when the loop says so or cannot be proved independent.
-    let reds_all = nest_reductions(f, kind);
+    let reds_all = nest_reductions(f, loops);
     let red_names: Vec<Ident> = reds_all.iter().map(|r| r.2.clone()).collect();
-    let dependence = match (kind, d.independent, d.auto) {
-        (_, Some(_), _) => None,
-        (RegionKind::Kernels, None, _) | (_, None, Some(_)) => loops::dependence_nest(f, headers.len(), &red_names, &region::inner_decls(&f.body)),
-        _ => None,
-    };
+    // The nest kernel combines every reduction clause of the nest (below), so they all count.
+    let dependence = loops::dependence_of(f, &d, kind, &red_names);
     let serial = kind == RegionKind::Serial || d.seq.is_some() || dependence.is_some();
     // info: why the nest runs in order, or that the dependence test proved it independent.
     let vars: Vec<String> = headers.iter().map(|h| format!("`{}`", h.var)).collect();
@@ -973,7 +971,7 @@ fn nest_kernel(
         };
         (code, false, (false, false), false)
     } else {
-        let s = schedule::Scheduler::new(kind, &mut_slices, &mut body_of, errors).nest(f, &reds)?;
+        let s = schedule::Scheduler::new(kind, loops, &mut_slices, &mut body_of, errors).nest(f, &reds)?;
         // info: the schedule's notes on the nest's loops and statements.
         sched_notes = s.notes;
         (s.code, s.uses_worker, s.per_trip, s.group_locals)

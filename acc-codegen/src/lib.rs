@@ -7,8 +7,9 @@
 //! ```text
 //! parse.rs   clause grammar -> model.rs (typed directives with spans)
 //! region.rs  region fns: parameters, data clauses, the body walk (checks + host lowering)
-//! loops.rs   loop forms, normalisation, collapse nests, the kernels dependence test
+//! loops.rs   loop forms, normalisation, collapse nests, the dependence test and the parallel decision
 //! atomic.rs  atomic forms;  cache.rs  cache windows;  data.rs  data directives
+//! directives.rs  a region's loop directives, parsed once for the GPU lowering
 //! device.rs  GPU lowering;  schedule.rs  the schedule of a nest;  info.rs  the schedule report
 //! ```
 //!
@@ -40,6 +41,7 @@ pub mod atomic;
 pub mod cache;
 pub mod data;
 pub mod device;
+pub mod directives;
 pub mod generic;
 pub mod info;
 pub mod loops;

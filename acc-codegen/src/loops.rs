@@ -8,6 +8,8 @@ use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::{Expr, ExprForLoop, Ident, Pat, RangeLimits};
 
+use crate::model::{LoopDirective, RegionKind};
+
 /// `lo..hi`, `lo..=hi`, `(lo..hi).step_by(s)`, `(lo..=hi).step_by(s)`.
 #[derive(Clone)]
 pub struct LoopHeader {
@@ -205,8 +207,8 @@ pub fn normalise_nest(headers: &[LoopHeader], tag: usize, rt: &TokenStream) -> N
 
 /// The loops a directive spreads together (`collapse(n)`, `tile(..)`: the `n` tightly nested
 /// loops from `f`, else `f` alone), outermost first, and the body inside the last.
-pub fn directive_nest(f: &ExprForLoop, d: &crate::model::LoopDirective) -> Option<(Vec<LoopHeader>, syn::Block)> {
-    let depth = d.collapse.map_or(0, |c| c.1).max(d.tile.as_ref().map_or(0, |t| t.1.len())).max(1);
+pub fn directive_nest(f: &ExprForLoop, d: &LoopDirective) -> Option<(Vec<LoopHeader>, syn::Block)> {
+    let depth = d.depth();
     let mut headers = Vec::new();
     let mut cur = f.clone();
     for level in 0..depth {
@@ -229,6 +231,21 @@ pub fn only_inner_loop(body: &syn::Block) -> Option<&ExprForLoop> {
         syn::Stmt::Expr(Expr::ForLoop(f), _) => Some(f),
         _ => None,
     }
+}
+
+/// The parallel decision for loop `f` with directive `d` (`LoopDirective::default()` for a
+/// loop without one) in a `kind` region, made here only: why its iterations must run in
+/// order; `None` when they may run in parallel. A loop that says `independent` is
+/// independent; a `kernels` loop or an `auto` one is put to [`dependence_nest`] over the
+/// directive's nest, where `reductions` are the variables the caller's lowering combines
+/// across the nest's iterations; any other loop is independent as written. (`seq`, the
+/// levels and the region's own rules are the callers'.)
+pub fn dependence_of(f: &ExprForLoop, d: &LoopDirective, kind: RegionKind, reductions: &[Ident]) -> Option<(Span, String)> {
+    let tested = d.independent.is_none() && (kind == RegionKind::Kernels || d.auto.is_some());
+    if !tested {
+        return None;
+    }
+    dependence_nest(f, d.depth(), reductions, &crate::region::inner_decls(&f.body))
 }
 
 /// Why a loop of a `kernels` region cannot be proved independent; `None` when it can.

@@ -245,6 +245,17 @@ impl LoopDirective {
     pub fn has_level(&self) -> bool {
         self.gang.is_some() || self.worker.is_some() || self.vector.is_some()
     }
+
+    /// How many tightly nested loops the directive spreads together (`collapse(n)`, the
+    /// sizes of `tile(..)`, else 1).
+    pub fn depth(&self) -> usize {
+        self.collapse.map_or(0, |c| c.1).max(self.tile.as_ref().map_or(0, |t| t.1.len())).max(1)
+    }
+
+    /// The variables of its `reduction` clauses.
+    pub fn reduction_vars(&self) -> Vec<Ident> {
+        self.reduction.iter().flat_map(|r| r.vars.clone()).collect()
+    }
 }
 
 /// `#[acc::routine(seq|vector|worker|gang)]`.

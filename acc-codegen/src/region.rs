@@ -651,7 +651,7 @@ impl<'a> HostLowerer<'a> {
             "reduction variable",
         );
         self.check_declared(&d.private, &loop_vars, "private variable");
-        let depth = d.collapse.map_or(0, |c| c.1).max(d.tile.as_ref().map_or(0, |t| t.1.len())).max(1);
+        let depth = d.depth();
         let clause_span = d.collapse.map(|c| c.0).or(d.tile.as_ref().map(|t| t.0)).unwrap_or(attr_span);
         let Some(headers) = self.nest(&f, depth, clause_span) else {
             self.visit_block_mut(&mut f.body);
@@ -669,20 +669,11 @@ impl<'a> HostLowerer<'a> {
         }
 
         // Decide how the host runs it.
-        let analysed = || {
-            let reds: Vec<Ident> = d.reduction.iter().flat_map(|r| r.vars.clone()).collect();
-            let decls = inner_decls(&f.body);
-            loops::dependence_nest(&f, headers.len(), &reds, &decls)
-        };
         let parallel = self.frames.is_empty()
             && d.seq.is_none()
             && self.kind != RegionKind::Serial
             && self.routine.is_none()
-            && match (self.kind, d.independent, d.auto) {
-                (_, Some(_), _) => true,
-                (RegionKind::Kernels, None, _) | (_, None, Some(_)) => analysed().is_none(),
-                _ => true,
-            };
+            && loops::dependence_of(&f, &d, self.kind, &d.reduction_vars()).is_none();
 
         if !parallel && !self.frames.is_empty() {
             // A reduction on a loop nested in the host-parallel loop, of a variable declared
@@ -962,6 +953,12 @@ impl VisitMut for HostLowerer<'_> {
         match e {
             Expr::ForLoop(f) => {
                 if let Some(attr) = take_loop_attr(&mut f.attrs) {
+                    if let Some(second) = f.attrs.iter().find(|a| is_acc_path(a.path(), "loop")) {
+                        self.errors.error(
+                            second.path().segments.last().unwrap().ident.span(),
+                            "a loop takes one `#[acc::r#loop(..)]`: write all of its clauses in the first",
+                        );
+                    }
                     let taken = std::mem::replace(f, syn::parse_quote!(for _ in 0..0 {}));
                     *e = self.lower_loop(taken, attr);
                 } else if self.kind == RegionKind::Kernels && self.frames.is_empty() && self.levels.is_empty() && self.loop_depth == 0 {

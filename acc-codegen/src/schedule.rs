@@ -38,6 +38,7 @@ use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, ExprForLoop, Ident, Stmt};
 
+use crate::directives::LoopDirectives;
 use crate::info::{self, Notes};
 use crate::loops;
 use crate::model::*;
@@ -116,6 +117,8 @@ pub struct Scheduled {
 /// thread (inner acc loops run in order) and lowers `atomic!`/`cache!`.
 pub struct Scheduler<'a> {
     pub kind: RegionKind,
+    /// The region body's loop directives, parsed once.
+    pub loops: &'a LoopDirectives,
     /// `&mut [T]` parameters: writing them (or passing them on) is a memory effect.
     pub mut_slices: &'a [Ident],
     pub body_of: &'a mut dyn FnMut(&syn::Block) -> syn::Block,
@@ -144,14 +147,14 @@ const UNROLL: usize = 8;
 const DEV: fn() -> TokenStream = || quote!(::acc_device);
 
 impl<'a> Scheduler<'a> {
-    pub fn new(kind: RegionKind, mut_slices: &'a [Ident], body_of: &'a mut dyn FnMut(&syn::Block) -> syn::Block, errors: &'a mut Errors) -> Self {
-        Scheduler { kind, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), notes: Notes::default(), depth: 0, line_override: None }
+    pub fn new(kind: RegionKind, loops: &'a LoopDirectives, mut_slices: &'a [Ident], body_of: &'a mut dyn FnMut(&syn::Block) -> syn::Block, errors: &'a mut Errors) -> Self {
+        Scheduler { kind, loops, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), notes: Notes::default(), depth: 0, line_override: None }
     }
 
     /// The kernel code of the nest rooted at `f`, which reduces `reds` into block partials
     /// `0..reds.len()` of `partials`.
     pub fn nest(mut self, f: &ExprForLoop, reds: &[(RedOp, Ident)]) -> Option<Scheduled> {
-        self.uses_worker = uses_worker(f, self.kind);
+        self.uses_worker = uses_worker(f, self.loops);
         let ctx = Ctx { reds: reds.to_vec(), ..Ctx::default() };
         // The kernel finishes every reduction of the nest (block partials, folded on the host).
         let all: Vec<Ident> = reds.iter().map(|r| r.1.clone()).collect();
@@ -186,19 +189,18 @@ impl<'a> Scheduler<'a> {
     }
 
     fn directive(&self, f: &ExprForLoop) -> Option<LoopDirective> {
-        let a = f.attrs.iter().find(|a| is_acc_path(a.path(), "loop"))?;
-        Some(region::loop_directive_of(a, self.kind, &mut Errors::default()))
+        self.loops.get(f).cloned()
     }
 
     /// Whether `f` is a loop the schedule spreads over threads (a level clause, not `seq`,
     /// and in a `kernels` region or under `auto`, proved independent).
     fn is_parallel(&self, f: &ExprForLoop) -> bool {
-        is_parallel(f, self.kind)
+        is_parallel(f, self.kind, self.loops)
     }
 
     /// Whether `b` holds a parallel loop (not inside a closure or item).
     fn holds_parallel(&self, b: &syn::Block) -> bool {
-        holds_parallel(b, self.kind)
+        holds_parallel(b, self.kind, self.loops)
     }
 
     /// Lowers loop `f` under `ctx`; returns its code, its levels, and whether it holds
@@ -818,23 +820,16 @@ impl<'a> Scheduler<'a> {
     /// info: the `for` loops of `body` (which holds no parallel loop: one thread runs it) and
     /// why each runs in order.
     fn note_sequential_loops(&mut self, body: &syn::Block) {
-        struct V(RegionKind, Vec<(usize, String)>);
-        impl<'ast> Visit<'ast> for V {
+        struct V<'l>(RegionKind, &'l LoopDirectives, Vec<(usize, String)>);
+        impl<'ast> Visit<'ast> for V<'_> {
             fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
                 let kind = self.0;
                 let var = quote::ToTokens::to_token_stream(&*f.pat).to_string();
-                let d = f.attrs.iter().find(|a| is_acc_path(a.path(), "loop")).map(|a| region::loop_directive_of(a, kind, &mut Errors::default()));
+                let d = self.1.get(f);
                 let why = match d {
                     Some(d) if d.seq.is_some() => Some("it says `seq`".to_string()),
                     Some(d) => {
-                        let proved = d.independent.is_some() || (kind != RegionKind::Kernels && d.auto.is_none());
-                        let dep = if proved {
-                            None
-                        } else {
-                            let reds: Vec<Ident> = d.reduction.iter().flat_map(|r| r.vars.clone()).collect();
-                            let depth = d.collapse.map_or(1, |c| c.1).max(d.tile.as_ref().map_or(1, |t| t.1.len()));
-                            loops::dependence_nest(f, depth, &reds, &region::inner_decls(&f.body))
-                        };
+                        let dep = loops::dependence_of(f, d, kind, &d.reduction_vars());
                         Some(match dep {
                             Some((span, msg)) => format!("not proved independent: {msg} (line {})", info::line_of(span)),
                             None if d.has_level() => "its levels are taken by the loops around it".to_string(),
@@ -845,7 +840,7 @@ impl<'a> Scheduler<'a> {
                     None => None,
                 };
                 if let Some(why) = why {
-                    self.1.push((info::loop_line(f), format!("loop over `{var}` runs in order in each thread ({why})")));
+                    self.2.push((info::loop_line(f), format!("loop over `{var}` runs in order in each thread ({why})")));
                 }
                 syn::visit::visit_expr_for_loop(self, f);
             }
@@ -853,9 +848,9 @@ impl<'a> Scheduler<'a> {
             fn visit_item(&mut self, _: &'ast syn::Item) {}
         }
         let found = {
-            let mut v = V(self.kind, Vec::new());
+            let mut v = V(self.kind, self.loops, Vec::new());
             v.visit_block(body);
-            v.1
+            v.2
         };
         for (line, text) in found {
             self.notes.at(line, self.depth, text);
@@ -1200,32 +1195,21 @@ pub(crate) fn op_path(op: RedOp) -> TokenStream {
 
 /// Whether `f` is spread over threads: it names a level, is not `seq`, and (in a `kernels`
 /// region or under `auto`) is proved independent.
-fn is_parallel(f: &ExprForLoop, kind: RegionKind) -> bool {
-    let Some(a) = f.attrs.iter().find(|a| is_acc_path(a.path(), "loop")) else { return false };
-    let d = region::loop_directive_of(a, kind, &mut Errors::default());
+fn is_parallel(f: &ExprForLoop, kind: RegionKind, loops: &LoopDirectives) -> bool {
+    let Some(d) = loops.get(f) else { return false };
     if !d.has_level() || d.seq.is_some() {
         return false;
     }
-    if d.independent.is_none() && (kind == RegionKind::Kernels || d.auto.is_some()) {
-        let Some((nest, _)) = loops::directive_nest(f, &d) else { return false };
-        let reds: Vec<Ident> = d.reduction.iter().flat_map(|r| r.vars.clone()).collect();
-        return loops::dependence_nest(f, nest.len(), &reds, &region::inner_decls(&f.body)).is_none();
-    }
-    true
+    loops::dependence_of(f, d, kind, &d.reduction_vars()).is_none()
 }
 
-fn holds_parallel(b: &syn::Block, kind: RegionKind) -> bool {
-    any_loop(b, &|f| is_parallel(f, kind))
+fn holds_parallel(b: &syn::Block, kind: RegionKind, loops: &LoopDirectives) -> bool {
+    any_loop(b, &|f| is_parallel(f, kind, loops))
 }
 
 /// Whether a loop of the nest `f` names the `worker` level.
-fn uses_worker(f: &ExprForLoop, kind: RegionKind) -> bool {
-    let worker = |f: &ExprForLoop| {
-        f.attrs.iter().find(|a| is_acc_path(a.path(), "loop")).is_some_and(|a| {
-            let d = region::loop_directive_of(a, kind, &mut Errors::default());
-            d.worker.is_some() && d.seq.is_none()
-        })
-    };
+fn uses_worker(f: &ExprForLoop, loops: &LoopDirectives) -> bool {
+    let worker = |f: &ExprForLoop| loops.get(f).is_some_and(|d| d.worker.is_some() && d.seq.is_none());
     worker(f) || any_loop(&f.body, &worker)
 }
 
