@@ -295,10 +295,9 @@ impl<'a> Scheduler<'a> {
                 text.push_str(&format!("; tile({}): the {} loops as one index space, like collapse (the tile sizes do not shape the schedule yet)", sizes.join(", "), sizes.len()));
             }
             if uniform {
-                text.push_str("; uniform: every thread of a block takes the same trips (the parallel loops inside meet at barriers), a barrier ends each trip");
-            } else if inner_par {
-                text.push_str("; a barrier ends each trip (the block's shared memory is reused by the next)");
+                text.push_str("; uniform: every thread of a block takes the same trips (the parallel loops inside meet at barriers)");
             }
+            // (Whether a barrier ends each trip is added below, once the body is lowered.)
             self.notes.at(info::loop_line(f), self.depth, text);
         }
         self.depth += 1;
@@ -369,10 +368,14 @@ impl<'a> Scheduler<'a> {
         // gang, worker and worker-vector positions of the papers' shapes: a barrier per trip
         // kept each thread to one trip's loads in flight).
         let end_trip = if inner_par && uses_barriers(&body_code) { quote!(#dev::sync_threads();) } else { TokenStream::new() };
-        // info: the barrier the note above names is not there.
-        if inner_par && end_trip.is_empty() {
-            let t = &mut self.notes.0[note_at].text;
-            *t = t.replace(", a barrier ends each trip", ", no barrier ends a trip (its body uses no shared memory)").replace("; a barrier ends each trip (the block's shared memory is reused by the next)", "; no barrier ends a trip (its body uses no shared memory)");
+        // info: whether a barrier ends each trip.
+        if inner_par {
+            self.notes.0[note_at].text.push_str(match (uniform, end_trip.is_empty()) {
+                (true, false) => ", a barrier ends each trip",
+                (false, false) => "; a barrier ends each trip (the block's shared memory is reused by the next)",
+                (true, true) => ", no barrier ends a trip (its body uses no shared memory)",
+                (false, true) => "; no barrier ends a trip (its body uses no shared memory)",
+            });
         }
         let looped = if uniform {
             quote! {
