@@ -151,7 +151,9 @@ pub enum Clause {
     Copy,
     /// `copyin`: present-or-copyin at entry.
     CopyIn,
-    /// `copyout`: present-or-create at entry, copied back when the last reference goes.
+    /// `copyout`: present-or-copyin at entry (the host's data, so that elements no kernel
+    /// writes come back unchanged, as on the host backend), copied back when the last
+    /// reference goes.
     CopyOut,
     /// `create`: present-or-allocate at entry.
     Create,
@@ -322,8 +324,8 @@ fn enter_structured(
             // `copyout` uploads too: elements the device never writes (a stencil's boundary)
             // come back as the host had them, as on the host backend, where OpenACC leaves
             // them undefined (the device's uninitialised memory).
-            let copyin = matches!(clause, Clause::Copy | Clause::CopyIn | Clause::CopyOut);
-            let held = create(t, b, region, name, v, copyin, (1, 0))?;
+            let upload = matches!(clause, Clause::Copy | Clause::CopyIn | Clause::CopyOut);
+            let held = create(t, b, region, name, v, upload, (1, 0))?;
             Ok((t.dev_of(v.addr, v), Some(held)))
         }
     }
