@@ -43,6 +43,7 @@ pub mod data;
 pub mod device;
 pub mod directives;
 pub mod generic;
+pub mod grid;
 pub mod info;
 pub mod loops;
 pub mod method;
