@@ -948,7 +948,7 @@ fn nest_kernel(
     let grid = if serial || !privates.is_empty() {
         None
     } else {
-        grid::schedule(f, kind, loops, !reds.is_empty() || !reds_all.is_empty(), &mut body_of, errors)
+        grid::schedule(f, kind, loops, !reds.is_empty() || !reds_all.is_empty(), &mut body_of)
     };
     let (nest_code, uses_worker, per_trip, group_locals) = if let Some(g) = grid {
         // info: the grid schedule's notes on the nest's loops.

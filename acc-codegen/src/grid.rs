@@ -32,7 +32,6 @@ use crate::directives::LoopDirectives;
 use crate::info::{self, Notes};
 use crate::loops::{self, LoopHeader};
 use crate::model::*;
-use crate::report::Errors;
 
 const XYZ: [&str; 3] = ["x", "y", "z"];
 
@@ -62,12 +61,11 @@ pub struct Grid {
 
 /// The grid schedule of the nest `f` (its directive `d`), or `None` when the nest takes the
 /// one-dimensional schedule. `reductions`: whether the nest has any (then it never does).
-#[allow(clippy::too_many_arguments)]
-pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, reductions: bool, body_of: &mut dyn FnMut(&syn::Block) -> syn::Block, errors: &mut Errors) -> Option<Grid> {
+pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, reductions: bool, body_of: &mut dyn FnMut(&syn::Block) -> syn::Block) -> Option<Grid> {
     if reductions {
         return None;
     }
-    let (chain, body) = plan(f, kind, directives, errors)?;
+    let (chain, body) = plan(f, kind, directives)?;
     let dev = quote!(::acc_device);
     let mut notes = Notes::default();
     // info: each loop's dimensions.
@@ -181,7 +179,7 @@ fn host_computable(h: &LoopHeader) -> bool {
 }
 
 /// The loops of the grid schedule of `f` and the innermost body, or `None`.
-fn plan(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, errors: &mut Errors) -> Option<(Vec<GridLoop>, syn::Block)> {
+fn plan(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives) -> Option<(Vec<GridLoop>, syn::Block)> {
     let d0 = directives.get(f).cloned().unwrap_or_default();
     if d0.seq.is_some() || !d0.reduction.is_empty() || !d0.private.is_empty() {
         return None;
@@ -275,7 +273,7 @@ fn plan(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, errors: 
             if let Some(dim) = g.dim {
                 let dim = dim as usize - 1;
                 if taken[dim] {
-                    errors.error(g.span, format!("two loops of this nest spread over gang dimension {} (`gang(dim: {})`): each grid dimension takes one loop", dim + 1, dim + 1));
+                    // (The region's checks report it: see `region.rs`.)
                     return None;
                 }
                 taken[dim] = true;

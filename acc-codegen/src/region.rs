@@ -414,6 +414,8 @@ pub struct HostLowerer<'a> {
     frames: Vec<ParFrame>,
     /// The innermost level of every enclosing non-`seq` acc loop.
     levels: Vec<(u8, Span)>,
+    /// The `gang(dim: d)` of every enclosing acc loop that names one.
+    gang_dims: Vec<u32>,
     /// Whether the walk is inside any acc loop (for `cache!`).
     loop_depth: usize,
     pub errors: &'a mut Errors,
@@ -432,6 +434,7 @@ impl<'a> HostLowerer<'a> {
             scopes: vec![params.iter().map(|p| p.ident.to_string()).collect()],
             frames: Vec::new(),
             levels: Vec::new(),
+            gang_dims: Vec::new(),
             loop_depth: 0,
             errors,
             tag: 0,
@@ -746,6 +749,14 @@ impl<'a> HostLowerer<'a> {
         if let Some(l) = level {
             self.levels.push(l);
         }
+        // Each grid dimension spreads one loop of a nest.
+        let dim = d.gang.as_ref().and_then(|g| g.dim.map(|n| (n, g.span)));
+        if let Some((n, span)) = dim {
+            if self.gang_dims.contains(&n) {
+                self.errors.error(span, format!("a loop around this one spreads over gang dimension {n} already (`gang(dim: {n})`): each grid dimension takes one loop of a nest"));
+            }
+            self.gang_dims.push(n);
+        }
         self.loop_depth += 1;
         let out = if parallel {
             let reductions_known = reductions_declared && !d.malformed_reduction;
@@ -756,6 +767,9 @@ impl<'a> HostLowerer<'a> {
         self.loop_depth -= 1;
         if level.is_some() {
             self.levels.pop();
+        }
+        if dim.is_some() {
+            self.gang_dims.pop();
         }
         out
     }
