@@ -280,3 +280,33 @@ fn bare_kernels_nests_spread_over_two_and_three_dimensional_grids() {
     let k = schedules_kernel("two_g_v");
     assert!(!k.contains("%nctaid.y") && !k.contains("%ntid.y"), "g-v is one-dimensional:\n{k}");
 }
+
+/// The kernel of region `name` in tests/semantics_cache.rs (named by its attribute's line).
+fn cache_kernel(name: &str) -> &'static str {
+    let src = include_str!("semantics_cache.rs");
+    let line = src.lines().position(|l| l.trim_start().starts_with(&format!("fn {name}(a:"))).unwrap_or_else(|| panic!("no region {name}")) as u32;
+    let full = format!("acc_tests_semantics_cache_rs_l{line}_{name}_0");
+    let at = PTX.find(&format!(".entry {full}(")).unwrap_or_else(|| panic!("no kernel {full} in the PTX"));
+    entry(&PTX[at + ".entry ".len()..at + ".entry ".len() + full.len()])
+}
+
+/// A block barrier (`bar.sync`, or the `barrier.red.popc` that counts the threads too).
+fn has_barrier(k: &str) -> bool {
+    k.contains("bar.sync") || k.contains("barrier.sync") || k.contains("barrier.red") || k.contains("bar.red")
+}
+
+#[test]
+fn cache_windows_live_in_shared_memory_between_barriers() {
+    // The cached stencils store their windows to shared memory, read them back, and meet at
+    // barriers around the reads; the same stencil without `cache!` touches no shared memory.
+    for name in ["stencil3", "stencil3_strided", "stencil5", "forward_rows"] {
+        let k = cache_kernel(name);
+        assert!(k.contains("st.shared"), "{name} fetches its window into shared memory:\n{k}");
+        assert!(k.contains("ld.shared"), "{name} reads its window from shared memory:\n{k}");
+        assert!(has_barrier(k), "{name} has barriers around the window's reads:\n{k}");
+        assert!(k.contains("ld.global.nc"), "{name} fetches through the read-only path:\n{k}");
+    }
+    let k = cache_kernel("stencil3_plain");
+    assert!(!k.contains(".shared"), "no shared memory without `cache!`:\n{k}");
+    assert!(!has_barrier(k), "no barrier without `cache!`:\n{k}");
+}

@@ -1452,7 +1452,8 @@ fn wildcard_loop_variable() {
 }
 
 /// `acc::cache!` of the window the iteration reads, as the first statement of the loop body
-/// (a shared-memory hint on the GPU): the results are those of the same loop without it.
+/// (`blur`'s is staged in shared memory on the GPU, `rows`' windows do not move with the
+/// vector loop and are not): the results are those of the same loop without it.
 #[test]
 fn cache_directive_keeps_results() {
     #[acc::parallel]

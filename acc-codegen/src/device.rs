@@ -950,6 +950,8 @@ fn nest_kernel(
     } else {
         grid::schedule(f, kind, loops, !reds.is_empty() || !reds_all.is_empty(), &mut body_of)
     };
+    // The `cache!` windows staged in shared memory: (array, span).
+    let mut cached: Vec<(Ident, usize)> = Vec::new();
     let (nest_code, uses_worker, per_trip, group_locals) = if let Some(g) = grid {
         // info: the grid schedule's notes on the nest's loops.
         sched_notes = g.notes;
@@ -984,9 +986,13 @@ fn nest_kernel(
         };
         (code, false, (false, false), false)
     } else {
-        let s = schedule::Scheduler::new(kind, loops, &mut_slices, &mut body_of, errors).nest(f, &reds)?;
+        // Plain `&[T]` parameters: their windows can be staged (the host sizes the launch
+        // from their element type).
+        let stageable: Vec<Ident> = params.iter().filter(|p| p.kind == ParamKind::Slice).map(|p| p.ident.clone()).collect();
+        let s = schedule::Scheduler::new(kind, loops, &mut_slices, &mut body_of, errors).stage(&stageable).nest(f, &reds)?;
         // info: the schedule's notes on the nest's loops and statements.
         sched_notes = s.notes;
+        cached = s.cached;
         (s.code, s.uses_worker, s.per_trip, s.group_locals)
     };
     // The private copies: one for each group of threads that runs a trip of the outermost
@@ -1010,7 +1016,7 @@ fn nest_kernel(
     // info: the kernel's inputs besides the region's parameters, its block shape, its
     // reductions' partials and the `cache!` windows.
     kernel_notes(notes, &mut sched_notes, f, &KernelFacts {
-        dir, serial, grid: dims.is_some(), uses_worker, group_locals, reds: &reds, writebacks: &writebacks, cells: &cells,
+        dir, serial, grid: dims.is_some(), uses_worker, group_locals, staged: &cached.iter().map(|c| c.0.clone()).collect::<Vec<_>>(), reds: &reds, writebacks: &writebacks, cells: &cells,
         captured: &captured.iter().map(|l| l.name.clone()).filter(|n| !n.to_string().starts_with("__acc_") && !reds.iter().any(|r| &r.1 == n)).collect::<Vec<_>>(),
         privates: &privates.iter().map(|p| p.ident.clone()).collect::<Vec<_>>(),
         per_trip,
@@ -1053,6 +1059,7 @@ fn nest_kernel(
     let num_workers = dir.clauses.num_workers.as_ref().map_or_else(|| quote!(0usize), |e| quote!((#e) as usize));
     let (per_x, per_y) = per_trip;
     let with_dims = dims.map(|d| quote!(.dims(#d)));
+    let with_cache = cached.iter().map(|(a, span)| quote!(.cache(#rt::elem_bytes(&#a[..]), #span)));
     let num_gangs = dir.clauses.num_gangs.as_ref().map_or_else(|| quote!(0usize), |e| quote!((#e) as usize));
     let queue = quote!(__acc_queue);
     let nreds = reds.len() + writebacks.len();
@@ -1074,7 +1081,7 @@ fn nest_kernel(
         #args
         __acc_args.push(__acc_caps);
         #[allow(unused_mut)]
-        let mut __acc_geom = #rt::Geometry::new(__acc_total, #num_gangs, #vector_length, #serial).workers(#num_workers, #uses_worker).per_trip(#per_x, #per_y).group_locals(#group_locals)#with_dims;
+        let mut __acc_geom = #rt::Geometry::new(__acc_total, #num_gangs, #vector_length, #serial).workers(#num_workers, #uses_worker).per_trip(#per_x, #per_y).group_locals(#group_locals)#with_dims #(#with_cache)*;
         #(let #priv_ptrs = #rt::PrivateCopies::new(&__ACC_REGION, ::core::mem::size_of_val::<[#priv_elems2]>(&*#priv_ids), (#per_x, #per_y), &mut __acc_geom);)*
         let __acc_partials = #rt::Partials::new(&__ACC_REGION, #nreds #(+ #rt::value_slots(&#out_witness))*, &__acc_geom);
         __acc_args.ptr(__acc_partials.device_ptr());
@@ -1111,6 +1118,8 @@ struct KernelFacts<'a> {
     grid: bool,
     uses_worker: bool,
     group_locals: bool,
+    /// The arrays whose `cache!` windows are staged in shared memory.
+    staged: &'a [Ident],
     reds: &'a [(RedOp, Ident)],
     writebacks: &'a [Ident],
     cells: &'a [Ident],
@@ -1156,7 +1165,8 @@ fn kernel_notes(notes: &mut Notes, loop_notes: &mut Notes, f: &ExprForLoop, k: &
         } else {
             "16 bytes per thread (reductions, broadcasts)"
         };
-        notes.add(at, 0, format!("dynamic shared memory: {shared}"));
+        let windows = if k.staged.is_empty() { String::new() } else { "; then the `cache!` windows (blockDim.x + their span elements each, sized at launch)".to_string() };
+        notes.add(at, 0, format!("dynamic shared memory: {shared}{windows}"));
         match k.per_trip {
             (true, true) => notes.add(at, 0, "the outermost loop's trips are shared by a block's workers and vector lanes: one trip per block"),
             (true, false) if !k.uses_worker => notes.add(at, 0, "the outermost loop's trips are shared by a block's threads: one trip per block at a time"),
@@ -1185,24 +1195,34 @@ fn kernel_notes(notes: &mut Notes, loop_notes: &mut Notes, f: &ExprForLoop, k: &
         notes.add(at, 0, format!("`{v}` (region-level private): each group of threads sharing a trip of the outermost loop gets its own device copy, filled from the original"));
     }
     // `cache!` windows (dropped by `DeviceBody::lower_macro`).
-    struct V<'n>(&'n mut Notes);
+    struct V<'n>(&'n mut Notes, &'n [Ident]);
     impl<'ast> syn::visit::Visit<'ast> for V<'_> {
         fn visit_macro(&mut self, m: &'ast syn::Macro) {
             if is_acc_path(&m.path, "cache") {
-                let windows = crate::cache::parse(m.tokens.clone()).map(|w| w.iter().map(|w| {
+                let ws = crate::cache::parse(m.tokens.clone()).unwrap_or_default();
+                let show = |w: &crate::cache::Window| {
                     let (a, lo, hi) = (&w.array, &w.lo, &w.hi);
                     let dots = if w.inclusive { "..=" } else { ".." };
                     format!("{a}[{}{dots}{}]", quote!(#lo), quote!(#hi))
-                }).collect::<Vec<_>>().join(", ")).unwrap_or_default();
-                self.0.add(m.path.span(), 1, format!(
-                    "cache!({windows}): no effect on the GPU yet (no shared memory staged; the loads go to global memory, a `&[T]`'s through the read-only cache)"
-                ));
+                };
+                let (staged, not): (Vec<_>, Vec<_>) = ws.iter().partition(|w| self.1.contains(&w.array));
+                let mut text = Vec::new();
+                if !staged.is_empty() {
+                    text.push(format!("{}: staged in shared memory (see the loop)", staged.iter().map(|w| show(w)).collect::<Vec<_>>().join(", ")));
+                }
+                if !not.is_empty() {
+                    text.push(format!(
+                        "{}: not staged (acc stages a read-only `&[T]` window `a[i - r..=i + r]` that moves with a step-1 loop spread over threadIdx.x alone whose body holds no parallel loop); the loads go to global memory, a `&[T]`'s through the read-only cache",
+                        not.iter().map(|w| show(w)).collect::<Vec<_>>().join(", ")
+                    ));
+                }
+                self.0.add(m.path.span(), 1, format!("cache!: {}", text.join("; ")));
             }
         }
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
     let mut caches = Notes::default();
-    syn::visit::Visit::visit_expr_for_loop(&mut V(&mut caches), f);
+    syn::visit::Visit::visit_expr_for_loop(&mut V(&mut caches, k.staged), f);
     for mut c in caches.0 {
         // Under the last loop note before it, one level deeper.
         let at = loop_notes.0.iter().rposition(|n| n.line <= c.line);

@@ -815,6 +815,9 @@ impl<'a> HostLowerer<'a> {
             body_loop = loops::only_inner_loop(&body_loop.body).expect("checked nest").clone();
         }
         let mut body = body_loop.body;
+        // A `cache!` window that moves with the loop: its references checked (every build).
+        let vars: Vec<Ident> = headers.iter().map(|h| h.var.clone()).collect();
+        crate::cache::check_references(&body, &vars, self.errors);
         self.visit_loop_body(&mut body);
 
         self.scopes.pop();

@@ -108,6 +108,9 @@ pub struct Scheduled {
     pub per_trip: (bool, bool),
     /// Whether locals of gang or worker loop bodies live in shared memory.
     pub group_locals: bool,
+    /// The `cache!` windows staged in shared memory: the array and the window's span (its
+    /// elements beyond `blockDim.x`), for the launch's size.
+    pub cached: Vec<(Ident, usize)>,
     /// info: what each loop and statement of the nest became (schedule report).
     pub notes: Notes,
 }
@@ -128,6 +131,10 @@ pub struct Scheduler<'a> {
     /// Locals of gang or worker loop bodies kept in shared memory: writing them is a memory
     /// effect, as writing an array is.
     group_locals: Vec<Ident>,
+    /// The `&[T]` parameters a `cache!` window may stage (see [`Scheduler::stage`]).
+    stageable: &'a [Ident],
+    /// The windows staged (see [`Scheduled::cached`]).
+    cached: Vec<(Ident, usize)>,
     /// info: the report's notes, and how deep in the nest the current loop is.
     notes: Notes,
     depth: usize,
@@ -148,7 +155,14 @@ const DEV: fn() -> TokenStream = || quote!(::acc_device);
 
 impl<'a> Scheduler<'a> {
     pub fn new(kind: RegionKind, loops: &'a LoopDirectives, mut_slices: &'a [Ident], body_of: &'a mut dyn FnMut(&syn::Block) -> syn::Block, errors: &'a mut Errors) -> Self {
-        Scheduler { kind, loops, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), notes: Notes::default(), depth: 0, line_override: None }
+        Scheduler { kind, loops, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), stageable: &[], cached: Vec::new(), notes: Notes::default(), depth: 0, line_override: None }
+    }
+
+    /// The same scheduler staging `cache!` windows of the read-only `&[T]` parameters
+    /// `arrays` in shared memory.
+    pub fn stage(mut self, arrays: &'a [Ident]) -> Self {
+        self.stageable = arrays;
+        self
     }
 
     /// The kernel code of the nest rooted at `f`, which reduces `reds` into block partials
@@ -171,7 +185,7 @@ impl<'a> Scheduler<'a> {
             });
         }
         let per_trip = if inner_par { (!levels.vector, self.uses_worker && !levels.worker) } else { (false, false) };
-        Some(Scheduled { code: quote!(#code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty(), notes: self.notes })
+        Some(Scheduled { code: quote!(#code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty(), cached: self.cached, notes: self.notes })
     }
 
     /// `v`'s thread values combined with `op` over the block levels of `over`; every thread
@@ -317,6 +331,19 @@ impl<'a> Scheduler<'a> {
         }
         inner.mine = reds.clone();
         let mut child_unreduced: Vec<(Ident, Levels)> = Vec::new();
+        // `cache!` windows staged in shared memory (the paper's RBI with the cache shared by
+        // the block): a window that moves with the variable of a step-1 loop spread over
+        // `threadIdx.x` alone, whose body holds no parallel loop, of a read-only `&[T]`.
+        let staged: Vec<crate::cache::Moving> = if !inner_par && headers.len() == 1 && headers[0].step.is_none() && lv.vector && !lv_w && !self.uses_worker && ctx.active.is_none() {
+            crate::cache::moving_windows(&body, &[headers[0].var.clone()])
+                .into_iter()
+                .filter(|w| self.stageable.contains(&w.array) && !self.mut_slices.contains(&w.array))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let wins: Vec<Ident> = (0..staged.len()).map(|j| format_ident!("__acc_win{}_{}", n, j)).collect();
+        let body = if staged.is_empty() { body } else { cached_reads(&body, &staged, &wins) };
         let body_code = if inner_par {
             // A `continue` skips the rest of the body: every thread of the block must skip the
             // same statements (they meet at barriers), which holds when the whole block runs
@@ -353,7 +380,7 @@ impl<'a> Scheduler<'a> {
         let split: Vec<(RedOp, Ident)> = inner.reds.iter().filter(|(_, v)| block_assigns(&body, v)).cloned().collect();
         let split_ok = split.iter().all(|(_, v)| only_updates(&body, v));
         // info: the unrolled form below.
-        if unroll && !uniform && body_code.clone().into_iter().count() <= UNROLL_TOKENS {
+        if unroll && !uniform && staged.is_empty() && body_code.clone().into_iter().count() <= UNROLL_TOKENS {
             let how = if split_ok { "each trip on a copy of the reduced values of its own, combined after the round" } else { "the trips in order" };
             self.notes.0[note_at].text.push_str(&format!("; unrolled in rounds of {UNROLL} trips (values of 4 bytes or less; else 4), then of 4, {how} (a reduction's loads in flight together)"));
         }
@@ -377,7 +404,55 @@ impl<'a> Scheduler<'a> {
                 (false, true) => "; no barrier ends a trip (its body uses no shared memory)",
             });
         }
-        let looped = if uniform {
+        let looped = if !staged.is_empty() {
+            // Each trip of the block: the windows fetched by all its threads (those past the
+            // loop's end too), a barrier, the trip (its references to the windows read shared
+            // memory), a barrier before the next trip's fetch.
+            let var = &headers[0].var;
+            let start = ctx.shared_end.as_ref().map_or_else(|| quote!(0usize), |e| quote!(#e));
+            let mut places = quote! {
+                let __acc_tx: usize = #dev::thread_idx_x() as usize;
+                let __acc_bdx: usize = #dev::block_dim_x() as usize;
+                let mut __acc_woff: usize = #start;
+            };
+            let mut fetches = TokenStream::new();
+            let mut shown = Vec::new();
+            for (w, win) in staged.iter().zip(&wins) {
+                let (a, span) = (&w.array, (w.hi - w.lo) as usize);
+                let lo = proc_macro2::Literal::i64_suffixed(w.lo);
+                places.extend(quote!(let #win = #dev::cache_window(&*#a, __acc_bdx + #span, &mut __acc_woff);));
+                fetches.extend(quote!(#dev::cache_fetch(&*#a, #win, __acc_bi.wrapping_add((#lo) as usize), __acc_bdx + #span);));
+                self.cached.push((a.clone(), span));
+                let show = |c: i64| match c {
+                    0 => format!("{var}"),
+                    c if c < 0 => format!("{var} - {}", -c),
+                    c => format!("{var} + {c}"),
+                };
+                shown.push(format!("{a}[{}..={}] ({} + blockDim.x elements)", show(w.lo), show(w.hi), span));
+            }
+            // info: the windows.
+            self.notes.0[note_at].text.push_str(&format!(
+                "; cache!: {} staged in shared memory, shared by the block's threads: each trip of the block fetches them in parallel (clamped to the arrays), a barrier, then the trip reads them there with no range check (references proved inside at compile time), a barrier ends the trip",
+                shown.join(", ")
+            ));
+            quote! {
+                #places
+                let mut #base = #bpart;
+                while #base < #total_id {
+                    let #active_id = #base + #tpart < #total_id;
+                    let #k = if #active_id { #base + #tpart } else { #base };
+                    #bind
+                    let __acc_bi: usize = (#var as usize).wrapping_sub(if #active_id { #tpart } else { 0usize });
+                    #fetches
+                    #dev::sync_threads();
+                    if #active_id {
+                        #body_code
+                    }
+                    #dev::sync_threads();
+                    #base += #stride;
+                }
+            }
+        } else if uniform {
             quote! {
                 let mut #base = #bpart;
                 while #base < #total_id {
@@ -1119,6 +1194,50 @@ pub fn block_assigns(b: &syn::Block, name: &Ident) -> bool {
     let mut v = V(name, false);
     v.visit_block(b);
     v.1
+}
+
+/// `body` with each reference `a[i + c]` to a staged window read from its place in shared
+/// memory (`wins`): element `threadIdx.x + c - lo` of the window, after the slice's own
+/// bounds check on the index (so that an index past the array panics as it does on the host).
+/// The references were proved inside the windows by `cache::check_references`.
+fn cached_reads(body: &syn::Block, staged: &[crate::cache::Moving], wins: &[Ident]) -> syn::Block {
+    struct R<'s> {
+        staged: &'s [crate::cache::Moving],
+        wins: &'s [Ident],
+    }
+    impl VisitMut for R<'_> {
+        fn visit_expr_mut(&mut self, e: &mut Expr) {
+            if let Expr::Index(ix) = e {
+                if let Expr::Path(p) = &*ix.expr {
+                    if let Some(j) = self.staged.iter().position(|w| p.path.is_ident(&w.array)) {
+                        let w = &self.staged[j];
+                        if let Some(c) = crate::cache::offset_of(&ix.index, &w.var).filter(|c| (w.lo..=w.hi).contains(c)) {
+                            let dev = DEV();
+                            let (a, win, idx) = (&w.array, &self.wins[j], &ix.index);
+                            let slot = (c - w.lo) as usize;
+                            let span = ix.index.span();
+                            *e = syn::parse_quote_spanned! {span=> {
+                                let __acc_g: usize = #idx;
+                                if __acc_g >= #a.len() {
+                                    #dev::panic::panic_bounds(__acc_g, #a.len());
+                                }
+                                // SAFETY: the window holds `blockDim.x + span` elements and
+                                // this thread's `threadIdx.x + c - lo` is below that (`c` was
+                                // proved in `lo..=hi`); a barrier followed the fetch.
+                                unsafe { *#win.add(__acc_tx + #slot) }
+                            }};
+                            return;
+                        }
+                    }
+                }
+            }
+            syn::visit_mut::visit_expr_mut(self, e);
+        }
+        fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+    }
+    let mut b = body.clone();
+    R { staged, wins }.visit_block_mut(&mut b);
+    b
 }
 
 /// Whether lowered code `code` meets a barrier: it calls `sync_threads` or an

@@ -165,7 +165,7 @@ fn a_loop_kept_in_order_names_the_dependence() {
 fn leader_statements_barriers_and_cache() {
     let r = report(RegionKind::Parallel, "src/rows.rs", 30, PHASES);
     has(&r, "src/rows.rs:33:", &["loop `r`: gang -> blockIdx.x", "a barrier ends each trip"]);
-    has(&r, "src/rows.rs:34:", &["cache!(x[r * n..r * n + n]): no effect on the GPU yet"]);
+    has(&r, "src/rows.rs:34:", &["cache!: x[r * n..r * n + n]: not staged", "the loads go to global memory"]);
     has(&r, "src/rows.rs:35:", &["`let total`: computed by every thread of the gang"]);
     has(&r, "src/rows.rs:37:", &["reduction(+: total)", "then with `total`'s value before the loop"]);
     has(&r, "src/rows.rs:40:", &["statement writes memory: run by the gang's leader (threadIdx.x == 0), then a barrier"]);
@@ -287,4 +287,20 @@ fn shift(&mut self) {
     has(&r, "src/rod.rs:10:", &["not proved independent: `self.next` is written at `[i]` and accessed at `[i - 1]` in the same loop (line 11)"]);
     has(&r, "src/rod.rs:13:", &["loop over `_` runs in order in one thread: not proved independent: `self.next[0]` may write one element from several iterations of `_`"]);
     assert!(!r.contains("__acc_"), "{r}");
+}
+
+const STENCIL: &str = "#[acc::parallel]
+fn stencil(a: &[f32], c: &mut [f32]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 1..c.len() - 1 {
+        acc::cache!(a[i - 1..=i + 1]);
+        c[i] = a[i - 1] + a[i] + a[i + 1];
+    }
+}";
+
+#[test]
+fn a_window_that_moves_with_the_vector_loop_is_staged() {
+    let r = report(RegionKind::Parallel, "src/stencil.rs", 1, STENCIL);
+    has(&r, "src/stencil.rs:4:", &["loop `i`: gang, vector", "cache!: a[i - 1..=i + 1] (2 + blockDim.x elements) staged in shared memory", "no range check"]);
+    has(&r, "src/stencil.rs:5:", &["cache!: a[i - 1..=i + 1]: staged in shared memory (see the loop)"]);
 }

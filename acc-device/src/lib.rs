@@ -86,6 +86,8 @@ pub use reduce::grid_reduce_last_block;
 pub use shared::dynamic_shared;
 #[cfg(target_arch = "nvptx64")]
 pub use shared::group_local;
+#[cfg(target_arch = "nvptx64")]
+pub use shared::{cache_fetch, cache_window};
 pub use shared::dynamic_shared_size;
 
 /// What a kernel module imports with `use acc_device::prelude::*;`: the [`Float`] math trait

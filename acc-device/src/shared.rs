@@ -83,6 +83,57 @@ pub unsafe fn group_local<T: Copy>(v: T, lanes: bool, workers: bool, offset: &mu
     unsafe { &mut *place }
 }
 
+/// The place of a `cache!` window of `elems` elements of `a`'s type in the block's shared
+/// memory: after the reductions' 16 bytes per thread and `offset` (the group locals of the
+/// enclosing bodies, then the windows placed before it), which moves past it, rounded to 16.
+/// The host sizes the launch for it (`Geometry::cache`).
+///
+/// A 1-D window is read by consecutive threads at consecutive elements (no bank conflict, so
+/// no padding: the paper's padding is for 2-D tiles whose row is a multiple of the banks).
+///
+/// Panics, naming the bytes, when the launch's shared memory cannot hold it.
+///
+/// # Safety
+/// Every thread of the block calls it with the same `elems` and `offset`.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub unsafe fn cache_window<T: Copy>(_a: &[T], elems: usize, offset: &mut usize) -> *mut T {
+    use crate::{block_dim_x, block_dim_y};
+    let start = 16 * block_dim_x() as usize * block_dim_y() as usize + *offset;
+    let size = shared_bytes::<T>(elems);
+    let have = dynamic_shared_size();
+    if start + size > have || core::mem::align_of::<T>() > 16 {
+        panic!("acc: a `cache!` window of {elems} elements takes {size} bytes of shared memory, more than the {} the launch has left", have.saturating_sub(start));
+    }
+    *offset += size;
+    dynamic_shared::<u8>().wrapping_add(start).cast::<T>()
+}
+
+/// Fetches a `cache!` window in parallel: the block's threads (along `x`) copy `a[first..]`,
+/// `elems` elements, into `place` (element `s` of the window is `a[first + s]`, wrapping),
+/// skipping those outside `a` (the window clamped to the slice). The caller puts the
+/// barrier after the fetches.
+///
+/// # Safety
+/// `place` is a window of at least `elems` elements from [`cache_window`]; every thread of
+/// the block calls it with the same arguments, and no thread reads the window until a barrier.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub unsafe fn cache_fetch<T: Copy>(a: &[T], place: *mut T, first: usize, elems: usize) {
+    use crate::{block_dim_x, thread_idx_x};
+    let step = block_dim_x() as usize;
+    let mut s = thread_idx_x() as usize;
+    while s < elems {
+        let g = first.wrapping_add(s);
+        if g < a.len() {
+            // SAFETY: `s < elems`, inside the window (the caller's contract); each thread
+            // writes its own elements.
+            unsafe { place.add(s).write(a[g]) };
+        }
+        s += step;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

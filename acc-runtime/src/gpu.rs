@@ -36,6 +36,10 @@ pub struct Geometry {
     pub group_locals: bool,
     /// A nest on a multi-dimensional grid and block (acc-codegen's `grid.rs`).
     pub dims: Option<Dims>,
+    /// The shared memory of the nest's `cache!` windows (`acc_device::cache_window`), in
+    /// bytes: per thread along `x`, and fixed (a window holds `blockDim.x + span` elements,
+    /// 16-byte aligned).
+    pub cache: (usize, usize),
 }
 
 /// What the loops of a nest on a multi-dimensional grid ask of each dimension (x, y, z):
@@ -136,7 +140,7 @@ impl Dims {
 impl Geometry {
     /// The shape asked for by the clauses (0 = not given).
     pub fn new(iterations: usize, num_gangs: usize, vector_length: usize, serial: bool) -> Self {
-        Geometry { iterations, num_gangs, vector_length, serial, num_workers: 0, uses_worker: false, per_trip: (false, false), group_locals: false, dims: None }
+        Geometry { iterations, num_gangs, vector_length, serial, num_workers: 0, uses_worker: false, per_trip: (false, false), group_locals: false, dims: None, cache: (0, 0) }
     }
 
     /// The same shape for a nest on a multi-dimensional grid.
@@ -157,6 +161,14 @@ impl Geometry {
     /// (`x`) or the workers (`y`) of a block.
     pub fn per_trip(mut self, x: bool, y: bool) -> Self {
         self.per_trip = (x, y);
+        self
+    }
+
+    /// The same shape with one more `cache!` window in shared memory: `blockDim.x + span`
+    /// elements of `elem_bytes` each.
+    pub fn cache(mut self, elem_bytes: usize, span: usize) -> Self {
+        self.cache.0 += elem_bytes;
+        self.cache.1 += span * elem_bytes + 16;
         self
     }
 
@@ -405,6 +417,15 @@ impl Drop for Partials {
 /// thread, then the locals.
 const GROUP_LOCALS_SHARED: u32 = 48 * 1024;
 
+/// The most shared memory a kernel's `cache!` windows may take (above the reductions' and
+/// group locals'); a launch asks for what its block needs.
+const CACHE_SHARED: u32 = 64 * 1024;
+
+/// The bytes of one element of `a` (a `cache!` window's, when sizing a launch).
+pub fn elem_bytes<T>(_a: &[T]) -> usize {
+    core::mem::size_of::<T>()
+}
+
 /// The largest grid a launch without `num_gangs` gets on `cuda` (partials are sized for
 /// it): 32 blocks per multiprocessor of its device (4224 on an H100's 132).
 pub fn max_default_grid(cuda: &CudaBackend) -> usize {
@@ -441,7 +462,8 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
     // The kernel is opened up to the shared memory of the largest block (16 KiB, under the
     // 48 KiB every kernel gets): 16 bytes per thread for the collective reductions and
     // broadcasts (acc_device::reduce). Each launch asks for its own block's share.
-    let most_shared = if geom.group_locals { GROUP_LOCALS_SHARED } else { 16 * 1024 };
+    // A kernel with `cache!` windows is opened up to 64 KiB more for them.
+    let most_shared = if geom.group_locals { GROUP_LOCALS_SHARED } else { 16 * 1024 } + if geom.cache != (0, 0) { CACHE_SHARED } else { 0 };
     let key = KernelKey { backend: cuda.id(), ptx: ptx.as_ptr() as usize, name: (name.as_ptr() as usize, name.len()), shared: most_shared };
     KERNELS.with(|kernels| {
         let mut kernels = kernels.borrow_mut();
@@ -474,6 +496,11 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
         let geom = &entry_geometry(geom, entry.kernel.max_threads());
         let (bx, by) = geom.block_xy();
         let shared = if geom.group_locals { GROUP_LOCALS_SHARED } else { 16 * geom.block().max(32) };
+        let cache = geom.cache.0 * bx as usize + geom.cache.1;
+        if cache > CACHE_SHARED as usize {
+            fail(format!("acc: {region}: kernel `{name}`: its `cache!` windows take {cache} bytes of shared memory with blocks of {bx} threads, more than the {CACHE_SHARED} acc gives them: narrow the windows or the `vector_length`"));
+        }
+        let shared = shared + cache as u32;
         let grid = if geom.serial {
             1
         } else if geom.num_gangs > 0 {

@@ -1,0 +1,164 @@
+//! `acc::cache!` (issue 11): a window that moves with a `vector` (or `gang, vector`) loop's
+//! index, `a[i - r..=i + r]`, is staged in the block's shared memory on the GPU (fetched in
+//! parallel by the block each trip, clamped to the array; the references read it with no range
+//! check, proved inside the window at compile time). On the host it is a no-op. Either way the
+//! results are the sequential Rust's: 3- and 5-point stencils at odd sizes (not multiples of a
+//! block), their edges (`i = 0`, `i = n - 1`, windows clamped), several trips per thread
+//! (grid-stride), a vector loop inside a gang loop, and `f64`/`i32` elements.
+
+mod common;
+use common::*;
+
+const SIZES: [usize; 8] = [1, 2, 3, 31, 257, 1000, 4097, 100_003];
+
+/// The 3-point stencil of `a` at `i`, one-sided at the edges (sequential Rust).
+fn three(a: &[f32], i: usize) -> f32 {
+    let n = a.len();
+    let left = if i > 0 { a[i - 1] } else { 0.0 };
+    let right = if i + 1 < n { a[i + 1] } else { 0.0 };
+    left + 2.0 * a[i] + right
+}
+
+#[acc::parallel]
+fn stencil3(a: &[f32], c: &mut [f32]) {
+    let n = a.len();
+    #[acc::r#loop(gang, vector)]
+    for i in 0..n {
+        acc::cache!(a[i - 1..=i + 1]);
+        let left = if i > 0 { a[i - 1] } else { 0.0 };
+        let right = if i + 1 < n { a[i + 1] } else { 0.0 };
+        c[i] = left + 2.0 * a[i] + right;
+    }
+}
+
+/// The same loop without `cache!` (its kernel has no shared memory and no barrier: PTX facts).
+#[acc::parallel]
+fn stencil3_plain(a: &[f32], c: &mut [f32]) {
+    let n = a.len();
+    #[acc::r#loop(gang, vector)]
+    for i in 0..n {
+        let left = if i > 0 { a[i - 1] } else { 0.0 };
+        let right = if i + 1 < n { a[i + 1] } else { 0.0 };
+        c[i] = left + 2.0 * a[i] + right;
+    }
+}
+
+/// Blocks of 32 on 2 gangs: every thread takes many trips of the grid-stride loop, each
+/// with its own fetch.
+#[acc::parallel(num_gangs(2), vector_length(32))]
+fn stencil3_strided(a: &[f32], c: &mut [f32]) {
+    let n = a.len();
+    #[acc::r#loop(gang, vector)]
+    for i in 0..n {
+        acc::cache!(a[i - 1..=i + 1]);
+        let left = if i > 0 { a[i - 1] } else { 0.0 };
+        let right = if i + 1 < n { a[i + 1] } else { 0.0 };
+        c[i] = left + 2.0 * a[i] + right;
+    }
+}
+
+#[test]
+fn three_point_stencil() {
+    for n in SIZES {
+        let a = vec_of(n, |i| (hash(i) % 1000) as f32 * 0.5);
+        let want: Vec<f32> = (0..n).map(|i| three(&a, i)).collect();
+        let mut c = vec![0.0f32; n];
+        stencil3(&a, &mut c);
+        assert_eq!(c, want, "stencil3, {n} elements");
+        let mut c = vec![0.0f32; n];
+        stencil3_strided(&a, &mut c);
+        assert_eq!(c, want, "stencil3_strided, {n} elements");
+        let mut c = vec![0.0f32; n];
+        stencil3_plain(&a, &mut c);
+        assert_eq!(c, want, "stencil3_plain, {n} elements");
+    }
+}
+
+/// A 5-point window written as a half-open range, on `f64`, over an interior loop (its lower
+/// bound is not 0), the edges written by a second loop.
+#[acc::parallel]
+fn stencil5(a: &[f64], c: &mut [f64]) {
+    let n = a.len();
+    #[acc::r#loop(gang, vector)]
+    for i in 2..n - 2 {
+        acc::cache!(a[i - 2..i + 3]);
+        c[i] = (a[i - 2] + a[i + 2]) * 0.125 + (a[i - 1] + a[i + 1]) * 0.25 + a[i] * 0.5;
+    }
+}
+
+#[test]
+fn five_point_stencil() {
+    for n in SIZES.into_iter().filter(|&n| n >= 4) {
+        let a = vec_of(n, |i| (hash(i) % 4096) as f64 / 7.0);
+        let mut want = vec![-1.0f64; n];
+        for i in 2..n - 2 {
+            want[i] = (a[i - 2] + a[i + 2]) * 0.125 + (a[i - 1] + a[i + 1]) * 0.25 + a[i] * 0.5;
+        }
+        let mut c = vec![-1.0f64; n];
+        stencil5(&a, &mut c);
+        assert_eq!(c, want, "{n} elements");
+    }
+}
+
+/// A window reaching only forward (`a[i..=i + 2]`) of `i32`, in a vector loop inside a gang
+/// loop: each gang's vector loop fetches its windows, the last ones clamped at the end.
+#[acc::parallel]
+fn forward_rows(a: &[i32], c: &mut [i32], reps: usize) {
+    let n = a.len();
+    #[acc::r#loop(gang)]
+    for t in 0..reps {
+        #[acc::r#loop(vector)]
+        for i in 0..n {
+            acc::cache!(a[i..i + 3]);
+            let mut s = a[i];
+            if i + 2 < n {
+                s = s.wrapping_mul(3).wrapping_add(a[i + 1]).wrapping_sub(a[i + 2]);
+            }
+            c[t * n + i] = s.wrapping_mul(t as i32 + 1);
+        }
+    }
+}
+
+#[test]
+fn forward_window_in_a_gang_loop() {
+    for n in SIZES {
+        let reps = 3;
+        let a = vec_of(n, |i| (hash(i) % 100_000) as i32 - 50_000);
+        let mut want = vec![0i32; reps * n];
+        for t in 0..reps {
+            for i in 0..n {
+                let mut s = a[i];
+                if i + 2 < n {
+                    s = s.wrapping_mul(3).wrapping_add(a[i + 1]).wrapping_sub(a[i + 2]);
+                }
+                want[t * n + i] = s.wrapping_mul(t as i32 + 1);
+            }
+        }
+        let mut c = vec![0i32; reps * n];
+        forward_rows(&a, &mut c, reps);
+        assert_eq!(c, want, "{n} elements");
+    }
+}
+
+/// A cached loop with a reduction: the sum of a 3-point stencil.
+#[acc::parallel]
+fn stencil_sum(a: &[f64]) -> f64 {
+    let n = a.len();
+    let mut s = 0.0;
+    #[acc::r#loop(gang, vector, reduction(+: s))]
+    for i in 1..n - 1 {
+        acc::cache!(a[i - 1..=i + 1]);
+        s += a[i - 1] - 2.0 * a[i] + a[i + 1];
+    }
+    s
+}
+
+#[test]
+fn cached_loop_with_a_reduction() {
+    for n in SIZES.into_iter().filter(|&n| n >= 2) {
+        // Small integers: every sum exact, in any order.
+        let a = vec_of(n, |i| (hash(i) % 64) as f64);
+        let want: f64 = (1..n - 1).map(|i| a[i - 1] - 2.0 * a[i] + a[i + 1]).sum();
+        assert_eq!(stencil_sum(&a), want, "{n} elements");
+    }
+}
