@@ -11,6 +11,7 @@ python3 tests/gen/matrix.py --check
 python3 tests/gen/reductions.py --check
 python3 tests/gen/nested_reductions.py --check
 python3 tests/gen/loops.py --check
+python3 tests/gen/schedules.py --check
 python3 tests/gen/atomics.py --check
 python3 tests/gen/papers.py --check
 # The differential tester's programs (difftest/, run by `cargo test --workspace` below with the
