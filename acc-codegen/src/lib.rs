@@ -37,20 +37,15 @@
 //! assert!(typo.contains("did you mean `num_gangs`?"));
 //! ```
 
-pub mod atomic;
-pub mod cache;
-pub mod data;
-pub mod device;
-pub mod directives;
-pub mod generic;
+pub mod front;
 pub mod info;
-pub mod loops;
-pub mod method;
-pub mod model;
-pub mod parse;
-pub mod region;
+pub mod lower;
 pub mod report;
-pub mod schedule;
+
+pub use front::model;
+
+use front::{cache, generic, loops, method, parse};
+use lower::{atomic, device, host};
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -59,7 +54,7 @@ use syn::visit_mut::VisitMut;
 use syn::ItemFn;
 
 use model::*;
-use region::{ParamKind, HostLowerer};
+use host::{HostLowerer, ParamKind};
 use report::Errors;
 
 /// Where a directive was written: the file relative to the package root, and the line.
@@ -87,14 +82,14 @@ struct StripHelpers;
 
 impl VisitMut for StripHelpers {
     fn visit_expr_for_loop_mut(&mut self, f: &mut syn::ExprForLoop) {
-        f.attrs.retain(|a| !region::is_acc_path(a.path(), "loop"));
+        f.attrs.retain(|a| !host::is_acc_path(a.path(), "loop"));
         syn::visit_mut::visit_expr_for_loop_mut(self, f);
     }
 
     fn visit_stmt_mut(&mut self, stmt: &mut syn::Stmt) {
         let is_cache = match stmt {
-            syn::Stmt::Macro(m) => region::is_acc_path(&m.mac.path, "cache"),
-            syn::Stmt::Expr(syn::Expr::Macro(m), _) => region::is_acc_path(&m.mac.path, "cache"),
+            syn::Stmt::Macro(m) => host::is_acc_path(&m.mac.path, "cache"),
+            syn::Stmt::Expr(syn::Expr::Macro(m), _) => host::is_acc_path(&m.mac.path, "cache"),
             _ => false,
         };
         if is_cache {
@@ -234,8 +229,8 @@ pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src
 /// generic region).
 #[allow(clippy::too_many_arguments)]
 fn region_body(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, src: &Source, name: &str, kernel: &str, report_gpu: bool, errors: &mut Errors) -> TokenStream {
-    let params = region::params(f, errors);
-    let plan = region::data_plan(dir, &params, errors);
+    let params = host::params(f, errors);
+    let plan = host::data_plan(dir, &params, errors);
 
     // Region-level private/firstprivate name parameters; reductions name locals.
     for id in dir.clauses.private.iter().chain(&dir.clauses.firstprivate) {
@@ -246,7 +241,7 @@ fn region_body(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, src: &Source
     let mut top_lets = Vec::new();
     for stmt in &f.block.stmts {
         if let syn::Stmt::Local(l) = stmt {
-            region::pat_idents(&l.pat, &mut top_lets);
+            host::pat_idents(&l.pat, &mut top_lets);
         }
     }
     for r in &dir.clauses.reduction {
@@ -493,7 +488,7 @@ pub fn expand_routine(attr: TokenStream, item: TokenStream) -> TokenStream {
         .filter_map(|a| match a {
             syn::FnArg::Typed(t) => {
                 let mut v = Vec::new();
-                region::pat_idents(&t.pat, &mut v);
+                host::pat_idents(&t.pat, &mut v);
                 Some(v)
             }
             _ => None,
@@ -680,7 +675,7 @@ pub fn device_region(
     let seen = method::desugar(f, &dir, &|_| None, &mut errors);
     let free = seen.as_ref().map_or_else(|| f.clone(), |m| m.free.clone());
     let forms = generic::instances(&free, &dir, &mut errors);
-    region::params(&free, &mut errors);
+    host::params(&free, &mut errors);
     if !errors.is_empty() || dir.host_only() || (seen.is_some() && forms.is_some()) {
         // A region that always runs on the host (`self`) has no kernels.
         return out;
@@ -705,14 +700,14 @@ pub fn device_region(
     };
     for (form, name, display) in forms {
         let mut errors = Errors::default();
-        let params = region::params(&form, &mut errors);
+        let params = host::params(&form, &mut errors);
         let base = kernel_name(&src.file, src.line, &name);
         match device::gpu_region(kind, &dir, &form, &params, &base) {
             Ok(g) => {
                 // info: the region's report: its data clauses and defaults, then what the
                 // lowering noted.
                 let mut notes = info::Notes::default();
-                let plan = region::data_plan(&dir, &params, &mut Errors::default());
+                let plan = host::data_plan(&dir, &params, &mut Errors::default());
                 let written: Vec<syn::Ident> = dir.clauses.data.iter().flat_map(|c| c.vars.iter().map(|v| v.ident.clone())).collect();
                 let privates: Vec<syn::Ident> = dir.clauses.private.iter().chain(&dir.clauses.firstprivate).cloned().collect();
                 let default_present = matches!(dir.clauses.default, Some((DefaultKind::Present, _)));
@@ -749,4 +744,4 @@ pub fn device_region(
     out
 }
 
-pub use data::{expand_data, expand_enter_data, expand_exit_data, expand_update};
+pub use lower::data::{expand_data, expand_enter_data, expand_exit_data, expand_update};

@@ -7,7 +7,7 @@
 //! locals the nest uses, packed), then the reduction partials buffer (`*mut u8`, one 16-byte
 //! entry per block and reduction variable), then the cells of the outer scalars the nest
 //! updates with `atomic!` (`*mut u8`, 16 bytes each). The nest's loops get the schedule of
-//! [`crate::schedule`] (gang / worker / vector over blocks, `threadIdx.y`, `threadIdx.x`); a
+//! [`crate::lower::schedule`] (gang / worker / vector over blocks, `threadIdx.y`, `threadIdx.x`); a
 //! nest that must run in order (`serial`, `seq`, a `kernels` loop not proved independent) runs
 //! in one thread.
 
@@ -17,13 +17,13 @@ use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, ExprForLoop, Ident, ItemFn, Stmt};
 
-use crate::atomic::{self, AtomicForm, Place};
-use crate::directives::LoopDirectives;
+use crate::lower::atomic::{self, AtomicForm, Place};
+use crate::front::directives::LoopDirectives;
 use crate::info::{self, KernelReport, Notes};
-use crate::loops;
-use crate::model::*;
-use crate::region::{self, is_acc_path, Param, ParamKind};
-use crate::schedule;
+use crate::front::loops;
+use crate::front::model::*;
+use crate::lower::host::{self as region, is_acc_path, Param, ParamKind};
+use crate::lower::schedule;
 use crate::report::Errors;
 
 /// One kernel of a region.
@@ -1171,7 +1171,7 @@ fn kernel_notes(notes: &mut Notes, loop_notes: &mut Notes, f: &ExprForLoop, k: &
     impl<'ast> syn::visit::Visit<'ast> for V<'_> {
         fn visit_macro(&mut self, m: &'ast syn::Macro) {
             if is_acc_path(&m.path, "cache") {
-                let windows = crate::cache::parse(m.tokens.clone()).map(|w| w.iter().map(|w| {
+                let windows = crate::front::cache::parse(m.tokens.clone()).map(|w| w.iter().map(|w| {
                     let (a, lo, hi) = (&w.array, &w.lo, &w.hi);
                     let dots = if w.inclusive { "..=" } else { ".." };
                     format!("{a}[{}{dots}{}]", quote!(#lo), quote!(#hi))

@@ -38,11 +38,11 @@ use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, ExprForLoop, Ident, Stmt};
 
-use crate::directives::LoopDirectives;
+use crate::front::directives::LoopDirectives;
 use crate::info::{self, Notes};
-use crate::loops;
-use crate::model::*;
-use crate::region::{self, is_acc_path};
+use crate::front::loops;
+use crate::front::model::*;
+use crate::lower::host::{self as region, is_acc_path};
 use crate::report::Errors;
 
 /// The levels a loop spreads over.

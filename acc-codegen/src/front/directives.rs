@@ -11,8 +11,8 @@ use quote::ToTokens;
 use syn::visit::Visit;
 use syn::ExprForLoop;
 
-use crate::model::{LoopDirective, RegionKind};
-use crate::region::{self, is_acc_path};
+use crate::front::model::{LoopDirective, RegionKind};
+use crate::lower::host::{self as region, is_acc_path};
 use crate::report::Errors;
 
 /// The parsed `#[acc::r#loop(..)]` of every loop of a region body.

@@ -10,10 +10,10 @@ use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, ExprForLoop, FnArg, Ident, ItemFn, Pat, Type};
 
-use crate::atomic::{self, AtomicForm, Place};
-use crate::loops::{self, LoopHeader};
-use crate::model::*;
-use crate::parse;
+use crate::lower::atomic::{self, AtomicForm, Place};
+use crate::front::loops::{self, LoopHeader};
+use crate::front::model::*;
+use crate::front::parse;
 use crate::report::Errors;
 
 /// How a parameter reaches the device.
@@ -170,7 +170,7 @@ pub fn data_plan(
                     var.ident.span(),
                     format!(
                         "`{}` is not a parameter of this region; a region's data clauses name its slice parameters (use `acc::data!` for other variables)",
-                        crate::method::display(&var.ident)
+                        crate::front::method::display(&var.ident)
                     ),
                 );
                 continue;
@@ -178,14 +178,14 @@ pub fn data_plan(
             if p.kind == ParamKind::Value {
                 errors.error(
                     var.ident.span(),
-                    format!("`{}` is passed by value (a firstprivate copy); data clauses name slices `&[T]` / `&mut [T]`", crate::method::display(&var.ident)),
+                    format!("`{}` is passed by value (a firstprivate copy); data clauses name slices `&[T]` / `&mut [T]`", crate::front::method::display(&var.ident)),
                 );
                 continue;
             }
             if let Some(prev) = assigned.iter().find(|a| a.0 == var.ident) {
                 errors.error(
                     var.ident.span(),
-                    format!("`{}` already appears in a `{}` clause", crate::method::display(&var.ident), prev.1.name()),
+                    format!("`{}` already appears in a `{}` clause", crate::front::method::display(&var.ident), prev.1.name()),
                 );
                 continue;
             }
@@ -207,8 +207,8 @@ pub fn data_plan(
             if p.kind == ParamKind::Slice && matches!(clause.kind, DataKind::Copy | DataKind::CopyOut) {
                 errors.error(
                     clause.span,
-                    if var.ident.to_string().starts_with(crate::method::FIELD_PREFIX) {
-                        format!("`{}` writes `{}` back to the host, but the method takes `&self`; take `&mut self`, or use `copyin`", clause.kind.name(), crate::method::display(&var.ident))
+                    if var.ident.to_string().starts_with(crate::front::method::FIELD_PREFIX) {
+                        format!("`{}` writes `{}` back to the host, but the method takes `&self`; take `&mut self`, or use `copyin`", clause.kind.name(), crate::front::method::display(&var.ident))
                     } else {
                         format!("`{}` writes `{}` back to the host, but it is a read-only `&[T]`; make it `&mut [T]` or use `copyin`", clause.kind.name(), var.ident)
                     },
@@ -242,7 +242,7 @@ pub fn data_plan(
                     p.ident.span(),
                     format!(
                         "`{0}` is in no data clause, and the region says `default(none)`: name it, as in `{1}({0})`",
-                        crate::method::display(&p.ident),
+                        crate::front::method::display(&p.ident),
                         if p.kind == ParamKind::Slice { "copyin" } else { "copy" }
                     ),
                 ));
@@ -457,7 +457,7 @@ impl<'a> HostLowerer<'a> {
     fn lower_macro(&mut self, m: &syn::Macro, first_in_loop_body: bool) -> Option<Expr> {
         match Self::acc_macro(m)? {
             "cache" => {
-                if let Err(e) = crate::cache::parse(m.tokens.clone()) {
+                if let Err(e) = crate::front::cache::parse(m.tokens.clone()) {
                     self.errors.push(e);
                 } else if self.loop_depth == 0 {
                     self.errors.error(macro_name_span(m), "`acc::cache!` belongs at the top of an `acc::loop` body");
