@@ -8,3 +8,4 @@ pub mod loops;
 pub mod method;
 pub mod model;
 pub mod parse;
+pub mod region;

@@ -29,7 +29,7 @@
 use proc_macro2::Span;
 
 use crate::front::model::{DataKind, RegionKind, RedOp};
-use crate::lower::host::{Param, ParamKind};
+use crate::front::region::{Param, ParamKind};
 
 /// One line of the report: the user's line it is about, its depth (indentation), its text.
 #[derive(Clone, Debug)]

@@ -37,24 +37,26 @@
 //! assert!(typo.contains("did you mean `num_gangs`?"));
 //! ```
 
+pub mod check;
 pub mod front;
 pub mod info;
 pub mod lower;
 pub mod report;
+pub mod syntax;
 
 pub use front::model;
 
-use front::{cache, generic, loops, method, parse};
+use front::directives::LoopDirectives;
+use front::{cache, generic, loops, method, parse, region};
 use lower::{atomic, device, host};
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::visit_mut::VisitMut;
 use syn::ItemFn;
 
 use model::*;
-use host::{HostLowerer, ParamKind};
+use region::ParamKind;
 use report::Errors;
 
 /// Where a directive was written: the file relative to the package root, and the line.
@@ -75,50 +77,10 @@ pub fn kernel_name(file: &str, line: u32, fn_name: &str) -> String {
     s
 }
 
-/// Removes `#[acc::r#loop]` attributes and `acc::cache!` hints (which have no host meaning, and
-/// which the region has already checked) and leaves everything else, so that the user's item
-/// can be emitted beside errors without cascading.
-struct StripHelpers;
-
-impl VisitMut for StripHelpers {
-    fn visit_expr_for_loop_mut(&mut self, f: &mut syn::ExprForLoop) {
-        f.attrs.retain(|a| !host::is_acc_path(a.path(), "loop"));
-        syn::visit_mut::visit_expr_for_loop_mut(self, f);
-    }
-
-    fn visit_stmt_mut(&mut self, stmt: &mut syn::Stmt) {
-        let is_cache = match stmt {
-            syn::Stmt::Macro(m) => host::is_acc_path(&m.mac.path, "cache"),
-            syn::Stmt::Expr(syn::Expr::Macro(m), _) => host::is_acc_path(&m.mac.path, "cache"),
-            _ => false,
-        };
-        if is_cache {
-            *stmt = syn::Stmt::Expr(syn::parse_quote!(()), Some(Default::default()));
-        } else {
-            syn::visit_mut::visit_stmt_mut(self, stmt);
-        }
-    }
-
-    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
-}
-
 fn with_errors(errors: Errors, mut item: ItemFn) -> TokenStream {
-    StripHelpers.visit_item_fn_mut(&mut item);
+    syntax::strip_helpers(&mut item);
     let errs = errors.to_compile_errors();
     quote!(#errs #item)
-}
-
-fn check_signature(f: &ItemFn, what: &str, errors: &mut Errors) {
-    let sig = &f.sig;
-    if let Some(a) = &sig.asyncness {
-        errors.error(a.span, format!("an acc {what} cannot be `async`"));
-    }
-    if let Some(c) = &sig.constness {
-        errors.error(c.span, format!("an acc {what} cannot be `const`"));
-    }
-    if let Some(v) = &sig.variadic {
-        errors.error(v.span(), format!("an acc {what} cannot be variadic"));
-    }
 }
 
 /// `#[acc::loop(..)]` is rejected by rustc's parser ("expected identifier, found keyword `loop`",
@@ -177,7 +139,7 @@ pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src
             return quote!(#errs #item);
         }
     };
-    check_signature(&f, "region", &mut errors);
+    check::signature(&f, "region", &mut errors);
     let method = method::desugar(&f, &dir, &|_| None, &mut errors);
     let free = method.as_ref().map_or_else(|| f.clone(), |m| m.free.clone());
     let forms = generic::instances(&free, &dir, &mut errors);
@@ -229,44 +191,24 @@ pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src
 /// generic region).
 #[allow(clippy::too_many_arguments)]
 fn region_body(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, src: &Source, name: &str, kernel: &str, report_gpu: bool, errors: &mut Errors) -> TokenStream {
-    let params = host::params(f, errors);
-    let plan = host::data_plan(dir, &params, errors);
-
-    // Region-level private/firstprivate name parameters; reductions name locals.
-    for id in dir.clauses.private.iter().chain(&dir.clauses.firstprivate) {
-        if !params.iter().any(|p| &p.ident == id) {
-            errors.error(id.span(), format!("`{}` is not a parameter; region-level `private`/`firstprivate` name parameters (use the loop's `private` for locals)", method::display(id)));
-        }
-    }
-    let mut top_lets = Vec::new();
-    for stmt in &f.block.stmts {
-        if let syn::Stmt::Local(l) = stmt {
-            host::pat_idents(&l.pat, &mut top_lets);
-        }
-    }
-    for r in &dir.clauses.reduction {
-        for v in &r.vars {
-            if !top_lets.iter().any(|n| v == n) {
-                errors.error(v.span(), format!("region reduction variable `{v}` must be a local declared at the top of the region (`let mut {v} = ..;`) and returned by it"));
-            }
-        }
-    }
-
-    let mut body = (*f.block).clone();
-    {
-        let mut lowerer = HostLowerer::new(kind, &params, errors);
-        lowerer.region_reductions = dir
-            .clauses
-            .reduction
-            .iter()
-            .flat_map(|r| r.vars.iter().map(move |v| (r.op, r.op_span, v.clone())))
-            .collect();
-        lowerer.region_privates = dir.clauses.private.iter().chain(&dir.clauses.firstprivate).cloned().collect();
-        lowerer.visit_block_mut(&mut body);
-    }
+    let params = region::params(f, errors);
+    let plan = region::data_plan(dir, &params, errors);
+    check::region_clauses(dir, &params, f, errors);
+    let loops = LoopDirectives::of(&f.block);
+    let cx = check::body::Context {
+        kind,
+        params: params.iter().map(|p| p.ident.to_string()).collect(),
+        region_reductions: dir.clauses.reduction.iter().flat_map(|r| r.vars.iter().map(move |v| (r.op, r.op_span, v.clone()))).collect(),
+        region_privates: dir.clauses.private.iter().chain(&dir.clauses.firstprivate).cloned().collect(),
+        routine: None,
+        loops: &loops,
+    };
+    let host_plan = check::body::check(&cx, &f.block, errors);
     if !errors.is_empty() {
         return TokenStream::new();
     }
+    let mut body = (*f.block).clone();
+    host::lower(&mut body, host_plan, &params);
 
     let (file, line, kind_name) = (&src.file, src.line, kind.name());
     let c = &dir.clauses;
@@ -480,7 +422,7 @@ pub fn expand_routine(attr: TokenStream, item: TokenStream) -> TokenStream {
             return quote!(#errs #item);
         }
     };
-    check_signature(&f, "routine", &mut errors);
+    check::signature(&f, "routine", &mut errors);
     let names: Vec<String> = f
         .sig
         .inputs
@@ -488,22 +430,28 @@ pub fn expand_routine(attr: TokenStream, item: TokenStream) -> TokenStream {
         .filter_map(|a| match a {
             syn::FnArg::Typed(t) => {
                 let mut v = Vec::new();
-                host::pat_idents(&t.pat, &mut v);
+                syntax::pat_idents(&t.pat, &mut v);
                 Some(v)
             }
             _ => None,
         })
         .flatten()
         .collect();
-    let mut body = (*f.block).clone();
-    {
-        let mut lowerer = HostLowerer::new(RegionKind::Parallel, &[], &mut errors).with_params(names);
-        lowerer.routine = Some(level);
-        lowerer.visit_block_mut(&mut body);
-    }
+    let loops = LoopDirectives::of(&f.block);
+    let cx = check::body::Context {
+        kind: RegionKind::Parallel,
+        params: names,
+        region_reductions: Vec::new(),
+        region_privates: Vec::new(),
+        routine: Some(level),
+        loops: &loops,
+    };
+    let host_plan = check::body::check(&cx, &f.block, &mut errors);
     if !errors.is_empty() {
         return with_errors(errors, f);
     }
+    let mut body = (*f.block).clone();
+    host::lower(&mut body, host_plan, &[]);
     f.block = Box::new(body);
     quote!(#[allow(clippy::never_loop)] #f)
 }
@@ -675,7 +623,7 @@ pub fn device_region(
     let seen = method::desugar(f, &dir, &|_| None, &mut errors);
     let free = seen.as_ref().map_or_else(|| f.clone(), |m| m.free.clone());
     let forms = generic::instances(&free, &dir, &mut errors);
-    host::params(&free, &mut errors);
+    region::params(&free, &mut errors);
     if !errors.is_empty() || dir.host_only() || (seen.is_some() && forms.is_some()) {
         // A region that always runs on the host (`self`) has no kernels.
         return out;
@@ -700,14 +648,14 @@ pub fn device_region(
     };
     for (form, name, display) in forms {
         let mut errors = Errors::default();
-        let params = host::params(&form, &mut errors);
+        let params = region::params(&form, &mut errors);
         let base = kernel_name(&src.file, src.line, &name);
         match device::gpu_region(kind, &dir, &form, &params, &base) {
             Ok(g) => {
                 // info: the region's report: its data clauses and defaults, then what the
                 // lowering noted.
                 let mut notes = info::Notes::default();
-                let plan = host::data_plan(&dir, &params, &mut Errors::default());
+                let plan = region::data_plan(&dir, &params, &mut Errors::default());
                 let written: Vec<syn::Ident> = dir.clauses.data.iter().flat_map(|c| c.vars.iter().map(|v| v.ident.clone())).collect();
                 let privates: Vec<syn::Ident> = dir.clauses.private.iter().chain(&dir.clauses.firstprivate).cloned().collect();
                 let default_present = matches!(dir.clauses.default, Some((DefaultKind::Present, _)));

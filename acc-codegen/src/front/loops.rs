@@ -245,7 +245,7 @@ pub fn dependence_of(f: &ExprForLoop, d: &LoopDirective, kind: RegionKind, reduc
     if !tested {
         return None;
     }
-    dependence_nest(f, d.depth(), reductions, &crate::lower::host::inner_decls(&f.body))
+    dependence_nest(f, d.depth(), reductions, &crate::syntax::inner_decls(&f.body))
 }
 
 /// Why a loop of a `kernels` region cannot be proved independent; `None` when it can.

@@ -22,7 +22,8 @@ use crate::front::directives::LoopDirectives;
 use crate::info::{self, KernelReport, Notes};
 use crate::front::loops;
 use crate::front::model::*;
-use crate::lower::host::{self as region, is_acc_path, Param, ParamKind};
+use crate::front::region::{Param, ParamKind};
+use crate::syntax::{self, is_acc_path};
 use crate::lower::schedule;
 use crate::report::Errors;
 
@@ -66,7 +67,7 @@ struct Let {
 pub fn gpu_region(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, params: &[Param], kernel_base: &str) -> Result<GpuRegion, Errors> {
     let mut lw = Lowering {
         kind,
-        loops: LoopDirectives::of(kind, &f.block),
+        loops: LoopDirectives::of(&f.block),
         dir,
         params,
         base: kernel_base,
@@ -214,7 +215,7 @@ impl Lowering<'_> {
             Some(name) => self.lets.push(Let { name, init: l.init.as_ref().map(|i| (*i.expr).clone()), ty }),
             None => {
                 let mut names = Vec::new();
-                region::pat_idents(&l.pat, &mut names);
+                syntax::pat_idents(&l.pat, &mut names);
                 for n in names {
                     // The pattern's value tells the type of each name it binds.
                     let id = Ident::new(&n, l.pat.span());
@@ -231,7 +232,7 @@ impl Lowering<'_> {
     /// `let pat = e;` computed by a one-thread kernel: its names come back to the host.
     fn device_values(&mut self, pat: &syn::Pat, e: &Expr, span: Span) -> TokenStream {
         let mut names = Vec::new();
-        region::pat_idents(pat, &mut names);
+        syntax::pat_idents(pat, &mut names);
         let names: Vec<Ident> = names.iter().map(|n| Ident::new(n, pat.span())).collect();
         let local: Stmt = syn::parse_quote_spanned!(span=> #[allow(unused_mut, unused_variables)] let #pat = #e;);
         let outputs: Vec<Let> = names
@@ -318,7 +319,7 @@ impl Lowering<'_> {
                 let scope = self.lets.len();
                 // The loop variable, for the kernels inside: its type is the iterator's item.
                 let mut names = Vec::new();
-                region::pat_idents(pat, &mut names);
+                syntax::pat_idents(pat, &mut names);
                 if let (syn::Pat::Ident(p), [_]) = (&**pat, names.as_slice()) {
                     let init = syn::parse_quote!(::core::iter::Iterator::next(&mut ::core::iter::IntoIterator::into_iter(#expr)).unwrap());
                     self.lets.push(Let { name: p.ident.clone(), init: Some(init), ty: None });
@@ -460,7 +461,7 @@ impl Lowering<'_> {
     /// loops), typed for the kernels by a witness that matches the same pattern.
     fn bind_pattern(&mut self, pat: &syn::Pat, scrut: &Expr) {
         let mut names = Vec::new();
-        region::pat_idents(pat, &mut names);
+        syntax::pat_idents(pat, &mut names);
         for n in names {
             let id = Ident::new(&n, pat.span());
             let init = syn::parse_quote!({

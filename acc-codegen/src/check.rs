@@ -1,0 +1,52 @@
+//! The checks: what the front end read, checked against the rules of OpenACC and of what acc
+//! supports, every error on the offending token. Both callers run them (see
+//! [`crate::Generator`]).
+
+pub mod body;
+pub mod loops;
+
+use syn::spanned::Spanned;
+use syn::ItemFn;
+
+use crate::front::method;
+use crate::front::model::RegionDirective;
+use crate::front::region::Param;
+use crate::report::Errors;
+use crate::syntax::pat_idents;
+
+/// What a region or routine fn cannot be.
+pub fn signature(f: &ItemFn, what: &str, errors: &mut Errors) {
+    let sig = &f.sig;
+    if let Some(a) = &sig.asyncness {
+        errors.error(a.span, format!("an acc {what} cannot be `async`"));
+    }
+    if let Some(c) = &sig.constness {
+        errors.error(c.span, format!("an acc {what} cannot be `const`"));
+    }
+    if let Some(v) = &sig.variadic {
+        errors.error(v.span(), format!("an acc {what} cannot be variadic"));
+    }
+}
+
+/// The region's `private`/`firstprivate` clauses name parameters; its `reduction` clauses
+/// name locals declared at the top of the body `f`.
+pub fn region_clauses(dir: &RegionDirective, params: &[Param], f: &ItemFn, errors: &mut Errors) {
+    for id in dir.clauses.private.iter().chain(&dir.clauses.firstprivate) {
+        if !params.iter().any(|p| &p.ident == id) {
+            errors.error(id.span(), format!("`{}` is not a parameter; region-level `private`/`firstprivate` name parameters (use the loop's `private` for locals)", method::display(id)));
+        }
+    }
+    let mut top_lets = Vec::new();
+    for stmt in &f.block.stmts {
+        if let syn::Stmt::Local(l) = stmt {
+            pat_idents(&l.pat, &mut top_lets);
+        }
+    }
+    for r in &dir.clauses.reduction {
+        for v in &r.vars {
+            if !top_lets.iter().any(|n| v == n) {
+                errors.error(v.span(), format!("region reduction variable `{v}` must be a local declared at the top of the region (`let mut {v} = ..;`) and returned by it"));
+            }
+        }
+    }
+}
