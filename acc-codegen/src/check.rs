@@ -5,12 +5,14 @@
 pub mod body;
 pub mod loops;
 
+use body::HostPlan;
+
 use syn::spanned::Spanned;
 use syn::ItemFn;
 
 use crate::front::method;
 use crate::front::model::RegionDirective;
-use crate::front::region::Param;
+use crate::front::region::{Param, Region};
 use crate::report::Errors;
 use crate::syntax::pat_idents;
 
@@ -49,4 +51,31 @@ pub fn region_clauses(dir: &RegionDirective, params: &[Param], f: &ItemFn, error
             }
         }
     }
+}
+
+/// Checks every form of `region`: its clauses and its body. Only the first form's errors go
+/// to `errors` (see [`Form::faulty`](crate::front::region::Form::faulty)). Returns how the
+/// host runs each form, `None` for a faulty one.
+pub fn region(region: &Region, errors: &mut Errors) -> Vec<Option<HostPlan>> {
+    let dir = &region.dir;
+    region
+        .forms
+        .iter()
+        .enumerate()
+        .map(|(i, form)| {
+            let mut quiet = Errors::default();
+            let errs = if i == 0 { &mut *errors } else { &mut quiet };
+            region_clauses(dir, &form.params, &form.f, errs);
+            let cx = body::Context {
+                kind: region.kind,
+                params: form.params.iter().map(|p| p.ident.to_string()).collect(),
+                region_reductions: dir.clauses.reduction.iter().flat_map(|r| r.vars.iter().map(move |v| (r.op, r.op_span, v.clone()))).collect(),
+                region_privates: dir.clauses.private.iter().chain(&dir.clauses.firstprivate).cloned().collect(),
+                routine: None,
+                loops: &form.loops,
+            };
+            let plan = body::check(&cx, &form.f.block, errs);
+            (quiet.is_empty() && !form.faulty).then_some(plan)
+        })
+        .collect()
 }

@@ -6,6 +6,9 @@ use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::{FnArg, Ident, ItemFn, Pat, Type};
 
+use crate::front::directives::LoopDirectives;
+use crate::front::method::{self, Method};
+use crate::front::generic;
 use crate::front::model::*;
 use crate::report::Errors;
 
@@ -239,3 +242,74 @@ pub fn data_plan(
     plan
 }
 
+
+/// A region fn read into the model: its directive, the method it was written as, and its forms
+/// (the fn itself, or each instance of a generic fn), each with its parameters, data plan and
+/// loop directives.
+pub struct Region {
+    pub kind: RegionKind,
+    pub dir: RegionDirective,
+    /// A method's fields, bound before the region (`None`: the fn does not take `self`).
+    pub method: Option<Method>,
+    /// A generic region's instances (`None`: the fn is not generic); `forms` are theirs.
+    pub instances: Option<Vec<generic::Form>>,
+    pub forms: Vec<Form>,
+}
+
+/// One form of a region: the free fn the region is (a method's, an instance's).
+pub struct Form {
+    pub f: ItemFn,
+    /// Its name (the base of its kernels' names) and how messages name it (`axpy::<f32>`).
+    pub name: String,
+    pub display: String,
+    pub params: Vec<Param>,
+    pub plan: Vec<(Param, DataKind, Span)>,
+    pub loops: LoopDirectives,
+    /// Reading it found errors. Only the first form reports its errors (the instances of a
+    /// generic region differ in types only: the first reports what all would).
+    pub faulty: bool,
+}
+
+impl Region {
+    /// Reads region fn `f` (its directive `dir` already parsed): the method as a free fn (the
+    /// fields' types from `field_type` where the caller knows them), the instances of a
+    /// generic fn, each form's parameters and data plan. `None` when `errors` holds anything
+    /// before the forms are read: their parameters would mean nothing.
+    pub fn read(kind: RegionKind, dir: RegionDirective, f: &ItemFn, field_type: &dyn Fn(&syn::Member) -> Option<Type>, errors: &mut Errors) -> Option<Region> {
+        let method = method::desugar(f, &dir, field_type, errors);
+        let free = method.as_ref().map_or_else(|| f.clone(), |m| m.free.clone());
+        let instances = generic::instances(&free, &dir, errors);
+        if let (Some(_), Some(_)) = (&method, &instances) {
+            errors.error(f.sig.generics.span(), "a generic region cannot take `self`: the instances are fns of their own; make it an associated fn that takes the fields it needs");
+        }
+        if !errors.is_empty() {
+            return None;
+        }
+        let fns: Vec<(ItemFn, String, String)> = match &instances {
+            None => vec![(free, f.sig.ident.to_string(), f.sig.ident.to_string())],
+            Some(forms) => forms.iter().map(|fm| (fm.f.clone(), fm.f.sig.ident.to_string(), fm.display.clone())).collect(),
+        };
+        let forms = fns
+            .into_iter()
+            .enumerate()
+            .map(|(i, (f, name, display))| {
+                let mut quiet = Errors::default();
+                let errs = if i == 0 { &mut *errors } else { &mut quiet };
+                let mut form = Form::read(f, name, display, &dir, errs);
+                form.faulty = !quiet.is_empty();
+                form
+            })
+            .collect();
+        Some(Region { kind, dir, method, instances, forms })
+    }
+}
+
+impl Form {
+    /// Reads the free fn `f` of a region with directive `dir`.
+    pub fn read(f: ItemFn, name: String, display: String, dir: &RegionDirective, errors: &mut Errors) -> Form {
+        let params = params(&f, errors);
+        let plan = data_plan(dir, &params, errors);
+        let loops = LoopDirectives::of(&f.block);
+        Form { f, name, display, params, plan, loops, faulty: false }
+    }
+}

@@ -52,7 +52,7 @@ struct Let {
     ty: Option<syn::Type>,
 }
 
-/// Lowers `f` (already checked by the host lowering) for the GPU, or says why it cannot be.
+/// Lowers `f` (already checked: both callers run `front_end`) for the GPU, or says why it cannot be.
 ///
 /// The region body becomes host code that drives launches (DESIGN §4.7: nothing on the GPU
 /// path reads or writes the host's copy of the region's arrays):
