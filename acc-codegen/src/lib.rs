@@ -11,11 +11,12 @@
 //!             region.rs (the region model: forms, parameters, data plan, loop directives),
 //!             directives.rs (each loop directive parsed once), method.rs, generic.rs,
 //!             loops.rs (loop forms, normalisation, the dependence test, the parallel decision),
-//!             cache.rs (cache windows)
+//!             atomic.rs (atomic forms), cache.rs (cache windows)
 //! check/      check.rs (signature, region clauses), loops.rs (one loop in context),
 //!             body.rs (the scoped walk: every error in order, the host plan)
 //! lower/      host.rs (the host plan as rayon code), device.rs (GPU lowering),
-//!             schedule.rs (the schedule of a nest), data.rs (data directives), atomic.rs
+//!             schedule.rs (the schedule of a nest), data.rs (data directives),
+//!             atomic.rs (atomic operations written out)
 //! info.rs     the schedule report;  report.rs  error collection
 //! lib.rs      the drivers: expand_region (try_expand: front_end -> lower_region),
 //!             expand_routine, device_region
@@ -525,7 +526,7 @@ pub fn expand_loop_outside(_attr: TokenStream, item: TokenStream) -> TokenStream
 
 /// `acc::atomic!` outside any parallel loop: the plain sequential operation.
 pub fn expand_atomic(input: TokenStream) -> TokenStream {
-    match syn::parse2::<atomic::AtomicForm>(input) {
+    match syn::parse2::<front::atomic::AtomicForm>(input) {
         Ok(form) => atomic::expand_plain(&form),
         Err(e) => e.to_compile_error(),
     }

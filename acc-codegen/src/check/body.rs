@@ -12,7 +12,7 @@ use crate::check;
 use crate::front::directives::{self, LoopDirectives};
 use crate::front::loops::{self, LoopHeader};
 use crate::front::model::*;
-use crate::lower::atomic::{AtomicForm, Place};
+use crate::front::atomic::{AtomicForm, Place};
 use crate::report::Errors;
 use crate::syntax::{is_acc_path, loop_attr, macro_name_span, pat_idents};
 

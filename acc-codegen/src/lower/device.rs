@@ -17,7 +17,8 @@ use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, ExprForLoop, Ident, ItemFn, Stmt};
 
-use crate::lower::atomic::{self, AtomicForm, Place};
+use crate::front::atomic::{AtomicForm, Place};
+use crate::lower::atomic;
 use crate::front::directives::LoopDirectives;
 use crate::info::{self, KernelReport, Notes};
 use crate::front::loops;

@@ -14,7 +14,8 @@ use syn::{Expr, ExprForLoop, Ident};
 use crate::check::body::{HostLoop, HostPlan, ParallelLoop};
 use crate::front::loops;
 use crate::front::region::{Param, ParamKind};
-use crate::lower::atomic::{self, AtomicForm};
+use crate::front::atomic::AtomicForm;
+use crate::lower::atomic;
 use crate::syntax::{is_acc_path, take_loop_attr};
 
 /// Lowers `body` (checked, without errors) for the host as `plan` says.
