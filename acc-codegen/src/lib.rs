@@ -148,7 +148,7 @@ pub enum Generator {
 
 /// A region fn read into the model and checked: what both callers lower.
 pub struct Checked {
-    pub region: front::region::Region,
+    pub region: Region,
     /// How the host runs each form's body (`None` for a faulty form, see
     /// [`front::region::Form::faulty`]).
     pub plans: Vec<Option<HostPlan>>,
@@ -188,6 +188,8 @@ pub fn front_end(
         if !typed.is_empty() {
             return Err(Rejected { errors: typed, reporter: Generator::Build });
         }
+        // (The form as the device takes it; its parameters were checked as the macro sees
+        // them, and the host plans stay the macro's.)
         let form = &region.forms[0];
         region.forms[0] = Form::read(m.free.clone(), form.name.clone(), form.display.clone(), &region.dir, &mut Errors::default());
         region.method = Some(m);

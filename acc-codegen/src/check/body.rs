@@ -176,20 +176,14 @@ impl Walk<'_, '_> {
         // `a[i] = ..` and `a[i].x = ..` write an element of array `a`; `x = ..` and `x.f = ..`
         // assign the variable `x`.
         match loops::place_root(place) {
-            Some((base, true)) => {
-                if self.outside_frame(base) {
-                    let frame = self.frames.last_mut().unwrap();
-                    if !frame.shadow_arrays.contains(base) && !frame.privates.contains(base) {
-                        frame.shadow_arrays.push(base.clone());
-                    }
+            Some((base, true)) if self.outside_frame(base) => {
+                let frame = self.frames.last_mut().unwrap();
+                if !frame.shadow_arrays.contains(base) && !frame.privates.contains(base) {
+                    frame.shadow_arrays.push(base.clone());
                 }
             }
-            Some((id, false)) => {
-                if self.outside_frame(id) {
-                    self.frames.last_mut().unwrap().assigned_outer.push(id.clone());
-                }
-            }
-            None => {}
+            Some((id, false)) if self.outside_frame(id) => self.frames.last_mut().unwrap().assigned_outer.push(id.clone()),
+            _ => {}
         }
     }
 

@@ -55,12 +55,11 @@ impl LoopDirectives {
         impl<'ast> Visit<'ast> for Walk {
             fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
                 if let Some(a) = loop_attr(f) {
-                    let key = AttrKey::of(a);
-                    if !self.0.by_attr.contains_key(&key) {
+                    self.0.by_attr.entry(AttrKey::of(a)).or_insert_with(|| {
                         let mut errors = Errors::default();
                         let d = read(a, &mut errors);
-                        self.0.by_attr.insert(key, (d, errors.into_vec()));
-                    }
+                        (d, errors.into_vec())
+                    });
                 }
                 syn::visit::visit_expr_for_loop(self, f);
             }
