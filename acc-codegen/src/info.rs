@@ -4,8 +4,8 @@
 //! local memory and shared memory from the PTX (`acc-build/src/info.rs`).
 //!
 //! The GPU lowering writes the report as it decides: the hooks are the lines marked
-//! `// info:` in `device.rs` (kernels, one-thread kernels, host control around them, the
-//! order a nest runs in and why, reductions' partials, captures, `cache!`), `schedule.rs`
+//! `// info:` in `lower/device.rs` (kernels, one-thread kernels, host control around them, the
+//! order a nest runs in and why, reductions' partials, captures, `cache!`), `lower/schedule.rs`
 //! (each loop's levels and indices, reductions and where they are combined, the statements a
 //! leader runs and the barriers between phases) and `lib.rs` (data clauses and their
 //! defaults). A refactor that moves a decision moves its hook with it, so the report keeps
