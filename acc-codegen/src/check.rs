@@ -66,15 +66,7 @@ pub fn region(region: &Region, errors: &mut Errors) -> Vec<Option<HostPlan>> {
             let mut quiet = Errors::default();
             let errs = if i == 0 { &mut *errors } else { &mut quiet };
             region_clauses(dir, &form.params, &form.f, errs);
-            let cx = body::Context {
-                kind: region.kind,
-                params: form.params.iter().map(|p| p.ident.to_string()).collect(),
-                region_reductions: dir.clauses.reduction.iter().flat_map(|r| r.vars.iter().map(move |v| (r.op, r.op_span, v.clone()))).collect(),
-                region_privates: dir.clauses.private.iter().chain(&dir.clauses.firstprivate).cloned().collect(),
-                routine: None,
-                loops: &form.loops,
-            };
-            let plan = body::check(&cx, &form.f.block, errs);
+            let plan = body::check(&body::Context::region(region.kind, dir, form), &form.f.block, errs);
             (quiet.is_empty() && !form.faulty).then_some(plan)
         })
         .collect()

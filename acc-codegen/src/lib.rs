@@ -470,10 +470,8 @@ fn region_body(region: &Region, form: &Form, host_plan: HostPlan, src: &Source, 
 
 /// `#[acc::routine(..)]`: the fn stays callable from the host; its acc loops run in order there.
 pub fn expand_routine(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let mut errors = Errors::default();
-    let level = parse::routine_level(attr, &mut errors);
     let item = recover_loop_keyword(item);
-    let mut f: ItemFn = match syn::parse2(item.clone()) {
+    let f: ItemFn = match syn::parse2(item.clone()) {
         Ok(f) => f,
         Err(_) => {
             let e = syn::Error::new(parse::span_of(&item), "`acc::routine` applies to a fn");
@@ -481,38 +479,24 @@ pub fn expand_routine(attr: TokenStream, item: TokenStream) -> TokenStream {
             return quote!(#errs #item);
         }
     };
-    check::signature(&f, "routine", &mut errors);
-    let names: Vec<String> = f
-        .sig
-        .inputs
-        .iter()
-        .filter_map(|a| match a {
-            syn::FnArg::Typed(t) => {
-                let mut v = Vec::new();
-                syntax::pat_idents(&t.pat, &mut v);
-                Some(v)
-            }
-            _ => None,
-        })
-        .flatten()
-        .collect();
-    let loops = front::directives::LoopDirectives::of(&f.block);
-    let cx = check::body::Context {
-        kind: RegionKind::Parallel,
-        params: names,
-        region_reductions: Vec::new(),
-        region_privates: Vec::new(),
-        routine: Some(level),
-        loops: &loops,
-    };
-    let host_plan = check::body::check(&cx, &f.block, &mut errors);
-    if !errors.is_empty() {
-        return with_errors(errors, f);
+    match try_expand_routine(attr, f.clone()) {
+        Ok(tokens) => tokens,
+        Err(errors) => with_errors(errors, f),
     }
-    let mut body = (*f.block).clone();
-    host::lower(&mut body, host_plan, &[]);
-    f.block = Box::new(body);
-    quote!(#[allow(clippy::never_loop)] #f)
+}
+
+/// Parse -> check -> lower, for a routine: its level, its fn, its body's loops.
+fn try_expand_routine(attr: TokenStream, mut f: ItemFn) -> Result<TokenStream, Errors> {
+    let mut errors = Errors::default();
+    let level = parse::routine_level(attr, &mut errors);
+    check::signature(&f, "routine", &mut errors);
+    let loops = front::directives::LoopDirectives::of(&f.block);
+    let host_plan = check::body::check(&check::body::Context::routine(&f, level, &loops), &f.block, &mut errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    host::lower(&mut f.block, host_plan, &[]);
+    Ok(quote!(#[allow(clippy::never_loop)] #f))
 }
 
 /// `#[acc::r#loop]` reached as an item attribute: a loop directive outside any region.

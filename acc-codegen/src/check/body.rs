@@ -6,12 +6,13 @@
 
 use proc_macro2::Span;
 use syn::visit::Visit;
-use syn::{Expr, ExprForLoop, Ident};
+use syn::{Expr, ExprForLoop, Ident, ItemFn};
 
 use crate::check;
 use crate::front::directives::{self, LoopDirectives};
 use crate::front::loops::{self, LoopHeader};
 use crate::front::model::*;
+use crate::front::region::Form;
 use crate::front::atomic::{AtomicForm, Place};
 use crate::report::Errors;
 use crate::syntax::{is_acc_path, loop_attr, macro_name_span, pat_idents};
@@ -60,6 +61,31 @@ pub struct Context<'a> {
     pub region_privates: Vec<Ident>,
     pub routine: Option<RoutineLevel>,
     pub loops: &'a LoopDirectives,
+}
+
+impl<'a> Context<'a> {
+    /// The context of a form of a region with directive `dir`.
+    pub fn region(kind: RegionKind, dir: &RegionDirective, form: &'a Form) -> Self {
+        Context {
+            kind,
+            params: form.params.iter().map(|p| p.ident.to_string()).collect(),
+            region_reductions: dir.clauses.reduction.iter().flat_map(|r| r.vars.iter().map(move |v| (r.op, r.op_span, v.clone()))).collect(),
+            region_privates: dir.clauses.private.iter().chain(&dir.clauses.firstprivate).cloned().collect(),
+            routine: None,
+            loops: &form.loops,
+        }
+    }
+
+    /// The context of routine `f` at `level`, whose body's directives are `loops`.
+    pub fn routine(f: &ItemFn, level: RoutineLevel, loops: &'a LoopDirectives) -> Self {
+        let mut params = Vec::new();
+        for arg in &f.sig.inputs {
+            if let syn::FnArg::Typed(t) = arg {
+                pat_idents(&t.pat, &mut params);
+            }
+        }
+        Context { kind: RegionKind::Parallel, params, region_reductions: Vec::new(), region_privates: Vec::new(), routine: Some(level), loops }
+    }
 }
 
 /// Checks `body` in `cx`; returns how the host runs it (meaningful when no error was found).
