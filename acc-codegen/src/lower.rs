@@ -1,0 +1,7 @@
+//! Lowering: the checked region written out as host code (rayon) and as device kernels.
+
+pub mod atomic;
+pub mod data;
+pub mod device;
+pub mod host;
+pub mod schedule;
