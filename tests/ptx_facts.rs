@@ -243,3 +243,44 @@ fn each_file_of_regions_has_modules_of_its_own() {
         }
     }
 }
+
+/// The kernel of region `name` in tests/semantics_schedules.rs (named by its attribute's line).
+fn schedules_kernel(name: &str) -> &'static str {
+    let src = include_str!("semantics_schedules.rs");
+    let line = src.lines().position(|l| l.trim_start().starts_with(&format!("fn {name}(a:"))).unwrap_or_else(|| panic!("no region {name}")) as u32;
+    let full = format!("acc_tests_semantics_schedules_rs_l{line}_{name}_0");
+    let at = PTX.find(&format!(".entry {full}(")).unwrap_or_else(|| panic!("no kernel {full} in the PTX"));
+    entry(&PTX[at + ".entry ".len()..at + ".entry ".len() + full.len()])
+}
+
+#[test]
+fn bare_kernels_nests_spread_over_two_and_three_dimensional_grids() {
+    // Every kernel's panic record reads %tid.* and %ctaid.* in x, y and z; the grid-stride loops
+    // of a dimension read its sizes, %ntid (blockDim) and %nctaid (gridDim).
+    // Two loops: the inner on x (coalesced), the outer on blockIdx.y / threadIdx.y.
+    let k = schedules_kernel("two_bare");
+    for reg in ["%ctaid.y", "%tid.y", "%nctaid.y", "%ntid.y", "%nctaid.x"] {
+        assert!(k.contains(reg), "a bare 2-D kernels nest reads {reg}:\n{k}");
+    }
+    assert!(!k.contains("%nctaid.z") && !k.contains("%ntid.z"), "no z dimension in a 2-D nest:\n{k}");
+    assert!(!k.contains("bar.sync") && !k.contains(".local"), "no barrier and no local memory in a 2-D nest:\n{k}");
+    // Three loops: z too.
+    for name in ["three_bare", "three_tile_8x4x2"] {
+        let k = schedules_kernel(name);
+        for reg in ["%nctaid.z", "%ntid.z", "%nctaid.y", "%ntid.y"] {
+            assert!(k.contains(reg), "{name} reads {reg}:\n{k}");
+        }
+    }
+    // OpenUH's gv-gv (both loops on a grid and a block dimension), `tile`, and the matrix
+    // product's (i, j) on y and x (k in order).
+    for name in ["two_gv_gv", "two_tile_32x8", "matmul"] {
+        let k = schedules_kernel(name);
+        assert!(k.contains("%nctaid.y") && k.contains("%ntid.y"), "{name} spreads over gridDim.y and blockDim.y:\n{k}");
+    }
+    // g-gv-v: the middle loop on blockIdx.y * blockDim.y + threadIdx.y, no z.
+    let k = schedules_kernel("three_g_gv_v");
+    assert!(k.contains("%nctaid.y") && k.contains("%ntid.y") && !k.contains("%ntid.z") && !k.contains("%nctaid.z"), "g-gv-v:\n{k}");
+    // g-v: one-dimensional (blockIdx.x, threadIdx.x).
+    let k = schedules_kernel("two_g_v");
+    assert!(!k.contains("%nctaid.y") && !k.contains("%ntid.y"), "g-v is one-dimensional:\n{k}");
+}

@@ -3,5 +3,6 @@
 pub mod atomic;
 pub mod data;
 pub mod device;
+pub mod grid;
 pub mod host;
 pub mod schedule;

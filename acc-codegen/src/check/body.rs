@@ -90,7 +90,7 @@ impl<'a> Context<'a> {
 
 /// Checks `body` in `cx`; returns how the host runs it (meaningful when no error was found).
 pub fn check(cx: &Context, body: &syn::Block, errors: &mut Errors) -> HostPlan {
-    let mut w = Walk { cx, scopes: vec![cx.params.clone()], frames: Vec::new(), levels: Vec::new(), loop_depth: 0, errors, plan: HostPlan::default() };
+    let mut w = Walk { cx, scopes: vec![cx.params.clone()], frames: Vec::new(), levels: Vec::new(), gang_dims: Vec::new(), loop_depth: 0, errors, plan: HostPlan::default() };
     w.visit_block(body);
     w.plan
 }
@@ -112,6 +112,8 @@ struct Walk<'c, 'e> {
     frames: Vec<ParFrame>,
     /// The innermost level of every enclosing non-`seq` acc loop.
     levels: Vec<(u8, Span)>,
+    /// The `gang(dim: d)` of every enclosing acc loop that names one.
+    gang_dims: Vec<u32>,
     /// Whether the walk is inside any acc loop (for `cache!`).
     loop_depth: usize,
     errors: &'e mut Errors,
@@ -289,6 +291,14 @@ impl Walk<'_, '_> {
         if let Some(l) = level {
             self.levels.push(l);
         }
+        // Each grid dimension spreads one loop of a nest.
+        let dim = d.gang.as_ref().and_then(|g| g.dim.map(|n| (n, g.span)));
+        if let Some((n, span)) = dim {
+            if self.gang_dims.contains(&n) {
+                self.errors.error(span, format!("a loop around this one spreads over gang dimension {n} already (`gang(dim: {n})`): each grid dimension takes one loop of a nest"));
+            }
+            self.gang_dims.push(n);
+        }
         self.loop_depth += 1;
         if parallel {
             let reductions_known = reductions_declared && !d.malformed_reduction;
@@ -303,6 +313,9 @@ impl Walk<'_, '_> {
         self.loop_depth -= 1;
         if level.is_some() {
             self.levels.pop();
+        }
+        if dim.is_some() {
+            self.gang_dims.pop();
         }
     }
 

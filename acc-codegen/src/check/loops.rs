@@ -44,8 +44,45 @@ pub fn directive(d: &LoopDirective, kind: RegionKind, errors: &mut Errors) {
             }
         }
     }
+    gpu_sizes(d, errors);
     if let (Some((span, _)), Some(_)) = (&d.tile, &d.collapse) {
         errors.error(*span, "`tile` and `collapse` cannot be combined on one loop");
+    }
+}
+
+/// Level and tile sizes, written as literals, that no GPU block or grid can take (a block holds
+/// at most 1024 threads, 64 in `z`; a dimension at least one): errors on the size. Sizes
+/// computed at run time are clamped at launch (OpenACC lets the implementation use fewer).
+fn gpu_sizes(d: &LoopDirective, errors: &mut Errors) {
+    let lit = |e: &syn::Expr| match e {
+        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_parse::<u64>().ok(),
+        _ => None,
+    };
+    for (name, lvl) in [("gang", &d.gang), ("worker", &d.worker), ("vector", &d.vector)] {
+        let Some(size) = lvl.as_ref().and_then(|l| l.size.as_ref()) else { continue };
+        match lit(size) {
+            Some(0) => errors.error(size.span(), format!("`{name}(0)`: a dimension of the GPU's grid or block has at least one {}", if name == "gang" { "block" } else { "thread" })),
+            Some(n) if name != "gang" && n > 1024 => errors.error(size.span(), format!("`{name}({n})`: a GPU block holds at most 1024 threads")),
+            _ => {}
+        }
+    }
+    let sizes = |l: &Option<LevelClause>| l.as_ref().and_then(|l| l.size.as_ref()).and_then(lit);
+    if let (Some(w), Some(v)) = (sizes(&d.worker), sizes(&d.vector)) {
+        if w * v > 1024 {
+            let span = d.vector.as_ref().and_then(|l| l.size.as_ref()).map_or_else(Span::call_site, |e| e.span());
+            errors.error(span, format!("`worker({w})` x `vector({v})` is {} threads: a GPU block holds at most 1024", w * v));
+        }
+    }
+    if let Some((span, tile)) = &d.tile {
+        let lits: Vec<Option<u64>> = tile.iter().map(lit).collect();
+        if lits.iter().all(Option::is_some) && (2..=3).contains(&tile.len()) {
+            let n: u64 = lits.iter().flatten().product();
+            if n > 1024 {
+                errors.error(*span, format!("`tile` of {n} elements: on the GPU a tile is one block of threads, at most 1024"));
+            } else if let Some(Some(z)) = lits.get(2).filter(|z| z.is_some_and(|z| z > 64)) {
+                errors.error(tile[2].span(), format!("a tile's third size is the block's `z`: at most 64 on the GPU, not {z}"));
+            }
+        }
     }
 }
 

@@ -20,6 +20,7 @@ use syn::{Expr, ExprForLoop, Ident, ItemFn, Stmt};
 use crate::front::atomic::{AtomicForm, Place};
 use crate::lower::atomic;
 use crate::front::directives::LoopDirectives;
+use crate::lower::grid;
 use crate::info::{self, KernelReport, Notes};
 use crate::front::loops;
 use crate::front::model::*;
@@ -944,7 +945,19 @@ fn nest_kernel(
     let red_ops: Vec<TokenStream> = reds.iter().map(|(op, _)| schedule::op_path(*op)).collect();
     let red_slots: Vec<usize> = (0..reds.len()).collect();
     let mut sched_notes = Notes::default();
-    let (nest_code, uses_worker, per_trip, group_locals) = if serial {
+    // The launch's dimensions, for a nest on a multi-dimensional grid (`grid.rs`).
+    let mut dims: Option<TokenStream> = None;
+    let grid = if serial || !privates.is_empty() {
+        None
+    } else {
+        grid::schedule(f, kind, loops, !reds.is_empty() || !reds_all.is_empty(), &mut body_of)
+    };
+    let (nest_code, uses_worker, per_trip, group_locals) = if let Some(g) = grid {
+        // info: the grid schedule's notes on the nest's loops.
+        sched_notes = g.notes;
+        dims = Some(g.dims);
+        (g.code, false, (false, false), false)
+    } else if serial {
         // One thread runs the nest in order.
         let loops::NestSpace { setup, total, bind } = loops::normalise_nest(&headers, 1, &quote!(#dev::idx));
         let stmts = body_of(&body).stmts;
@@ -999,7 +1012,7 @@ fn nest_kernel(
     // info: the kernel's inputs besides the region's parameters, its block shape, its
     // reductions' partials and the `cache!` windows.
     kernel_notes(notes, &mut sched_notes, f, &KernelFacts {
-        dir, serial, uses_worker, group_locals, reds: &reds, writebacks: &writebacks, cells: &cells,
+        dir, serial, grid: dims.is_some(), uses_worker, group_locals, reds: &reds, writebacks: &writebacks, cells: &cells,
         captured: &captured.iter().map(|l| l.name.clone()).filter(|n| !n.to_string().starts_with("__acc_") && !reds.iter().any(|r| &r.1 == n)).collect::<Vec<_>>(),
         privates: &privates.iter().map(|p| p.ident.clone()).collect::<Vec<_>>(),
         per_trip,
@@ -1041,6 +1054,7 @@ fn nest_kernel(
     let vector_length = dir.clauses.vector_length.as_ref().map_or_else(|| quote!(0usize), |e| quote!((#e) as usize));
     let num_workers = dir.clauses.num_workers.as_ref().map_or_else(|| quote!(0usize), |e| quote!((#e) as usize));
     let (per_x, per_y) = per_trip;
+    let with_dims = dims.map(|d| quote!(.dims(#d)));
     let num_gangs = dir.clauses.num_gangs.as_ref().map_or_else(|| quote!(0usize), |e| quote!((#e) as usize));
     let queue = quote!(__acc_queue);
     let nreds = reds.len() + writebacks.len();
@@ -1062,7 +1076,7 @@ fn nest_kernel(
         #args
         __acc_args.push(__acc_caps);
         #[allow(unused_mut)]
-        let mut __acc_geom = #rt::Geometry::new(__acc_total, #num_gangs, #vector_length, #serial).workers(#num_workers, #uses_worker).per_trip(#per_x, #per_y).group_locals(#group_locals);
+        let mut __acc_geom = #rt::Geometry::new(__acc_total, #num_gangs, #vector_length, #serial).workers(#num_workers, #uses_worker).per_trip(#per_x, #per_y).group_locals(#group_locals)#with_dims;
         #(let #priv_ptrs = #rt::PrivateCopies::new(&__ACC_REGION, ::core::mem::size_of_val::<[#priv_elems2]>(&*#priv_ids), (#per_x, #per_y), &mut __acc_geom);)*
         let __acc_partials = #rt::Partials::new(&__ACC_REGION, #nreds #(+ #rt::value_slots(&#out_witness))*, &__acc_geom);
         __acc_args.ptr(__acc_partials.device_ptr());
@@ -1095,6 +1109,8 @@ fn nest_kernel(
 struct KernelFacts<'a> {
     dir: &'a RegionDirective,
     serial: bool,
+    /// On a multi-dimensional grid (`grid.rs`).
+    grid: bool,
     uses_worker: bool,
     group_locals: bool,
     reds: &'a [(RedOp, Ident)],
@@ -1115,6 +1131,8 @@ fn kernel_notes(notes: &mut Notes, loop_notes: &mut Notes, f: &ExprForLoop, k: &
     let text = |e: &Expr| quote!(#e).to_string();
     if k.serial {
         notes.add(at, 0, "launch: one block of one thread");
+    } else if k.grid {
+        notes.add(at, 0, "launch: grid and blocks of as many dimensions as the loops take; threads a loop does not size: 32 in x (256 when x is the only block dimension), the rest of 256 in y and z; blocks per dimension as the trips need, at most one full wave of the GPU in all; fewer threads per block if the kernel's registers do not allow them");
     } else {
         let x = match &c.vector_length {
             Some(e) => format!("vector_length({})", text(e)),

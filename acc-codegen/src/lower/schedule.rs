@@ -1206,7 +1206,7 @@ fn is_parallel(f: &ExprForLoop, kind: RegionKind, loops: &LoopDirectives) -> boo
     loops::dependence_of(f, d, kind, &d.reduction_vars()).is_none()
 }
 
-fn holds_parallel(b: &syn::Block, kind: RegionKind, loops: &LoopDirectives) -> bool {
+pub(crate) fn holds_parallel(b: &syn::Block, kind: RegionKind, loops: &LoopDirectives) -> bool {
     any_loop(b, &|f| is_parallel(f, kind, loops))
 }
 
