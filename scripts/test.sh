@@ -19,6 +19,9 @@ python3 tests/gen/papers.py --check
 python3 tests/gen/difftest.py --check
 # The runtime layers one way (issue 13): no import cycle among acc-runtime's modules.
 python3 scripts/import-cycles.py
+# So does the compiler: syntax and error collection, then front (parse, model), check, the
+# schedule report, lower; no cycle, and no import from a layer to one above it.
+python3 scripts/import-cycles.py acc-codegen/src --layers=syntax,report:front:check:info:lower
 cargo test --workspace
 # The papers' reduction testsuite bench (benches/papers.rs, its regions generated above) on the
 # host backend at a small size, every result checked (the GPU run: scripts/gpu-papers.sh).
