@@ -6,6 +6,10 @@
 
 static PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/acc_kernels.ptx"));
 
+/// A block barrier as acc-device's `sync_threads` writes it (a barrier that counts the threads
+/// arriving, so that a block that lost a thread to a kernel panic stops there).
+const BARRIER: &str = "barrier.red.popc.u32";
+
 /// The text of kernel `name`, from its `.entry` line to its closing brace.
 fn entry(name: &str) -> &'static str {
     let start = PTX.find(&format!(".entry {name}(")).unwrap_or_else(|| panic!("no .entry {name} in the PTX"));
@@ -44,7 +48,7 @@ fn dot_reduces_in_registers_and_shared_memory_without_spills() {
     let k = entry("acc_examples_02_dot_rs_l4_dot_0");
     assert!(!k.contains(".local"), "no local memory in dot:\n{k}");
     assert!(k.contains("shfl.sync"), "warp shuffles in the block reduction:\n{k}");
-    assert!(k.contains("bar.sync"), "a barrier between the warps' partials:\n{k}");
+    assert!(k.contains(BARRIER), "a barrier between the warps' partials:\n{k}");
     assert!(k.contains("ld.global.nc"), "read-only loads:\n{k}");
 }
 
@@ -92,11 +96,11 @@ fn trips_that_share_nothing_meet_no_barrier() {
     let k = papers_kernel("gang_add_i32");
     let lines: Vec<&str> = k.lines().map(str::trim_start).collect();
     let last_mem = lines.iter().rposition(|l| l.starts_with("ld.global.nc") || l.starts_with("st.global.b32")).expect("the copy");
-    let first_bar = lines.iter().position(|l| l.starts_with("bar.sync")).expect("the block reduction's barriers");
+    let first_bar = lines.iter().position(|l| l.contains(BARRIER)).expect("the block reduction's barriers");
     assert!(first_bar > last_mem, "no barrier before the loop's last load or store:\n{k}");
     // And where the trips share memory (the matrix's phases: a leader's store read by all), the
     // barriers stay.
-    assert!(entry(&phases_kernel()).matches("bar.sync").count() >= 2);
+    assert!(entry(&phases_kernel()).matches(BARRIER).count() >= 2);
 }
 
 #[test]
@@ -107,7 +111,7 @@ fn worker_vector_schedule_uses_both_thread_dimensions_and_shared_memory() {
     assert!(k.contains("%tid.y") && k.contains("%ntid.y"), "workers are threadIdx.y:\n{k}");
     assert!(k.contains("%tid.x"), "vector lanes are threadIdx.x:\n{k}");
     assert!(k.contains(".shared"), "the vector reduction's shared memory:\n{k}");
-    assert!(k.contains("bar.sync"), "barriers of the vector reduction (rows wider than a warp):\n{k}");
+    assert!(k.contains(BARRIER), "barriers of the vector reduction (rows wider than a warp):\n{k}");
     assert!(k.contains("shfl.sync"), "warp shuffles of the vector reduction:\n{k}");
     assert!(!k.contains(".local"), "no local memory in matmul:\n{k}");
 }
@@ -117,7 +121,7 @@ fn code_between_loops_runs_in_phases() {
     // The matrix's `phases` region: a store by each gang's leader, then a barrier, then every
     // thread reads the stored value.
     let k = entry(&phases_kernel());
-    assert!(k.matches("bar.sync").count() >= 2, "barriers between the phases:\n{k}");
+    assert!(k.matches(BARRIER).count() >= 2, "barriers between the phases:\n{k}");
     assert!(k.contains(".shared"), "shared memory for the worker and vector reductions:\n{k}");
 }
 

@@ -7,7 +7,7 @@
 //! locals the nest uses, packed), then the reduction partials buffer (`*mut u8`, one 16-byte
 //! entry per block and reduction variable), then the cells of the outer scalars the nest
 //! updates with `atomic!` (`*mut u8`, 16 bytes each). The nest's loops get the schedule of
-//! [`crate::schedule`] (gang / worker / vector over blocks, `threadIdx.y`, `threadIdx.x`); a
+//! [`crate::lower::schedule`] (gang / worker / vector over blocks, `threadIdx.y`, `threadIdx.x`); a
 //! nest that must run in order (`serial`, `seq`, a `kernels` loop not proved independent) runs
 //! in one thread.
 
@@ -17,14 +17,16 @@ use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, ExprForLoop, Ident, ItemFn, Stmt};
 
-use crate::atomic::{self, AtomicForm, Place};
-use crate::directives::LoopDirectives;
-use crate::grid;
+use crate::front::atomic::{AtomicForm, Place};
+use crate::lower::atomic;
+use crate::front::directives::LoopDirectives;
+use crate::lower::grid;
 use crate::info::{self, KernelReport, Notes};
-use crate::loops;
-use crate::model::*;
-use crate::region::{self, is_acc_path, Param, ParamKind};
-use crate::schedule;
+use crate::front::loops;
+use crate::front::model::*;
+use crate::front::region::{Param, ParamKind};
+use crate::syntax::{self, is_acc_path};
+use crate::lower::schedule;
 use crate::report::Errors;
 
 /// One kernel of a region.
@@ -52,7 +54,7 @@ struct Let {
     ty: Option<syn::Type>,
 }
 
-/// Lowers `f` (already checked by the host lowering) for the GPU, or says why it cannot be.
+/// Lowers `f` (already checked: both callers run `front_end`) for the GPU, or says why it cannot be.
 ///
 /// The region body becomes host code that drives launches (DESIGN §4.7: nothing on the GPU
 /// path reads or writes the host's copy of the region's arrays):
@@ -67,7 +69,7 @@ struct Let {
 pub fn gpu_region(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, params: &[Param], kernel_base: &str) -> Result<GpuRegion, Errors> {
     let mut lw = Lowering {
         kind,
-        loops: LoopDirectives::of(kind, &f.block),
+        loops: LoopDirectives::of(&f.block),
         dir,
         params,
         base: kernel_base,
@@ -215,7 +217,7 @@ impl Lowering<'_> {
             Some(name) => self.lets.push(Let { name, init: l.init.as_ref().map(|i| (*i.expr).clone()), ty }),
             None => {
                 let mut names = Vec::new();
-                region::pat_idents(&l.pat, &mut names);
+                syntax::pat_idents(&l.pat, &mut names);
                 for n in names {
                     // The pattern's value tells the type of each name it binds.
                     let id = Ident::new(&n, l.pat.span());
@@ -232,7 +234,7 @@ impl Lowering<'_> {
     /// `let pat = e;` computed by a one-thread kernel: its names come back to the host.
     fn device_values(&mut self, pat: &syn::Pat, e: &Expr, span: Span) -> TokenStream {
         let mut names = Vec::new();
-        region::pat_idents(pat, &mut names);
+        syntax::pat_idents(pat, &mut names);
         let names: Vec<Ident> = names.iter().map(|n| Ident::new(n, pat.span())).collect();
         let local: Stmt = syn::parse_quote_spanned!(span=> #[allow(unused_mut, unused_variables)] let #pat = #e;);
         let outputs: Vec<Let> = names
@@ -319,7 +321,7 @@ impl Lowering<'_> {
                 let scope = self.lets.len();
                 // The loop variable, for the kernels inside: its type is the iterator's item.
                 let mut names = Vec::new();
-                region::pat_idents(pat, &mut names);
+                syntax::pat_idents(pat, &mut names);
                 if let (syn::Pat::Ident(p), [_]) = (&**pat, names.as_slice()) {
                     let init = syn::parse_quote!(::core::iter::Iterator::next(&mut ::core::iter::IntoIterator::into_iter(#expr)).unwrap());
                     self.lets.push(Let { name: p.ident.clone(), init: Some(init), ty: None });
@@ -461,7 +463,7 @@ impl Lowering<'_> {
     /// loops), typed for the kernels by a witness that matches the same pattern.
     fn bind_pattern(&mut self, pat: &syn::Pat, scrut: &Expr) {
         let mut names = Vec::new();
-        region::pat_idents(pat, &mut names);
+        syntax::pat_idents(pat, &mut names);
         for n in names {
             let id = Ident::new(&n, pat.span());
             let init = syn::parse_quote!({
@@ -1199,8 +1201,8 @@ fn kernel_notes(notes: &mut Notes, loop_notes: &mut Notes, f: &ExprForLoop, k: &
     impl<'ast> syn::visit::Visit<'ast> for V<'_> {
         fn visit_macro(&mut self, m: &'ast syn::Macro) {
             if is_acc_path(&m.path, "cache") {
-                let ws = crate::cache::parse(m.tokens.clone()).unwrap_or_default();
-                let show = |w: &crate::cache::Window| {
+                let ws = crate::front::cache::parse(m.tokens.clone()).unwrap_or_default();
+                let show = |w: &crate::front::cache::Window| {
                     let (a, lo, hi) = (&w.array, &w.lo, &w.hi);
                     let dots = if w.inclusive { "..=" } else { ".." };
                     format!("{a}[{}{dots}{}]", quote!(#lo), quote!(#hi))

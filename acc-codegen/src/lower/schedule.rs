@@ -38,11 +38,11 @@ use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, ExprForLoop, Ident, Stmt};
 
-use crate::directives::LoopDirectives;
+use crate::front::directives::LoopDirectives;
 use crate::info::{self, Notes};
-use crate::loops;
-use crate::model::*;
-use crate::region::{self, is_acc_path};
+use crate::front::loops;
+use crate::front::model::*;
+use crate::syntax::{self, is_acc_path};
 use crate::report::Errors;
 
 /// The levels a loop spreads over.
@@ -334,8 +334,8 @@ impl<'a> Scheduler<'a> {
         // `cache!` windows staged in shared memory (the paper's RBI with the cache shared by
         // the block): a window that moves with the variable of a step-1 loop spread over
         // `threadIdx.x` alone, whose body holds no parallel loop, of a read-only `&[T]`.
-        let staged: Vec<crate::cache::Moving> = if !inner_par && headers.len() == 1 && headers[0].step.is_none() && lv.vector && !lv_w && !self.uses_worker && ctx.active.is_none() {
-            crate::cache::moving_windows(&body, &[headers[0].var.clone()])
+        let staged: Vec<crate::front::cache::Moving> = if !inner_par && headers.len() == 1 && headers[0].step.is_none() && lv.vector && !lv_w && !self.uses_worker && ctx.active.is_none() {
+            crate::front::cache::moving_windows(&body, &[headers[0].var.clone()])
                 .into_iter()
                 .filter(|w| self.stageable.contains(&w.array) && !self.mut_slices.contains(&w.array))
                 .collect()
@@ -956,7 +956,7 @@ impl<'a> Scheduler<'a> {
     /// What `stmt` writes: memory (slice elements, atomics, routines given a `&mut` slice),
     /// and the variables declared outside it that it assigns.
     fn effect(&self, stmt: &Stmt) -> Effect {
-        let declared = region::inner_decls(&syn::Block { brace_token: Default::default(), stmts: vec![stmt.clone()] });
+        let declared = syntax::inner_decls(&syn::Block { brace_token: Default::default(), stmts: vec![stmt.clone()] });
         let mut v = EffectFinder { mut_slices: self.mut_slices, group_locals: &self.group_locals, declared: &declared, out: Effect::default() };
         v.visit_stmt(stmt);
         v.out
@@ -1200,9 +1200,9 @@ pub fn block_assigns(b: &syn::Block, name: &Ident) -> bool {
 /// memory (`wins`): element `threadIdx.x + c - lo` of the window, after the slice's own
 /// bounds check on the index (so that an index past the array panics as it does on the host).
 /// The references were proved inside the windows by `cache::check_references`.
-fn cached_reads(body: &syn::Block, staged: &[crate::cache::Moving], wins: &[Ident]) -> syn::Block {
+fn cached_reads(body: &syn::Block, staged: &[crate::front::cache::Moving], wins: &[Ident]) -> syn::Block {
     struct R<'s> {
-        staged: &'s [crate::cache::Moving],
+        staged: &'s [crate::front::cache::Moving],
         wins: &'s [Ident],
     }
     impl VisitMut for R<'_> {
@@ -1211,7 +1211,7 @@ fn cached_reads(body: &syn::Block, staged: &[crate::cache::Moving], wins: &[Iden
                 if let Expr::Path(p) = &*ix.expr {
                     if let Some(j) = self.staged.iter().position(|w| p.path.is_ident(&w.array)) {
                         let w = &self.staged[j];
-                        if let Some(c) = crate::cache::offset_of(&ix.index, &w.var).filter(|c| (w.lo..=w.hi).contains(c)) {
+                        if let Some(c) = crate::front::cache::offset_of(&ix.index, &w.var).filter(|c| (w.lo..=w.hi).contains(c)) {
                             let dev = DEV();
                             let (a, win, idx) = (&w.array, &self.wins[j], &ix.index);
                             let slot = (c - w.lo) as usize;

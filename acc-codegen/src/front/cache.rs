@@ -120,7 +120,7 @@ pub fn leading(body: &syn::Block) -> Vec<Window> {
         Some(syn::Stmt::Expr(Expr::Macro(m), _)) => &m.mac,
         _ => return Vec::new(),
     };
-    if !crate::region::is_acc_path(&m.path, "cache") {
+    if !crate::syntax::is_acc_path(&m.path, "cache") {
         return Vec::new();
     }
     parse(m.tokens.clone()).unwrap_or_default()

@@ -28,10 +28,10 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{Expr, ExprForLoop};
 
-use crate::directives::LoopDirectives;
+use crate::front::directives::LoopDirectives;
 use crate::info::{self, Notes};
-use crate::loops::{self, LoopHeader};
-use crate::model::*;
+use crate::front::loops::{self, LoopHeader};
+use crate::front::model::*;
 
 const XYZ: [&str; 3] = ["x", "y", "z"];
 
@@ -190,7 +190,7 @@ fn plan(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives) -> Optio
             return None;
         }
         let (headers, body) = loops::directive_nest(f, &d0)?;
-        if crate::schedule::holds_parallel(&body, kind, directives) {
+        if crate::lower::schedule::holds_parallel(&body, kind, directives) {
             return None;
         }
         let n = headers.len();
@@ -234,7 +234,7 @@ fn plan(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives) -> Optio
         return None;
     }
     let body = chain.last().expect("not empty").0.body.clone();
-    if crate::schedule::holds_parallel(&body, kind, directives) {
+    if crate::lower::schedule::holds_parallel(&body, kind, directives) {
         return None;
     }
     let n = chain.len();
@@ -273,7 +273,7 @@ fn plan(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives) -> Optio
             if let Some(dim) = g.dim {
                 let dim = dim as usize - 1;
                 if taken[dim] {
-                    // (The region's checks report it: see `region.rs`.)
+                    // (The region's checks report it: see `check/body.rs`.)
                     return None;
                 }
                 taken[dim] = true;
