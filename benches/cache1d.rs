@@ -73,7 +73,7 @@ fn main() {
     let cases: [(&str, S, &[f32]); 4] = [("s3_plain", s3_plain, &want3), ("s3_cache", s3_cache, &want3), ("s9_plain", s9_plain, &want9), ("s9_cache", s9_cache, &want9)];
     for (name, f, want) in cases {
         let mut b = vec![0.0f32; n];
-        let mut secs = 0.0;
+        let secs;
         acc::data!(copyin(a), copy(b) {
             secs = median(|| f(&a, &mut b));
         });
