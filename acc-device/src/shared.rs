@@ -134,6 +134,65 @@ pub unsafe fn cache_fetch<T: Copy>(a: &[T], place: *mut T, first: usize, elems: 
     }
 }
 
+/// The elements of a `cache!` window this thread fetches (`threadIdx.x` and
+/// `threadIdx.x + blockDim.x` of the window that starts at `a[first]`, those inside `a` and
+/// the window's `elems`), loaded into registers ahead of the trip that stores them
+/// ([`cache_store`]): the next trip's loads are in flight while this trip computes. A window
+/// of at most `2 * blockDim.x` elements.
+///
+/// # Safety
+/// None beyond `a`'s: it only reads `a` (the elements not loaded stay uninitialised, and
+/// [`cache_store`] with the same `first` and `elems` skips them).
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub unsafe fn cache_prefetch<T: Copy>(a: &[T], first: usize, elems: usize) -> [core::mem::MaybeUninit<T>; 2] {
+    use crate::{block_dim_x, thread_idx_x};
+    let (tx, step) = (thread_idx_x() as usize, block_dim_x() as usize);
+    let mut v = [core::mem::MaybeUninit::uninit(); 2];
+    let mut j = 0;
+    while j < 2 {
+        let s = tx + j * step;
+        let g = first.wrapping_add(s);
+        if s < elems && g < a.len() {
+            v[j] = core::mem::MaybeUninit::new(a[g]);
+        }
+        j += 1;
+    }
+    v
+}
+
+/// No prefetched elements (before a loop whose first trip has none).
+#[inline(always)]
+#[must_use]
+pub fn cache_nothing<T: Copy>() -> [core::mem::MaybeUninit<T>; 2] {
+    [core::mem::MaybeUninit::uninit(); 2]
+}
+
+/// Stores the elements [`cache_prefetch`] loaded for the window at `a[first]` (`len` is
+/// `a.len()`) into its place in shared memory. The caller puts the barrier after the stores.
+///
+/// # Safety
+/// `v` comes from `cache_prefetch(a, first, elems)` with the same `first` and `elems`, by the
+/// same thread; `place` is a window of at least `elems` elements from [`cache_window`], and
+/// no thread reads it until a barrier.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub unsafe fn cache_store<T: Copy>(len: usize, place: *mut T, v: [core::mem::MaybeUninit<T>; 2], first: usize, elems: usize) {
+    use crate::{block_dim_x, thread_idx_x};
+    let (tx, step) = (thread_idx_x() as usize, block_dim_x() as usize);
+    let mut j = 0;
+    while j < 2 {
+        let s = tx + j * step;
+        let g = first.wrapping_add(s);
+        if s < elems && g < len {
+            // SAFETY: loaded by `cache_prefetch` under the same condition; `s < elems`, inside
+            // the window; each thread writes its own elements.
+            unsafe { place.add(s).write(v[j].assume_init()) };
+        }
+        j += 1;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

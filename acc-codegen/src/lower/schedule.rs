@@ -416,12 +416,25 @@ impl<'a> Scheduler<'a> {
                 let mut __acc_woff: usize = #start;
             };
             let mut fetches = TokenStream::new();
+            let (mut first_pf, mut stores, mut next_pf) = (TokenStream::new(), TokenStream::new(), TokenStream::new());
+            let mut ahead = quote!(true);
             let mut shown = Vec::new();
-            for (w, win) in staged.iter().zip(&wins) {
+            for (j, (w, win)) in staged.iter().zip(&wins).enumerate() {
                 let (a, span) = (&w.array, (w.hi - w.lo) as usize);
                 let lo = proc_macro2::Literal::i64_suffixed(w.lo);
+                let pf = format_ident!("__acc_pf{}_{}", n, j);
                 places.extend(quote!(let #win = #dev::cache_window(&*#a, __acc_bdx + #span, &mut __acc_woff);));
                 fetches.extend(quote!(#dev::cache_fetch(&*#a, #win, __acc_bi.wrapping_add((#lo) as usize), __acc_bdx + #span);));
+                ahead.extend(quote!(&& #span <= __acc_bdx));
+                first_pf.extend(quote! {
+                    let mut #pf = if __acc_ahead && #base < #total_id {
+                        #dev::cache_prefetch(&*#a, __acc_bi.wrapping_add((#lo) as usize), __acc_bdx + #span)
+                    } else {
+                        #dev::cache_nothing()
+                    };
+                });
+                stores.extend(quote!(#dev::cache_store(#a.len(), #win, #pf, __acc_bi.wrapping_add((#lo) as usize), __acc_bdx + #span);));
+                next_pf.extend(quote!(#pf = #dev::cache_prefetch(&*#a, __acc_bi.wrapping_add(#stride).wrapping_add((#lo) as usize), __acc_bdx + #span);));
                 self.cached.push((a.clone(), span));
                 let show = |c: i64| match c {
                     0 => format!("{var}"),
@@ -432,24 +445,43 @@ impl<'a> Scheduler<'a> {
             }
             // info: the windows.
             self.notes.0[note_at].text.push_str(&format!(
-                "; cache!: {} staged in shared memory, shared by the block's threads: each trip of the block fetches them in parallel (clamped to the arrays), a barrier, then the trip reads them there with no range check (references proved inside at compile time), a barrier ends the trip",
+                "; cache!: {} staged in shared memory, shared by the block's threads: each trip of the block fetches them in parallel (clamped to the arrays; a window of at most 2 x blockDim.x elements loaded into registers a trip ahead), a barrier, then the trip reads them there with no range check (references proved inside at compile time), a barrier ends the trip",
                 shown.join(", ")
             ));
+            // A window of at most two elements per thread is fetched a trip ahead: each thread
+            // loads the next trip's elements into registers before this trip's body, and
+            // stores them after its end barrier (the loads in flight while the trip computes).
+            // `__acc_bi`: the loop variable's value at the trip's first iteration (step 1).
             quote! {
                 #places
+                let __acc_ahead: bool = #ahead;
                 let mut #base = #bpart;
+                let mut __acc_bi: usize = {
+                    let #k: usize = #base;
+                    #bind
+                    #var as usize
+                };
+                #first_pf
                 while #base < #total_id {
                     let #active_id = #base + #tpart < #total_id;
                     let #k = if #active_id { #base + #tpart } else { #base };
                     #bind
-                    let __acc_bi: usize = (#var as usize).wrapping_sub(if #active_id { #tpart } else { 0usize });
-                    #fetches
+                    if __acc_ahead {
+                        #stores
+                    } else {
+                        #fetches
+                    }
                     #dev::sync_threads();
+                    let __acc_next: usize = #base + #stride;
+                    if __acc_ahead && __acc_next < #total_id {
+                        #next_pf
+                    }
                     if #active_id {
                         #body_code
                     }
                     #dev::sync_threads();
-                    #base += #stride;
+                    #base = __acc_next;
+                    __acc_bi = __acc_bi.wrapping_add(#stride);
                 }
             }
         } else if uniform {
