@@ -151,6 +151,9 @@ struct Launchable {
     kernel: Kernel,
     /// The name the entry was made for (the key holds only its address).
     name: Box<str>,
+    /// By threads per block, for blocks larger than `kernel` can hold: the kernel compiled for
+    /// that block (`None`: even then it holds fewer threads, and the block shrinks).
+    for_block: Vec<(u32, Option<Kernel>)>,
     /// One full wave of blocks (every multiprocessor at its occupancy limit), by threads per
     /// block.
     waves: Vec<(u32, u32)>,
@@ -311,15 +314,17 @@ pub fn max_default_grid(cuda: &CudaBackend) -> usize {
 /// The module of the PTX text `ptx` on `cuda`, loaded once per process: the PTX is a
 /// `'static` text (embedded by `include_str!`), so its address identifies it, and hashing it
 /// on every launch would cost more than the launch.
-fn module(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str) -> Arc<Module> {
-    static MODULES: Mutex<Vec<(u64, usize, Arc<Module>)>> = Mutex::new(Vec::new());
+/// `block_threads` > 0: the module compiled for blocks of that many threads
+/// ([`CudaBackend::load_ptx_for_block`]).
+fn module(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str, block_threads: u32) -> Arc<Module> {
+    static MODULES: Mutex<Vec<((u64, usize, u32), Arc<Module>)>> = Mutex::new(Vec::new());
     let mut m = MODULES.lock().unwrap_or_else(|e| e.into_inner());
-    let key = (cuda.id(), ptx.as_ptr() as usize);
-    if let Some((_, _, module)) = m.iter().find(|(b, p, _)| (*b, *p) == key) {
+    let key = (cuda.id(), ptx.as_ptr() as usize, block_threads);
+    if let Some((_, module)) = m.iter().find(|(k, _)| *k == key) {
         return module.clone();
     }
-    let module = cuda.load_ptx(ptx).unwrap_or_else(|e| panic!("acc: {region}: cannot load the kernels' PTX: {e}"));
-    m.push((key.0, key.1, module.clone()));
+    let module = cuda.load_ptx_for_block(ptx, block_threads).unwrap_or_else(|e| panic!("acc: {region}: cannot load the kernels' PTX: {e}"));
+    m.push((key, module.clone()));
     module
 }
 
@@ -348,16 +353,44 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
                 // The module of the package's PTX that defines the kernel (acc-build may
                 // write several, see `ptx_modules`).
                 let ptx = crate::ptx_modules::module_of(ptx, name);
-                let module = module(cuda, region, ptx);
+                let module = module(cuda, region, ptx, 0);
                 let kernel = cuda.kernel(&module, name, most_shared).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}`: {e}")).with_params_from(ptx);
-                kernels.insert(key, Launchable { kernel, name: name.into(), waves: Vec::new() });
+                kernels.insert(key, Launchable { kernel, name: name.into(), for_block: Vec::new(), waves: Vec::new() });
                 kernels.get_mut(&key).expect("just inserted")
             }
         };
-        // A kernel that needs many registers holds fewer threads per block than the clauses
-        // ask for: fewer workers first, then a shorter vector (OpenACC lets the
-        // implementation use less than asked for the target's limits).
-        let geom = &entry_geometry(geom, entry.kernel.max_threads());
+        // A kernel that needs more registers per thread than the block the clauses ask for
+        // leaves holds fewer threads per block. Where the outermost loop holds worker or
+        // vector loops (its trips are shared by the block's threads), the kernel is compiled
+        // again for that block (the compiler keeps fewer registers, as nvcc does under
+        // `__launch_bounds__`): with the block shrunk instead, the papers'
+        // `num_workers(8), vector_length(128)` kernels of 72-80 registers ran 6 workers, their
+        // worker loops took more trips each, and each block kept fewer loads in flight (on an
+        // H100, 4-byte sums in the vector position 3.7-3.8 -> 2.9-3.0 ms, gang worker vector
+        // 0.33 -> 0.18 ms). A loop over every level (`gang, worker, vector` on one loop)
+        // spreads its trips over whatever block it gets, and its kernel keeps its registers:
+        // the same line's sums ran at 0.115 ms with 640-thread blocks, at 0.16 ms compiled for
+        // 1024 threads (registers spilled in the unrolled rounds). Otherwise, and where even
+        // the recompiled kernel holds fewer threads: fewer workers first, then a shorter
+        // vector (OpenACC lets the implementation use less than asked for the target's
+        // limits).
+        let block = geom.block();
+        let shares_trips = geom.per_trip.0 || geom.per_trip.1;
+        let kernel = if block <= entry.kernel.max_threads() || !shares_trips {
+            &entry.kernel
+        } else {
+            if !entry.for_block.iter().any(|(b, _)| *b == block) {
+                let ptx = crate::ptx_modules::module_of(ptx, name);
+                let module = module(cuda, region, ptx, block);
+                let k = cuda.kernel(&module, name, most_shared).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}`: {e}")).with_params_from(ptx);
+                entry.for_block.push((block, (k.max_threads() > entry.kernel.max_threads()).then_some(k)));
+            }
+            match entry.for_block.iter().find(|(b, _)| *b == block) {
+                Some((_, Some(k))) => k,
+                _ => &entry.kernel,
+            }
+        };
+        let geom = &entry_geometry(geom, kernel.max_threads());
         let (bx, by) = geom.block_xy();
         let shared = if geom.group_locals { GROUP_LOCALS_SHARED } else { 16 * geom.block().max(32) };
         let grid = if geom.serial {
@@ -371,8 +404,7 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
                 None => {
                     // One full wave (every multiprocessor at its occupancy limit): it depends
                     // on the kernel and block only; capped by the iterations below.
-                    let module = module(cuda, region, crate::ptx_modules::module_of(ptx, name));
-                    let w = cuda.default_grid(&module, name, block, shared, usize::MAX / 2).unwrap_or(1).max(1);
+                    let w = cuda.default_grid(kernel.module(), name, block, shared, usize::MAX / 2).unwrap_or(1).max(1);
                     entry.waves.push((block, w));
                     w
                 }
@@ -385,7 +417,7 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
         cfg.queue = queue;
         LAST_QUEUE.set(queue);
         let timer = profile::launch_begin_on(region, profile::Track::of(cuda, queue));
-        cuda.launch_kernel(&entry.kernel, cfg, args, Some(region)).unwrap_or_else(|e| match e {
+        cuda.launch_kernel(kernel, cfg, args, Some(region)).unwrap_or_else(|e| match e {
             // The panic's own text names the kernel and the user's file:line.
             crate::cuda::CudaError::KernelPanic { .. } => fail(format!("acc: {region}: {e}")),
             e => fail(format!("acc: {region}: kernel `{name}` failed on {}: {e}", cuda.name())),
