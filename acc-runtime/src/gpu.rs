@@ -317,7 +317,9 @@ pub fn max_default_grid(cuda: &CudaBackend) -> usize {
 /// `block_threads` > 0: the module compiled for blocks of that many threads
 /// ([`CudaBackend::load_ptx_for_block`]).
 fn module(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str, block_threads: u32) -> Arc<Module> {
-    static MODULES: Mutex<Vec<((u64, usize, u32), Arc<Module>)>> = Mutex::new(Vec::new());
+    /// The backend, the PTX text's address, the block size compiled for.
+    type Key = (u64, usize, u32);
+    static MODULES: Mutex<Vec<(Key, Arc<Module>)>> = Mutex::new(Vec::new());
     let mut m = MODULES.lock().unwrap_or_else(|e| e.into_inner());
     let key = (cuda.id(), ptx.as_ptr() as usize, block_threads);
     if let Some((_, module)) = m.iter().find(|(k, _)| *k == key) {
