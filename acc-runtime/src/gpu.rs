@@ -377,8 +377,7 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
         // vector (OpenACC lets the implementation use less than asked for the target's
         // limits).
         let block = geom.block();
-        let shares_trips = geom.per_trip.0 || geom.per_trip.1;
-        let kernel = if block <= entry.kernel.max_threads() || !shares_trips {
+        let kernel = if !compiles_for_block(geom, entry.kernel.max_threads()) {
             &entry.kernel
         } else {
             if !entry.for_block.iter().any(|(b, _)| *b == block) {
@@ -429,6 +428,13 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
     })
 }
 
+/// Whether a kernel that holds at most `max_threads` threads a block is compiled again for
+/// `geom`'s block (see `launch`): the block is larger, and the outermost loop's trips are
+/// shared by the block's lanes or workers.
+fn compiles_for_block(geom: &Geometry, max_threads: u32) -> bool {
+    geom.block() > max_threads && (geom.per_trip.0 || geom.per_trip.1)
+}
+
 /// `geom` with a block of at most `max_threads` threads.
 fn entry_geometry(geom: &Geometry, max_threads: u32) -> Geometry {
     let (bx, by) = geom.block_xy();
@@ -465,4 +471,35 @@ pub fn gpu_ready(region: &'static RegionInfo, if_cond: bool, ptx: &'static str, 
     }
     READY.with(|r| r.borrow_mut().insert(key, true));
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The papers' `num_workers(8), vector_length(128)`, an outermost loop of 64 trips.
+    fn papers(per_trip: (bool, bool)) -> Geometry {
+        Geometry::new(64, 0, 128, false).workers(8, true).per_trip(per_trip.0, per_trip.1)
+    }
+
+    #[test]
+    fn a_nest_whose_block_shares_trips_gets_its_block_compiled_for() {
+        // A gang loop over worker and vector loops, kernel of 80 registers (768 threads).
+        assert!(compiles_for_block(&papers((true, true)), 768));
+        assert!(compiles_for_block(&papers((false, true)), 768));
+        // The kernel holds the block: nothing to compile.
+        assert!(!compiles_for_block(&papers((true, true)), 1024));
+        // One loop over every level: it keeps its registers and gets a smaller block.
+        assert!(!compiles_for_block(&papers((false, false)), 768));
+        assert_eq!(entry_geometry(&papers((false, false)), 640).block_xy(), (128, 5));
+    }
+
+    #[test]
+    fn a_block_too_big_for_the_kernel_loses_workers_first() {
+        assert_eq!(entry_geometry(&papers((true, true)), 768).block_xy(), (128, 6));
+        assert_eq!(entry_geometry(&papers((true, true)), 1024).block_xy(), (128, 8));
+        // A vector longer than the kernel holds: one worker, whole warps.
+        let wide = Geometry::new(64, 0, 1024, false);
+        assert_eq!(entry_geometry(&wide, 600).block_xy(), (576, 1));
+    }
 }
