@@ -78,7 +78,7 @@ for log in sorted(glob.glob(os.path.join(work, "*.log"))):
         cell[1] += sum(int(x) for x in re.findall(r"test result: \w+\. (\d+) passed", text))
         continue
     m = re.search(r"ERROR SUMMARY: (\d+) error", text) or re.search(r"RACECHECK SUMMARY: \d+ hazards? displayed \((\d+) error", text)
-    # A kernel panic is a trap (acc_device::panic), and the launch then fails: both are the
+    # A trap (a kernel of a module without acc's panic record) fails the launch: both are the
     # deliberate outcome of the kernel-panic tests, counted apart, never as clean or as errors.
     traps = text.count("Trace/breakpoint trap")
     traps += len(re.findall(r"CUDA_ERROR_LAUNCH_FAILED", text)) if traps else 0

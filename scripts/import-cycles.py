@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The import graph of acc-runtime's modules, and its cycles (issue 13: the runtime layers one
-way). Exits 1 when a cycle is found.
+"""The import graph of a crate's modules (acc-runtime's by default), and its cycles (issue 13:
+the runtime and the compiler layer one way). Exits 1 when a cycle is found, or an edge goes
+down the `--layers` order.
 
 A module is a file under acc-runtime/src (`data/mod.rs` is `data`, `cuda/memory.rs` is
 `cuda::memory`) or an inline `mod name { .. }` in one (`devices::tests`). An edge `a -> b`
@@ -11,7 +12,12 @@ names the module it comes from. A module's edges to its own submodules (declarin
 re-exporting from them) and a submodule's to its parent are what nesting is, and do not
 count; nor does the crate root, the facade that re-exports the rest.
 
-Usage: python3 scripts/import-cycles.py [--graph] [SRC_DIR]
+`--layers=A,B:C:D` (bottom first, `:` between layers, `,` between the modules of one layer)
+also requires each edge to go from a module to one in its own layer or a lower one: a module
+belongs to the layer naming it or its nearest parent (`front` holds `front::model`); modules
+of no layer are not checked.
+
+Usage: python3 scripts/import-cycles.py [--graph] [--layers=..] [SRC_DIR]
 """
 
 import os
@@ -217,6 +223,26 @@ def name(m):
     return "::".join(m)
 
 
+def layer_of(m, layers):
+    """The index of the layer that names `m` or its nearest parent, `None` if none does."""
+    for k in range(len(m), 0, -1):
+        for i, layer in enumerate(layers):
+            if name(m[:k]) in layer:
+                return i
+    return None
+
+
+def upward(edges, layers):
+    """The edges from a module to one of a higher layer."""
+    out = []
+    for m in sorted(edges):
+        for t in sorted(edges[m]):
+            a, b = layer_of(m, layers), layer_of(t, layers)
+            if a is not None and b is not None and b > a:
+                out.append((m, t))
+    return out
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     src = args[0] if args else SRC
@@ -230,8 +256,15 @@ def main():
         for m in c:
             inner = sorted(name(t) for t in edges[m] if t in c)
             print(f"  {name(m)} -> {', '.join(inner)}")
-    print(f"import-cycles: {len(found)} cycle(s) among {len(edges)} modules of {src}")
-    sys.exit(1 if found else 0)
+    bad = []
+    for a in sys.argv[1:]:
+        if a.startswith("--layers="):
+            layers = [set(group.split(",")) for group in a[len("--layers="):].split(":")]
+            bad = upward(edges, layers)
+            for m, t in bad:
+                print(f"import against the layers: {name(m)} -> {name(t)}")
+    print(f"import-cycles: {len(found)} cycle(s), {len(bad)} import(s) against the layers, among {len(edges)} modules of {src}")
+    sys.exit(1 if found or bad else 0)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ python3 tests/gen/matrix.py --check
 python3 tests/gen/reductions.py --check
 python3 tests/gen/nested_reductions.py --check
 python3 tests/gen/loops.py --check
+python3 tests/gen/schedules.py --check
 python3 tests/gen/atomics.py --check
 python3 tests/gen/papers.py --check
 # The differential tester's programs (difftest/, run by `cargo test --workspace` below with the
@@ -18,6 +19,9 @@ python3 tests/gen/papers.py --check
 python3 tests/gen/difftest.py --check
 # The runtime layers one way (issue 13): no import cycle among acc-runtime's modules.
 python3 scripts/import-cycles.py
+# So does the compiler: syntax and error collection, then front (parse, model), check, the
+# schedule report, lower; no cycle, and no import from a layer to one above it.
+python3 scripts/import-cycles.py acc-codegen/src --layers=syntax,report:front:check:info:lower
 cargo test --workspace
 # The papers' reduction testsuite bench (benches/papers.rs, its regions generated above) on the
 # host backend at a small size, every result checked (the GPU run: scripts/gpu-papers.sh).

@@ -6,6 +6,10 @@
 
 static PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/acc_kernels.ptx"));
 
+/// A block barrier as acc-device's `sync_threads` writes it (a barrier that counts the threads
+/// arriving, so that a block that lost a thread to a kernel panic stops there).
+const BARRIER: &str = "barrier.red.popc.u32";
+
 /// The text of kernel `name`, from its `.entry` line to its closing brace.
 fn entry(name: &str) -> &'static str {
     let start = PTX.find(&format!(".entry {name}(")).unwrap_or_else(|| panic!("no .entry {name} in the PTX"));
@@ -44,7 +48,7 @@ fn dot_reduces_in_registers_and_shared_memory_without_spills() {
     let k = entry("acc_examples_02_dot_rs_l4_dot_0");
     assert!(!k.contains(".local"), "no local memory in dot:\n{k}");
     assert!(k.contains("shfl.sync"), "warp shuffles in the block reduction:\n{k}");
-    assert!(k.contains("bar.sync"), "a barrier between the warps' partials:\n{k}");
+    assert!(k.contains(BARRIER), "a barrier between the warps' partials:\n{k}");
     assert!(k.contains("ld.global.nc"), "read-only loads:\n{k}");
 }
 
@@ -92,11 +96,11 @@ fn trips_that_share_nothing_meet_no_barrier() {
     let k = papers_kernel("gang_add_i32");
     let lines: Vec<&str> = k.lines().map(str::trim_start).collect();
     let last_mem = lines.iter().rposition(|l| l.starts_with("ld.global.nc") || l.starts_with("st.global.b32")).expect("the copy");
-    let first_bar = lines.iter().position(|l| l.starts_with("bar.sync")).expect("the block reduction's barriers");
+    let first_bar = lines.iter().position(|l| l.contains(BARRIER)).expect("the block reduction's barriers");
     assert!(first_bar > last_mem, "no barrier before the loop's last load or store:\n{k}");
     // And where the trips share memory (the matrix's phases: a leader's store read by all), the
     // barriers stay.
-    assert!(entry(&phases_kernel()).matches("bar.sync").count() >= 2);
+    assert!(entry(&phases_kernel()).matches(BARRIER).count() >= 2);
 }
 
 #[test]
@@ -107,7 +111,7 @@ fn worker_vector_schedule_uses_both_thread_dimensions_and_shared_memory() {
     assert!(k.contains("%tid.y") && k.contains("%ntid.y"), "workers are threadIdx.y:\n{k}");
     assert!(k.contains("%tid.x"), "vector lanes are threadIdx.x:\n{k}");
     assert!(k.contains(".shared"), "the vector reduction's shared memory:\n{k}");
-    assert!(k.contains("bar.sync"), "barriers of the vector reduction (rows wider than a warp):\n{k}");
+    assert!(k.contains(BARRIER), "barriers of the vector reduction (rows wider than a warp):\n{k}");
     assert!(k.contains("shfl.sync"), "warp shuffles of the vector reduction:\n{k}");
     assert!(!k.contains(".local"), "no local memory in matmul:\n{k}");
 }
@@ -117,7 +121,7 @@ fn code_between_loops_runs_in_phases() {
     // The matrix's `phases` region: a store by each gang's leader, then a barrier, then every
     // thread reads the stored value.
     let k = entry(&phases_kernel());
-    assert!(k.matches("bar.sync").count() >= 2, "barriers between the phases:\n{k}");
+    assert!(k.matches(BARRIER).count() >= 2, "barriers between the phases:\n{k}");
     assert!(k.contains(".shared"), "shared memory for the worker and vector reductions:\n{k}");
 }
 
@@ -238,4 +242,45 @@ fn each_file_of_regions_has_modules_of_its_own() {
             assert_eq!(m.matches(".entry ").count(), m.matches(&own).count(), "{file}'s module holds other files' kernels");
         }
     }
+}
+
+/// The kernel of region `name` in tests/semantics_schedules.rs (named by its attribute's line).
+fn schedules_kernel(name: &str) -> &'static str {
+    let src = include_str!("semantics_schedules.rs");
+    let line = src.lines().position(|l| l.trim_start().starts_with(&format!("fn {name}(a:"))).unwrap_or_else(|| panic!("no region {name}")) as u32;
+    let full = format!("acc_tests_semantics_schedules_rs_l{line}_{name}_0");
+    let at = PTX.find(&format!(".entry {full}(")).unwrap_or_else(|| panic!("no kernel {full} in the PTX"));
+    entry(&PTX[at + ".entry ".len()..at + ".entry ".len() + full.len()])
+}
+
+#[test]
+fn bare_kernels_nests_spread_over_two_and_three_dimensional_grids() {
+    // Every kernel's panic record reads %tid.* and %ctaid.* in x, y and z; the grid-stride loops
+    // of a dimension read its sizes, %ntid (blockDim) and %nctaid (gridDim).
+    // Two loops: the inner on x (coalesced), the outer on blockIdx.y / threadIdx.y.
+    let k = schedules_kernel("two_bare");
+    for reg in ["%ctaid.y", "%tid.y", "%nctaid.y", "%ntid.y", "%nctaid.x"] {
+        assert!(k.contains(reg), "a bare 2-D kernels nest reads {reg}:\n{k}");
+    }
+    assert!(!k.contains("%nctaid.z") && !k.contains("%ntid.z"), "no z dimension in a 2-D nest:\n{k}");
+    assert!(!k.contains("bar.sync") && !k.contains(".local"), "no barrier and no local memory in a 2-D nest:\n{k}");
+    // Three loops: z too.
+    for name in ["three_bare", "three_tile_8x4x2"] {
+        let k = schedules_kernel(name);
+        for reg in ["%nctaid.z", "%ntid.z", "%nctaid.y", "%ntid.y"] {
+            assert!(k.contains(reg), "{name} reads {reg}:\n{k}");
+        }
+    }
+    // OpenUH's gv-gv (both loops on a grid and a block dimension), `tile`, and the matrix
+    // product's (i, j) on y and x (k in order).
+    for name in ["two_gv_gv", "two_tile_32x8", "matmul"] {
+        let k = schedules_kernel(name);
+        assert!(k.contains("%nctaid.y") && k.contains("%ntid.y"), "{name} spreads over gridDim.y and blockDim.y:\n{k}");
+    }
+    // g-gv-v: the middle loop on blockIdx.y * blockDim.y + threadIdx.y, no z.
+    let k = schedules_kernel("three_g_gv_v");
+    assert!(k.contains("%nctaid.y") && k.contains("%ntid.y") && !k.contains("%ntid.z") && !k.contains("%nctaid.z"), "g-gv-v:\n{k}");
+    // g-v: one-dimensional (blockIdx.x, threadIdx.x).
+    let k = schedules_kernel("two_g_v");
+    assert!(!k.contains("%nctaid.y") && !k.contains("%ntid.y"), "g-v is one-dimensional:\n{k}");
 }

@@ -1,15 +1,19 @@
-//! Device faults (DESIGN §4.5, issue 16). A kernel that panics, or one that faults without
-//! acc's panic record (a launch failure), ends its CUDA context, and the CUDA driver keeps such
-//! a context unusable until the process ends (a reset of the primary context does not bring it
-//! back: retaining it again fails with `CUDA_ERROR_LAUNCH_FAILED`, seen on H200s with CUDA
-//! 13; nor can another GPU be opened after it). acc reports it once, naming the data that
-//! lived only on the device (now lost); later uses of that device are panics saying why, and
-//! regions go on on the host device. Out of device memory is a panic naming the region and the bytes asked, with nothing
-//! leaked and the next region working on the same device.
+//! Device faults (DESIGN §4.5, issue 16). A kernel that panics ends only its panicking thread
+//! (the rest of the launch runs on, and a block with a thread gone stops at its next
+//! barrier): the region's call panics with the user's `file:line`, its data regions copy
+//! back as they unwind, and the device goes on: its present data, its queues and later
+//! regions work as on the host backend, where a panicking region is an ordinary panic.
 //!
-//! On a GPU each fault runs in a child process of its own (this binary again, on one test), so
-//! that the device stays usable for the other tests. On the host backend a panicking region is
-//! an ordinary panic: nothing is lost and later regions run there.
+//! A kernel that faults without acc's panic record (a launch failure: an illegal address)
+//! ends its CUDA context, and the CUDA driver keeps such a context unusable until the process
+//! ends (a reset of the primary context does not bring it back: retaining it again fails with
+//! `CUDA_ERROR_LAUNCH_FAILED`, seen on H200s with CUDA 13; nor can another GPU be opened after
+//! it). acc reports it once, naming the data that lived only on the device (now lost); later
+//! uses of that device are panics saying why, and regions go on on the host device, when the
+//! program selects it. That test runs in a child process of its own (this binary again, on
+//! one test), so that the device stays usable for the other tests. Out of device memory is a
+//! panic naming the region and the bytes asked, with nothing leaked and the next region
+//! working on the same device.
 
 mod common;
 use common::*;
@@ -30,21 +34,24 @@ fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_default()
 }
 
+#[cfg(feature = "cuda")]
 /// Runs `body`: here on the host backend, in a child process (this binary on test `name`) on
-/// a GPU, whose output is printed here.
-fn isolated(name: &str, body: fn()) {
+/// a GPU, whose output is printed here. Returns the child's standard error, if it ran one.
+fn isolated(name: &str, body: fn()) -> Option<String> {
     if on_host() || std::env::var_os("ACC_RECOVERY_CHILD").is_some() {
         body();
-        return;
+        return None;
     }
     let out = std::process::Command::new(std::env::current_exe().unwrap())
         .args(["--exact", name, "--nocapture", "--test-threads=1"])
         .env("ACC_RECOVERY_CHILD", "1")
         .output()
         .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
     println!("{}", String::from_utf8_lossy(&out.stdout));
-    eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+    eprintln!("{err}");
     assert!(out.status.success(), "child {name} failed");
+    Some(err)
 }
 
 #[acc::parallel(present(a))]
@@ -81,6 +88,21 @@ fn sum(a: &[u64]) -> u64 {
     s
 }
 
+/// Row sums through an index, a worker-vector reduction per gang: a kernel with barriers and
+/// warp shuffles, where a panicking thread leaves the others of its block behind.
+#[acc::parallel(num_workers(4), vector_length(32))]
+fn row_sums(m: &[u64], idx: &[usize], out: &mut [u64]) {
+    #[acc::r#loop(gang)]
+    for r in 0..out.len() {
+        let mut s = 0u64;
+        #[acc::r#loop(worker, vector, reduction(+: s))]
+        for j in 0..256 {
+            s += m[idx[r * 256 + j]];
+        }
+        out[r] = s;
+    }
+}
+
 #[acc::parallel(copy(small), create(big))]
 fn touch(small: &mut [u64], big: &mut [u8]) {
     #[acc::r#loop(gang, vector)]
@@ -89,21 +111,89 @@ fn touch(small: &mut [u64], big: &mut [u8]) {
     }
 }
 
-/// After the fault: the data that lived only on the device is gone from the present table,
-/// its host copy as it was at its last transfer.
-fn check_lost(msg: &str, keep: &[u64], before: &[u64]) {
-    if on_host() {
-        return;
+/// The region's call panics with the kernel's message and the region's name.
+fn expect_panic(what: &str, f: impl FnOnce()) -> String {
+    let e = catch_unwind(AssertUnwindSafe(f)).expect_err(what);
+    panic_message(&*e)
+}
+
+/// A kernel panic in a synchronous region, then another one: each is reported with its own
+/// index (the device's record is cleared after each), the data present before stays present
+/// with its device copy, the region's `copy` data came back as the kernel left it, and later
+/// regions run on the same device.
+#[test]
+fn kernel_panic_leaves_the_device_usable() {
+    let _g = serial();
+    let mut keep = vec_of(5000, |i| i as u64);
+    let before = keep.clone();
+    acc::enter_data!(copyin(keep));
+    double_present(&mut keep); // only the device copy is doubled (on a GPU)
+    let a = vec_of(1000, |i| i as u64);
+    for bad in [500usize, 7] {
+        let idx = vec_of(1000, |i| if i == bad { (1 << 20) + bad } else { i });
+        let mut c = vec![0u64; 1000];
+        let msg = expect_panic("out of bounds", || gather(&a, &idx, &mut c));
+        assert!(msg.contains(&format!("index out of bounds: the len is 1000 but the index is {}", (1 << 20) + bad)), "{msg}");
+        assert!(on_host() || (msg.contains("region `gather`") && msg.contains("tests/semantics_recovery.rs:")), "{msg}");
     }
-    // The device the test ran on: `ACC_DEVICE_NUM` (the suite script spreads binaries over GPUs).
-    let num = std::env::var("ACC_DEVICE_NUM").unwrap_or_else(|_| "0".into());
-    assert!(msg.contains(&format!("nvidia device {num} is lost: a kernel trapped or faulted")), "{msg}");
-    assert!(msg.contains("regions can go on on the host device"), "{msg}");
-    // Listed in the present table's order (by address), which is not the order of entry.
-    let lost = msg.split("the device copies of ").nth(1).and_then(|l| l.split(" are lost").next()).unwrap_or_else(|| panic!("{msg}"));
-    assert!(lost.contains("`keep` ("), "{msg}");
-    assert!(!acc::is_present(keep), "lost data is no longer present");
-    assert_eq!(keep, before, "the host copy holds its last transfer");
+    assert!(acc::is_present(&keep), "present data stays present");
+    acc::update!(host(keep));
+    assert_eq!(keep, before.iter().map(|x| 2 * x).collect::<Vec<_>>(), "its device copy is intact");
+    acc::exit_data!(delete(keep));
+    regions_run();
+}
+
+/// A kernel panic in a kernel with barriers and warp shuffles (a worker-vector reduction): the
+/// panicking thread's block stops at its next barrier instead of waiting for it; the call
+/// reports the panic, and the same kernel then runs right.
+#[test]
+fn kernel_panic_with_barriers_leaves_the_device_usable() {
+    let _g = serial();
+    let rows = 40;
+    let m = vec_of(256, |i| i as u64);
+    let mut out = vec![0u64; rows];
+    let mut idx = vec_of(rows * 256, |i| i % 256);
+    idx[17 * 256 + 100] = 256; // one thread of row 17's block
+    let msg = expect_panic("out of bounds", || row_sums(&m, &idx, &mut out));
+    assert!(msg.contains("index out of bounds: the len is 256 but the index is 256"), "{msg}");
+    assert!(on_host() || msg.contains("region `row_sums`"), "{msg}");
+    idx[17 * 256 + 100] = 100;
+    row_sums(&m, &idx, &mut out);
+    assert_eq!(out, vec![255 * 256 / 2; rows]);
+    regions_run();
+}
+
+/// A kernel panic on an async queue, reported by the wait with the region's name; the queue,
+/// a `Mirror` and data present before work on.
+#[test]
+fn async_kernel_panic_reported_at_wait() {
+    let _g = serial();
+    let keep = vec_of(3000, |i| 7 * i as u64);
+    acc::enter_data!(copyin(keep));
+    let mut m = acc::Mirror::new(vec![1u64; 64]);
+    let a = vec_of(1000, |i| i as u64);
+    let idx = vec_of(1000, |i| if i == 10 { 5000 } else { i });
+    let mut c = vec![0u64; 1000];
+    let msg = expect_panic("out of bounds on queue 2", || {
+        acc::data!(copyin(a, idx), create(c) {
+            gather_async(&a, &idx, &mut c, 2);
+            acc::wait(2);
+        })
+    });
+    assert!(msg.contains("index out of bounds: the len is 1000 but the index is 5000"), "{msg}");
+    assert!(on_host() || msg.contains("gather_async"), "{msg}");
+    let idx = vec_of(1000, |i| 999 - i);
+    acc::data!(copyin(a, idx), copyout(c) {
+        gather_async(&a, &idx, &mut c, 2);
+        acc::wait(2);
+    });
+    assert_eq!(c, vec_of(1000, |i| 999 - i as u64), "queue 2 works on");
+    m.update_host();
+    assert_eq!(m[63], 1);
+    assert!(acc::is_present(&keep));
+    acc::exit_data!(delete(keep));
+    drop(m);
+    regions_run();
 }
 
 fn regions_run() {
@@ -117,6 +207,7 @@ fn regions_run() {
     assert_eq!(c, vec_of(1000, |i| 999 - i as u64));
 }
 
+#[cfg(feature = "cuda")]
 /// After the fault: the lost device refuses regions, saying why; the host device runs them. A
 /// GPU opened before the fault (`other`: a thread on GPU 1 ran a region) and one opened after
 /// it: CUDA refuses every device of a process once one faulted (seen with CUDA 13), so a
@@ -154,6 +245,7 @@ fn after_fault(other: Option<std::thread::JoinHandle<()>>) {
     println!("after the fault: regions ran on the host device");
 }
 
+#[cfg(feature = "cuda")]
 /// With two GPUs, a thread that opens GPU 1 and runs a region there before the fault, then
 /// waits for `go` to run another one after it.
 fn open_other_gpu() -> (Option<std::thread::JoinHandle<()>>, Option<std::sync::mpsc::Sender<()>>) {
@@ -176,73 +268,11 @@ fn open_other_gpu() -> (Option<std::thread::JoinHandle<()>>, Option<std::sync::m
     (Some(h), Some(go))
 }
 
-fn kernel_panic_body() {
-    let (other, go) = open_other_gpu();
-    let mut keep = vec_of(5000, |i| i as u64);
-    let before = keep.clone();
-    acc::enter_data!(copyin(keep));
-    double_present(&mut keep); // only the device copy is doubled
-    let a = vec_of(1000, |i| i as u64);
-    let idx = vec_of(1000, |i| if i == 500 { 1 << 20 } else { i });
-    let mut c = vec![0u64; 1000];
-    let e = catch_unwind(AssertUnwindSafe(|| gather(&a, &idx, &mut c))).expect_err("out of bounds");
-    let msg = panic_message(&*e);
-    assert!(msg.contains("index out of bounds"), "{msg}");
-    assert!(on_host() || msg.contains("region `gather`"), "{msg}");
-    check_lost(&msg, &keep, &before);
-    if let Some(go) = go {
-        go.send(()).unwrap();
-    }
-    after_fault(other);
-}
-
-/// A kernel panic in a synchronous region.
-#[test]
-fn kernel_panic_reports_lost_data() {
-    let _g = serial();
-    isolated("kernel_panic_reports_lost_data", kernel_panic_body);
-}
-
-fn async_panic_body() {
-    let keep = vec_of(3000, |i| 7 * i as u64);
-    let before = keep.clone();
-    acc::enter_data!(copyin(keep));
-    let mut m = acc::Mirror::new(vec![1u64; 64]);
-    let a = vec_of(1000, |i| i as u64);
-    let idx = vec_of(1000, |i| if i == 10 { 5000 } else { i });
-    let mut c = vec![0u64; 1000];
-    let r = catch_unwind(AssertUnwindSafe(|| {
-        acc::data!(copyin(a, idx), create(c) {
-            gather_async(&a, &idx, &mut c, 2);
-            acc::wait(2);
-        })
-    }));
-    let msg = panic_message(&*r.expect_err("out of bounds on queue 2"));
-    assert!(msg.contains("index out of bounds"), "{msg}");
-    check_lost(&msg, &keep, &before);
-    if !on_host() {
-        assert!(msg.contains("`Mirror` (512 B)"), "{msg}");
-        let e = catch_unwind(AssertUnwindSafe(|| m.update_host())).expect_err("the mirror's data is lost");
-        assert!(panic_message(&*e).contains("no longer on nvidia device 0"), "{}", panic_message(&*e));
-    } else {
-        m.update_host();
-    }
-    drop(m); // quietly: its data went with the device
-    after_fault(None);
-}
-
-/// A kernel panic on an async queue, reported by the wait; a `Mirror` whose data was lost says
-/// so when used, and drops quietly.
-#[test]
-fn async_kernel_panic_reported_at_wait() {
-    let _g = serial();
-    isolated("async_kernel_panic_reported_at_wait", async_panic_body);
-}
-
 #[cfg(feature = "cuda")]
 fn launch_failure_body() {
     use acc::cuda::{KernelArgs, LaunchConfig};
     const PTX: &str = ".version 7.0\n.target sm_70\n.address_size 64\n\n.visible .entry acc_store_null()\n{\n\t.reg .b64 %rd<2>;\n\t.reg .b32 %r<2>;\n\tmov.u64 %rd1, 0;\n\tmov.u32 %r1, 1;\n\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n";
+    let (other, go) = open_other_gpu();
     let keep = vec_of(2048, |i| i as u64);
     acc::enter_data!(copyin(keep));
     let cuda = acc::devices::cuda_backend().expect("the CUDA backend");
@@ -250,8 +280,11 @@ fn launch_failure_body() {
     let e = cuda.launch(&module, "acc_store_null", LaunchConfig::linear(1, 1), &mut KernelArgs::new()).expect_err("a fault");
     assert!(e.to_string().contains("CUDA_ERROR_ILLEGAL_ADDRESS"), "{e}");
     drop(cuda);
+    if let Some(go) = go {
+        go.send(()).unwrap();
+    }
     // The next use finds the device lost: reported once on stderr, then refused.
-    after_fault(None);
+    after_fault(other);
     assert!(!acc::is_present(&keep), "lost with the device");
 }
 
@@ -265,7 +298,10 @@ fn launch_failure_reports_lost_data() {
         println!("skipped: about the GPU");
         return;
     }
-    isolated("launch_failure_reports_lost_data", launch_failure_body);
+    let Some(err) = isolated("launch_failure_reports_lost_data", launch_failure_body) else { return };
+    let num = std::env::var("ACC_DEVICE_NUM").unwrap_or_else(|_| "0".into());
+    assert!(err.contains(&format!("nvidia device {num} is lost: a kernel trapped or faulted")), "{err}");
+    assert!(err.contains("the device copies of `keep` (16.0 KiB) are lost"), "{err}");
 }
 
 /// Out of device memory: a panic naming the region, the variable and the bytes asked; what the

@@ -53,7 +53,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use acc_codegen::model::RegionKind;
-use acc_codegen::region::is_acc_path;
+use acc_codegen::syntax::is_acc_path;
 use proc_macro2::{Ident, Punct, Spacing, Span, TokenStream, TokenTree};
 use quote::{quote, ToTokens};
 use syn::ext::IdentExt;

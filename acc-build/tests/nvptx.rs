@@ -77,8 +77,9 @@ fn streaming_kernel_uses_the_read_only_path_and_no_local_memory() {
     assert_eq!(vadd.matches("ld.global.nc.b32").count(), 2, "{vadd}");
     assert_eq!(vadd.matches("st.global.b32").count(), 1, "{vadd}");
     assert!(!vadd.contains(".local"), "{vadd}");
-    // Bounds checks report through the panic record and trap, without calls.
-    assert!(vadd.contains("trap;"));
+    // Bounds checks report through the panic record and end the thread (`exit`; `trap` only
+    // where the host set no record), without calls.
+    assert!(vadd.contains("exit;") && vadd.contains("trap;"), "{vadd}");
     assert!(!vadd.contains("call"), "{vadd}");
     // The grid-stride schedule.
     for reg in ["%ctaid.x", "%ntid.x", "%tid.x", "%nctaid.x"] {
@@ -92,7 +93,7 @@ fn reductions_atomics_and_math_compile_to_their_instructions() {
     let sum = entry(&ptx, "acc_k_sum");
     assert!(sum.contains("ld.global.nc.b64"));
     assert!(sum.contains("shfl.sync.down.b32"));
-    assert!(sum.contains("bar.sync"));
+    assert!(sum.contains("barrier.red.popc.u32"), "the block barrier");
     assert!(sum.contains("bar.red.or.pred"), "last-block finish");
     assert!(sum.contains("gpu_launch_sized_workgroup_mem"));
     let atomics = entry(&ptx, "acc_k_atomics");

@@ -4,8 +4,8 @@
 //! local memory and shared memory from the PTX (`acc-build/src/info.rs`).
 //!
 //! The GPU lowering writes the report as it decides: the hooks are the lines marked
-//! `// info:` in `device.rs` (kernels, one-thread kernels, host control around them, the
-//! order a nest runs in and why, reductions' partials, captures, `cache!`), `schedule.rs`
+//! `// info:` in `lower/device.rs` (kernels, one-thread kernels, host control around them, the
+//! order a nest runs in and why, reductions' partials, captures, `cache!`), `lower/schedule.rs`
 //! (each loop's levels and indices, reductions and where they are combined, the statements a
 //! leader runs and the barriers between phases) and `lib.rs` (data clauses and their
 //! defaults). A refactor that moves a decision moves its hook with it, so the report keeps
@@ -28,8 +28,8 @@
 
 use proc_macro2::Span;
 
-use crate::model::{DataKind, RegionKind, RedOp};
-use crate::region::{Param, ParamKind};
+use crate::front::model::{DataKind, RegionKind, RedOp};
+use crate::front::region::{Param, ParamKind};
 
 /// One line of the report: the user's line it is about, its depth (indentation), its text.
 #[derive(Clone, Debug)]
@@ -129,7 +129,7 @@ impl RegionReport {
 /// `text` with acc's stand-in names as the user wrote them: a method's field `__acc_self_x` is
 /// `self.x`, the variable of a `for _` loop `_`.
 fn user_names(text: &str) -> String {
-    text.replace(crate::method::FIELD_PREFIX, "self.").replace("`__acc_unused`", "`_`")
+    text.replace(crate::front::method::FIELD_PREFIX, "self.").replace("`__acc_unused`", "`_`")
 }
 
 /// The report of the region fn written in `text` (its attribute first), as acc-build makes it
@@ -153,7 +153,7 @@ pub fn report_of_text(kind: RegionKind, text: &str, src: &crate::Source) -> Resu
 /// and the values passed by value.
 pub fn data_notes(notes: &mut Notes, plan: &[(Param, DataKind, Span)], params: &[Param], written: &[proc_macro2::Ident], privates: &[proc_macro2::Ident], default_present: bool) {
     for (p, kind, span) in plan {
-        let name = crate::method::display(&p.ident);
+        let name = crate::front::method::display(&p.ident);
         let why = if written.contains(&p.ident) {
             "clause".to_string()
         } else if privates.contains(&p.ident) {
@@ -174,7 +174,7 @@ pub fn data_notes(notes: &mut Notes, plan: &[(Param, DataKind, Span)], params: &
         notes.add(*span, 0, format!("data: {}({name}){when} [{why}]", kind.name()));
     }
     for p in params.iter().filter(|p| p.kind == ParamKind::Value) {
-        notes.add(p.ident.span(), 0, format!("data: `{}` by value (firstprivate: each thread reads the caller's value)", crate::method::display(&p.ident)));
+        notes.add(p.ident.span(), 0, format!("data: `{}` by value (firstprivate: each thread reads the caller's value)", crate::front::method::display(&p.ident)));
     }
 }
 

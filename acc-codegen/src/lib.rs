@@ -1,16 +1,25 @@
 //! The acc compiler front end: parse -> model -> check -> lower.
 //!
 //! One compiler, two callers: the proc macros of `acc-macros` call the `expand_*` functions to
-//! produce host code, and `acc-build` calls the same analysis to write the device crate, so the
-//! kernel the host launches is by construction the kernel that was built.
+//! produce host code, and `acc-build` calls [`device_region`] to write the device crate. Both
+//! go through [`front_end`] (parse, model, checks), so the kernel the host launches is by
+//! construction the kernel that was built; [`Generator`] says which caller reports what.
 //!
 //! ```text
-//! parse.rs   clause grammar -> model.rs (typed directives with spans)
-//! region.rs  region fns: parameters, data clauses, the body walk (checks + host lowering)
-//! loops.rs   loop forms, normalisation, collapse nests, the dependence test and the parallel decision
-//! atomic.rs  atomic forms;  cache.rs  cache windows;  data.rs  data directives
-//! directives.rs  a region's loop directives, parsed once for the GPU lowering
-//! device.rs  GPU lowering;  schedule.rs  the schedule of a nest;  info.rs  the schedule report
+//! syntax.rs   the syn helpers every stage shares
+//! front/      parse.rs (clause grammar) -> model.rs (typed directives with spans);
+//!             region.rs (the region model: forms, parameters, data plan, loop directives),
+//!             directives.rs (each loop directive parsed once), method.rs, generic.rs,
+//!             loops.rs (loop forms, normalisation, the dependence test, the parallel decision),
+//!             atomic.rs (atomic forms), cache.rs (cache windows)
+//! check/      check.rs (signature, region clauses), loops.rs (one loop in context),
+//!             body.rs (the scoped walk: every error in order, the host plan)
+//! lower/      host.rs (the host plan as rayon code), device.rs (GPU lowering),
+//!             schedule.rs (the schedule of a nest), data.rs (data directives),
+//!             atomic.rs (atomic operations written out)
+//! info.rs     the schedule report;  report.rs  error collection
+//! lib.rs      the drivers: expand_region (try_expand: front_end -> lower_region),
+//!             expand_routine, device_region
 //! ```
 //!
 //! What `#[acc::parallel(copyin(a))]` on a fn becomes, and what a misspelt clause becomes:
@@ -37,29 +46,27 @@
 //! assert!(typo.contains("did you mean `num_gangs`?"));
 //! ```
 
-pub mod atomic;
-pub mod cache;
-pub mod data;
-pub mod device;
-pub mod directives;
-pub mod generic;
+pub mod check;
+pub mod front;
 pub mod info;
-pub mod loops;
-pub mod method;
-pub mod model;
-pub mod parse;
-pub mod region;
+pub mod lower;
 pub mod report;
-pub mod schedule;
+pub mod syntax;
+
+pub use front::model;
+
+use check::body::HostPlan;
+use front::region::{Form, Region};
+use front::{cache, generic, loops, method, parse, region};
+use lower::{atomic, device, host};
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::visit_mut::VisitMut;
 use syn::ItemFn;
 
 use model::*;
-use region::{ParamKind, HostLowerer};
+use region::ParamKind;
 use report::Errors;
 
 /// Where a directive was written: the file relative to the package root, and the line.
@@ -80,50 +87,10 @@ pub fn kernel_name(file: &str, line: u32, fn_name: &str) -> String {
     s
 }
 
-/// Removes `#[acc::r#loop]` attributes and `acc::cache!` hints (which have no host meaning, and
-/// which the region has already checked) and leaves everything else, so that the user's item
-/// can be emitted beside errors without cascading.
-struct StripHelpers;
-
-impl VisitMut for StripHelpers {
-    fn visit_expr_for_loop_mut(&mut self, f: &mut syn::ExprForLoop) {
-        f.attrs.retain(|a| !region::is_acc_path(a.path(), "loop"));
-        syn::visit_mut::visit_expr_for_loop_mut(self, f);
-    }
-
-    fn visit_stmt_mut(&mut self, stmt: &mut syn::Stmt) {
-        let is_cache = match stmt {
-            syn::Stmt::Macro(m) => region::is_acc_path(&m.mac.path, "cache"),
-            syn::Stmt::Expr(syn::Expr::Macro(m), _) => region::is_acc_path(&m.mac.path, "cache"),
-            _ => false,
-        };
-        if is_cache {
-            *stmt = syn::Stmt::Expr(syn::parse_quote!(()), Some(Default::default()));
-        } else {
-            syn::visit_mut::visit_stmt_mut(self, stmt);
-        }
-    }
-
-    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
-}
-
 fn with_errors(errors: Errors, mut item: ItemFn) -> TokenStream {
-    StripHelpers.visit_item_fn_mut(&mut item);
+    syntax::strip_helpers(&mut item);
     let errs = errors.to_compile_errors();
     quote!(#errs #item)
-}
-
-fn check_signature(f: &ItemFn, what: &str, errors: &mut Errors) {
-    let sig = &f.sig;
-    if let Some(a) = &sig.asyncness {
-        errors.error(a.span, format!("an acc {what} cannot be `async`"));
-    }
-    if let Some(c) = &sig.constness {
-        errors.error(c.span, format!("an acc {what} cannot be `const`"));
-    }
-    if let Some(v) = &sig.variadic {
-        errors.error(v.span(), format!("an acc {what} cannot be variadic"));
-    }
 }
 
 /// `#[acc::loop(..)]` is rejected by rustc's parser ("expected identifier, found keyword `loop`",
@@ -164,12 +131,76 @@ fn recover_loop_keyword(tokens: TokenStream) -> TokenStream {
     out.into_iter().collect()
 }
 
+/// Who runs the front end. Both callers run the same parse and checks on what the macro sees
+/// (the fn as written, see [`front_end`]); they differ in what else they see and in what they
+/// report and make.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Generator {
+    /// The proc macro: reports every error of the parse and the checks, and why the GPU
+    /// lowering refuses a region (as errors of the GPU build, `cfg(acc_kernels)`, which rustc
+    /// shows on the user's tokens); makes the host code.
+    Macro,
+    /// acc-build: builds nothing for a region the macro rejects (the macro says why), and
+    /// reports only what the macro cannot see: the declared types of a method's fields (and, in
+    /// acc-build's scan, what the device cannot take); makes the kernels.
+    Build,
+}
+
+/// A region fn read into the model and checked: what both callers lower.
+pub struct Checked {
+    pub region: Region,
+    /// How the host runs each form's body (`None` for a faulty form, see
+    /// [`front::region::Form::faulty`]).
+    pub plans: Vec<Option<HostPlan>>,
+}
+
+/// Why a region was not lowered, and which caller reports it.
+pub struct Rejected {
+    pub errors: Errors,
+    pub reporter: Generator,
+}
+
+/// Parse -> model -> check: region fn `f` with its directive's tokens `attr`, as `generator`
+/// sees it. Both callers check what the macro sees; errors there are the macro's to report.
+/// acc-build then reads a method again with its fields' declared types (`field_type`), unless
+/// the region always runs on the host; errors there are its own.
+pub fn front_end(
+    kind: RegionKind,
+    attr: TokenStream,
+    f: &ItemFn,
+    generator: Generator,
+    field_type: &dyn Fn(&syn::Member) -> Option<syn::Type>,
+) -> Result<Checked, Rejected> {
+    let mut errors = Errors::default();
+    let dir = parse::region_directive(kind, attr, &mut errors);
+    check::signature(f, "region", &mut errors);
+    let rejected = |errors| Rejected { errors, reporter: Generator::Macro };
+    let Some(mut region) = Region::read(kind, dir, f, &|_| None, &mut errors) else {
+        return Err(rejected(errors));
+    };
+    let plans = check::region(&region, &mut errors);
+    if !errors.is_empty() {
+        return Err(rejected(errors));
+    }
+    if generator == Generator::Build && region.method.is_some() && !region.dir.host_only() {
+        let mut typed = Errors::default();
+        let m = method::desugar(f, &region.dir, field_type, &mut typed).expect("a method");
+        if !typed.is_empty() {
+            return Err(Rejected { errors: typed, reporter: Generator::Build });
+        }
+        // (The form as the device takes it; its parameters were checked as the macro sees
+        // them, and the host plans stay the macro's.)
+        let form = &region.forms[0];
+        region.forms[0] = Form::read(m.free.clone(), form.name.clone(), form.display.clone(), &region.dir, &mut Errors::default());
+        region.method = Some(m);
+    }
+    Ok(Checked { region, plans })
+}
+
 /// `#[acc::parallel(..)]`, `#[acc::kernels(..)]`, `#[acc::serial(..)]` on a fn: a free fn, an
 /// associated fn, a method taking `&self` / `&mut self` (see [`method`]), or a generic fn with
 /// its `instances(..)` (see [`generic`]).
 pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src: &Source) -> TokenStream {
-    let mut errors = Errors::default();
-    let dir = parse::region_directive(kind, attr, &mut errors);
     let item = recover_loop_keyword(item);
     let f: ItemFn = match syn::parse2(item.clone()) {
         Ok(f) => f,
@@ -182,41 +213,42 @@ pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src
             return quote!(#errs #item);
         }
     };
-    check_signature(&f, "region", &mut errors);
-    let method = method::desugar(&f, &dir, &|_| None, &mut errors);
-    let free = method.as_ref().map_or_else(|| f.clone(), |m| m.free.clone());
-    let forms = generic::instances(&free, &dir, &mut errors);
-    if let (Some(_), Some(_)) = (&method, &forms) {
-        errors.error(f.sig.generics.span(), "a generic region cannot take `self`: the instances are fns of their own; make it an associated fn that takes the fields it needs");
+    match try_expand(kind, attr, &f, src) {
+        Ok(tokens) => tokens,
+        Err(rejected) => with_errors(rejected.errors, f),
     }
-    if !errors.is_empty() {
-        return with_errors(errors, f);
-    }
-    let name = f.sig.ident.to_string();
-    let body = match &forms {
+}
+
+/// Parse -> check -> lower, for the macro.
+fn try_expand(kind: RegionKind, attr: TokenStream, f: &ItemFn, src: &Source) -> Result<TokenStream, Rejected> {
+    let checked = front_end(kind, attr, f, Generator::Macro, &|_| None)?;
+    Ok(lower_region(f, checked, src))
+}
+
+/// The host code of checked region fn `f`: each form's body (see [`region_body`]) in the fn,
+/// a method's fields bound before it, a generic fn dispatching to its instances.
+fn lower_region(f: &ItemFn, checked: Checked, src: &Source) -> TokenStream {
+    let Checked { region, plans } = checked;
+    let mut bodies = region.forms.iter().zip(plans).enumerate().map(|(i, (form, plan))| {
+        let kernel = kernel_name(&src.file, src.line, &form.name);
+        // The instances differ in types only: the first one reports what all would.
+        plan.map_or_else(TokenStream::new, |plan| region_body(&region, form, plan, src, &kernel, i == 0))
+    });
+    let body = match &region.instances {
         None => {
-            let kernel = kernel_name(&src.file, src.line, &name);
-            let body = region_body(kind, &dir, &free, src, &name, &kernel, true, &mut errors);
-            let binds = method.map(|m| m.binds);
+            let body = bodies.next().expect("one form");
+            let binds = region.method.as_ref().map(|m| &m.binds);
             quote!(#binds #body)
         }
-        Some(forms) => {
+        Some(instances) => {
             let mut nested = TokenStream::new();
-            for (i, form) in forms.iter().enumerate() {
-                // The instances differ in types only: the first one reports what all would.
-                let mut quiet = Errors::default();
-                let errs = if i == 0 { &mut errors } else { &mut quiet };
-                let kernel = kernel_name(&src.file, src.line, &form.f.sig.ident.to_string());
-                let body = region_body(kind, &dir, &form.f, src, &form.display, &kernel, i == 0, errs);
+            for (form, body) in region.forms.iter().zip(bodies) {
                 let sig = &form.f.sig;
                 nested.extend(quote!(#[allow(non_snake_case, clippy::too_many_arguments)] #sig { #body }));
             }
-            generic::dispatch(&f, forms, nested)
+            generic::dispatch(f, instances, nested)
         }
     };
-    if !errors.is_empty() {
-        return with_errors(errors, f);
-    }
     let attrs = &f.attrs;
     let vis = &f.vis;
     let sig = &f.sig;
@@ -228,50 +260,14 @@ pub fn expand_region(kind: RegionKind, attr: TokenStream, item: TokenStream, src
     }
 }
 
-/// The body of region fn `f` (a free fn: a method's or an instance's): its data scope, its GPU
-/// path and its host lowering. `name` is how messages name it; `kernel` its kernels' base
-/// name; `report_gpu`: whether the GPU lowering's refusals are reported here (once per
-/// generic region).
-#[allow(clippy::too_many_arguments)]
-fn region_body(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, src: &Source, name: &str, kernel: &str, report_gpu: bool, errors: &mut Errors) -> TokenStream {
-    let params = region::params(f, errors);
-    let plan = region::data_plan(dir, &params, errors);
-
-    // Region-level private/firstprivate name parameters; reductions name locals.
-    for id in dir.clauses.private.iter().chain(&dir.clauses.firstprivate) {
-        if !params.iter().any(|p| &p.ident == id) {
-            errors.error(id.span(), format!("`{}` is not a parameter; region-level `private`/`firstprivate` name parameters (use the loop's `private` for locals)", method::display(id)));
-        }
-    }
-    let mut top_lets = Vec::new();
-    for stmt in &f.block.stmts {
-        if let syn::Stmt::Local(l) = stmt {
-            region::pat_idents(&l.pat, &mut top_lets);
-        }
-    }
-    for r in &dir.clauses.reduction {
-        for v in &r.vars {
-            if !top_lets.iter().any(|n| v == n) {
-                errors.error(v.span(), format!("region reduction variable `{v}` must be a local declared at the top of the region (`let mut {v} = ..;`) and returned by it"));
-            }
-        }
-    }
-
+/// The body of one form of a region (a free fn: a method's or an instance's): its data scope,
+/// its GPU path and its host lowering (`host_plan`). `kernel` is its kernels' base name;
+/// `report_gpu`: whether the GPU lowering's refusals are reported here (once per generic
+/// region).
+fn region_body(region: &Region, form: &Form, host_plan: HostPlan, src: &Source, kernel: &str, report_gpu: bool) -> TokenStream {
+    let (kind, dir, f, params, plan, name) = (region.kind, &region.dir, &form.f, &form.params, &form.plan, &form.display);
     let mut body = (*f.block).clone();
-    {
-        let mut lowerer = HostLowerer::new(kind, &params, errors);
-        lowerer.region_reductions = dir
-            .clauses
-            .reduction
-            .iter()
-            .flat_map(|r| r.vars.iter().map(move |v| (r.op, r.op_span, v.clone())))
-            .collect();
-        lowerer.region_privates = dir.clauses.private.iter().chain(&dir.clauses.firstprivate).cloned().collect();
-        lowerer.visit_block_mut(&mut body);
-    }
-    if !errors.is_empty() {
-        return TokenStream::new();
-    }
+    host::lower(&mut body, host_plan, params);
 
     let (file, line, kind_name) = (&src.file, src.line, kind.name());
     let c = &dir.clauses;
@@ -294,7 +290,7 @@ fn region_body(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, src: &Source
     }
     // Values are copied to the device bit for bit: they must be `DeviceCopy` (the error
     // points at the parameter's type; slice elements are checked by `__acc_view` below).
-    for p in &params {
+    for p in params {
         if p.kind == ParamKind::Value {
             let elem = &p.elem;
             prologue.extend(if matches!(elem, syn::Type::Infer(_)) {
@@ -324,7 +320,7 @@ fn region_body(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, src: &Source
         None => quote!(let __acc_queue: ::core::option::Option<i64> = ::core::option::Option::None;),
     });
     let mut enters = TokenStream::new();
-    for (p, kind, span) in &plan {
+    for (p, kind, span) in plan {
         if matches!(p.kind, ParamKind::DeviceSlice | ParamKind::DeviceSliceMut) {
             continue;
         }
@@ -347,7 +343,7 @@ fn region_body(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, src: &Source
         };
     }
     let mut host_setup = TokenStream::new();
-    for p in &params {
+    for p in params {
         let ident = &p.ident;
         match p.kind {
             ParamKind::DeviceSlice => host_setup.extend(quote!(let #ident = #ident.host_slice();)),
@@ -371,7 +367,7 @@ fn region_body(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, src: &Source
     // region it built): a region that cannot run on the GPU is a compile error of the GPU
     // build, spanned on what prevents it, never a silent run on the host (DESIGN §4.7).
     let mut gpu_errors = TokenStream::new();
-    let (gpu_ready, gpu_path) = match (dir.host_only(), device::gpu_region(kind, dir, f, &params, kernel)) {
+    let (gpu_ready, gpu_path) = match (dir.host_only(), device::gpu_region(kind, dir, f, params, kernel)) {
         (true, _) => (TokenStream::new(), TokenStream::new()),
         (false, Ok(g)) => {
             let host_path = g.host_path;
@@ -423,7 +419,7 @@ fn region_body(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, src: &Source
     // one's device copy is undefined: copying it would clobber the host's); a region-level
     // `private` array is never the original's, a `firstprivate` one only read.
     let mut coherence = TokenStream::new();
-    for p in &params {
+    for p in params {
         let (ident, pname) = (&p.ident, method::display(&p.ident));
         if !loops::block_mentions(&f.block, ident) || dir.clauses.private.contains(ident) {
             continue;
@@ -474,10 +470,8 @@ fn region_body(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, src: &Source
 
 /// `#[acc::routine(..)]`: the fn stays callable from the host; its acc loops run in order there.
 pub fn expand_routine(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let mut errors = Errors::default();
-    let level = parse::routine_level(attr, &mut errors);
     let item = recover_loop_keyword(item);
-    let mut f: ItemFn = match syn::parse2(item.clone()) {
+    let f: ItemFn = match syn::parse2(item.clone()) {
         Ok(f) => f,
         Err(_) => {
             let e = syn::Error::new(parse::span_of(&item), "`acc::routine` applies to a fn");
@@ -485,32 +479,24 @@ pub fn expand_routine(attr: TokenStream, item: TokenStream) -> TokenStream {
             return quote!(#errs #item);
         }
     };
-    check_signature(&f, "routine", &mut errors);
-    let names: Vec<String> = f
-        .sig
-        .inputs
-        .iter()
-        .filter_map(|a| match a {
-            syn::FnArg::Typed(t) => {
-                let mut v = Vec::new();
-                region::pat_idents(&t.pat, &mut v);
-                Some(v)
-            }
-            _ => None,
-        })
-        .flatten()
-        .collect();
-    let mut body = (*f.block).clone();
-    {
-        let mut lowerer = HostLowerer::new(RegionKind::Parallel, &[], &mut errors).with_params(names);
-        lowerer.routine = Some(level);
-        lowerer.visit_block_mut(&mut body);
+    match try_expand_routine(attr, f.clone()) {
+        Ok(tokens) => tokens,
+        Err(errors) => with_errors(errors, f),
     }
+}
+
+/// Parse -> check -> lower, for a routine: its level, its fn, its body's loops.
+fn try_expand_routine(attr: TokenStream, mut f: ItemFn) -> Result<TokenStream, Errors> {
+    let mut errors = Errors::default();
+    let level = parse::routine_level(attr, &mut errors);
+    check::signature(&f, "routine", &mut errors);
+    let loops = front::directives::LoopDirectives::of(&f.block);
+    let host_plan = check::body::check(&check::body::Context::routine(&f, level, &loops), &f.block, &mut errors);
     if !errors.is_empty() {
-        return with_errors(errors, f);
+        return Err(errors);
     }
-    f.block = Box::new(body);
-    quote!(#[allow(clippy::never_loop)] #f)
+    host::lower(&mut f.block, host_plan, &[]);
+    Ok(quote!(#[allow(clippy::never_loop)] #f))
 }
 
 /// `#[acc::r#loop]` reached as an item attribute: a loop directive outside any region.
@@ -526,7 +512,7 @@ pub fn expand_loop_outside(_attr: TokenStream, item: TokenStream) -> TokenStream
 
 /// `acc::atomic!` outside any parallel loop: the plain sequential operation.
 pub fn expand_atomic(input: TokenStream) -> TokenStream {
-    match syn::parse2::<atomic::AtomicForm>(input) {
+    match syn::parse2::<front::atomic::AtomicForm>(input) {
         Ok(form) => atomic::expand_plain(&form),
         Err(e) => e.to_compile_error(),
     }
@@ -674,49 +660,34 @@ pub fn device_region(
         _ => TokenStream::new(),
     };
     let mut out = DeviceRegion::default();
-    let mut errors = Errors::default();
-    let dir = parse::region_directive(kind, tokens, &mut errors);
-    // What the macro sees (no field types): its errors are the macro's to report.
-    let seen = method::desugar(f, &dir, &|_| None, &mut errors);
-    let free = seen.as_ref().map_or_else(|| f.clone(), |m| m.free.clone());
-    let forms = generic::instances(&free, &dir, &mut errors);
-    region::params(&free, &mut errors);
-    if !errors.is_empty() || dir.host_only() || (seen.is_some() && forms.is_some()) {
+    let Checked { region, .. } = match front_end(kind, tokens, f, Generator::Build, field_type) {
+        Ok(c) => c,
+        Err(Rejected { errors, reporter: Generator::Build }) => {
+            out.errors = errors.into_messages();
+            return out;
+        }
+        // The macro reports these.
+        Err(Rejected { reporter: Generator::Macro, .. }) => return out,
+    };
+    let dir = &region.dir;
+    if dir.host_only() {
         // A region that always runs on the host (`self`) has no kernels.
         return out;
     }
-    let free = match seen {
-        Some(_) => {
-            let mut typed = Errors::default();
-            let m = method::desugar(f, &dir, field_type, &mut typed).expect("a method");
-            if !typed.is_empty() {
-                out.errors = typed.into_messages();
-                return out;
-            }
-            m.free
-        }
-        None => free,
-    };
-    out.inputs = free.sig.inputs.iter().cloned().collect();
-    // (Each form with how messages name it: an instance as `axpy::<f32>`.)
-    let forms: Vec<(ItemFn, String, String)> = match forms {
-        None => vec![(free.clone(), f.sig.ident.to_string(), f.sig.ident.to_string())],
-        Some(forms) => forms.into_iter().map(|fm| (fm.f.clone(), fm.f.sig.ident.to_string(), fm.display)).collect(),
-    };
-    for (form, name, display) in forms {
-        let mut errors = Errors::default();
-        let params = region::params(&form, &mut errors);
-        let base = kernel_name(&src.file, src.line, &name);
-        match device::gpu_region(kind, &dir, &form, &params, &base) {
+    out.inputs = region.forms[0].f.sig.inputs.iter().cloned().collect();
+    for form in &region.forms {
+        let (params, display) = (&form.params, form.display.clone());
+        let base = kernel_name(&src.file, src.line, &form.name);
+        match device::gpu_region(kind, dir, &form.f, params, &base) {
             Ok(g) => {
                 // info: the region's report: its data clauses and defaults, then what the
                 // lowering noted.
                 let mut notes = info::Notes::default();
-                let plan = region::data_plan(&dir, &params, &mut Errors::default());
+                let plan = &form.plan;
                 let written: Vec<syn::Ident> = dir.clauses.data.iter().flat_map(|c| c.vars.iter().map(|v| v.ident.clone())).collect();
                 let privates: Vec<syn::Ident> = dir.clauses.private.iter().chain(&dir.clauses.firstprivate).cloned().collect();
                 let default_present = matches!(dir.clauses.default, Some((DefaultKind::Present, _)));
-                info::data_notes(&mut notes, &plan, &params, &written, &privates, default_present);
+                info::data_notes(&mut notes, plan, params, &written, &privates, default_present);
                 if let Some(q) = &dir.clauses.async_ {
                     let q = q.as_ref().map_or_else(|| "the default queue".to_string(), |e| format!("queue `{}`", quote!(#e)));
                     notes.at(src.line as usize, 0, format!("async: the launches go on {q}'s stream; the call returns before they finish"));
@@ -749,4 +720,4 @@ pub fn device_region(
     out
 }
 
-pub use data::{expand_data, expand_enter_data, expand_exit_data, expand_update};
+pub use lower::data::{expand_data, expand_enter_data, expand_exit_data, expand_update};

@@ -27,6 +27,11 @@ impl Errors {
         self.errors.iter().map(syn::Error::to_compile_error).collect()
     }
 
+    /// The errors, one by one.
+    pub fn into_vec(self) -> Vec<syn::Error> {
+        self.errors
+    }
+
     /// The errors as (span, message) pairs.
     pub fn into_messages(self) -> Vec<(proc_macro2::Span, String)> {
         self.errors

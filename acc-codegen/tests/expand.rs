@@ -467,3 +467,46 @@ fn an_if_around_vector_loops_in_a_worker_loop_is_refused_on_the_gpu() {
     let e = acc_codegen::device_kernels(RegionKind::Parallel, &attr, &f, &src()).expect_err("refused on the GPU");
     assert!(e.iter().any(|(_, m)| m.contains("under `if` inside a worker or vector loop")), "{:?}", e.iter().map(|x| &x.1).collect::<Vec<_>>());
 }
+
+/// Both callers run the same checks (`front_end`): a region the macro rejects gets no kernels
+/// from acc-build and no error of acc-build's (the macro reports it once); what only acc-build
+/// sees (a method's field whose declared type is not an array) is acc-build's to report.
+#[test]
+fn the_build_helper_runs_the_macros_checks_and_reports_only_its_own() {
+    let item = quote! {
+        fn f(a: &mut [f32], n: usize) {
+            #[acc::r#loop(gang)]
+            for i in 0..n {
+                if a[i] < 0.0 {
+                    break;
+                }
+                a[i] = 1.0;
+            }
+        }
+    };
+    let host = expand_region(RegionKind::Parallel, quote!(), item.clone(), &src()).to_string();
+    assert!(host.contains("`break` cannot leave a parallel acc loop"), "{host}");
+    let f: syn::ItemFn = syn::parse2(item).unwrap();
+    let attr: syn::Attribute = syn::parse_quote!(#[acc::parallel]);
+    let r = acc_codegen::device_region(RegionKind::Parallel, &attr, &f, &src(), &|_| None);
+    assert!(r.forms.is_empty() && r.errors.is_empty() && r.refused.is_none() && r.reports.is_empty());
+
+    // A method whose field `u` the body indexes: an array to the macro, a `usize` to acc-build.
+    let method = quote! {
+        fn m(&mut self, n: usize) {
+            #[acc::r#loop(gang)]
+            for i in 0..n {
+                self.u[i] = 0.0;
+            }
+        }
+    };
+    let f: syn::ItemFn = syn::parse2(method.clone()).unwrap();
+    let host = expand_region(RegionKind::Parallel, quote!(), method, &src()).to_string();
+    // (Its one `compile_error!` is the GPU build's check that acc-build saw the region.)
+    assert_eq!(host.matches("compile_error !").count(), 1, "the macro reports nothing: {host}");
+    let usize_field = |_: &syn::Member| Some(syn::parse_quote!(usize));
+    let r = acc_codegen::device_region(RegionKind::Parallel, &attr, &f, &src(), &usize_field);
+    assert!(r.forms.is_empty());
+    let msgs: Vec<&String> = r.errors.iter().map(|e| &e.1).collect();
+    assert!(msgs.len() == 1 && msgs[0].contains("its type `usize` does not slice to the device"), "acc-build reports the field's type: {msgs:?}");
+}

@@ -66,19 +66,35 @@ special_register! {
     grid_dim_z => _grid_dim_z, 1;
 }
 
-/// `__syncthreads()`: a barrier for all threads of the block (`bar.sync 0`).
+/// `__syncthreads()`: a barrier for all threads of the block, which also ends the block if
+/// one of its threads ended early (a kernel panic, see [`panic`](mod@crate::panic)): what
+/// that thread would have written is missing, so no thread goes on past the barrier to use
+/// it (`barrier.red.popc` counts the threads that arrived; an exited thread releases the
+/// barrier without being counted).
 ///
 /// Every thread of the block must reach the same barrier (not one in a branch that some
-/// threads skip), or the block deadlocks. Kernel crates are built with
+/// threads skip), or the block deadlocks. The barrier is the non-`.aligned` form, so that a
+/// compiler pass that duplicates the `asm!` into the arms of a branch (LLVM does not know
+/// it as convergent) still gives a correct program; kernel crates are also built with
 /// `-Z mir-enable-passes=-JumpThreading` so that rustc does not duplicate a barrier into
 /// divergent branches.
 #[inline(always)]
 pub fn sync_threads() {
     #[cfg(target_arch = "nvptx64")]
-    // SAFETY: `bar.sync` has no memory-safety precondition; misuse (divergent barriers)
-    // deadlocks, it does not corrupt memory.
-    unsafe {
-        nvptx::_syncthreads()
+    {
+        let arrived: u32;
+        // SAFETY: a barrier with a count of a true predicate; touches no memory (ordering
+        // memory is what a barrier is for, so `nomem` is not claimed). Misuse (divergent
+        // barriers) deadlocks, it does not corrupt memory.
+        unsafe {
+            core::arch::asm!(
+                "{{ .reg .pred p; setp.ne.u32 p, {one}, 0; barrier.red.popc.u32 {n}, 0, p; }}",
+                one = in(reg32) 1u32, n = out(reg32) arrived, options(nostack)
+            )
+        };
+        if arrived != block_dim_x() * block_dim_y() * block_dim_z() {
+            crate::panic::exit()
+        }
     }
 }
 

@@ -12,18 +12,31 @@
 //! `report_panic` (nvptx only) writes a [`PanicRecord`] (file, line, column, message, block and thread
 //! indices) into a buffer of host memory mapped into the device (`cuMemHostAlloc` with
 //! `DEVICEMAP`) whose device address the host stores in the kernel module's global
-//! `ACC_PANIC_BUF` (found with `cuModuleGetGlobal`), then executes `trap`. The trap aborts
-//! the launch (`CUDA_ERROR_ILLEGAL_INSTRUCTION`) and poisons the context, so the host reads
-//! the record from host memory, which needs no working context.
+//! `ACC_PANIC_BUF` (found with `cuModuleGetGlobal`), then ends its thread (`exit`). The launch
+//! runs on without it and completes; the host, once it has synchronised, finds the record and
+//! reports the panic, and the CUDA context stays usable, as a panicking region on the host
+//! backend leaves the program able to go on. (A `trap` instead would end the context for
+//! good: the driver keeps a context with a sticky error unusable until the process ends.)
+//!
+//! The threads left behind never wait for the one that ended: PTX counts an exited thread as
+//! arrived at every later block barrier (`exit`: "if the exiting threads are holding up the
+//! barrier, the barrier is released"), and the warp collectives (`shfl.sync`...) wait for
+//! the non-exited threads of their mask only. What it would have written or given them is
+//! undefined, so that no such value drives the others on, [`sync_threads`](crate::sync_threads)
+//! ends every thread of a block that one of its threads left: the block stops at its next
+//! barrier.
 //!
 //! The location is the user's source: acc-build writes each module of the device crate at
 //! the path of the package file it comes from, with that file's tokens on their lines, so
 //! `Location::caller()` reads `tests/foo.rs:LINE:COL` (rustc places an overloaded index,
 //! such as [`Slice`](crate::Slice)'s, at its `[`).
 //!
-//! Only the first panicking thread of a launch writes the record (a claim flag in device
-//! memory decides); the others trap at once. The record's `flag` is written last, after a
-//! system-scope fence, so a host that sees `flag == PANIC_FLAG` sees the whole record.
+//! Only the first panicking thread of the context writes the record: a claim word in device
+//! memory, which the host allocates per context, stores in the module's global
+//! `ACC_PANIC_CLAIM` and zeroes again once it has read the record, decides. The record's
+//! `flag` is written last, after a system-scope fence, so a host that sees
+//! `flag == PANIC_FLAG` sees the whole record. A module whose host set no record (no acc
+//! runtime) traps.
 
 /// The value of [`PanicRecord::flag`] once a record is complete.
 pub const PANIC_FLAG: u32 = 0x4143_4350; // "ACCP"
@@ -42,7 +55,7 @@ pub const FILE_CAP: usize = 256;
 pub const MSG_CAP: usize = 704;
 
 /// The panic record in host-mapped memory: 1024 bytes, `#[repr(C)]`, shared by the device
-/// (which writes it) and the host runtime (which reads it after a failed launch).
+/// (which writes it) and the host runtime (which reads it after a launch).
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct PanicRecord {
@@ -151,9 +164,11 @@ fn utf8_prefix(b: &[u8]) -> &str {
 #[no_mangle]
 pub static mut ACC_PANIC_BUF: *mut PanicRecord = core::ptr::null_mut();
 
-/// Claimed (0 -> 1) by the first panicking thread of the launch, in device memory.
+/// The device address of the claim word (a `u32` in device memory, 0 while no panic is
+/// recorded), set by the host with `ACC_PANIC_BUF`; null when the host set none.
 #[cfg(target_arch = "nvptx64")]
-static PANIC_CLAIM: core::sync::atomic::AtomicU32 = core::sync::atomic::AtomicU32::new(0);
+#[no_mangle]
+pub static mut ACC_PANIC_CLAIM: *mut u32 = core::ptr::null_mut();
 
 /// Writes bytes into a host-mapped byte array with volatile stores, cutting at `cap`.
 #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
@@ -193,26 +208,35 @@ impl core::fmt::Write for Sink {
     }
 }
 
-/// Claims the launch's panic record: the host-mapped record if this thread is the launch's
-/// first to panic. A later panicking thread ends itself (`exit`) instead of trapping, so that
-/// its trap cannot abort the launch while the first one is still writing the record; the
-/// first one traps when it is done, which ends every thread. Without a record (the host set
-/// none) every panicking thread traps at once.
+/// Claims the context's panic record: the host-mapped record if this thread is the first to
+/// panic since the host last read it. A later panicking thread ends itself (`exit`) at once.
+/// `None` when the host set no record.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 fn claim() -> Option<*mut PanicRecord> {
-    use core::sync::atomic::Ordering::Relaxed;
-    // SAFETY: the host writes `ACC_PANIC_BUF` before any launch and never during one, so
-    // this read races with nothing; the raw-pointer read makes no reference to the static.
-    let rec = unsafe { (&raw const ACC_PANIC_BUF).read_volatile() };
-    if rec.is_null() {
+    use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
+    // SAFETY: the host writes both globals when it loads the module, before any launch, and
+    // never during one, so these reads race with nothing; raw-pointer reads make no
+    // reference to the statics.
+    let (rec, word) = unsafe { ((&raw const ACC_PANIC_BUF).read_volatile(), (&raw const ACC_PANIC_CLAIM).read_volatile()) };
+    if rec.is_null() || word.is_null() {
         return None;
     }
-    if PANIC_CLAIM.compare_exchange(0, 1, Relaxed, Relaxed).is_err() {
-        // SAFETY: `exit` ends this thread; the winner's trap ends the launch.
-        unsafe { core::arch::asm!("exit;", options(noreturn, nostack)) }
+    // SAFETY: the host's claim word: a `u32` in device memory that lives as long as the
+    // context and is accessed atomically only while kernels run.
+    let claim = unsafe { AtomicU32::from_ptr(word) };
+    if claim.compare_exchange(0, 1, Relaxed, Relaxed).is_err() {
+        exit()
     }
     Some(rec)
+}
+
+/// Ends the calling thread (`exit`); the rest of the launch runs on.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub(crate) fn exit() -> ! {
+    // SAFETY: `exit` ends this thread; the barriers it would have met count it as arrived.
+    unsafe { core::arch::asm!("exit;", options(noreturn, nostack)) }
 }
 
 /// Writes the location, kind, values and indices into a claimed record, then its flag, with
@@ -262,7 +286,8 @@ unsafe fn finish(
     thread_fence_system();
 }
 
-/// Aborts the launch (`trap`).
+/// Aborts the launch (`trap`): for a module without a record, whose panic has no other way
+/// to reach the host.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 fn trap() -> ! {
@@ -271,7 +296,7 @@ fn trap() -> ! {
 }
 
 /// The body of a kernel crate's `#[panic_handler]`: reports the panic to the host (see the
-/// [module docs](self)) and aborts the launch with `trap`.
+/// [module docs](self)) and ends the thread.
 ///
 /// The message is kept when it is a constant (`info.message().as_str()`): `core`'s own
 /// panics (`attempt to divide by zero`, `attempt to add with overflow`, `called
@@ -300,6 +325,7 @@ pub fn report_panic(info: &core::panic::PanicInfo<'_>) -> ! {
         }
         // SAFETY: claimed, with `m.len` message bytes written.
         unsafe { finish(rec, info.location(), KIND_MESSAGE, [0; 2], m.len) };
+        exit()
     }
     trap()
 }
@@ -321,6 +347,7 @@ pub fn panic_bounds(index: usize, len: usize) -> ! {
         if let Some(rec) = claim() {
             // SAFETY: claimed; no message bytes.
             unsafe { finish(rec, Some(core::panic::Location::caller()), KIND_BOUNDS, [index as u64, len as u64], 0) };
+            exit()
         }
         trap()
     }

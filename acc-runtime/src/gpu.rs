@@ -34,12 +34,115 @@ pub struct Geometry {
     /// Whether the kernel keeps locals of gang or worker loop bodies in shared memory
     /// (`acc_device::group_local`): it gets all the shared memory a block may have.
     pub group_locals: bool,
+    /// A nest on a multi-dimensional grid and block (acc-codegen's `grid.rs`).
+    pub dims: Option<Dims>,
+}
+
+/// What the loops of a nest on a multi-dimensional grid ask of each dimension (x, y, z):
+/// OpenUH's kernels schedules, a bare `kernels` nest, `tile`. A dimension no loop uses is 1,
+/// so that no iteration runs twice.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Dims {
+    /// Per grid dimension: `None` when no loop spreads over it, else the blocks asked
+    /// (`gang(n)`; 0: as the trips need).
+    pub grid: [Option<usize>; 3],
+    /// Per block dimension: `None` when no loop spreads over it, else the threads asked
+    /// (`vector(n)`, `worker(n)`, a tile size; 0: acc chooses).
+    pub block: [Option<usize>; 3],
+    /// Per grid dimension: the trips of the loop over it (0: not known on the host) and the
+    /// block dimension that loop spreads over too.
+    pub trips: [(usize, Option<usize>); 3],
+}
+
+/// The largest grid in `y` and `z`, and block in `z`, that CUDA launches.
+const MAX_GRID_YZ: usize = 65535;
+const MAX_BLOCK_Z: usize = 64;
+
+impl Dims {
+    /// Threads per block in x, y, z: the sizes asked (a tile's exactly), else 32 in `x`
+    /// (256 when `x` is the only block dimension) and the rest of 256 threads in `y` then `z`;
+    /// then at most `max_threads` in all (1024, or fewer for the kernel's registers), taken
+    /// from `z`, then `y`, then `x` (OpenACC lets the implementation use fewer than asked).
+    pub fn block_shape(&self, vector_length: usize, max_threads: u32) -> [u32; 3] {
+        let [ux, uy, uz] = self.block.map(|b| b.is_some());
+        let asked = self.block.map(|b| b.unwrap_or(0));
+        let mut b = [1usize; 3];
+        if ux {
+            b[0] = match (asked[0], vector_length) {
+                (0, 0) if uy || uz => 32,
+                (0, 0) => 256,
+                (0, v) => v,
+                (n, _) => n,
+            };
+        }
+        let rest = (256 / b[0]).max(1);
+        match (uy, uz) {
+            (true, true) => {
+                b[1] = if asked[1] > 0 { asked[1] } else if asked[2] > 0 { (rest / asked[2]).max(1) } else { (rest / 2).max(1) };
+                b[2] = if asked[2] > 0 { asked[2] } else { (rest / b[1]).max(1) };
+            }
+            (true, false) => b[1] = if asked[1] > 0 { asked[1] } else { rest },
+            (false, true) => b[2] = if asked[2] > 0 { asked[2] } else { rest },
+            (false, false) => {}
+        }
+        b[0] = b[0].clamp(1, 1024);
+        b[1] = b[1].clamp(1, 1024);
+        b[2] = b[2].clamp(1, MAX_BLOCK_Z);
+        let max = (max_threads as usize).clamp(1, 1024);
+        for d in [2, 1, 0] {
+            while b[0] * b[1] * b[2] > max && b[d] > 1 {
+                b[d] = b[d].div_ceil(2);
+            }
+        }
+        b.map(|n| n as u32)
+    }
+
+    /// Blocks in x, y, z for blocks of `block` threads: the sizes asked, else as many as the
+    /// trips need (`wave` when not known); the dimensions acc chooses then shrink, `z` first,
+    /// until the grid holds at most `wave` blocks (each thread takes more trips of its
+    /// grid-stride loops).
+    pub fn grid_shape(&self, block: [u32; 3], wave: usize) -> [u32; 3] {
+        let wave = wave.max(1);
+        let mut g = [1usize; 3];
+        let mut auto = [false; 3];
+        for d in 0..3 {
+            g[d] = match self.grid[d] {
+                None => 1,
+                Some(0) => {
+                    auto[d] = true;
+                    match self.trips[d] {
+                        (0, _) => wave,
+                        (t, Some(b)) => t.div_ceil(block[b] as usize),
+                        (t, None) => t,
+                    }
+                }
+                Some(n) => n,
+            };
+            let max = if d == 0 { i32::MAX as usize } else { MAX_GRID_YZ };
+            g[d] = g[d].clamp(1, max);
+        }
+        let fixed: usize = (0..3).filter(|&d| !auto[d]).map(|d| g[d]).product();
+        let budget = (wave / fixed.max(1)).max(1);
+        for d in [2, 1, 0] {
+            if auto[d] {
+                let others: usize = (0..3).filter(|&e| e != d && auto[e]).map(|e| g[e]).product();
+                g[d] = g[d].min((budget / others.max(1)).max(1));
+            }
+        }
+        g.map(|n| n as u32)
+    }
 }
 
 impl Geometry {
     /// The shape asked for by the clauses (0 = not given).
     pub fn new(iterations: usize, num_gangs: usize, vector_length: usize, serial: bool) -> Self {
-        Geometry { iterations, num_gangs, vector_length, serial, num_workers: 0, uses_worker: false, per_trip: (false, false), group_locals: false }
+        Geometry { iterations, num_gangs, vector_length, serial, num_workers: 0, uses_worker: false, per_trip: (false, false), group_locals: false, dims: None }
+    }
+
+    /// The same shape for a nest on a multi-dimensional grid.
+    pub fn dims(mut self, dims: Dims) -> Self {
+        self.dims = Some(dims);
+        self
     }
 
     /// The same shape with `num_workers(n)` (0 = not given) for a nest that has worker loops
@@ -361,35 +464,47 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
                 kernels.get_mut(&key).expect("just inserted")
             }
         };
-        // A kernel that needs more registers per thread than the block the clauses ask for
-        // leaves holds fewer threads per block. Where the outermost loop holds worker or
-        // vector loops (its trips are shared by the block's threads), the kernel is compiled
-        // again for that block (the compiler keeps fewer registers, as nvcc does under
-        // `__launch_bounds__`): with the block shrunk instead, the papers'
-        // `num_workers(8), vector_length(128)` kernels of 72-80 registers ran 6 workers, their
-        // worker loops took more trips each, and each block kept fewer loads in flight (on an
-        // H100, 4-byte sums in the vector position 3.7-3.8 -> 2.9-3.0 ms, gang worker vector
-        // 0.33 -> 0.18 ms). A loop over every level (`gang, worker, vector` on one loop)
-        // spreads its trips over whatever block it gets, and its kernel keeps its registers:
-        // the same line's sums ran at 0.115 ms with 640-thread blocks, at 0.16 ms compiled for
-        // 1024 threads (registers spilled in the unrolled rounds). Otherwise, and where even
-        // the recompiled kernel holds fewer threads: fewer workers first, then a shorter
-        // vector (OpenACC lets the implementation use less than asked for the target's
-        // limits).
+        // A kernel that needs many registers holds fewer threads per block than the clauses
+        // ask for: fewer workers first, then a shorter vector (OpenACC lets the
+        // implementation use less than asked for the target's limits).
+        if let (Some(dims), false) = (&geom.dims, geom.serial) {
+            // A multi-dimensional grid: its blocks, then its blocks per dimension within a wave.
+            let block = dims.block_shape(geom.vector_length, entry.kernel.max_threads());
+            let threads = block.iter().product::<u32>();
+            let shared = 16 * threads.max(32);
+            let wave = one_wave(cuda, &entry.kernel, name, &mut entry.waves, threads, shared).min(max_default_grid(cuda) as u32);
+            let grid = dims.grid_shape(block, wave as usize);
+            let mut cfg = LaunchConfig::linear(grid[0], block[0]).with_shared(shared);
+            (cfg.grid, cfg.block, cfg.queue) = ((grid[0], grid[1], grid[2]), (block[0], block[1], block[2]), queue);
+            return launch_with(cuda, region, name, &entry.kernel, cfg, args, grid.iter().product());
+        }
+        // Where the outermost loop holds worker or vector loops (its trips are shared by the
+        // block's threads), such a kernel is compiled again for the block the clauses ask for
+        // (the compiler keeps fewer registers, as nvcc does under `__launch_bounds__`): with
+        // the block shrunk instead, the papers' `num_workers(8), vector_length(128)` kernels of
+        // 72-80 registers ran 6 workers, their worker loops took more trips each, and each
+        // block kept fewer loads in flight (on an H100, 4-byte sums in the vector position
+        // 3.7-3.8 -> 2.9-3.0 ms, gang worker vector 0.33 -> 0.18 ms). A loop over every level
+        // (`gang, worker, vector` on one loop) spreads its trips over whatever block it gets,
+        // and its kernel keeps its registers: the same line's sums ran at 0.115 ms with
+        // 640-thread blocks, at 0.16 ms compiled for 1024 threads (registers spilled in the
+        // unrolled rounds). Where even the recompiled kernel holds fewer threads, the block
+        // shrinks.
         let block = geom.block();
-        let kernel = if !compiles_for_block(geom, entry.kernel.max_threads()) {
-            &entry.kernel
-        } else {
+        let recompiled = if compiles_for_block(geom, entry.kernel.max_threads()) {
             if !entry.for_block.iter().any(|(b, _)| *b == block) {
                 let ptx = crate::ptx_modules::module_of(ptx, name);
                 let module = module(cuda, region, ptx, block);
                 let k = cuda.kernel(&module, name, most_shared).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}`: {e}")).with_params_from(ptx);
                 entry.for_block.push((block, (k.max_threads() > entry.kernel.max_threads()).then_some(k)));
             }
-            match entry.for_block.iter().find(|(b, _)| *b == block) {
-                Some((_, Some(k))) => k,
-                _ => &entry.kernel,
-            }
+            entry.for_block.iter().position(|(b, k)| *b == block && k.is_some())
+        } else {
+            None
+        };
+        let kernel = match recompiled {
+            Some(i) => entry.for_block[i].1.as_ref().expect("found with a kernel"),
+            None => &entry.kernel,
         };
         let geom = &entry_geometry(geom, kernel.max_threads());
         let (bx, by) = geom.block_xy();
@@ -400,31 +515,14 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
             geom.num_gangs.min(i32::MAX as usize) as u32
         } else {
             let block = geom.block();
-            let wave = match entry.waves.iter().find(|(b, _)| *b == block) {
-                Some(&(_, w)) => w,
-                None => {
-                    // One full wave (every multiprocessor at its occupancy limit): it depends
-                    // on the kernel and block only; capped by the iterations below.
-                    let w = cuda.default_grid(kernel.module(), name, block, shared, usize::MAX / 2).unwrap_or(1).max(1);
-                    entry.waves.push((block, w));
-                    w
-                }
-            };
+            let wave = one_wave(cuda, kernel, name, &mut entry.waves, block, shared);
             let needed = geom.threads_wanted().div_ceil(block as usize).max(1);
             wave.min(needed.min(u32::MAX as usize) as u32).min(max_default_grid(cuda) as u32)
         };
         let mut cfg = LaunchConfig::linear(grid, bx).with_shared(shared);
         cfg.block = (bx, by, 1);
         cfg.queue = queue;
-        LAST_QUEUE.set(queue);
-        let timer = profile::launch_begin_on(region, profile::Track::of(cuda, queue));
-        cuda.launch_kernel(kernel, cfg, args, Some(region)).unwrap_or_else(|e| match e {
-            // The panic's own text names the kernel and the user's file:line.
-            crate::cuda::CudaError::KernelPanic { .. } => fail(format!("acc: {region}: {e}")),
-            e => fail(format!("acc: {region}: kernel `{name}` failed on {}: {e}", cuda.name())),
-        });
-        drop(timer);
-        grid
+        launch_with(cuda, region, name, kernel, cfg, args, grid)
     })
 }
 
@@ -433,6 +531,30 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
 /// shared by the block's lanes or workers.
 fn compiles_for_block(geom: &Geometry, max_threads: u32) -> bool {
     geom.block() > max_threads && (geom.per_trip.0 || geom.per_trip.1)
+}
+
+/// One full wave of blocks of `block` threads of `kernel` (every multiprocessor at its
+/// occupancy limit): it depends on the kernel and block only, so it is found once (`waves`).
+fn one_wave(cuda: &CudaBackend, kernel: &Kernel, name: &str, waves: &mut Vec<(u32, u32)>, block: u32, shared: u32) -> u32 {
+    if let Some(&(_, w)) = waves.iter().find(|(b, _)| *b == block) {
+        return w;
+    }
+    let w = cuda.default_grid(kernel.module(), name, block, shared, usize::MAX / 2).unwrap_or(1).max(1);
+    waves.push((block, w));
+    w
+}
+
+/// Launches `kernel` with `cfg` (see [`launch`]); returns `blocks`.
+fn launch_with(cuda: &CudaBackend, region: &'static RegionInfo, name: &str, kernel: &Kernel, cfg: LaunchConfig, args: &mut KernelArgs, blocks: u32) -> u32 {
+    LAST_QUEUE.set(cfg.queue);
+    let timer = profile::launch_begin_on(region, profile::Track::of(cuda, cfg.queue));
+    cuda.launch_kernel(kernel, cfg, args, Some(region)).unwrap_or_else(|e| match e {
+        // The panic's own text names the kernel and the user's file:line.
+        crate::cuda::CudaError::KernelPanic { .. } => fail(format!("acc: {region}: {e}")),
+        e => fail(format!("acc: {region}: kernel `{name}` failed on {}: {e}", cuda.name())),
+    });
+    drop(timer);
+    blocks
 }
 
 /// `geom` with a block of at most `max_threads` threads.
@@ -476,6 +598,35 @@ pub fn gpu_ready(region: &'static RegionInfo, if_cond: bool, ptx: &'static str, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const X: Option<usize> = Some(0);
+
+    #[test]
+    fn blocks_of_a_bare_nest_are_32_wide_and_fill_256_threads() {
+        let two = Dims { grid: [X, X, None], block: [X, X, None], trips: [(1000, Some(0)), (100, Some(1)), (0, None)] };
+        assert_eq!(two.block_shape(0, 1024), [32, 8, 1]);
+        let three = Dims { grid: [X, X, X], block: [X, X, X], trips: [(10, Some(0)), (10, Some(1)), (10, Some(2))] };
+        assert_eq!(three.block_shape(0, 1024), [32, 4, 2]);
+        // x alone: 256 lanes; sizes asked are kept, and the register limit takes z, then y.
+        let g_v = Dims { grid: [X, None, None], block: [X, None, None], trips: [(5, None), (0, None), (0, None)] };
+        assert_eq!(g_v.block_shape(0, 1024), [256, 1, 1]);
+        let sized = Dims { block: [Some(64), Some(4), Some(8)], ..three };
+        assert_eq!(sized.block_shape(0, 1024), [64, 4, 4]);
+        assert_eq!(sized.block_shape(0, 128), [64, 2, 1]);
+    }
+
+    #[test]
+    fn grids_cover_the_trips_within_one_wave() {
+        let two = Dims { grid: [X, X, None], block: [X, X, None], trips: [(1000, Some(0)), (100, Some(1)), (0, None)] };
+        // 32 x 8 blocks: 32 x 13 blocks cover 1000 x 100.
+        assert_eq!(two.grid_shape([32, 8, 1], 4224), [32, 13, 1]);
+        // A smaller wave shrinks y first.
+        assert_eq!(two.grid_shape([32, 8, 1], 64), [32, 2, 1]);
+        assert_eq!(two.grid_shape([32, 8, 1], 16), [16, 1, 1]);
+        // `gang(n)` is kept; an unknown trip count takes the wave; unused dimensions are 1.
+        let fixed = Dims { grid: [Some(3), X, None], block: [X, None, None], trips: [(0, None), (0, None), (0, None)] };
+        assert_eq!(fixed.grid_shape([256, 1, 1], 30), [3, 10, 1]);
+    }
 
     /// The papers' `num_workers(8), vector_length(128)`, an outermost loop of 64 trips.
     fn papers(per_trip: (bool, bool)) -> Geometry {

@@ -20,7 +20,7 @@ pub use crate::cuda::KernelArgs;
 #[cfg(feature = "cuda")]
 pub use crate::cells::{Cells, PrivateCopies};
 #[cfg(feature = "cuda")]
-pub use crate::gpu::{gpu_ready, launch, value_slots, Geometry, Partials};
+pub use crate::gpu::{gpu_ready, launch, value_slots, Dims, Geometry, Partials};
 pub use crate::reduce::{self, *};
 pub use crate::region_info::RegionInfo;
 pub use crate::device_copy::DeviceCopy;

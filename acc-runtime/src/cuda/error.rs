@@ -47,10 +47,12 @@ impl CudaError {
         CudaError::Driver { call, code: e.0, doing: doing.into() }
     }
 
-    /// True when the context can no longer be used (a kernel trapped or faulted).
+    /// True when the context can no longer be used (a kernel trapped or faulted). A kernel
+    /// panic by itself leaves it usable (the backend marks it lost when the panic came with
+    /// a trap or a fault).
     pub fn is_sticky(&self) -> bool {
         match self {
-            CudaError::KernelPanic { .. } | CudaError::Poisoned(_) => true,
+            CudaError::Poisoned(_) => true,
             CudaError::Driver { code, .. } => is_sticky(*code),
             _ => false,
         }

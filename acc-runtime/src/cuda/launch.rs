@@ -121,18 +121,23 @@ impl CudaBackend {
             let end = log.iter().position(|&b| b == 0).unwrap_or(log.len());
             CudaError::Jit { code, log: String::from_utf8_lossy(&log[..end]).into_owned() }
         })?;
-        // Point the module's `ACC_PANIC_BUF` at the mapped record (modules without it, not
-        // built with acc-device, simply trap on a panic).
-        let name = CString::new(acc_device::PANIC_BUF_SYMBOL).expect("no NUL");
-        // SAFETY: `module` was just loaded.
-        if let Ok((addr, 8)) = unsafe { driver::module_global(module, &name) } {
-            let p = self.panic_dev;
-            // SAFETY: the global is 8 bytes of device memory; `p` outlives the synchronous
-            // copy.
-            if let Err(e) = unsafe { self.h2d_bytes(addr, (&raw const p).cast(), 8) } {
-                // SAFETY: loaded above, known to nobody else.
-                let _ = unsafe { driver::module_unload(module) };
-                return Err(e);
+        // Point the module's `ACC_PANIC_BUF` at the mapped record and `ACC_PANIC_CLAIM` at
+        // the claim word (modules without them, not built with acc-device, simply trap on a
+        // panic).
+        for (symbol, value) in [
+            (acc_device::PANIC_BUF_SYMBOL, self.panic_dev),
+            (acc_device::PANIC_CLAIM_SYMBOL, self.panic_claim.ptr()),
+        ] {
+            let name = CString::new(symbol).expect("no NUL");
+            // SAFETY: `module` was just loaded.
+            if let Ok((addr, 8)) = unsafe { driver::module_global(module, &name) } {
+                // SAFETY: the global is 8 bytes of device memory; `value` outlives the
+                // synchronous copy.
+                if let Err(e) = unsafe { self.h2d_bytes(addr, (&raw const value).cast(), 8) } {
+                    // SAFETY: loaded above, known to nobody else.
+                    let _ = unsafe { driver::module_unload(module) };
+                    return Err(e);
+                }
             }
         }
         let m = Arc::new(Module { module, functions: Mutex::new(HashMap::new()) });
@@ -293,6 +298,7 @@ impl CudaBackend {
         if let Err(f) = unsafe { driver::stream_synchronize(stream) } {
             return Err(self.sync_error(f, Some(name.to_owned()), format!("running `{name}`")));
         }
+        self.take_panic(Some(name))?;
         match events {
             Some((start, end)) => end.elapsed_since(&start).doing(|| "timing a launch".into()).map(Some),
             None => Ok(None),

@@ -1,6 +1,7 @@
-//! Memory: device allocations, transfers between host and device (synchronous, optionally
-//! through pinned staging buffers), and pinned host memory ([`PinnedHost`], freed when
-//! dropped; [`MappedBuf`], pinned memory the device reads and writes in place).
+//! Memory: device allocations ([`DeviceMem`], freed when dropped, for the backend's own
+//! state), transfers between host and device (synchronous, optionally through pinned staging
+//! buffers), and pinned host memory ([`PinnedHost`], freed when dropped; [`MappedBuf`],
+//! pinned memory the device reads and writes in place).
 
 use std::sync::atomic::Ordering;
 
@@ -10,6 +11,33 @@ use super::driver::{self, Doing};
 use super::error::CudaError;
 use super::queue::Event;
 use super::{lock, CudaBackend};
+
+/// Device memory the backend keeps for itself, freed when dropped (before the context: the
+/// backend declares it before its `ctx`).
+#[derive(Debug)]
+pub(crate) struct DeviceMem {
+    ptr: u64,
+}
+
+impl DeviceMem {
+    /// `bytes` bytes of device memory, for `what`.
+    pub(crate) fn new(bytes: usize, what: &str) -> Result<Self, CudaError> {
+        let ptr = driver::mem_alloc(bytes).doing(|| format!("allocating {bytes} bytes of device memory for {what}"))?;
+        Ok(DeviceMem { ptr })
+    }
+
+    /// The device address.
+    pub(crate) fn ptr(&self) -> u64 {
+        self.ptr
+    }
+}
+
+impl Drop for DeviceMem {
+    fn drop(&mut self) {
+        // SAFETY: allocated by `new`, freed once; its owner synchronised the context first.
+        let _ = unsafe { driver::mem_free(self.ptr) };
+    }
+}
 
 /// Pinned (page-locked) host memory, freed when dropped.
 pub(crate) struct PinnedHost {

@@ -43,12 +43,16 @@
 //! the busy queues first, so that they never race with queued kernels.
 //!
 //! # Kernel panics
-//! Each loaded module's global `ACC_PANIC_BUF` is set to a host-mapped
-//! [`PanicRecord`]. A kernel that panics fills it and traps;
-//! the failed synchronisation then reads it and returns [`CudaError::KernelPanic`] with the
-//! kernel's name, the file, line and column, and the message. A trap ends the CUDA context
-//! for good (the driver keeps a context with a sticky error unusable until the process ends;
-//! a reset of the primary context does not bring it back): later calls return
+//! Each loaded module's global `ACC_PANIC_BUF` is set to a host-mapped [`PanicRecord`], and
+//! `ACC_PANIC_CLAIM` to a claim word in device memory. A kernel thread that panics claims
+//! the record, fills it and ends itself; the rest of the launch runs on (acc-device's
+//! `panic` module says why nothing waits for it). The synchronisation that follows (of the
+//! launch, or a wait on its queue) finds the record, clears it, and returns
+//! [`CudaError::KernelPanic`] with the kernel's name, the file, line and column, and the
+//! message; the context stays usable. A kernel that traps or faults (a launch failure:
+//! an illegal address, a kernel not built with acc-device) ends the CUDA context for good
+//! (the driver keeps a context with a sticky error unusable until the process ends; a reset
+//! of the primary context does not bring it back): later calls return
 //! [`CudaError::Poisoned`].
 
 mod args;
@@ -74,7 +78,7 @@ pub use memory::MappedBuf;
 use crate::backend::{Backend, DevPtr, DeviceType};
 use context::PrimaryContext;
 use driver::{Doing, Failed};
-use memory::{PinnedHost, Staging};
+use memory::{DeviceMem, PinnedHost, Staging};
 use queue::{labelled, Queues, Stream};
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -111,6 +115,8 @@ pub struct CudaBackend {
     staging: Mutex<Option<Staging>>,
     /// Whether large transfers are staged (see [`CudaBackend::set_staged_transfers`]).
     staged: AtomicBool,
+    /// The claim word of the panic record (see the module docs).
+    panic_claim: DeviceMem,
     /// Set once a kernel trapped or faulted: the context is gone.
     poisoned: Mutex<Option<String>>,
     /// Whether `poisoned` is set (checked by every call without taking the lock).
@@ -149,7 +155,8 @@ impl CudaBackend {
         let panic_host = panic_mem.as_ptr().cast::<PanicRecord>();
         // SAFETY: pinned memory of the record's size, aligned for any type.
         unsafe { panic_host.write_volatile(PanicRecord::ZERO) };
-        Ok(CudaBackend {
+        let panic_claim = DeviceMem::new(4, "the panic record's claim word")?;
+        let backend = CudaBackend {
             id: BACKEND_IDS.fetch_add(1, Ordering::Relaxed),
             num,
             label: format!("{} (device {num})", props.name),
@@ -162,12 +169,16 @@ impl CudaBackend {
             panic_dev,
             staging: Mutex::new(None),
             staged: AtomicBool::new(std::env::var_os("ACC_CUDA_STAGING").is_some_and(|v| v == "1")),
+            panic_claim,
             poisoned: Mutex::new(None),
             is_poisoned: AtomicBool::new(false),
             _panic_mem: panic_mem,
             sync_stream,
             ctx,
-        })
+        };
+        // SAFETY: the claim word's 4 bytes, allocated above.
+        unsafe { backend.zero(backend.panic_claim.ptr(), 4)? };
+        Ok(backend)
     }
 
     /// A number that identifies this backend among all the backends the process opened,
@@ -199,8 +210,7 @@ impl CudaBackend {
     /// Records a failure: a sticky one poisons the context for every later call.
     fn fail(&self, e: CudaError) -> CudaError {
         if e.is_sticky() {
-            lock(&self.poisoned).get_or_insert_with(|| e.to_string());
-            self.is_poisoned.store(true, Ordering::Release);
+            self.poison(&e);
         }
         e
     }
@@ -208,14 +218,31 @@ impl CudaBackend {
     /// The kernel panic the device recorded, if any.
     pub fn panic_record(&self) -> Option<PanicRecord> {
         // SAFETY: the record is host memory owned by the backend; the device writes it only
-        // while a kernel runs, and reads race with nothing once the kernel has stopped (the
-        // callers look after a failed or finished synchronisation). Volatile: the device
-        // wrote it behind the compiler's back.
+        // while a kernel runs, and its `flag` last, so a set flag means a complete record that
+        // nothing writes any more (the next panic waits for the claim word, zeroed after
+        // this read). Volatile: the device wrote it behind the compiler's back.
         let r = unsafe { self.panic_host.read_volatile() };
         r.is_set().then_some(r)
     }
 
-    /// Turns a failed synchronisation into the kernel's panic when the device recorded one.
+    /// Takes the kernel panic the device recorded, if any, after a synchronisation that
+    /// succeeded: clears the record and its claim word, so the next panic is recorded in
+    /// turn, and returns the panic (the context is fine: the panicking thread only ended
+    /// itself). `kernel` names the kernel the synchronisation waited for.
+    fn take_panic(&self, kernel: Option<&str>) -> Result<(), CudaError> {
+        let Some(record) = self.panic_record() else { return Ok(()) };
+        // SAFETY: the backend's record (see `panic_record`).
+        unsafe { self.panic_host.write_volatile(PanicRecord::ZERO) };
+        // SAFETY: the claim word's 4 bytes.
+        unsafe { self.zero(self.panic_claim.ptr(), 4)? };
+        // Work on other queues may be what panicked: then the record's location says where,
+        // and no kernel is named.
+        let kernel = kernel.filter(|_| self.busy_queues.load(Ordering::Acquire) == 0).map(str::to_owned);
+        Err(CudaError::KernelPanic { kernel, record: Box::new(record) })
+    }
+
+    /// Turns a failed synchronisation into the kernel's panic when the device recorded one
+    /// (a module whose panics trap, or a fault after a panic), else into the driver's error.
     fn sync_error(&self, f: Failed, kernel: Option<String>, doing: String) -> CudaError {
         let err = match self.panic_record() {
             Some(record) => CudaError::KernelPanic { kernel, record: Box::new(record) },
@@ -224,7 +251,16 @@ impl CudaBackend {
                 None => doing,
             }),
         };
+        if error::is_sticky(f.error.0) {
+            self.poison(&err);
+        }
         self.fail(err)
+    }
+
+    /// Marks the context lost, for `why`.
+    fn poison(&self, why: &CudaError) {
+        lock(&self.poisoned).get_or_insert_with(|| why.to_string());
+        self.is_poisoned.store(true, Ordering::Release);
     }
 
     /// Why the context is unusable, if it is (a kernel trapped or faulted).

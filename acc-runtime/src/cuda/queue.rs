@@ -213,13 +213,13 @@ impl CudaBackend {
             ),
             _ => return Ok(()),
         };
+        let labels = match labels.len() {
+            0 => String::new(),
+            1 => labels[0].clone(),
+            _ => format!("one of {}", labels.join(", ")),
+        };
         // SAFETY: a stream of this backend (queues are never removed).
         if let Err(f) = unsafe { driver::stream_synchronize(stream) } {
-            let labels = match labels.len() {
-                0 => String::new(),
-                1 => labels[0].clone(),
-                _ => format!("one of {}", labels.join(", ")),
-            };
             return Err((self.sync_error(f, kernel, format!("waiting for async queue {q}")), labels));
         }
         // The work queued up to `seq` has completed: its frees can go, and the queue is idle
@@ -240,7 +240,7 @@ impl CudaBackend {
             // SAFETY: given to `free_after`, whose work has completed.
             unsafe { self.free_now(p) }.map_err(|e| (e, String::new()))?;
         }
-        Ok(())
+        self.take_panic(kernel.as_deref()).map_err(|e| (e, labels))
     }
 
     /// Waits for every async queue (OpenACC `wait`).

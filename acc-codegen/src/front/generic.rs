@@ -16,7 +16,7 @@ use quote::{quote, ToTokens};
 use syn::spanned::Spanned;
 use syn::{GenericArgument, GenericParam, ItemFn};
 
-use crate::model::{Instance, RegionDirective};
+use crate::front::model::{Instance, RegionDirective};
 use crate::report::Errors;
 
 /// One instance of a generic region.

@@ -175,7 +175,7 @@ pub struct RegionClauses {
     pub firstprivate: Vec<Ident>,
     pub reduction: Vec<Reduction>,
     /// `instances(f32, f64)` / `instances(<f32, u32>, ..)`: the instances of a generic region
-    /// (see [`crate::generic`]).
+    /// (see [`crate::front::generic`]).
     pub instances: Option<(Span, Vec<Instance>)>,
     /// info: `info`: acc-build prints this region's schedule report (see [`crate::info`])
     /// even without `ACC_INFO`.

@@ -7,7 +7,7 @@ use super::*;
 fn verdict(src: &str, depth: usize, reductions: &[&str]) -> Option<String> {
     let f: ExprForLoop = syn::parse_str(src).unwrap_or_else(|e| panic!("{src}: {e}"));
     let reds: Vec<Ident> = reductions.iter().map(|r| Ident::new(r, Span::call_site())).collect();
-    dependence_nest(&f, depth, &reds, &crate::region::inner_decls(&f.body)).map(|(_, m)| m)
+    dependence_nest(&f, depth, &reds, &crate::syntax::inner_decls(&f.body)).map(|(_, m)| m)
 }
 
 fn independent(src: &str) -> bool {

@@ -8,7 +8,7 @@ use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::{Expr, ExprForLoop, Ident, Pat, RangeLimits};
 
-use crate::model::{LoopDirective, RegionKind};
+use crate::front::model::{LoopDirective, RegionKind};
 
 /// `lo..hi`, `lo..=hi`, `(lo..hi).step_by(s)`, `(lo..=hi).step_by(s)`.
 #[derive(Clone)]
@@ -245,7 +245,7 @@ pub fn dependence_of(f: &ExprForLoop, d: &LoopDirective, kind: RegionKind, reduc
     if !tested {
         return None;
     }
-    dependence_nest(f, d.depth(), reductions, &crate::region::inner_decls(&f.body))
+    dependence_nest(f, d.depth(), reductions, &crate::syntax::inner_decls(&f.body))
 }
 
 /// Why a loop of a `kernels` region cannot be proved independent; `None` when it can.

@@ -25,7 +25,7 @@ use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, FnArg, ItemFn, Member};
 
-use crate::model::{DataKind, RegionDirective};
+use crate::front::model::{DataKind, RegionDirective};
 use crate::report::Errors;
 
 /// The prefix of a field's stand-in parameter.

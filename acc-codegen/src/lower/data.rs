@@ -7,8 +7,8 @@ use quote::{quote, quote_spanned};
 use syn::parse::Parser;
 use syn::spanned::Spanned;
 
-use crate::model::{DataClause, DataKind};
-use crate::parse::{self, Directive};
+use crate::front::model::{DataClause, DataKind};
+use crate::front::parse::{self, Directive};
 use crate::report::Errors;
 use crate::Source;
 

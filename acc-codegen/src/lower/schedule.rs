@@ -38,11 +38,11 @@ use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, ExprForLoop, Ident, Stmt};
 
-use crate::directives::LoopDirectives;
+use crate::front::directives::LoopDirectives;
 use crate::info::{self, Notes};
-use crate::loops;
-use crate::model::*;
-use crate::region::{self, is_acc_path};
+use crate::front::loops;
+use crate::front::model::*;
+use crate::syntax::{self, is_acc_path};
 use crate::report::Errors;
 
 /// The levels a loop spreads over.
@@ -881,7 +881,7 @@ impl<'a> Scheduler<'a> {
     /// What `stmt` writes: memory (slice elements, atomics, routines given a `&mut` slice),
     /// and the variables declared outside it that it assigns.
     fn effect(&self, stmt: &Stmt) -> Effect {
-        let declared = region::inner_decls(&syn::Block { brace_token: Default::default(), stmts: vec![stmt.clone()] });
+        let declared = syntax::inner_decls(&syn::Block { brace_token: Default::default(), stmts: vec![stmt.clone()] });
         let mut v = EffectFinder { mut_slices: self.mut_slices, group_locals: &self.group_locals, declared: &declared, out: Effect::default() };
         v.visit_stmt(stmt);
         v.out
@@ -1206,7 +1206,7 @@ fn is_parallel(f: &ExprForLoop, kind: RegionKind, loops: &LoopDirectives) -> boo
     loops::dependence_of(f, d, kind, &d.reduction_vars()).is_none()
 }
 
-fn holds_parallel(b: &syn::Block, kind: RegionKind, loops: &LoopDirectives) -> bool {
+pub(crate) fn holds_parallel(b: &syn::Block, kind: RegionKind, loops: &LoopDirectives) -> bool {
     any_loop(b, &|f| is_parallel(f, kind, loops))
 }
 

@@ -7,7 +7,7 @@
 //! locals the nest uses, packed), then the reduction partials buffer (`*mut u8`, one 16-byte
 //! entry per block and reduction variable), then the cells of the outer scalars the nest
 //! updates with `atomic!` (`*mut u8`, 16 bytes each). The nest's loops get the schedule of
-//! [`crate::schedule`] (gang / worker / vector over blocks, `threadIdx.y`, `threadIdx.x`); a
+//! [`crate::lower::schedule`] (gang / worker / vector over blocks, `threadIdx.y`, `threadIdx.x`); a
 //! nest that must run in order (`serial`, `seq`, a `kernels` loop not proved independent) runs
 //! in one thread.
 
@@ -17,13 +17,16 @@ use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, ExprForLoop, Ident, ItemFn, Stmt};
 
-use crate::atomic::{self, AtomicForm, Place};
-use crate::directives::LoopDirectives;
+use crate::front::atomic::{AtomicForm, Place};
+use crate::lower::atomic;
+use crate::front::directives::LoopDirectives;
+use crate::lower::grid;
 use crate::info::{self, KernelReport, Notes};
-use crate::loops;
-use crate::model::*;
-use crate::region::{self, is_acc_path, Param, ParamKind};
-use crate::schedule;
+use crate::front::loops;
+use crate::front::model::*;
+use crate::front::region::{Param, ParamKind};
+use crate::syntax::{self, is_acc_path};
+use crate::lower::schedule;
 use crate::report::Errors;
 
 /// One kernel of a region.
@@ -51,7 +54,7 @@ struct Let {
     ty: Option<syn::Type>,
 }
 
-/// Lowers `f` (already checked by the host lowering) for the GPU, or says why it cannot be.
+/// Lowers `f` (already checked: both callers run `front_end`) for the GPU, or says why it cannot be.
 ///
 /// The region body becomes host code that drives launches (DESIGN §4.7: nothing on the GPU
 /// path reads or writes the host's copy of the region's arrays):
@@ -66,7 +69,7 @@ struct Let {
 pub fn gpu_region(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, params: &[Param], kernel_base: &str) -> Result<GpuRegion, Errors> {
     let mut lw = Lowering {
         kind,
-        loops: LoopDirectives::of(kind, &f.block),
+        loops: LoopDirectives::of(&f.block),
         dir,
         params,
         base: kernel_base,
@@ -214,7 +217,7 @@ impl Lowering<'_> {
             Some(name) => self.lets.push(Let { name, init: l.init.as_ref().map(|i| (*i.expr).clone()), ty }),
             None => {
                 let mut names = Vec::new();
-                region::pat_idents(&l.pat, &mut names);
+                syntax::pat_idents(&l.pat, &mut names);
                 for n in names {
                     // The pattern's value tells the type of each name it binds.
                     let id = Ident::new(&n, l.pat.span());
@@ -231,7 +234,7 @@ impl Lowering<'_> {
     /// `let pat = e;` computed by a one-thread kernel: its names come back to the host.
     fn device_values(&mut self, pat: &syn::Pat, e: &Expr, span: Span) -> TokenStream {
         let mut names = Vec::new();
-        region::pat_idents(pat, &mut names);
+        syntax::pat_idents(pat, &mut names);
         let names: Vec<Ident> = names.iter().map(|n| Ident::new(n, pat.span())).collect();
         let local: Stmt = syn::parse_quote_spanned!(span=> #[allow(unused_mut, unused_variables)] let #pat = #e;);
         let outputs: Vec<Let> = names
@@ -318,7 +321,7 @@ impl Lowering<'_> {
                 let scope = self.lets.len();
                 // The loop variable, for the kernels inside: its type is the iterator's item.
                 let mut names = Vec::new();
-                region::pat_idents(pat, &mut names);
+                syntax::pat_idents(pat, &mut names);
                 if let (syn::Pat::Ident(p), [_]) = (&**pat, names.as_slice()) {
                     let init = syn::parse_quote!(::core::iter::Iterator::next(&mut ::core::iter::IntoIterator::into_iter(#expr)).unwrap());
                     self.lets.push(Let { name: p.ident.clone(), init: Some(init), ty: None });
@@ -460,7 +463,7 @@ impl Lowering<'_> {
     /// loops), typed for the kernels by a witness that matches the same pattern.
     fn bind_pattern(&mut self, pat: &syn::Pat, scrut: &Expr) {
         let mut names = Vec::new();
-        region::pat_idents(pat, &mut names);
+        syntax::pat_idents(pat, &mut names);
         for n in names {
             let id = Ident::new(&n, pat.span());
             let init = syn::parse_quote!({
@@ -942,7 +945,19 @@ fn nest_kernel(
     let red_ops: Vec<TokenStream> = reds.iter().map(|(op, _)| schedule::op_path(*op)).collect();
     let red_slots: Vec<usize> = (0..reds.len()).collect();
     let mut sched_notes = Notes::default();
-    let (nest_code, uses_worker, per_trip, group_locals) = if serial {
+    // The launch's dimensions, for a nest on a multi-dimensional grid (`grid.rs`).
+    let mut dims: Option<TokenStream> = None;
+    let grid = if serial || !privates.is_empty() {
+        None
+    } else {
+        grid::schedule(f, kind, loops, !reds.is_empty() || !reds_all.is_empty(), &mut body_of)
+    };
+    let (nest_code, uses_worker, per_trip, group_locals) = if let Some(g) = grid {
+        // info: the grid schedule's notes on the nest's loops.
+        sched_notes = g.notes;
+        dims = Some(g.dims);
+        (g.code, false, (false, false), false)
+    } else if serial {
         // One thread runs the nest in order.
         let loops::NestSpace { setup, total, bind } = loops::normalise_nest(&headers, 1, &quote!(#dev::idx));
         let stmts = body_of(&body).stmts;
@@ -997,7 +1012,7 @@ fn nest_kernel(
     // info: the kernel's inputs besides the region's parameters, its block shape, its
     // reductions' partials and the `cache!` windows.
     kernel_notes(notes, &mut sched_notes, f, &KernelFacts {
-        dir, serial, uses_worker, group_locals, reds: &reds, writebacks: &writebacks, cells: &cells,
+        dir, serial, grid: dims.is_some(), uses_worker, group_locals, reds: &reds, writebacks: &writebacks, cells: &cells,
         captured: &captured.iter().map(|l| l.name.clone()).filter(|n| !n.to_string().starts_with("__acc_") && !reds.iter().any(|r| &r.1 == n)).collect::<Vec<_>>(),
         privates: &privates.iter().map(|p| p.ident.clone()).collect::<Vec<_>>(),
         per_trip,
@@ -1039,6 +1054,7 @@ fn nest_kernel(
     let vector_length = dir.clauses.vector_length.as_ref().map_or_else(|| quote!(0usize), |e| quote!((#e) as usize));
     let num_workers = dir.clauses.num_workers.as_ref().map_or_else(|| quote!(0usize), |e| quote!((#e) as usize));
     let (per_x, per_y) = per_trip;
+    let with_dims = dims.map(|d| quote!(.dims(#d)));
     let num_gangs = dir.clauses.num_gangs.as_ref().map_or_else(|| quote!(0usize), |e| quote!((#e) as usize));
     let queue = quote!(__acc_queue);
     let nreds = reds.len() + writebacks.len();
@@ -1060,7 +1076,7 @@ fn nest_kernel(
         #args
         __acc_args.push(__acc_caps);
         #[allow(unused_mut)]
-        let mut __acc_geom = #rt::Geometry::new(__acc_total, #num_gangs, #vector_length, #serial).workers(#num_workers, #uses_worker).per_trip(#per_x, #per_y).group_locals(#group_locals);
+        let mut __acc_geom = #rt::Geometry::new(__acc_total, #num_gangs, #vector_length, #serial).workers(#num_workers, #uses_worker).per_trip(#per_x, #per_y).group_locals(#group_locals)#with_dims;
         #(let #priv_ptrs = #rt::PrivateCopies::new(&__ACC_REGION, ::core::mem::size_of_val::<[#priv_elems2]>(&*#priv_ids), (#per_x, #per_y), &mut __acc_geom);)*
         let __acc_partials = #rt::Partials::new(&__ACC_REGION, #nreds #(+ #rt::value_slots(&#out_witness))*, &__acc_geom);
         __acc_args.ptr(__acc_partials.device_ptr());
@@ -1093,6 +1109,8 @@ fn nest_kernel(
 struct KernelFacts<'a> {
     dir: &'a RegionDirective,
     serial: bool,
+    /// On a multi-dimensional grid (`grid.rs`).
+    grid: bool,
     uses_worker: bool,
     group_locals: bool,
     reds: &'a [(RedOp, Ident)],
@@ -1113,6 +1131,8 @@ fn kernel_notes(notes: &mut Notes, loop_notes: &mut Notes, f: &ExprForLoop, k: &
     let text = |e: &Expr| quote!(#e).to_string();
     if k.serial {
         notes.add(at, 0, "launch: one block of one thread");
+    } else if k.grid {
+        notes.add(at, 0, "launch: grid and blocks of as many dimensions as the loops take; threads a loop does not size: 32 in x (256 when x is the only block dimension), the rest of 256 in y and z; blocks per dimension as the trips need, at most one full wave of the GPU in all; fewer threads per block if the kernel's registers do not allow them");
     } else {
         let x = match &c.vector_length {
             Some(e) => format!("vector_length({})", text(e)),
@@ -1171,7 +1191,7 @@ fn kernel_notes(notes: &mut Notes, loop_notes: &mut Notes, f: &ExprForLoop, k: &
     impl<'ast> syn::visit::Visit<'ast> for V<'_> {
         fn visit_macro(&mut self, m: &'ast syn::Macro) {
             if is_acc_path(&m.path, "cache") {
-                let windows = crate::cache::parse(m.tokens.clone()).map(|w| w.iter().map(|w| {
+                let windows = crate::front::cache::parse(m.tokens.clone()).map(|w| w.iter().map(|w| {
                     let (a, lo, hi) = (&w.array, &w.lo, &w.hi);
                     let dots = if w.inclusive { "..=" } else { ".." };
                     format!("{a}[{}{dots}{}]", quote!(#lo), quote!(#hi))

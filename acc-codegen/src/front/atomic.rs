@@ -1,8 +1,9 @@
 //! `acc::atomic!` forms: `x op= e`, `x = x.max(e)`/`min`, `read x`, `write x = e`,
-//! `capture x op= e`. `x` is a scalar variable or an element `a[i]`.
+//! `capture x op= e`. `x` is a scalar variable or an element `a[i]`. Their expansion is
+//! `lower::atomic`.
 
-use proc_macro2::{Span, TokenStream};
-use quote::{quote, quote_spanned};
+use proc_macro2::TokenStream;
+use quote::quote;
 use syn::ext::IdentExt;
 use syn::parse::{Parse, ParseStream};
 use syn::spanned::Spanned;
@@ -22,7 +23,8 @@ pub enum AtomicOp {
 }
 
 impl AtomicOp {
-    fn method(self) -> &'static str {
+    /// The method of `AtomicRef`/`SharedMut`'s element that performs it.
+    pub fn method(self) -> &'static str {
         match self {
             AtomicOp::Add => "fetch_add",
             AtomicOp::Sub => "fetch_sub",
@@ -51,7 +53,7 @@ impl Place {
         }
     }
 
-    fn tokens(&self) -> TokenStream {
+    pub fn tokens(&self) -> TokenStream {
         match self {
             Place::Scalar(id) => quote!(#id),
             Place::Element { base, index } => quote!(#base[#index]),
@@ -182,60 +184,5 @@ fn end(input: ParseStream) -> syn::Result<()> {
         Ok(())
     } else {
         Err(input.error(format!("unexpected tokens after the atomic operation; {FORMS}")))
-    }
-}
-
-/// The sequential meaning: plain Rust on the place (used outside parallel loops, where
-/// nothing else runs at the same time).
-pub fn expand_plain(form: &AtomicForm) -> TokenStream {
-    match form {
-        AtomicForm::Read(p) => {
-            let p = p.tokens();
-            quote!(#p)
-        }
-        AtomicForm::Write(p, v) => {
-            let p = p.tokens();
-            quote!({ #p = #v; })
-        }
-        AtomicForm::Update { op, place, value, capture } => {
-            let p = place.tokens();
-            let update = match op {
-                AtomicOp::Add => quote!(#p += #value),
-                AtomicOp::Sub => quote!(#p -= #value),
-                AtomicOp::Mul => quote!(#p *= #value),
-                AtomicOp::Div => quote!(#p /= #value),
-                AtomicOp::And => quote!(#p &= #value),
-                AtomicOp::Or => quote!(#p |= #value),
-                AtomicOp::Xor => quote!(#p ^= #value),
-                AtomicOp::Max => quote!(#p = #p.max(#value)),
-                AtomicOp::Min => quote!(#p = #p.min(#value)),
-            };
-            if *capture {
-                quote!({ let __acc_old = #p; #update; __acc_old })
-            } else {
-                quote!({ #update; })
-            }
-        }
-    }
-}
-
-/// The concurrent meaning: the place's base has been shadowed by an `AtomicRef` (scalars)
-/// or a `SharedMut` (arrays), whose methods perform the hardware atomics.
-pub fn expand_shared(form: &AtomicForm, span: Span) -> TokenStream {
-    let target = match form.place() {
-        Place::Scalar(id) => quote!(#id),
-        Place::Element { base, index } => quote_spanned!(span=> #base.atomic(#index)),
-    };
-    match form {
-        AtomicForm::Read(_) => quote_spanned!(span=> #target.load()),
-        AtomicForm::Write(_, v) => quote_spanned!(span=> { #target.store(#v); }),
-        AtomicForm::Update { op, value, capture, .. } => {
-            let m = Ident::new(op.method(), span);
-            if *capture {
-                quote_spanned!(span=> #target.#m(#value))
-            } else {
-                quote_spanned!(span=> { let _ = #target.#m(#value); })
-            }
-        }
     }
 }

@@ -1,6 +1,6 @@
 //! The clause grammar: `name`, `name(args)`, separated by commas. Parsing is in two steps: a
 //! generic clause list (so that an unknown or misplaced clause can be named precisely), then
-//! each directive's interpretation into the typed model of [`crate::model`].
+//! each directive's interpretation into the typed model of [`crate::front::model`].
 
 use proc_macro2::{Span, TokenStream};
 use syn::ext::IdentExt;
@@ -9,7 +9,7 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{parenthesized, Expr, Ident, LitInt, Token};
 
-use crate::model::*;
+use crate::front::model::*;
 use crate::report::Errors;
 
 /// One clause as written: its name and its parenthesised arguments, if any.
@@ -342,13 +342,13 @@ fn data_clause(kind: DataKind, clause: &RawClause, errors: &mut Errors) -> DataC
 }
 
 /// A variable of a region clause: a name, or `self.field` in a method region (the field's
-/// stand-in name, see [`crate::method`]).
+/// stand-in name, see [`crate::front::method`]).
 fn region_var(input: ParseStream) -> syn::Result<Ident> {
     if input.peek(Token![self]) && input.peek2(Token![.]) {
         input.parse::<Token![self]>()?;
         input.parse::<Token![.]>()?;
         let member: syn::Member = input.parse()?;
-        return Ok(crate::method::field_ident(&member));
+        return Ok(crate::front::method::field_ident(&member));
     }
     input.parse()
 }

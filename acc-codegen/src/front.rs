@@ -1,0 +1,12 @@
+//! The front end: a region's directives and body read into typed models (every node keeps its
+//! span), before any check or lowering.
+
+pub mod atomic;
+pub mod cache;
+pub mod directives;
+pub mod generic;
+pub mod loops;
+pub mod method;
+pub mod model;
+pub mod parse;
+pub mod region;

@@ -1,0 +1,298 @@
+//! Multi-dimensional GPU schedules (OpenUH's kernels loop scheduling, `openuh-nested-loops-
+//! and-reductions` §4.2, Fig. 9-10): two or three tightly nested loops, each a grid-stride loop
+//! over a dimension of a 2-D/3-D grid and/or of a 2-D/3-D block.
+//!
+//! Which nests take it (the others keep `schedule.rs`'s gang -> `blockIdx.x`, worker ->
+//! `threadIdx.y`, vector -> `threadIdx.x`):
+//! - a bare `kernels` nest (no level clause): the loops from the outermost that the
+//!   dependence test proves independent, each with the outer ones' variables fixed (two
+//!   distinct iterations differ in the first loop where their indices differ, and that loop's
+//!   test covers them), up to three; the innermost on `x`, the next on `y`, then `z`, each over
+//!   the grid and block dimension of that name, so adjacent threads take adjacent iterations
+//!   of the innermost loop (coalesced row-major accesses);
+//! - a `kernels` nest whose tightly nested loops all name levels (g-v, gv-v, g-gv, gv-gv,
+//!   g-gv-v, v-gv-gv, gv-gv-gv...): the loops with `worker`/`vector` take block dimensions
+//!   and the loops with `gang` grid dimensions, each innermost first (x, then y, then z);
+//!   `gang(dim: d)` picks the grid dimension; `gang(n)` sets that dimension's blocks and
+//!   `vector(n)`/`worker(n)` that loop's threads; as in `schedule.rs`, the outermost loop takes
+//!   the gangs when none names them and the innermost the vector lanes when none names them;
+//! - `tile(x, y[, z])` on the outermost loop of a nest (any region): the tile is one block of
+//!   `x * y (* z)` threads (the first size the innermost loop's, on `x`); the tile loops run over
+//!   the blocks (grid-stride by whole tiles) and the element loops over the block's threads.
+//!
+//! Only nests without reductions (OpenUH's schedules have none: combining across the blocks
+//! of a 2-D grid needs a grid-wide step) and whose innermost body holds no parallel loop.
+//! Nothing in them needs a barrier: each thread runs the body for its own iterations.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::{Expr, ExprForLoop};
+
+use crate::front::directives::LoopDirectives;
+use crate::info::{self, Notes};
+use crate::front::loops::{self, LoopHeader};
+use crate::front::model::*;
+
+const XYZ: [&str; 3] = ["x", "y", "z"];
+
+/// One loop of a grid schedule.
+struct GridLoop {
+    header: LoopHeader,
+    line: usize,
+    /// The grid dimension (0 = x) its gangs spread over.
+    gang: Option<usize>,
+    /// The block dimension its threads spread over.
+    block: Option<usize>,
+    /// `gang(n)`: the blocks of its grid dimension.
+    gang_size: Option<Expr>,
+    /// `vector(n)` / `worker(n)` / a tile size: the threads of its block dimension.
+    block_size: Option<Expr>,
+}
+
+/// A nest scheduled over a multi-dimensional grid.
+pub struct Grid {
+    /// The kernel code of the nest.
+    pub code: TokenStream,
+    /// The host expression of the launch's `acc::__private::Dims`.
+    pub dims: TokenStream,
+    /// info: what each loop became.
+    pub notes: Notes,
+}
+
+/// The grid schedule of the nest `f` (its directive `d`), or `None` when the nest takes the
+/// one-dimensional schedule. `reductions`: whether the nest has any (then it never does).
+pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, reductions: bool, body_of: &mut dyn FnMut(&syn::Block) -> syn::Block) -> Option<Grid> {
+    if reductions {
+        return None;
+    }
+    let (chain, body) = plan(f, kind, directives)?;
+    let dev = quote!(::acc_device);
+    let mut notes = Notes::default();
+    // info: each loop's dimensions.
+    for (lvl, g) in chain.iter().enumerate() {
+        let mut parts = Vec::new();
+        if let Some(d) = g.gang {
+            parts.push(format!("blockIdx.{}", XYZ[d]));
+        }
+        if let Some(b) = g.block {
+            parts.push(format!("threadIdx.{}", XYZ[b]));
+        }
+        let (start, stride) = match (g.gang, g.block) {
+            (Some(d), Some(b)) => (format!("blockIdx.{0} * blockDim.{1} + threadIdx.{1}", XYZ[d], XYZ[b]), format!("gridDim.{} * blockDim.{}", XYZ[d], XYZ[b])),
+            (Some(d), None) => (format!("blockIdx.{}", XYZ[d]), format!("gridDim.{}", XYZ[d])),
+            (None, Some(b)) => (format!("threadIdx.{}", XYZ[b]), format!("blockDim.{}", XYZ[b])),
+            (None, None) => unreachable!("every loop of a grid schedule has a dimension"),
+        };
+        notes.at(g.line, lvl, format!("loop `{}`: {} (multi-dimensional schedule); trip = {start}, grid-stride by {stride}", g.header.var, parts.join(", ")));
+    }
+    // The kernel: the loops' grid-stride loops around the body, run by one thread.
+    let stmts = body_of(&body).stmts;
+    let mut code = quote! {
+        #[allow(clippy::never_loop)]
+        for _ in ::core::iter::once(()) { #(#stmts)* }
+    };
+    let reg = |name: &str, d: usize| {
+        let id = syn::Ident::new(&format!("{name}_{}", XYZ[d]), proc_macro2::Span::call_site());
+        quote!((#dev::#id() as usize))
+    };
+    for (lvl, g) in chain.iter().enumerate().rev() {
+        let norm = loops::normalise(&g.header, 900 + lvl, &quote!(#dev::idx));
+        let (setup, trip) = (&norm.setup, &norm.trip);
+        let k = syn::Ident::new("__acc_k", proc_macro2::Span::call_site());
+        let idx = (norm.index)(&k);
+        let var = &g.header.var;
+        let (start, stride) = match (g.gang, g.block) {
+            (Some(d), Some(b)) => {
+                let (bi, bd, ti, gd) = (reg("block_idx", d), reg("block_dim", b), reg("thread_idx", b), reg("grid_dim", d));
+                (quote!(#bi * #bd + #ti), quote!(#gd * #bd))
+            }
+            (Some(d), None) => (reg("block_idx", d), reg("grid_dim", d)),
+            (None, Some(b)) => (reg("thread_idx", b), reg("block_dim", b)),
+            (None, None) => unreachable!(),
+        };
+        code = quote! {{
+            #setup
+            let mut #k: usize = #start;
+            while #k < #trip {
+                let #var = #idx;
+                #code
+                #k += #stride;
+            }
+        }};
+    }
+    // The launch: per dimension, whether a loop uses it, the size asked and the trips.
+    let rt = quote!(::acc::__private);
+    let mut grid = vec![quote!(::core::option::Option::None); 3];
+    let mut block = vec![quote!(::core::option::Option::None); 3];
+    let mut trips = vec![quote!((0usize, ::core::option::Option::None)); 3];
+    let outer_vars: Vec<&syn::Ident> = chain.iter().map(|g| &g.header.var).collect();
+    for (lvl, g) in chain.iter().enumerate() {
+        if let Some(b) = g.block {
+            block[b] = match &g.block_size {
+                Some(e) => quote!(::core::option::Option::Some((#e) as usize)),
+                None => quote!(::core::option::Option::Some(0usize)),
+            };
+        }
+        if let Some(d) = g.gang {
+            grid[d] = match &g.gang_size {
+                Some(e) => quote!(::core::option::Option::Some((#e) as usize)),
+                None => quote!(::core::option::Option::Some(0usize)),
+            };
+            // The trips on the host, where the bounds name no variable of the loops around
+            // it and read no array (a triangular nest's are not known: 0).
+            let known = host_computable(&g.header) && !outer_vars[..lvl].iter().any(|v| g.header.mentions(v));
+            let t = if known {
+                let n = loops::normalise(&g.header, 950 + lvl, &rt);
+                let (setup, trip) = (&n.setup, &n.trip);
+                quote!({ #setup #trip })
+            } else {
+                quote!(0usize)
+            };
+            let with = match g.block {
+                Some(b) => quote!(::core::option::Option::Some(#b)),
+                None => quote!(::core::option::Option::None),
+            };
+            trips[d] = quote!((#t, #with));
+        }
+    }
+    let dims = quote!(#rt::Dims { grid: [#(#grid),*], block: [#(#block),*], trips: [#(#trips),*] });
+    Some(Grid { code, dims, notes })
+}
+
+/// Whether the host can compute the loop's bounds as the device does: names, literals,
+/// fields, arithmetic, casts and `.len()` (no array element, no call).
+fn host_computable(h: &LoopHeader) -> bool {
+    fn ok(e: &Expr) -> bool {
+        match e {
+            Expr::Lit(_) | Expr::Path(_) => true,
+            Expr::Paren(p) => ok(&p.expr),
+            Expr::Group(g) => ok(&g.expr),
+            Expr::Field(f) => ok(&f.base),
+            Expr::Binary(b) => !loops::is_compound_assign(&b.op) && ok(&b.left) && ok(&b.right),
+            Expr::Unary(u) => ok(&u.expr),
+            Expr::Cast(c) => ok(&c.expr),
+            Expr::MethodCall(m) => m.method == "len" && m.args.is_empty() && ok(&m.receiver),
+            _ => false,
+        }
+    }
+    ok(&h.lo) && ok(&h.hi) && h.step.as_ref().is_none_or(ok)
+}
+
+/// The loops of the grid schedule of `f` and the innermost body, or `None`.
+fn plan(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives) -> Option<(Vec<GridLoop>, syn::Block)> {
+    let d0 = directives.get(f).cloned().unwrap_or_default();
+    if d0.seq.is_some() || !d0.reduction.is_empty() || !d0.private.is_empty() {
+        return None;
+    }
+    // `tile(..)`: the tile is a block.
+    if let Some((_, sizes)) = &d0.tile {
+        if !(2..=3).contains(&sizes.len()) {
+            return None;
+        }
+        let (headers, body) = loops::directive_nest(f, &d0)?;
+        if crate::lower::schedule::holds_parallel(&body, kind, directives) {
+            return None;
+        }
+        let n = headers.len();
+        let mut lines = Vec::new();
+        let mut cur = f;
+        for lvl in 0..n {
+            lines.push(info::loop_line(cur));
+            if lvl + 1 < n {
+                cur = loops::only_inner_loop(&cur.body)?;
+            }
+        }
+        let chain = headers
+            .into_iter()
+            .enumerate()
+            .map(|(lvl, header)| {
+                let dim = n - 1 - lvl;
+                GridLoop { header, line: lines[lvl], gang: Some(dim), block: Some(dim), gang_size: None, block_size: Some(sizes[dim].clone()) }
+            })
+            .collect();
+        return Some((chain, body));
+    }
+    if kind != RegionKind::Kernels || d0.collapse.is_some() {
+        return None;
+    }
+    let explicit = d0.has_level();
+    // The tightly nested loops that take dimensions: all bare or all naming levels, none
+    // `seq`, `collapse`, `tile`, with reductions or privates, each proved independent.
+    let mut chain: Vec<(&ExprForLoop, LoopDirective)> = vec![(f, d0)];
+    while chain.len() < 3 {
+        let Some(inner) = loops::only_inner_loop(&chain.last().expect("not empty").0.body) else { break };
+        let d = directives.get(inner).cloned().unwrap_or_default();
+        if d.has_level() != explicit || d.seq.is_some() || d.collapse.is_some() || d.tile.is_some() || !d.reduction.is_empty() || !d.private.is_empty() {
+            break;
+        }
+        if loops::LoopHeader::parse(inner).is_err() || loops::dependence_of(inner, &d, kind, &[]).is_some() {
+            break;
+        }
+        chain.push((inner, d));
+    }
+    if chain.len() < 2 {
+        return None;
+    }
+    let body = chain.last().expect("not empty").0.body.clone();
+    if crate::lower::schedule::holds_parallel(&body, kind, directives) {
+        return None;
+    }
+    let n = chain.len();
+    let mut out: Vec<GridLoop> = Vec::new();
+    for (fl, d) in &chain {
+        let size = |c: &Option<LevelClause>| c.as_ref().and_then(|c| c.size.clone());
+        let block_size = match (size(&d.worker), size(&d.vector)) {
+            (Some(w), Some(v)) => Some(syn::parse_quote!(((#w) as usize) * ((#v) as usize))),
+            (w, v) => w.or(v),
+        };
+        out.push(GridLoop { header: LoopHeader::parse(fl).ok()?, line: info::loop_line(fl), gang: None, block: None, gang_size: size(&d.gang), block_size });
+    }
+    if !explicit {
+        for (lvl, g) in out.iter_mut().enumerate() {
+            g.gang = Some(n - 1 - lvl);
+            g.block = Some(n - 1 - lvl);
+        }
+        return Some((out, body));
+    }
+    // Block dimensions: the worker/vector loops, innermost first.
+    let mut next = 0;
+    for lvl in (0..n).rev() {
+        let d = &chain[lvl].1;
+        if d.worker.is_some() || d.vector.is_some() {
+            out[lvl].block = Some(next);
+            next += 1;
+        }
+    }
+    if next == 0 {
+        out[n - 1].block = Some(0);
+    }
+    // Grid dimensions: `gang(dim: d)` first, then the other gang loops innermost first.
+    let mut taken = [false; 3];
+    for lvl in 0..n {
+        if let Some(g) = &chain[lvl].1.gang {
+            if let Some(dim) = g.dim {
+                let dim = dim as usize - 1;
+                if taken[dim] {
+                    // (The region's checks report it: see `check/body.rs`.)
+                    return None;
+                }
+                taken[dim] = true;
+                out[lvl].gang = Some(dim);
+            }
+        }
+    }
+    let free = |taken: &mut [bool; 3]| -> Option<usize> {
+        let d = taken.iter().position(|t| !t)?;
+        taken[d] = true;
+        Some(d)
+    };
+    for lvl in (0..n).rev() {
+        if chain[lvl].1.gang.as_ref().is_some_and(|g| g.dim.is_none()) {
+            out[lvl].gang = Some(free(&mut taken)?);
+        }
+    }
+    if out.iter().all(|g| g.gang.is_none()) {
+        out[0].gang = Some(free(&mut taken)?);
+    }
+    Some((out, body))
+}

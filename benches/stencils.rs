@@ -1,0 +1,177 @@
+//! 2-D and 3-D stencils on `kernels` schedules (issue 11; OpenUH's stencil benchmarks): a
+//! 5-point Laplacian on an `L2 x L2` grid and a 13-point wave step (4th order in space, radius 2
+//! on each axis) on an `L3^3` grid, each as
+//! - `bare`: the nest without level clauses (the multi-dimensional default: innermost loop on
+//!   `threadIdx.x`, the next on `y` (and `z`), grid-stride loops);
+//! - `gv_gv` / `gv_gv_gv`: OpenUH's schedule written out, with `vector(n)` sizes;
+//! - `rows_1d`: the inner loops `seq` (what a bare nest ran as before: each thread one row, in
+//!   order; uncoalesced),
+//! beside `benches/cuda/stencils.cu` (hand-written CUDA, one thread per point, built by nvcc).
+//! Run by `scripts/gpu-stencils.sh`. Every acc result is checked against the host's loops.
+
+use std::time::Instant;
+
+const L2: usize = 8192;
+const L3: usize = 256;
+const REPS: usize = 20;
+
+#[acc::kernels(present(a, b))]
+fn lap2d_bare(a: &[f32], b: &mut [f32], n: usize) {
+    #[acc::r#loop(independent)]
+    for i in 1..n - 1 {
+        #[acc::r#loop(independent)]
+        for j in 1..n - 1 {
+            b[i * n + j] = a[(i - 1) * n + j] + a[(i + 1) * n + j] + a[i * n + j - 1] + a[i * n + j + 1] - 4.0 * a[i * n + j];
+        }
+    }
+}
+
+#[acc::kernels(present(a, b))]
+fn lap2d_gv_gv(a: &[f32], b: &mut [f32], n: usize) {
+    #[acc::r#loop(gang, vector(8), independent)]
+    for i in 1..n - 1 {
+        #[acc::r#loop(gang, vector(64), independent)]
+        for j in 1..n - 1 {
+            b[i * n + j] = a[(i - 1) * n + j] + a[(i + 1) * n + j] + a[i * n + j - 1] + a[i * n + j + 1] - 4.0 * a[i * n + j];
+        }
+    }
+}
+
+#[acc::kernels(present(a, b))]
+fn lap2d_rows_1d(a: &[f32], b: &mut [f32], n: usize) {
+    #[acc::r#loop(independent)]
+    for i in 1..n - 1 {
+        #[acc::r#loop(seq)]
+        for j in 1..n - 1 {
+            b[i * n + j] = a[(i - 1) * n + j] + a[(i + 1) * n + j] + a[i * n + j - 1] + a[i * n + j + 1] - 4.0 * a[i * n + j];
+        }
+    }
+}
+
+/// The 13-point Laplacian of `u` at `c` (4th order: -1/12, 4/3, -5/2 per axis), strides `s`.
+#[acc::routine(seq)]
+fn lap13(u: &[f32], c: usize, s1: usize, s2: usize) -> f32 {
+    let axis = |s: usize| -> f32 { (4.0 / 3.0) * (u[c - s] + u[c + s]) - (1.0 / 12.0) * (u[c - 2 * s] + u[c + 2 * s]) };
+    axis(1) + axis(s2) + axis(s1) - 7.5 * u[c]
+}
+
+#[acc::kernels(present(u, prev, next))]
+fn wave3d_bare(u: &[f32], prev: &[f32], next: &mut [f32], n: usize) {
+    #[acc::r#loop(independent)]
+    for i in 2..n - 2 {
+        #[acc::r#loop(independent)]
+        for j in 2..n - 2 {
+            #[acc::r#loop(independent)]
+            for k in 2..n - 2 {
+                let c = (i * n + j) * n + k;
+                next[c] = 2.0 * u[c] - prev[c] + 0.1 * lap13(u, c, n * n, n);
+            }
+        }
+    }
+}
+
+#[acc::kernels(present(u, prev, next))]
+fn wave3d_gv_gv_gv(u: &[f32], prev: &[f32], next: &mut [f32], n: usize) {
+    #[acc::r#loop(gang, vector(1), independent)]
+    for i in 2..n - 2 {
+        #[acc::r#loop(gang, vector(8), independent)]
+        for j in 2..n - 2 {
+            #[acc::r#loop(gang, vector(32), independent)]
+            for k in 2..n - 2 {
+                let c = (i * n + j) * n + k;
+                next[c] = 2.0 * u[c] - prev[c] + 0.1 * lap13(u, c, n * n, n);
+            }
+        }
+    }
+}
+
+#[acc::kernels(present(u, prev, next))]
+fn wave3d_rows_1d(u: &[f32], prev: &[f32], next: &mut [f32], n: usize) {
+    #[acc::r#loop(independent)]
+    for i in 2..n - 2 {
+        #[acc::r#loop(independent)]
+        for j in 2..n - 2 {
+            #[acc::r#loop(seq)]
+            for k in 2..n - 2 {
+                let c = (i * n + j) * n + k;
+                next[c] = 2.0 * u[c] - prev[c] + 0.1 * lap13(u, c, n * n, n);
+            }
+        }
+    }
+}
+
+fn median(mut f: impl FnMut()) -> f64 {
+    f();
+    let mut t: Vec<f64> = (0..REPS)
+        .map(|_| {
+            let s = Instant::now();
+            f();
+            s.elapsed().as_secs_f64()
+        })
+        .collect();
+    t.sort_by(f64::total_cmp);
+    t[REPS / 2]
+}
+
+/// `case`'s median time and bandwidth (`bytes` moved once per call).
+fn row(case: &str, secs: f64, bytes: f64) {
+    println!("acc  {case:<22} {:>9.4} ms {:>8.1} GB/s", secs * 1e3, bytes / secs / 1e9);
+}
+
+/// The largest difference from the host's result (printed; at most 1e-4, else a panic).
+fn check(name: &str, got: &[f32], want: &[f32]) {
+    let d = got.iter().zip(want).map(|(g, w)| (g - w).abs()).fold(0.0f32, f32::max);
+    let sum: f64 = got.iter().map(|&v| v as f64).sum();
+    println!("#    {name}: max |acc - host| = {d:e}, checksum {sum:.6e}");
+    assert!(d <= 1e-4, "{name}: wrong result (max difference {d})");
+}
+
+fn lap13_host(u: &[f32], c: usize, s1: usize, s2: usize) -> f32 {
+    let axis = |s: usize| -> f32 { (4.0 / 3.0) * (u[c - s] + u[c + s]) - (1.0 / 12.0) * (u[c - 2 * s] + u[c + 2 * s]) };
+    axis(1) + axis(s2) + axis(s1) - 7.5 * u[c]
+}
+
+fn main() {
+    println!("# acc stencils, device: {:?}", acc::device_type());
+    let n = L2;
+    let a: Vec<f32> = (0..n * n).map(|x| ((x * 7919) % 1000) as f32 / 1000.0).collect();
+    let mut want = vec![0.0f32; n * n];
+    for i in 1..n - 1 {
+        for j in 1..n - 1 {
+            want[i * n + j] = a[(i - 1) * n + j] + a[(i + 1) * n + j] + a[i * n + j - 1] + a[i * n + j + 1] - 4.0 * a[i * n + j];
+        }
+    }
+    let bytes = 8.0 * (n * n) as f64;
+    type Lap = fn(&[f32], &mut [f32], usize);
+    let cases: [(&str, Lap); 3] = [("lap2d_bare", lap2d_bare), ("lap2d_gv_gv", lap2d_gv_gv), ("lap2d_rows_1d", lap2d_rows_1d)];
+    for (name, f) in cases {
+        let mut b = vec![0.0f32; n * n];
+        acc::data!(copyin(a), copy(b) {
+            row(name, median(|| f(&a, &mut b, n)), bytes);
+        });
+        check(name, &b, &want);
+    }
+
+    let n = L3;
+    let u: Vec<f32> = (0..n * n * n).map(|x| ((x * 7919) % 1000) as f32 / 1000.0).collect();
+    let prev: Vec<f32> = (0..n * n * n).map(|x| ((x * 104729) % 1000) as f32 / 1000.0).collect();
+    let mut want = vec![0.0f32; n * n * n];
+    for i in 2..n - 2 {
+        for j in 2..n - 2 {
+            for k in 2..n - 2 {
+                let c = (i * n + j) * n + k;
+                want[c] = 2.0 * u[c] - prev[c] + 0.1 * lap13_host(&u, c, n * n, n);
+            }
+        }
+    }
+    let bytes = 12.0 * (n * n * n) as f64;
+    type Wave = fn(&[f32], &[f32], &mut [f32], usize);
+    let cases: [(&str, Wave); 3] = [("wave3d_bare", wave3d_bare), ("wave3d_gv_gv_gv", wave3d_gv_gv_gv), ("wave3d_rows_1d", wave3d_rows_1d)];
+    for (name, f) in cases {
+        let mut next = vec![0.0f32; n * n * n];
+        acc::data!(copyin(u, prev), copy(next) {
+            row(name, median(|| f(&u, &prev, &mut next, n)), bytes);
+        });
+        check(name, &next, &want);
+    }
+}
