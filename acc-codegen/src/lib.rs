@@ -9,7 +9,8 @@
 //! syntax.rs   the syn helpers every stage shares
 //! front/      parse.rs (clause grammar) -> model.rs (typed directives with spans);
 //!             region.rs (the region model: forms, parameters, data plan, loop directives),
-//!             directives.rs (each loop directive parsed once), method.rs, generic.rs,
+//!             directives.rs (each loop directive parsed once, each loop's parallel decision
+//!             made once), method.rs, generic.rs,
 //!             loops.rs (loop forms, normalisation, the dependence test, the parallel decision),
 //!             atomic.rs (atomic forms), cache.rs (cache windows)
 //! check/      check.rs (signature, region clauses), loops.rs (one loop in context),
@@ -490,7 +491,7 @@ fn try_expand_routine(attr: TokenStream, mut f: ItemFn) -> Result<TokenStream, E
     let mut errors = Errors::default();
     let level = parse::routine_level(attr, &mut errors);
     check::signature(&f, "routine", &mut errors);
-    let loops = front::directives::LoopDirectives::of(&f.block);
+    let loops = front::directives::LoopDirectives::of(&f.block, RegionKind::Parallel);
     let host_plan = check::body::check(&check::body::Context::routine(&f, level, &loops), &f.block, &mut errors);
     if !errors.is_empty() {
         return Err(errors);

@@ -69,7 +69,7 @@ struct Let {
 pub fn gpu_region(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, params: &[Param], kernel_base: &str) -> Result<GpuRegion, Errors> {
     let mut lw = Lowering {
         kind,
-        loops: LoopDirectives::of(&f.block),
+        loops: LoopDirectives::of(&f.block, kind),
         dir,
         params,
         base: kernel_base,
