@@ -368,7 +368,7 @@ fn region_body(region: &Region, form: &Form, host_plan: HostPlan, src: &Source, 
     // region it built): a region that cannot run on the GPU is a compile error of the GPU
     // build, spanned on what prevents it, never a silent run on the host (DESIGN §4.7).
     let mut gpu_errors = TokenStream::new();
-    let (gpu_ready, gpu_path) = match (dir.host_only(), device::gpu_region(kind, dir, f, params, kernel)) {
+    let (gpu_ready, gpu_path) = match (dir.host_only(), device::gpu_region(kind, dir, form, kernel)) {
         (true, _) => (TokenStream::new(), TokenStream::new()),
         (false, Ok(g)) => {
             let host_path = g.host_path;
@@ -679,7 +679,7 @@ pub fn device_region(
     for form in &region.forms {
         let (params, display) = (&form.params, form.display.clone());
         let base = kernel_name(&src.file, src.line, &form.name);
-        match device::gpu_region(kind, dir, &form.f, params, &base) {
+        match device::gpu_region(kind, dir, form, &base) {
             Ok(g) => {
                 // info: the region's report: its data clauses and defaults, then what the
                 // lowering noted.
