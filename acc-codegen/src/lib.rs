@@ -9,7 +9,8 @@
 //! syntax.rs   the syn helpers every stage shares
 //! front/      parse.rs (clause grammar) -> model.rs (typed directives with spans);
 //!             region.rs (the region model: forms, parameters, data plan, loop directives),
-//!             directives.rs (each loop directive parsed once), method.rs, generic.rs,
+//!             directives.rs (each loop directive parsed once, each loop's parallel decision
+//!             made once), method.rs, generic.rs,
 //!             loops.rs (loop forms, normalisation, the dependence test, the parallel decision),
 //!             atomic.rs (atomic forms), cache.rs (cache windows)
 //! check/      check.rs (signature, region clauses), loops.rs (one loop in context),
@@ -367,7 +368,7 @@ fn region_body(region: &Region, form: &Form, host_plan: HostPlan, src: &Source, 
     // region it built): a region that cannot run on the GPU is a compile error of the GPU
     // build, spanned on what prevents it, never a silent run on the host (DESIGN §4.7).
     let mut gpu_errors = TokenStream::new();
-    let (gpu_ready, gpu_path) = match (dir.host_only(), device::gpu_region(kind, dir, f, params, kernel)) {
+    let (gpu_ready, gpu_path) = match (dir.host_only(), device::gpu_region(kind, dir, form, kernel)) {
         (true, _) => (TokenStream::new(), TokenStream::new()),
         (false, Ok(g)) => {
             let host_path = g.host_path;
@@ -490,7 +491,7 @@ fn try_expand_routine(attr: TokenStream, mut f: ItemFn) -> Result<TokenStream, E
     let mut errors = Errors::default();
     let level = parse::routine_level(attr, &mut errors);
     check::signature(&f, "routine", &mut errors);
-    let loops = front::directives::LoopDirectives::of(&f.block);
+    let loops = front::directives::LoopDirectives::of(&f.block, RegionKind::Parallel);
     let host_plan = check::body::check(&check::body::Context::routine(&f, level, &loops), &f.block, &mut errors);
     if !errors.is_empty() {
         return Err(errors);
@@ -678,7 +679,7 @@ pub fn device_region(
     for form in &region.forms {
         let (params, display) = (&form.params, form.display.clone());
         let base = kernel_name(&src.file, src.line, &form.name);
-        match device::gpu_region(kind, dir, &form.f, params, &base) {
+        match device::gpu_region(kind, dir, form, &base) {
             Ok(g) => {
                 // info: the region's report: its data clauses and defaults, then what the
                 // lowering noted.

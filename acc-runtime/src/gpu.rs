@@ -266,6 +266,9 @@ struct Launchable {
     kernel: Kernel,
     /// The name the entry was made for (the key holds only its address).
     name: Box<str>,
+    /// By threads per block, for blocks larger than `kernel` can hold: the kernel compiled for
+    /// that block (`None`: even then it holds fewer threads, and the block shrinks).
+    for_block: Vec<(u32, Option<Kernel>)>,
     /// One full wave of blocks (every multiprocessor at its occupancy limit), by threads per
     /// block.
     waves: Vec<(u32, u32)>,
@@ -435,15 +438,19 @@ pub fn max_default_grid(cuda: &CudaBackend) -> usize {
 /// The module of the PTX text `ptx` on `cuda`, loaded once per process: the PTX is a
 /// `'static` text (embedded by `include_str!`), so its address identifies it, and hashing it
 /// on every launch would cost more than the launch.
-fn module(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str) -> Arc<Module> {
-    static MODULES: Mutex<Vec<(u64, usize, Arc<Module>)>> = Mutex::new(Vec::new());
+/// `block_threads` > 0: the module compiled for blocks of that many threads
+/// ([`CudaBackend::load_ptx_for_block`]).
+fn module(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str, block_threads: u32) -> Arc<Module> {
+    /// The backend, the PTX text's address, the block size compiled for.
+    type Key = (u64, usize, u32);
+    static MODULES: Mutex<Vec<(Key, Arc<Module>)>> = Mutex::new(Vec::new());
     let mut m = MODULES.lock().unwrap_or_else(|e| e.into_inner());
-    let key = (cuda.id(), ptx.as_ptr() as usize);
-    if let Some((_, _, module)) = m.iter().find(|(b, p, _)| (*b, *p) == key) {
+    let key = (cuda.id(), ptx.as_ptr() as usize, block_threads);
+    if let Some((_, module)) = m.iter().find(|(k, _)| *k == key) {
         return module.clone();
     }
-    let module = cuda.load_ptx(ptx).unwrap_or_else(|e| panic!("acc: {region}: cannot load the kernels' PTX: {e}"));
-    m.push((key.0, key.1, module.clone()));
+    let module = cuda.load_ptx_for_block(ptx, block_threads).unwrap_or_else(|e| panic!("acc: {region}: cannot load the kernels' PTX: {e}"));
+    m.push((key, module.clone()));
     module
 }
 
@@ -473,9 +480,9 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
                 // The module of the package's PTX that defines the kernel (acc-build may
                 // write several, see `ptx_modules`).
                 let ptx = crate::ptx_modules::module_of(ptx, name);
-                let module = module(cuda, region, ptx);
+                let module = module(cuda, region, ptx, 0);
                 let kernel = cuda.kernel(&module, name, most_shared).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}`: {e}")).with_params_from(ptx);
-                kernels.insert(key, Launchable { kernel, name: name.into(), waves: Vec::new() });
+                kernels.insert(key, Launchable { kernel, name: name.into(), for_block: Vec::new(), waves: Vec::new() });
                 kernels.get_mut(&key).expect("just inserted")
             }
         };
@@ -487,13 +494,41 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
             let block = dims.block_shape(geom.vector_length, entry.kernel.max_threads());
             let threads = block.iter().product::<u32>();
             let shared = 16 * threads.max(32);
-            let wave = one_wave(cuda, region, ptx, name, entry, threads, shared).min(max_default_grid(cuda) as u32);
+            let wave = one_wave(cuda, &entry.kernel, name, &mut entry.waves, threads, shared).min(max_default_grid(cuda) as u32);
             let grid = dims.grid_shape(block, wave as usize);
             let mut cfg = LaunchConfig::linear(grid[0], block[0]).with_shared(shared);
             (cfg.grid, cfg.block, cfg.queue) = ((grid[0], grid[1], grid[2]), (block[0], block[1], block[2]), queue);
-            return launch_with(cuda, region, name, entry, cfg, args, grid.iter().product());
+            return launch_with(cuda, region, name, &entry.kernel, cfg, args, grid.iter().product());
         }
-        let geom = &entry_geometry(geom, entry.kernel.max_threads());
+        // Where the outermost loop holds worker or vector loops (its trips are shared by the
+        // block's threads), such a kernel is compiled again for the block the clauses ask for
+        // (the compiler keeps fewer registers, as nvcc does under `__launch_bounds__`): with
+        // the block shrunk instead, the papers' `num_workers(8), vector_length(128)` kernels of
+        // 72-80 registers ran 6 workers, their worker loops took more trips each, and each
+        // block kept fewer loads in flight (on an H100, 4-byte sums in the vector position
+        // 3.7-3.8 -> 2.9-3.0 ms, gang worker vector 0.33 -> 0.18 ms). A loop over every level
+        // (`gang, worker, vector` on one loop) spreads its trips over whatever block it gets,
+        // and its kernel keeps its registers: the same line's sums ran at 0.115 ms with
+        // 640-thread blocks, at 0.16 ms compiled for 1024 threads (registers spilled in the
+        // unrolled rounds). Where even the recompiled kernel holds fewer threads, the block
+        // shrinks.
+        let block = geom.block();
+        let recompiled = if compiles_for_block(geom, entry.kernel.max_threads()) {
+            if !entry.for_block.iter().any(|(b, _)| *b == block) {
+                let ptx = crate::ptx_modules::module_of(ptx, name);
+                let module = module(cuda, region, ptx, block);
+                let k = cuda.kernel(&module, name, most_shared).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}`: {e}")).with_params_from(ptx);
+                entry.for_block.push((block, (k.max_threads() > entry.kernel.max_threads()).then_some(k)));
+            }
+            entry.for_block.iter().position(|(b, k)| *b == block && k.is_some())
+        } else {
+            None
+        };
+        let kernel = match recompiled {
+            Some(i) => entry.for_block[i].1.as_ref().expect("found with a kernel"),
+            None => &entry.kernel,
+        };
+        let geom = &entry_geometry(geom, kernel.max_threads());
         let (bx, by) = geom.block_xy();
         let shared = if geom.group_locals { GROUP_LOCALS_SHARED } else { 16 * geom.block().max(32) };
         let cache = geom.cache.0 * bx as usize + geom.cache.1;
@@ -507,34 +542,40 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
             geom.num_gangs.min(i32::MAX as usize) as u32
         } else {
             let block = geom.block();
-            let wave = one_wave(cuda, region, ptx, name, entry, block, shared);
+            let wave = one_wave(cuda, kernel, name, &mut entry.waves, block, shared);
             let needed = geom.threads_wanted().div_ceil(block as usize).max(1);
             wave.min(needed.min(u32::MAX as usize) as u32).min(max_default_grid(cuda) as u32)
         };
         let mut cfg = LaunchConfig::linear(grid, bx).with_shared(shared);
         cfg.block = (bx, by, 1);
         cfg.queue = queue;
-        launch_with(cuda, region, name, entry, cfg, args, grid)
+        launch_with(cuda, region, name, kernel, cfg, args, grid)
     })
 }
 
-/// One full wave of blocks of `block` threads for `entry` (every multiprocessor at its
-/// occupancy limit): it depends on the kernel and block only, so it is found once.
-fn one_wave(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str, name: &str, entry: &mut Launchable, block: u32, shared: u32) -> u32 {
-    if let Some(&(_, w)) = entry.waves.iter().find(|(b, _)| *b == block) {
+/// Whether a kernel that holds at most `max_threads` threads a block is compiled again for
+/// `geom`'s block (see `launch`): the block is larger, and the outermost loop's trips are
+/// shared by the block's lanes or workers.
+fn compiles_for_block(geom: &Geometry, max_threads: u32) -> bool {
+    geom.block() > max_threads && (geom.per_trip.0 || geom.per_trip.1)
+}
+
+/// One full wave of blocks of `block` threads of `kernel` (every multiprocessor at its
+/// occupancy limit): it depends on the kernel and block only, so it is found once (`waves`).
+fn one_wave(cuda: &CudaBackend, kernel: &Kernel, name: &str, waves: &mut Vec<(u32, u32)>, block: u32, shared: u32) -> u32 {
+    if let Some(&(_, w)) = waves.iter().find(|(b, _)| *b == block) {
         return w;
     }
-    let module = module(cuda, region, crate::ptx_modules::module_of(ptx, name));
-    let w = cuda.default_grid(&module, name, block, shared, usize::MAX / 2).unwrap_or(1).max(1);
-    entry.waves.push((block, w));
+    let w = cuda.default_grid(kernel.module(), name, block, shared, usize::MAX / 2).unwrap_or(1).max(1);
+    waves.push((block, w));
     w
 }
 
-/// Launches `entry` with `cfg` (see [`launch`]); returns `blocks`.
-fn launch_with(cuda: &CudaBackend, region: &'static RegionInfo, name: &str, entry: &Launchable, cfg: LaunchConfig, args: &mut KernelArgs, blocks: u32) -> u32 {
+/// Launches `kernel` with `cfg` (see [`launch`]); returns `blocks`.
+fn launch_with(cuda: &CudaBackend, region: &'static RegionInfo, name: &str, kernel: &Kernel, cfg: LaunchConfig, args: &mut KernelArgs, blocks: u32) -> u32 {
     LAST_QUEUE.set(cfg.queue);
     let timer = profile::launch_begin_on(region, profile::Track::of(cuda, cfg.queue));
-    cuda.launch_kernel(&entry.kernel, cfg, args, Some(region)).unwrap_or_else(|e| match e {
+    cuda.launch_kernel(kernel, cfg, args, Some(region)).unwrap_or_else(|e| match e {
         // The panic's own text names the kernel and the user's file:line.
         crate::cuda::CudaError::KernelPanic { .. } => fail(format!("acc: {region}: {e}")),
         e => fail(format!("acc: {region}: kernel `{name}` failed on {}: {e}", cuda.name())),
@@ -583,7 +624,7 @@ pub fn gpu_ready(region: &'static RegionInfo, if_cond: bool, ptx: &'static str, 
 
 #[cfg(test)]
 mod tests {
-    use super::Dims;
+    use super::*;
 
     const X: Option<usize> = Some(0);
 
@@ -612,5 +653,31 @@ mod tests {
         // `gang(n)` is kept; an unknown trip count takes the wave; unused dimensions are 1.
         let fixed = Dims { grid: [Some(3), X, None], block: [X, None, None], trips: [(0, None), (0, None), (0, None)] };
         assert_eq!(fixed.grid_shape([256, 1, 1], 30), [3, 10, 1]);
+    }
+
+    /// The papers' `num_workers(8), vector_length(128)`, an outermost loop of 64 trips.
+    fn papers(per_trip: (bool, bool)) -> Geometry {
+        Geometry::new(64, 0, 128, false).workers(8, true).per_trip(per_trip.0, per_trip.1)
+    }
+
+    #[test]
+    fn a_nest_whose_block_shares_trips_gets_its_block_compiled_for() {
+        // A gang loop over worker and vector loops, kernel of 80 registers (768 threads).
+        assert!(compiles_for_block(&papers((true, true)), 768));
+        assert!(compiles_for_block(&papers((false, true)), 768));
+        // The kernel holds the block: nothing to compile.
+        assert!(!compiles_for_block(&papers((true, true)), 1024));
+        // One loop over every level: it keeps its registers and gets a smaller block.
+        assert!(!compiles_for_block(&papers((false, false)), 768));
+        assert_eq!(entry_geometry(&papers((false, false)), 640).block_xy(), (128, 5));
+    }
+
+    #[test]
+    fn a_block_too_big_for_the_kernel_loses_workers_first() {
+        assert_eq!(entry_geometry(&papers((true, true)), 768).block_xy(), (128, 6));
+        assert_eq!(entry_geometry(&papers((true, true)), 1024).block_xy(), (128, 8));
+        // A vector longer than the kernel holds: one worker, whole warps.
+        let wide = Geometry::new(64, 0, 1024, false);
+        assert_eq!(entry_geometry(&wide, 600).block_xy(), (576, 1));
     }
 }

@@ -1,6 +1,6 @@
 //! The checks of a region body in scope: a walk that knows which names each point of the body
 //! sees, checks every acc loop (`check::loops`), `cache!` and `atomic!` there, decides once how
-//! the host runs each loop (`loops::dependence_of`), and finds what the iterations of a
+//! the host runs each loop (from its `directives::Decision`), and finds what the iterations of a
 //! host-parallel loop share. What it decides is the [`HostPlan`] that `lower::host` writes
 //! out; the walk reports every error, in the order of the body.
 
@@ -255,7 +255,7 @@ impl Walk<'_, '_> {
             && d.seq.is_none()
             && kind != RegionKind::Serial
             && self.cx.routine.is_none()
-            && loops::dependence_of(f, d, kind, &d.reduction_vars()).is_none();
+            && self.cx.loops.dependence(f).is_none();
 
         if !parallel && !self.frames.is_empty() {
             // A reduction on a loop nested in the host-parallel loop, of a variable declared

@@ -233,9 +233,9 @@ pub fn only_inner_loop(body: &syn::Block) -> Option<&ExprForLoop> {
     }
 }
 
-/// The parallel decision for loop `f` with directive `d` (`LoopDirective::default()` for a
-/// loop without one) in a `kind` region, made here only: why its iterations must run in
-/// order; `None` when they may run in parallel. A loop that says `independent` is
+/// The parallel decision for loop `f` with directive `d` in a `kind` region, made here only
+/// and asked once per loop (`front::directives` keeps the answers): why its iterations must
+/// run in order; `None` when they may run in parallel. A loop that says `independent` is
 /// independent; a `kernels` loop or an `auto` one is put to [`dependence_nest`] over the
 /// directive's nest, where `reductions` are the variables the caller's lowering combines
 /// across the nest's iterations; any other loop is independent as written. (`seq`, the

@@ -309,7 +309,7 @@ impl Form {
     pub fn read(f: ItemFn, name: String, display: String, dir: &RegionDirective, errors: &mut Errors) -> Form {
         let params = params(&f, errors);
         let plan = data_plan(dir, &params, errors);
-        let loops = LoopDirectives::of(&f.block);
+        let loops = LoopDirectives::of(&f.block, dir.kind);
         Form { f, name, display, params, plan, loops, faulty: false }
     }
 }

@@ -15,7 +15,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
-use syn::{Expr, ExprForLoop, Ident, ItemFn, Stmt};
+use syn::{Expr, ExprForLoop, Ident, Stmt};
 
 use crate::front::atomic::{AtomicForm, Place};
 use crate::lower::atomic;
@@ -24,7 +24,7 @@ use crate::lower::grid;
 use crate::info::{self, KernelReport, Notes};
 use crate::front::loops;
 use crate::front::model::*;
-use crate::front::region::{Param, ParamKind};
+use crate::front::region::{Form, Param, ParamKind};
 use crate::syntax::{self, is_acc_path};
 use crate::lower::schedule;
 use crate::report::Errors;
@@ -54,7 +54,8 @@ struct Let {
     ty: Option<syn::Type>,
 }
 
-/// Lowers `f` (already checked: both callers run `front_end`) for the GPU, or says why it cannot be.
+/// Lowers `form` (its fn, parameters and loop table; already checked: both callers run
+/// `front_end`) for the GPU, or says why it cannot be.
 ///
 /// The region body becomes host code that drives launches (DESIGN §4.7: nothing on the GPU
 /// path reads or writes the host's copy of the region's arrays):
@@ -66,10 +67,11 @@ struct Let {
 ///   host and drive the launches inside them (NVHPC's time loop around `kernels`), their
 ///   conditions computed on the device when they read arrays;
 /// - items declared in the body (`const`, `use`, `fn`, ...) are declared in every kernel too.
-pub fn gpu_region(kind: RegionKind, dir: &RegionDirective, f: &ItemFn, params: &[Param], kernel_base: &str) -> Result<GpuRegion, Errors> {
+pub fn gpu_region(kind: RegionKind, dir: &RegionDirective, form: &Form, kernel_base: &str) -> Result<GpuRegion, Errors> {
+    let (f, params) = (&form.f, &form.params[..]);
     let mut lw = Lowering {
         kind,
-        loops: LoopDirectives::of(&f.block),
+        loops: &form.loops,
         dir,
         params,
         base: kernel_base,
@@ -118,8 +120,8 @@ fn device_item(item: &syn::Item) -> syn::Item {
 /// The walk of a region body for the GPU path (see [`gpu_region`]).
 struct Lowering<'a> {
     kind: RegionKind,
-    /// The body's loop directives, parsed once.
-    loops: LoopDirectives,
+    /// The body's loop directives and parallel decisions (the form's).
+    loops: &'a LoopDirectives,
     dir: &'a RegionDirective,
     params: &'a [Param],
     base: &'a str,
@@ -305,7 +307,7 @@ impl Lowering<'_> {
                 let (label, pat, expr) = (&fl.label, &fl.pat, &fl.expr);
                 // info: why a loop around acc loops stays on the host.
                 let why = match (self.kind, loops::LoopHeader::parse(fl)) {
-                    (RegionKind::Kernels, Ok(_)) if !has_loop_attr(fl) => loops::dependence_of(fl, &LoopDirective::default(), self.kind, &[])
+                    (RegionKind::Kernels, Ok(_)) if !has_loop_attr(fl) => self.loops.dependence(fl).cloned()
                         .map(|(span, msg)| format!("it is not proved independent: {msg} (line {})", info::line_of(span))),
                     _ => None,
                 };
@@ -490,7 +492,7 @@ impl Lowering<'_> {
             return false;
         }
         if self.kind == RegionKind::Kernels && schedule::any_loop(&fl.body, &is_nest_loop) {
-            return loops::dependence_of(fl, &LoopDirective::default(), self.kind, &[]).is_none();
+            return self.loops.dependence(fl).is_none();
         }
         true
     }
@@ -816,9 +818,9 @@ fn nest_kernel(
 
     // Sequential when the loop says so or cannot be proved independent.
     let reds_all = nest_reductions(f, loops);
-    let red_names: Vec<Ident> = reds_all.iter().map(|r| r.2.clone()).collect();
     // The nest kernel combines every reduction clause of the nest (below), so they all count.
-    let dependence = loops::dependence_of(f, &d, kind, &red_names);
+    // (The one-trip loop around a statement is acc's, in no table: it runs in one thread.)
+    let dependence = if once { None } else { loops.nest_dependence(f).cloned() };
     let serial = kind == RegionKind::Serial || d.seq.is_some() || dependence.is_some();
     // info: why the nest runs in order, or that the dependence test proved it independent.
     let vars: Vec<String> = headers.iter().map(|h| format!("`{}`", h.var)).collect();

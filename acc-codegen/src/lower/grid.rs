@@ -190,7 +190,7 @@ fn plan(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives) -> Optio
             return None;
         }
         let (headers, body) = loops::directive_nest(f, &d0)?;
-        if crate::lower::schedule::holds_parallel(&body, kind, directives) {
+        if crate::lower::schedule::holds_parallel(&body, directives) {
             return None;
         }
         let n = headers.len();
@@ -225,7 +225,7 @@ fn plan(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives) -> Optio
         if d.has_level() != explicit || d.seq.is_some() || d.collapse.is_some() || d.tile.is_some() || !d.reduction.is_empty() || !d.private.is_empty() {
             break;
         }
-        if loops::LoopHeader::parse(inner).is_err() || loops::dependence_of(inner, &d, kind, &[]).is_some() {
+        if loops::LoopHeader::parse(inner).is_err() || directives.dependence(inner).is_some() {
             break;
         }
         chain.push((inner, d));
@@ -234,7 +234,7 @@ fn plan(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives) -> Optio
         return None;
     }
     let body = chain.last().expect("not empty").0.body.clone();
-    if crate::lower::schedule::holds_parallel(&body, kind, directives) {
+    if crate::lower::schedule::holds_parallel(&body, directives) {
         return None;
     }
     let n = chain.len();

@@ -209,12 +209,12 @@ impl<'a> Scheduler<'a> {
     /// Whether `f` is a loop the schedule spreads over threads (a level clause, not `seq`,
     /// and in a `kernels` region or under `auto`, proved independent).
     fn is_parallel(&self, f: &ExprForLoop) -> bool {
-        is_parallel(f, self.kind, self.loops)
+        is_parallel(f, self.loops)
     }
 
     /// Whether `b` holds a parallel loop (not inside a closure or item).
     fn holds_parallel(&self, b: &syn::Block) -> bool {
-        holds_parallel(b, self.kind, self.loops)
+        holds_parallel(b, self.loops)
     }
 
     /// Lowers loop `f` under `ctx`; returns its code, its levels, and whether it holds
@@ -939,7 +939,7 @@ impl<'a> Scheduler<'a> {
                 let why = match d {
                     Some(d) if d.seq.is_some() => Some("it says `seq`".to_string()),
                     Some(d) => {
-                        let dep = loops::dependence_of(f, d, kind, &d.reduction_vars());
+                        let dep = self.1.dependence(f).cloned();
                         Some(match dep {
                             Some((span, msg)) => format!("not proved independent: {msg} (line {})", info::line_of(span)),
                             None if d.has_level() => "its levels are taken by the loops around it".to_string(),
@@ -1349,16 +1349,16 @@ pub(crate) fn op_path(op: RedOp) -> TokenStream {
 
 /// Whether `f` is spread over threads: it names a level, is not `seq`, and (in a `kernels`
 /// region or under `auto`) is proved independent.
-fn is_parallel(f: &ExprForLoop, kind: RegionKind, loops: &LoopDirectives) -> bool {
+fn is_parallel(f: &ExprForLoop, loops: &LoopDirectives) -> bool {
     let Some(d) = loops.get(f) else { return false };
     if !d.has_level() || d.seq.is_some() {
         return false;
     }
-    loops::dependence_of(f, d, kind, &d.reduction_vars()).is_none()
+    loops.dependence(f).is_none()
 }
 
-pub(crate) fn holds_parallel(b: &syn::Block, kind: RegionKind, loops: &LoopDirectives) -> bool {
-    any_loop(b, &|f| is_parallel(f, kind, loops))
+pub(crate) fn holds_parallel(b: &syn::Block, loops: &LoopDirectives) -> bool {
+    any_loop(b, &|f| is_parallel(f, loops))
 }
 
 /// Whether a loop of the nest `f` names the `worker` level.

@@ -293,14 +293,21 @@ pub(crate) unsafe fn event_elapsed(start: sys::CUevent, end: sys::CUevent) -> Dr
 // ---- modules and kernels --------------------------------------------------------------------
 
 /// `cuModuleLoadDataEx` of a PTX text, the JIT compiler's errors written to `log`; the
-/// driver's code on failure.
-pub(crate) fn module_load(image: &CStr, log: &mut [u8]) -> Result<sys::CUmodule, sys::CUresult> {
-    let mut options = [sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER, sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES];
-    let mut values = [log.as_mut_ptr().cast::<c_void>(), log.len() as *mut c_void];
+/// driver's code on failure. `block_threads` > 0 compiles every kernel of it for blocks of
+/// that many threads (`CU_JIT_THREADS_PER_BLOCK`: the compiler keeps each kernel's registers
+/// per thread low enough for such a block to launch).
+pub(crate) fn module_load(image: &CStr, log: &mut [u8], block_threads: u32) -> Result<sys::CUmodule, sys::CUresult> {
+    let mut options = [
+        sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER,
+        sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+        sys::CUjit_option::CU_JIT_THREADS_PER_BLOCK,
+    ];
+    let mut values = [log.as_mut_ptr().cast::<c_void>(), log.len() as *mut c_void, block_threads as usize as *mut c_void];
+    let count = if block_threads > 0 { 3 } else { 2 };
     let mut module = std::ptr::null_mut();
-    // SAFETY: `image` is a NUL-terminated text; the option arrays have two entries each, the
-    // log buffer the size given, and all outlive the call.
-    let r = unsafe { sys::cuModuleLoadDataEx(&mut module, image.as_ptr().cast(), 2, options.as_mut_ptr(), values.as_mut_ptr()) };
+    // SAFETY: `image` is a NUL-terminated text; the option arrays have `count` entries or
+    // more each, the log buffer the size given, and all outlive the call.
+    let r = unsafe { sys::cuModuleLoadDataEx(&mut module, image.as_ptr().cast(), count, options.as_mut_ptr(), values.as_mut_ptr()) };
     if r == sys::CUresult::CUDA_SUCCESS {
         Ok(module)
     } else {

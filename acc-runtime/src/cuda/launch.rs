@@ -51,7 +51,7 @@ pub struct Kernel {
     /// The most threads a block of this kernel can have (its registers per thread decide).
     max_threads: u32,
     /// Keeps the module's handle in use alongside the function's.
-    _module: Arc<Module>,
+    module: Arc<Module>,
 }
 
 // SAFETY: a function handle is a plain driver handle, usable from any thread whose current
@@ -78,6 +78,11 @@ impl Kernel {
     pub fn name(&self) -> &str {
         &self.name
     }
+
+    /// The module the kernel was looked up in.
+    pub fn module(&self) -> &Arc<Module> {
+        &self.module
+    }
 }
 
 impl std::fmt::Debug for Kernel {
@@ -91,11 +96,20 @@ impl CudaBackend {
     /// later calls with the same text return the same module. Sets the module's panic record
     /// address.
     pub fn load_ptx(&self, ptx: &str) -> Result<Arc<Module>, CudaError> {
+        self.load_ptx_for_block(ptx, 0)
+    }
+
+    /// [`load_ptx`](Self::load_ptx) with every kernel compiled for blocks of `block_threads`
+    /// threads (0: as the compiler likes): a kernel that needs more registers per thread than
+    /// such a block leaves gets fewer, so that the block the clauses ask for launches (a
+    /// kernel's [`max_threads`](Kernel::max_threads) in the plain module may be smaller).
+    /// Loaded once per text and block size.
+    pub fn load_ptx_for_block(&self, ptx: &str, block_threads: u32) -> Result<Arc<Module>, CudaError> {
         self.enter()?;
         let key = {
             let mut h = std::collections::hash_map::DefaultHasher::new();
             ptx.hash(&mut h);
-            (h.finish(), ptx.len())
+            (h.finish(), ptx.len(), block_threads)
         };
         let mut modules = lock(&self.modules);
         if let Some(m) = modules.get(&key) {
@@ -103,7 +117,7 @@ impl CudaBackend {
         }
         let image = CString::new(ptx).map_err(|_| CudaError::Invalid("PTX text contains a NUL byte".into()))?;
         let mut log = vec![0u8; 16 << 10];
-        let module = driver::module_load(&image, &mut log).map_err(|code| {
+        let module = driver::module_load(&image, &mut log, block_threads).map_err(|code| {
             let end = log.iter().position(|&b| b == 0).unwrap_or(log.len());
             CudaError::Jit { code, log: String::from_utf8_lossy(&log[..end]).into_owned() }
         })?;
@@ -184,7 +198,7 @@ impl CudaBackend {
         let func = self.function(module, name, shared)?;
         // SAFETY: a kernel of a loaded module.
         let max_threads = unsafe { driver::func_max_threads(func) }.doing(|| format!("reading kernel `{name}`'s largest block"))?;
-        Ok(Kernel { func, name: name.into(), shared, params: None, max_threads: max_threads.max(1) as u32, _module: module.clone() })
+        Ok(Kernel { func, name: name.into(), shared, params: None, max_threads: max_threads.max(1) as u32, module: module.clone() })
     }
 
     /// Launches kernel `name` of `module`. A synchronous launch (`cfg.queue == None`)

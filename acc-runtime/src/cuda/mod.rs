@@ -105,8 +105,9 @@ pub struct CudaBackend {
     busy_queues: AtomicUsize,
     /// Mapped buffers for reuse ([`CudaBackend::take_mapped`]).
     mapped: Mutex<Vec<MappedBuf>>,
-    /// Loaded modules by a hash of their PTX text.
-    modules: Mutex<HashMap<(u64, usize), Arc<Module>>>,
+    /// Loaded modules by a hash of their PTX text (and its length), and the block size they
+    /// were compiled for (0: none).
+    modules: Mutex<HashMap<(u64, usize, u32), Arc<Module>>>,
     /// The host-mapped panic record (`panic_host` is its host address, `panic_dev` its
     /// device address).
     panic_host: *mut PanicRecord,
