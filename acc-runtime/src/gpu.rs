@@ -438,18 +438,16 @@ pub fn max_default_grid(cuda: &CudaBackend) -> usize {
 /// The module of the PTX text `ptx` on `cuda`, loaded once per process: the PTX is a
 /// `'static` text (embedded by `include_str!`), so its address identifies it, and hashing it
 /// on every launch would cost more than the launch.
-/// `block_threads` > 0: the module compiled for blocks of that many threads
-/// ([`CudaBackend::load_ptx_for_block`]).
-fn module(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str, block_threads: u32) -> Arc<Module> {
-    /// The backend, the PTX text's address, the block size compiled for.
-    type Key = (u64, usize, u32);
+fn module(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str) -> Arc<Module> {
+    /// The backend, the PTX text's address.
+    type Key = (u64, usize);
     static MODULES: Mutex<Vec<(Key, Arc<Module>)>> = Mutex::new(Vec::new());
     let mut m = MODULES.lock().unwrap_or_else(|e| e.into_inner());
-    let key = (cuda.id(), ptx.as_ptr() as usize, block_threads);
+    let key = (cuda.id(), ptx.as_ptr() as usize);
     if let Some((_, module)) = m.iter().find(|(k, _)| *k == key) {
         return module.clone();
     }
-    let module = cuda.load_ptx_for_block(ptx, block_threads).unwrap_or_else(|e| panic!("acc: {region}: cannot load the kernels' PTX: {e}"));
+    let module = cuda.load_ptx(ptx).unwrap_or_else(|e| panic!("acc: {region}: cannot load the kernels' PTX: {e}"));
     m.push((key, module.clone()));
     module
 }
@@ -480,7 +478,7 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
                 // The module of the package's PTX that defines the kernel (acc-build may
                 // write several, see `ptx_modules`).
                 let ptx = crate::ptx_modules::module_of(ptx, name);
-                let module = module(cuda, region, ptx, 0);
+                let module = module(cuda, region, ptx);
                 let kernel = cuda.kernel(&module, name, most_shared).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}`: {e}")).with_params_from(ptx);
                 kernels.insert(key, Launchable { kernel, name: name.into(), for_block: Vec::new(), waves: Vec::new() });
                 kernels.get_mut(&key).expect("just inserted")
@@ -515,9 +513,11 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
         let block = geom.block();
         let recompiled = if compiles_for_block(geom, entry.kernel.max_threads()) {
             if !entry.for_block.iter().any(|(b, _)| *b == block) {
-                let ptx = crate::ptx_modules::module_of(ptx, name);
-                let module = module(cuda, region, ptx, block);
-                let k = cuda.kernel(&module, name, most_shared).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}`: {e}")).with_params_from(ptx);
+                // The kernel alone: its file's module compiled again would take seconds for a
+                // file of many regions (the differential tester's 300 ran 12 times slower).
+                let ptx = crate::ptx_modules::only_kernel(crate::ptx_modules::module_of(ptx, name), name);
+                let module = cuda.load_ptx_for_block(&ptx, block).unwrap_or_else(|e| panic!("acc: {region}: cannot load kernel `{name}` for blocks of {block} threads: {e}"));
+                let k = cuda.kernel(&module, name, most_shared).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}`: {e}")).with_params_from(&ptx);
                 entry.for_block.push((block, (k.max_threads() > entry.kernel.max_threads()).then_some(k)));
             }
             entry.for_block.iter().position(|(b, k)| *b == block && k.is_some())

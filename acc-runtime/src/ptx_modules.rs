@@ -55,6 +55,32 @@ pub fn module_of(ptx: &'static str, name: &str) -> &'static str {
     index.get(name).copied().unwrap_or(ptx)
 }
 
+/// Module `module` with kernel `name` and none of its other kernels (every global, function
+/// and declaration stays): what the driver compiles again when one kernel needs other
+/// settings (a block size, see `gpu.rs`), in milliseconds where the whole module of a file
+/// of many regions takes seconds. A kernel runs from its `.entry` line to the first `}` at
+/// the start of a line (the PTX printer indents every inner brace).
+pub fn only_kernel(module: &str, name: &str) -> String {
+    let mut out = String::with_capacity(module.len().min(1 << 20));
+    let mut skipping = false;
+    for line in module.split_inclusive('\n') {
+        if skipping {
+            skipping = !line.starts_with('}');
+            continue;
+        }
+        let other = line.find(".entry ").is_some_and(|at| {
+            let rest = &line[at + ".entry ".len()..];
+            rest.split('(').next().map(str::trim) != Some(name)
+        });
+        if other {
+            skipping = true;
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
 /// Each kernel of `ptx` and the module that defines it.
 fn entries(ptx: &str) -> HashMap<&str, &str> {
     let mut index = HashMap::new();
@@ -93,5 +119,15 @@ mod tests {
             assert_eq!(module_of(ptx, "k3"), B);
             assert_eq!(module_of(ptx, "k"), ptx, "a missing kernel: the whole text");
         }
+    }
+
+    #[test]
+    fn one_kernel_keeps_everything_but_the_other_kernels() {
+        let m = ".version 8.7\n.target sm_80\n.global .u64 g;\n.func f()\n{\n\tret;\n}\n.visible .entry k2(\n)\n{\n\t{ // callseq 0\n\tcall f, ();\n\t}\n\tret;\n}\n.visible .entry k3(\n\t.param .u64 p\n)\n.maxntid 128, 8, 1\n{\n\tret;\n}\n";
+        let k3 = only_kernel(m, "k3");
+        assert_eq!(k3, ".version 8.7\n.target sm_80\n.global .u64 g;\n.func f()\n{\n\tret;\n}\n.visible .entry k3(\n\t.param .u64 p\n)\n.maxntid 128, 8, 1\n{\n\tret;\n}\n");
+        let k2 = only_kernel(m, "k2");
+        assert!(k2.contains(".entry k2(") && k2.contains("call f, ();") && !k2.contains("k3") && k2.ends_with("\tret;\n}\n"), "{k2}");
+        assert_eq!(only_kernel(m, "nope"), ".version 8.7\n.target sm_80\n.global .u64 g;\n.func f()\n{\n\tret;\n}\n");
     }
 }
