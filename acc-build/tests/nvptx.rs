@@ -93,7 +93,7 @@ fn reductions_atomics_and_math_compile_to_their_instructions() {
     let sum = entry(&ptx, "acc_k_sum");
     assert!(sum.contains("ld.global.nc.b64"));
     assert!(sum.contains("shfl.sync.down.b32"));
-    assert!(sum.contains("barrier.red.popc.u32"), "the block barrier");
+    assert!(sum.contains("bar.sync"), "the block reduction's barrier");
     assert!(sum.contains("bar.red.or.pred"), "last-block finish");
     assert!(sum.contains("gpu_launch_sized_workgroup_mem"));
     let atomics = entry(&ptx, "acc_k_atomics");

@@ -66,20 +66,37 @@ special_register! {
     grid_dim_z => _grid_dim_z, 1;
 }
 
-/// `__syncthreads()`: a barrier for all threads of the block, which also ends the block if
-/// one of its threads ended early (a kernel panic, see [`panic`](mod@crate::panic)): what
-/// that thread would have written is missing, so no thread goes on past the barrier to use
-/// it (`barrier.red.popc` counts the threads that arrived; an exited thread releases the
-/// barrier without being counted).
+/// `__syncthreads()`: a barrier for all threads of the block (`bar.sync 0`).
 ///
 /// Every thread of the block must reach the same barrier (not one in a branch that some
-/// threads skip), or the block deadlocks. The barrier is the non-`.aligned` form, so that a
-/// compiler pass that duplicates the `asm!` into the arms of a branch (LLVM does not know
-/// it as convergent) still gives a correct program; kernel crates are also built with
+/// threads skip), or the block deadlocks. Kernel crates are built with
 /// `-Z mir-enable-passes=-JumpThreading` so that rustc does not duplicate a barrier into
-/// divergent branches.
+/// divergent branches. A thread that ended early (a kernel panic, see
+/// [`panic`](mod@crate::panic)) counts as arrived; where what it would have written decides
+/// what the others do next, use [`sync_threads_checked`].
 #[inline(always)]
 pub fn sync_threads() {
+    #[cfg(target_arch = "nvptx64")]
+    // SAFETY: `bar.sync` has no memory-safety precondition; misuse (divergent barriers)
+    // deadlocks, it does not corrupt memory.
+    unsafe {
+        nvptx::_syncthreads()
+    }
+}
+
+/// [`sync_threads`] that also ends every thread of the block if one of its threads ended
+/// early (a kernel panic, see [`panic`](mod@crate::panic)): for the barrier after a
+/// statement only a group's leader runs, or a broadcast, where the others would go on with
+/// what the leader did not write (a trip count, a flag) and might not stop. It counts the
+/// threads that arrive (`barrier.red.popc`; an exited thread releases the barrier without
+/// being counted), so it costs a few registers more than the plain barrier, which the
+/// reductions' barriers, whose values only flow on, keep.
+///
+/// The barrier is the non-`.aligned` form, so that a compiler pass that duplicates the
+/// `asm!` into the arms of a branch (LLVM does not know it as convergent) still gives a
+/// correct program.
+#[inline(always)]
+pub fn sync_threads_checked() {
     #[cfg(target_arch = "nvptx64")]
     {
         let arrived: u32;

@@ -22,9 +22,11 @@
 //! arrived at every later block barrier (`exit`: "if the exiting threads are holding up the
 //! barrier, the barrier is released"), and the warp collectives (`shfl.sync`...) wait for
 //! the non-exited threads of their mask only. What it would have written or given them is
-//! undefined, so that no such value drives the others on, [`sync_threads`](crate::sync_threads)
-//! ends every thread of a block that one of its threads left: the block stops at its next
-//! barrier.
+//! undefined, so that no such value drives the others on where it could (a trip count or a
+//! flag a group's leader computes for the group), the barrier after a leader's statement and
+//! in a broadcast is [`sync_threads_checked`](crate::sync_threads_checked), which ends every
+//! thread of a block that one of its threads left: the block stops there. Values of a
+//! reduction only flow on into a result the host discards with the panic.
 //!
 //! The location is the user's source: acc-build writes each module of the device crate at
 //! the path of the package file it comes from, with that file's tokens on their lines, so

@@ -277,7 +277,8 @@ pub unsafe fn broadcast<T: Copy>(v: T, from_x: bool, from_y: bool, shared: *mut 
             // blockDim.y` 16-byte slots, and only this group's leader writes it.
             unsafe { slot.write(chunk) };
         }
-        sync_threads();
+        // A leader gone (a kernel panic) ends the group here, before its slot is read.
+        crate::index::sync_threads_checked();
         // SAFETY: written by the leader before the barrier; `n` bytes into `out` at `at`.
         unsafe {
             let chunk = slot.read();

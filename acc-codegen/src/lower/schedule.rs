@@ -760,7 +760,7 @@ impl<'a> Scheduler<'a> {
                     if more && self.effect(stmt).memory {
                         // info: the barrier between phases.
                         self.notes.at(info::loop_line(fl), depth, format!("barrier after the loop at line {} (it writes memory the {group}'s next statements may read)", info::loop_line(fl)));
-                        out.extend(quote!(#dev::sync_threads();));
+                        out.extend(quote!(#dev::sync_threads_checked();));
                     }
                 }
                 Stmt::Expr(Expr::ForLoop(fl), _) if self.holds_parallel(&fl.body) && (ctx.used.worker || ctx.used.vector) => {
@@ -791,7 +791,7 @@ impl<'a> Scheduler<'a> {
                     self.depth -= 1;
                     if more && self.effect(stmt).memory {
                         self.notes.add(i.span(), depth, "barrier after the `if` (it writes memory)");
-                        out.extend(quote!(#dev::sync_threads();));
+                        out.extend(quote!(#dev::sync_threads_checked();));
                     }
                 }
                 Stmt::Expr(e, _) if self.holds_parallel_expr(e) => {
@@ -819,7 +819,8 @@ impl<'a> Scheduler<'a> {
                             out.extend(quote!(#v = #dev::broadcast(#v, #rx, #ry, #dev::dynamic_shared());));
                         }
                         if more && eff.assigned.is_empty() {
-                            out.extend(quote!(#dev::sync_threads();));
+                            // Checked: a leader gone (a kernel panic) ends the group here.
+                            out.extend(quote!(#dev::sync_threads_checked();));
                         }
                         // info: a statement of the leader, and how the group meets again.
                         let names: Vec<String> = eff.assigned.iter().filter(|v| !v.to_string().starts_with("__acc_")).map(|v| format!("`{v}`")).collect();
@@ -1276,8 +1277,9 @@ fn cached_reads(body: &syn::Block, staged: &[crate::front::cache::Moving], wins:
 /// `acc_device` function that does (the group reductions, broadcasts, group locals) or
 /// touches shared memory.
 fn uses_barriers(code: &TokenStream) -> bool {
-    const BARRIER_FNS: [&str; 10] = [
+    const BARRIER_FNS: [&str; 11] = [
         "sync_threads",
+        "sync_threads_checked",
         "sync_threads_or",
         "group_reduce",
         "block_reduce",
