@@ -121,7 +121,8 @@ impl VisitMut for StripAcc {
     }
 }
 
-/// Writes the element indexing of device code, `x[i]`, as `x[::acc_device::ix(i)]`, so that
+/// Writes the element indexing of device code (routines, kernels, the methods of carried
+/// impls and the default methods of carried traits), `x[i]`, as `x[::acc_device::ix(i)]`, so that
 /// its bounds check is acc-device's inline one (index, length and the user's location go into
 /// the panic record) rather than a call of `core::panicking::panic_bounds_check`, which costs
 /// a kernel the registers and stack of the whole panic path (see `acc_device::Ix`). Ranges
@@ -1027,6 +1028,9 @@ impl Scan<'_> {
                             for it in &mut i.items {
                                 if let syn::TraitItem::Fn(f) = it {
                                     f.attrs = device_attrs(&f.attrs);
+                                    if let Some(body) = &mut f.default {
+                                        InlineBounds::routine(&f.sig, body);
+                                    }
                                 }
                             }
                         }
