@@ -122,21 +122,28 @@ impl VisitMut for StripAcc {
 }
 
 /// Writes the element indexing of device code (routines, kernels, the methods of carried
-/// impls and the default methods of carried traits), `x[i]`, as `x[::acc_device::ix(i)]`, so that
-/// its bounds check is acc-device's inline one (index, length and the user's location go into
-/// the panic record) rather than a call of `core::panicking::panic_bounds_check`, which costs
-/// a kernel the registers and stack of the whole panic path (see `acc_device::Ix`). Ranges
-/// (`x[a..b]`) stay as they are, and so do const contexts (nested items, array lengths, const
-/// blocks and generic arguments) and `const fn`s, where `Index` impls cannot run.
-struct InlineBounds;
+/// impls and the default methods of carried traits), `x[i]`, as `x[::acc_device::ix(i, COL)]`,
+/// so that its bounds check is acc-device's inline one (index, length and the user's location
+/// go into the panic record) rather than a call of `core::panicking::panic_bounds_check`,
+/// which costs a kernel the registers and stack of the whole panic path (see
+/// `acc_device::Ix`). `COL` is the user's column of `x` (where rustc's check puts a panic on
+/// the host), since the inserted text moves what follows on the line; 0 for generated code.
+/// Ranges (`x[a..b]`) stay as they are, and so do const contexts (nested items, array
+/// lengths, const blocks and generic arguments), `const fn`s, where `Index` impls cannot
+/// run, and macro arguments (tokens, not expressions, to syn).
+struct InlineBounds<'f> {
+    /// The name proc-macro2 gave the user's file (see [`Source`]): a token with a span of
+    /// another file is generated, its column meaningless.
+    file: &'f str,
+}
 
-impl InlineBounds {
+impl InlineBounds<'_> {
     /// Rewrites a routine, unless it is a `const fn` or names `Index` in its signature (a
     /// generic `C: Index<usize>` is not indexable by `Ix`).
-    fn routine(sig: &syn::Signature, block: &mut syn::Block) {
+    fn routine(&mut self, sig: &syn::Signature, block: &mut syn::Block) {
         let names_index = sig.to_token_stream().into_iter().any(|t| Self::names_index(&t));
         if sig.constness.is_none() && !names_index {
-            InlineBounds.visit_block_mut(block);
+            self.visit_block_mut(block);
         }
     }
 
@@ -149,12 +156,12 @@ impl InlineBounds {
     }
 
     /// Rewrites the fns of a kernel's tokens (acc-codegen's output), which parse as items.
-    fn kernel(ts: TokenStream) -> TokenStream {
+    fn kernel(&mut self, ts: TokenStream) -> TokenStream {
         match syn::parse2::<syn::File>(ts.clone()) {
             Ok(mut file) => {
                 for item in &mut file.items {
                     if let syn::Item::Fn(f) = item {
-                        Self::routine(&f.sig, &mut f.block);
+                        self.routine(&f.sig, &mut f.block);
                     }
                 }
                 file.items.into_iter().map(|i| i.into_token_stream()).collect()
@@ -164,12 +171,14 @@ impl InlineBounds {
     }
 }
 
-impl VisitMut for InlineBounds {
+impl VisitMut for InlineBounds<'_> {
     fn visit_expr_index_mut(&mut self, e: &mut syn::ExprIndex) {
         syn::visit_mut::visit_expr_index_mut(self, e);
         if !matches!(&*e.index, syn::Expr::Range(_)) {
+            let first = e.expr.to_token_stream().into_iter().next().map(|t| t.span());
+            let column = first.filter(|s| s.file() == self.file).map_or(0, |s| s.start().column as u32 + 1);
             let i = &e.index;
-            *e.index = syn::parse_quote!(::acc_device::ix(#i));
+            *e.index = syn::parse_quote!(::acc_device::ix(#i, #column));
         }
     }
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
@@ -199,7 +208,7 @@ fn index_by_ix(imp: &syn::ItemImpl) -> Option<TokenStream> {
                 #[inline(always)]
                 #[track_caller]
                 fn index(&self, i: ::acc_device::Ix) -> &Self::Output {
-                    <Self as ::core::ops::Index<usize>>::index(self, i.0)
+                    <Self as ::core::ops::Index<usize>>::index(self, i.index)
                 }
             }
         }),
@@ -208,7 +217,7 @@ fn index_by_ix(imp: &syn::ItemImpl) -> Option<TokenStream> {
                 #[inline(always)]
                 #[track_caller]
                 fn index_mut(&mut self, i: ::acc_device::Ix) -> &mut Self::Output {
-                    <Self as ::core::ops::IndexMut<usize>>::index_mut(self, i.0)
+                    <Self as ::core::ops::IndexMut<usize>>::index_mut(self, i.index)
                 }
             }
         }),
@@ -958,6 +967,11 @@ struct Out {
 }
 
 impl Scan<'_> {
+    /// The index rewriter of module `m`'s code.
+    fn inline_bounds(&self, m: usize) -> InlineBounds<'_> {
+        InlineBounds { file: &self.sources[self.modules[m].src].id }
+    }
+
     fn report(&self, m: usize, problems: Vec<(Span, String)>, out: &mut Out) {
         let s = &self.sources[self.modules[m].src];
         for (span, what) in problems {
@@ -986,7 +1000,7 @@ impl Scan<'_> {
                         f.attrs.retain(|a| !is_acc_path(a.path(), "routine"));
                         f.attrs = device_attrs(&f.attrs);
                         StripAcc.visit_item_fn_mut(&mut f);
-                        InlineBounds::routine(&f.sig, &mut f.block);
+                        self.inline_bounds(m).routine(&f.sig, &mut f.block);
                         let mut c = Checker::new(self, m).with_locals(&f);
                         c.visit_signature(&f.sig);
                         c.visit_block(&f.block);
@@ -1029,7 +1043,7 @@ impl Scan<'_> {
                                 if let syn::TraitItem::Fn(f) = it {
                                     f.attrs = device_attrs(&f.attrs);
                                     if let Some(body) = &mut f.default {
-                                        InlineBounds::routine(&f.sig, body);
+                                        self.inline_bounds(m).routine(&f.sig, body);
                                     }
                                 }
                             }
@@ -1135,7 +1149,7 @@ impl Scan<'_> {
         for (base, ks) in r.forms {
             out.kernels += ks.len();
             out.regions.push(base);
-            items.extend(ks.into_iter().map(|k| (line as usize, self.rewrite_paths(m, InlineBounds::kernel(k)))));
+            items.extend(ks.into_iter().map(|k| (line as usize, self.rewrite_paths(m, self.inline_bounds(m).kernel(k)))));
         }
     }
 
@@ -1236,7 +1250,7 @@ impl Scan<'_> {
             if let syn::ImplItem::Fn(f) = it {
                 f.attrs = device_attrs(&f.attrs);
                 StripAcc.visit_impl_item_fn_mut(f);
-                InlineBounds::routine(&f.sig, &mut f.block);
+                self.inline_bounds(m).routine(&f.sig, &mut f.block);
             }
         }
         let ix_impl = index_by_ix(&imp);
@@ -1623,28 +1637,33 @@ mod tests {
 
     #[test]
     fn device_code_indexes_through_acc_device_ix() {
-        let mut f: syn::ItemFn = syn::parse_quote! {
-            fn r(u: &mut [f32], m: &[[f32; 2]], i: usize) -> f32 {
-                const K: [usize; 2] = [0, 1];
-                let w = [0.0f32; K[1]];
-                u[i] += u[i + 1];
-                u[K[0]].to_bits();
-                let s = &u[1..i];
-                m[i][0] + s[0] + w[0]
-            }
-        };
-        InlineBounds::routine(&f.sig, &mut f.block);
+        let src = "fn r(u: &mut [f32], m: &[[f32; 2]], i: usize) -> f32 {
+    const K: [usize; 2] = [0, 1];
+    let w = [0.0f32; K[1]];
+    u[i] += u[i + 1];
+    u[K[0]].to_bits();
+    let s = &u[1..i];
+    m[i][0] + s[0] + w[0]
+}";
+        let mut f: syn::ItemFn = syn::parse_str(src).unwrap();
+        let file = f.sig.fn_token.span.file();
+        InlineBounds { file: &file }.routine(&f.sig, &mut f.block);
         let text = quote!(#f).to_string().replace(' ', "");
+        // Columns of the user's source, 1-based: of the indexed expression's first token.
         for want in [
             "constK:[usize;2]=[0,1];",
             "[0.0f32;K[1]]",
-            "u[::acc_device::ix(i)]+=u[::acc_device::ix(i+1)];",
-            "u[::acc_device::ix(K[::acc_device::ix(0)])].to_bits()",
+            "u[::acc_device::ix(i,5u32)]+=u[::acc_device::ix(i+1,13u32)];",
+            "u[::acc_device::ix(K[::acc_device::ix(0,7u32)],5u32)].to_bits()",
             "&u[1..i]",
-            "m[::acc_device::ix(i)][::acc_device::ix(0)]+s[::acc_device::ix(0)]+w[::acc_device::ix(0)]",
+            "m[::acc_device::ix(i,5u32)][::acc_device::ix(0,5u32)]+s[::acc_device::ix(0,15u32)]+w[::acc_device::ix(0,22u32)]",
         ] {
             assert!(text.contains(want), "{want} in {text}");
         }
+        // Tokens of another file (generated code) have no column.
+        let mut f: syn::ItemFn = syn::parse_str(src).unwrap();
+        InlineBounds { file: "<another file>" }.routine(&f.sig, &mut f.block);
+        assert!(quote!(#f).to_string().replace(' ', "").contains("u[::acc_device::ix(i,0u32)]+="));
         // A `const fn`, or a routine generic over `Index`, stays as written.
         let fns: [syn::ItemFn; 2] = [
             syn::parse_quote!(const fn c(u: &[f32]) -> f32 { u[0] }),
@@ -1652,7 +1671,7 @@ mod tests {
         ];
         for mut f in fns {
             let before = quote!(#f).to_string();
-            InlineBounds::routine(&f.sig, &mut f.block);
+            InlineBounds { file: "" }.routine(&f.sig, &mut f.block);
             assert_eq!(quote!(#f).to_string(), before);
         }
         // A type indexed by `usize` is indexed by `Ix` too.
@@ -1681,7 +1700,7 @@ mod tests {
         assert!(shapes.contains("pub struct Disc") && shapes.replace(' ', "").contains("super::SCALE"), "{shapes}");
         let own = module(&c, "src/lib.rs").replace([' ', '\n'], "");
         assert!(own.contains("usecrate::f_deps_dep_lib_src_lib_rs::shapes::Disc;"), "{own}");
-        assert!(own.contains("crate::f_deps_dep_lib_src_lib_rs::scaled(d[::acc_device::ix(i)].area())"), "{own}");
+        assert!(own.contains("crate::f_deps_dep_lib_src_lib_rs::scaled(d[::acc_device::ix(i,34u32)].area())"), "{own}");
         assert_eq!(c.regions.len(), 1, "{:?}", c.regions);
     }
 
