@@ -279,9 +279,8 @@ use crate::panic::panic_bounds as out_of_bounds;
 use crate::panic::panic_bounds_at;
 
 /// An element index whose bounds check is acc's own: `x[ix(i, col)]` is `x[i]`, with the
-/// check inlined ([`panic_bounds_at`](crate::panic::panic_bounds_at): the index, the length
-/// and the location go into the panic record, the thread ends) instead of a call of
-/// `core::panicking::panic_bounds_check`.
+/// check inlined ([`panic_bounds_at`]: the index, the length and the location go into the
+/// panic record, the thread ends) instead of a call of `core::panicking::panic_bounds_check`.
 ///
 /// acc-build writes every `x[i]` of device code (routines, kernel bodies, the methods of
 /// carried types) as `x[::acc_device::ix(i, COL)]`, leaving ranges (`x[a..b]`) as they are.
