@@ -130,7 +130,8 @@ impl VisitMut for StripAcc {
 /// the host), since the inserted text moves what follows on the line; 0 for generated code.
 /// Ranges (`x[a..b]`) stay as they are, and so do const contexts (nested items, array
 /// lengths, const blocks and generic arguments), `const fn`s, where `Index` impls cannot
-/// run, and macro arguments (tokens, not expressions, to syn).
+/// run, and the arguments of macros other than `assert!`-like ones and `matches!` (tokens,
+/// not expressions, to syn).
 struct InlineBounds<'f> {
     /// The name proc-macro2 gave the user's file (see [`Source`]): a token with a span of
     /// another file is generated, its column meaningless.
@@ -179,6 +180,28 @@ impl VisitMut for InlineBounds<'_> {
             let column = first.filter(|s| s.file() == self.file).map_or(0, |s| s.start().column as u32 + 1);
             let i = &e.index;
             *e.index = syn::parse_quote!(::acc_device::ix(#i, #column));
+        }
+    }
+    /// The expressions of `assert!`-like macros and the scrutinee of `matches!` (other
+    /// macros' tokens are not known to be expressions).
+    fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+        use syn::parse::Parser;
+        let Some(name) = mac.path.segments.last().map(|s| s.ident.to_string()) else { return };
+        let tokens = mac.tokens.clone();
+        if name == "matches" {
+            let parser = |input: syn::parse::ParseStream| -> syn::Result<(syn::Expr, TokenStream)> { Ok((input.parse()?, input.parse()?)) };
+            if let Ok((mut e, rest)) = parser.parse2(tokens) {
+                self.visit_expr_mut(&mut e);
+                mac.tokens = quote!(#e #rest);
+            }
+        } else if matches!(name.as_str(), "assert" | "assert_eq" | "assert_ne" | "debug_assert" | "debug_assert_eq" | "debug_assert_ne") {
+            let parser = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
+            if let Ok(mut args) = parser.parse2(tokens) {
+                for e in args.iter_mut() {
+                    self.visit_expr_mut(e);
+                }
+                mac.tokens = args.into_token_stream();
+            }
         }
     }
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
@@ -1657,6 +1680,21 @@ mod tests {
             "u[::acc_device::ix(K[::acc_device::ix(0,7u32)],5u32)].to_bits()",
             "&u[1..i]",
             "m[::acc_device::ix(i,5u32)][::acc_device::ix(0,5u32)]+s[::acc_device::ix(0,15u32)]+w[::acc_device::ix(0,22u32)]",
+        ] {
+            assert!(text.contains(want), "{want} in {text}");
+        }
+        // The expressions of `assert!`s and the scrutinee of `matches!`; other macros as written.
+        let mut f: syn::ItemFn = syn::parse_str(
+            "fn m(u: &[u8], i: usize) -> bool { assert!(u[i] > 0, \"{}\", u[0]); debug_assert_eq!(u[1], 2); foo!(u[2]); matches!(u[i], 1 | 2 if u[0] > 0) }",
+        )
+        .unwrap();
+        InlineBounds { file: "" }.routine(&f.sig, &mut f.block);
+        let text = quote!(#f).to_string().replace(' ', "");
+        for want in [
+            "assert!(u[::acc_device::ix(i,0u32)]>0,\"{}\",u[::acc_device::ix(0,0u32)])",
+            "debug_assert_eq!(u[::acc_device::ix(1,0u32)],2)",
+            "foo!(u[2])",
+            "matches!(u[::acc_device::ix(i,0u32)],1|2ifu[0]>0)",
         ] {
             assert!(text.contains(want), "{want} in {text}");
         }
