@@ -185,14 +185,25 @@ fn inlined_panic_sites(kernel: &str) -> Vec<(String, u32, u32)> {
 fn kernel_panics_name_the_users_file_and_line() {
     let src = include_str!("semantics_kernel_panic.rs");
     let (n, line) = src.lines().enumerate().find(|(_, l)| l.trim() == "c[i] = a[idx[i]];").expect("the gather loop");
-    let start = PTX.find(".entry acc_tests_semantics_kernel_panic_rs_l").expect("the gather kernel");
-    let name = &PTX[start + ".entry ".len()..][..PTX[start..].find('(').expect("(") - ".entry ".len()];
-    let sites = inlined_panic_sites(entry(name));
+    let kernel = |region: &str| {
+        let name = format!("{region}_0(");
+        let at = PTX.lines().find(|l| l.contains(".entry acc_tests_semantics_kernel_panic_rs_l") && l.contains(&name));
+        let at = at.unwrap_or_else(|| panic!("the {region} kernel"));
+        let name = at.split(".entry ").nth(1).and_then(|r| r.split('(').next()).expect("a name");
+        inlined_panic_sites(entry(name))
+    };
+    let sites = kernel("_gather");
     let file = "tests/semantics_kernel_panic.rs".to_owned();
-    // rustc locates an overloaded `Index` call (acc-device's slices) at its `[`.
-    let (n, a, idx) = (n as u32 + 1, line.find("[idx[i]]").unwrap() as u32 + 1, line.find("[i]]").unwrap() as u32 + 1);
+    // acc-build gives an index the column of the indexed expression, as rustc's own check
+    // on the host has it (see `acc_device::Ix`).
+    let (n, a, idx) = (n as u32 + 1, line.find("a[idx[i]]").unwrap() as u32 + 1, line.find("idx[i]]").unwrap() as u32 + 1);
     assert!(sites.contains(&(file.clone(), n, a)), "`a[idx[i]]` at {file}:{n}:{a}: {sites:?}");
     assert!(sites.contains(&(file.clone(), n, idx)), "`idx[i]` at {file}:{n}:{idx}: {sites:?}");
+    // A routine's index, checked inline in the kernel that calls it.
+    let (n, line) = src.lines().enumerate().find(|(_, l)| l.trim() == "a[j] + 1").expect("the routine's index");
+    let (n, a) = (n as u32 + 1, line.find("a[j]").unwrap() as u32 + 1);
+    let sites = kernel("_gather_in_routine");
+    assert!(sites.contains(&(file.clone(), n, a)), "`a[j]` at {file}:{n}:{a}: {sites:?}");
 }
 
 /// Every source file a panic location in the PTX names is a file of this package (relative

@@ -85,3 +85,46 @@ fn panic_inside_region_releases_data() {
     assert_eq!(c, vec_of(1000, |i| 999 - i as u32));
 }
 
+
+/// A routine that indexes the slice it is given (`&*a` of the region's `&[u32]`).
+#[acc::routine(seq)]
+fn pick(a: &[u32], j: usize) -> u32 {
+    a[j] + 1
+}
+
+#[acc::parallel]
+fn gather_in_routine(a: &[u32], idx: &[usize], c: &mut [u32]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..c.len() {
+        c[i] = pick(a, idx[i]);
+    }
+}
+
+/// An index out of bounds inside a routine is reported as in a region: the message has
+/// `core`'s words, and the location is the routine's line and column, on the GPU too (its
+/// slice indexing goes through acc-device's inline check, see `acc_device::Ix`).
+#[test]
+fn panic_inside_routine_names_the_routine_line() {
+    let a = vec_of(100, |i| i as u32);
+    let idx = vec_of(100, |i| if i == 42 { 300 } else { 99 - i });
+    let mut c = vec![0u32; 100];
+    record_sites();
+    let r = catch_unwind(AssertUnwindSafe(|| gather_in_routine(&a, &idx, &mut c)));
+    let msg = panic_message(&*r.expect_err("an out-of-bounds index in the routine panics"));
+    assert!(msg.contains("index out of bounds: the len is 100 but the index is 300"), "{msg}");
+    let src = include_str!("semantics_kernel_panic.rs");
+    let line = src.lines().position(|l| l.trim() == "a[j] + 1").expect("the routine's index") + 1;
+    // The column of `a`, on both sides: where rustc's check puts it on the host, and what
+    // acc-build records for the device.
+    let at = format!("tests/semantics_kernel_panic.rs:{line}:5");
+    if on_host() {
+        let sites = SITES.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        assert!(sites.contains(&at), "a panic at {at}: {sites:?}");
+    } else {
+        assert!(msg.contains(&format!("panicked at {at}: ")), "the message names {at}: {msg}");
+    }
+    // And the device goes on.
+    let idx = vec_of(100, |i| 99 - i);
+    gather_in_routine(&a, &idx, &mut c);
+    assert_eq!(c, vec_of(100, |i| 100 - i as u32));
+}

@@ -121,6 +121,133 @@ impl VisitMut for StripAcc {
     }
 }
 
+/// Writes the element indexing of device code (routines, kernels, the methods of carried
+/// impls and the default methods of carried traits), `x[i]`, as `x[::acc_device::ix(i, COL)]`,
+/// so that its bounds check is acc-device's inline one (index, length and the user's location
+/// go into the panic record) rather than a call of `core::panicking::panic_bounds_check`,
+/// which costs a kernel the registers and stack of the whole panic path (see
+/// `acc_device::Ix`). `COL` is the user's column of `x` (where rustc's check puts a panic on
+/// the host), since the inserted text moves what follows on the line; 0 for generated code.
+/// Ranges (`x[a..b]`) stay as they are, and so do const contexts (nested items, array
+/// lengths, const blocks and generic arguments), `const fn`s, where `Index` impls cannot
+/// run, and the arguments of macros other than `assert!`-like ones and `matches!` (tokens,
+/// not expressions, to syn).
+struct InlineBounds<'f> {
+    /// The name proc-macro2 gave the user's file (see [`Source`]): a token with a span of
+    /// another file is generated, its column meaningless.
+    file: &'f str,
+}
+
+impl InlineBounds<'_> {
+    /// Rewrites a routine, unless it is a `const fn` or names `Index` in its signature (a
+    /// generic `C: Index<usize>` is not indexable by `Ix`).
+    fn routine(&mut self, sig: &syn::Signature, block: &mut syn::Block) {
+        let names_index = sig.to_token_stream().into_iter().any(|t| Self::names_index(&t));
+        if sig.constness.is_none() && !names_index {
+            self.visit_block_mut(block);
+        }
+    }
+
+    fn names_index(t: &TokenTree) -> bool {
+        match t {
+            TokenTree::Ident(i) => matches!(i.to_string().as_str(), "Index" | "IndexMut" | "SliceIndex"),
+            TokenTree::Group(g) => g.stream().into_iter().any(|t| Self::names_index(&t)),
+            _ => false,
+        }
+    }
+
+    /// Rewrites the fns of a kernel's tokens (acc-codegen's output), which parse as items.
+    fn kernel(&mut self, ts: TokenStream) -> TokenStream {
+        match syn::parse2::<syn::File>(ts.clone()) {
+            Ok(mut file) => {
+                for item in &mut file.items {
+                    if let syn::Item::Fn(f) = item {
+                        self.routine(&f.sig, &mut f.block);
+                    }
+                }
+                file.items.into_iter().map(|i| i.into_token_stream()).collect()
+            }
+            Err(_) => ts,
+        }
+    }
+}
+
+impl VisitMut for InlineBounds<'_> {
+    fn visit_expr_index_mut(&mut self, e: &mut syn::ExprIndex) {
+        syn::visit_mut::visit_expr_index_mut(self, e);
+        if !matches!(&*e.index, syn::Expr::Range(_)) {
+            let first = e.expr.to_token_stream().into_iter().next().map(|t| t.span());
+            let column = first.filter(|s| s.file() == self.file).map_or(0, |s| s.start().column as u32 + 1);
+            let i = &e.index;
+            *e.index = syn::parse_quote!(::acc_device::ix(#i, #column));
+        }
+    }
+    /// The expressions of `assert!`-like macros and the scrutinee of `matches!` (other
+    /// macros' tokens are not known to be expressions).
+    fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+        use syn::parse::Parser;
+        let Some(name) = mac.path.segments.last().map(|s| s.ident.to_string()) else { return };
+        let tokens = mac.tokens.clone();
+        if name == "matches" {
+            let parser = |input: syn::parse::ParseStream| -> syn::Result<(syn::Expr, TokenStream)> { Ok((input.parse()?, input.parse()?)) };
+            if let Ok((mut e, rest)) = parser.parse2(tokens) {
+                self.visit_expr_mut(&mut e);
+                mac.tokens = quote!(#e #rest);
+            }
+        } else if matches!(name.as_str(), "assert" | "assert_eq" | "assert_ne" | "debug_assert" | "debug_assert_eq" | "debug_assert_ne") {
+            let parser = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
+            if let Ok(mut args) = parser.parse2(tokens) {
+                for e in args.iter_mut() {
+                    self.visit_expr_mut(e);
+                }
+                mac.tokens = args.into_token_stream();
+            }
+        }
+    }
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+    fn visit_type_mut(&mut self, _: &mut syn::Type) {}
+    fn visit_generic_argument_mut(&mut self, _: &mut syn::GenericArgument) {}
+    fn visit_expr_const_mut(&mut self, _: &mut syn::ExprConst) {}
+    fn visit_expr_repeat_mut(&mut self, e: &mut syn::ExprRepeat) {
+        self.visit_expr_mut(&mut e.expr);
+    }
+}
+
+/// For an `impl Index<usize> for W` (or `IndexMut`), the same impl for `acc_device::Ix`, which
+/// device code indexes with (see [`InlineBounds`]): `w[i]` of a carried type reads as before.
+fn index_by_ix(imp: &syn::ItemImpl) -> Option<TokenStream> {
+    let (_, path, _) = imp.trait_.as_ref()?;
+    let last = path.segments.last()?;
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else { return None };
+    let [syn::GenericArgument::Type(syn::Type::Path(arg))] = args.args.iter().collect::<Vec<_>>()[..] else { return None };
+    if !arg.path.is_ident("usize") {
+        return None;
+    }
+    let (generics, ty, wh) = (&imp.generics.params, &imp.self_ty, &imp.generics.where_clause);
+    match last.ident.to_string().as_str() {
+        "Index" => Some(quote! {
+            impl<#generics> ::core::ops::Index<::acc_device::Ix> for #ty #wh {
+                type Output = <Self as ::core::ops::Index<usize>>::Output;
+                #[inline(always)]
+                #[track_caller]
+                fn index(&self, i: ::acc_device::Ix) -> &Self::Output {
+                    <Self as ::core::ops::Index<usize>>::index(self, i.index)
+                }
+            }
+        }),
+        "IndexMut" => Some(quote! {
+            impl<#generics> ::core::ops::IndexMut<::acc_device::Ix> for #ty #wh {
+                #[inline(always)]
+                #[track_caller]
+                fn index_mut(&mut self, i: ::acc_device::Ix) -> &mut Self::Output {
+                    <Self as ::core::ops::IndexMut<usize>>::index_mut(self, i.index)
+                }
+            }
+        }),
+        _ => None,
+    }
+}
+
 /// `error: msg` with the file, line and the source line, like rustc.
 fn render(file: &str, text: &str, span: Span, msg: &str) -> String {
     let start = span.start();
@@ -863,6 +990,11 @@ struct Out {
 }
 
 impl Scan<'_> {
+    /// The index rewriter of module `m`'s code.
+    fn inline_bounds(&self, m: usize) -> InlineBounds<'_> {
+        InlineBounds { file: &self.sources[self.modules[m].src].id }
+    }
+
     fn report(&self, m: usize, problems: Vec<(Span, String)>, out: &mut Out) {
         let s = &self.sources[self.modules[m].src];
         for (span, what) in problems {
@@ -891,6 +1023,7 @@ impl Scan<'_> {
                         f.attrs.retain(|a| !is_acc_path(a.path(), "routine"));
                         f.attrs = device_attrs(&f.attrs);
                         StripAcc.visit_item_fn_mut(&mut f);
+                        self.inline_bounds(m).routine(&f.sig, &mut f.block);
                         let mut c = Checker::new(self, m).with_locals(&f);
                         c.visit_signature(&f.sig);
                         c.visit_block(&f.block);
@@ -932,6 +1065,9 @@ impl Scan<'_> {
                             for it in &mut i.items {
                                 if let syn::TraitItem::Fn(f) = it {
                                     f.attrs = device_attrs(&f.attrs);
+                                    if let Some(body) = &mut f.default {
+                                        self.inline_bounds(m).routine(&f.sig, body);
+                                    }
                                 }
                             }
                         }
@@ -1036,7 +1172,7 @@ impl Scan<'_> {
         for (base, ks) in r.forms {
             out.kernels += ks.len();
             out.regions.push(base);
-            items.extend(ks.into_iter().map(|k| (line as usize, self.rewrite_paths(m, k))));
+            items.extend(ks.into_iter().map(|k| (line as usize, self.rewrite_paths(m, self.inline_bounds(m).kernel(k)))));
         }
     }
 
@@ -1137,9 +1273,11 @@ impl Scan<'_> {
             if let syn::ImplItem::Fn(f) = it {
                 f.attrs = device_attrs(&f.attrs);
                 StripAcc.visit_impl_item_fn_mut(f);
+                self.inline_bounds(m).routine(&f.sig, &mut f.block);
             }
         }
-        Some(imp.into_token_stream())
+        let ix_impl = index_by_ix(&imp);
+        Some(quote!(#imp #ix_impl))
     }
 
     /// Rewrites the paths of module `m`'s tokens for their place in the device crate (see the
@@ -1521,6 +1659,68 @@ mod tests {
     }
 
     #[test]
+    fn device_code_indexes_through_acc_device_ix() {
+        let src = "fn r(u: &mut [f32], m: &[[f32; 2]], i: usize) -> f32 {
+    const K: [usize; 2] = [0, 1];
+    let w = [0.0f32; K[1]];
+    u[i] += u[i + 1];
+    u[K[0]].to_bits();
+    let s = &u[1..i];
+    m[i][0] + s[0] + w[0]
+}";
+        let mut f: syn::ItemFn = syn::parse_str(src).unwrap();
+        let file = f.sig.fn_token.span.file();
+        InlineBounds { file: &file }.routine(&f.sig, &mut f.block);
+        let text = quote!(#f).to_string().replace(' ', "");
+        // Columns of the user's source, 1-based: of the indexed expression's first token.
+        for want in [
+            "constK:[usize;2]=[0,1];",
+            "[0.0f32;K[1]]",
+            "u[::acc_device::ix(i,5u32)]+=u[::acc_device::ix(i+1,13u32)];",
+            "u[::acc_device::ix(K[::acc_device::ix(0,7u32)],5u32)].to_bits()",
+            "&u[1..i]",
+            "m[::acc_device::ix(i,5u32)][::acc_device::ix(0,5u32)]+s[::acc_device::ix(0,15u32)]+w[::acc_device::ix(0,22u32)]",
+        ] {
+            assert!(text.contains(want), "{want} in {text}");
+        }
+        // The expressions of `assert!`s and the scrutinee of `matches!`; other macros as written.
+        let mut f: syn::ItemFn = syn::parse_str(
+            "fn m(u: &[u8], i: usize) -> bool { assert!(u[i] > 0, \"{}\", u[0]); debug_assert_eq!(u[1], 2); foo!(u[2]); matches!(u[i], 1 | 2 if u[0] > 0) }",
+        )
+        .unwrap();
+        InlineBounds { file: "" }.routine(&f.sig, &mut f.block);
+        let text = quote!(#f).to_string().replace(' ', "");
+        for want in [
+            "assert!(u[::acc_device::ix(i,0u32)]>0,\"{}\",u[::acc_device::ix(0,0u32)])",
+            "debug_assert_eq!(u[::acc_device::ix(1,0u32)],2)",
+            "foo!(u[2])",
+            "matches!(u[::acc_device::ix(i,0u32)],1|2ifu[0]>0)",
+        ] {
+            assert!(text.contains(want), "{want} in {text}");
+        }
+        // Tokens of another file (generated code) have no column.
+        let mut f: syn::ItemFn = syn::parse_str(src).unwrap();
+        InlineBounds { file: "<another file>" }.routine(&f.sig, &mut f.block);
+        assert!(quote!(#f).to_string().replace(' ', "").contains("u[::acc_device::ix(i,0u32)]+="));
+        // A `const fn`, or a routine generic over `Index`, stays as written.
+        let fns: [syn::ItemFn; 2] = [
+            syn::parse_quote!(const fn c(u: &[f32]) -> f32 { u[0] }),
+            syn::parse_quote!(fn g<C: core::ops::Index<usize, Output = f32>>(u: &C) -> f32 { u[0] }),
+        ];
+        for mut f in fns {
+            let before = quote!(#f).to_string();
+            InlineBounds { file: "" }.routine(&f.sig, &mut f.block);
+            assert_eq!(quote!(#f).to_string(), before);
+        }
+        // A type indexed by `usize` is indexed by `Ix` too.
+        let imp: syn::ItemImpl = syn::parse_quote!(impl<T: Copy> Index<usize> for V<T> { type Output = T; fn index(&self, i: usize) -> &T { &self.0[i] } });
+        let ix = index_by_ix(&imp).unwrap().to_string().replace(' ', "");
+        assert!(ix.starts_with("impl<T:Copy>::core::ops::Index<::acc_device::Ix>forV<T>{"), "{ix}");
+        let imp: syn::ItemImpl = syn::parse_quote!(impl Index<core::ops::Range<usize>> for V { type Output = [f32]; fn index(&self, r: Range<usize>) -> &[f32] { &self.0[r] } });
+        assert!(index_by_ix(&imp).is_none());
+    }
+
+    #[test]
     fn a_dependency_s_routines_and_types_without_its_regions() {
         let dir = std::env::temp_dir().join(format!("acc-build-uses-dep-{}", std::process::id()));
         std::fs::create_dir_all(dir.join("src")).unwrap();
@@ -1538,7 +1738,7 @@ mod tests {
         assert!(shapes.contains("pub struct Disc") && shapes.replace(' ', "").contains("super::SCALE"), "{shapes}");
         let own = module(&c, "src/lib.rs").replace([' ', '\n'], "");
         assert!(own.contains("usecrate::f_deps_dep_lib_src_lib_rs::shapes::Disc;"), "{own}");
-        assert!(own.contains("crate::f_deps_dep_lib_src_lib_rs::scaled(d[i].area())"), "{own}");
+        assert!(own.contains("crate::f_deps_dep_lib_src_lib_rs::scaled(d[::acc_device::ix(i,34u32)].area())"), "{own}");
         assert_eq!(c.regions.len(), 1, "{:?}", c.regions);
     }
 

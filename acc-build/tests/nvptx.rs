@@ -13,8 +13,17 @@ use std::process::Command;
 
 use acc_build::nvptx::{build_ptx, BuildErrorKind, INSTALL_COMMAND};
 
-const KERNELS: [&str; 7] =
-    ["acc_k_vadd", "acc_k_math", "acc_k_sum", "acc_k_reduce_shapes", "acc_k_atomics", "acc_k_oob", "acc_k_div"];
+const KERNELS: [&str; 9] = [
+    "acc_k_vadd",
+    "acc_k_math",
+    "acc_k_sum",
+    "acc_k_reduce_shapes",
+    "acc_k_atomics",
+    "acc_k_oob",
+    "acc_k_div",
+    "acc_k_routine",
+    "acc_k_lap13",
+];
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/vadd-kernel")
@@ -136,6 +145,14 @@ fn ptxas_accepts_the_module_with_lean_register_use() {
     // Full occupancy (2048 threads per multiprocessor) needs at most 32.
     assert!(regs("acc_k_vadd") <= 32, "{log}");
     assert!(regs("acc_k_sum") <= 32, "{log}");
+    // A routine's slice indexing (`acc_device::ix`, as acc-build writes it) checks bounds
+    // inline: core's `panic_bounds_check` call took this kernel to 50 registers and an
+    // 88-byte stack.
+    assert!(regs("acc_k_routine") <= 32, "{log}");
+    // Thirteen loads of a 3-D stencil: 76 registers (92 and an 88-byte stack with core's
+    // check, 56 without any check).
+    assert!(regs("acc_k_lap13") <= 80, "{log}");
+    assert!(!ptx.contains("panic_bounds_check"), "core's bounds check is called");
 }
 
 #[test]

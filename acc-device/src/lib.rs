@@ -35,7 +35,7 @@
 //! | module | what |
 //! | --- | --- |
 //! | [`index`] (re-exported at the root) | thread/block indices and dims, barriers, per-level loop starts and strides |
-//! | [`slice`](mod@slice) | [`Slice`] (read-only, `ld.global.nc`), [`SliceMut`], the kernel parameter type [`ReadOnlyPtr`] |
+//! | [`slice`](mod@slice) | [`Slice`] (read-only, `ld.global.nc`), [`SliceMut`], the kernel parameter type [`ReadOnlyPtr`], [`ix`]: device code's inline bounds checks |
 //! | [`atomic`] | [`AtomicRef`]: `fetch_add` ... on integers, `f32`, `f64`, `bool` |
 //! | [`shuffle`] | warp shuffles (`shfl.sync.down`, `shfl.sync.bfly`) of 32- and 64-bit values |
 //! | [`shared`] | the block's dynamic shared memory |
@@ -76,7 +76,7 @@ pub use index::*;
 pub use math::Float;
 pub use reduce::{block_reduce, broadcast, group_reduce, vector_reduce, warp_reduce, worker_reduce, BLOCK_REDUCE_SLOTS};
 pub use shuffle::Shuffle;
-pub use slice::{ReadOnlyPtr, Slice, SliceMut};
+pub use slice::{ix, DeviceIndex, Ix, ReadOnlyPtr, Slice, SliceMut};
 
 #[cfg(target_arch = "nvptx64")]
 pub use panic::report_panic;

@@ -31,7 +31,9 @@
 //! The location is the user's source: acc-build writes each module of the device crate at
 //! the path of the package file it comes from, with that file's tokens on their lines, so
 //! `Location::caller()` reads `tests/foo.rs:LINE:COL` (rustc places an overloaded index,
-//! such as [`Slice`](crate::Slice)'s, at its `[`).
+//! such as [`Slice`](crate::Slice)'s, at its `[`). Device code's element indexing carries
+//! its user column (of the indexed expression, as on the host; see [`Ix`](crate::Ix)), since
+//! acc-build's rewrite of it moves the device crate's columns.
 //!
 //! Only the first panicking thread of the context writes the record: a claim word in device
 //! memory, which the host allocates per context, stores in the module's global
@@ -241,7 +243,8 @@ pub(crate) fn exit() -> ! {
     unsafe { core::arch::asm!("exit;", options(noreturn, nostack)) }
 }
 
-/// Writes the location, kind, values and indices into a claimed record, then its flag, with
+/// Writes the location (its column replaced by `column` unless that is 0), kind, values and
+/// indices into a claimed record, then its flag, with
 /// system-scope fences so that the host never sees a flagged but partial record.
 ///
 /// # Safety
@@ -251,13 +254,14 @@ pub(crate) fn exit() -> ! {
 unsafe fn finish(
     rec: *mut PanicRecord,
     loc: Option<&core::panic::Location<'_>>,
+    column: u32,
     kind: u32,
     values: [u64; 2],
     msg_len: usize,
 ) {
     use crate::index::*;
     let (file, line, column) = match loc {
-        Some(l) => (l.file(), l.line(), l.column()),
+        Some(l) => (l.file(), l.line(), if column == 0 { l.column() } else { column }),
         None => ("<unknown>", 0, 0),
     };
     // SAFETY: `rec` is the claimed, host-mapped record (the caller's contract), written by
@@ -326,7 +330,7 @@ pub fn report_panic(info: &core::panic::PanicInfo<'_>) -> ! {
             None => m.push("<formatted message; build acc-device with feature `fmt-panics` to render it>"),
         }
         // SAFETY: claimed, with `m.len` message bytes written.
-        unsafe { finish(rec, info.location(), KIND_MESSAGE, [0; 2], m.len) };
+        unsafe { finish(rec, info.location(), 0, KIND_MESSAGE, [0; 2], m.len) };
         exit()
     }
     trap()
@@ -344,17 +348,29 @@ pub fn report_panic(info: &core::panic::PanicInfo<'_>) -> ! {
 #[inline(always)]
 #[track_caller]
 pub fn panic_bounds(index: usize, len: usize) -> ! {
+    panic_bounds_at(index, len, 0)
+}
+
+/// [`panic_bounds`] with the location's column given (1-based; 0: the caller's), for an
+/// index whose source column acc-build knows better than the device crate's text does (see
+/// [`Ix`](crate::Ix)). On the host the column is the caller's.
+#[inline(always)]
+#[track_caller]
+pub fn panic_bounds_at(index: usize, len: usize, column: u32) -> ! {
     #[cfg(target_arch = "nvptx64")]
     {
         if let Some(rec) = claim() {
             // SAFETY: claimed; no message bytes.
-            unsafe { finish(rec, Some(core::panic::Location::caller()), KIND_BOUNDS, [index as u64, len as u64], 0) };
+            unsafe { finish(rec, Some(core::panic::Location::caller()), column, KIND_BOUNDS, [index as u64, len as u64], 0) };
             exit()
         }
         trap()
     }
     #[cfg(not(target_arch = "nvptx64"))]
-    panic!("index out of bounds: the len is {len} but the index is {index}")
+    {
+        let _ = column;
+        panic!("index out of bounds: the len is {len} but the index is {index}")
+    }
 }
 
 #[cfg(test)]
