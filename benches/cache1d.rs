@@ -2,7 +2,7 @@
 //! block): a 3-point and a 9-point stencil on `N` `f32`s, each as acc without `cache!`, acc
 //! with `cache!` (the window staged in shared memory per block), beside
 //! `benches/cuda/cache1d.cu` (hand-written CUDA: the plain kernel, and the classic shared-memory
-//! kernel with its halo, built by nvcc). Run by `scripts/gpu-cache1d.sh`. Every acc result is
+//! kernel with its halo, built by nvcc). Run by `scripts/gpu-beside-nvcc.sh cache1d`. Every acc result is
 //! checked against the host's loop.
 
 use std::time::Instant;

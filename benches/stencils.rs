@@ -7,7 +7,7 @@
 //! - `rows_1d`: the inner loops `seq` (what a bare nest ran as before: each thread one row, in
 //!   order; uncoalesced),
 //! beside `benches/cuda/stencils.cu` (hand-written CUDA, one thread per point, built by nvcc).
-//! Run by `scripts/gpu-stencils.sh`. Every acc result is checked against the host's loops.
+//! Run by `scripts/gpu-beside-nvcc.sh stencils`. Every acc result is checked against the host's loops.
 
 use std::time::Instant;
 

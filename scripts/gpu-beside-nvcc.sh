@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# An acc bench beside its hand-written CUDA in one run on the GPU machine (CUDA, nvcc; no
+# Rust), from the repository root:
+#   bash scripts/gpu-beside-nvcc.sh NAME [acc bench binary]
+# NAME is `stencils` (benches/stencils.rs beside benches/cuda/stencils.cu: a 2-D Laplacian and
+# a 13-point 3-D wave step on `kernels` schedules) or `cache1d` (benches/cache1d.rs beside
+# benches/cuda/cache1d.cu: 1-D stencils with and without `cache!`, nvcc's plain and
+# shared-memory kernels). Pack the acc bench beforehand on a machine with Rust:
+#   cargo bench --features cuda --bench NAME --no-run   # -> target/release/deps/NAME-<hash>
+# and carry it (default path: .gpu/bin/bench-NAME). Prints the nvcc rows, then acc's, with the
+# number of launches on the GPU and on the host (ACC_NOTIFY; the host count must be 0).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+name=${1:?usage: gpu-beside-nvcc.sh NAME [acc bench binary]}
+bin=${2:-.gpu/bin/bench-$name}
+[ -f "benches/cuda/$name.cu" ] || { echo "no benches/cuda/$name.cu" >&2; exit 2; }
+export ACC_DEVICE_TYPE=nvidia RUST_BACKTRACE=1
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sed 's/^/# gpu: /'
+status=0
+echo "# === nvcc"
+if nvcc -O3 -arch=native -fmad=false -std=c++17 -o "/tmp/acc-$name" "benches/cuda/$name.cu"; then
+  "/tmp/acc-$name" || status=1
+else
+  echo "# nvcc build FAILED"; status=1
+fi
+echo "# === acc"
+ACC_NOTIFY=1 "$bin" 2> "/tmp/acc-$name.err" || { status=1; tail -20 "/tmp/acc-$name.err"; }
+echo "# launches: gpu $(grep -c 'acc: launch .* on nvidia' "/tmp/acc-$name.err"), host $(grep -c 'acc: launch .* on host' "/tmp/acc-$name.err")"
+grep -q 'acc: launch .* on host' "/tmp/acc-$name.err" && status=1
+exit $status
