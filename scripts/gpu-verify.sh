@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# A session's verification on the GPU machine in one device call: the whole suite
+# (scripts/gpu-suite.sh: every test binary and example, launch counts per binary) and the
+# differential tester side by side, then the papers' kit (scripts/gpu-papers.sh) and the
+# stencils beside nvcc (scripts/gpu-beside-nvcc.sh). The summary prints last, so that the
+# device tool's output tail holds it; only a few files go to $OUT (the tool returns a limited
+# number).
+#
+#   bash scripts/gpu-verify.sh pack        # here (Rust): builds and packs .gpu/ and .gpu-papers/
+#   run(command="bash .gpu/verify.sh", carry=[".gpu", ".gpu-papers"], timeout_s=420)
+#
+# On the GPU machine: DIFFTEST_CASES (inputs per shape, default 20: about 100 s on an H100
+# beside the suite), SANITIZE (binaries for gpu-suite.sh's sanitizers, default none).
+# Packing takes 10-15 minutes on a 2-core machine when the device crates must be rebuilt; the
+# carry stays under the tool's 64 MiB (about 46 MiB in all on 2026-11-25).
+set -uo pipefail
+
+if [ "${1:-}" = pack ]; then
+  set -e
+  root=$(cd "$(dirname "$0")/.." && pwd)
+  cd "$root"
+  pack=../shared/tools/gpu-pack
+  [ -x "$pack" ] || pack=/work/shared/tools/gpu-pack
+  rm -rf .gpu .gpu-papers
+  nice "$pack" test --release --features cuda --tests --no-run
+  nice "$pack" build --release --features cuda --examples
+  nice cargo build --release --features cuda --manifest-path examples/05-library/Cargo.toml --target-dir target
+  cp target/release/app .gpu/bin/example-05-library-app
+  nice "$pack" test --release -p acc-difftest --features acc-difftest/cuda --no-run
+  nice "$pack" bench --features cuda --bench stencils --no-run
+  # gpu-pack names every binary of a test profile `test-*`: the difftest and the benches go
+  # apart from the suite's binaries.
+  mkdir -p .gpu/extra
+  mv .gpu/bin/test-difftest-* .gpu/extra/
+  rm -f .gpu/bin/test-acc_difftest-* .gpu/bin/test-ui-*
+  for f in .gpu/bin/test-stencils-*; do mv "$f" ".gpu/extra/bench-stencils-${f##*-}"; done
+  strip --strip-debug .gpu/bin/* .gpu/extra/* 2>/dev/null || true
+  XZ_OPT="-T2 -6" tar -cJf .gpu/bins.tar.xz -C .gpu/bin .
+  XZ_OPT="-T2 -6" tar -cJf .gpu/extra.tar.xz -C .gpu/extra .
+  rm -rf .gpu/bin .gpu/extra
+  cp scripts/gpu-suite.sh .gpu/
+  cp scripts/gpu-verify.sh .gpu/verify.sh
+  nice bash scripts/gpu-papers.sh pack .gpu-papers
+  du -sh .gpu .gpu-papers
+  exit 0
+fi
+
+# On the GPU machine, from .gpu/ (the checkout's scripts/ and benches/ are beside it).
+cd "$(dirname "$0")" || exit 2
+mkdir -p extra && tar -xJf extra.tar.xz -C extra
+out=${OUT:-/tmp/gpu-verify-out}; mkdir -p "$out"
+export ACC_DEVICE_TYPE=nvidia
+( SANITIZE="${SANITIZE:-none}" bash gpu-suite.sh > "$out/suite.log" 2>&1; echo "suite rc=$?" >> "$out/suite.log" ) &
+( ACC_NOTIFY=1 ACC_DIFFTEST_CASES=${DIFFTEST_CASES:-20} ACC_DIFFTEST_MAX=262144 timeout 300 ./extra/test-difftest-* --test-threads=1 --nocapture > /tmp/difftest.log 2>&1; echo "difftest rc=$?" >> /tmp/difftest.log ) &
+wait
+cd ..
+if [ -f .gpu-papers/run.sh ]; then
+  OUT=/tmp/papers timeout 150 bash .gpu-papers/run.sh > /tmp/papers.log 2>&1; echo "papers rc=$?" >> /tmp/papers.log
+  cp /tmp/papers/table.md "$out/papers-table.md" 2>/dev/null
+fi
+timeout 90 bash scripts/gpu-beside-nvcc.sh stencils "$(ls .gpu/extra/bench-stencils-* | head -1)" > "$out/stencils.log" 2>&1
+echo "stencils rc=$?" >> "$out/stencils.log"
+grep -E "^acc |^nvcc |launches|rc=" "$out/stencils.log"
+[ -f "$out/papers-table.md" ] && sed -n '/acc\/bound (target/,$p' "$out/papers-table.md" | head -40
+tail -1 /tmp/papers.log 2>/dev/null
+grep -E "^difftest:|mismatch" /tmp/difftest.log | tail -3 | tee "$out/difftest-summary.txt"
+echo "difftest: GPU launches $(grep -c 'on nvidia' /tmp/difftest.log), host $(grep -c 'on host' /tmp/difftest.log); $(tail -1 /tmp/difftest.log)"
+grep -A30 "##### host launches" "$out/suite.log" | sed '/##### sanitizers/q'
+grep -E "^=== .*(memcheck|racecheck|synccheck)" "$out/suite.log"
+grep -E "^=== test-|^=== example-|passed, .* failed|suite rc" "$out/suite.log" | sed 's/-[0-9a-f]\{16\} / /'
