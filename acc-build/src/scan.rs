@@ -1150,7 +1150,7 @@ impl Scan<'_> {
         let src = acc_codegen::Source { file: s.rel.clone(), line };
         let r = acc_codegen::device_region(kind, attr, f, &src, field_type);
         if !r.errors.is_empty() {
-            let problems = r.errors.into_iter().map(|(span, msg)| (span, msg)).collect();
+            let problems = r.errors.into_iter().collect();
             self.report_plain(m, problems, out);
             return;
         }

@@ -237,10 +237,12 @@ pub unsafe fn group_reduce<T: Shuffle, F: Fn(T, T) -> T>(
     shared: *mut T,
 ) -> T {
     let (bx, by) = (block_dim_x(), block_dim_y());
-    // SAFETY (each call): the caller's contract, which is each callee's.
     match (over_x || bx == 1, over_y || by == 1) {
+        // SAFETY: the caller's contract, which is the callee's.
         (true, true) => unsafe { block_reduce(v, identity, op, shared) },
+        // SAFETY: as above.
         (true, false) => unsafe { vector_reduce(v, identity, op, shared) },
+        // SAFETY: as above.
         (false, true) => unsafe { worker_reduce(v, identity, op, shared) },
         (false, false) => v,
     }

@@ -174,7 +174,7 @@ impl<T> Copy for SliceMut<T> {}
 /// A `&mut [T]` region parameter handed to a routine (`f(a)` in a loop body, lowered to
 /// `f(a.into())`): the routine's parameter type picks `&[T]` or `&mut [T]`. As with the view
 /// itself, the schedule keeps threads on distinct elements.
-impl<'a, T> From<SliceMut<T>> for &'a [T] {
+impl<T> From<SliceMut<T>> for &[T] {
     #[inline(always)]
     fn from(s: SliceMut<T>) -> Self {
         // SAFETY: `from_raw`'s contract: `len` valid elements at `ptr` while the view is used.
@@ -182,7 +182,7 @@ impl<'a, T> From<SliceMut<T>> for &'a [T] {
     }
 }
 
-impl<'a, T> From<SliceMut<T>> for &'a mut [T] {
+impl<T> From<SliceMut<T>> for &mut [T] {
     #[inline(always)]
     fn from(s: SliceMut<T>) -> Self {
         // SAFETY: as above, for writes too.

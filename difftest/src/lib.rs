@@ -423,7 +423,7 @@ impl Case {
         acc: impl Fn(&[T], &[T], &[M], &mut [T], &mut [U], &mut [H], &mut [T], &mut [T]) -> R,
     ) -> Outcome {
         let mode = self.rng.below(6);
-        self.drawn.push(format!("{}", MODES[mode as usize]));
+        self.drawn.push(MODES[mode as usize].to_string());
         let twice = mode >= 4;
         // The sequential program (twice where the acc one runs twice).
         let mut w = x.clone();

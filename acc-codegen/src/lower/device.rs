@@ -281,7 +281,7 @@ impl Lowering<'_> {
     fn kernel(&mut self, kind: RegionKind, fl: &ExprForLoop, outputs: &[Let], what: String, once: bool) -> TokenStream {
         let name = format!("{}_{}", self.base, self.kernels.len());
         let mut notes = Notes::default();
-        match nest_kernel(kind, &self.loops, self.dir, fl, self.params, &self.lets, &self.region_reds, &self.items, outputs, &name, &mut self.errors, &mut notes, once) {
+        match nest_kernel(kind, self.loops, self.dir, fl, self.params, &self.lets, &self.region_reds, &self.items, outputs, &name, &mut self.errors, &mut notes, once) {
             Some((kernel, launch)) => {
                 // info: the kernel, where the host launches it.
                 if self.host_depth > 0 {
