@@ -5,10 +5,10 @@
 //! kernel with its halo, built by nvcc). Run by `scripts/gpu-beside-nvcc.sh cache1d`. Every acc result is
 //! checked against the host's loop.
 
-use std::time::Instant;
+mod common;
+use common::median;
 
 const N: usize = 1 << 26;
-const REPS: usize = 20;
 
 #[acc::parallel(present(a, b))]
 fn s3_plain(a: &[f32], b: &mut [f32]) {
@@ -42,19 +42,6 @@ fn s9_cache(a: &[f32], b: &mut [f32]) {
         acc::cache!(a[i - 4..=i + 4]);
         b[i] = 0.2 * a[i] + 0.16 * (a[i - 1] + a[i + 1]) + 0.12 * (a[i - 2] + a[i + 2]) + 0.08 * (a[i - 3] + a[i + 3]) + 0.04 * (a[i - 4] + a[i + 4]);
     }
-}
-
-fn median(mut f: impl FnMut()) -> f64 {
-    f();
-    let mut t: Vec<f64> = (0..REPS)
-        .map(|_| {
-            let s = Instant::now();
-            f();
-            s.elapsed().as_secs_f64()
-        })
-        .collect();
-    t.sort_by(f64::total_cmp);
-    t[REPS / 2]
 }
 
 fn main() {

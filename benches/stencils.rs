@@ -9,11 +9,11 @@
 //! beside `benches/cuda/stencils.cu` (hand-written CUDA, one thread per point, built by nvcc).
 //! Run by `scripts/gpu-beside-nvcc.sh stencils`. Every acc result is checked against the host's loops.
 
-use std::time::Instant;
+mod common;
+use common::median;
 
 const L2: usize = 8192;
 const L3: usize = 256;
-const REPS: usize = 20;
 
 #[acc::kernels(present(a, b))]
 fn lap2d_bare(a: &[f32], b: &mut [f32], n: usize) {
@@ -98,19 +98,6 @@ fn wave3d_rows_1d(u: &[f32], prev: &[f32], next: &mut [f32], n: usize) {
             }
         }
     }
-}
-
-fn median(mut f: impl FnMut()) -> f64 {
-    f();
-    let mut t: Vec<f64> = (0..REPS)
-        .map(|_| {
-            let s = Instant::now();
-            f();
-            s.elapsed().as_secs_f64()
-        })
-        .collect();
-    t.sort_by(f64::total_cmp);
-    t[REPS / 2]
 }
 
 /// `case`'s median time and bandwidth (`bytes` moved once per call).

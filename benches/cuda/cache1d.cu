@@ -3,16 +3,10 @@
 // shared-memory kernel (the block's points and a halo of R on each side staged, a barrier, the
 // reads from shared memory), blocks of 256, the same inputs and operation order as the Rust code
 // (built with -fmad=false). Prints `nvcc <case> <ms> ms <GB/s> GB/s` lines like the acc bench's.
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-#include <algorithm>
-#include <cuda_runtime.h>
-
-#define CK(x) do { cudaError_t err_ = (x); if (err_ != cudaSuccess) { printf("CUDA error %s at %d\n", cudaGetErrorString(err_), __LINE__); exit(1); } } while (0)
+#include "timing.cuh"
 
 const size_t N = (size_t)1 << 26;
-const int REPS = 20, B = 256;
+const int B = 256;
 
 template <int R> __device__ __forceinline__ float st(const float* a, long i);
 template <> __device__ __forceinline__ float st<1>(const float* a, long i) { return 0.25f * a[i - 1] + 0.5f * a[i] + 0.25f * a[i + 1]; }
@@ -35,19 +29,6 @@ template <int R> __global__ void shared(const float* __restrict__ a, float* __re
     __syncthreads();
     long i = base + threadIdx.x;
     if (i < n - R) b[i] = st<R>(s, threadIdx.x + R);
-}
-
-template <class F> float median_ms(F f) {
-    cudaEvent_t s, e;
-    CK(cudaEventCreate(&s)); CK(cudaEventCreate(&e));
-    f(); CK(cudaDeviceSynchronize());
-    std::vector<float> t;
-    for (int r = 0; r < REPS; r++) {
-        CK(cudaEventRecord(s)); f(); CK(cudaEventRecord(e)); CK(cudaEventSynchronize(e));
-        float ms; CK(cudaEventElapsedTime(&ms, s, e)); t.push_back(ms);
-    }
-    std::sort(t.begin(), t.end());
-    return t[REPS / 2];
 }
 
 template <int R, class K> void run(const char* name, K kernel, const float* da, float* db) {

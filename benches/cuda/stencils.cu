@@ -3,15 +3,9 @@
 // kernel's i from blockIdx.z), the same inputs and operation order as the Rust code (built with
 // -fmad=false so that no multiply-add is fused). Prints `nvcc <case> <ms> ms <GB/s> GB/s` lines
 // like the acc bench's and a checksum per case.
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-#include <algorithm>
-#include <cuda_runtime.h>
+#include "timing.cuh"
 
-#define CK(x) do { cudaError_t err_ = (x); if (err_ != cudaSuccess) { printf("CUDA error %s at %d\n", cudaGetErrorString(err_), __LINE__); exit(1); } } while (0)
-
-const int L2 = 8192, L3 = 256, REPS = 20;
+const int L2 = 8192, L3 = 256;
 
 __global__ void lap2d(const float* __restrict__ a, float* __restrict__ b, int n) {
     int j = blockIdx.x * blockDim.x + threadIdx.x + 1;
@@ -35,20 +29,6 @@ __global__ void wave3d(const float* __restrict__ u, const float* __restrict__ pr
         float lap = axis(u, c, 1) + axis(u, c, n) + axis(u, c, (size_t)n * n) - 7.5f * u[c];
         next[c] = 2.0f * u[c] - prev[c] + 0.1f * lap;
     }
-}
-
-template <class F> float median_ms(F f) {
-    cudaEvent_t s, e;
-    CK(cudaEventCreate(&s));
-    CK(cudaEventCreate(&e));
-    f(); CK(cudaDeviceSynchronize());
-    std::vector<float> t;
-    for (int r = 0; r < REPS; r++) {
-        CK(cudaEventRecord(s)); f(); CK(cudaEventRecord(e)); CK(cudaEventSynchronize(e));
-        float ms; CK(cudaEventElapsedTime(&ms, s, e)); t.push_back(ms);
-    }
-    std::sort(t.begin(), t.end());
-    return t[REPS / 2];
 }
 
 int main() {
