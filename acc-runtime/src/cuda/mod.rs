@@ -220,9 +220,14 @@ impl CudaBackend {
         // SAFETY: the record is host memory owned by the backend; the device writes it only
         // while a kernel runs, and its `flag` last, so a set flag means a complete record that
         // nothing writes any more (the next panic waits for the claim word, zeroed after
-        // this read). Volatile: the device wrote it behind the compiler's back.
-        let r = unsafe { self.panic_host.read_volatile() };
-        r.is_set().then_some(r)
+        // this read). Volatile: the device wrote it behind the compiler's back. The flag
+        // alone first: this runs after every synchronisation, and the record is 1 KiB.
+        let flag = unsafe { (&raw const (*self.panic_host).flag).read_volatile() };
+        if flag != acc_device::panic::PANIC_FLAG {
+            return None;
+        }
+        // SAFETY: as above; the flag says the record is complete.
+        Some(unsafe { self.panic_host.read_volatile() })
     }
 
     /// Takes the kernel panic the device recorded, if any, after a synchronisation that
