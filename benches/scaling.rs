@@ -1,6 +1,7 @@
 //! Strong scaling of a 2-D Jacobi over the GPUs of one machine: the same global grid on 1, 2,
 //! ... devices, one host thread per device (`acc::set_device`), each owning a band of rows with
-//! a ghost row above and below. Per iteration each band: its two edge rows on async queue 1,
+//! a ghost row above and below. Per iteration each band: its two edge rows on async queue 1
+//! (one kernel, launched before the interior: see `sweep_edges`),
 //! copied to the host (`update!(host(..), async(1))`), given to the neighbours (through host
 //! memory and a barrier: what `MPI_Sendrecv` does between processes in
 //! `examples/mpi-jacobi`), and their rows copied into the ghost rows
@@ -10,9 +11,13 @@
 //! `cargo bench --features cuda --bench scaling` on a machine with GPUs (also runs on the host
 //! backend, slowly). `ACC_SCALING_N=rows` (default 16384, square grid), `ACC_SCALING_ITERS`
 //! (default 500). Prints one line per configuration: devices, overlap, ms per iteration,
-//! speedup and parallel efficiency against one device; checks that every configuration's grid
+//! speedup and parallel efficiency against one device, then a line per band with the
+//! microseconds per iteration of each phase (`PHASES`); checks that every configuration's grid
 //! and residuals are bit-identical to one device's, and a small grid against sequential Rust.
+//! The bands meet at a polling barrier, as MPI ranks do (`ACC_SCALING_BARRIER=sleep`: the
+//! standard library's).
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Barrier, Mutex};
 use std::time::Instant;
 
@@ -31,6 +36,35 @@ fn sweep_rows(src: &[f64], dst: &mut [f64], rowerr: &mut [f64], m: usize, j0: us
             dst[r * m + i] = v;
         }
         rowerr[r] = e;
+    }
+}
+
+/// Both edge rows of a band (local rows 1 and `nl`) in one launch, a block each, from `src`'s
+/// 5-point average; `e_top[0]`, `e_bot[0]` get their largest changes. Launched before the
+/// interior and as one kernel: the interior's kernel fills the GPU with blocks that stay until
+/// it ends, so a second edge kernel queued behind the first would wait for all of it.
+#[acc::parallel(async(q), vector_length(1024))]
+#[allow(clippy::too_many_arguments)]
+fn sweep_edges(src: &[f64], top: &mut [f64], bot: &mut [f64], e_top: &mut [f64], e_bot: &mut [f64], m: usize, nl: usize, q: i64) {
+    #[acc::r#loop(gang)]
+    for r in 0..2 {
+        let j = if r == 0 { 1 } else { nl };
+        let mut e = 0.0f64;
+        #[acc::r#loop(vector, reduction(max: e))]
+        for i in 1..m - 1 {
+            let v = 0.25 * (src[j * m + i - 1] + src[j * m + i + 1] + src[(j - 1) * m + i] + src[(j + 1) * m + i]);
+            e = e.max((v - src[j * m + i]).abs());
+            if r == 0 {
+                top[i] = v;
+            } else {
+                bot[i] = v;
+            }
+        }
+        if r == 0 {
+            e_top[0] = e;
+        } else {
+            e_bot[0] = e;
+        }
     }
 }
 
@@ -61,7 +95,14 @@ struct BandResult {
     rows: Vec<f64>,
     residuals: Vec<f64>,
     secs: f64,
+    /// Seconds spent in each phase of the iterations, summed (see [`PHASES`]).
+    phases: [f64; 5],
 }
+
+/// What one iteration of a band does, in order: its launches; the halo exchange (the edge
+/// rows to the host, to the neighbours, their rows to the ghost rows); the wait for the
+/// interior; the band's largest change (`max_of`); the combination over the bands.
+const PHASES: [&str; 5] = ["launch", "halo", "interior_wait", "max_of", "combine"];
 
 /// Rows `1..n-1` split into `parts` bands: band `r` owns global rows `[g0, g1)`.
 fn band(n: usize, parts: usize, r: usize) -> (usize, usize) {
@@ -69,6 +110,43 @@ fn band(n: usize, parts: usize, r: usize) -> (usize, usize) {
     let g0 = 1 + inner * r / parts;
     let g1 = 1 + inner * (r + 1) / parts;
     (g0, g1)
+}
+
+/// The bands' meeting point. MPI's shared-memory transport polls, it does not sleep: so does
+/// `Spin` (the default), while `Sleep` (`ACC_SCALING_BARRIER=sleep`) is the standard library's
+/// barrier, whose waiters sleep on a futex and pay its wake-up each time.
+enum Meet {
+    Spin { parts: usize, arrived: AtomicUsize, generation: AtomicUsize },
+    Sleep(Barrier),
+}
+
+impl Meet {
+    fn new(parts: usize) -> Meet {
+        if std::env::var("ACC_SCALING_BARRIER").is_ok_and(|v| v == "sleep") {
+            Meet::Sleep(Barrier::new(parts))
+        } else {
+            Meet::Spin { parts, arrived: AtomicUsize::new(0), generation: AtomicUsize::new(0) }
+        }
+    }
+
+    fn wait(&self) {
+        match self {
+            Meet::Sleep(b) => {
+                b.wait();
+            }
+            Meet::Spin { parts, arrived, generation } => {
+                let g = generation.load(Ordering::Acquire);
+                if arrived.fetch_add(1, Ordering::AcqRel) + 1 == *parts {
+                    arrived.store(0, Ordering::Relaxed);
+                    generation.fetch_add(1, Ordering::Release);
+                } else {
+                    while generation.load(Ordering::Acquire) == g {
+                        std::hint::spin_loop();
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// What the bands give each other: `[band][0]` its first row, `[band][1]` its last,
@@ -86,7 +164,7 @@ fn run_band(
     iters: usize,
     overlap: bool,
     mail: &Mailbox,
-    barrier: &Barrier,
+    barrier: &Meet,
 ) -> BandResult {
     acc::set_device(ty, dev);
     let (g0, g1) = band(n, parts, r);
@@ -99,6 +177,7 @@ fn run_band(
     let mut residuals = Vec::with_capacity(iters);
     let (up, down) = (r > 0, r + 1 < parts);
     let mut secs = 0.0;
+    let mut phases = [0.0f64; 5];
     acc::data!(copy(a, b), create(rowerr) {
         for it in 0..iters {
             if it == 0 {
@@ -113,11 +192,17 @@ fn run_band(
             let (mid, rest) = rest.split_at_mut((nl - 2) * m);
             let (row_bot, ghost_bot) = rest.split_at_mut(m);
             // The edge rows first, on queue 1; the interior on queue 2.
-            sweep_rows(src, row_top, e_top, m, 1, 1);
-            sweep_rows(src, row_bot, e_bot, m, nl, 1);
+            sweep_edges(src, row_top, row_bot, e_top, e_bot, m, nl, 1);
             if overlap {
                 sweep_rows(src, mid, e_mid, m, 2, 2);
             }
+            let mut mark = Instant::now();
+            phases[0] += (mark - t0).as_secs_f64();
+            let mut lap = |p: usize| {
+                let now = Instant::now();
+                phases[p] += (now - mark).as_secs_f64();
+                mark = now;
+            };
             let mut row_top = row_top;
             let mut row_bot = row_bot;
             acc::update!(host(row_top, row_bot), async(1));
@@ -139,27 +224,49 @@ fn run_band(
             if !overlap {
                 sweep_rows(src, mid, e_mid, m, 2, 2);
             }
+            lap(1);
             acc::wait(2);
+            lap(2);
             let e = max_of(&rowerr);
+            lap(3);
             // Combine the bands' residuals (what `MPI_Allreduce(MAX)` does between processes).
             *mail[r][2].lock().unwrap() = vec![e];
             barrier.wait();
             let global = (0..parts).map(|p| mail[p][2].lock().unwrap()[0]).fold(0.0f64, f64::max);
             barrier.wait();
+            lap(4);
             residuals.push(global);
             secs += t0.elapsed().as_secs_f64();
         }
     });
     let last = if iters % 2 == 0 { &a } else { &b };
-    BandResult { rows: last[m..(nl + 1) * m].to_vec(), residuals, secs }
+    BandResult { rows: last[m..(nl + 1) * m].to_vec(), residuals, secs, phases }
 }
 
-/// Runs the grid on `parts` devices (threads); returns the whole interior, the residuals and
-/// the seconds per iteration (the slowest band's).
-fn run(ty: acc::DeviceType, n: usize, parts: usize, iters: usize, overlap: bool) -> (Vec<f64>, Vec<f64>, f64) {
+/// A configuration's outcome: the whole interior, the residuals, the seconds per iteration
+/// (the slowest band's) and each band's seconds per iteration in each phase.
+struct Outcome {
+    grid: Vec<f64>,
+    residuals: Vec<f64>,
+    secs: f64,
+    phases: Vec<[f64; 5]>,
+}
+
+impl Outcome {
+    /// One line per band: microseconds per iteration in each phase.
+    fn print_phases(&self, parts: usize, overlap: bool) {
+        for (r, p) in self.phases.iter().enumerate() {
+            let cols: Vec<String> = PHASES.iter().zip(p).map(|(name, s)| format!("{name}={:.1}", s * 1e6)).collect();
+            println!("phases devices={parts} overlap={} band={r} us_per_iter: {}", if overlap { "on" } else { "off" }, cols.join(" "));
+        }
+    }
+}
+
+/// Runs the grid on `parts` devices (threads).
+fn run(ty: acc::DeviceType, n: usize, parts: usize, iters: usize, overlap: bool) -> Outcome {
     let devs = acc::num_devices(ty).max(1);
     let mail: Mailbox = (0..parts).map(|_| std::array::from_fn(|_| Mutex::new(Vec::new()))).collect();
-    let barrier = Barrier::new(parts);
+    let barrier = Meet::new(parts);
     let results: Vec<BandResult> = std::thread::scope(|s| {
         let hs: Vec<_> = (0..parts)
             .map(|r| {
@@ -174,7 +281,8 @@ fn run(ty: acc::DeviceType, n: usize, parts: usize, iters: usize, overlap: bool)
         grid.extend_from_slice(&r.rows);
     }
     let secs = results.iter().map(|r| r.secs).fold(0.0, f64::max);
-    (grid, results[0].residuals.clone(), secs / iters as f64)
+    let phases = results.iter().map(|r| r.phases.map(|s| s / iters as f64)).collect();
+    Outcome { grid, residuals: results[0].residuals.clone(), secs: secs / iters as f64, phases }
 }
 
 /// Sequential Jacobi of the same grid (alternating buffers), for the small check.
@@ -213,17 +321,20 @@ fn main() {
     let (want, want_res) = reference(258, 40);
     for parts in 1..=devs.max(2) {
         for overlap in [true, false] {
-            let (got, res, _) = run(ty, 258, parts, 40, overlap);
-            assert!(got == want && res == want_res, "258 x 258 on {parts} band(s) (overlap {overlap}) differs from sequential Rust");
+            let o = run(ty, 258, parts, 40, overlap);
+            assert!(o.grid == want && o.residuals == want_res, "258 x 258 on {parts} band(s) (overlap {overlap}) differs from sequential Rust");
         }
     }
     println!("# 258 x 258, 40 iterations: 1..{} bands, overlap on and off: bit-identical to sequential Rust", devs.max(2));
-    let (one, one_res, t1) = run(ty, n, 1, iters, true);
-    println!("scaling devices=1 overlap=on ms_per_iter={:.4} speedup=1.000 efficiency=1.000 residual={:.6e}", t1 * 1e3, one_res[iters - 1]);
+    let one = run(ty, n, 1, iters, true);
+    let t1 = one.secs;
+    println!("scaling devices=1 overlap=on ms_per_iter={:.4} speedup=1.000 efficiency=1.000 residual={:.6e}", t1 * 1e3, one.residuals[iters - 1]);
+    one.print_phases(1, true);
     for parts in 2..=devs {
         for overlap in [true, false] {
-            let (grid, res, t) = run(ty, n, parts, iters, overlap);
-            let same = grid == one && res == one_res;
+            let o = run(ty, n, parts, iters, overlap);
+            let (t, res) = (o.secs, &o.residuals);
+            let same = o.grid == one.grid && o.residuals == one.residuals;
             let speedup = t1 / t;
             println!(
                 "scaling devices={parts} overlap={} ms_per_iter={:.4} speedup={speedup:.3} efficiency={:.3} residual={:.6e} same_as_one_device={same}",
@@ -232,6 +343,7 @@ fn main() {
                 speedup / parts as f64,
                 res[iters - 1]
             );
+            o.print_phases(parts, overlap);
             assert!(same, "{parts} devices differ from one device");
         }
     }
