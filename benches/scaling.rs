@@ -311,12 +311,63 @@ fn env(name: &str, default: usize) -> usize {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
+/// What the host spends per call on one band's launches when the device is idle, as medians
+/// of `reps` calls (`ACC_SCALING_COSTS=1`): each call alone, then waited for, on `n` x `n`.
+fn launch_costs(n: usize, reps: usize) {
+    let m = n;
+    let nl = n - 2;
+    let a: Vec<f64> = (0..n * m).map(|x| initial(n, m, x / m, x % m)).collect();
+    let mut b = a.clone();
+    let mut rowerr = vec![0.0f64; nl];
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2] * 1e6
+    };
+    let (mut edges, mut edges_done, mut interior, mut interior_done, mut maxes) = (vec![], vec![], vec![], vec![], vec![]);
+    acc::data!(copyin(a), copy(b), create(rowerr) {
+        for _ in 0..reps {
+            let (_, rest) = b.split_at_mut(m);
+            let (row_top, rest) = rest.split_at_mut(m);
+            let (mid, rest) = rest.split_at_mut((nl - 2) * m);
+            let (row_bot, _) = rest.split_at_mut(m);
+            let (e_top, e_rest) = rowerr.split_at_mut(1);
+            let (e_mid, e_bot) = e_rest.split_at_mut(nl - 2);
+            let t = Instant::now();
+            sweep_edges(&a, row_top, row_bot, e_top, e_bot, m, nl, 1);
+            edges.push(t.elapsed().as_secs_f64());
+            acc::wait(1);
+            edges_done.push(t.elapsed().as_secs_f64());
+            let t = Instant::now();
+            sweep_rows(&a, mid, e_mid, m, 2, 2);
+            interior.push(t.elapsed().as_secs_f64());
+            acc::wait(2);
+            interior_done.push(t.elapsed().as_secs_f64());
+            let t = Instant::now();
+            let _ = max_of(&rowerr);
+            maxes.push(t.elapsed().as_secs_f64());
+        }
+    });
+    println!(
+        "costs n={n} us: edges_launch={:.1} edges_done={:.1} interior_launch={:.1} interior_done={:.1} max_of={:.1}",
+        median(edges),
+        median(edges_done),
+        median(interior),
+        median(interior_done),
+        median(maxes)
+    );
+}
+
 fn main() {
     let ty = acc::device_type();
     let devs = acc::num_devices(ty).max(1);
     let n = env("ACC_SCALING_N", 16384);
     let iters = env("ACC_SCALING_ITERS", 500);
     println!("# scaling: Jacobi {n} x {n} f64, {iters} iterations, on {ty:?} ({devs} device(s))");
+    if std::env::var("ACC_SCALING_COSTS").is_ok_and(|v| v == "1") {
+        for size in [1026, 4098, n] {
+            launch_costs(size, 50);
+        }
+    }
     // Small grid: every configuration against sequential Rust, bit for bit.
     let (want, want_res) = reference(258, 40);
     for parts in 1..=devs.max(2) {
