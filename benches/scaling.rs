@@ -10,7 +10,8 @@
 //!
 //! `cargo bench --features cuda --bench scaling` on a machine with GPUs (also runs on the host
 //! backend, slowly). `ACC_SCALING_N=rows` (default 16384, square grid), `ACC_SCALING_ITERS`
-//! (default 500). Prints one line per configuration: devices, overlap, ms per iteration,
+//! (default 500). Prints one line per configuration: devices, overlap, ms per iteration (the
+//! first `WARMUP` not timed),
 //! speedup and parallel efficiency against one device, then a line per band with the
 //! microseconds per iteration of each phase (`PHASES`); checks that every configuration's grid
 //! and residuals are bit-identical to one device's, and a small grid against sequential Rust.
@@ -99,6 +100,10 @@ struct BandResult {
     phases: [f64; 5],
 }
 
+/// The iterations not timed: the first calls of a thread load its kernels (and JIT-compile a
+/// kernel for the block it asks for, see acc-runtime's `gpu::launch`), tens of milliseconds.
+const WARMUP: usize = 2;
+
 /// What one iteration of a band does, in order: its launches; the halo exchange (the edge
 /// rows to the host, to the neighbours, their rows to the ghost rows); the wait for the
 /// interior; the band's largest change (`max_of`); the combination over the bands.
@@ -170,6 +175,7 @@ fn run_band(
     let (g0, g1) = band(n, parts, r);
     let nl = g1 - g0; // owned rows; local row k <-> global row g0 - 1 + k
     assert!(nl >= 3, "each band needs 3 rows");
+    assert!(iters > WARMUP, "more than {WARMUP} iterations (the first are not timed)");
     let fill = |k: usize, i: usize| initial(n, m, g0 - 1 + k, i);
     let mut a: Vec<f64> = (0..(nl + 2) * m).map(|x| fill(x / m, x % m)).collect();
     let mut b = a.clone();
@@ -197,10 +203,10 @@ fn run_band(
                 sweep_rows(src, mid, e_mid, m, 2, 2);
             }
             let mut mark = Instant::now();
-            phases[0] += (mark - t0).as_secs_f64();
+            let mut ph = [(mark - t0).as_secs_f64(), 0.0, 0.0, 0.0, 0.0];
             let mut lap = |p: usize| {
                 let now = Instant::now();
-                phases[p] += (now - mark).as_secs_f64();
+                ph[p] += (now - mark).as_secs_f64();
                 mark = now;
             };
             let mut row_top = row_top;
@@ -236,7 +242,10 @@ fn run_band(
             barrier.wait();
             lap(4);
             residuals.push(global);
-            secs += t0.elapsed().as_secs_f64();
+            if it >= WARMUP {
+                secs += t0.elapsed().as_secs_f64();
+                phases.iter_mut().zip(ph).for_each(|(p, s)| *p += s);
+            }
         }
     });
     let last = if iters % 2 == 0 { &a } else { &b };
@@ -281,8 +290,9 @@ fn run(ty: acc::DeviceType, n: usize, parts: usize, iters: usize, overlap: bool)
         grid.extend_from_slice(&r.rows);
     }
     let secs = results.iter().map(|r| r.secs).fold(0.0, f64::max);
-    let phases = results.iter().map(|r| r.phases.map(|s| s / iters as f64)).collect();
-    Outcome { grid, residuals: results[0].residuals.clone(), secs: secs / iters as f64, phases }
+    let timed = (iters - WARMUP) as f64;
+    let phases = results.iter().map(|r| r.phases.map(|s| s / timed)).collect();
+    Outcome { grid, residuals: results[0].residuals.clone(), secs: secs / timed, phases }
 }
 
 /// Sequential Jacobi of the same grid (alternating buffers), for the small check.
@@ -311,9 +321,11 @@ fn env(name: &str, default: usize) -> usize {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
-/// What the host spends per call on one band's launches when the device is idle, as medians
-/// of `reps` calls (`ACC_SCALING_COSTS=1`): each call alone, then waited for, on `n` x `n`.
-fn launch_costs(n: usize, reps: usize) {
+/// What the host spends per call on one band's launches, as medians of `reps` calls
+/// (`ACC_SCALING_COSTS=1`), on `n` x `n`: each launch alone, then waited for; with `halo`,
+/// the edge rows also go to the host while the interior runs (`update!(host(..), async(1))`)
+/// and come back (`update!(device(..), async(1))`), as in an iteration.
+fn launch_costs(n: usize, reps: usize, halo: bool) {
     let m = n;
     let nl = n - 2;
     let a: Vec<f64> = (0..n * m).map(|x| initial(n, m, x / m, x % m)).collect();
@@ -323,7 +335,7 @@ fn launch_costs(n: usize, reps: usize) {
         v.sort_by(f64::total_cmp);
         v[v.len() / 2] * 1e6
     };
-    let (mut edges, mut edges_done, mut interior, mut interior_done, mut maxes) = (vec![], vec![], vec![], vec![], vec![]);
+    let mut t = [(); 6].map(|_| Vec::new());
     acc::data!(copyin(a), copy(b), create(rowerr) {
         for _ in 0..reps {
             let (_, rest) = b.split_at_mut(m);
@@ -332,28 +344,39 @@ fn launch_costs(n: usize, reps: usize) {
             let (row_bot, _) = rest.split_at_mut(m);
             let (e_top, e_rest) = rowerr.split_at_mut(1);
             let (e_mid, e_bot) = e_rest.split_at_mut(nl - 2);
-            let t = Instant::now();
+            let t0 = Instant::now();
             sweep_edges(&a, row_top, row_bot, e_top, e_bot, m, nl, 1);
-            edges.push(t.elapsed().as_secs_f64());
+            t[0].push(t0.elapsed().as_secs_f64());
             acc::wait(1);
-            edges_done.push(t.elapsed().as_secs_f64());
-            let t = Instant::now();
+            t[1].push(t0.elapsed().as_secs_f64());
+            let t0 = Instant::now();
             sweep_rows(&a, mid, e_mid, m, 2, 2);
-            interior.push(t.elapsed().as_secs_f64());
+            t[2].push(t0.elapsed().as_secs_f64());
+            if halo {
+                // While the interior runs, as in an iteration.
+                let t1 = Instant::now();
+                let (mut row_top, mut row_bot) = (row_top, row_bot);
+                acc::update!(host(row_top, row_bot), async(1));
+                acc::update!(device(row_top, row_bot), async(1));
+                t[5].push(t1.elapsed().as_secs_f64());
+            }
             acc::wait(2);
-            interior_done.push(t.elapsed().as_secs_f64());
-            let t = Instant::now();
+            t[3].push(t0.elapsed().as_secs_f64());
+            let t0 = Instant::now();
             let _ = max_of(&rowerr);
-            maxes.push(t.elapsed().as_secs_f64());
+            t[4].push(t0.elapsed().as_secs_f64());
         }
     });
+    let [edges, edges_done, interior, interior_done, maxes, transfers] = t;
     println!(
-        "costs n={n} us: edges_launch={:.1} edges_done={:.1} interior_launch={:.1} interior_done={:.1} max_of={:.1}",
+        "costs n={n} halo={halo} thread={:?} us: edges_launch={:.1} edges_done={:.1} interior_launch={:.1} interior_done={:.1} max_of={:.1} halo_transfers={:.1}",
+        std::thread::current().name().unwrap_or("spawned"),
         median(edges),
         median(edges_done),
         median(interior),
         median(interior_done),
-        median(maxes)
+        median(maxes),
+        if halo { median(transfers) } else { 0.0 }
     );
 }
 
@@ -364,8 +387,16 @@ fn main() {
     let iters = env("ACC_SCALING_ITERS", 500);
     println!("# scaling: Jacobi {n} x {n} f64, {iters} iterations, on {ty:?} ({devs} device(s))");
     if std::env::var("ACC_SCALING_COSTS").is_ok_and(|v| v == "1") {
-        for size in [1026, 4098, n] {
-            launch_costs(size, 50);
+        for size in [1026, n] {
+            launch_costs(size, 50, false);
+            launch_costs(size, 50, true);
+            let ty = acc::device_type();
+            std::thread::scope(|s| {
+                s.spawn(|| {
+                    acc::set_device(ty, 0);
+                    launch_costs(size, 50, true);
+                });
+            });
         }
     }
     // Small grid: every configuration against sequential Rust, bit for bit.
