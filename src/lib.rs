@@ -46,7 +46,8 @@
 //! The directives: [`parallel`], [`kernels`], [`serial`], [`r#loop`](attr.loop.html), [`data!`],
 //! [`enter_data!`], [`exit_data!`], [`update!`], [`cache!`], [`atomic!`], [`routine`],
 //! [`derive@DeviceCopy`]; the runtime API: [`device_type`], [`set_device`], [`num_devices`],
-//! [`is_present`], [`init`], [`shutdown`], [`wait`], [`wait_all`], [`Mirror`],
+//! [`is_present`], [`init`], [`shutdown`], [`wait`], [`wait_all`], [`wait_async`],
+//! [`wait_all_async`], [`Mirror`],
 //! [`DeviceSlice`]; [`Float`] for `std`'s float methods in generic regions and routines.
 //! Regions may be associated fns and methods (`&self`, `&mut self`, their fields named in
 //! data clauses as `copy(self.u)`), and generic fns that name their instances

@@ -1,6 +1,7 @@
 //! Async queues (DESIGN §2 "Other directives", `async(q)`/`wait` region clauses, `acc::wait`,
-//! `acc::wait_all`): results are right after a wait, with several queues at once; work on one
-//! queue runs in order; a `wait(q)` clause orders a region after queue `q`; the data an async
+//! `acc::wait_all`, `acc::wait_async`, `acc::wait_all_async`): results are right after a wait,
+//! with several queues at once; work on one queue runs in order; a `wait(q)` clause orders a
+//! region after queue `q` (with `async`, on the device); the data an async
 //! region copies back is right when the call returns; reductions of async regions come back
 //! from the call; the end of a data region sees the results of the async regions inside it.
 //!
@@ -63,6 +64,98 @@ fn negate_default_queue(c: &mut [i32]) {
 }
 
 const SIZES: [usize; 3] = [1, 1001, 65537];
+
+/// Fills `a` one element at a time, in one thread: slow on purpose, so that a region on another
+/// queue that did not wait for it would read elements it has not written yet.
+#[acc::serial(async(q))]
+fn fill_slowly(a: &mut [u64], k: u64, q: i64) {
+    for i in 0..a.len() {
+        a[i] = (i as u64) * 3 + k;
+    }
+}
+
+#[acc::parallel(async(q))]
+fn plus_one(a: &[u64], b: &mut [u64], q: i64) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..b.len() {
+        b[i] = a[i] + 1;
+    }
+}
+
+#[acc::parallel(async(q), wait(after))]
+fn plus_one_after(a: &[u64], b: &mut [u64], q: i64, after: i64) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..b.len() {
+        b[i] = a[i] + 1;
+    }
+}
+
+#[acc::parallel(async(q), wait)]
+fn sum_after_all(a: &[u64], c: &[u64], b: &mut [u64], q: i64) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..b.len() {
+        b[i] = a[i] + c[i];
+    }
+}
+
+/// `async(1), wait(2)` on a region: queue 1 waits for queue 2's slow writer (on a GPU on the
+/// device: OpenACC's `wait` with `async` does not block the host), and reads all it wrote.
+#[test]
+fn async_wait_clause_orders_queues_on_the_device() {
+    for n in [1usize, 4097, 1 << 18] {
+        let mut a = vec![0u64; n];
+        let mut b = vec![0u64; n];
+        acc::data!(create(a), copyout(b) {
+            fill_slowly(&mut a, 5, 2);
+            plus_one_after(&a, &mut b, 1, 2);
+            acc::wait(1);
+        });
+        acc::wait(2);
+        assert_eq!(b, vec_of(n, |i| i as u64 * 3 + 6), "{n} elements");
+    }
+}
+
+/// `acc::wait_async(2, 1)` (OpenACC's `acc_wait_async`): what queue 1 runs next starts after
+/// queue 2's work; `acc::wait_all_async(1)`: after every other queue's.
+#[test]
+fn wait_async_and_wait_all_async() {
+    for n in [1usize, 4097, 1 << 18] {
+        let (mut a, mut c, mut e) = (vec![0u64; n], vec![0u64; n], vec![0u64; n]);
+        let (mut b, mut d) = (vec![0u64; n], vec![0u64; n]);
+        acc::data!(create(a, c, e), copyout(b, d) {
+            fill_slowly(&mut a, 1, 2);
+            acc::wait_async(2, 1);
+            plus_one(&a, &mut b, 1);
+            fill_slowly(&mut c, 2, 3);
+            fill_slowly(&mut e, 7, 4);
+            acc::wait_all_async(5);
+            sum_after_all(&c, &e, &mut d, 5);
+            acc::wait(1);
+            acc::wait(5);
+        });
+        acc::wait_all();
+        assert_eq!(b, vec_of(n, |i| i as u64 * 3 + 2), "{n} elements, after wait_async");
+        assert_eq!(d, vec_of(n, |i| i as u64 * 6 + 9), "{n} elements, after wait_all_async");
+    }
+}
+
+/// `wait` without a queue on an `async` region waits for every queue (see `sum_after_all`);
+/// `acc::wait_async(q, -2)` (the synchronous queue) is `acc::wait(q)`; queue numbers below
+/// -2 are refused by name.
+#[test]
+fn wait_async_on_the_synchronous_queue_and_bad_queues() {
+    let n = 4097;
+    let mut a = vec![0u64; n];
+    acc::data!(copy(a) {
+        fill_slowly(&mut a, 3, 2);
+        acc::wait_async(2, -2);
+        acc::update!(host(a));
+    });
+    assert_eq!(a, vec_of(n, |i| i as u64 * 3 + 3));
+    let e = std::panic::catch_unwind(|| acc::wait_async(-3, 1)).expect_err("queue -3 is refused");
+    let msg = e.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(msg.contains("acc::wait_async: `-3` is not an async queue"), "{msg}");
+}
 
 /// Four queues, each with a chain of regions on arrays of its own inside one data region:
 /// after `acc::wait(q)` and `update!(host(..))` every chain's result is there.

@@ -280,11 +280,29 @@ fn region_body(region: &Region, form: &Form, host_plan: HostPlan, src: &Source, 
         None => TokenStream::new(),
     };
     let mut prologue = TokenStream::new();
-    for q in c.wait.iter().flatten() {
-        prologue.extend(quote_spanned!(q.span()=> ::acc::wait(#q);));
-    }
-    if matches!(c.wait, Some(ref v) if v.is_empty()) {
-        prologue.extend(quote!(::acc::wait_all();));
+    // `wait(..)`: without `async` the host waits first; with `async`, once it is known where
+    // the region runs, its queue waits on the GPU (the host does not), or the host waits
+    // (`waits`, after the GPU check).
+    let mut waits = TokenStream::new();
+    match (&c.wait, &c.async_) {
+        (None, _) => {}
+        (Some(qs), None) => {
+            for q in qs {
+                prologue.extend(quote_spanned!(q.span()=> ::acc::wait(#q);));
+            }
+            if qs.is_empty() {
+                prologue.extend(quote!(::acc::wait_all();));
+            }
+        }
+        (Some(qs), Some(_)) => {
+            let on = if qs.is_empty() {
+                quote!(::core::option::Option::None)
+            } else {
+                let qs = qs.iter().map(|q| quote_spanned!(q.span()=> { let q: i64 = #q; q }));
+                quote!(::core::option::Option::Some(&[#(#qs),*]))
+            };
+            waits.extend(quote!(::acc::__private::wait_before(__acc_queue, __acc_gpu, #on);));
+        }
     }
     for e in [&c.num_gangs, &c.num_workers, &c.vector_length].into_iter().flatten() {
         prologue.extend(quote_spanned!(e.span()=> let _: usize = (#e) as usize;));
@@ -452,6 +470,7 @@ fn region_body(region: &Region, form: &Form, host_plan: HostPlan, src: &Source, 
         #[allow(unused_mut)]
         let mut __acc_gpu = false;
         #gpu_ready
+        #waits
         let mut __acc_data = ::acc::__private::DataScope::on_queue(&__ACC_REGION, __acc_queue);
         // Data clauses apply when the region runs on the device: on the GPU, or on the
         // host backend (which keeps the present table); not when a GPU program runs this

@@ -105,6 +105,13 @@ pub trait Backend: Send + Sync + 'static {
     fn wait_all(&self) -> Result<(), String> {
         Ok(())
     }
+    /// Makes async queue `queue` wait for the work queued so far on queue `on` (`None`: on
+    /// every other queue) without the host waiting (OpenACC's `acc_wait_async`). The default
+    /// (the host backend) has nothing to do: its async work is done when queued.
+    fn wait_on(&self, queue: i64, on: Option<i64>) -> Result<(), String> {
+        let _ = (queue, on);
+        Ok(())
+    }
     /// Why the device can no longer be used, if it cannot: a kernel trapped or faulted, and a
     /// CUDA context does not survive that. The runtime then reports the device lost.
     fn lost(&self) -> Option<String> {

@@ -580,6 +580,54 @@ pub fn wait(q: i64) {
     }
 }
 
+/// Makes async queue `queue` of the calling thread's device wait for the work queued so far
+/// on queue `on`, without the host waiting (OpenACC's `acc_wait_async(on, queue)`): work
+/// queued on `queue` after this call starts once that work is done. `queue` -2 (synchronous)
+/// is [`wait`]`(on)`.
+///
+/// The host backend runs async work when it is queued, so there it only checks the queues.
+pub fn wait_async(on: i64, queue: i64) {
+    check_queue("acc::wait_async", on);
+    check_queue("acc::wait_async", queue);
+    if queue == ASYNC_SYNC {
+        return wait(on);
+    }
+    let dev = current_device();
+    if let Some(b) = dev.backend_if_open() {
+        if let Err(e) = b.wait_on(queue, Some(on)) {
+            wait_failure(&dev, format!("acc::wait_async({on}, {queue})"), e);
+        }
+    }
+}
+
+/// Makes async queue `queue` of the calling thread's device wait for the work queued so far
+/// on every other queue, without the host waiting (OpenACC's `acc_wait_all_async`). `queue`
+/// -2 (synchronous) is [`wait_all`].
+pub fn wait_all_async(queue: i64) {
+    check_queue("acc::wait_all_async", queue);
+    if queue == ASYNC_SYNC {
+        return wait_all();
+    }
+    let dev = current_device();
+    if let Some(b) = dev.backend_if_open() {
+        if let Err(e) = b.wait_on(queue, None) {
+            wait_failure(&dev, format!("acc::wait_all_async({queue})"), e);
+        }
+    }
+}
+
+/// A compute construct's `wait` clause (`waits`; `None`: `wait` with no queue): where the
+/// construct runs on the GPU on async queue `queue`, that queue waits on the device (the host
+/// does not); otherwise the host waits, as OpenACC says for a construct without `async`.
+pub(crate) fn wait_before(queue: Option<i64>, on_gpu: bool, waits: Option<&[i64]>) {
+    match (queue, on_gpu, waits) {
+        (Some(q), true, Some(ws)) => ws.iter().for_each(|&w| wait_async(w, q)),
+        (Some(q), true, None) => wait_all_async(q),
+        (_, _, Some(ws)) => ws.iter().for_each(|&w| wait(w)),
+        (_, _, None) => wait_all(),
+    }
+}
+
 /// Waits until the work queued on every async queue of the calling thread's device is done
 /// (OpenACC's `acc_wait_all`).
 pub fn wait_all() {

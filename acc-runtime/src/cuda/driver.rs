@@ -272,6 +272,16 @@ pub(crate) unsafe fn event_record(e: sys::CUevent, s: sys::CUstream) -> Driven<(
     check("cuEventRecord", unsafe { sys::cuEventRecord(e, s) })
 }
 
+/// `cuStreamWaitEvent`: work queued on `s` after this waits, on the device, for the work
+/// recorded before `e`.
+///
+/// # Safety
+/// `s` and `e` are live, of the same context.
+pub(crate) unsafe fn stream_wait_event(s: sys::CUstream, e: sys::CUevent) -> Driven<()> {
+    // SAFETY: the caller's contract.
+    check("cuStreamWaitEvent", unsafe { sys::cuStreamWaitEvent(s, e, 0) })
+}
+
 /// `cuEventSynchronize`.
 ///
 /// # Safety

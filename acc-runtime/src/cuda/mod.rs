@@ -346,6 +346,9 @@ impl Backend for CudaBackend {
     fn wait_all(&self) -> Result<(), String> {
         self.wait_all_labelled().map_err(labelled)
     }
+    fn wait_on(&self, queue: i64, on: Option<i64>) -> Result<(), String> {
+        Ok(self.queue_wait_for(queue, on)?)
+    }
     fn lost(&self) -> Option<String> {
         self.lost_reason()
     }

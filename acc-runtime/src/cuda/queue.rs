@@ -243,6 +243,28 @@ impl CudaBackend {
         self.take_panic(kernel.as_deref()).map_err(|e| (e, labels))
     }
 
+    /// Makes async queue `q` wait, on the device, for the work queued so far on queue `on`
+    /// (`None`: on every other queue), without the host waiting (OpenACC's `acc_wait_async`,
+    /// and `wait(on)` on an `async(q)` construct). A queue with nothing pending since its
+    /// last wait is not waited for.
+    pub fn queue_wait_for(&self, q: i64, on: Option<i64>) -> Result<(), CudaError> {
+        self.enter()?;
+        let target = self.stream(Some(q))?;
+        let sources: Vec<sys::CUstream> = lock(&self.queues)
+            .iter()
+            .filter(|(k, queue)| **k != q && on.is_none_or(|o| o == **k) && queue.busy)
+            .map(|(_, queue)| queue.stream.raw())
+            .collect();
+        for source in sources {
+            // Destroyed when dropped: the driver keeps what the queued wait needs.
+            let done = Event::new(false)?;
+            done.record(source).doing(|| format!("marking the work of an async queue for queue {q} on {}", self.label)).map_err(|e| self.fail(e))?;
+            // SAFETY: two live handles of this context (made current by `enter`).
+            unsafe { driver::stream_wait_event(target, done.0) }.doing(|| format!("making async queue {q} wait on {}", self.label)).map_err(|e| self.fail(e))?;
+        }
+        Ok(())
+    }
+
     /// Waits for every async queue (OpenACC `wait`).
     pub fn wait_all_queues(&self) -> Result<(), CudaError> {
         self.wait_all_labelled().map_err(|(e, _)| e)
