@@ -8,6 +8,8 @@
 #
 #   bash scripts/gpu-verify.sh pack        # here (Rust): builds and packs .gpu/ and .gpu-papers/
 #   run(command="bash .gpu/verify.sh", carry=[".gpu", ".gpu-papers"], timeout_s=420)
+#   MULTI=1 bash scripts/gpu-verify.sh pack; then carry .gpu-multi too, on a kind with several
+#   GPUs: a short scaling run and the MPI example's check follow the suite
 #
 # On the GPU machine: DIFFTEST_CASES (inputs per shape, default 20: about 100 s on an H100
 # beside the suite), SANITIZE (binaries for gpu-suite.sh's sanitizers, default none).
@@ -41,7 +43,10 @@ if [ "${1:-}" = pack ]; then
   cp scripts/gpu-suite.sh .gpu/
   cp scripts/gpu-verify.sh .gpu/verify.sh
   nice bash scripts/gpu-papers.sh pack .gpu-papers
-  du -sh .gpu .gpu-papers
+  # With MULTI=1, issue 14's kit too (scripts/gpu-multi.sh: the scaling bench, the MPI example
+  # and Open MPI's run-time), for a machine with several GPUs; carry .gpu-multi as well.
+  if [ "${MULTI:-0}" = 1 ]; then nice bash scripts/gpu-multi.sh pack; fi
+  du -sh .gpu .gpu-papers .gpu-multi 2>/dev/null
   exit 0
 fi
 
@@ -58,6 +63,11 @@ if [ -f .gpu-papers/run.sh ]; then
   OUT=/tmp/papers timeout 150 bash .gpu-papers/run.sh > /tmp/papers.log 2>&1; echo "papers rc=$?" >> /tmp/papers.log
   cp /tmp/papers/table.md "$out/papers-table.md" 2>/dev/null
 fi
+# Several GPUs and the multi-GPU kit carried: a short scaling run and the MPI example's check.
+if [ -f .gpu-multi/run.sh ] && [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ]; then
+  OUT=/tmp/multi-out SCALING="${MULTI_SCALING:-16384:200}" MPI_RUNS=" " timeout 150 bash .gpu-multi/run.sh > /tmp/multi.log 2>&1
+  echo "multi rc=$?" >> /tmp/multi.log
+fi
 timeout 90 bash scripts/gpu-beside-nvcc.sh stencils "$(ls .gpu/extra/bench-stencils-* | head -1)" > "$out/stencils.log" 2>&1
 echo "stencils rc=$?" >> "$out/stencils.log"
 grep -E "^acc |^nvcc |launches|rc=" "$out/stencils.log"
@@ -67,4 +77,5 @@ grep -E "^difftest:|mismatch" /tmp/difftest.log | tail -3 | tee "$out/difftest-s
 echo "difftest: GPU launches $(grep -c 'on nvidia' /tmp/difftest.log), host $(grep -c 'on host' /tmp/difftest.log); $(tail -1 /tmp/difftest.log)"
 grep -A30 "##### host launches" "$out/suite.log" | sed '/##### sanitizers/q'
 grep -E "^=== .*(memcheck|racecheck|synccheck)" "$out/suite.log"
+[ -f /tmp/multi.log ] && sed -n '/===== summary/,$p' /tmp/multi.log && tail -1 /tmp/multi.log
 grep -E "^=== test-|^=== example-|passed, .* failed|suite rc" "$out/suite.log" | sed 's/-[0-9a-f]\{16\} / /'
