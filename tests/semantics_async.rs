@@ -63,6 +63,15 @@ fn negate_default_queue(c: &mut [i32]) {
     }
 }
 
+/// Queues named by other integer types (`async(q)`, `wait(q)` take any, as `q as i64`).
+#[acc::parallel(async(q), wait(after))]
+fn sum_into_typed(a: &[i32], b: &[i32], c: &mut [i32], q: u8, after: i32) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..c.len() {
+        c[i] = a[i] + b[i];
+    }
+}
+
 const SIZES: [usize; 3] = [1, 1001, 65537];
 
 /// Fills `a` one element at a time, in one thread: slow on purpose, so that a region on another
@@ -201,6 +210,24 @@ fn order_on_a_queue_and_wait_clause_across_queues() {
         let wc: Vec<i32> = a.iter().map(|x| x + (2 * x + 1 + 3)).collect();
         let wd: Vec<i32> = wc.iter().map(|x| 2 * x + 1).collect();
         assert_eq!((c, d), (wc, wd), "{n} elements");
+    }
+}
+
+/// The same order with queues that are not `i64`s: a `u8` queue waits for the work of an
+/// `i32` one.
+#[test]
+fn queues_of_any_integer_type() {
+    for n in SIZES {
+        let a = vec_of(n, |i| (hash(i) % 1000) as i32 - 500);
+        let (mut b, mut c) = (vec![0; n], vec![0; n]);
+        acc::data!(copyin(a), create(b), copyout(c) {
+            twice_plus(&a, &mut b, 5);
+            bump(&mut b, 3, 5);
+            sum_into_typed(&a, &b, &mut c, 6, 5);
+            acc::wait(6);
+        });
+        let wc: Vec<i32> = a.iter().map(|x| x + (2 * x + 1 + 3)).collect();
+        assert_eq!(c, wc, "{n} elements");
     }
 }
 

@@ -305,8 +305,19 @@ fn level_sizes_do_not_change_results() {
         }
         x
     }
+    // Counts of any integer type, as `as usize` converts them.
+    #[acc::parallel(num_gangs(g), num_workers(w), vector_length(v))]
+    fn typed(a: &[u32], g: u32, w: i64, v: u16) -> u32 {
+        let mut m = 0u32;
+        #[acc::r#loop(gang, worker, vector, reduction(max: m))]
+        for i in 0..a.len() {
+            m = m.max(a[i]);
+        }
+        m
+    }
     let (n, m) = (37, 301);
     let a = vec_of(n * m, |i| hash(i) as u32);
+    assert_eq!(typed(&a, 7, 3, 33), a.iter().copied().max().unwrap_or(0), "u32, i64 and u16 counts");
     let want_c: Vec<u32> = a.iter().map(|x| x ^ 0x55).collect();
     let want_s: u64 = a.iter().map(|&x| x as u64).sum();
     for (g, w, v) in [(1, 1, 1), (1, 1, 32), (7, 3, 33), (1000, 4, 128), (2, 32, 1024)] {

@@ -276,7 +276,7 @@ fn region_body(region: &Region, form: &Form, host_plan: HostPlan, src: &Source, 
     // `self(cond)`: on the host when `cond` holds; `self`: always.
     let self_cond = match &c.self_ {
         Some((_, Some(e))) => quote_spanned!(e.span()=> let __acc_if: bool = __acc_if && !::core::convert::identity::<bool>(#e);),
-        Some((span, None)) => quote_spanned!(*span=> let __acc_if: bool = false && __acc_if;),
+        Some((span, None)) => quote_spanned!(*span=> let __acc_if: bool = false;),
         None => TokenStream::new(),
     };
     let mut prologue = TokenStream::new();
@@ -288,7 +288,8 @@ fn region_body(region: &Region, form: &Form, host_plan: HostPlan, src: &Source, 
         (None, _) => {}
         (Some(qs), None) => {
             for q in qs {
-                prologue.extend(quote_spanned!(q.span()=> ::acc::wait(#q);));
+                let q = lower::queue_i64(q);
+                prologue.extend(quote!(::acc::wait(#q);));
             }
             if qs.is_empty() {
                 prologue.extend(quote!(::acc::wait_all();));
@@ -298,14 +299,15 @@ fn region_body(region: &Region, form: &Form, host_plan: HostPlan, src: &Source, 
             let on = if qs.is_empty() {
                 quote!(::core::option::Option::None)
             } else {
-                let qs = qs.iter().map(|q| quote_spanned!(q.span()=> { let q: i64 = #q; q }));
+                let qs = qs.iter().map(lower::queue_i64);
                 quote!(::core::option::Option::Some(&[#(#qs),*]))
             };
             waits.extend(quote!(::acc::__private::wait_before(__acc_queue, __acc_gpu, #on);));
         }
     }
     for e in [&c.num_gangs, &c.num_workers, &c.vector_length].into_iter().flatten() {
-        prologue.extend(quote_spanned!(e.span()=> let _: usize = (#e) as usize;));
+        let n = lower::clause_usize(e);
+        prologue.extend(quote!(let _: usize = #n;));
     }
     // Values are copied to the device bit for bit: they must be `DeviceCopy` (the error
     // points at the parameter's type; slice elements are checked by `__acc_view` below).
@@ -334,7 +336,10 @@ fn region_body(region: &Region, form: &Form, host_plan: HostPlan, src: &Source, 
     // The region's async queue: its launches and its copy-back go there (acc-runtime's
     // `RegionInfo::queue`; `None` runs synchronously).
     prologue.extend(match &c.async_ {
-        Some(Some(q)) => quote_spanned!(q.span()=> let __acc_queue: ::core::option::Option<i64> = __ACC_REGION.queue((#q) as i64);),
+        Some(Some(q)) => {
+            let q = lower::queue_i64(q);
+            quote!(let __acc_queue: ::core::option::Option<i64> = __ACC_REGION.queue(#q);)
+        }
         Some(None) => quote!(let __acc_queue: ::core::option::Option<i64> = __ACC_REGION.queue(-1);),
         None => quote!(let __acc_queue: ::core::option::Option<i64> = ::core::option::Option::None;),
     });

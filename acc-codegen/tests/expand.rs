@@ -383,6 +383,31 @@ fn a_region_acc_build_did_not_see_is_a_compile_error() {
 }
 
 #[test]
+fn clause_numbers_reach_the_runtime_without_casts() {
+    // Counts and queues of any integer type go through `clause_usize` / `queue_i64`, not `as`
+    // (clippy's `unnecessary_cast` on the user's token, and a float silently truncated); an
+    // unsuffixed literal keeps the type `as` gave it.
+    let s = region(
+        RegionKind::Parallel,
+        quote!(num_gangs(g), vector_length(1024), async(q), wait(3)),
+        quote! {
+            fn zero(a: &mut [f32], g: u32, q: i32) {
+                #[acc::r#loop(gang, vector)]
+                for i in 0..a.len() { a[i] = 0.0; }
+            }
+        },
+    );
+    has(&s, "let _ : usize = :: acc :: __private :: clause_usize (g) ;");
+    has(&s, "let _ : usize = :: acc :: __private :: clause_usize (1024usize) ;");
+    has(&s, "__ACC_REGION . queue (:: acc :: __private :: queue_i64 (q))");
+    has(&s, ":: acc :: __private :: wait_before (__acc_queue , __acc_gpu , :: core :: option :: Option :: Some (& [:: acc :: __private :: queue_i64 (3i64)]))");
+    has(&s, "Geometry :: new (__acc_total , :: acc :: __private :: clause_usize (g) , :: acc :: __private :: clause_usize (1024usize) , false)");
+    for cast in ["(g) as usize", "(1024) as usize", "(q) as i64"] {
+        assert!(!s.contains(cast), "`{cast}` in:\n{s}");
+    }
+}
+
+#[test]
 fn self_runs_on_the_host_with_coherent_arrays() {
     let s = region(
         RegionKind::Parallel,
@@ -395,7 +420,7 @@ fn self_runs_on_the_host_with_coherent_arrays() {
         },
     );
     assert!(!s.contains("gpu_ready") && !s.contains("acc_region"), "`self` has no GPU path:\n{s}");
-    has(&s, "let __acc_if : bool = false && __acc_if ;");
+    has(&s, "let __acc_if : bool = false ;");
     has(&s, r#"__acc_coherent . write ("a" , a) ;"#);
     has(&s, r#"__acc_coherent . read ("b" , b) ;"#);
 }

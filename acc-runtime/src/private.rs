@@ -32,6 +32,53 @@ pub use crate::reduce::{self, *};
 pub use crate::region_info::RegionInfo;
 pub use crate::device_copy::DeviceCopy;
 
+/// The integer types of a clause's count (`num_gangs(n)`, `num_workers(n)`,
+/// `vector_length(n)`, a loop's `gang(n)`, `worker(n)`, `vector(n)`) and of an async queue
+/// (`async(q)`, `wait(q)`): every primitive integer, converted as `as` converts it (a
+/// negative count wraps to a huge one, which the launch clamps; a queue below -2 panics at
+/// [`RegionInfo::queue`]). Generated code converts through [`clause_usize`] and [`queue_i64`],
+/// not with `as`: a cast to the type the value has already is a clippy warning on the
+/// user's token, and `as` would take a float or a `char` too.
+#[diagnostic::on_unimplemented(
+    message = "a clause's count or queue must be an integer, not `{Self}`",
+    label = "not an integer",
+    note = "the counts `num_gangs`, `num_workers`, `vector_length`, `gang(n)`, `worker(n)`, `vector(n)` and the queues of `async(q)`, `wait(q)` take primitive integers (`i8`..`i128`, `u8`..`u128`, `isize`, `usize`)"
+)]
+pub trait ClauseInt: Copy {
+    /// The value as a count: `self as usize`.
+    fn clause_usize(self) -> usize;
+    /// The value as an async queue: `self as i64`.
+    fn queue_i64(self) -> i64;
+}
+
+macro_rules! clause_int {
+    ($($t:ty),*) => {$(
+        impl ClauseInt for $t {
+            #[inline]
+            fn clause_usize(self) -> usize {
+                self as usize
+            }
+            #[inline]
+            fn queue_i64(self) -> i64 {
+                self as i64
+            }
+        }
+    )*};
+}
+clause_int!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+
+/// A count clause's value (see [`ClauseInt`]).
+#[inline]
+pub fn clause_usize<T: ClauseInt>(n: T) -> usize {
+    n.clause_usize()
+}
+
+/// An async queue's number (see [`ClauseInt`]).
+#[inline]
+pub fn queue_i64<T: ClauseInt>(q: T) -> i64 {
+    q.queue_i64()
+}
+
 /// Whether `region` runs on the GPU: the current device is an NVIDIA one and the region's
 /// `if` clause (`true` without one) holds.
 #[inline]
@@ -114,6 +161,17 @@ mod tests {
         line: 1,
         kernel: "",
     };
+
+    #[test]
+    fn clause_ints_convert_as_casts_do() {
+        // What `(n) as usize` and `(q) as i64` gave, type by type, negatives and
+        // out-of-range values included.
+        assert_eq!((clause_usize(1024u32), clause_usize(1024i64), clause_usize(1024usize)), (1024, 1024, 1024));
+        assert_eq!((clause_usize(200u8), clause_usize(-1i32), clause_usize(-1i8)), (200, usize::MAX, usize::MAX));
+        assert_eq!(clause_usize(u128::MAX), u128::MAX as usize);
+        assert_eq!((queue_i64(3i32), queue_i64(3u8), queue_i64(-2isize), queue_i64(-1i64)), (3, 3, -2, -1));
+        assert_eq!((queue_i64(u64::MAX), queue_i64(i128::MIN)), (-1, 0));
+    }
 
     #[test]
     fn host_runs() {

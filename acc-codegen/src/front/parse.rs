@@ -312,12 +312,18 @@ pub(crate) fn parse_or_report<T>(
 fn positive_expr(clause: &RawClause, errors: &mut Errors) -> Option<Expr> {
     need_args(clause, "an integer expression", errors)?;
     let expr: Expr = parse_or_report(clause, Expr::parse, errors)?;
-    if let Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(lit), .. }) = &expr {
-        if lit.base10_parse::<u64>().map_or(true, |v| v == 0) {
-            errors.push(syn::Error::new(
-                lit.span(),
-                format!("`{}` must be at least 1", clause.key()),
-            ));
+    // A literal is checked here: 0 or a negative one (which a cast would wrap to a huge count).
+    let (lit, negative) = match &expr {
+        Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(lit), .. }) => (Some(lit), false),
+        Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr: inner, .. }) => match &**inner {
+            Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(lit), .. }) => (Some(lit), true),
+            _ => (None, false),
+        },
+        _ => (None, false),
+    };
+    if let Some(lit) = lit {
+        if negative || lit.base10_parse::<u64>().map_or(true, |v| v == 0) {
+            errors.push(syn::Error::new(expr.span(), format!("`{}` must be at least 1", clause.key())));
             return None;
         }
     }

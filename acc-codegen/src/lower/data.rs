@@ -163,7 +163,10 @@ pub fn expand_update(input: TokenStream, src: &Source) -> TokenStream {
         Some(c) => match &c.args {
             None => quote!(__ACC_REGION.queue(-1)),
             Some(_) => match parse::parse_or_report(c, <syn::Expr as syn::parse::Parse>::parse, &mut errors) {
-                Some(q) => quote_spanned!(q.span()=> __ACC_REGION.queue((#q) as i64)),
+                Some(q) => {
+                    let q = super::queue_i64(&q);
+                    quote!(__ACC_REGION.queue(#q))
+                }
                 None => quote!(::core::option::Option::None),
             },
         },

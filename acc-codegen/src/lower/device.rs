@@ -1059,12 +1059,12 @@ fn nest_kernel(
         });
     }
     let cap_names: Vec<&Ident> = captured.iter().map(|l| &l.name).collect();
-    let vector_length = dir.clauses.vector_length.as_ref().map_or_else(|| quote!(0usize), |e| quote!((#e) as usize));
-    let num_workers = dir.clauses.num_workers.as_ref().map_or_else(|| quote!(0usize), |e| quote!((#e) as usize));
+    let vector_length = dir.clauses.vector_length.as_ref().map_or_else(|| quote!(0usize), super::clause_usize);
+    let num_workers = dir.clauses.num_workers.as_ref().map_or_else(|| quote!(0usize), super::clause_usize);
     let (per_x, per_y) = per_trip;
     let with_dims = dims.map(|d| quote!(.dims(#d)));
     let with_cache = cached.iter().map(|(a, span)| quote!(.cache(#rt::elem_bytes(&#a[..]), #span)));
-    let num_gangs = dir.clauses.num_gangs.as_ref().map_or_else(|| quote!(0usize), |e| quote!((#e) as usize));
+    let num_gangs = dir.clauses.num_gangs.as_ref().map_or_else(|| quote!(0usize), super::clause_usize);
     let queue = quote!(__acc_queue);
     let nreds = reds.len() + writebacks.len();
     // The values of a one-thread kernel: their types are their witnesses' (never called).

@@ -129,13 +129,19 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
     for (lvl, g) in chain.iter().enumerate() {
         if let Some(b) = g.block {
             block[b] = match &g.block_size {
-                Some(e) => quote!(::core::option::Option::Some((#e) as usize)),
+                Some(e) => {
+                    let n = super::clause_usize(e);
+                    quote!(::core::option::Option::Some(#n))
+                }
                 None => quote!(::core::option::Option::Some(0usize)),
             };
         }
         if let Some(d) = g.gang {
             grid[d] = match &g.gang_size {
-                Some(e) => quote!(::core::option::Option::Some((#e) as usize)),
+                Some(e) => {
+                    let n = super::clause_usize(e);
+                    quote!(::core::option::Option::Some(#n))
+                }
                 None => quote!(::core::option::Option::Some(0usize)),
             };
             // The trips on the host, where the bounds name no variable of the loops around
@@ -242,7 +248,10 @@ fn plan(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives) -> Optio
     for (fl, d) in &chain {
         let size = |c: &Option<LevelClause>| c.as_ref().and_then(|c| c.size.clone());
         let block_size = match (size(&d.worker), size(&d.vector)) {
-            (Some(w), Some(v)) => Some(syn::parse_quote!(((#w) as usize) * ((#v) as usize))),
+            (Some(w), Some(v)) => {
+                let (w, v) = (super::clause_usize(&w), super::clause_usize(&v));
+                Some(syn::parse_quote!(#w * #v))
+            }
             (w, v) => w.or(v),
         };
         out.push(GridLoop { header: LoopHeader::parse(fl).ok()?, line: info::loop_line(fl), gang: None, block: None, gang_size: size(&d.gang), block_size });
