@@ -1075,6 +1075,14 @@ fn nest_kernel(
     let priv_ids = privates.iter().map(|p| &p.ident);
     let priv_elems2 = privates.iter().map(|p| &p.elem);
     let host_ops: Vec<TokenStream> = reds.iter().map(|(op, _)| { let t = Ident::new(op.type_name(), Span::call_site()); quote!(#rt::reduce::#t) }).collect();
+    // The block's value: the kernel's values, or none (not a `()` at its end, which clippy
+    // reports as `unused_unit` on the region's attribute).
+    let values = (!outputs.is_empty()).then(|| {
+        quote! {
+            let mut __acc_vs: usize = #nreds;
+            (#(__acc_partials.value(&mut __acc_vs, &#out_witness),)*)
+        }
+    });
     let launch = quote! {{
         #host_setup
         #( #[allow(unused_mut, unused_variables, unreachable_code)] let #out_witness = || #out_inits; )*
@@ -1102,11 +1110,10 @@ fn nest_kernel(
         #(
             #red_vars = #host_ops.combine(#red_vars, __acc_partials.fold(#red_slots, __acc_grid, &#red_vars, |a, b| #host_ops.combine(a, b)));
         )*
-        let mut __acc_vs: usize = #nreds;
-        (#(__acc_partials.value(&mut __acc_vs, &#out_witness),)*)
+        #values
     }};
     let launch = if outputs.is_empty() {
-        quote!(let () = #launch;)
+        launch
     } else {
         quote!(#[allow(unused_mut)] let (#(mut #out_names,)*) = #launch;)
     };
