@@ -28,6 +28,9 @@
 //! toolchain, in `ACC_CACHE_DIR` or `~/.cargo/acc-cache` ([`nvptx::core_sysroot`]), not per
 //! package and profile. `cargo build -vv` shows what each build compiled and how long it took.
 
+// The crate docs' example is a build.rs: its `fn main` is the point.
+#![allow(clippy::needless_doctest_main)]
+
 mod incremental;
 mod deps;
 mod info;

@@ -273,12 +273,14 @@ fn module_name(rel: &str) -> String {
 /// Whether `rel` (relative to the package) is a crate root by cargo's conventions.
 fn is_crate_root(rel: &str) -> bool {
     let parts: Vec<&str> = rel.split('/').collect();
-    match parts.as_slice() {
-        ["src", "lib.rs" | "main.rs"] => true,
-        ["src", "bin", _] | ["tests" | "examples" | "benches", _] => true,
-        ["src", "bin", _, "main.rs"] | ["tests" | "examples" | "benches", _, "main.rs"] => true,
-        _ => false,
-    }
+    matches!(
+        parts.as_slice(),
+        ["src", "lib.rs" | "main.rs"]
+            | ["src", "bin", _]
+            | ["tests" | "examples" | "benches", _]
+            | ["src", "bin", _, "main.rs"]
+            | ["tests" | "examples" | "benches", _, "main.rs"]
+    )
 }
 
 /// A parsed source file of the package.
@@ -1481,8 +1483,8 @@ fn scan_package(manifest: &Path, lib_name: Option<&str>, deps: &[Dep]) -> Result
         root_modules.push(m);
     }
     // Files no root declares (an unusual layout): each its own root, as they were before.
-    for src in 0..sources.len() {
-        if !file_modules.contains_key(&src) && sources[src].text.contains("acc") && !sources[src].rel.starts_with("deps/") {
+    for (src, s) in sources.iter().enumerate() {
+        if !file_modules.contains_key(&src) && s.text.contains("acc") && !s.rel.starts_with("deps/") {
             let m = add_root(&mut scan, src, &mut file_modules);
             root_modules.push(m);
         }

@@ -602,17 +602,13 @@ impl DepFinder<'_> {
 
     fn note_write(&mut self, place: &Expr) {
         match place_root(place) {
-            Some((base, true)) => {
-                if self.outer(base) && !self.written.iter().any(|w| base == &w.0) {
-                    self.written.push((base.to_string(), place.span()));
-                }
+            Some((base, true)) if self.outer(base) && !self.written.iter().any(|w| base == &w.0) => {
+                self.written.push((base.to_string(), place.span()));
             }
-            Some((id, false)) => {
-                if self.outer(id) && !self.reductions.contains(id) && self.problem.is_none() {
-                    self.problem = Some((id.span(), format!("`{id}` is assigned in every iteration")));
-                }
+            Some((id, false)) if self.outer(id) && !self.reductions.contains(id) && self.problem.is_none() => {
+                self.problem = Some((id.span(), format!("`{id}` is assigned in every iteration")));
             }
-            None => {}
+            _ => {}
         }
     }
 }
