@@ -8,6 +8,10 @@ if ! rustup run "$NIGHTLY" rustc --version >/dev/null 2>&1 \
    || ! rustup component list --toolchain "$NIGHTLY" --installed 2>/dev/null | grep -q '^llvm-tools'; then
   rustup toolchain install "$NIGHTLY" --profile minimal -c rust-src -c llvm-tools
 fi
+# Clippy on the stable toolchain: test.sh checks that it reports nothing on acc's expansions.
+if ! cargo clippy --version >/dev/null 2>&1; then
+  rustup component add clippy
+fi
 # The MPI example (examples/mpi-jacobi) builds the `mpi` crate against the system's Open MPI,
 # with libclang for its bindings: Debian's packages, installed where apt can (root or sudo).
 if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1 || ! ls /usr/lib/llvm-*/lib/libclang*.so* >/dev/null 2>&1; then

@@ -23,6 +23,10 @@ python3 scripts/import-cycles.py
 # schedule report, lower; no cycle, and no import from a layer to one above it.
 python3 scripts/import-cycles.py acc-codegen/src --layers=syntax,report:front:check:info:lower
 cargo test --workspace
+# Clippy reports nothing on acc's expansions: no lint on a directive's clauses, the tokens that
+# only acc's generated code puts in the crate (the package's examples, tests and benches; the
+# GPU path's host code under `--features cuda` below).
+python3 scripts/clippy-expansions.py --all-targets
 # The papers' reduction testsuite bench (benches/papers.rs, its regions generated above) on the
 # host backend at a small size, every result checked (the GPU run: scripts/gpu-papers.sh).
 ACC_PAPERS_N=262144 ACC_PAPERS_REPS=1 ACC_PAPERS_STREAM_N=100000 cargo test --bench papers
@@ -36,6 +40,7 @@ cargo test --release --manifest-path examples/mpi-jacobi/Cargo.toml --target-dir
 # The device code: every region of the package compiled to PTX by acc-build (pinned nightly),
 # the examples built with the GPU path, and facts checked in the PTX.
 cargo build --release --features cuda --examples
+python3 scripts/clippy-expansions.py --all-targets --features cuda
 # The schedule report (ACC_INFO=examples/, acc's -Minfo=accel): key lines of the examples'.
 bash scripts/info-check.sh
 cargo test --release --features cuda --test ptx_facts

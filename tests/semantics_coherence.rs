@@ -101,6 +101,7 @@ fn tuple_and_array_values_come_from_the_device() {
 
 /// A statement between the loops that writes an element, and a body-level `const`.
 #[acc::parallel]
+#[allow(clippy::erasing_op)] // the second loop reads `a[0]`, for no value
 fn stamp_between(a: &mut [i64]) {
     const STAMP: i64 = 42;
     #[acc::r#loop(gang, vector)]
