@@ -303,11 +303,12 @@ fn bare_kernels_nests_spread_over_two_and_three_dimensional_grids() {
 
 #[test]
 fn reductions_on_grid_schedules_combine_over_the_whole_block() {
-    // 2-D nests with reductions (Jacobi's `max`, a bare nest, gv-gv, `tile`): grid-stride
-    // loops over gridDim.y (a one-dimensional schedule never reads %nctaid.y), the block's
-    // combine over x, y and z (%ntid.z, which the one-dimensional block reduction does not
-    // read), warp shuffles and a barrier between the warps' values.
-    for name in ["jacobi_step", "stats", "red2_bare_max_f64", "red2_bare_and_bool", "red2_gv_gv_sum_f64", "red2_tile_32x8_sum_i64"] {
+    // 2-D nests with reductions (Jacobi's `max`, a bare nest, a clause on the outer loop only,
+    // gv-gv, `tile`): gridDim.y (the grid-stride loops, the partial's linear block index; a
+    // one-dimensional schedule never reads %nctaid.y), the block's combine over x, y and z
+    // (%ntid.z and %tid.z, which only the grid schedules' `block_reduce_xyz` reads), warp
+    // shuffles and a barrier between the warps' values.
+    for name in ["jacobi_step", "stats", "red2_bare_max_f64", "red2_bare_and_bool", "red2_bare_outer_clause_sum_i64", "red2_gv_gv_sum_f64", "red2_tile_32x8_sum_i64"] {
         let k = schedules_kernel(name);
         for reg in ["%nctaid.y", "%ntid.y", "%ntid.z", "%tid.z"] {
             assert!(k.contains(reg), "{name} reads {reg}:\n{k}");

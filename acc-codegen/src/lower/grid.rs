@@ -28,7 +28,9 @@
 //! block's linear index (`acc_device::store_grid_partial`); the host folds the `gridDim.x *
 //! gridDim.y * gridDim.z` partials (what the launch returns) and combines them with the value
 //! the variable had before the nest, as for the one-dimensional schedule. The clauses may be
-//! on any loop of the nest, for every operator and type a reduction takes. A nest keeps the
+//! on any loop of the nest, for every operator and type a reduction takes; an inner loop that
+//! updates a variable an outer loop reduces gets its clause (OpenUH's placement, as in
+//! `schedule.rs`), so a clause on the outermost loop is enough. A nest keeps the
 //! one-dimensional schedule where a reduction's variable is read in the body other than in its
 //! updates (`s += a[i]; b[i] = s;`), where a clause names a variable declared inside the nest,
 //! or where a loop of it has a `private` clause.
@@ -255,7 +257,22 @@ fn plan(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives) -> Optio
         if d.has_level() != explicit || d.seq.is_some() || d.collapse.is_some() || d.tile.is_some() || !d.private.is_empty() {
             break;
         }
-        if loops::LoopHeader::parse(inner).is_err() || directives.dependence(inner).is_some() {
+        // An inner loop that updates a variable an outer loop of the chain reduces, without a
+        // clause of its own, reduces it too (OpenUH's placement: a clause on the outermost
+        // loop is enough): its test counts those variables as reductions.
+        let mut reds = d.reduction_vars();
+        for v in chain.iter().flat_map(|(_, od)| od.reduction_vars()) {
+            if !reds.contains(&v) {
+                reds.push(v);
+            }
+        }
+        let dependence = if reds.len() == d.reduction_vars().len() {
+            directives.dependence(inner).is_some()
+        } else {
+            let d = directives.get(inner).cloned().unwrap_or_else(|| LoopDirective { auto: Some(inner.for_token.span), ..LoopDirective::default() });
+            loops::dependence_of(inner, &d, kind, &reds).is_some()
+        };
+        if loops::LoopHeader::parse(inner).is_err() || dependence {
             break;
         }
         chain.push((inner, d));
