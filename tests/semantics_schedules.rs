@@ -172,18 +172,18 @@ fn check_red3<T: PartialEq + std::fmt::Debug + Copy>(what: &str, region: impl Fn
     }
 }
 
-/// NVIDIA's Jacobi step: the new grid and the largest change, a `max` reduction over a 2-D
-/// nest whose bounds are not 0-based (a grid schedule on the GPU). `independent`: the
-/// dependence test proves `anew[j * m + i]` one element per iteration only for `i` over
-/// `0..m`, not `1..m - 1`.
+/// NVIDIA's Jacobi step as written for OpenACC: the new grid and the largest change, a `max`
+/// reduction over a 2-D nest whose bounds are not 0-based (the dependence test proves
+/// `anew[j * m + i]` one element per iteration, `i` over `1..m - 1` within the row; a grid
+/// schedule on the GPU).
 #[test]
 fn jacobi_step_with_max_error() {
     #[acc::kernels]
     fn jacobi_step(a: &[f64], anew: &mut [f64], n: usize, m: usize) -> f64 {
         let mut err = 0.0f64;
-        #[acc::r#loop(independent, reduction(max: err))]
+        #[acc::r#loop(reduction(max: err))]
         for j in 1..n - 1 {
-            #[acc::r#loop(independent, reduction(max: err))]
+            #[acc::r#loop(reduction(max: err))]
             for i in 1..m - 1 {
                 let v = 0.25 * (a[j * m + i - 1] + a[j * m + i + 1] + a[(j - 1) * m + i] + a[(j + 1) * m + i]);
                 err = err.max((v - a[j * m + i]).abs());

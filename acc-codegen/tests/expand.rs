@@ -521,14 +521,15 @@ fn kernels_of_kernels_region(item: proc_macro2::TokenStream) -> String {
 
 #[test]
 fn a_kernels_nest_with_a_reduction_takes_the_grid_and_combines_each_block() {
-    // NVIDIA's Jacobi step: both loops on the grid (y, x), each thread's `err` combined over
-    // the whole block, one partial per block at its linear index.
+    // NVIDIA's Jacobi step as written for OpenACC (no `independent`: the dependence test
+    // proves it): both loops on the grid (y, x), each thread's `err` combined over the whole
+    // block, one partial per block at its linear index.
     let k = kernels_of_kernels_region(quote! {
         fn step(a: &[f64], anew: &mut [f64], n: usize, m: usize) -> f64 {
             let mut err = 0.0f64;
-            #[acc::r#loop(independent, reduction(max: err))]
+            #[acc::r#loop(reduction(max: err))]
             for j in 1..n - 1 {
-                #[acc::r#loop(independent, reduction(max: err))]
+                #[acc::r#loop(reduction(max: err))]
                 for i in 1..m - 1 {
                     let v = 0.25 * (a[j * m + i - 1] + a[j * m + i + 1] + a[(j - 1) * m + i] + a[(j + 1) * m + i]);
                     err = err.max((v - a[j * m + i]).abs());
