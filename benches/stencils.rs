@@ -7,6 +7,7 @@
 //! - `rows_1d`: the inner loops `seq` (what a bare nest ran as before: each thread one row, in
 //!   order; uncoalesced),
 //! beside `benches/cuda/stencils.cu` (hand-written CUDA, one thread per point, built by nvcc).
+//! Then NVIDIA's Jacobi step with its `max` reduction (acc only: `jacobi_*`).
 //! Run by `scripts/gpu-beside-nvcc.sh stencils`. Every acc result is checked against the host's loops.
 
 mod common;
@@ -46,6 +47,58 @@ fn lap2d_rows_1d(a: &[f32], b: &mut [f32], n: usize) {
             b[i * n + j] = a[(i - 1) * n + j] + a[(i + 1) * n + j] + a[i * n + j - 1] + a[i * n + j + 1] - 4.0 * a[i * n + j];
         }
     }
+}
+
+/// NVIDIA's Jacobi step in `f64` on an `LJ x LJ` grid (the new grid and the largest change, a
+/// `max` reduction) as a bare `kernels` nest (a 2-D grid schedule with the reduction combined
+/// per block), with the inner loop `seq` (one row per thread: the one-dimensional schedule such
+/// nests took before), and as `parallel` gang/vector loops (`examples/03-jacobi.rs`: rows over
+/// the gangs, columns over the vector lanes).
+const LJ: usize = 4096;
+
+#[acc::kernels(present(a, anew))]
+fn jacobi_bare(a: &[f64], anew: &mut [f64], n: usize) -> f64 {
+    let mut err = 0.0f64;
+    #[acc::r#loop(independent, reduction(max: err))]
+    for j in 1..n - 1 {
+        #[acc::r#loop(independent, reduction(max: err))]
+        for i in 1..n - 1 {
+            let v = 0.25 * (a[j * n + i - 1] + a[j * n + i + 1] + a[(j - 1) * n + i] + a[(j + 1) * n + i]);
+            err = err.max((v - a[j * n + i]).abs());
+            anew[j * n + i] = v;
+        }
+    }
+    err
+}
+
+#[acc::kernels(present(a, anew))]
+fn jacobi_rows_1d(a: &[f64], anew: &mut [f64], n: usize) -> f64 {
+    let mut err = 0.0f64;
+    #[acc::r#loop(independent, reduction(max: err))]
+    for j in 1..n - 1 {
+        #[acc::r#loop(seq)]
+        for i in 1..n - 1 {
+            let v = 0.25 * (a[j * n + i - 1] + a[j * n + i + 1] + a[(j - 1) * n + i] + a[(j + 1) * n + i]);
+            err = err.max((v - a[j * n + i]).abs());
+            anew[j * n + i] = v;
+        }
+    }
+    err
+}
+
+#[acc::parallel(present(a, anew))]
+fn jacobi_parallel_g_v(a: &[f64], anew: &mut [f64], n: usize) -> f64 {
+    let mut err = 0.0f64;
+    #[acc::r#loop(gang, reduction(max: err))]
+    for j in 1..n - 1 {
+        #[acc::r#loop(vector, reduction(max: err))]
+        for i in 1..n - 1 {
+            let v = 0.25 * (a[j * n + i - 1] + a[j * n + i + 1] + a[(j - 1) * n + i] + a[(j + 1) * n + i]);
+            err = err.max((v - a[j * n + i]).abs());
+            anew[j * n + i] = v;
+        }
+    }
+    err
 }
 
 /// The 13-point Laplacian of `u` at `c` (4th order: -1/12, 4/3, -5/2 per axis), strides `s`.
@@ -137,6 +190,31 @@ fn main() {
             row(name, median(|| f(&a, &mut b, n)), bytes);
         });
         check(name, &b, &want);
+    }
+
+    // Jacobi: quarters of small integers, so every acc result equals the host's exactly.
+    let n = LJ;
+    let a: Vec<f64> = (0..n * n).map(|x| ((x * 7919) % 64) as f64 * 0.25).collect();
+    let mut want = vec![0.0f64; n * n];
+    let mut want_err = 0.0f64;
+    for j in 1..n - 1 {
+        for i in 1..n - 1 {
+            let v = 0.25 * (a[j * n + i - 1] + a[j * n + i + 1] + a[(j - 1) * n + i] + a[(j + 1) * n + i]);
+            want_err = want_err.max((v - a[j * n + i]).abs());
+            want[j * n + i] = v;
+        }
+    }
+    let bytes = 16.0 * (n * n) as f64;
+    type Jacobi = fn(&[f64], &mut [f64], usize) -> f64;
+    let cases: [(&str, Jacobi); 3] = [("jacobi_bare", jacobi_bare), ("jacobi_rows_1d", jacobi_rows_1d), ("jacobi_parallel_g_v", jacobi_parallel_g_v)];
+    for (name, f) in cases {
+        let mut anew = vec![0.0f64; n * n];
+        let mut err = 0.0;
+        acc::data!(copyin(a), copy(anew) {
+            row(name, median(|| err = f(&a, &mut anew, n)), bytes);
+        });
+        println!("#    {name}: err {err} (host {want_err})");
+        assert!(err == want_err && anew == want, "{name}: wrong result (err {err}, host {want_err})");
     }
 
     let n = L3;

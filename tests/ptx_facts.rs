@@ -301,6 +301,28 @@ fn bare_kernels_nests_spread_over_two_and_three_dimensional_grids() {
     assert!(!k.contains("%nctaid.y") && !k.contains("%ntid.y"), "g-v is one-dimensional:\n{k}");
 }
 
+#[test]
+fn reductions_on_grid_schedules_combine_over_the_whole_block() {
+    // 2-D nests with reductions (Jacobi's `max`, a bare nest, a clause on the outer loop only,
+    // gv-gv, `tile`): gridDim.y (the grid-stride loops, the partial's linear block index; a
+    // one-dimensional schedule never reads %nctaid.y), the block's combine over x, y and z
+    // (%ntid.z and %tid.z, which only the grid schedules' `block_reduce_xyz` reads), warp
+    // shuffles and a barrier between the warps' values.
+    for name in ["jacobi_step", "stats", "red2_bare_max_f64", "red2_bare_and_bool", "red2_bare_outer_clause_sum_i64", "red2_gv_gv_sum_f64", "red2_tile_32x8_sum_i64"] {
+        let k = schedules_kernel(name);
+        for reg in ["%nctaid.y", "%ntid.y", "%ntid.z", "%tid.z"] {
+            assert!(k.contains(reg), "{name} reads {reg}:\n{k}");
+        }
+        assert!(k.contains("shfl.sync") && has_barrier(k), "{name} combines its block with shuffles and a barrier:\n{k}");
+        assert!(!k.contains(".local"), "no local memory in {name}:\n{k}");
+    }
+    // 3-D: the grid-stride loops over z.
+    for name in ["red3_bare_sum_i64", "red3_tile_8x4x2_min_i64"] {
+        let k = schedules_kernel(name);
+        assert!(k.contains("%nctaid.z") && k.contains("%nctaid.y") && k.contains("shfl.sync"), "{name} spreads over a 3-D grid and combines its block:\n{k}");
+    }
+}
+
 /// The kernel of region `name` in tests/semantics_cache.rs (named by its attribute's line).
 fn cache_kernel(name: &str) -> &'static str {
     let src = include_str!("semantics_cache.rs");

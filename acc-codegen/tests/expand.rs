@@ -535,3 +535,58 @@ fn the_build_helper_runs_the_macros_checks_and_reports_only_its_own() {
     let msgs: Vec<&String> = r.errors.iter().map(|e| &e.1).collect();
     assert!(msgs.len() == 1 && msgs[0].contains("its type `usize` does not slice to the device"), "acc-build reports the field's type: {msgs:?}");
 }
+
+/// The kernels acc-build would compile for `item`, a `#[acc::kernels]` fn.
+fn kernels_of_kernels_region(item: proc_macro2::TokenStream) -> String {
+    let f: syn::ItemFn = syn::parse2(item).expect("a fn");
+    let attr: syn::Attribute = syn::parse_quote!(#[acc::kernels]);
+    let ks = acc_codegen::device_kernels(RegionKind::Kernels, &attr, &f, &src()).unwrap_or_else(|e| panic!("not lowered: {:?}", e.iter().map(|x| &x.1).collect::<Vec<_>>()));
+    ks.iter().map(|k| k.to_string()).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn a_kernels_nest_with_a_reduction_takes_the_grid_and_combines_each_block() {
+    // NVIDIA's Jacobi step as written for OpenACC (no `independent`: the dependence test
+    // proves it): both loops on the grid (y, x), each thread's `err` combined over the whole
+    // block, one partial per block at its linear index.
+    let k = kernels_of_kernels_region(quote! {
+        fn step(a: &[f64], anew: &mut [f64], n: usize, m: usize) -> f64 {
+            let mut err = 0.0f64;
+            #[acc::r#loop(reduction(max: err))]
+            for j in 1..n - 1 {
+                #[acc::r#loop(reduction(max: err))]
+                for i in 1..m - 1 {
+                    let v = 0.25 * (a[j * m + i - 1] + a[j * m + i + 1] + a[(j - 1) * m + i] + a[(j + 1) * m + i]);
+                    err = err.max((v - a[j * m + i]).abs());
+                    anew[j * m + i] = v;
+                }
+            }
+            err
+        }
+    });
+    assert!(k.contains("grid_dim_y") && k.contains("block_idx_y"), "the outer loop on the grid's y:\n{k}");
+    has(&k, "block_reduce_xyz (err , :: acc_device :: ops :: Max . identity (& err) , | a , b | :: acc_device :: ops :: Max . combine (a , b) , :: acc_device :: dynamic_shared ())");
+    has(&k, "store_grid_partial (__acc_partials , 0usize , __acc_v)");
+    assert!(!k.contains("group_reduce"), "no one-dimensional combine:\n{k}");
+}
+
+#[test]
+fn a_reduction_read_in_the_body_keeps_the_one_dimensional_schedule() {
+    // `s` is stored as well as updated: the nest keeps the one-dimensional schedule.
+    let k = kernels_of_kernels_region(quote! {
+        fn f(a: &[i64], out: &mut [i64], n: usize, m: usize) -> i64 {
+            let mut s = 0i64;
+            #[acc::r#loop(independent, reduction(+: s))]
+            for i in 0..n {
+                #[acc::r#loop(independent, reduction(+: s))]
+                for j in 0..m {
+                    s += a[i * m + j];
+                    out[i * m + j] = s;
+                }
+            }
+            s
+        }
+    });
+    assert!(!k.contains("block_reduce_xyz") && !k.contains("grid_dim_y"), "{k}");
+    assert!(k.contains("group_reduce"), "{k}");
+}

@@ -304,3 +304,26 @@ fn a_window_that_moves_with_the_vector_loop_is_staged() {
     has(&r, "src/stencil.rs:4:", &["loop `i`: gang, vector", "cache!: a[i - 1..=i + 1] (2 + blockDim.x elements) staged in shared memory", "no range check"]);
     has(&r, "src/stencil.rs:5:", &["cache!: a[i - 1..=i + 1]: staged in shared memory (see the loop)"]);
 }
+
+#[test]
+fn a_kernels_reduction_nest_on_the_grid_says_how_its_blocks_combine() {
+    let text = "#[acc::kernels]
+fn step(a: &[f64], anew: &mut [f64], n: usize, m: usize) -> f64 {
+    let mut err = 0.0f64;
+    #[acc::r#loop(independent, reduction(max: err))]
+    for j in 1..n - 1 {
+        #[acc::r#loop(independent, reduction(max: err))]
+        for i in 1..m - 1 {
+            let v = 0.25 * (a[j * m + i + 1] + a[j * m + i - 1] + a[(j - 1) * m + i] + a[(j + 1) * m + i]);
+            err = err.max((v - a[j * m + i]).abs());
+            anew[j * m + i] = v;
+        }
+    }
+    err
+}";
+    let r = report(RegionKind::Kernels, "tests/step.rs", 1, text);
+    has(&r, "tests/step.rs:5:", &["loop `j`: blockIdx.y, threadIdx.y (multi-dimensional schedule)"]);
+    has(&r, "tests/step.rs:7:", &["loop `i`: blockIdx.x, threadIdx.x (multi-dimensional schedule)"]);
+    has(&r, "tests/step.rs:5:", &["reduction `err`: each thread's copy is combined over all the threads of its block (x, y, z)"]);
+    has(&r, "tests/step.rs:5:", &["reduction(max: err): thread 0 of each block stores the block's value", "the host folds the partials"]);
+}

@@ -76,6 +76,21 @@ pub unsafe fn store_partial<T: Copy>(partials: *mut u8, slot: usize, v: T) {
     unsafe { (partials.add((slot * grid + block) * 16) as *mut T).write_unaligned(v) };
 }
 
+/// [`store_partial`] for a grid of up to three dimensions (the multi-dimensional schedules'):
+/// the entry is the block's linear index, `blockIdx.x` fastest, among the `gridDim.x *
+/// gridDim.y * gridDim.z` blocks (the host folds that many: the launch returns their number).
+///
+/// # Safety
+/// `partials` points to a device buffer of at least `(slot + 1) * blocks * 16` bytes, where
+/// `blocks` is the number of blocks of the grid.
+#[inline(always)]
+pub unsafe fn store_grid_partial<T: Copy>(partials: *mut u8, slot: usize, v: T) {
+    let (gx, gy, gz) = (crate::grid_dim_x() as usize, crate::grid_dim_y() as usize, crate::grid_dim_z() as usize);
+    let block = (crate::block_idx_z() as usize * gy + crate::block_idx_y() as usize) * gx + crate::block_idx_x() as usize;
+    // SAFETY: in bounds by the caller's contract; entries are 16 bytes, enough for any scalar.
+    unsafe { (partials.add((slot * gx * gy * gz + block) * 16) as *mut T).write_unaligned(v) };
+}
+
 /// Stores a value that a one-thread kernel computed for the host (a `let` of the region body
 /// that reads an array): at 16-byte slot `*at` of the partials buffer, taking as many slots as
 /// it needs, and advances `*at` past them. The host reads it back with `Partials::value`.

@@ -71,10 +71,10 @@ pub mod shuffle;
 pub mod slice;
 
 pub use atomic::{cell, AtomicRef, AtomicValue};
-pub use captures::{store_partial, store_value, Captures};
+pub use captures::{store_grid_partial, store_partial, store_value, Captures};
 pub use index::*;
 pub use math::Float;
-pub use reduce::{block_reduce, broadcast, group_reduce, vector_reduce, warp_reduce, worker_reduce, BLOCK_REDUCE_SLOTS};
+pub use reduce::{block_reduce, block_reduce_xyz, broadcast, group_reduce, vector_reduce, warp_reduce, worker_reduce, BLOCK_REDUCE_SLOTS};
 pub use shuffle::Shuffle;
 pub use slice::{ix, DeviceIndex, Ix, ReadOnlyPtr, Slice, SliceMut};
 

@@ -10,6 +10,7 @@
 //! | --- | --- | --- | --- |
 //! | [`warp_reduce`] | the first `active` lanes of the warp | lane 0 | none |
 //! | [`block_reduce`] | all threads of the block | every thread | [`BLOCK_REDUCE_SLOTS`] (32) |
+//! | [`block_reduce_xyz`] | all threads of a block of up to 3 dimensions | every thread | [`BLOCK_REDUCE_SLOTS`] (32) |
 //! | [`vector_reduce`] | `threadIdx.x` (each worker row apart) | every thread of the row | `blockDim.x * blockDim.y` |
 //! | [`worker_reduce`] | `threadIdx.y` (each vector column apart) | every thread of the column | `blockDim.x * blockDim.y` |
 //! | [`grid_reduce_last_block`] | all blocks (`gridDim.x`) | every thread of the last block to finish | 32, plus `gridDim.x` partials in global memory |
@@ -20,7 +21,7 @@
 //! On the host these run unchanged as one thread of a one-thread block (each returns `v`).
 
 use crate::index::{block_dim_x, block_dim_y, block_thread_index, block_threads, sync_threads};
-use crate::index::{thread_fence, thread_idx_x, thread_idx_y};
+use crate::index::{block_dim_z, thread_fence, thread_idx_x, thread_idx_y, thread_idx_z};
 use crate::shuffle::{Shuffle, FULL_MASK, WARP_SIZE};
 
 /// The shared-memory slots of `T` that [`block_reduce`] and [`grid_reduce_last_block`] need:
@@ -74,8 +75,37 @@ pub unsafe fn block_reduce<T: Shuffle, F: Fn(T, T) -> T>(
     op: F,
     shared: *mut T,
 ) -> T {
-    let nt = block_threads();
-    let tid = block_thread_index();
+    // SAFETY: the caller's contract, which is the callee's; these are the block's threads.
+    unsafe { reduce_threads(v, identity, op, shared, block_thread_index(), block_threads()) }
+}
+
+/// [`block_reduce`] over a block of up to three dimensions (the multi-dimensional schedules'
+/// blocks, whose `threadIdx.z` [`block_reduce`] does not count): combines `v` over all
+/// `blockDim.x * blockDim.y * blockDim.z` threads and returns the result in every thread.
+///
+/// # Safety
+/// As for [`block_reduce`].
+#[inline(always)]
+pub unsafe fn block_reduce_xyz<T: Shuffle, F: Fn(T, T) -> T>(
+    v: T,
+    identity: T,
+    op: F,
+    shared: *mut T,
+) -> T {
+    let (bx, by) = (block_dim_x(), block_dim_y());
+    // CUDA numbers a block's threads (and so forms its warps) `x` fastest, then `y`, then `z`.
+    let tid = (thread_idx_z() * by + thread_idx_y()) * bx + thread_idx_x();
+    // SAFETY: the caller's contract, which is the callee's; these are the block's threads.
+    unsafe { reduce_threads(v, identity, op, shared, tid, bx * by * block_dim_z()) }
+}
+
+/// The body of [`block_reduce`] and [`block_reduce_xyz`]: this thread is number `tid` of the
+/// block's `nt`, numbered as CUDA forms warps.
+///
+/// # Safety
+/// As for [`block_reduce`].
+#[inline(always)]
+unsafe fn reduce_threads<T: Shuffle, F: Fn(T, T) -> T>(v: T, identity: T, op: F, shared: *mut T, tid: u32, nt: u32) -> T {
     let (warp, lane) = (tid / WARP_SIZE, tid % WARP_SIZE);
     let nwarps = nt.div_ceil(WARP_SIZE);
     let active = (nt - warp * WARP_SIZE).min(WARP_SIZE);
@@ -376,6 +406,7 @@ mod tests {
         // SAFETY: on the host the block is this one thread; 32 slots are enough everywhere.
         unsafe {
             assert_eq!(block_reduce(2.5, 0.0, |a, b| a + b, p), 2.5);
+            assert_eq!(block_reduce_xyz(8.5, f64::INFINITY, f64::min, p), 8.5);
             assert_eq!(vector_reduce(3.5, 0.0, |a, b| a + b, p), 3.5);
             assert_eq!(worker_reduce(4.5, f64::NEG_INFINITY, f64::max, p), 4.5);
             assert_eq!(group_reduce(5.5, 0.0, |a, b| a + b, true, false, p), 5.5);

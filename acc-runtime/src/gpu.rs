@@ -101,6 +101,18 @@ impl Dims {
         b.map(|n| n as u32)
     }
 
+    /// The blocks the sizes asked (`gang(n)`) fix: the product of those dimensions' blocks
+    /// (1 when none is fixed). A grid from [`Dims::grid_shape`] holds at most this many or
+    /// its `wave`, whichever is more.
+    pub fn fixed_blocks(&self) -> usize {
+        (0..3)
+            .filter_map(|d| match self.grid[d] {
+                Some(n) if n > 0 => Some(n.clamp(1, if d == 0 { i32::MAX as usize } else { MAX_GRID_YZ })),
+                _ => None,
+            })
+            .product()
+    }
+
     /// Blocks in x, y, z for blocks of `block` threads: the sizes asked, else as many as the
     /// trips need (`wave` when not known); the dimensions acc chooses then shrink, `z` first,
     /// until the grid holds at most `wave` blocks (each thread takes more trips of its
@@ -315,6 +327,10 @@ impl Partials {
         let cuda = (vars > 0).then(|| cuda_of(region));
         let grid = if geom.serial {
             1
+        } else if let Some(dims) = &geom.dims {
+            // A multi-dimensional grid (`launch`): at most one wave of the blocks acc chooses
+            // (at most this device's default grid) times the blocks `gang(n)` fixes.
+            cuda.as_deref().map_or(0, max_default_grid).max(dims.fixed_blocks())
         } else if geom.num_gangs > 0 {
             geom.num_gangs
         } else {
@@ -653,6 +669,23 @@ mod tests {
         // `gang(n)` is kept; an unknown trip count takes the wave; unused dimensions are 1.
         let fixed = Dims { grid: [Some(3), X, None], block: [X, None, None], trips: [(0, None), (0, None), (0, None)] };
         assert_eq!(fixed.grid_shape([256, 1, 1], 30), [3, 10, 1]);
+    }
+
+    #[test]
+    fn a_grid_holds_at_most_a_wave_or_the_fixed_blocks() {
+        // The reduction partials are sized by this bound (`Partials::new`).
+        let three = Dims { grid: [X, X, X], block: [X, X, X], trips: [(5000, Some(0)), (5000, Some(1)), (5000, Some(2))] };
+        for wave in [1, 7, 100, 4224] {
+            let g = three.grid_shape([32, 4, 2], wave);
+            assert!(g.iter().product::<u32>() as usize <= wave.max(three.fixed_blocks()), "{g:?} in a wave of {wave}");
+        }
+        let fixed = Dims { grid: [Some(70), X, Some(90)], block: [X, X, None], trips: [(0, None), (0, None), (0, None)] };
+        assert_eq!(fixed.fixed_blocks(), 6300);
+        for wave in [1, 100, 4224, 100_000] {
+            let g = fixed.grid_shape([32, 8, 1], wave);
+            assert!(g.iter().product::<u32>() as usize <= wave.max(fixed.fixed_blocks()), "{g:?} in a wave of {wave}");
+        }
+        assert_eq!(Dims::default().fixed_blocks(), 1);
     }
 
     /// The papers' `num_workers(8), vector_length(128)`, an outermost loop of 64 trips.

@@ -3,7 +3,8 @@
 schedule of a two- or three-loop nest (a bare `kernels` nest, OpenUH's kernels schedules g-v,
 gv-v, g-gv, gv-gv, g-gv-v, v-gv-gv, gv-gv-gv with `gang(dim: d)` and sizes, `tile`), each
 run at odd sizes and compared with the plain Rust nest. Every iteration adds to its element,
-so an iteration run twice or never shows.
+so an iteration run twice or never shows. Then the same schedules with a `reduction` clause
+(every operator of OpenACC on the types it takes), compared with the sequential fold.
 
 usage: python3 tests/gen/schedules.py          # rewrite the section
        python3 tests/gen/schedules.py --check  # fail when the section is not what this writes
@@ -40,6 +41,44 @@ THREE = [
     ("gv_gv_gv_dims", "kernels", "gang(dim: 1), vector(2)", "gang(dim: 3), vector(4)", "gang(dim: 2), vector(16)"),
     ("gv_gv_gv_sizes", "kernels", "gang(2), vector(3)", "gang(3), vector(5)", "gang(4), vector(7)"),
     ("tile_8x4x2", "kernels", "tile(8, 4, 2)", None, None),
+]
+
+
+# Reductions on grid schedules: (name, type, operator, initial value, update of `s` by the
+# element `x: i64`). Each update is both the region's and the sequential reference's, so the
+# data (halves of small integers, sums that fit) give exact results in any order.
+OPS = {
+    "max_f64": ("f64", "max", "-5000.0f64", "s = s.max(x as f64 * 0.5);"),
+    "min_i64": ("i64", "min", "5000i64", "s = s.min(x * 3 + 1);"),
+    "sum_f64": ("f64", "+", "1.5f64", "s += x as f64 * 0.5;"),
+    "sum_i64": ("i64", "+", "11i64", "s += x * 3 - 7;"),
+    "sum_u32": ("u32", "+", "3u32", "s += (x + 1000) as u32;"),
+    "prod_i64": ("i64", "*", "-1i64", "s *= if x % 7 == 0 { -1 } else { 1 };"),
+    "and_bool": ("bool", "&&", "true", "s = s && x > -995;"),
+    "or_bool": ("bool", "||", "false", "s = s || x == 997;"),
+    "bitand_u64": ("u64", "&", "u64::MAX", "s &= !(1u64 << x.rem_euclid(61));"),
+    "bitor_u64": ("u64", "|", "0u64", "s |= 1u64 << x.rem_euclid(64);"),
+    "xor_u64": ("u64", "^", "0x55u64", "s ^= (x as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);"),
+}
+
+# (schedule name, region kind, clauses of each loop with `{r}` for the reduction clause (None: no
+# directive), the operators it is tested with)
+RED2 = [
+    ("bare", "kernels", "{r}", "{r}", list(OPS)),
+    ("bare_outer_clause", "kernels", "{r}", None, ["max_f64", "sum_i64"]),
+    ("bare_inner_clause", "kernels", "independent", "{r}", ["sum_u32"]),
+    ("g_v", "kernels", "gang, {r}", "vector, {r}", ["max_f64", "sum_i64"]),
+    ("gv_gv", "kernels", "gang, vector, {r}", "gang, vector, {r}", ["max_f64", "sum_f64", "or_bool"]),
+    ("gv_gv_sizes", "kernels", "gang(7), vector(3), {r}", "gang(2), vector(33), {r}", ["sum_i64"]),
+    ("tile_32x8", "kernels", "tile(32, 8), {r}", None, ["max_f64", "sum_i64", "and_bool"]),
+    ("tile_5x3_parallel", "parallel", "gang, vector, tile(5, 3), {r}", None, ["min_i64"]),
+]
+
+RED3 = [
+    ("bare", "kernels", "{r}", "{r}", "{r}", ["max_f64", "sum_f64", "sum_i64", "sum_u32", "min_i64", "and_bool", "or_bool", "xor_u64"]),
+    ("g_gv_v", "kernels", "gang, {r}", "gang, vector, {r}", "vector, {r}", ["sum_i64"]),
+    ("gv_gv_gv", "kernels", "gang, vector, {r}", "gang, vector, {r}", "gang, vector, {r}", ["max_f64", "bitor_u64"]),
+    ("tile_8x4x2", "kernels", "tile(8, 4, 2), {r}", None, None, ["sum_i64", "min_i64"]),
 ]
 
 
@@ -83,5 +122,63 @@ fn three_{name}() {{
 """
 
 
+def red_attr(clauses, op, pad):
+    return attr(None if clauses is None else clauses.format(r=f"reduction({op}: s)"), pad)
+
+
+def red2(sched, kind, outer, inner, op_name):
+    ty, op, init, update = OPS[op_name]
+    name = f"red2_{sched}_{op_name}"
+    return f"""
+#[test]
+fn {name}() {{
+    #[acc::{kind}]
+    fn {name}(a: &[i64], n: usize, m: usize) -> {ty} {{
+        let mut s = {init};
+{red_attr(outer, op, "        ")}        for i in 0..n {{
+{red_attr(inner, op, "            ")}            for j in 0..m {{
+                let x = a[i * m + j];
+                {update}
+            }}
+        }}
+        s
+    }}
+    check_red2("{name}", {name}, {init}, |mut s: {ty}, x: i64| {{
+        {update}
+        s
+    }});
+}}
+"""
+
+
+def red3(sched, kind, c0, c1, c2, op_name):
+    ty, op, init, update = OPS[op_name]
+    name = f"red3_{sched}_{op_name}"
+    return f"""
+#[test]
+fn {name}() {{
+    #[acc::{kind}]
+    fn {name}(a: &[i64], n: usize, m: usize, l: usize) -> {ty} {{
+        let mut s = {init};
+{red_attr(c0, op, "        ")}        for i in 0..n {{
+{red_attr(c1, op, "            ")}            for j in 0..m {{
+{red_attr(c2, op, "                ")}                for k in 0..l {{
+                    let x = a[(i * m + j) * l + k];
+                    {update}
+                }}
+            }}
+        }}
+        s
+    }}
+    check_red3("{name}", {name}, {init}, |mut s: {ty}, x: i64| {{
+        {update}
+        s
+    }});
+}}
+"""
+
+
 body = "".join(two(*t) for t in TWO) + "".join(three(*t) for t in THREE)
+body += "".join(red2(*t[:4], op) for t in RED2 for op in t[4])
+body += "".join(red3(*t[:5], op) for t in RED3 for op in t[5])
 splice("tests/semantics_schedules.rs", "tests/gen/schedules.py", body)

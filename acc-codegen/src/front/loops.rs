@@ -270,7 +270,9 @@ pub fn dependence(f: &ExprForLoop, var: &Ident, reductions: &[Ident], inner_decl
 ///   for a nest `(v0, v1, ...)`, `x * s + v1` (and `v1 + x * s`) where `x` is such an index
 ///   of the outer variables and `v1`'s loop is `0..s`; and for the last variable, `x * s + k`
 ///   where `k` is the variable of a loop inside the body over `0..s` (`s` may be anything
-///   invariant there: when it is 0 the inner loop does not run);
+///   invariant there: when it is 0 the inner loop does not run); instead of `0..s`, any
+///   range within it: `lo..s` or `lo..s - c` for integer literals `lo` and `c` (a Jacobi
+///   sweep's `1..m - 1`);
 /// - an *invariant* `e` or `s` mentions neither a loop variable of the nest nor anything
 ///   declared in the body (an inner loop's variable, a `let`) nor a reduction variable, and
 ///   is built only from names, literals, fields, indexing, arithmetic, casts and `.len()`
@@ -287,7 +289,9 @@ pub fn dependence(f: &ExprForLoop, var: &Ident, reductions: &[Ident], inner_decl
 ///
 /// What it assumes: written arrays are slices, `Vec`s or arrays (indexed by `usize`), and
 /// index arithmetic in a 64-bit type does not wrap (for a contiguous range that would need
-/// an array beyond the address space; with `.step_by(s)` a huge `s` times `c` could).
+/// an array beyond the address space; with `.step_by(s)` a huge `s` times `c` could), nor
+/// does a bound `s - c` (an unsigned `s` below `c` would give a loop of nearly 2^64 trips,
+/// which reaches the end of any array and panics there).
 pub fn dependence_nest(f: &ExprForLoop, depth: usize, reductions: &[Ident], inner_decls: &[String]) -> Option<(Span, String)> {
     let mut headers = Vec::new();
     let mut cur = f;
@@ -369,16 +373,25 @@ pub fn dependence_nest(f: &ExprForLoop, depth: usize, reductions: &[Ident], inne
     None
 }
 
+/// Whether the exclusive range `lo..hi` lies within `0..s` (`s` as token text): `lo` an
+/// integer literal, `hi` either `s` or `s - c` for an integer literal `c` (which does not
+/// wrap: see [`dependence_nest`]'s assumptions).
+fn within(lo: &Expr, hi: &Expr, s: &str) -> bool {
+    let literal = |e: &Expr| matches!(strip_parens(e), Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(_), .. }));
+    let trimmed = matches!(strip_parens(hi), Expr::Binary(b) if matches!(b.op, syn::BinOp::Sub(_)) && text(&b.left) == s && literal(&b.right));
+    literal(lo) && (text(hi) == s || trimmed)
+}
+
 /// `(variable, lo, hi)` of every inner `for v in lo..hi` loop (exclusive, any step) whose
-/// variable is immutable, as token text.
-fn inner_ranges(body: &syn::Block) -> Vec<(String, String, String)> {
-    struct V(Vec<(String, String, String)>);
+/// variable is immutable.
+fn inner_ranges(body: &syn::Block) -> Vec<(String, Expr, Expr)> {
+    struct V(Vec<(String, Expr, Expr)>);
     impl<'ast> Visit<'ast> for V {
         fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
             let immutable = matches!(&*f.pat, Pat::Ident(p) if p.mutability.is_none());
             if let (Ok(h), true) = (LoopHeader::parse(f), immutable) {
                 if !h.inclusive {
-                    self.0.push((h.var.to_string(), text(&h.lo), text(&h.hi)));
+                    self.0.push((h.var.to_string(), h.lo.clone(), h.hi.clone()));
                 }
             }
             syn::visit::visit_expr_for_loop(self, f);
@@ -451,7 +464,7 @@ struct Injectivity<'a> {
     /// Names declared in the body (the nest's own variables excluded).
     body_decls: &'a [String],
     /// Inner loops of the innermost body: `(variable, lo, hi)`.
-    inner: Vec<(String, String, String)>,
+    inner: Vec<(String, Expr, Expr)>,
 }
 
 impl Injectivity<'_> {
@@ -482,9 +495,9 @@ impl Injectivity<'_> {
         }
     }
 
-    /// Whether `k` is a variable ranging over `0..s` (`s` invariant): the nest's variable at
-    /// `level` (its loop `0..s`, step 1), or with `level == None` the variable of an inner
-    /// loop of the body over `0..s` (every binding of that name being such a loop).
+    /// Whether `k` is a variable ranging within `0..s` (`s` invariant): the nest's variable at
+    /// `level` (its loop [`within`] `0..s`, step 1), or with `level == None` the variable of
+    /// an inner loop of the body within `0..s` (every binding of that name being such a loop).
     fn below(&self, k: &Expr, s: &Expr, level: Option<usize>) -> bool {
         let Expr::Path(p) = strip_parens(k) else { return false };
         let Some(k) = p.path.get_ident() else { return false };
@@ -495,13 +508,13 @@ impl Injectivity<'_> {
         match level {
             Some(level) => {
                 let h = &self.headers[level];
-                &h.var == k && !h.inclusive && h.step.is_none() && text(&h.lo) == "0" && text(&h.hi) == s
+                &h.var == k && !h.inclusive && h.step.is_none() && within(&h.lo, &h.hi, &s)
             }
             None => {
                 let loops: Vec<_> = self.inner.iter().filter(|(v, _, _)| k == v).collect();
                 !loops.is_empty()
                     && loops.len() == self.body_decls.iter().filter(|d| k == *d).count()
-                    && loops.iter().all(|(_, lo, hi)| lo == "0" && *hi == s)
+                    && loops.iter().all(|(_, lo, hi)| within(lo, hi, &s))
             }
         }
     }

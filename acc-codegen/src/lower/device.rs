@@ -952,7 +952,10 @@ fn nest_kernel(
     let grid = if serial || !privates.is_empty() {
         None
     } else {
-        grid::schedule(f, kind, loops, !reds.is_empty() || !reds_all.is_empty(), &mut body_of)
+        // A grid takes the reductions of locals declared before the nest (and the region's),
+        // not a clause on a variable of the nest's own bodies.
+        let whole = reds_all.iter().all(|(_, _, v)| reds.iter().any(|r| &r.1 == v));
+        grid::schedule(f, kind, loops, whole.then_some(&reds[..]), &mut body_of)
     };
     // The `cache!` windows staged in shared memory: (array, span).
     let mut cached: Vec<(Ident, usize)> = Vec::new();

@@ -20,9 +20,23 @@
 //!   `x * y (* z)` threads (the first size the innermost loop's, on `x`); the tile loops run over
 //!   the blocks (grid-stride by whole tiles) and the element loops over the block's threads.
 //!
-//! Only nests without reductions (OpenUH's schedules have none: combining across the blocks
-//! of a 2-D grid needs a grid-wide step) and whose innermost body holds no parallel loop.
-//! Nothing in them needs a barrier: each thread runs the body for its own iterations.
+//! Reductions (NVIDIA's Jacobi: `reduction(max: err)` on a 2-D nest): each thread accumulates
+//! its own copy (the operator's identity, set up by the caller) across its grid-stride
+//! iterations; after the loops the block combines the copies of all its threads in x, y and z
+//! (`acc_device::block_reduce_xyz`, the shuffle and shared-memory tree of the one-dimensional
+//! schedule's block reductions), and thread (0, 0, 0) stores one partial per block at the
+//! block's linear index (`acc_device::store_grid_partial`); the host folds the `gridDim.x *
+//! gridDim.y * gridDim.z` partials (what the launch returns) and combines them with the value
+//! the variable had before the nest, as for the one-dimensional schedule. The clauses may be
+//! on any loop of the nest, for every operator and type a reduction takes; an inner loop that
+//! updates a variable an outer loop reduces gets its clause (OpenUH's placement, as in
+//! `schedule.rs`), so a clause on the outermost loop is enough. A nest keeps the
+//! one-dimensional schedule where a reduction's variable is read in the body other than in its
+//! updates (`s += a[i]; b[i] = s;`), where a clause names a variable declared inside the nest,
+//! or where a loop of it has a `private` clause.
+//!
+//! Only nests whose innermost body holds no parallel loop. Nothing before the reductions'
+//! finish needs a barrier: each thread runs the body for its own iterations.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -59,13 +73,18 @@ pub struct Grid {
     pub notes: Notes,
 }
 
-/// The grid schedule of the nest `f` (its directive `d`), or `None` when the nest takes the
-/// one-dimensional schedule. `reductions`: whether the nest has any (then it never does).
-pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, reductions: bool, body_of: &mut dyn FnMut(&syn::Block) -> syn::Block) -> Option<Grid> {
-    if reductions {
+/// The grid schedule of the nest `f`, or `None` when the nest takes the one-dimensional
+/// schedule. `reds`: the nest's reductions, which the kernel reduces into block partials
+/// `0..reds.len()` (their private copies are set up by the caller); `None` when the nest has
+/// reductions a grid does not take (then it never does).
+pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, reds: Option<&[(RedOp, syn::Ident)]>, body_of: &mut dyn FnMut(&syn::Block) -> syn::Block) -> Option<Grid> {
+    let reds = reds?;
+    let (chain, body) = plan(f, kind, directives)?;
+    // A reduction variable the body reads for anything but its updates (its partial value)
+    // keeps the one-dimensional schedule.
+    if reds.iter().any(|(_, v)| !crate::lower::schedule::only_updates(&body, v)) {
         return None;
     }
-    let (chain, body) = plan(f, kind, directives)?;
     let dev = quote!(::acc_device);
     let mut notes = Notes::default();
     // info: each loop's dimensions.
@@ -119,6 +138,19 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
                 #k += #stride;
             }
         }};
+    }
+    // The reductions: each thread's copy, combined over its block (all its threads, in x, y
+    // and z), then one partial per block at the block's linear index, folded on the host.
+    for (slot, (op, v)) in reds.iter().enumerate() {
+        let ops = crate::lower::schedule::op_path(*op);
+        code = quote! {
+            #code
+            let __acc_v = #dev::block_reduce_xyz(#v, #ops.identity(&#v), |a, b| #ops.combine(a, b), #dev::dynamic_shared());
+            if #dev::thread_idx_x() == 0 && #dev::thread_idx_y() == 0 && #dev::thread_idx_z() == 0 {
+                #dev::store_grid_partial(__acc_partials, #slot, __acc_v);
+            }
+        };
+        notes.at(chain[0].line, 0, format!("reduction `{v}`: each thread's copy is combined over all the threads of its block (x, y, z), then the host folds one partial per block of the grid"));
     }
     // The launch: per dimension, whether a loop uses it, the size asked and the trips.
     let rt = quote!(::acc::__private);
@@ -187,7 +219,7 @@ fn host_computable(h: &LoopHeader) -> bool {
 /// The loops of the grid schedule of `f` and the innermost body, or `None`.
 fn plan(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives) -> Option<(Vec<GridLoop>, syn::Block)> {
     let d0 = directives.get(f).cloned().unwrap_or_default();
-    if d0.seq.is_some() || !d0.reduction.is_empty() || !d0.private.is_empty() {
+    if d0.seq.is_some() || !d0.private.is_empty() {
         return None;
     }
     // `tile(..)`: the tile is a block.
@@ -223,15 +255,30 @@ fn plan(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives) -> Optio
     }
     let explicit = d0.has_level();
     // The tightly nested loops that take dimensions: all bare or all naming levels, none
-    // `seq`, `collapse`, `tile`, with reductions or privates, each proved independent.
+    // `seq`, `collapse`, `tile` or with privates, each proved independent.
     let mut chain: Vec<(&ExprForLoop, LoopDirective)> = vec![(f, d0)];
     while chain.len() < 3 {
         let Some(inner) = loops::only_inner_loop(&chain.last().expect("not empty").0.body) else { break };
         let d = directives.get(inner).cloned().unwrap_or_default();
-        if d.has_level() != explicit || d.seq.is_some() || d.collapse.is_some() || d.tile.is_some() || !d.reduction.is_empty() || !d.private.is_empty() {
+        if d.has_level() != explicit || d.seq.is_some() || d.collapse.is_some() || d.tile.is_some() || !d.private.is_empty() {
             break;
         }
-        if loops::LoopHeader::parse(inner).is_err() || directives.dependence(inner).is_some() {
+        // An inner loop that updates a variable an outer loop of the chain reduces, without a
+        // clause of its own, reduces it too (OpenUH's placement: a clause on the outermost
+        // loop is enough): its test counts those variables as reductions.
+        let mut reds = d.reduction_vars();
+        for v in chain.iter().flat_map(|(_, od)| od.reduction_vars()) {
+            if !reds.contains(&v) {
+                reds.push(v);
+            }
+        }
+        let dependence = if reds.len() == d.reduction_vars().len() {
+            directives.dependence(inner).is_some()
+        } else {
+            let d = directives.get(inner).cloned().unwrap_or_else(|| LoopDirective { auto: Some(inner.for_token.span), ..LoopDirective::default() });
+            loops::dependence_of(inner, &d, kind, &reds).is_some()
+        };
+        if loops::LoopHeader::parse(inner).is_err() || dependence {
             break;
         }
         chain.push((inner, d));

@@ -1299,7 +1299,7 @@ fn uses_barriers(code: &TokenStream) -> bool {
 
 /// Whether every mention of `v` in `b` is in an update of it: the left side of `v op= e`
 /// (`e` not naming `v`) or of `v = e`, or the one mention of `v` in such an `e`.
-fn only_updates(b: &syn::Block, v: &Ident) -> bool {
+pub(crate) fn only_updates(b: &syn::Block, v: &Ident) -> bool {
     struct V<'a> {
         v: &'a Ident,
         updates: usize,

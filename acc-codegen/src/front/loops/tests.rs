@@ -44,9 +44,14 @@ fn narrowing_casts_are_never_looked_through() {
 fn rows_of_an_inner_loop() {
     assert!(independent("for i in 0..n { for j in 0..m { a[i * m + j] = 0.0; } }"));
     assert!(independent("for i in 0..n { for j in 0..m { a[j + m * i] = 0.0; } }"));
-    // Over a different bound, rows overlap.
-    assert!(!independent("for i in 0..n { for j in 0..k { a[i * m + j] = 0.0; } }"));
-    assert!(!independent("for i in 0..n { for j in 1..m { a[i * m + j] = 0.0; } }"));
+    // Within the row: a literal start, the row's length less a literal.
+    for range in ["1..m", "1..m - 1", "2..m - 2", "0..m - 1", "0..(m - 3)"] {
+        assert!(independent(&format!("for i in 0..n {{ for j in {range} {{ a[i * m + j] = 0.0; }} }}")), "{range}");
+    }
+    // Over a different bound, or past the row's end, rows overlap.
+    for range in ["0..k", "1..k", "0..m + 1", "1..m - d", "d..m", "1..m * 2"] {
+        assert!(!independent(&format!("for i in 0..n {{ for j in {range} {{ a[i * m + j] = 0.0; }} }}")), "{range}");
+    }
     // The inner variable may be changed by the body.
     assert!(!independent("for i in 0..n { for mut j in 0..m { j += 3; a[i * m + j] = 0.0; } }"));
     // Or is bound again.
@@ -63,6 +68,11 @@ fn collapsed_nests_need_an_index_injective_in_all_their_variables() {
     assert!(nest("(i as usize) * m + j").is_none());
     assert!(nest("i * k + j").is_some());
     assert!(nest("j * n + i").is_some());
+    // The inner loop within the row: NVIDIA's Jacobi sweep.
+    let jacobi = "for j in 1..n - 1 { for i in 1..m - 1 { let v = 0.25 * (a[j * m + i - 1] + a[(j + 1) * m + i]); err = err.max(v); anew[j * m + i] = v; } }";
+    assert!(verdict(jacobi, 2, &["err"]).is_none());
+    assert!(verdict(jacobi, 1, &["err"]).is_none());
+    assert!(verdict("for i in 0..n { for j in 1..m + 1 { a[i * m + j] += 1; } }", 2, &[]).is_some());
     // Three levels, row-major.
     let v = verdict("for i in 0..n { for j in 0..m { for k in 0..p { a[(i * m + j) * p + k] = 1; } } }", 3, &[]);
     assert!(v.is_none(), "{v:?}");
@@ -340,6 +350,12 @@ enum Shape {
 /// Whether two different parallel iterations write one element, over `trials` random
 /// environments; `Some(witness)` when they do.
 fn conflict(ix: &Ix, var: Ty, shape: Shape, r: &mut Rng, trials: usize) -> Option<String> {
+    conflict_over(ix, var, shape, (0, 0), r, trials)
+}
+
+/// [`conflict`] with the inner loop over `lo..n - trim` (`jr = (lo, trim)`; `0..n` in
+/// [`conflict`]).
+fn conflict_over(ix: &Ix, var: Ty, shape: Shape, jr: (i128, i128), r: &mut Rng, trials: usize) -> Option<String> {
     for _ in 0..trials {
         let inv = [value(r), value(r), value(r), value(r)];
         // The loop over `i`: a contiguous range of the variable's type, near 0 or near its
@@ -363,7 +379,7 @@ fn conflict(ix: &Ix, var: Ty, shape: Shape, r: &mut Rng, trials: usize) -> Optio
         let inv = if shape == Shape::Flat { inv } else { [inv[0], inv[1], n, inv[3]] };
         let mut seen: std::collections::HashMap<i128, (i128, i128)> = std::collections::HashMap::new();
         for i in lo..hi {
-            for j in 0..n {
+            for j in jr.0..n - jr.1 {
                 let env = Env { i, j, inv };
                 let Some(v) = ix.eval(Ty::Usize, var, &env) else { continue };
                 let v = Ty::Usize.wrap(v);
@@ -389,6 +405,7 @@ fn every_independent_verdict_survives_brute_force() {
     let mut accepted = 0;
     let mut rejected = 0;
     let mut accepted_forms = std::collections::BTreeSet::new();
+    let mut accepted_trimmed = 0;
     for case in 0..6000 {
         let shape = [Shape::Flat, Shape::Inner, Shape::Collapsed][case % 3];
         let var = r.pick(&TYPES);
@@ -403,9 +420,12 @@ fn every_independent_verdict_survives_brute_force() {
             ix = Ix::Cast(Box::new(ix), Ty::Usize);
         }
         let idx = ix.text();
+        // The inner loop over `0..n`, or within it (`1..n - 1`, ...).
+        let jr = if shape == Shape::Flat { (0, 0) } else { r.pick(&[(0, 0), (0, 0), (1, 0), (1, 1), (2, 1), (0, 2)]) };
+        let jrange = if jr.1 == 0 { format!("{}..n", jr.0) } else { format!("{}..n - {}", jr.0, jr.1) };
         let src = match shape {
             Shape::Flat => format!("for i in lo..hi {{ a[{idx}] += 1; }}"),
-            _ => format!("for i in lo..hi {{ for j in 0..n {{ a[{idx}] += 1; }} }}"),
+            _ => format!("for i in lo..hi {{ for j in {jrange} {{ a[{idx}] += 1; }} }}"),
         };
         let depth = if shape == Shape::Collapsed { 2 } else { 1 };
         if verdict(&src, depth, &[]).is_some() {
@@ -413,14 +433,16 @@ fn every_independent_verdict_survives_brute_force() {
             continue;
         }
         accepted += 1;
+        accepted_trimmed += usize::from(jr != (0, 0));
         accepted_forms.insert(idx.clone());
-        if let Some(w) = conflict(&ix, var, shape, &mut r, 25) {
-            panic!("judged independent ({shape:?}), but it is not: a[{idx}]: {w}");
+        if let Some(w) = conflict_over(&ix, var, shape, jr, &mut r, 25) {
+            panic!("judged independent ({shape:?}, j in {jrange}), but it is not: a[{idx}]: {w}");
         }
     }
     // The property is not vacuous: many forms pass, many fail.
     assert!(accepted_forms.len() >= 150, "{} forms accepted ({accepted} cases)", accepted_forms.len());
     assert!(rejected >= 1000, "{rejected} rejected");
+    assert!(accepted_trimmed >= 100, "{accepted_trimmed} accepted with the inner loop within the row");
 }
 
 /// The brute force itself finds the races of the loops.
