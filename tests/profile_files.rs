@@ -102,13 +102,17 @@ fn region<'a>(v: &'a Value, name: &str) -> &'a Value {
     v["regions"].as_array().unwrap().iter().find(|r| r["name"] == name).unwrap_or_else(|| panic!("no region {name} in {v:#}"))
 }
 
+/// The child's device number: it inherits `ACC_DEVICE_NUM` (scripts/gpu-suite.sh spreads the
+/// binaries over the GPUs of a machine with several).
+fn child_device_num() -> u64 {
+    std::env::var("ACC_DEVICE_NUM").ok().and_then(|n| n.parse().ok()).unwrap_or(0)
+}
+
 /// The one device entry of `region`.
 fn on_device<'a>(region: &'a Value, device: &str) -> &'a Value {
     let devices = region["devices"].as_array().unwrap();
     assert_eq!(devices.len(), 1, "{region:#}");
-    // The child inherits `ACC_DEVICE_NUM` (scripts/gpu-suite.sh spreads binaries over GPUs).
-    let num = std::env::var("ACC_DEVICE_NUM").ok().and_then(|n| n.parse().ok()).unwrap_or(0u64);
-    assert_eq!((devices[0]["device"].as_str(), devices[0]["device_num"].as_u64()), (Some(device), Some(num)), "{region:#}");
+    assert_eq!((devices[0]["device"].as_str(), devices[0]["device_num"].as_u64()), (Some(device), Some(child_device_num())), "{region:#}");
     &devices[0]
 }
 
@@ -159,7 +163,7 @@ fn chrome_trace_has_launches_in_order_on_their_queues() {
     let seen: Vec<&str> = launches.iter().map(|e| e["name"].as_str().unwrap()).collect();
     let want: Vec<&str> = LAUNCHES.iter().map(|l| l.0).collect();
     assert_eq!(seen, want);
-    let process = if device == "host" { "host".to_string() } else { format!("{device} 0") };
+    let process = if device == "host" { "host".to_string() } else { format!("{device} {}", child_device_num()) };
     let mut end = 0.0f64;
     for (e, (name, queue)) in launches.iter().zip(LAUNCHES) {
         let (ts, dur) = (e["ts"].as_f64().unwrap(), e["dur"].as_f64().unwrap());
