@@ -24,9 +24,17 @@ fn record_sites() {
     ONCE.call_once(|| {
         let default = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            // `try_lock`: a panic while the list is locked must not wait for itself.
-            if let (Some(l), Ok(mut sites)) = (info.location(), SITES.try_lock()) {
-                sites.push(format!("{}:{}:{}", l.file(), l.line(), l.column()));
+            thread_local! {
+                static IN_HOOK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+            }
+            // A panic inside the hook on this thread (while the list is locked) must not wait
+            // for itself; another thread's panic waits its turn (`try_lock` lost the gather's
+            // site when the other test's panic held the lock at that moment).
+            if let Some(l) = info.location() {
+                if !IN_HOOK.replace(true) {
+                    SITES.lock().unwrap_or_else(|e| e.into_inner()).push(format!("{}:{}:{}", l.file(), l.line(), l.column()));
+                    IN_HOOK.set(false);
+                }
             }
             default(info);
         }));
