@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Issue 14's GPU runs in one device call on a machine with several GPUs: the strong-scaling
 # bench (benches/scaling.rs, a host thread per GPU) and examples/mpi-jacobi under `mpirun`,
-# one rank per GPU. The GPU machine has neither Rust nor MPI: both binaries are built here and
-# Open MPI's run-time (Debian's 4.1.4: mpirun/orted, its plugins and help files, and the
+# one rank per GPU (1, 2, 4 and 8 ranks, up to the machine's GPUs). The GPU machine has
+# neither Rust nor MPI: both binaries are built here and Open MPI's run-time (Debian's 4.1.4: mpirun/orted, its plugins and help files, and the
 # libraries they load that the machine lacks) travels with them.
 #
 #   bash scripts/gpu-multi.sh pack        # here: builds and packs .gpu-multi/
@@ -75,7 +75,9 @@ for run in ${SCALING:-16384:500 32768:200}; do
   done
 done
 mpirun=/usr/bin/orterun
-for ranks in 1 2; do
+ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
+rank_counts=$(for r in 1 2 4 8; do [ "$r" -le "$ngpu" ] && echo $r; done)
+for ranks in $rank_counts; do
   echo "=== mpi-jacobi 1026 x 1026, 100 iterations, --check, $ranks rank(s)"
   # Each rank's ACC_NOTIFY lines to a file of its own (two ranks' lines interleave on one stream).
   rm -f /tmp/notify.*
@@ -91,7 +93,7 @@ for ranks in 1 2; do
 done
 for run in ${MPI_RUNS:-16386:300}; do
   n=${run%%:*}; it=${run##*:}
-  for ranks in 1 2; do
+  for ranks in $rank_counts; do
     echo "=== mpi-jacobi $n x $n, $it iterations, $ranks rank(s)"
     timeout 200 $mpirun --oversubscribe -x ACC_DEVICE_TYPE -x LD_LIBRARY_PATH -np $ranks ./bin/mpi-jacobi "$n" "$it" > "$out/mpi-$n-$ranks.log" 2>&1
     rc=$?
