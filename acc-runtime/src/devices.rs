@@ -572,12 +572,7 @@ fn wait_failure(dev: &Device, what: String, e: String) -> ! {
 /// The host backend runs async work synchronously, so there it only checks `q`.
 pub fn wait(q: i64) {
     check_queue("acc::wait", q);
-    let dev = current_device();
-    if let Some(b) = dev.backend_if_open() {
-        if let Err(e) = b.wait(q) {
-            wait_failure(&dev, format!("acc::wait({q})"), e);
-        }
-    }
+    backend_wait(|| format!("acc::wait({q})"), |b| b.wait(q));
 }
 
 /// Makes async queue `queue` of the calling thread's device wait for the work queued so far
@@ -592,12 +587,7 @@ pub fn wait_async(on: i64, queue: i64) {
     if queue == ASYNC_SYNC {
         return wait(on);
     }
-    let dev = current_device();
-    if let Some(b) = dev.backend_if_open() {
-        if let Err(e) = b.wait_on(queue, Some(on)) {
-            wait_failure(&dev, format!("acc::wait_async({on}, {queue})"), e);
-        }
-    }
+    backend_wait(|| format!("acc::wait_async({on}, {queue})"), |b| b.wait_on(queue, Some(on)));
 }
 
 /// Makes async queue `queue` of the calling thread's device wait for the work queued so far
@@ -608,18 +598,13 @@ pub fn wait_all_async(queue: i64) {
     if queue == ASYNC_SYNC {
         return wait_all();
     }
-    let dev = current_device();
-    if let Some(b) = dev.backend_if_open() {
-        if let Err(e) = b.wait_on(queue, None) {
-            wait_failure(&dev, format!("acc::wait_all_async({queue})"), e);
-        }
-    }
+    backend_wait(|| format!("acc::wait_all_async({queue})"), |b| b.wait_on(queue, None));
 }
 
 /// A compute construct's `wait` clause (`waits`; `None`: `wait` with no queue): where the
 /// construct runs on the GPU on async queue `queue`, that queue waits on the device (the host
 /// does not); otherwise the host waits, as OpenACC says for a construct without `async`.
-pub(crate) fn wait_before(queue: Option<i64>, on_gpu: bool, waits: Option<&[i64]>) {
+pub fn wait_before(queue: Option<i64>, on_gpu: bool, waits: Option<&[i64]>) {
     match (queue, on_gpu, waits) {
         (Some(q), true, Some(ws)) => ws.iter().for_each(|&w| wait_async(w, q)),
         (Some(q), true, None) => wait_all_async(q),
@@ -631,10 +616,16 @@ pub(crate) fn wait_before(queue: Option<i64>, on_gpu: bool, waits: Option<&[i64]
 /// Waits until the work queued on every async queue of the calling thread's device is done
 /// (OpenACC's `acc_wait_all`).
 pub fn wait_all() {
+    backend_wait(|| "acc::wait_all".into(), |b| b.wait_all());
+}
+
+/// One of the waits above on the calling thread's device (nothing to wait for when it was
+/// never opened); a failure panics with `what`, and what a device fault cost.
+fn backend_wait(what: impl FnOnce() -> String, wait: impl FnOnce(&dyn Backend) -> Result<(), String>) {
     let dev = current_device();
     if let Some(b) = dev.backend_if_open() {
-        if let Err(e) = b.wait_all() {
-            wait_failure(&dev, "acc::wait_all".into(), e);
+        if let Err(e) = wait(&*b) {
+            wait_failure(&dev, what(), e);
         }
     }
 }

@@ -10,14 +10,7 @@ pub use crate::data::{
     view_mut, Clause, DataScope, EnterClause, ExitClause, HostData, HostView,
 };
 pub use crate::data::{DeviceSlice, Mirror};
-pub use crate::devices::{DevPtr, DeviceType};
-
-/// A compute construct's `wait` clause, once it is known whether the construct runs on the GPU
-/// (see `devices::wait_before`).
-#[inline]
-pub fn wait_before(queue: Option<i64>, on_gpu: bool, waits: Option<&[i64]>) {
-    crate::devices::wait_before(queue, on_gpu, waits)
-}
+pub use crate::devices::{wait_before, DevPtr, DeviceType};
 pub use crate::host::{par_for, par_for_chunks, par_reduce, par_reduce_chunks, SharedMut};
 pub use crate::idx::{index, nest_trip, trip, trip_inclusive, trip_inclusive_stepped, trip_step, trip_stepped, LoopIndex};
 pub use crate::profile;
