@@ -9,6 +9,8 @@
 //! Build: `cargo bench --features cuda --bench gpu --no-run` (or `../shared/tools/gpu-pack bench
 //! --features cuda --bench gpu --no-run` for the GPU machine).
 
+mod common;
+
 use std::time::Instant;
 
 // ---------------------------------------------------------------------------------------------
@@ -448,27 +450,17 @@ const ROWS: usize = 8192;
 const COLS: usize = 6144;
 const HEAT: usize = 4096;
 const MATMUL: usize = 1024;
-const REPS: usize = 20;
 
 /// Median seconds of one call of `f`: two warm-ups, then `REPS` timed calls (3 when one call
 /// takes over 0.2 s, so that a slow lowering does not hold the machine for minutes).
 fn median(mut f: impl FnMut()) -> f64 {
     let s = Instant::now();
     f();
-    let first = s.elapsed().as_secs_f64();
-    let reps = if first > 0.2 { 3 } else { REPS };
-    if first <= 0.2 {
-        f();
+    if s.elapsed().as_secs_f64() > 0.2 {
+        common::median_of(3, f)
+    } else {
+        common::median(f)
     }
-    let mut t: Vec<f64> = (0..reps)
-        .map(|_| {
-            let s = Instant::now();
-            f();
-            s.elapsed().as_secs_f64()
-        })
-        .collect();
-    t.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    t[reps / 2]
 }
 
 /// Prints one result line: `acc <case> <ms> <rate>`, `rate = work / seconds / 1e9`.

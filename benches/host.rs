@@ -2,8 +2,9 @@
 //! a plain sequential loop and the machine's copy bandwidth, in one run.
 //! `cargo bench --bench host` (set ACC_DEVICE_TYPE=host to be sure of the backend).
 
+mod common;
+
 use std::hint::black_box;
-use std::time::Instant;
 
 #[acc::parallel]
 fn vadd(a: &[f32], b: &[f32], c: &mut [f32]) {
@@ -40,15 +41,7 @@ fn dot_seq(a: &[f64], b: &[f64]) -> f64 {
 /// Median seconds of `reps` runs after one warm-up.
 fn time(reps: usize, mut f: impl FnMut()) -> f64 {
     f();
-    let mut t: Vec<f64> = (0..reps)
-        .map(|_| {
-            let s = Instant::now();
-            f();
-            s.elapsed().as_secs_f64()
-        })
-        .collect();
-    t.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    t[reps / 2]
+    common::median_of(reps, f)
 }
 
 fn main() {

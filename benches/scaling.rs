@@ -18,6 +18,8 @@
 //! The bands meet at a polling barrier, as MPI ranks do (`ACC_SCALING_BARRIER=sleep`: the
 //! standard library's).
 
+mod common;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Barrier, Mutex};
 use std::time::Instant;
@@ -331,10 +333,7 @@ fn launch_costs(n: usize, reps: usize, halo: bool) {
     let a: Vec<f64> = (0..n * m).map(|x| initial(n, m, x / m, x % m)).collect();
     let mut b = a.clone();
     let mut rowerr = vec![0.0f64; nl];
-    let median = |mut v: Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2] * 1e6
-    };
+    let median = |v: Vec<f64>| common::middle(v) * 1e6;
     let mut t = [(); 6].map(|_| Vec::new());
     acc::data!(copyin(a), copy(b), create(rowerr) {
         for _ in 0..reps {

@@ -1,5 +1,8 @@
-//! What the benches beside hand-written CUDA (`stencils.rs`, `cache1d.rs`) share: the timing,
-//! as `cuda/timing.cuh` times their nvcc twins (a warm-up call, then the median of `REPS`).
+//! What the benches share: their timing, as `cuda/timing.cuh` times the nvcc twins of
+//! `stencils.rs` and `cache1d.rs` (a warm-up call, then the median of `REPS`).
+
+// Each bench that includes this module calls some of it.
+#![allow(dead_code)]
 
 use std::time::Instant;
 
@@ -10,13 +13,22 @@ pub const REPS: usize = 20;
 /// timed calls.
 pub fn median(mut f: impl FnMut()) -> f64 {
     f();
-    let mut t: Vec<f64> = (0..REPS)
+    median_of(REPS, f)
+}
+
+/// Median seconds of `reps` timed calls of `f`, with no warm-up.
+pub fn median_of(reps: usize, mut f: impl FnMut()) -> f64 {
+    middle((0..reps)
         .map(|_| {
             let s = Instant::now();
             f();
             s.elapsed().as_secs_f64()
         })
-        .collect();
-    t.sort_by(f64::total_cmp);
-    t[REPS / 2]
+        .collect())
+}
+
+/// The median of `samples` (at least one).
+pub fn middle(mut samples: Vec<f64>) -> f64 {
+    samples.sort_by(f64::total_cmp);
+    samples[samples.len() / 2]
 }
