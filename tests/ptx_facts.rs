@@ -42,9 +42,25 @@ fn one_entry_per_example_region() {
 #[test]
 fn vadd_loads_through_the_read_only_path_without_spills() {
     let k = entry("acc_examples_01_vadd_rs_l4_vadd_0");
-    assert_eq!(k.matches("ld.global.nc").count(), 2, "both `&[f32]` loads use ld.global.nc:\n{k}");
+    assert!(k.matches("ld.global.nc").count() >= 2, "both `&[f32]` loads use ld.global.nc:\n{k}");
     assert_eq!(k.matches("ld.global.").count(), k.matches("ld.global.nc").count(), "no load outside the read-only path:\n{k}");
     assert!(!k.contains(".local"), "no local memory in vadd:\n{k}");
+}
+
+/// A streaming loop runs in chunks of 4 trips a thread (acc-codegen `lower/chunk.rs`): each
+/// array moved in one 16-byte access per chunk (two for 8-byte elements), where nvcc's copy
+/// kernels use `float4`/`double2`; the trips outside whole aligned chunks keep 4-byte accesses.
+#[test]
+fn streaming_loops_move_16_bytes_an_access() {
+    let k = entry("acc_examples_01_vadd_rs_l4_vadd_0");
+    assert_eq!(k.matches("ld.global.nc.v4.b32").count(), 2, "a chunk of `a` and of `b`, 16 bytes each:\n{k}");
+    assert_eq!(k.matches("st.global.v4.b32").count(), 1, "a chunk of `c` stored in one access:\n{k}");
+    let copy64 = PTX.find(".entry acc_benches_gpu_rs_l27_copy64_0(").map(|s| &PTX[s..s + PTX[s..].find("\n}\n").unwrap()]).expect("copy64 kernel");
+    assert_eq!(copy64.matches("ld.global.nc.v2.b64").count(), 2, "4 f64s in two 16-byte loads:\n{copy64}");
+    assert_eq!(copy64.matches("st.global.v2.b64").count(), 2, "and two 16-byte stores:\n{copy64}");
+    for k in [k, copy64] {
+        assert!(!k.contains(".local"), "no local memory:\n{k}");
+    }
 }
 
 #[test]

@@ -35,6 +35,7 @@
 //! | module | what |
 //! | --- | --- |
 //! | [`index`] (re-exported at the root) | thread/block indices and dims, barriers, per-level loop starts and strides |
+//! | [`chunk`] | [`chunk::Chunks`]: 4 consecutive elements in one wide access (chunked `vector` loops) |
 //! | [`slice`](mod@slice) | [`Slice`] (read-only, `ld.global.nc`), [`SliceMut`], the kernel parameter type [`ReadOnlyPtr`], [`ix`]: device code's inline bounds checks |
 //! | [`atomic`] | [`AtomicRef`]: `fetch_add` ... on integers, `f32`, `f64`, `bool` |
 //! | [`shuffle`] | warp shuffles (`shfl.sync.down`, `shfl.sync.bfly`) of 32- and 64-bit values |
@@ -60,6 +61,7 @@
 
 pub mod atomic;
 pub mod captures;
+pub mod chunk;
 pub mod idx;
 pub mod index;
 pub mod math;

@@ -39,6 +39,7 @@ use syn::visit_mut::VisitMut;
 use syn::{Expr, ExprForLoop, Ident, Stmt};
 
 use crate::front::directives::LoopDirectives;
+use super::chunk;
 use crate::info::{self, Notes};
 use crate::front::loops;
 use crate::front::model::*;
@@ -344,6 +345,8 @@ impl<'a> Scheduler<'a> {
         };
         let wins: Vec<Ident> = (0..staged.len()).map(|j| format_ident!("__acc_win{}_{}", n, j)).collect();
         let body = if staged.is_empty() { body } else { cached_reads(&body, &staged, &wins) };
+        // The body as one thread runs it (a loop holding no parallel loop), for chunking.
+        let mut lowered_body: Option<syn::Block> = None;
         let body_code = if inner_par {
             // A `continue` skips the rest of the body: every thread of the block must skip the
             // same statements (they meet at barriers), which holds when the whole block runs
@@ -361,10 +364,12 @@ impl<'a> Scheduler<'a> {
             self.note_sequential_loops(&body);
             let b = (self.body_of)(&body);
             let stmts = &b.stmts;
-            quote! {
+            let code = quote! {
                 #[allow(clippy::never_loop)]
                 for _ in ::core::iter::once(()) { #(#stmts)* }
-            }
+            };
+            lowered_body = Some(b);
+            code
         };
         // Unrolled below: loops that only read memory and update a reduction (a store between
         // the trips keeps their loads from moving up, and the copies only cost registers:
@@ -565,7 +570,7 @@ impl<'a> Scheduler<'a> {
                 }
             }
         } else {
-            quote! {
+            let plain = quote! {
                 let mut #k = #bpart + #tpart;
                 while #k < #total_id {
                     #bind
@@ -573,6 +578,88 @@ impl<'a> Scheduler<'a> {
                     #end_trip
                     #k += #stride;
                 }
+            };
+            // A streaming loop over `threadIdx.x`: chunks of 4 trips a thread, each array of
+            // the body moved 4 elements an access (`chunk.rs`).
+            let arrays: Vec<Ident> = self.stageable.iter().chain(self.mut_slices).cloned().collect();
+            let chunks = match &lowered_body {
+                Some(b) if lv.vector && headers.len() == 1 && headers[0].step.is_none() && end_trip.is_empty() => chunk::arrays(b, &headers[0].var, &arrays, self.mut_slices),
+                _ => None,
+            };
+            match (chunks, &lowered_body) {
+                (Some(chunked), Some(b)) => {
+                    // info: the chunks.
+                    self.notes.0[note_at].text.push_str(&format!(
+                        "; chunks of 4 trips a thread: {} moved 4 elements an access (16-byte loads and stores of 4- and 8-byte elements) where a chunk is aligned and inside the array, the other trips one at a time",
+                        chunk::names(&chunked)
+                    ));
+                    let starts: Vec<Ident> = (0..chunked.len()).map(|j| format_ident!("__acc_s{}_{}", n, j)).collect();
+                    let idx: Vec<&Expr> = chunked.iter().map(|a| &a.index).collect();
+                    let names: Vec<&Ident> = chunked.iter().map(|a| &a.name).collect();
+                    let (first, first_idx) = (names[0], idx[0]);
+                    let loads = chunk::loads(&chunked, &starts, n);
+                    let stores = chunk::stores(&chunked, &starts, n);
+                    let trips = (0..4usize).map(|u| {
+                        let t = chunk::trip_body(b, &chunked, n, u);
+                        let stmts = &t.stmts;
+                        quote!({ let #k: usize = __acc_k0 + #u; #bind #(#stmts)* })
+                    });
+                    quote! {
+                        use ::acc_device::chunk::{Chunks as _, ChunksMut as _};
+                        let __acc_stride: usize = #stride;
+                        let __acc_t: usize = #bpart + #tpart;
+                        // The trips before the first chunk aligned for every array (none where
+                        // the arrays do not agree: then no chunks).
+                        let __acc_peel: usize = if #total_id > 0 {
+                            let __acc_p: usize = { let #k: usize = 0; #bind #first.chunk_peel(#first_idx) };
+                            if __acc_p < 4 && __acc_p < #total_id {
+                                let #k: usize = __acc_p;
+                                #bind
+                                if true #(&& #names.chunk_peel(#idx) == 0)* { __acc_p } else { usize::MAX }
+                            } else {
+                                usize::MAX
+                            }
+                        } else {
+                            usize::MAX
+                        };
+                        if __acc_peel != usize::MAX {
+                            let mut #k = __acc_t;
+                            while #k < __acc_peel {
+                                #bind
+                                #body_code
+                                #k += __acc_stride;
+                            }
+                            let __acc_nch: usize = (#total_id - __acc_peel) / 4;
+                            let mut __acc_ch: usize = __acc_t;
+                            while __acc_ch < __acc_nch {
+                                let __acc_k0: usize = __acc_peel + __acc_ch * 4;
+                                let (#(#starts,)*) = { let #k: usize = __acc_k0; #bind (#(#idx,)*) };
+                                if true #(&& #names.chunk_fits(#starts))* {
+                                    #loads
+                                    #(#trips)*
+                                    #stores
+                                } else {
+                                    let mut #k = __acc_k0;
+                                    while #k < __acc_k0 + 4 {
+                                        #bind
+                                        #body_code
+                                        #k += 1;
+                                    }
+                                }
+                                __acc_ch += __acc_stride;
+                            }
+                            let mut #k = __acc_peel + __acc_nch * 4 + __acc_t;
+                            while #k < #total_id {
+                                #bind
+                                #body_code
+                                #k += __acc_stride;
+                            }
+                        } else {
+                            #plain
+                        }
+                    }
+                }
+                _ => plain,
             }
         };
         let mut pre = TokenStream::new();

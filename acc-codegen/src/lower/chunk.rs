@@ -1,0 +1,392 @@
+//! Chunked `vector` loops: a thread runs 4 consecutive trips of a streaming loop, and each
+//! array the body reaches at `a[e + i]` is moved 4 elements an access (`acc_device::chunk`):
+//! one 16-byte `ld.global.nc.v4.f32` where the loop read `f32`s one at a time. A streaming
+//! loop keeps one load a trip in flight per thread; 4-byte loads left `copy_f32` at 0.79 of
+//! nvcc's 16-byte copy (issue 12). `schedule.rs` emits the loop; this module decides which
+//! loops and arrays take it and writes the body's copies.
+//!
+//! A loop takes it when its body (as lowered for one thread) is short, holds no loop, jump,
+//! macro, `unsafe` or atomic, and reaches at least one array parameter only as `a[e + i]` /
+//! `a[i + e]` / `a[i]` (the same `e` everywhere for that array, `e` arithmetic of names the
+//! body neither binds nor assigns, `i` the loop's variable) and nowhere else. The trips of a
+//! parallel loop are independent, so the 4 trips' loads may all come first and their stores
+//! last; each trip's own element is the only one it touches in such an array.
+
+use proc_macro2::{TokenStream, TokenTree};
+use quote::{format_ident, quote, ToTokens};
+use syn::visit::Visit;
+use syn::visit_mut::VisitMut;
+use syn::{Expr, Ident, Stmt};
+
+/// Bodies of at most this many tokens are chunked (4 copies of the body: registers).
+const CHUNK_TOKENS: usize = 300;
+
+/// One array a chunked loop moves 4 elements at a time.
+pub struct ChunkArray {
+    pub name: Ident,
+    /// The index expression as written (evaluated at a chunk's first trip: its start).
+    pub index: Expr,
+    /// Whether the body reads the elements (else every access is a top-level `a[..] = v;`).
+    pub read: bool,
+    /// Whether the body may write them (stored back after the trips).
+    pub written: bool,
+}
+
+fn strip(e: &Expr) -> &Expr {
+    match e {
+        Expr::Paren(p) => strip(&p.expr),
+        Expr::Group(g) => strip(&g.expr),
+        e => e,
+    }
+}
+
+fn is_ident(e: &Expr, v: &Ident) -> bool {
+    matches!(strip(e), Expr::Path(p) if p.qself.is_none() && p.path.is_ident(v))
+}
+
+fn mentions(ts: TokenStream, v: &Ident) -> bool {
+    ts.into_iter().any(|t| match t {
+        TokenTree::Ident(i) => &i == v,
+        TokenTree::Group(g) => mentions(g.stream(), v),
+        _ => false,
+    })
+}
+
+/// `e` in `a[e + i]`, `a[i + e]` (`None` for `a[i]`); `Err` when the index has another form.
+fn offset(index: &Expr, var: &Ident) -> Result<Option<Expr>, ()> {
+    if is_ident(index, var) {
+        return Ok(None);
+    }
+    let Expr::Binary(b) = strip(index) else { return Err(()) };
+    if !matches!(b.op, syn::BinOp::Add(_)) {
+        return Err(());
+    }
+    let e = if is_ident(&b.right, var) {
+        &b.left
+    } else if is_ident(&b.left, var) {
+        &b.right
+    } else {
+        return Err(());
+    };
+    if mentions(e.to_token_stream(), var) {
+        return Err(());
+    }
+    Ok(Some((**e).clone()))
+}
+
+/// Whether `e` is arithmetic of names, literals and `.len()`: what a chunk's start may be
+/// computed from once for its 4 trips.
+fn pure_offset(e: &Expr) -> bool {
+    match e {
+        Expr::Lit(_) => true,
+        Expr::Path(p) => p.qself.is_none() && p.path.get_ident().is_some(),
+        Expr::Paren(p) => pure_offset(&p.expr),
+        Expr::Group(g) => pure_offset(&g.expr),
+        Expr::Cast(c) => pure_offset(&c.expr),
+        Expr::Unary(u) => matches!(u.op, syn::UnOp::Neg(_)) && pure_offset(&u.expr),
+        Expr::Binary(b) => !crate::front::loops::is_compound_assign(&b.op) && pure_offset(&b.left) && pure_offset(&b.right),
+        Expr::MethodCall(m) => m.method == "len" && m.args.is_empty() && matches!(&*m.receiver, Expr::Path(_)),
+        _ => false,
+    }
+}
+
+/// What a body does that keeps it from being chunked, and its arrays' accesses.
+#[derive(Default)]
+struct Scan {
+    bad: bool,
+    /// Names the body binds or assigns.
+    bound: Vec<Ident>,
+    /// Per array: its index expressions (as text, to compare) and whether each read / written.
+    accesses: Vec<(Ident, Vec<Expr>, bool, bool, bool)>,
+}
+
+struct Visitor<'a> {
+    arrays: &'a [Ident],
+    mut_arrays: &'a [Ident],
+    var: &'a Ident,
+    scan: Scan,
+    /// The place being written (`=`, `op=`, `&mut`, a method call's receiver, a field's base).
+    writing: bool,
+    /// A plain `=` (not `op=`): the element is written but not read.
+    assigning: bool,
+}
+
+impl Visitor<'_> {
+    fn entry(&mut self, a: &Ident) -> &mut (Ident, Vec<Expr>, bool, bool, bool) {
+        if let Some(i) = self.scan.accesses.iter().position(|x| &x.0 == a) {
+            return &mut self.scan.accesses[i];
+        }
+        self.scan.accesses.push((a.clone(), Vec::new(), false, false, false));
+        self.scan.accesses.last_mut().unwrap()
+    }
+
+    fn place(&mut self, e: &Expr, assigning: bool) {
+        let (w, a) = (self.writing, self.assigning);
+        self.writing = true;
+        self.assigning = assigning;
+        self.visit_expr(e);
+        self.writing = w;
+        self.assigning = a;
+    }
+}
+
+impl<'ast> Visit<'ast> for Visitor<'_> {
+    fn visit_expr_index(&mut self, ix: &'ast syn::ExprIndex) {
+        if let Expr::Path(p) = strip(&ix.expr) {
+            if let Some(a) = p.path.get_ident().filter(|a| self.arrays.contains(a)) {
+                let (writing, assigning) = (self.writing, self.assigning);
+                let writable = self.mut_arrays.contains(a);
+                let var = self.var.clone();
+                let e = self.entry(a);
+                match offset(&ix.index, &var) {
+                    Ok(_) => e.1.push((*ix.index).clone()),
+                    Err(()) => e.4 = true,
+                }
+                // A read unless the place is only assigned (`a[i] = v`).
+                e.2 |= !(writing && assigning);
+                e.3 |= writing && writable;
+                // The index is read, not written.
+                self.writing = false;
+                self.assigning = false;
+                self.visit_expr(&ix.index);
+                self.writing = writing;
+                self.assigning = assigning;
+                return;
+            }
+        }
+        // `x[j]` of anything else: its base may be a written place, its index is read.
+        self.visit_expr(&ix.expr);
+        let (w, a) = (self.writing, self.assigning);
+        self.writing = false;
+        self.assigning = false;
+        self.visit_expr(&ix.index);
+        self.writing = w;
+        self.assigning = a;
+    }
+    fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+        // An array named other than as `a[..]` (passed on, `a.len()`, `&a`): not chunked.
+        if let Some(a) = p.path.get_ident().filter(|a| self.arrays.contains(a)) {
+            let a = a.clone();
+            self.entry(&a).4 = true;
+        }
+        if p.path.segments.iter().any(|s| s.ident.to_string().to_lowercase().contains("atomic")) {
+            self.scan.bad = true;
+        }
+        if self.writing {
+            if let Some(v) = p.path.get_ident() {
+                self.scan.bound.push(v.clone());
+            }
+        }
+    }
+    fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
+        self.place(&a.left, true);
+        self.visit_expr(&a.right);
+    }
+    fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
+        if crate::front::loops::is_compound_assign(&b.op) {
+            self.place(&b.left, false);
+            self.visit_expr(&b.right);
+        } else {
+            syn::visit::visit_expr_binary(self, b);
+        }
+    }
+    fn visit_expr_reference(&mut self, r: &'ast syn::ExprReference) {
+        if r.mutability.is_some() {
+            self.place(&r.expr, false);
+        } else {
+            syn::visit::visit_expr_reference(self, r);
+        }
+    }
+    fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+        // The receiver may be taken by `&mut self`.
+        self.place(&m.receiver, false);
+        for a in &m.args {
+            self.visit_expr(a);
+        }
+    }
+    fn visit_expr_field(&mut self, f: &'ast syn::ExprField) {
+        let (w, a) = (self.writing, self.assigning);
+        // `a[i].x = v` writes part of the element: the rest is read (and stored back).
+        self.writing = w;
+        self.assigning = false;
+        self.visit_expr(&f.base);
+        self.assigning = a;
+    }
+    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+        self.scan.bound.push(p.ident.clone());
+        syn::visit::visit_pat_ident(self, p);
+    }
+    fn visit_expr_macro(&mut self, _: &'ast syn::ExprMacro) {
+        self.scan.bad = true;
+    }
+    fn visit_stmt_macro(&mut self, _: &'ast syn::StmtMacro) {
+        self.scan.bad = true;
+    }
+    fn visit_expr_unsafe(&mut self, _: &'ast syn::ExprUnsafe) {
+        self.scan.bad = true;
+    }
+    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {
+        self.scan.bad = true;
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {
+        self.scan.bad = true;
+    }
+}
+
+/// The arrays of `body` (the body of a loop over `var`, lowered for one thread) that a
+/// chunked loop moves 4 elements at a time, or `None` when the loop is not chunked.
+/// `arrays`: the region's array parameters; `mut_arrays`: those it may write.
+pub fn arrays(body: &syn::Block, var: &Ident, arrays: &[Ident], mut_arrays: &[Ident]) -> Option<Vec<ChunkArray>> {
+    let tokens = body.to_token_stream();
+    fn count(ts: TokenStream) -> usize {
+        ts.into_iter().map(|t| if let TokenTree::Group(g) = t { 1 + count(g.stream()) } else { 1 }).sum()
+    }
+    if count(tokens.clone()) > CHUNK_TOKENS {
+        return None;
+    }
+    fn jumps(ts: TokenStream) -> bool {
+        ts.into_iter().any(|t| match t {
+            TokenTree::Ident(i) => matches!(i.to_string().as_str(), "return" | "break" | "continue" | "loop" | "while" | "for" | "async" | "await" | "yield"),
+            TokenTree::Punct(p) => p.as_char() == '?',
+            TokenTree::Group(g) => jumps(g.stream()),
+            TokenTree::Literal(_) => false,
+        })
+    }
+    if jumps(tokens) {
+        return None;
+    }
+    let mut v = Visitor { arrays, mut_arrays, var, scan: Scan::default(), writing: false, assigning: false };
+    v.visit_block(body);
+    let scan = v.scan;
+    if scan.bad || scan.bound.contains(var) {
+        return None;
+    }
+    // Store-only arrays: every access is a top-level `a[..] = v;` of the body.
+    let top_assigned = |a: &Ident| {
+        body.stmts.iter().filter(|s| matches!(s, Stmt::Expr(Expr::Assign(x), Some(_)) if matches!(strip(&x.left), Expr::Index(ix) if matches!(strip(&ix.expr), Expr::Path(p) if p.path.is_ident(a))))).count()
+    };
+    let out: Vec<ChunkArray> = scan
+        .accesses
+        .into_iter()
+        .filter(|(a, idx, _, _, other)| {
+            !other
+                && !scan.bound.contains(a)
+                && !idx.is_empty()
+                && idx.iter().all(|e| e.to_token_stream().to_string() == idx[0].to_token_stream().to_string())
+                && match offset(&idx[0], var) {
+                    Ok(Some(e)) => pure_offset(&e) && !scan.bound.iter().any(|b| mentions(e.to_token_stream(), b)),
+                    Ok(None) => true,
+                    Err(()) => false,
+                }
+        })
+        .map(|(name, idx, read, written, _)| {
+            // A write-only array assigned other than at the top level is read and stored back
+            // (its element keeps its value where a trip does not assign it).
+            let read = read || (written && top_assigned(&name) != idx.len());
+            ChunkArray { name, index: idx[0].clone(), read, written }
+        })
+        .collect();
+    (!out.is_empty()).then_some(out)
+}
+
+/// The slot holding element `u` of a chunk of array `j` in loop `n`.
+pub fn slot(n: usize, j: usize, u: usize) -> Ident {
+    format_ident!("__acc_c{}_{}_{}", n, j, u)
+}
+
+/// `body` for trip `u` of a chunk: each access to a chunked array names its slot.
+pub fn trip_body(body: &syn::Block, arrays: &[ChunkArray], n: usize, u: usize) -> syn::Block {
+    struct R<'a> {
+        arrays: &'a [ChunkArray],
+        n: usize,
+        u: usize,
+    }
+    impl VisitMut for R<'_> {
+        fn visit_expr_mut(&mut self, e: &mut Expr) {
+            if let Expr::Index(ix) = e {
+                if let Expr::Path(p) = strip(&ix.expr) {
+                    if let Some(j) = self.arrays.iter().position(|a| p.path.is_ident(&a.name)) {
+                        let s = slot(self.n, j, self.u);
+                        *e = syn::parse_quote!(#s);
+                        return;
+                    }
+                }
+            }
+            syn::visit_mut::visit_expr_mut(self, e);
+        }
+    }
+    let mut b = body.clone();
+    R { arrays, n, u }.visit_block_mut(&mut b);
+    b
+}
+
+/// The names of `arrays`, for the schedule report.
+pub fn names(arrays: &[ChunkArray]) -> String {
+    arrays.iter().map(|a| format!("`{}`", a.name)).collect::<Vec<_>>().join(", ")
+}
+
+/// Declarations of the slots of the chunk's arrays: loaded (read arrays), or assigned by the
+/// trips (store-only arrays).
+pub fn loads(arrays: &[ChunkArray], starts: &[Ident], n: usize) -> TokenStream {
+    let mut out = TokenStream::new();
+    for (j, (a, s)) in arrays.iter().zip(starts).enumerate() {
+        let slots: Vec<Ident> = (0..4).map(|u| slot(n, j, u)).collect();
+        let name = &a.name;
+        if a.read {
+            // SAFETY (device code): the chunk fits the array and is aligned (checked before).
+            out.extend(quote!(let [#(mut #slots),*] = unsafe { #name.chunk_load(#s) };));
+        } else {
+            out.extend(quote!(#(let mut #slots;)*));
+        }
+    }
+    out
+}
+
+/// The stores of the written arrays' slots.
+pub fn stores(arrays: &[ChunkArray], starts: &[Ident], n: usize) -> TokenStream {
+    let mut out = TokenStream::new();
+    for (j, (a, s)) in arrays.iter().zip(starts).enumerate().filter(|(_, (a, _))| a.written) {
+        let slots: Vec<Ident> = (0..4).map(|u| slot(n, j, u)).collect();
+        let name = &a.name;
+        out.extend(quote!(unsafe { #name.chunk_store(#s, [#(#slots),*]) };));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chunked(body: &str, all: &[&str], mut_arrays: &[&str]) -> Option<Vec<(String, String, bool, bool)>> {
+        let b: syn::Block = syn::parse_str(body).unwrap();
+        let ids = |v: &[&str]| v.iter().map(|s| Ident::new(s, proc_macro2::Span::call_site())).collect::<Vec<_>>();
+        let var = Ident::new("i", proc_macro2::Span::call_site());
+        arrays(&b, &var, &ids(all), &ids(mut_arrays)).map(|v| v.into_iter().map(|a| (a.name.to_string(), a.index.to_token_stream().to_string(), a.read, a.written)).collect())
+    }
+
+    #[test]
+    fn streaming_bodies_are_chunked_with_their_arrays_read_and_written_as_they_are() {
+        assert_eq!(chunked("{ c[i] = a[i]; }", &["a", "c"], &["c"]), Some(vec![("c".into(), "i".into(), false, true), ("a".into(), "i".into(), true, false)]));
+        assert_eq!(chunked("{ y[i] += alpha * x[i]; }", &["x", "y"], &["y"]), Some(vec![("y".into(), "i".into(), true, true), ("x".into(), "i".into(), true, false)]));
+        let slab = chunked("{ t[(k * nj + j) * ni + i] = a[(k * nj + j) * ni + i]; }", &["a", "t"], &["t"]).unwrap();
+        assert_eq!(slab[0].1, "(k * nj + j) * ni + i");
+        // Assigned in a branch: the element is read first and stored back.
+        let branch = chunked("{ if a[i] > 0.0 { c[i] = a[i]; } }", &["a", "c"], &["c"]).unwrap();
+        assert!(branch.contains(&("c".into(), "i".into(), true, true)), "{branch:?}");
+        // An array read at two offsets is left alone; the others still chunk.
+        assert_eq!(chunked("{ c[i] = a[i] + a[i + 1]; }", &["a", "c"], &["c"]), Some(vec![("c".into(), "i".into(), false, true)]));
+    }
+
+    #[test]
+    fn loops_jumps_macros_and_names_the_body_changes_are_not_chunked() {
+        assert!(chunked("{ for k in 0..3 { c[i] += a[k]; } }", &["a", "c"], &["c"]).is_none());
+        assert!(chunked("{ if a[i] < 0.0 { continue; } c[i] = a[i]; }", &["a", "c"], &["c"]).is_none());
+        assert!(chunked("{ c[i] = a[i]; acc::atomic!(n += 1); }", &["a", "c"], &["c"]).is_none());
+        // `o` is assigned in the body: `a[o + i]` has no one start.
+        assert!(chunked("{ let o = 3; c[i] = a[o + i]; }", &["a", "c"], &["c"]).unwrap().iter().all(|a| a.0 != "a"));
+        // Passed on whole, or indexed by another variable.
+        assert!(chunked("{ c[i] = f(&a); }", &["a", "c"], &["c"]).unwrap().iter().all(|a| a.0 != "a"));
+        assert!(chunked("{ c[i] = a[j]; }", &["a", "c"], &["c"]).unwrap().iter().all(|a| a.0 != "a"));
+        assert!(chunked("{ let i = 2; c[i] = a[i]; }", &["a", "c"], &["c"]).is_none());
+    }
+}

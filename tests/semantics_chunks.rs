@@ -1,0 +1,215 @@
+//! Chunked `vector` loops (acc-codegen `lower/chunk.rs`): on the GPU a streaming loop runs 4
+//! consecutive trips a thread and moves each array reached as `a[e + i]` 4 elements an access
+//! where the chunk is aligned and inside the array, the other trips one at a time. Each test
+//! compares with the same loop in plain Rust over the cases that decide which path a trip
+//! takes: sub-slices at every offset from an aligned start (no chunk aligned, a peel of 1-3
+//! trips), trip counts around multiples of 4, loops starting at 1, arrays whose chunks do not
+//! align together, rows of odd length in a nest, element types of 1 to 8 bytes, branches
+//! that write some elements and not others. On the host backend the loops run as written.
+
+mod common;
+use common::*;
+
+const SIZES: [usize; 12] = [0, 1, 2, 3, 4, 5, 7, 8, 9, 63, 1001, 65539];
+
+#[acc::parallel]
+fn copy_f32(a: &[f32], c: &mut [f32]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..c.len() {
+        c[i] = a[i];
+    }
+}
+
+#[acc::parallel]
+fn inner_scale(a: &[f32], c: &mut [f32], n: usize) {
+    #[acc::r#loop(gang, vector)]
+    for i in 1..n - 1 {
+        c[i] = a[i] * 2.0 + i as f32;
+    }
+}
+
+#[acc::parallel(vector_length(64))]
+fn saxpy_f64(alpha: f64, x: &[f64], y: &mut [f64]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..y.len() {
+        y[i] += alpha * x[i];
+    }
+}
+
+/// `a` read one element ahead of `c`'s: the two arrays' chunks align at different trips
+/// where `a` and `c` start aligned.
+#[acc::parallel]
+fn shifted(a: &[f32], c: &mut [f32], n: usize) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..n {
+        c[i + 3] = a[i + 1] - 1.0;
+    }
+}
+
+#[acc::parallel]
+fn positive_part(a: &[f64], c: &mut [f64]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..c.len() {
+        if a[i] > 0.0 {
+            c[i] = a[i];
+        }
+    }
+}
+
+#[acc::parallel]
+fn bytes(a: &[u8], b: &[i16], c: &mut [u8], d: &mut [i64]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..c.len() {
+        c[i] = a[i].wrapping_mul(3).wrapping_add(1);
+        d[i] = d[i] * 2 + b[i] as i64;
+    }
+}
+
+/// The rows of a `gang, worker, vector` nest: a row of odd length starts at a different
+/// alignment from the row before.
+#[acc::parallel(num_workers(4), vector_length(32))]
+fn rows(a: &[f64], t: &mut [f32], nk: usize, nj: usize, ni: usize) {
+    #[acc::r#loop(gang)]
+    for k in 0..nk {
+        #[acc::r#loop(worker)]
+        for j in 0..nj {
+            #[acc::r#loop(vector)]
+            for i in 0..ni {
+                t[(k * nj + j) * ni + i] = a[(k * nj + j) * ni + i] as f32 + 0.5;
+            }
+        }
+    }
+}
+
+fn data_f32(n: usize) -> Vec<f32> {
+    vec_of(n, |i| (hash(i) % 1000) as f32 - 300.0)
+}
+
+fn data_f64(n: usize) -> Vec<f64> {
+    vec_of(n, |i| (hash(i + 7) % 1000) as f64 - 500.0)
+}
+
+#[test]
+fn copies_match_at_every_offset_and_length() {
+    let base = data_f32(65539 + 8);
+    for off in 0..5 {
+        for n in SIZES {
+            let a = &base[off..off + n];
+            let mut store = vec![-1.0f32; n + 8];
+            // Inside a data region a sub-slice is a part of the device copy: its start is
+            // aligned as the host's is (`off` elements past an aligned start).
+            acc::data!(copyin(base), copy(store) {
+                copy_f32(&base[off..off + n], &mut store[off..off + n]);
+            });
+            let mut want = vec![-1.0f32; n + 8];
+            want[off..off + n].copy_from_slice(a);
+            assert_eq!(store, want, "copy, offset {off}, n {n}");
+        }
+    }
+}
+
+#[test]
+fn a_loop_from_one_peels_to_the_first_aligned_chunk() {
+    for n in SIZES.into_iter().filter(|&n| n >= 2) {
+        for off in 0..4 {
+            let a = data_f32(n + off);
+            let mut c = vec![7.0f32; n + off];
+            acc::data!(copyin(a), copy(c) {
+                inner_scale(&a[off..], &mut c[off..], n);
+            });
+            let mut want = vec![7.0f32; n + off];
+            for i in 1..n - 1 {
+                want[off + i] = a[off + i] * 2.0 + i as f32;
+            }
+            assert_eq!(c, want, "inner_scale n {n} offset {off}");
+        }
+    }
+}
+
+#[test]
+fn read_modify_write_matches() {
+    for n in SIZES {
+        for off in [0, 1] {
+            let x = data_f64(n + off);
+            let mut y = data_f64(n + off + 3);
+            let before = y.clone();
+            acc::data!(copyin(x), copy(y) {
+                saxpy_f64(0.5, &x[off..], &mut y[off..off + n]);
+            });
+            let mut want = before;
+            for i in 0..n {
+                want[off + i] += 0.5 * x[off + i];
+            }
+            assert_eq!(y, want, "saxpy n {n} offset {off}");
+        }
+    }
+}
+
+#[test]
+fn arrays_that_do_not_align_together_take_single_trips() {
+    for n in SIZES {
+        // `c` 0 to 3 elements further than `a`: at 2 the chunks of both align together.
+        for (off, coff) in [(0, 0), (1, 1), (0, 2), (1, 3), (3, 1)] {
+            let a = data_f32(n + 1 + off);
+            let mut c = vec![0.25f32; n + 3 + coff];
+            acc::data!(copyin(a), copy(c) {
+                shifted(&a[off..], &mut c[coff..], n);
+            });
+            let mut want = vec![0.25f32; n + 3 + coff];
+            for i in 0..n {
+                want[coff + i + 3] = a[off + i + 1] - 1.0;
+            }
+            assert_eq!(c, want, "shifted n {n} offsets {off} {coff}");
+        }
+    }
+}
+
+#[test]
+fn elements_a_trip_does_not_write_keep_their_values() {
+    for n in SIZES {
+        let a = data_f64(n);
+        let mut c = vec_of(n, |i| i as f64 * 0.25);
+        let mut want = c.clone();
+        positive_part(&a, &mut c);
+        for i in 0..n {
+            if a[i] > 0.0 {
+                want[i] = a[i];
+            }
+        }
+        assert_eq!(c, want, "positive_part n {n}");
+    }
+}
+
+#[test]
+fn one_and_two_byte_elements_match() {
+    for n in SIZES {
+        for off in 0..3 {
+            let a: Vec<u8> = vec_of(n + off, |i| hash(i) as u8);
+            let b: Vec<i16> = vec_of(n + off, |i| (hash(i + 1) % 60000) as i16);
+            let mut c = vec![9u8; n + off];
+            let mut d: Vec<i64> = vec_of(n + off, |i| i as i64 - 40);
+            let (c0, d0) = (c.clone(), d.clone());
+            acc::data!(copyin(a, b), copy(c, d) {
+                bytes(&a[off..], &b[off..], &mut c[off..], &mut d[off..off + n]);
+            });
+            let (mut wc, mut wd) = (c0, d0);
+            for i in 0..n {
+                wc[off + i] = a[off + i].wrapping_mul(3).wrapping_add(1);
+                wd[off + i] = wd[off + i] * 2 + b[off + i] as i64;
+            }
+            assert_eq!((c, d), (wc, wd), "bytes n {n} offset {off}");
+        }
+    }
+}
+
+#[test]
+fn rows_of_odd_length_in_a_nest_match() {
+    for (nk, nj, ni) in [(3, 5, 1), (2, 3, 3), (4, 7, 5), (5, 9, 33), (2, 2, 130), (3, 4, 64)] {
+        let n = nk * nj * ni;
+        let a = data_f64(n);
+        let mut t = vec![-2.0f32; n];
+        rows(&a, &mut t, nk, nj, ni);
+        let want: Vec<f32> = a.iter().map(|&x| x as f32 + 0.5).collect();
+        assert_eq!(t, want, "rows {nk}x{nj}x{ni}");
+    }
+}
