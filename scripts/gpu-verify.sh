@@ -30,12 +30,14 @@ if [ "${1:-}" = pack ]; then
   cp target/release/app .gpu/bin/example-05-library-app
   nice "$pack" test --release -p acc-difftest --features acc-difftest/cuda --no-run
   nice "$pack" bench --features cuda --bench stencils --no-run
+  nice "$pack" bench --features cuda --bench gpu --no-run
   # gpu-pack names every binary of a test profile `test-*`: the difftest and the benches go
   # apart from the suite's binaries.
   mkdir -p .gpu/extra
   mv .gpu/bin/test-difftest-* .gpu/extra/
   rm -f .gpu/bin/test-acc_difftest-* .gpu/bin/test-ui-*
   for f in .gpu/bin/test-stencils-*; do mv "$f" ".gpu/extra/bench-stencils-${f##*-}"; done
+  for f in .gpu/bin/test-gpu-*; do mv "$f" ".gpu/extra/bench-gpu-${f##*-}"; done
   strip --strip-debug .gpu/bin/* .gpu/extra/* 2>/dev/null || true
   XZ_OPT="-T2 -6" tar -cJf .gpu/bins.tar.xz -C .gpu/bin .
   XZ_OPT="-T2 -6" tar -cJf .gpu/extra.tar.xz -C .gpu/extra .
@@ -71,6 +73,14 @@ fi
 timeout 90 bash scripts/gpu-beside-nvcc.sh stencils "$(ls .gpu/extra/bench-stencils-* | head -1)" > "$out/stencils.log" 2>&1
 echo "stencils rc=$?" >> "$out/stencils.log"
 grep -E "^acc |^nvcc |launches|rc=" "$out/stencils.log"
+# The existing bench beside nvcc and CuPy (scripts/gpu-bench.sh: benches/gpu.rs).
+if ls .gpu/extra/bench-gpu-* >/dev/null 2>&1; then
+  OUT=/tmp/bench-out ACC_BENCH_BIN="$(ls .gpu/extra/bench-gpu-* | head -1)" timeout 240 bash scripts/gpu-bench.sh > /tmp/bench.log 2>&1
+  echo "bench rc=$?" >> /tmp/bench.log
+  cp /tmp/bench-out/table.md "$out/bench-table.md" 2>/dev/null; cp /tmp/bench-out/launch.log "$out/bench-launch.log" 2>/dev/null
+  grep -E "^\| (copy|vadd|saxpy|rowsum|heat|pi|launch|gang|worker|vector|same)" /tmp/bench-out/table.md | head -30
+  grep -E "launch/|rc=" /tmp/bench.log | head -12
+fi
 [ -f "$out/papers-table.md" ] && sed -n '/acc\/bound (target/,$p' "$out/papers-table.md" | head -40
 tail -1 /tmp/papers.log 2>/dev/null
 grep -E "^difftest:|mismatch" /tmp/difftest.log | tail -3 | tee "$out/difftest-summary.txt"

@@ -81,6 +81,40 @@ fn rows(a: &[f64], t: &mut [f32], nk: usize, nj: usize, ni: usize) {
     }
 }
 
+/// A reduction's chunks come in rounds of 4 (4-byte elements) or 2 chunks.
+#[acc::parallel(vector_length(128))]
+fn sum_f32(a: &[f32]) -> f32 {
+    let mut s = 0.0f32;
+    #[acc::r#loop(gang, vector, reduction(+: s))]
+    for i in 0..a.len() {
+        s += a[i];
+    }
+    s
+}
+
+#[acc::parallel]
+fn dot_shifted(a: &[f64], b: &[f64], n: usize) -> f64 {
+    let mut s = 0.0f64;
+    #[acc::r#loop(gang, vector, reduction(+: s))]
+    for i in 0..n {
+        s += a[i + 2] * b[i];
+    }
+    s
+}
+
+#[acc::parallel(num_workers(4), vector_length(64))]
+fn row_max(a: &[i16], out: &mut [i16], rows: usize, cols: usize) {
+    #[acc::r#loop(gang, worker)]
+    for r in 0..rows {
+        let mut m = i16::MIN;
+        #[acc::r#loop(vector, reduction(max: m))]
+        for i in 0..cols {
+            m = m.max(a[r * cols + i]);
+        }
+        out[r] = m;
+    }
+}
+
 fn data_f32(n: usize) -> Vec<f32> {
     vec_of(n, |i| (hash(i) % 1000) as f32 - 300.0)
 }
@@ -211,5 +245,29 @@ fn rows_of_odd_length_in_a_nest_match() {
         rows(&a, &mut t, nk, nj, ni);
         let want: Vec<f32> = a.iter().map(|&x| x as f32 + 0.5).collect();
         assert_eq!(t, want, "rows {nk}x{nj}x{ni}");
+    }
+}
+
+#[test]
+fn reductions_in_chunk_rounds_match() {
+    // Small integers: every f32 and f64 sum is exact whatever the order.
+    let base: Vec<f32> = vec_of(65539 + 8, |i| (hash(i) % 16) as f32 - 7.0);
+    let based = data_f64(65539 + 8);
+    for off in 0..5 {
+        for n in SIZES {
+            let got = acc::data!(copyin(base, based) {
+                (sum_f32(&base[off..off + n]), dot_shifted(&based[off..off + n + 2], &based[1..n + 1], n))
+            });
+            let want_sum: f32 = base[off..off + n].iter().sum();
+            let want_dot: f64 = (0..n).map(|i| based[off + i + 2] * based[1 + i]).sum();
+            assert_eq!(got, (want_sum, want_dot), "sum and dot, offset {off}, n {n}");
+        }
+    }
+    for (rows, cols) in [(1, 1), (3, 5), (7, 67), (9, 1030), (2, 4099)] {
+        let a: Vec<i16> = vec_of(rows * cols, |i| (hash(i) % 50000) as i16);
+        let mut out = vec![0i16; rows];
+        row_max(&a, &mut out, rows, cols);
+        let want: Vec<i16> = a.chunks(cols).map(|r| *r.iter().max().unwrap()).collect();
+        assert_eq!(out, want, "row_max {rows}x{cols}");
     }
 }

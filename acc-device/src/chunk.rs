@@ -39,6 +39,12 @@ pub trait Chunks<T> {
     /// The data pointer and the length.
     fn chunk_raw(&self) -> (*const T, usize);
 
+    /// The size of an element (what a chunked loop's rounds are chosen by).
+    #[inline(always)]
+    fn chunk_elem_size(&self) -> usize {
+        size_of::<T>()
+    }
+
     /// Trips from element `start` to the first element whose address is aligned for a chunk
     /// (0 to `W - 1`); `usize::MAX` where `T` takes no chunks.
     #[inline(always)]

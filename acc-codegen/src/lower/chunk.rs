@@ -325,32 +325,136 @@ pub fn names(arrays: &[ChunkArray]) -> String {
     arrays.iter().map(|a| format!("`{}`", a.name)).collect::<Vec<_>>().join(", ")
 }
 
-/// Declarations of the slots of the chunk's arrays: loaded (read arrays), or assigned by the
-/// trips (store-only arrays).
-pub fn loads(arrays: &[ChunkArray], starts: &[Ident], n: usize) -> TokenStream {
-    let mut out = TokenStream::new();
-    for (j, (a, s)) in arrays.iter().zip(starts).enumerate() {
-        let slots: Vec<Ident> = (0..4).map(|u| slot(n, j, u)).collect();
-        let name = &a.name;
-        if a.read {
-            // SAFETY (device code): the chunk fits the array and is aligned (checked before).
-            out.extend(quote!(let [#(mut #slots),*] = unsafe { #name.chunk_load(#s) };));
-        } else {
-            out.extend(quote!(#(let mut #slots;)*));
-        }
-    }
-    out
+/// A loop over `threadIdx.x` as `schedule.rs` lowers it: the pieces a chunked form needs.
+pub struct Loop<'a> {
+    /// The loop's number (names of its locals).
+    pub n: usize,
+    /// The normalised trip index and the binding of the loop variable from it.
+    pub k: &'a Ident,
+    pub bind: &'a TokenStream,
+    /// One trip, the body as written (element accesses with their bounds checks).
+    pub body_code: &'a TokenStream,
+    /// The trip count, the threads' stride and this thread's first trip.
+    pub total: &'a Ident,
+    pub stride: &'a TokenStream,
+    pub start: TokenStream,
 }
 
-/// The stores of the written arrays' slots.
-pub fn stores(arrays: &[ChunkArray], starts: &[Ident], n: usize) -> TokenStream {
-    let mut out = TokenStream::new();
-    for (j, (a, s)) in arrays.iter().zip(starts).enumerate().filter(|(_, (a, _))| a.written) {
-        let slots: Vec<Ident> = (0..4).map(|u| slot(n, j, u)).collect();
-        let name = &a.name;
-        out.extend(quote!(unsafe { #name.chunk_store(#s, [#(#slots),*]) };));
+impl Loop<'_> {
+    /// The chunked loop: the trips before the first chunk aligned for every array one at a
+    /// time, then rounds of whole chunks (`rounds`: chunks a round, each with the guard under
+    /// which it is used, largest first; a round's chunks are all loaded before its trips run,
+    /// so that a thread keeps that many in flight), then the last trips one at a time. `plain`
+    /// where the arrays' chunks never align together.
+    pub fn code(&self, arrays: &[ChunkArray], b: &syn::Block, rounds: &[(usize, TokenStream)], plain: TokenStream) -> TokenStream {
+        let Loop { n, k, bind, body_code, total, stride, start } = self;
+        let n = *n;
+        let idx: Vec<&Expr> = arrays.iter().map(|a| &a.index).collect();
+        let names: Vec<&Ident> = arrays.iter().map(|a| &a.name).collect();
+        let (first, first_idx) = (names[0], idx[0]);
+        let round_code = rounds.iter().map(|(r, guard)| {
+            let r = *r;
+            let mut starts_code = TokenStream::new();
+            let mut fits = TokenStream::new();
+            let mut loads = TokenStream::new();
+            let mut trips = TokenStream::new();
+            let mut stores = TokenStream::new();
+            let mut singles = TokenStream::new();
+            for c in 0..r {
+                let starts: Vec<Ident> = (0..arrays.len()).map(|j| format_ident!("__acc_s{}_{}_{}", n, j, c)).collect();
+                starts_code.extend(quote!(let (#(#starts,)*) = { let #k: usize = __acc_peel + (__acc_ch + #c * __acc_stride) * 4; #bind (#(#idx,)*) };));
+                fits.extend(quote!(#(&& #names.chunk_fits(#starts))*));
+                for (j, (a, st)) in arrays.iter().zip(&starts).enumerate() {
+                    let slots: Vec<Ident> = (0..4).map(|u| slot(n, j, c * 4 + u)).collect();
+                    let name = &a.name;
+                    if a.read {
+                        // SAFETY (device code): the chunk fits the array and is aligned (checked).
+                        loads.extend(quote!(let [#(mut #slots),*] = unsafe { #name.chunk_load(#st) };));
+                    } else {
+                        loads.extend(quote!(#(let mut #slots;)*));
+                    }
+                    if a.written {
+                        stores.extend(quote!(unsafe { #name.chunk_store(#st, [#(#slots),*]) };));
+                    }
+                }
+                for u in 0..4usize {
+                    let t = trip_body(b, arrays, n, c * 4 + u);
+                    let stmts = &t.stmts;
+                    trips.extend(quote!({ let #k: usize = __acc_peel + (__acc_ch + #c * __acc_stride) * 4 + #u; #bind #(#stmts)* }));
+                }
+                singles.extend(quote! {
+                    let mut #k = __acc_peel + (__acc_ch + #c * __acc_stride) * 4;
+                    let __acc_end = #k + 4;
+                    while #k < __acc_end {
+                        #bind
+                        #body_code
+                        #k += 1;
+                    }
+                });
+            }
+            let last = r - 1;
+            quote! {
+                if #guard {
+                    let __acc_lim = __acc_nch.saturating_sub(#last * __acc_stride);
+                    while __acc_ch < __acc_lim {
+                        #starts_code
+                        if true #fits {
+                            #loads
+                            #trips
+                            #stores
+                        } else {
+                            #singles
+                        }
+                        __acc_ch += #r * __acc_stride;
+                    }
+                }
+            }
+        });
+        quote! {{
+            use ::acc_device::chunk::{Chunks as _, ChunksMut as _};
+            let __acc_stride: usize = #stride;
+            let __acc_t: usize = #start;
+            // The first trip whose chunk is aligned for every array (none where the arrays'
+            // chunks never align together).
+            let __acc_peel: usize = if #total > 0 {
+                let __acc_p: usize = { let #k: usize = 0; #bind #first.chunk_peel(#first_idx) };
+                if __acc_p < 4 && __acc_p < #total {
+                    let #k: usize = __acc_p;
+                    #bind
+                    if true #(&& #names.chunk_peel(#idx) == 0)* { __acc_p } else { usize::MAX }
+                } else {
+                    usize::MAX
+                }
+            } else {
+                usize::MAX
+            };
+            if __acc_peel != usize::MAX {
+                let mut #k = __acc_t;
+                while #k < __acc_peel {
+                    #bind
+                    #body_code
+                    #k += __acc_stride;
+                }
+                let __acc_nch: usize = (#total - __acc_peel) / 4;
+                let mut __acc_ch: usize = __acc_t;
+                #(#round_code)*
+                let mut #k = __acc_peel + __acc_nch * 4 + __acc_t;
+                while #k < #total {
+                    #bind
+                    #body_code
+                    #k += __acc_stride;
+                }
+            } else {
+                #plain
+            }
+        }}
     }
-    out
+}
+
+/// Whether every chunked array's elements are 4 bytes or less (device code: folds away).
+pub fn small_elements(arrays: &[ChunkArray]) -> TokenStream {
+    let names = arrays.iter().map(|a| &a.name);
+    quote!(true #(&& #names.chunk_elem_size() <= 4)*)
 }
 
 #[cfg(test)]

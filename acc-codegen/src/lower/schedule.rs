@@ -409,6 +409,15 @@ impl<'a> Scheduler<'a> {
                 (false, true) => "; no barrier ends a trip (its body uses no shared memory)",
             });
         }
+        // A loop over `threadIdx.x` (step 1, one variable, no barrier ending a trip) whose
+        // body reaches arrays only as `a[e + i]`: chunks of 4 trips a thread (`chunk.rs`).
+        let chunk_arrays: Vec<Ident> = self.stageable.iter().chain(self.mut_slices).cloned().collect();
+        let chunked = match &lowered_body {
+            Some(b) if lv.vector && headers.len() == 1 && headers[0].step.is_none() && end_trip.is_empty() && staged.is_empty() && !uniform => {
+                chunk::arrays(b, &headers[0].var, &chunk_arrays, self.mut_slices)
+            }
+            _ => None,
+        };
         let looped = if !staged.is_empty() {
             // Each trip of the block: the windows fetched by all its threads (those past the
             // loop's end too), a barrier, the trip (its references to the windows read shared
@@ -555,7 +564,7 @@ impl<'a> Scheduler<'a> {
             let main = round(UNROLL);
             let vars = split.iter().map(|r| &r.1);
             let short = round(4);
-            quote! {
+            let unrolled = quote! {
                 let __acc_stride: usize = #stride;
                 let mut __acc_ku = #bpart + #tpart;
                 if true #(&& ::core::mem::size_of_val(&#vars) <= 4)* {
@@ -568,6 +577,22 @@ impl<'a> Scheduler<'a> {
                     #body_code
                     #k += __acc_stride;
                 }
+            };
+            match (chunked, &lowered_body) {
+                (Some(chunked), Some(b)) => {
+                    // A reduction's chunks: rounds of 4 chunks (16 trips) where the arrays'
+                    // elements are 4 bytes or less, of 2 (8 trips) else, then of 1; a round's
+                    // loads all come before its trips, which update the variables in order.
+                    // info: the chunks.
+                    self.notes.0[note_at].text.push_str(&format!(
+                        "; chunks of 4 trips a thread: {} read 4 elements an access (16-byte loads of 4- and 8-byte elements) where a chunk is aligned and inside the array, in rounds of 4 chunks (elements of 4 bytes or less) or 2, each round's loads before its trips; the other trips as unrolled above",
+                        chunk::names(&chunked)
+                    ));
+                    let small = chunk::small_elements(&chunked);
+                    let parts = chunk::Loop { n, k: &k, bind: &bind, body_code: &body_code, total: &total_id, stride: &stride, start: quote!(#bpart + #tpart) };
+                    parts.code(&chunked, b, &[(4, small), (2, quote!(true)), (1, quote!(true))], unrolled)
+                }
+                _ => unrolled,
             }
         } else {
             let plain = quote! {
@@ -581,83 +606,15 @@ impl<'a> Scheduler<'a> {
             };
             // A streaming loop over `threadIdx.x`: chunks of 4 trips a thread, each array of
             // the body moved 4 elements an access (`chunk.rs`).
-            let arrays: Vec<Ident> = self.stageable.iter().chain(self.mut_slices).cloned().collect();
-            let chunks = match &lowered_body {
-                Some(b) if lv.vector && headers.len() == 1 && headers[0].step.is_none() && end_trip.is_empty() => chunk::arrays(b, &headers[0].var, &arrays, self.mut_slices),
-                _ => None,
-            };
-            match (chunks, &lowered_body) {
+            match (chunked, &lowered_body) {
                 (Some(chunked), Some(b)) => {
                     // info: the chunks.
                     self.notes.0[note_at].text.push_str(&format!(
                         "; chunks of 4 trips a thread: {} moved 4 elements an access (16-byte loads and stores of 4- and 8-byte elements) where a chunk is aligned and inside the array, the other trips one at a time",
                         chunk::names(&chunked)
                     ));
-                    let starts: Vec<Ident> = (0..chunked.len()).map(|j| format_ident!("__acc_s{}_{}", n, j)).collect();
-                    let idx: Vec<&Expr> = chunked.iter().map(|a| &a.index).collect();
-                    let names: Vec<&Ident> = chunked.iter().map(|a| &a.name).collect();
-                    let (first, first_idx) = (names[0], idx[0]);
-                    let loads = chunk::loads(&chunked, &starts, n);
-                    let stores = chunk::stores(&chunked, &starts, n);
-                    let trips = (0..4usize).map(|u| {
-                        let t = chunk::trip_body(b, &chunked, n, u);
-                        let stmts = &t.stmts;
-                        quote!({ let #k: usize = __acc_k0 + #u; #bind #(#stmts)* })
-                    });
-                    quote! {
-                        use ::acc_device::chunk::{Chunks as _, ChunksMut as _};
-                        let __acc_stride: usize = #stride;
-                        let __acc_t: usize = #bpart + #tpart;
-                        // The trips before the first chunk aligned for every array (none where
-                        // the arrays do not agree: then no chunks).
-                        let __acc_peel: usize = if #total_id > 0 {
-                            let __acc_p: usize = { let #k: usize = 0; #bind #first.chunk_peel(#first_idx) };
-                            if __acc_p < 4 && __acc_p < #total_id {
-                                let #k: usize = __acc_p;
-                                #bind
-                                if true #(&& #names.chunk_peel(#idx) == 0)* { __acc_p } else { usize::MAX }
-                            } else {
-                                usize::MAX
-                            }
-                        } else {
-                            usize::MAX
-                        };
-                        if __acc_peel != usize::MAX {
-                            let mut #k = __acc_t;
-                            while #k < __acc_peel {
-                                #bind
-                                #body_code
-                                #k += __acc_stride;
-                            }
-                            let __acc_nch: usize = (#total_id - __acc_peel) / 4;
-                            let mut __acc_ch: usize = __acc_t;
-                            while __acc_ch < __acc_nch {
-                                let __acc_k0: usize = __acc_peel + __acc_ch * 4;
-                                let (#(#starts,)*) = { let #k: usize = __acc_k0; #bind (#(#idx,)*) };
-                                if true #(&& #names.chunk_fits(#starts))* {
-                                    #loads
-                                    #(#trips)*
-                                    #stores
-                                } else {
-                                    let mut #k = __acc_k0;
-                                    while #k < __acc_k0 + 4 {
-                                        #bind
-                                        #body_code
-                                        #k += 1;
-                                    }
-                                }
-                                __acc_ch += __acc_stride;
-                            }
-                            let mut #k = __acc_peel + __acc_nch * 4 + __acc_t;
-                            while #k < #total_id {
-                                #bind
-                                #body_code
-                                #k += __acc_stride;
-                            }
-                        } else {
-                            #plain
-                        }
-                    }
+                    let parts = chunk::Loop { n, k: &k, bind: &bind, body_code: &body_code, total: &total_id, stride: &stride, start: quote!(#bpart + #tpart) };
+                    parts.code(&chunked, b, &[(1, quote!(true))], plain)
                 }
                 _ => plain,
             }
