@@ -6,6 +6,11 @@
 //! trips), trip counts around multiples of 4, loops starting at 1, arrays whose chunks do not
 //! align together, rows of odd length in a nest, element types of 1 to 8 bytes, branches
 //! that write some elements and not others. On the host backend the loops run as written.
+//!
+//! Also a gang per warp (acc-codegen `lower/schedule.rs`): a top-level gang loop whose trips
+//! meet no barrier gives each warp trips of its own where it has at least as many trips as
+//! the grid has warps; the gang loops below run on either side of that line (`num_gangs(4)`
+//! blocks of 4 warps: 16 trips), with reductions over the gang and over every level.
 
 mod common;
 use common::*;
@@ -113,6 +118,43 @@ fn row_max(a: &[i16], out: &mut [i16], rows: usize, cols: usize) {
         }
         out[r] = m;
     }
+}
+
+/// The papers' gang position: the gang loop reduces, the worker and vector loops copy.
+#[acc::parallel(num_gangs(4), num_workers(2), vector_length(64))]
+fn gang_copy(a: &[f64], b: &mut [f64], c: &[f64], nk: usize, nj: usize, ni: usize) -> (f64, f64) {
+    let mut s = 0.0f64;
+    let mut m = f64::MIN;
+    #[acc::r#loop(gang, reduction(+: s), reduction(max: m))]
+    for k in 0..nk {
+        s += c[k];
+        m = m.max(c[k] * 0.5);
+        #[acc::r#loop(worker)]
+        for j in 0..nj {
+            #[acc::r#loop(vector)]
+            for i in 0..ni {
+                b[(k * nj + j) * ni + i] = a[(k * nj + j) * ni + i] * 2.0;
+            }
+        }
+    }
+    (s, m)
+}
+
+/// Every level reduces (the papers' gang worker vector position), default geometry.
+#[acc::parallel]
+fn gwv_sum(a: &[i64], nk: usize, nj: usize, ni: usize) -> i64 {
+    let mut s = 0i64;
+    #[acc::r#loop(gang, reduction(+: s))]
+    for k in 0..nk {
+        #[acc::r#loop(worker, reduction(+: s))]
+        for j in 0..nj {
+            #[acc::r#loop(vector, reduction(+: s))]
+            for i in 0..ni {
+                s += a[(k * nj + j) * ni + i] * (j as i64 + 1);
+            }
+        }
+    }
+    s
 }
 
 fn data_f32(n: usize) -> Vec<f32> {
@@ -269,5 +311,26 @@ fn reductions_in_chunk_rounds_match() {
         row_max(&a, &mut out, rows, cols);
         let want: Vec<i16> = a.chunks(cols).map(|r| *r.iter().max().unwrap()).collect();
         assert_eq!(out, want, "row_max {rows}x{cols}");
+    }
+}
+
+#[test]
+fn gang_loops_match_with_a_gang_per_block_or_per_warp() {
+    for (nk, nj, ni) in [(1, 2, 32), (15, 2, 32), (16, 2, 32), (17, 1, 5), (100, 3, 33), (1000, 2, 7), (20000, 2, 32), (9001, 1, 1)] {
+        let n = nk * nj * ni;
+        let a = data_f64(n);
+        let c = data_f64(nk + 3);
+        let mut b = vec![0.0f64; n];
+        let (s, m) = gang_copy(&a, &mut b, &c[..nk], nk, nj, ni);
+        let want_b: Vec<f64> = a.iter().map(|x| x * 2.0).collect();
+        let want_s: f64 = c[..nk].iter().sum();
+        let want_m = c[..nk].iter().map(|x| x * 0.5).fold(f64::MIN, f64::max);
+        assert_eq!((s, m), (want_s, want_m), "gang reductions {nk}x{nj}x{ni}");
+        assert!(b == want_b, "gang copy {nk}x{nj}x{ni}");
+    }
+    for (nk, nj, ni) in [(3, 4, 5), (9000, 2, 3), (20000, 3, 2), (40, 1030, 3)] {
+        let a: Vec<i64> = vec_of(nk * nj * ni, |i| (hash(i) % 1000) as i64 - 400);
+        let want: i64 = (0..nk * nj * ni).map(|x| a[x] * ((x / ni) % nj) as i64 + a[x]).sum();
+        assert_eq!(gwv_sum(&a, nk, nj, ni), want, "gwv {nk}x{nj}x{ni}");
     }
 }

@@ -75,6 +75,10 @@ struct Ctx {
     /// The variable holding where the group locals of the enclosing bodies end in shared
     /// memory (`acc_device::group_local`).
     shared_end: Option<Ident>,
+    /// Loops inside a top-level gang loop that may run a gang per warp: their threads are
+    /// numbered by `__acc_vtx`/`__acc_vty` among `__acc_vbdx`/`__acc_vbdy` (the block's own
+    /// indices, or a warp's 32 lanes as one worker; see [`Scheduler::nest`]).
+    virt: bool,
 }
 
 /// A lowered loop.
@@ -142,6 +146,10 @@ pub struct Scheduler<'a> {
     /// info: the user's line of a statement acc rewrote (a `continue` made a flag), whose
     /// own tokens have none.
     line_override: Option<usize>,
+    /// The top loop is a gang loop whose trips meet no barrier: its trips may each go to one
+    /// warp (`Some(true)`), or its inner loops name the virtual thread indices but keep the
+    /// block's (`Some(false)`).
+    per_warp: Option<bool>,
 }
 
 /// Bodies of at most this many tokens (a few statements) are unrolled.
@@ -156,7 +164,7 @@ const DEV: fn() -> TokenStream = || quote!(::acc_device);
 
 impl<'a> Scheduler<'a> {
     pub fn new(kind: RegionKind, loops: &'a LoopDirectives, mut_slices: &'a [Ident], body_of: &'a mut dyn FnMut(&syn::Block) -> syn::Block, errors: &'a mut Errors) -> Self {
-        Scheduler { kind, loops, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), stageable: &[], cached: Vec::new(), notes: Notes::default(), depth: 0, line_override: None }
+        Scheduler { kind, loops, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), stageable: &[], cached: Vec::new(), notes: Notes::default(), depth: 0, line_override: None, per_warp: None }
     }
 
     /// The same scheduler staging `cache!` windows of the read-only `&[T]` parameters
@@ -176,8 +184,33 @@ impl<'a> Scheduler<'a> {
         let Lowered { code, levels, inner_par, unreduced } = self.lower_loop(f, &ctx, true, &all)?;
         let dev = DEV();
         let mut finish = TokenStream::new();
+        // The thread indices the loops inside a top gang loop use: the block's, unless the
+        // gang loop gives each warp trips of its own (`__acc_warps`, set by the loop).
+        let virt = match self.per_warp {
+            Some(_) => quote! {
+                let mut __acc_vtx: usize = #dev::thread_idx_x() as usize;
+                let mut __acc_vbdx: usize = #dev::block_dim_x() as usize;
+                let mut __acc_vty: usize = #dev::thread_idx_y() as usize;
+                let mut __acc_vbdy: usize = #dev::block_dim_y() as usize;
+                let mut __acc_warps: bool = false;
+            },
+            None => TokenStream::new(),
+        };
         for (slot, (op, v)) in reds.iter().enumerate() {
-            let combined = self.combined(*op, v, levels_of(&unreduced, v));
+            let over = levels_of(&unreduced, v);
+            let combined = if self.per_warp == Some(true) {
+                // Each group of threads that ran the same trips (a warp, or the block) holds
+                // its copy in its first thread, and every thread its partial over the levels
+                // left unreduced: the block combines the copies of the threads that count.
+                let ops = op_path(*op);
+                let (x, y) = (over.vector, over.worker && self.uses_worker);
+                quote! {{
+                    let __acc_mine = if (#x || __acc_vtx == 0) && (#y || __acc_vty == 0) { #v } else { #ops.identity(&#v) };
+                    #dev::block_reduce(__acc_mine, #ops.identity(&#v), |a, b| #ops.combine(a, b), #dev::dynamic_shared())
+                }}
+            } else {
+                self.combined(*op, v, over)
+            };
             finish.extend(quote! {
                 let __acc_v = #combined;
                 if #dev::block_thread_index() == 0 {
@@ -186,7 +219,7 @@ impl<'a> Scheduler<'a> {
             });
         }
         let per_trip = if inner_par { (!levels.vector, self.uses_worker && !levels.worker) } else { (false, false) };
-        Some(Scheduled { code: quote!(#code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty(), cached: self.cached, notes: self.notes })
+        Some(Scheduled { code: quote!(#virt #code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty(), cached: self.cached, notes: self.notes })
     }
 
     /// `v`'s thread values combined with `op` over the block levels of `over`; every thread
@@ -257,14 +290,17 @@ impl<'a> Scheduler<'a> {
         let n = self.fresh();
         let loops::NestSpace { setup, total, bind } = loops::normalise_nest(&headers, n, &quote!(#dev::idx));
         // This thread's place among the loop's threads in a block, and their number.
-        let (tpart, tcount) = match (lv_w, lv.vector) {
-            (true, true) => (
+        let (tpart, tcount) = match (lv_w, lv.vector, ctx.virt) {
+            (true, true, false) => (
                 quote!((#dev::thread_idx_y() as usize * #dev::block_dim_x() as usize + #dev::thread_idx_x() as usize)),
                 quote!((#dev::block_dim_x() as usize * #dev::block_dim_y() as usize)),
             ),
-            (true, false) => (quote!((#dev::thread_idx_y() as usize)), quote!((#dev::block_dim_y() as usize))),
-            (false, true) => (quote!((#dev::thread_idx_x() as usize)), quote!((#dev::block_dim_x() as usize))),
-            (false, false) => (quote!(0usize), quote!(1usize)),
+            (true, false, false) => (quote!((#dev::thread_idx_y() as usize)), quote!((#dev::block_dim_y() as usize))),
+            (false, true, false) => (quote!((#dev::thread_idx_x() as usize)), quote!((#dev::block_dim_x() as usize))),
+            (true, true, true) => (quote!((__acc_vty * __acc_vbdx + __acc_vtx)), quote!((__acc_vbdx * __acc_vbdy))),
+            (true, false, true) => (quote!(__acc_vty), quote!(__acc_vbdy)),
+            (false, true, true) => (quote!(__acc_vtx), quote!(__acc_vbdx)),
+            (_, _, _) => (quote!(0usize), quote!(1usize)),
         };
         let (bpart, stride) = if lv.gang {
             (quote!((#dev::block_idx_x() as usize * #tcount)), quote!((#dev::grid_dim_x() as usize * #tcount)))
@@ -319,6 +355,14 @@ impl<'a> Scheduler<'a> {
         let active_id = format_ident!("__acc_active{}", n);
         let mut inner = ctx.clone();
         inner.used = ctx.used.union(lv);
+        // A top gang loop (no other level) holding parallel loops, in a region whose blocks
+        // have workers or lanes: its trips may each go to one warp (decided below, once its
+        // body is lowered).
+        let per_warp_candidate = top && inner_par && lv.gang && !lv_w && !lv.vector && ctx.active.is_none();
+        if per_warp_candidate {
+            inner.virt = true;
+            self.per_warp = Some(false);
+        }
         if uniform {
             inner.active = Some(match &ctx.active {
                 Some(a) => quote!((#a && #active_id)),
@@ -593,6 +637,38 @@ impl<'a> Scheduler<'a> {
                     parts.code(&chunked, b, &[(4, small), (2, quote!(true)), (1, quote!(true))], unrolled)
                 }
                 _ => unrolled,
+            }
+        } else if per_warp_candidate && end_trip.is_empty() && !block_level(&body_code) {
+            // A gang's trips share nothing (no barrier, no shared memory, no leader): where
+            // the loop has at least as many trips as the grid has warps, each warp runs trips
+            // of its own, the loops inside spread over its 32 lanes as one worker (a gang loop
+            // whose inner loops use few of a block's threads kept the others idle: the papers'
+            // gang position ran 2 x 32 of 1024 threads a trip). Else the block runs each trip.
+            self.per_warp = Some(true);
+            // info: gang per warp.
+            self.notes.0[note_at].text.push_str("; a gang per warp where the loop has at least as many trips as the grid has warps (each warp runs trips of its own, the loops inside on its 32 lanes: its trips meet no barrier), else a gang per block");
+            quote! {
+                let __acc_threads: usize = #dev::block_dim_x() as usize * #dev::block_dim_y() as usize;
+                let __acc_nw: usize = __acc_threads / 32;
+                if __acc_threads % 32 == 0 && #total_id >= #dev::grid_dim_x() as usize * __acc_nw {
+                    let __acc_tid: usize = #dev::thread_idx_y() as usize * #dev::block_dim_x() as usize + #dev::thread_idx_x() as usize;
+                    __acc_warps = true;
+                    __acc_vtx = __acc_tid % 32;
+                    __acc_vbdx = 32;
+                    __acc_vty = 0;
+                    __acc_vbdy = 1;
+                }
+                let (__acc_gpart, __acc_gstride): (usize, usize) = if __acc_warps {
+                    (#dev::block_idx_x() as usize * __acc_nw + (#dev::thread_idx_y() as usize * #dev::block_dim_x() as usize + #dev::thread_idx_x() as usize) / 32, #dev::grid_dim_x() as usize * __acc_nw)
+                } else {
+                    (#dev::block_idx_x() as usize, #dev::grid_dim_x() as usize)
+                };
+                let mut #k = __acc_gpart;
+                while #k < #total_id {
+                    #bind
+                    #body_code
+                    #k += __acc_gstride;
+                }
             }
         } else {
             let plain = quote! {
@@ -1320,6 +1396,19 @@ fn cached_reads(body: &syn::Block, staged: &[crate::front::cache::Moving], wins:
 /// Whether lowered code `code` meets a barrier: it calls `sync_threads` or an
 /// `acc_device` function that does (the group reductions, broadcasts, group locals) or
 /// touches shared memory.
+/// Whether `code` uses the block as a whole: barriers, shared memory, block-wide
+/// reductions or broadcasts, or the block's own thread indices (a leader's statements).
+fn block_level(code: &TokenStream) -> bool {
+    code.clone().into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Ident(i) => matches!(
+            i.to_string().as_str(),
+            "sync_threads" | "sync_threads_checked" | "group_reduce" | "vector_reduce" | "worker_reduce" | "block_reduce" | "block_reduce_xyz" | "broadcast" | "dynamic_shared" | "group_local" | "block_thread_index" | "thread_idx_x" | "thread_idx_y" | "thread_idx_z" | "block_dim_x" | "block_dim_y" | "block_dim_z" | "cache_window" | "cache_fetch" | "cache_store"
+        ),
+        proc_macro2::TokenTree::Group(g) => block_level(&g.stream()),
+        _ => false,
+    })
+}
+
 fn uses_barriers(code: &TokenStream) -> bool {
     const BARRIER_FNS: [&str; 11] = [
         "sync_threads",
