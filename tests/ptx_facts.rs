@@ -47,17 +47,17 @@ fn vadd_loads_through_the_read_only_path_without_spills() {
     assert!(!k.contains(".local"), "no local memory in vadd:\n{k}");
 }
 
-/// A streaming loop runs in chunks of 4 trips a thread (acc-codegen `lower/chunk.rs`): each
-/// array moved in one 16-byte access per chunk (two for 8-byte elements), where nvcc's copy
-/// kernels use `float4`/`double2`; the trips outside whole aligned chunks keep 4-byte accesses.
+/// A streaming loop runs in chunks of 16 bytes (acc-codegen `lower/chunk.rs`: 4 trips a thread
+/// of `f32`, 2 of `f64`): each array moved in one 16-byte access per chunk, as nvcc's copy
+/// kernels use `float4`/`double2`; the trips outside whole aligned chunks keep element accesses.
 #[test]
 fn streaming_loops_move_16_bytes_an_access() {
     let k = entry("acc_examples_01_vadd_rs_l4_vadd_0");
     assert_eq!(k.matches("ld.global.nc.v4.b32").count(), 2, "a chunk of `a` and of `b`, 16 bytes each:\n{k}");
     assert_eq!(k.matches("st.global.v4.b32").count(), 1, "a chunk of `c` stored in one access:\n{k}");
     let copy64 = PTX.find(".entry acc_benches_gpu_rs_l27_copy64_0(").map(|s| &PTX[s..s + PTX[s..].find("\n}\n").unwrap()]).expect("copy64 kernel");
-    assert_eq!(copy64.matches("ld.global.nc.v2.b64").count(), 2, "4 f64s in two 16-byte loads:\n{copy64}");
-    assert_eq!(copy64.matches("st.global.v2.b64").count(), 2, "and two 16-byte stores:\n{copy64}");
+    assert_eq!(copy64.matches("ld.global.nc.v2.b64").count(), 1, "chunks of 2 f64s, one 16-byte load:\n{copy64}");
+    assert_eq!(copy64.matches("st.global.v2.b64").count(), 1, "and one 16-byte store:\n{copy64}");
     for k in [k, copy64] {
         assert!(!k.contains(".local"), "no local memory:\n{k}");
     }
@@ -95,16 +95,16 @@ fn reductions_keep_loads_in_flight() {
     // several chunks a round, every chunk of a round loaded before the round's first combine
     // (one load a trip, each behind the previous add, capped a reduction's bandwidth: f32 sums
     // ran at 0.6x i32's before the rounds).
-    // dot (f64, two arrays): rounds of 2 chunks, each chunk of each array two 16-byte loads.
+    // dot (f64, two arrays): rounds of 2 chunks of 2 elements, one 16-byte load each.
     let k = entry("acc_examples_02_dot_rs_l4_dot_0");
     let wide = lines_of(k, &["ld.global.nc.v2.b64"]);
-    assert!(wide.len() >= 8, "a round of 2 chunks of `a` and `b`: 8 loads of 16 bytes:\n{k}");
-    assert!(lines_of(k, &["add.rn.f64"]).iter().find(|&&f| f > wide[0]).is_some_and(|&f| f > wide[7]), "the round's eight loads before its first add:\n{k}");
-    // A 4-byte sum (the papers' vector position on f32): rounds of 4 chunks (16 trips).
+    assert!(wide.len() >= 4, "a round of 2 chunks of `a` and `b`: 4 loads of 16 bytes:\n{k}");
+    assert!(lines_of(k, &["add.rn.f64"]).iter().find(|&&f| f > wide[0]).is_some_and(|&f| f > wide[3]), "the round's four loads before its first add:\n{k}");
+    // A 4-byte sum (the papers' vector position on f32): rounds of 2 chunks (8 trips).
     let k = papers_kernel("vector_add_f32");
     let wide = lines_of(k, &["ld.global.nc.v4.b32"]);
-    assert!(wide.len() >= 4, "a round of 4 chunks, 16 bytes each:\n{k}");
-    assert!(lines_of(k, &["add.rn.f32"]).iter().find(|&&f| f > wide[0]).is_some_and(|&f| f > wide[3]), "the round's four loads before its first add:\n{k}");
+    assert!(wide.len() >= 2, "a round of 2 chunks, 16 bytes each:\n{k}");
+    assert!(lines_of(k, &["add.rn.f32"]).iter().find(|&&f| f > wide[0]).is_some_and(|&f| f > wide[1]), "the round's two loads before its first add:\n{k}");
     assert!(!k.contains(".local"), "no local memory:\n{k}");
 }
 

@@ -17,7 +17,9 @@ use common::*;
 
 const SIZES: [usize; 12] = [0, 1, 2, 3, 4, 5, 7, 8, 9, 63, 1001, 65539];
 
-#[acc::parallel]
+// Few threads (`num_gangs`, `vector_length`): a loop takes chunks where it has at least a
+// chunk for each thread, so that the sizes below cross that line.
+#[acc::parallel(num_gangs(3), vector_length(32))]
 fn copy_f32(a: &[f32], c: &mut [f32]) {
     #[acc::r#loop(gang, vector)]
     for i in 0..c.len() {
@@ -25,7 +27,7 @@ fn copy_f32(a: &[f32], c: &mut [f32]) {
     }
 }
 
-#[acc::parallel]
+#[acc::parallel(num_gangs(2), vector_length(64))]
 fn inner_scale(a: &[f32], c: &mut [f32], n: usize) {
     #[acc::r#loop(gang, vector)]
     for i in 1..n - 1 {
@@ -33,7 +35,7 @@ fn inner_scale(a: &[f32], c: &mut [f32], n: usize) {
     }
 }
 
-#[acc::parallel(vector_length(64))]
+#[acc::parallel(num_gangs(3), vector_length(64))]
 fn saxpy_f64(alpha: f64, x: &[f64], y: &mut [f64]) {
     #[acc::r#loop(gang, vector)]
     for i in 0..y.len() {
@@ -43,7 +45,7 @@ fn saxpy_f64(alpha: f64, x: &[f64], y: &mut [f64]) {
 
 /// `a` read one element ahead of `c`'s: the two arrays' chunks align at different trips
 /// where `a` and `c` start aligned.
-#[acc::parallel]
+#[acc::parallel(num_gangs(2), vector_length(32))]
 fn shifted(a: &[f32], c: &mut [f32], n: usize) {
     #[acc::r#loop(gang, vector)]
     for i in 0..n {
@@ -51,7 +53,7 @@ fn shifted(a: &[f32], c: &mut [f32], n: usize) {
     }
 }
 
-#[acc::parallel]
+#[acc::parallel(num_gangs(5), vector_length(32))]
 fn positive_part(a: &[f64], c: &mut [f64]) {
     #[acc::r#loop(gang, vector)]
     for i in 0..c.len() {
@@ -61,7 +63,7 @@ fn positive_part(a: &[f64], c: &mut [f64]) {
     }
 }
 
-#[acc::parallel]
+#[acc::parallel(num_gangs(2), vector_length(96))]
 fn bytes(a: &[u8], b: &[i16], c: &mut [u8], d: &mut [i64]) {
     #[acc::r#loop(gang, vector)]
     for i in 0..c.len() {
@@ -87,7 +89,7 @@ fn rows(a: &[f64], t: &mut [f32], nk: usize, nj: usize, ni: usize) {
 }
 
 /// A reduction's chunks come in rounds of 4 (4-byte elements) or 2 chunks.
-#[acc::parallel(vector_length(128))]
+#[acc::parallel(num_gangs(4), vector_length(128))]
 fn sum_f32(a: &[f32]) -> f32 {
     let mut s = 0.0f32;
     #[acc::r#loop(gang, vector, reduction(+: s))]
@@ -97,7 +99,7 @@ fn sum_f32(a: &[f32]) -> f32 {
     s
 }
 
-#[acc::parallel]
+#[acc::parallel(num_gangs(3), vector_length(64))]
 fn dot_shifted(a: &[f64], b: &[f64], n: usize) -> f64 {
     let mut s = 0.0f64;
     #[acc::r#loop(gang, vector, reduction(+: s))]
@@ -280,7 +282,7 @@ fn one_and_two_byte_elements_match() {
 
 #[test]
 fn rows_of_odd_length_in_a_nest_match() {
-    for (nk, nj, ni) in [(3, 5, 1), (2, 3, 3), (4, 7, 5), (5, 9, 33), (2, 2, 130), (3, 4, 64)] {
+    for (nk, nj, ni) in [(3, 5, 1), (2, 3, 3), (4, 7, 5), (5, 9, 33), (2, 2, 130), (3, 4, 64), (3, 5, 257), (2, 3, 1031)] {
         let n = nk * nj * ni;
         let a = data_f64(n);
         let mut t = vec![-2.0f32; n];

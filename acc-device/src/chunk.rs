@@ -1,8 +1,9 @@
-//! Chunks of [`W`] consecutive elements moved by one wide access: a `vector` loop whose body
-//! reaches an array only at `a[e + i]` (the same `e` throughout, `i` the loop variable) runs
-//! [`W`] consecutive trips a thread, each array's [`W`] elements loaded before the trips and
-//! stored after them in one access each: `ld.global.nc.v4.f32` / `st.global.v4.f32` for
-//! `f32`, two 16-byte accesses for `f64` (acc-codegen's `schedule.rs` decides where).
+//! Chunks of consecutive elements moved by one wide access: a `vector` loop whose body reaches
+//! an array only at `a[e + i]` (the same `e` throughout, `i` the loop variable) runs 4
+//! consecutive trips a thread (2 where an array has 8-byte elements), each array's elements
+//! loaded before the trips and stored after them in one 16-byte access each:
+//! `ld.global.nc.v4.f32` / `st.global.v4.f32` for `f32`, `.v2.f64` for `f64`, as nvcc's
+//! `float4` / `double2` copies (acc-codegen's `lower/chunk.rs` decides where).
 //!
 //! A chunk is taken only where its elements lie in the array ([`Chunks::chunk_fits`]) and its
 //! first element is aligned for the wide access ([`Chunks::chunk_peel`] finds the first such
@@ -11,46 +12,51 @@
 
 use core::mem::size_of;
 
-/// Trips (and elements of each array) per chunk.
-pub const W: usize = 4;
-
 #[repr(C, align(16))]
-struct Align16<T>([T; W]);
+struct Align16<T, const N: usize>([T; N]);
 #[repr(C, align(8))]
-struct Align8<T>([T; W]);
+struct Align8<T, const N: usize>([T; N]);
 #[repr(C, align(4))]
-struct Align4<T>([T; W]);
+struct Align4<T, const N: usize>([T; N]);
+#[repr(C, align(2))]
+struct Align2<T, const N: usize>([T; N]);
 
-/// The alignment a chunk of `T` is accessed at (its size up to 16 bytes), 0 where `T` takes
-/// no chunks.
+/// The alignment a chunk of `N` elements of `T` is accessed at (its size, up to 16 bytes), 0
+/// where it takes no chunks (elements of other sizes than 1, 2, 4, 8 bytes).
 #[inline(always)]
-const fn chunk_align<T>() -> usize {
+const fn chunk_align<T, const N: usize>() -> usize {
     match size_of::<T>() {
-        1 => 4,
-        2 => 8,
-        4 | 8 => 16,
+        1 | 2 | 4 | 8 => {
+            let bytes = size_of::<T>() * N;
+            if bytes >= 16 {
+                16
+            } else {
+                bytes
+            }
+        }
         _ => 0,
     }
 }
 
-/// Arrays whose elements a chunked loop reads and writes [`W`] at a time. Implemented for
-/// acc's device views and plain slices (what a region's array parameters are in device code).
+/// Arrays whose elements a chunked loop reads and writes `N` at a time (`N` = 4 or 2: 16 bytes
+/// of 4- or 8-byte elements). Implemented for acc's device views and plain slices (what a
+/// region's array parameters are in device code).
 pub trait Chunks<T> {
     /// The data pointer and the length.
     fn chunk_raw(&self) -> (*const T, usize);
 
-    /// The size of an element (what a chunked loop's rounds are chosen by).
+    /// The size of an element (what a chunked loop's chunk and rounds are chosen by).
     #[inline(always)]
     fn chunk_elem_size(&self) -> usize {
         size_of::<T>()
     }
 
     /// Trips from element `start` to the first element whose address is aligned for a chunk
-    /// (0 to `W - 1`); `usize::MAX` where `T` takes no chunks.
+    /// of `N` (0 to `N - 1`); `usize::MAX` where `T` takes no chunks.
     #[inline(always)]
-    fn chunk_peel(&self, start: usize) -> usize {
-        let align = chunk_align::<T>();
-        if align == 0 {
+    fn chunk_peel<const N: usize>(&self, start: usize) -> usize {
+        let align = chunk_align::<T, N>();
+        if align == 0 || align < size_of::<T>() {
             return usize::MAX;
         }
         let (ptr, _) = self.chunk_raw();
@@ -58,27 +64,30 @@ pub trait Chunks<T> {
         ((align - at % align) % align) / size_of::<T>()
     }
 
-    /// Whether elements `start..start + W` lie in the array.
+    /// Whether elements `start..start + N` lie in the array.
     #[inline(always)]
-    fn chunk_fits(&self, start: usize) -> bool {
+    fn chunk_fits<const N: usize>(&self, start: usize) -> bool {
         let (_, len) = self.chunk_raw();
-        start <= len && len - start >= W
+        start <= len && len - start >= N
     }
 
-    /// Elements `start..start + W`, in one access.
+    /// Elements `start..start + N`, in one access (two of 16 bytes for 32).
     ///
     /// # Safety
-    /// `chunk_fits(start)` and `chunk_peel(start) == 0`; nobody writes the elements meanwhile.
+    /// `chunk_fits::<N>(start)` and `chunk_peel::<N>(start) == 0`; nobody writes the elements
+    /// meanwhile.
     #[inline(always)]
-    unsafe fn chunk_load(&self, start: usize) -> [T; W] {
+    unsafe fn chunk_load<const N: usize>(&self, start: usize) -> [T; N] {
         let (ptr, _) = self.chunk_raw();
-        // SAFETY: in bounds and aligned for the wrapper of `T`'s size (the caller's contract).
+        // SAFETY: in bounds and aligned for the wrapper of the chunk's size (the caller's
+        // contract).
         unsafe {
             let p = ptr.add(start);
-            match size_of::<T>() {
-                4 | 8 => core::ptr::read(p.cast::<Align16<T>>()).0,
-                2 => core::ptr::read(p.cast::<Align8<T>>()).0,
-                _ => core::ptr::read(p.cast::<Align4<T>>()).0,
+            match const { chunk_align::<T, N>() } {
+                16 => core::ptr::read(p.cast::<Align16<T, N>>()).0,
+                8 => core::ptr::read(p.cast::<Align8<T, N>>()).0,
+                4 => core::ptr::read(p.cast::<Align4<T, N>>()).0,
+                _ => core::ptr::read(p.cast::<Align2<T, N>>()).0,
             }
         }
     }
@@ -86,21 +95,22 @@ pub trait Chunks<T> {
 
 /// Arrays a chunked loop writes.
 pub trait ChunksMut<T>: Chunks<T> {
-    /// Writes `v` to elements `start..start + W`, in one access.
+    /// Writes `v` to elements `start..start + N`, in one access.
     ///
     /// # Safety
     /// As [`Chunks::chunk_load`]; this thread owns the elements (the loop's trips are
     /// independent).
     #[inline(always)]
-    unsafe fn chunk_store(&mut self, start: usize, v: [T; W]) {
+    unsafe fn chunk_store<const N: usize>(&mut self, start: usize, v: [T; N]) {
         let (ptr, _) = self.chunk_raw();
         // SAFETY: as `chunk_load`, and the view is writable.
         unsafe {
             let p = ptr.cast_mut().add(start);
-            match size_of::<T>() {
-                4 | 8 => core::ptr::write(p.cast::<Align16<T>>(), Align16(v)),
-                2 => core::ptr::write(p.cast::<Align8<T>>(), Align8(v)),
-                _ => core::ptr::write(p.cast::<Align4<T>>(), Align4(v)),
+            match const { chunk_align::<T, N>() } {
+                16 => core::ptr::write(p.cast::<Align16<T, N>>(), Align16(v)),
+                8 => core::ptr::write(p.cast::<Align8<T, N>>(), Align8(v)),
+                4 => core::ptr::write(p.cast::<Align4<T, N>>(), Align4(v)),
+                _ => core::ptr::write(p.cast::<Align2<T, N>>(), Align2(v)),
             }
         }
     }
@@ -144,19 +154,21 @@ mod tests {
             *x = i as f32;
         }
         let s: &mut [f32] = &mut a.0;
-        assert_eq!(s.chunk_peel(0), 0);
-        assert_eq!(s.chunk_peel(1), 3);
-        assert_eq!(s.chunk_peel(6), 2);
-        assert!(s.chunk_fits(8) && !s.chunk_fits(9) && !s.chunk_fits(13));
+        assert_eq!(s.chunk_peel::<4>(0), 0);
+        assert_eq!(s.chunk_peel::<4>(1), 3);
+        assert_eq!(s.chunk_peel::<4>(6), 2);
+        assert_eq!(s.chunk_peel::<2>(1), 1);
+        assert!(s.chunk_fits::<4>(8) && !s.chunk_fits::<4>(9) && !s.chunk_fits::<4>(13) && s.chunk_fits::<2>(10));
         // SAFETY: fits and aligned.
         unsafe {
-            assert_eq!(s.chunk_load(4), [4.0, 5.0, 6.0, 7.0]);
-            s.chunk_store(8, [1.0, 2.0, 3.0, 4.0]);
+            assert_eq!(s.chunk_load::<4>(4), [4.0, 5.0, 6.0, 7.0]);
+            assert_eq!(s.chunk_load::<2>(6), [6.0, 7.0]);
+            s.chunk_store::<4>(8, [1.0, 2.0, 3.0, 4.0]);
         }
         assert_eq!(&s[7..], &[7.0, 1.0, 2.0, 3.0, 4.0]);
         let odd: &[[u8; 3]] = &[[0; 3]; 8];
-        assert_eq!(odd.chunk_peel(0), usize::MAX);
+        assert_eq!(odd.chunk_peel::<4>(0), usize::MAX);
         let d: &[f64] = &[0.0; 8];
-        assert!(d.chunk_peel(0) <= 1);
+        assert!(d.chunk_peel::<2>(0) <= 1);
     }
 }

@@ -346,14 +346,13 @@ impl Loop<'_> {
     /// which it is used, largest first; a round's chunks are all loaded before its trips run,
     /// so that a thread keeps that many in flight), then the last trips one at a time. `plain`
     /// where the arrays' chunks never align together.
-    pub fn code(&self, arrays: &[ChunkArray], b: &syn::Block, rounds: &[(usize, TokenStream)], plain: TokenStream) -> TokenStream {
+    pub fn code(&self, arrays: &[ChunkArray], b: &syn::Block, rounds: &[usize], plain: TokenStream, w: usize) -> TokenStream {
         let Loop { n, k, bind, body_code, total, stride, start } = self;
         let n = *n;
         let idx: Vec<&Expr> = arrays.iter().map(|a| &a.index).collect();
         let names: Vec<&Ident> = arrays.iter().map(|a| &a.name).collect();
         let (first, first_idx) = (names[0], idx[0]);
-        let round_code = rounds.iter().map(|(r, guard)| {
-            let r = *r;
+        let round_code = rounds.iter().map(|&r| {
             let mut starts_code = TokenStream::new();
             let mut fits = TokenStream::new();
             let mut loads = TokenStream::new();
@@ -362,29 +361,29 @@ impl Loop<'_> {
             let mut singles = TokenStream::new();
             for c in 0..r {
                 let starts: Vec<Ident> = (0..arrays.len()).map(|j| format_ident!("__acc_s{}_{}_{}", n, j, c)).collect();
-                starts_code.extend(quote!(let (#(#starts,)*) = { let #k: usize = __acc_peel + (__acc_ch + #c * __acc_stride) * 4; #bind (#(#idx,)*) };));
-                fits.extend(quote!(#(&& #names.chunk_fits(#starts))*));
+                starts_code.extend(quote!(let (#(#starts,)*) = { let #k: usize = __acc_peel + (__acc_ch + #c * __acc_stride) * #w; #bind (#(#idx,)*) };));
+                fits.extend(quote!(#(&& #names.chunk_fits::<#w>(#starts))*));
                 for (j, (a, st)) in arrays.iter().zip(&starts).enumerate() {
-                    let slots: Vec<Ident> = (0..4).map(|u| slot(n, j, c * 4 + u)).collect();
+                    let slots: Vec<Ident> = (0..w).map(|u| slot(n, j, c * w + u)).collect();
                     let name = &a.name;
                     if a.read {
                         // SAFETY (device code): the chunk fits the array and is aligned (checked).
-                        loads.extend(quote!(let [#(mut #slots),*] = unsafe { #name.chunk_load(#st) };));
+                        loads.extend(quote!(let [#(mut #slots),*] = unsafe { #name.chunk_load::<#w>(#st) };));
                     } else {
                         loads.extend(quote!(#(let mut #slots;)*));
                     }
                     if a.written {
-                        stores.extend(quote!(unsafe { #name.chunk_store(#st, [#(#slots),*]) };));
+                        stores.extend(quote!(unsafe { #name.chunk_store::<#w>(#st, [#(#slots),*]) };));
                     }
                 }
-                for u in 0..4usize {
-                    let t = trip_body(b, arrays, n, c * 4 + u);
+                for u in 0..w {
+                    let t = trip_body(b, arrays, n, c * w + u);
                     let stmts = &t.stmts;
-                    trips.extend(quote!({ let #k: usize = __acc_peel + (__acc_ch + #c * __acc_stride) * 4 + #u; #bind #(#stmts)* }));
+                    trips.extend(quote!({ let #k: usize = __acc_peel + (__acc_ch + #c * __acc_stride) * #w + #u; #bind #(#stmts)* }));
                 }
                 singles.extend(quote! {
-                    let mut #k = __acc_peel + (__acc_ch + #c * __acc_stride) * 4;
-                    let __acc_end = #k + 4;
+                    let mut #k = __acc_peel + (__acc_ch + #c * __acc_stride) * #w;
+                    let __acc_end = #k + #w;
                     while #k < __acc_end {
                         #bind
                         #body_code
@@ -394,19 +393,17 @@ impl Loop<'_> {
             }
             let last = r - 1;
             quote! {
-                if #guard {
-                    let __acc_lim = __acc_nch.saturating_sub(#last * __acc_stride);
-                    while __acc_ch < __acc_lim {
-                        #starts_code
-                        if true #fits {
-                            #loads
-                            #trips
-                            #stores
-                        } else {
-                            #singles
-                        }
-                        __acc_ch += #r * __acc_stride;
+                let __acc_lim = __acc_nch.saturating_sub(#last * __acc_stride);
+                while __acc_ch < __acc_lim {
+                    #starts_code
+                    if true #fits {
+                        #loads
+                        #trips
+                        #stores
+                    } else {
+                        #singles
                     }
+                    __acc_ch += #r * __acc_stride;
                 }
             }
         });
@@ -415,13 +412,14 @@ impl Loop<'_> {
             let __acc_stride: usize = #stride;
             let __acc_t: usize = #start;
             // The first trip whose chunk is aligned for every array (none where the arrays'
-            // chunks never align together).
-            let __acc_peel: usize = if #total > 0 {
-                let __acc_p: usize = { let #k: usize = 0; #bind #first.chunk_peel(#first_idx) };
-                if __acc_p < 4 && __acc_p < #total {
+            // chunks never align together, or where the loop is too short for a chunk in each
+            // thread: a short row's lanes would go idle, with the peel's cost each time).
+            let __acc_peel: usize = if #total >= #w * __acc_stride {
+                let __acc_p: usize = { let #k: usize = 0; #bind #first.chunk_peel::<#w>(#first_idx) };
+                if __acc_p < #w && __acc_p < #total {
                     let #k: usize = __acc_p;
                     #bind
-                    if true #(&& #names.chunk_peel(#idx) == 0)* { __acc_p } else { usize::MAX }
+                    if true #(&& #names.chunk_peel::<#w>(#idx) == 0)* { __acc_p } else { usize::MAX }
                 } else {
                     usize::MAX
                 }
@@ -435,10 +433,10 @@ impl Loop<'_> {
                     #body_code
                     #k += __acc_stride;
                 }
-                let __acc_nch: usize = (#total - __acc_peel) / 4;
+                let __acc_nch: usize = (#total - __acc_peel) / #w;
                 let mut __acc_ch: usize = __acc_t;
                 #(#round_code)*
-                let mut #k = __acc_peel + __acc_nch * 4 + __acc_t;
+                let mut #k = __acc_peel + __acc_nch * #w + __acc_t;
                 while #k < #total {
                     #bind
                     #body_code
@@ -451,10 +449,21 @@ impl Loop<'_> {
     }
 }
 
-/// Whether every chunked array's elements are 4 bytes or less (device code: folds away).
-pub fn small_elements(arrays: &[ChunkArray]) -> TokenStream {
-    let names = arrays.iter().map(|a| &a.name);
-    quote!(true #(&& #names.chunk_elem_size() <= 4)*)
+impl Loop<'_> {
+    /// The chunked loop with chunks of 16 bytes: 4 trips where every array's elements are 4
+    /// bytes or less, else 2 (a lane's chunk one 16-byte access, adjacent lanes' chunks
+    /// adjacent: chunks of 4 `f64`s, two accesses 32 bytes apart a lane, ran a copy at 0.57 of
+    /// nvcc's on an H100 where `vadd` kept 0.98). The element sizes are constants, so the
+    /// test folds away. `rounds`: as for [`Loop::code`].
+    pub fn code_16_bytes(&self, arrays: &[ChunkArray], b: &syn::Block, rounds: &[usize], plain: TokenStream) -> TokenStream {
+        let names = arrays.iter().map(|a| &a.name);
+        let four = self.code(arrays, b, rounds, plain.clone(), 4);
+        let two = self.code(arrays, b, rounds, plain, 2);
+        quote! {{
+            use ::acc_device::chunk::Chunks as _;
+            if true #(&& #names.chunk_elem_size() <= 4)* { #four } else { #two }
+        }}
+    }
 }
 
 #[cfg(test)]

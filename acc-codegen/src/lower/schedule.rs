@@ -188,10 +188,10 @@ impl<'a> Scheduler<'a> {
         // gang loop gives each warp trips of its own (`__acc_warps`, set by the loop).
         let virt = match self.per_warp {
             Some(_) => quote! {
-                let mut __acc_vtx: usize = #dev::thread_idx_x() as usize;
-                let mut __acc_vbdx: usize = #dev::block_dim_x() as usize;
-                let mut __acc_vty: usize = #dev::thread_idx_y() as usize;
-                let mut __acc_vbdy: usize = #dev::block_dim_y() as usize;
+                let mut __acc_vtx: u32 = #dev::thread_idx_x();
+                let mut __acc_vbdx: u32 = #dev::block_dim_x();
+                let mut __acc_vty: u32 = #dev::thread_idx_y();
+                let mut __acc_vbdy: u32 = #dev::block_dim_y();
                 let mut __acc_warps: bool = false;
             },
             None => TokenStream::new(),
@@ -297,9 +297,9 @@ impl<'a> Scheduler<'a> {
             ),
             (true, false, false) => (quote!((#dev::thread_idx_y() as usize)), quote!((#dev::block_dim_y() as usize))),
             (false, true, false) => (quote!((#dev::thread_idx_x() as usize)), quote!((#dev::block_dim_x() as usize))),
-            (true, true, true) => (quote!((__acc_vty * __acc_vbdx + __acc_vtx)), quote!((__acc_vbdx * __acc_vbdy))),
-            (true, false, true) => (quote!(__acc_vty), quote!(__acc_vbdy)),
-            (false, true, true) => (quote!(__acc_vtx), quote!(__acc_vbdx)),
+            (true, true, true) => (quote!(((__acc_vty * __acc_vbdx + __acc_vtx) as usize)), quote!(((__acc_vbdx * __acc_vbdy) as usize))),
+            (true, false, true) => (quote!((__acc_vty as usize)), quote!((__acc_vbdy as usize))),
+            (false, true, true) => (quote!((__acc_vtx as usize)), quote!((__acc_vbdx as usize))),
             (_, _, _) => (quote!(0usize), quote!(1usize)),
         };
         let (bpart, stride) = if lv.gang {
@@ -624,17 +624,18 @@ impl<'a> Scheduler<'a> {
             };
             match (chunked, &lowered_body) {
                 (Some(chunked), Some(b)) => {
-                    // A reduction's chunks: rounds of 4 chunks (16 trips) where the arrays'
-                    // elements are 4 bytes or less, of 2 (8 trips) else, then of 1; a round's
-                    // loads all come before its trips, which update the variables in order.
+                    // A reduction's chunks: rounds of 2 chunks (32 bytes a thread in flight, as
+                    // the unrolled rounds' 8 trips of 4 bytes), then of 1; a round's loads all
+                    // come before its trips, which update the variables in order. (Rounds of 4
+                    // took the papers' 4-byte kernels to 128-155 registers, past the 64 a block
+                    // of 1024 threads allows.)
                     // info: the chunks.
                     self.notes.0[note_at].text.push_str(&format!(
-                        "; chunks of 4 trips a thread: {} read 4 elements an access (16-byte loads of 4- and 8-byte elements) where a chunk is aligned and inside the array, in rounds of 4 chunks (elements of 4 bytes or less) or 2, each round's loads before its trips; the other trips as unrolled above",
+                        "; chunks of 16 bytes (4 trips a thread, 2 where an array has 8-byte elements): {} read a chunk an access where it is aligned and inside the array, in rounds of 2 chunks, then 1, each round's loads before its trips; the other trips as unrolled above",
                         chunk::names(&chunked)
                     ));
-                    let small = chunk::small_elements(&chunked);
                     let parts = chunk::Loop { n, k: &k, bind: &bind, body_code: &body_code, total: &total_id, stride: &stride, start: quote!(#bpart + #tpart) };
-                    parts.code(&chunked, b, &[(4, small), (2, quote!(true)), (1, quote!(true))], unrolled)
+                    parts.code_16_bytes(&chunked, b, &[2, 1], unrolled)
                 }
                 _ => unrolled,
             }
@@ -651,7 +652,7 @@ impl<'a> Scheduler<'a> {
                 let __acc_threads: usize = #dev::block_dim_x() as usize * #dev::block_dim_y() as usize;
                 let __acc_nw: usize = __acc_threads / 32;
                 if __acc_threads % 32 == 0 && #total_id >= #dev::grid_dim_x() as usize * __acc_nw {
-                    let __acc_tid: usize = #dev::thread_idx_y() as usize * #dev::block_dim_x() as usize + #dev::thread_idx_x() as usize;
+                    let __acc_tid: u32 = #dev::thread_idx_y() * #dev::block_dim_x() + #dev::thread_idx_x();
                     __acc_warps = true;
                     __acc_vtx = __acc_tid % 32;
                     __acc_vbdx = 32;
@@ -686,11 +687,11 @@ impl<'a> Scheduler<'a> {
                 (Some(chunked), Some(b)) => {
                     // info: the chunks.
                     self.notes.0[note_at].text.push_str(&format!(
-                        "; chunks of 4 trips a thread: {} moved 4 elements an access (16-byte loads and stores of 4- and 8-byte elements) where a chunk is aligned and inside the array, the other trips one at a time",
+                        "; chunks of 16 bytes (4 trips a thread, 2 where an array has 8-byte elements): {} moved a chunk an access where it is aligned and inside the array, the other trips one at a time",
                         chunk::names(&chunked)
                     ));
                     let parts = chunk::Loop { n, k: &k, bind: &bind, body_code: &body_code, total: &total_id, stride: &stride, start: quote!(#bpart + #tpart) };
-                    parts.code(&chunked, b, &[(1, quote!(true))], plain)
+                    parts.code_16_bytes(&chunked, b, &[1], plain)
                 }
                 _ => plain,
             }
