@@ -91,21 +91,20 @@ fn lines_of(k: &str, ops: &[&str]) -> Vec<usize> {
 
 #[test]
 fn reductions_keep_loads_in_flight() {
-    // A reduction's grid-stride loop runs in chunks of 4 trips (acc-codegen `lower/chunk.rs`),
-    // several chunks a round, every chunk of a round loaded before the round's first combine
-    // (one load a trip, each behind the previous add, capped a reduction's bandwidth: f32 sums
-    // ran at 0.6x i32's before the rounds).
-    // dot (f64, two arrays): rounds of 2 chunks of 2 elements, one 16-byte load each.
+    // The grid-stride loop of a reduction takes several trips per round, each on a copy of the
+    // reduced value of its own, so that a round's loads all come before its first combine (a
+    // float `+` chain kept each load behind the previous add: f32 sums ran at 0.6x i32's).
+    // dot (f64): rounds of four trips, then the remainder trip.
     let k = entry("acc_examples_02_dot_rs_l4_dot_0");
-    let wide = lines_of(k, &["ld.global.nc.v2.b64"]);
-    assert!(wide.len() >= 4, "a round of 2 chunks of `a` and `b`: 4 loads of 16 bytes:\n{k}");
-    assert!(lines_of(k, &["add.rn.f64"]).iter().find(|&&f| f > wide[0]).is_some_and(|&f| f > wide[3]), "the round's four loads before its first add:\n{k}");
-    // A 4-byte sum (the papers' vector position on f32): rounds of 2 chunks (8 trips).
+    let loads = lines_of(k, &["ld.global.nc"]);
+    assert_eq!(loads.len(), 2 * (4 + 1), "two loads in each of four unrolled trips and the remainder trip:\n{k}");
+    assert!(lines_of(k, &["add.rn.f64"]).iter().find(|&&f| f > loads[0]).is_some_and(|&f| f > loads[7]), "the eight loads of a round before its first combine (an add; the products need only their own loads):\n{k}");
+    // A 4-byte sum (the papers' vector position on f32): rounds of eight, then of four, then
+    // the remainder trip.
     let k = papers_kernel("vector_add_f32");
-    let wide = lines_of(k, &["ld.global.nc.v4.b32"]);
-    assert!(wide.len() >= 2, "a round of 2 chunks, 16 bytes each:\n{k}");
-    assert!(lines_of(k, &["add.rn.f32"]).iter().find(|&&f| f > wide[0]).is_some_and(|&f| f > wide[1]), "the round's two loads before its first add:\n{k}");
-    assert!(!k.contains(".local"), "no local memory:\n{k}");
+    let loads = lines_of(k, &["ld.global.nc"]);
+    assert_eq!(loads.len(), 8 + 4 + 1, "a load in each trip of a round of eight, of a round of four, and of the remainder:\n{k}");
+    assert!(lines_of(k, &["add.rn.f32"]).iter().find(|&&f| f > loads[0]).is_some_and(|&f| f > loads[7]), "the eight loads of a round before its first add:\n{k}");
 }
 
 #[test]

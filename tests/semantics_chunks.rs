@@ -88,7 +88,7 @@ fn rows(a: &[f64], t: &mut [f32], nk: usize, nj: usize, ni: usize) {
     }
 }
 
-/// A reduction's chunks come in rounds of 4 (4-byte elements) or 2 chunks.
+/// Reductions keep their unrolled rounds (not chunked): the sizes cross their edges too.
 #[acc::parallel(num_gangs(4), vector_length(128))]
 fn sum_f32(a: &[f32]) -> f32 {
     let mut s = 0.0f32;

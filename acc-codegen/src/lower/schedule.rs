@@ -622,23 +622,10 @@ impl<'a> Scheduler<'a> {
                     #k += __acc_stride;
                 }
             };
-            match (chunked, &lowered_body) {
-                (Some(chunked), Some(b)) => {
-                    // A reduction's chunks: rounds of 2 chunks (32 bytes a thread in flight, as
-                    // the unrolled rounds' 8 trips of 4 bytes), then of 1; a round's loads all
-                    // come before its trips, which update the variables in order. (Rounds of 4
-                    // took the papers' 4-byte kernels to 128-155 registers, past the 64 a block
-                    // of 1024 threads allows.)
-                    // info: the chunks.
-                    self.notes.0[note_at].text.push_str(&format!(
-                        "; chunks of 16 bytes (4 trips a thread, 2 where an array has 8-byte elements): {} read a chunk an access where it is aligned and inside the array, in rounds of 2 chunks, then 1, each round's loads before its trips; the other trips as unrolled above",
-                        chunk::names(&chunked)
-                    ));
-                    let parts = chunk::Loop { n, k: &k, bind: &bind, body_code: &body_code, total: &total_id, stride: &stride, start: quote!(#bpart + #tpart) };
-                    parts.code_16_bytes(&chunked, b, &[2, 1], unrolled)
-                }
-                _ => unrolled,
-            }
+            // (Reductions keep these rounds: chunked, in rounds of 2 or 4 chunks, the papers'
+            // and the bench's nested reductions ran 1.1-1.7x slower on an H100, their kernels
+            // at 85-155 registers where these take 56-80.)
+            unrolled
         } else if per_warp_candidate && end_trip.is_empty() && !block_level(&body_code) {
             // A gang's trips share nothing (no barrier, no shared memory, no leader): where
             // the loop has at least as many trips as the grid has warps, each warp runs trips
