@@ -1213,20 +1213,16 @@ fn kernel_notes(notes: &mut Notes, loop_notes: &mut Notes, f: &ExprForLoop, k: &
     impl<'ast> syn::visit::Visit<'ast> for V<'_> {
         fn visit_macro(&mut self, m: &'ast syn::Macro) {
             if is_acc_path(&m.path, "cache") {
-                let ws = crate::front::cache::parse(m.tokens.clone()).unwrap_or_default();
-                let show = |w: &crate::front::cache::Window| {
-                    let (a, lo, hi) = (&w.array, &w.lo, &w.hi);
-                    let dots = if w.inclusive { "..=" } else { ".." };
-                    format!("{a}[{}{dots}{}]", quote!(#lo), quote!(#hi))
-                };
-                let (staged, not): (Vec<_>, Vec<_>) = ws.iter().partition(|w| self.1.contains(&w.array));
+                let ws = crate::front::cache::parse_all(m.tokens.clone()).unwrap_or_default();
+                let show = |w: &crate::front::cache::Item| w.show();
+                let (staged, not): (Vec<_>, Vec<_>) = ws.iter().partition(|w| self.1.contains(w.array()));
                 let mut text = Vec::new();
                 if !staged.is_empty() {
                     text.push(format!("{}: staged in shared memory (see the loop)", staged.iter().map(|w| show(w)).collect::<Vec<_>>().join(", ")));
                 }
                 if !not.is_empty() {
                     text.push(format!(
-                        "{}: not staged (acc stages a read-only `&[T]` window `a[i - r..=i + r]` that moves with a step-1 loop spread over threadIdx.x alone whose body holds no parallel loop); the loads go to global memory, a `&[T]`'s through the read-only cache",
+                        "{}: not staged (acc stages a read-only `&[T]` window `a[i - r..=i + r]` that moves with a step-1 loop spread over threadIdx.x alone whose body holds no parallel loop, and a 2-D window `a[i * n + (k..k + 16)]` in a sequential loop at the top of a 2-D `tile(x, y)` nest's body: see the loop's note for why not here); the loads go to global memory, a `&[T]`'s through the read-only cache",
                         not.iter().map(|w| show(w)).collect::<Vec<_>>().join(", ")
                     ));
                 }
