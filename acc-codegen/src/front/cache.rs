@@ -411,7 +411,7 @@ pub fn bound_of(f: &syn::ExprForLoop) -> Option<Bound> {
 }
 
 /// Whether `e` is one of a window's ranges: `(lo..hi)` (more parentheses allowed).
-fn slot_node(e: &Expr) -> bool {
+pub fn slot_node(e: &Expr) -> bool {
     match e {
         Expr::Paren(p) => matches!(&*p.expr, Expr::Range(_)) || slot_node(&p.expr),
         Expr::Group(g) => slot_node(&g.expr),

@@ -955,13 +955,18 @@ fn nest_kernel(
         // A grid takes the reductions of locals declared before the nest (and the region's),
         // not a clause on a variable of the nest's own bodies.
         let whole = reds_all.iter().all(|(_, _, v)| reds.iter().any(|r| &r.1 == v));
-        grid::schedule(f, kind, loops, whole.then_some(&reds[..]), &mut body_of)
+        let stageable: Vec<Ident> = params.iter().filter(|p| p.kind == ParamKind::Slice && !mut_slices.contains(&p.ident)).map(|p| p.ident.clone()).collect();
+        grid::schedule(f, kind, loops, whole.then_some(&reds[..]), &stageable, &mut body_of)
     };
     // The `cache!` windows staged in shared memory: (array, span).
     let mut cached: Vec<(Ident, usize)> = Vec::new();
+    // The 2-D `cache!` tiles staged in shared memory: (array, elements per blockDim.x, per
+    // blockDim.y, fixed).
+    let mut tiles: Vec<(Ident, [usize; 3])> = Vec::new();
     let (nest_code, uses_worker, per_trip, group_locals) = if let Some(g) = grid {
         // info: the grid schedule's notes on the nest's loops.
         sched_notes = g.notes;
+        tiles = g.tiles;
         dims = Some(g.dims);
         (g.code, false, (false, false), false)
     } else if serial {
@@ -1023,7 +1028,7 @@ fn nest_kernel(
     // info: the kernel's inputs besides the region's parameters, its block shape, its
     // reductions' partials and the `cache!` windows.
     kernel_notes(notes, &mut sched_notes, f, &KernelFacts {
-        dir, serial, grid: dims.is_some(), uses_worker, group_locals, staged: &cached.iter().map(|c| c.0.clone()).collect::<Vec<_>>(), reds: &reds, writebacks: &writebacks, cells: &cells,
+        dir, serial, grid: dims.is_some(), uses_worker, group_locals, staged: &cached.iter().map(|c| c.0.clone()).chain(tiles.iter().map(|t| t.0.clone())).collect::<Vec<_>>(), reds: &reds, writebacks: &writebacks, cells: &cells,
         captured: &captured.iter().map(|l| l.name.clone()).filter(|n| !n.to_string().starts_with("__acc_") && !reds.iter().any(|r| &r.1 == n)).collect::<Vec<_>>(),
         privates: &privates.iter().map(|p| p.ident.clone()).collect::<Vec<_>>(),
         per_trip,
@@ -1066,7 +1071,11 @@ fn nest_kernel(
     let num_workers = dir.clauses.num_workers.as_ref().map_or_else(|| quote!(0usize), super::clause_usize);
     let (per_x, per_y) = per_trip;
     let with_dims = dims.map(|d| quote!(.dims(#d)));
-    let with_cache = cached.iter().map(|(a, span)| quote!(.cache(#rt::elem_bytes(&#a[..]), #span)));
+    let with_cache = cached
+        .iter()
+        .map(|(a, span)| quote!(.cache(#rt::elem_bytes(&#a[..]), #span)))
+        .chain(tiles.iter().map(|(a, [x, y, fixed])| quote!(.cache_tile(#rt::elem_bytes(&#a[..]), #x, #y, #fixed))))
+        .collect::<Vec<_>>();
     let num_gangs = dir.clauses.num_gangs.as_ref().map_or_else(|| quote!(0usize), super::clause_usize);
     let queue = quote!(__acc_queue);
     let nreds = reds.len() + writebacks.len();
