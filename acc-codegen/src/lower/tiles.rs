@@ -436,6 +436,41 @@ impl VisitMut for Reads<'_> {
         }
     }
     fn visit_expr_mut(&mut self, e: &mut Expr) {
+        // A loop over a window's range (`for k in kk..(kk + 16).min(n)`): its trips are known
+        // to be at most the range's width `w`; where they are exactly `w` (every trip but
+        // those at the array's edge), it runs as `for u in 0..w` with `k = lo + u`, which the
+        // compiler unrolls, its reads at constant places of the tile.
+        if let Expr::ForLoop(f) = e {
+            let b = cache::bound_of(f).filter(|b| b.hi > b.lo && self.wins.iter().any(|w| w.tiled.slots.iter().any(|s| s.base == b.base)));
+            if let (Some(b), Expr::Range(r)) = (b, cache::strip(&f.expr).clone()) {
+                let (Some(lo), Some(hi)) = (&r.start, &r.end) else { unreachable!("a bound has both") };
+                let inclusive = matches!(r.limits, syn::RangeLimits::Closed(_));
+                let mut body = f.body.clone();
+                self.bounds.push(b.clone());
+                self.visit_block_mut(&mut body);
+                self.bounds.pop();
+                let mut lo = (**lo).clone();
+                let mut hi = (**hi).clone();
+                self.visit_expr_mut(&mut lo);
+                self.visit_expr_mut(&mut hi);
+                let (pat, label, attrs) = (&f.pat, &f.label, &f.attrs);
+                let w = (b.hi - b.lo) as usize;
+                let (span, dots) = if inclusive { (w - 1, quote!(..=)) } else { (w, quote!(..)) };
+                *e = syn::parse_quote! {{
+                    let __acc_klo = #lo;
+                    let __acc_khi = #hi;
+                    if __acc_khi >= __acc_klo && __acc_khi - __acc_klo >= #span {
+                        #(#attrs)* #label for __acc_u in 0..#w {
+                            let #pat = __acc_klo + __acc_u;
+                            #body
+                        }
+                    } else {
+                        #(#attrs)* #label for #pat in __acc_klo #dots __acc_khi #body
+                    }
+                }};
+                return;
+            }
+        }
         if let Expr::Index(ix) = e {
             if let Expr::Path(p) = cache::strip(&ix.expr) {
                 if let Some(w) = self.wins.iter().find(|w| p.path.is_ident(&w.tiled.array)) {
