@@ -118,7 +118,11 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
         .enumerate()
         .map(|(lvl, g)| {
             let norm = loops::normalise(&g.header, 900 + lvl, &quote!(#dev::idx));
-            super::tiles::Level { var: g.header.var.clone(), dim: g.block.unwrap_or(0), index: norm.index, trip: norm.trip }
+            let size = match &g.block_size {
+                Some(Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. })) => n.base10_parse::<usize>().ok().filter(|n| (1..=1024).contains(n)),
+                _ => None,
+            };
+            super::tiles::Level { var: g.header.var.clone(), dim: g.block.unwrap_or(0), index: norm.index, trip: norm.trip, size }
         })
         .collect();
     let (staged, why_not) = if tile_nest && uniform { super::tiles::plan(&body, &levels, stageable) } else { (Vec::new(), Vec::new()) };

@@ -63,6 +63,9 @@ pub struct Level {
     pub index: Box<dyn Fn(&Ident) -> TokenStream>,
     /// The name of its trip count.
     pub trip: Ident,
+    /// Its block dimension's size where the clause gives it as a literal (`tile(16, 16)`):
+    /// the launch's block is at most that (it only shrinks, for the kernel's registers).
+    pub size: Option<usize>,
 }
 
 /// The staging of the innermost body `body` of a 2-D nest with loops `levels` (outermost
@@ -300,7 +303,18 @@ pub fn places(staged: &[StagedLoop], levels: &[Level], dev: &TokenStream) -> (To
     for l in staged {
         for w in &l.wins {
             let (a, place, pitch) = (&w.tiled.array, &w.place, &w.pitch);
-            let (rows, cols) = (extent(&w.tiled, w.rows, levels, dev), extent(&w.tiled, w.cols, levels, dev));
+            let rows = extent(&w.tiled, w.rows, levels, dev);
+            // The row pitch: a constant where the columns' extent is (the tile size of a
+            // literal `tile(..)`, which the block never exceeds), so that the reads of a row
+            // are at constant offsets.
+            let fixed_cols = match w.cols {
+                Src::Var(l) => levels[l].size,
+                Src::Slot(c) => Some(w.tiled.slots[c].width as usize),
+            };
+            let cols = match fixed_cols {
+                Some(n) => quote!(#n),
+                None => extent(&w.tiled, w.cols, levels, dev),
+            };
             code.extend(quote! {
                 let #pitch: usize = #cols + 1;
                 let #place = #dev::cache_window(&*#a, #rows * #pitch, &mut __acc_woff);
@@ -311,8 +325,13 @@ pub fn places(staged: &[StagedLoop], levels: &[Level], dev: &TokenStream) -> (To
                 (Src::Var(l), Src::Slot(c)) => per[levels[l].dim] += w.tiled.slots[c].width as usize + 1,
                 (Src::Slot(r), Src::Var(l)) => {
                     let r = w.tiled.slots[r].width as usize;
-                    per[levels[l].dim] += r;
-                    per[2] += r;
+                    match levels[l].size {
+                        Some(n) => per[2] += r * (n + 1),
+                        None => {
+                            per[levels[l].dim] += r;
+                            per[2] += r;
+                        }
+                    }
                 }
                 (Src::Slot(r), Src::Slot(c)) => per[2] += w.tiled.slots[r].width as usize * (w.tiled.slots[c].width as usize + 1),
                 (Src::Var(_), Src::Var(_)) => unreachable!("refused by `shape`"),
@@ -439,7 +458,8 @@ impl VisitMut for Reads<'_> {
         // A loop over a window's range (`for k in kk..(kk + 16).min(n)`): its trips are known
         // to be at most the range's width `w`; where they are exactly `w` (every trip but
         // those at the array's edge), it runs as `for u in 0..w` with `k = lo + u`, which the
-        // compiler unrolls, its reads at constant places of the tile.
+        // compiler unrolls, its reads at constant places of the tile; at the edge, as the same
+        // loop with each trip guarded by the loop's end.
         if let Expr::ForLoop(f) = e {
             let b = cache::bound_of(f).filter(|b| b.hi > b.lo && self.wins.iter().any(|w| w.tiled.slots.iter().any(|s| s.base == b.base)));
             if let (Some(b), Expr::Range(r)) = (b, cache::strip(&f.expr).clone()) {
@@ -455,7 +475,9 @@ impl VisitMut for Reads<'_> {
                 self.visit_expr_mut(&mut hi);
                 let (pat, label, attrs) = (&f.pat, &f.label, &f.attrs);
                 let w = (b.hi - b.lo) as usize;
-                let (span, dots) = if inclusive { (w - 1, quote!(..=)) } else { (w, quote!(..)) };
+                let (span, lt) = if inclusive { (w - 1, quote!(<=)) } else { (w, quote!(<)) };
+                // The edge's trips: the same `w` steps, each guarded (the loop's trips are at
+                // most `w`, proved), so that this copy too has a constant trip count.
                 *e = syn::parse_quote! {{
                     let __acc_klo = #lo;
                     let __acc_khi = #hi;
@@ -465,7 +487,10 @@ impl VisitMut for Reads<'_> {
                             #body
                         }
                     } else {
-                        #(#attrs)* #label for #pat in __acc_klo #dots __acc_khi #body
+                        #(#attrs)* #label for __acc_u in 0..#w {
+                            let #pat = __acc_klo + __acc_u;
+                            if #pat #lt __acc_khi #body
+                        }
                     }
                 }};
                 return;
