@@ -333,6 +333,7 @@ fn two_dimensional_windows_in_a_tile_nest_are_staged_where_the_block_agrees() {
     has(&r, "src/gemm.rs:8:", &["staged in shared memory (see the loop)"]);
     // A k-tile loop whose trips depend on `i` differs between the block's threads.
     has(&r, "src/gemm.rs:13:", &["cache!: not staged: the k-tile loop's bounds read `i`"]);
+    has(&r, "src/gemm.rs:14:", &["cache!: a[i * n + (kk .. kk + 16)]: not staged"]);
     assert!(!r.contains("__acc_"), "{r}");
 }
 

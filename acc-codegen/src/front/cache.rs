@@ -443,7 +443,7 @@ pub fn match_ref<'r>(t: &Expr, r: &'r Expr, slots: &[Slot], next: &mut usize, bo
         let ok = if rb == s.base {
             (s.off..s.off + s.width).contains(&rc)
         } else {
-            bounds.iter().rev().find(|b| rb == b.var.to_string()).is_some_and(|b| b.base == s.base && (b.lo >= b.hi || (b.lo + rc >= s.off && b.hi + rc <= s.off + s.width)))
+            bounds.iter().rev().find(|b| b.var == rb).is_some_and(|b| b.base == s.base && (b.lo >= b.hi || (b.lo + rc >= s.off && b.hi + rc <= s.off + s.width)))
         };
         if ok {
             got.push(r);

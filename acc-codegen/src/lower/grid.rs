@@ -74,6 +74,8 @@ pub struct Grid {
     /// The 2-D `cache!` tiles staged in shared memory (`tiles.rs`): the array, and the
     /// tile's elements per `blockDim.x`, per `blockDim.y` and fixed.
     pub tiles: Vec<(syn::Ident, [usize; 3])>,
+    /// The lines of the `cache!`s of those tiles.
+    pub tile_lines: Vec<usize>,
 }
 
 /// The grid schedule of the nest `f`, or `None` when the nest takes the one-dimensional
@@ -131,6 +133,7 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
     }
     let tile_base = |lvl: usize| syn::Ident::new(&format!("__acc_tb{lvl}"), proc_macro2::Span::call_site());
     let (places, tiles) = super::tiles::places(&staged, &levels, &dev);
+    let tile_lines: Vec<usize> = staged.iter().map(|l| l.cache_line).collect();
     let body = if staged.is_empty() {
         body
     } else {
@@ -258,7 +261,7 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
     }
     let dims = quote!(#rt::Dims { grid: [#(#grid),*], block: [#(#block),*], trips: [#(#trips),*] });
     let code = quote!(#places #code);
-    Some(Grid { code, dims, notes, tiles })
+    Some(Grid { code, dims, notes, tiles, tile_lines })
 }
 
 /// Whether the host can compute the loop's bounds as the device does: names, literals,

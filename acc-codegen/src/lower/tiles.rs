@@ -52,6 +52,8 @@ pub struct TileWin {
 pub struct StagedLoop {
     pub stmt: usize,
     pub wins: Vec<TileWin>,
+    /// The line of its `cache!`.
+    pub cache_line: usize,
 }
 
 /// A loop of the nest, as the staging sees it.
@@ -140,7 +142,12 @@ fn plan_loop(s: usize, f: &syn::ExprForLoop, levels: &[Level], vars: &[Ident], b
         wins.push(TileWin { tiled: t, rows, cols, place: format_ident!("__acc_tile{}_{}", s, w), pitch: format_ident!("__acc_pitch{}_{}", s, w) });
     }
     let _ = levels;
-    Ok(StagedLoop { stmt: s, wins })
+    let cache_line = match f.body.stmts.first() {
+        Some(Stmt::Macro(m)) => crate::info::line_of(syn::spanned::Spanned::span(&m.mac.path)),
+        Some(Stmt::Expr(Expr::Macro(m), _)) => crate::info::line_of(syn::spanned::Spanned::span(&m.mac.path)),
+        _ => 0,
+    };
+    Ok(StagedLoop { stmt: s, wins, cache_line })
 }
 
 /// The window's dimensions: `X * p + Y` as (rows `X`, columns `Y`, `p`).
