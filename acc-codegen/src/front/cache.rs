@@ -568,3 +568,53 @@ pub fn check_tiles(body: &syn::Block, errors: &mut crate::report::Errors) {
         syn::visit::Visit::visit_stmt(&mut v, s);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiled(src: &str) -> Tiled {
+        match parse_all(src.parse().unwrap()).unwrap().pop().unwrap() {
+            Item::Tiled(t) => t,
+            Item::Range(_) => panic!("a 1-D window"),
+        }
+    }
+
+    /// Whether `reference` (an index) is proved inside `window` with the loop `bound` around it.
+    fn inside(window: &str, reference: &str, bound: Option<&str>) -> bool {
+        let t = tiled(window);
+        let r: Expr = syn::parse_str(reference).unwrap();
+        let bounds: Vec<Bound> = bound.map(|b| bound_of(&syn::parse_str(b).unwrap()).expect("a bound")).into_iter().collect();
+        let (mut next, mut got) = (0, Vec::new());
+        match_ref(&t.index, &r, &t.slots, &mut next, &bounds, &mut got) && next == t.slots.len()
+    }
+
+    #[test]
+    fn two_dimensional_windows_parse_with_their_ranges() {
+        let t = tiled("a[i * n + (kk..kk + 16)]");
+        assert_eq!((t.slots.len(), t.slots[0].base.as_str(), t.slots[0].off, t.slots[0].width), (1, "kk", 0, 16));
+        let t = tiled("t[(r + 1..=r + 4) * n + (c..c + 8)]");
+        assert_eq!(t.slots.iter().map(|s| (s.off, s.width)).collect::<Vec<_>>(), [(1, 4), (0, 8)]);
+        for bad in ["a[i * n + (kk..kk + w)]", "a[i * n + (kk..)]", "a[(i..i + 1) * n * n + (j..j + 1) * n + (k..k + 1)]", "a[i * n + (kk..kk)]"] {
+            assert!(parse_all(bad.parse().unwrap()).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn references_are_proved_inside_2d_windows() {
+        let a = "a[i * n + (kk..kk + 16)]";
+        assert!(inside(a, "i * n + k", Some("for k in kk..(kk + 16).min(n) {}")));
+        assert!(inside(a, "i * n + k", Some("for k in kk + 4..kk + 16 {}")));
+        assert!(inside(a, "i * n + (kk + 15)", None));
+        assert!(inside(a, "(i * n) + (kk)", None));
+        assert!(!inside(a, "i * n + (kk + 16)", None));
+        assert!(!inside(a, "i * n + k", Some("for k in kk..kk + 17 {}")));
+        assert!(!inside(a, "i * n + k + 1", Some("for k in kk..kk + 16 {}")));
+        assert!(!inside(a, "j * n + k", Some("for k in kk..kk + 16 {}")));
+        assert!(!inside(a, "i * n + k", None));
+        let b = "b[(kk..kk + 16) * n + j]";
+        assert!(inside(b, "k * n + j", Some("for k in kk..=kk + 15 {}")));
+        assert!(!inside(b, "k * n + j", Some("for k in kk..=kk + 16 {}")));
+        assert!(!inside(b, "k * m + j", Some("for k in kk..kk + 16 {}")));
+    }
+}
