@@ -3,9 +3,10 @@
 # Rust), from the repository root:
 #   bash scripts/gpu-beside-nvcc.sh NAME [acc bench binary]
 # NAME is `stencils` (benches/stencils.rs beside benches/cuda/stencils.cu: a 2-D Laplacian and
-# a 13-point 3-D wave step on `kernels` schedules) or `cache1d` (benches/cache1d.rs beside
+# a 13-point 3-D wave step on `kernels` schedules), `cache1d` (benches/cache1d.rs beside
 # benches/cuda/cache1d.cu: 1-D stencils with and without `cache!`, nvcc's plain and
-# shared-memory kernels). Pack the acc bench beforehand on a machine with Rust:
+# shared-memory kernels) or `cache2d` (benches/cache2d.rs beside benches/cuda/cache2d.cu: GEMM
+# with and without 2-D `cache!` windows, nvcc's 16 x 16 and 32 x 32 shared-memory tiled kernels). Pack the acc bench beforehand on a machine with Rust:
 #   cargo bench --features cuda --bench NAME --no-run   # -> target/release/deps/NAME-<hash>
 # and carry it (default path: .gpu/bin/bench-NAME). Prints the nvcc rows, then acc's, with the
 # number of launches on the GPU and on the host (ACC_NOTIFY; the host count must be 0).

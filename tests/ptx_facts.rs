@@ -368,3 +368,17 @@ fn cache_windows_live_in_shared_memory_between_barriers() {
     assert!(!k.contains(".shared"), "no shared memory without `cache!`:\n{k}");
     assert!(!has_barrier(k), "no barrier without `cache!`:\n{k}");
 }
+
+#[test]
+fn gemm_2d_windows_live_in_shared_memory_between_barriers() {
+    // The GEMMs with 2-D windows fetch their tiles into shared memory over a 2-D block and
+    // meet at barriers around the reads; the same GEMM without `cache!` has neither.
+    for name in ["gemm_both16", "gemm_both32", "gemm_a16", "gemm_b32", "gemm_offsets"] {
+        let k = cache_kernel(name);
+        assert!(k.contains("st.shared") && k.contains("ld.shared"), "{name} stages its tiles in shared memory:\n{k}");
+        assert!(k.contains("barrier.sync"), "{name} meets at barriers around the tiles' reads:\n{k}");
+        assert!(k.contains("%tid.y"), "{name} runs on 2-D blocks:\n{k}");
+    }
+    let k = cache_kernel("gemm_plain16");
+    assert!(!k.contains(".shared") && !has_barrier(k), "no shared memory and no barrier without `cache!`:\n{k}");
+}

@@ -162,3 +162,178 @@ fn cached_loop_with_a_reduction() {
         assert_eq!(stencil_sum(&a), want, "{n} elements");
     }
 }
+
+// ---- 2-D windows: the paper's GEMM (Section V-B 1) ----
+//
+// `acc::cache!(a[i * n + (kk..kk + 16)], b[(kk..kk + 16) * n + j])` at the top of the k-tile
+// loop of a `tile(x, y)` nest: on the GPU each block stages a (blockDim.y x 16) tile of `a` and a
+// (16 x blockDim.x) tile of `b` in shared memory per trip, every thread of the block (those past
+// the matrix's edge too) fetching; on the host a no-op. Sizes not multiples of 16 (windows past
+// the edge, clamped), more tiles than blocks (grid-stride), the windows of `a`, of `b`, or both;
+// small integers in `f32`, so every sum is exact.
+
+/// `c = a * b` for `n x n` row-major matrices (sequential Rust).
+fn gemm_want(a: &[f32], b: &[f32], n: usize) -> Vec<f32> {
+    let mut c = vec![0.0f32; n * n];
+    for i in 0..n {
+        for j in 0..n {
+            let mut s = 0.0f32;
+            for k in 0..n {
+                s += a[i * n + k] * b[k * n + j];
+            }
+            c[i * n + j] = s;
+        }
+    }
+    c
+}
+
+#[acc::parallel]
+fn gemm_both16(a: &[f32], b: &[f32], c: &mut [f32], n: usize) {
+    #[acc::r#loop(tile(16, 16))]
+    for i in 0..n {
+        for j in 0..n {
+            let mut s = 0.0f32;
+            for kk in (0..n).step_by(16) {
+                acc::cache!(a[i * n + (kk..kk + 16)], b[(kk..kk + 16) * n + j]);
+                for k in kk..(kk + 16).min(n) {
+                    s += a[i * n + k] * b[k * n + j];
+                }
+            }
+            c[i * n + j] = s;
+        }
+    }
+}
+
+/// 32 x 32 blocks, the k-tile loop over tile numbers (`kk = t * 16`), the last tile's
+/// columns past `n` guarded in the body.
+#[acc::parallel]
+fn gemm_both32(a: &[f32], b: &[f32], c: &mut [f32], n: usize) {
+    #[acc::r#loop(tile(32, 32))]
+    for i in 0..n {
+        for j in 0..n {
+            let mut s = 0.0f32;
+            for t in 0..n.div_ceil(16) {
+                acc::cache!(a[i * n + (t * 16..t * 16 + 16)], b[(t * 16..t * 16 + 16) * n + j]);
+                for k in t * 16..t * 16 + 16 {
+                    if k < n {
+                        s += a[i * n + k] * b[k * n + j];
+                    }
+                }
+            }
+            c[i * n + j] = s;
+        }
+    }
+}
+
+/// Only `a`'s window, two gangs a dimension (many grid-stride tiles a block).
+#[acc::parallel(num_gangs(2))]
+fn gemm_a16(a: &[f32], b: &[f32], c: &mut [f32], n: usize) {
+    #[acc::r#loop(tile(16, 16))]
+    for i in 0..n {
+        for j in 0..n {
+            let mut s = 0.0f32;
+            for kk in (0..n).step_by(16) {
+                acc::cache!(a[i * n + (kk..kk + 16)]);
+                for k in kk..(kk + 16).min(n) {
+                    s += a[i * n + k] * b[k * n + j];
+                }
+            }
+            c[i * n + j] = s;
+        }
+    }
+}
+
+/// Only `b`'s window.
+#[acc::parallel]
+fn gemm_b32(a: &[f32], b: &[f32], c: &mut [f32], n: usize) {
+    #[acc::r#loop(tile(32, 32))]
+    for i in 0..n {
+        for j in 0..n {
+            let mut s = 0.0f32;
+            for kk in (0..n).step_by(16) {
+                acc::cache!(b[(kk..kk + 16) * n + j]);
+                for k in kk..(kk + 16).min(n) {
+                    s += a[i * n + k] * b[k * n + j];
+                }
+            }
+            c[i * n + j] = s;
+        }
+    }
+}
+
+/// The same GEMM without `cache!` (its kernel has no shared memory: PTX facts).
+#[acc::parallel]
+fn gemm_plain16(a: &[f32], b: &[f32], c: &mut [f32], n: usize) {
+    #[acc::r#loop(tile(16, 16))]
+    for i in 0..n {
+        for j in 0..n {
+            let mut s = 0.0f32;
+            for kk in (0..n).step_by(16) {
+                for k in kk..(kk + 16).min(n) {
+                    s += a[i * n + k] * b[k * n + j];
+                }
+            }
+            c[i * n + j] = s;
+        }
+    }
+}
+
+#[test]
+fn gemm_with_2d_windows() {
+    for n in [1, 16, 17, 100, 129] {
+        let a = vec_of(n * n, |i| (hash(i) % 7) as f32 - 3.0);
+        let b = vec_of(n * n, |i| (hash(i + 7919) % 5) as f32 - 2.0);
+        let want = gemm_want(&a, &b, n);
+        let run: [(&str, fn(&[f32], &[f32], &mut [f32], usize)); 5] =
+            [("both16", gemm_both16), ("both32", gemm_both32), ("a16", gemm_a16), ("b32", gemm_b32), ("plain16", gemm_plain16)];
+        for (name, f) in run {
+            let mut c = vec![-1.0f32; n * n];
+            f(&a, &b, &mut c, n);
+            assert_eq!(c, want, "gemm_{name}, n = {n}");
+        }
+    }
+}
+
+/// A window wider than the trip's reads and an offset reference `lo + c` (row `i` of `a`,
+/// 32 columns from `kk`; the body reads the first 16 through a loop and two by offsets), and
+/// a `kernels` region whose tile rows are not square (8 x 4 blocks).
+#[acc::kernels]
+fn gemm_offsets(a: &[f32], b: &[f32], c: &mut [f32], n: usize) {
+    #[acc::r#loop(tile(8, 4))]
+    for i in 0..n {
+        for j in 0..n {
+            let mut s = 0.0f32;
+            for kk in (0..n).step_by(32) {
+                acc::cache!(a[i * n + (kk..kk + 32)]);
+                for k in kk..(kk + 32).min(n) {
+                    s += a[i * n + k] * b[k * n + j];
+                }
+                if kk + 1 < n {
+                    s += a[i * n + (kk + 1)] - a[i * n + kk];
+                }
+            }
+            c[i * n + j] = s;
+        }
+    }
+}
+
+#[test]
+fn gemm_with_offset_references() {
+    for n in [1, 2, 31, 33, 70] {
+        let a = vec_of(n * n, |i| (hash(i) % 9) as f32 - 4.0);
+        let b = vec_of(n * n, |i| (hash(i + 31) % 3) as f32);
+        let mut want = gemm_want(&a, &b, n);
+        for i in 0..n {
+            for j in 0..n {
+                for kk in (0..n).step_by(32) {
+                    if kk + 1 < n {
+                        want[i * n + j] += a[i * n + kk + 1] - a[i * n + kk];
+                    }
+                }
+            }
+        }
+        let mut c = vec![-1.0f32; n * n];
+        gemm_offsets(&a, &b, &mut c, n);
+        assert_eq!(c, want, "n = {n}");
+    }
+}

@@ -7,6 +7,7 @@ pub mod device;
 pub mod grid;
 pub mod host;
 pub mod schedule;
+pub mod tiles;
 
 use proc_macro2::TokenStream;
 use quote::quote_spanned;

@@ -305,6 +305,38 @@ fn a_window_that_moves_with_the_vector_loop_is_staged() {
     has(&r, "src/stencil.rs:5:", &["cache!: a[i - 1..=i + 1]: staged in shared memory (see the loop)"]);
 }
 
+const GEMM: &str = "#[acc::parallel]
+fn gemm(a: &[f32], b: &[f32], c: &mut [f32], n: usize) {
+    #[acc::r#loop(tile(16, 16))]
+    for i in 0..n {
+        for j in 0..n {
+            let mut s = 0.0f32;
+            for kk in (0..n).step_by(16) {
+                acc::cache!(a[i * n + (kk..kk + 16)], b[(kk..kk + 16) * n + j]);
+                for k in kk..(kk + 16).min(n) {
+                    s += a[i * n + k] * b[k * n + j];
+                }
+            }
+            for kk in (0..i).step_by(16) {
+                acc::cache!(a[i * n + (kk..kk + 16)]);
+                s += a[i * n + kk];
+            }
+            c[i * n + j] = s;
+        }
+    }
+}";
+
+#[test]
+fn two_dimensional_windows_in_a_tile_nest_are_staged_where_the_block_agrees() {
+    let r = report(RegionKind::Parallel, "src/gemm.rs", 1, GEMM);
+    has(&r, "src/gemm.rs:7:", &["cache!: a[i * n + (kk .. kk + 16)], b[(kk .. kk + 16) * n + j] staged in shared memory as 2-D tiles", "barrier"]);
+    has(&r, "src/gemm.rs:8:", &["staged in shared memory (see the loop)"]);
+    // A k-tile loop whose trips depend on `i` differs between the block's threads.
+    has(&r, "src/gemm.rs:13:", &["cache!: not staged: the k-tile loop's bounds read `i`"]);
+    has(&r, "src/gemm.rs:14:", &["cache!: a[i * n + (kk .. kk + 16)]: not staged"]);
+    assert!(!r.contains("__acc_"), "{r}");
+}
+
 #[test]
 fn a_kernels_reduction_nest_on_the_grid_says_how_its_blocks_combine() {
     let text = "#[acc::kernels]

@@ -115,6 +115,20 @@ pub fn sync_threads_checked() {
     }
 }
 
+/// A barrier for all threads of the block that may be reached from different places of a
+/// branch (`barrier.sync 0`, the non-`.aligned` form): the 2-D `cache!` staging, whose threads
+/// past the loops' ends run the tile fetches and barriers alone while the others run the body
+/// around them. Every thread of the block must reach it the same number of times.
+#[inline(always)]
+pub fn sync_threads_divergent() {
+    #[cfg(target_arch = "nvptx64")]
+    // SAFETY: a barrier; touches no memory (ordering memory is what a barrier is for, so
+    // `nomem` is not claimed). Misuse deadlocks, it does not corrupt memory.
+    unsafe {
+        core::arch::asm!("barrier.sync 0;", options(nostack))
+    }
+}
+
 /// `__syncwarp()`: a barrier and memory fence for the threads of the warp (`bar.warp.sync`
 /// with all lanes). Every lane of a full warp must call it.
 #[inline(always)]

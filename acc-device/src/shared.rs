@@ -193,6 +193,40 @@ pub unsafe fn cache_store<T: Copy>(len: usize, place: *mut T, v: [core::mem::May
     }
 }
 
+/// Fetches a 2-D `cache!` tile in parallel (the paper's 2-D pass, Section IV-B): the block's
+/// threads copy element `(r, c)` of a `rows x cols` tile, for `r < rows` and `c < cols`, from
+/// `a[at(r, c)]` to `place[r * pitch + c]`, adjacent threads (along `x`) at adjacent columns,
+/// the rows spread over `y`. Elements where `at` gives `None` (a row of iterations past the
+/// loop's end) or an index outside `a` (the window clamped to the slice) are not fetched.
+/// The caller puts the barrier after the fetches.
+///
+/// # Safety
+/// `place` holds at least `rows * pitch` elements ([`cache_window`]), `cols <= pitch`; every
+/// thread of the block calls it with the same arguments, and no thread reads the tile until a
+/// barrier.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub unsafe fn cache_fetch_tile<T: Copy>(a: &[T], place: *mut T, rows: usize, cols: usize, pitch: usize, at: impl Fn(usize, usize) -> Option<usize>) {
+    use crate::{block_dim_x, block_dim_y, thread_idx_x, thread_idx_y};
+    let (bx, by) = (block_dim_x() as usize, block_dim_y() as usize);
+    let tx = thread_idx_x() as usize;
+    let mut r = thread_idx_y() as usize;
+    while r < rows {
+        let mut c = tx;
+        while c < cols {
+            if let Some(g) = at(r, c) {
+                if g < a.len() {
+                    // SAFETY: `r < rows`, `c < cols <= pitch`: inside the tile (the caller's
+                    // contract); each thread writes its own elements.
+                    unsafe { place.add(r * pitch + c).write(a[g]) };
+                }
+            }
+            c += bx;
+        }
+        r += by;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -40,6 +40,9 @@ pub struct Geometry {
     /// bytes: per thread along `x`, and fixed (a window holds `blockDim.x + span` elements,
     /// 16-byte aligned).
     pub cache: (usize, usize),
+    /// The shared memory of 2-D `cache!` tiles, in bytes per thread along `y` (those along
+    /// `x` and the fixed ones are in `cache`).
+    pub cache_y: usize,
 }
 
 /// What the loops of a nest on a multi-dimensional grid ask of each dimension (x, y, z):
@@ -152,7 +155,7 @@ impl Dims {
 impl Geometry {
     /// The shape asked for by the clauses (0 = not given).
     pub fn new(iterations: usize, num_gangs: usize, vector_length: usize, serial: bool) -> Self {
-        Geometry { iterations, num_gangs, vector_length, serial, num_workers: 0, uses_worker: false, per_trip: (false, false), group_locals: false, dims: None, cache: (0, 0) }
+        Geometry { iterations, num_gangs, vector_length, serial, num_workers: 0, uses_worker: false, per_trip: (false, false), group_locals: false, dims: None, cache: (0, 0), cache_y: 0 }
     }
 
     /// The same shape for a nest on a multi-dimensional grid.
@@ -181,6 +184,15 @@ impl Geometry {
     pub fn cache(mut self, elem_bytes: usize, span: usize) -> Self {
         self.cache.0 += elem_bytes;
         self.cache.1 += span * elem_bytes + 16;
+        self
+    }
+
+    /// The same shape with one more 2-D `cache!` tile in shared memory: `per_x * blockDim.x +
+    /// per_y * blockDim.y + fixed` elements of `elem_bytes` each.
+    pub fn cache_tile(mut self, elem_bytes: usize, per_x: usize, per_y: usize, fixed: usize) -> Self {
+        self.cache.0 += per_x * elem_bytes;
+        self.cache_y += per_y * elem_bytes;
+        self.cache.1 += fixed * elem_bytes + 16;
         self
     }
 
@@ -507,7 +519,11 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
             // A multi-dimensional grid: its blocks, then its blocks per dimension within a wave.
             let block = dims.block_shape(geom.vector_length, entry.kernel.max_threads());
             let threads = block.iter().product::<u32>();
-            let shared = 16 * threads.max(32);
+            let cache = geom.cache.0 * block[0] as usize + geom.cache_y * block[1] as usize + geom.cache.1;
+            if cache > CACHE_SHARED as usize {
+                fail(format!("acc: {region}: kernel `{name}`: its `cache!` windows take {cache} bytes of shared memory with blocks of {} x {} threads, more than the {CACHE_SHARED} acc gives them: narrow the windows or the tile", block[0], block[1]));
+            }
+            let shared = 16 * threads.max(32) + cache as u32;
             let wave = one_wave(cuda, &entry.kernel, name, &mut entry.waves, threads, shared).min(max_default_grid(cuda) as u32);
             let grid = dims.grid_shape(block, wave as usize);
             let mut cfg = LaunchConfig::linear(grid[0], block[0]).with_shared(shared);

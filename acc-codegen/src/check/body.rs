@@ -352,6 +352,7 @@ impl Walk<'_, '_> {
         // A `cache!` window that moves with the loop: its references checked (every build).
         let vars: Vec<Ident> = headers.iter().map(|h| h.var.clone()).collect();
         crate::front::cache::check_references(&body_loop.body, &vars, self.errors);
+        crate::front::cache::check_tiles(&body_loop.body, self.errors);
         self.visit_loop_body(&body_loop.body);
 
         self.scopes.pop();
@@ -428,7 +429,14 @@ impl Walk<'_, '_> {
             self.visit_expr(&f.expr);
             self.scopes.push(Vec::new());
             self.bind_pat(&f.pat);
-            self.visit_block(&f.body);
+            if self.loop_depth > 0 {
+                // A sequential loop inside an acc loop may start with `cache!` (the paper's
+                // GEMM stages its 2-D tiles in the k-tile loop): its references checked.
+                crate::front::cache::check_tiles(&f.body, self.errors);
+                self.visit_loop_body(&f.body);
+            } else {
+                self.visit_block(&f.body);
+            }
             self.scopes.pop();
         }
     }

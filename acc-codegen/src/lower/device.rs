@@ -955,13 +955,20 @@ fn nest_kernel(
         // A grid takes the reductions of locals declared before the nest (and the region's),
         // not a clause on a variable of the nest's own bodies.
         let whole = reds_all.iter().all(|(_, _, v)| reds.iter().any(|r| &r.1 == v));
-        grid::schedule(f, kind, loops, whole.then_some(&reds[..]), &mut body_of)
+        let stageable: Vec<Ident> = params.iter().filter(|p| p.kind == ParamKind::Slice && !mut_slices.contains(&p.ident)).map(|p| p.ident.clone()).collect();
+        grid::schedule(f, kind, loops, whole.then_some(&reds[..]), &stageable, &mut body_of)
     };
     // The `cache!` windows staged in shared memory: (array, span).
     let mut cached: Vec<(Ident, usize)> = Vec::new();
+    // The 2-D `cache!` tiles staged in shared memory: (array, elements per blockDim.x, per
+    // blockDim.y, fixed).
+    let mut tiles: Vec<(Ident, [usize; 3])> = Vec::new();
+    let mut tile_lines: Vec<usize> = Vec::new();
     let (nest_code, uses_worker, per_trip, group_locals) = if let Some(g) = grid {
         // info: the grid schedule's notes on the nest's loops.
         sched_notes = g.notes;
+        tiles = g.tiles;
+        tile_lines = g.tile_lines;
         dims = Some(g.dims);
         (g.code, false, (false, false), false)
     } else if serial {
@@ -1023,7 +1030,7 @@ fn nest_kernel(
     // info: the kernel's inputs besides the region's parameters, its block shape, its
     // reductions' partials and the `cache!` windows.
     kernel_notes(notes, &mut sched_notes, f, &KernelFacts {
-        dir, serial, grid: dims.is_some(), uses_worker, group_locals, staged: &cached.iter().map(|c| c.0.clone()).collect::<Vec<_>>(), reds: &reds, writebacks: &writebacks, cells: &cells,
+        dir, serial, grid: dims.is_some(), uses_worker, group_locals, staged: &cached.iter().map(|c| c.0.clone()).collect::<Vec<_>>(), staged_tiles: &tile_lines, reds: &reds, writebacks: &writebacks, cells: &cells,
         captured: &captured.iter().map(|l| l.name.clone()).filter(|n| !n.to_string().starts_with("__acc_") && !reds.iter().any(|r| &r.1 == n)).collect::<Vec<_>>(),
         privates: &privates.iter().map(|p| p.ident.clone()).collect::<Vec<_>>(),
         per_trip,
@@ -1066,7 +1073,11 @@ fn nest_kernel(
     let num_workers = dir.clauses.num_workers.as_ref().map_or_else(|| quote!(0usize), super::clause_usize);
     let (per_x, per_y) = per_trip;
     let with_dims = dims.map(|d| quote!(.dims(#d)));
-    let with_cache = cached.iter().map(|(a, span)| quote!(.cache(#rt::elem_bytes(&#a[..]), #span)));
+    let with_cache = cached
+        .iter()
+        .map(|(a, span)| quote!(.cache(#rt::elem_bytes(&#a[..]), #span)))
+        .chain(tiles.iter().map(|(a, [x, y, fixed])| quote!(.cache_tile(#rt::elem_bytes(&#a[..]), #x, #y, #fixed))))
+        .collect::<Vec<_>>();
     let num_gangs = dir.clauses.num_gangs.as_ref().map_or_else(|| quote!(0usize), super::clause_usize);
     let queue = quote!(__acc_queue);
     let nreds = reds.len() + writebacks.len();
@@ -1134,6 +1145,8 @@ struct KernelFacts<'a> {
     group_locals: bool,
     /// The arrays whose `cache!` windows are staged in shared memory.
     staged: &'a [Ident],
+    /// The lines of the `cache!`s whose 2-D windows are staged (`lower/tiles.rs`).
+    staged_tiles: &'a [usize],
     reds: &'a [(RedOp, Ident)],
     writebacks: &'a [Ident],
     cells: &'a [Ident],
@@ -1209,24 +1222,24 @@ fn kernel_notes(notes: &mut Notes, loop_notes: &mut Notes, f: &ExprForLoop, k: &
         notes.add(at, 0, format!("`{v}` (region-level private): each group of threads sharing a trip of the outermost loop gets its own device copy, filled from the original"));
     }
     // `cache!` windows (dropped by `DeviceBody::lower_macro`).
-    struct V<'n>(&'n mut Notes, &'n [Ident]);
+    struct V<'n>(&'n mut Notes, &'n [Ident], &'n [usize]);
     impl<'ast> syn::visit::Visit<'ast> for V<'_> {
         fn visit_macro(&mut self, m: &'ast syn::Macro) {
             if is_acc_path(&m.path, "cache") {
-                let ws = crate::front::cache::parse(m.tokens.clone()).unwrap_or_default();
-                let show = |w: &crate::front::cache::Window| {
-                    let (a, lo, hi) = (&w.array, &w.lo, &w.hi);
-                    let dots = if w.inclusive { "..=" } else { ".." };
-                    format!("{a}[{}{dots}{}]", quote!(#lo), quote!(#hi))
-                };
-                let (staged, not): (Vec<_>, Vec<_>) = ws.iter().partition(|w| self.1.contains(&w.array));
+                let ws = crate::front::cache::parse_all(m.tokens.clone()).unwrap_or_default();
+                let show = |w: &crate::front::cache::Item| w.show();
+                let tiles_staged = self.2.contains(&crate::info::line_of(m.path.span()));
+                let (staged, not): (Vec<_>, Vec<_>) = ws.iter().partition(|w| match w {
+                    crate::front::cache::Item::Range(w) => self.1.contains(&w.array),
+                    crate::front::cache::Item::Tiled(_) => tiles_staged,
+                });
                 let mut text = Vec::new();
                 if !staged.is_empty() {
                     text.push(format!("{}: staged in shared memory (see the loop)", staged.iter().map(|w| show(w)).collect::<Vec<_>>().join(", ")));
                 }
                 if !not.is_empty() {
                     text.push(format!(
-                        "{}: not staged (acc stages a read-only `&[T]` window `a[i - r..=i + r]` that moves with a step-1 loop spread over threadIdx.x alone whose body holds no parallel loop); the loads go to global memory, a `&[T]`'s through the read-only cache",
+                        "{}: not staged (acc stages a read-only `&[T]` window `a[i - r..=i + r]` that moves with a step-1 loop spread over threadIdx.x alone whose body holds no parallel loop, and a 2-D window `a[i * n + (k..k + 16)]` in a sequential loop at the top of a 2-D `tile(x, y)` nest's body: see the loop's note for why not here); the loads go to global memory, a `&[T]`'s through the read-only cache",
                         not.iter().map(|w| show(w)).collect::<Vec<_>>().join(", ")
                     ));
                 }
@@ -1236,7 +1249,7 @@ fn kernel_notes(notes: &mut Notes, loop_notes: &mut Notes, f: &ExprForLoop, k: &
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
     let mut caches = Notes::default();
-    syn::visit::Visit::visit_expr_for_loop(&mut V(&mut caches, k.staged), f);
+    syn::visit::Visit::visit_expr_for_loop(&mut V(&mut caches, k.staged, k.staged_tiles), f);
     for mut c in caches.0 {
         // Under the last loop note before it, one level deeper.
         let at = loop_notes.0.iter().rposition(|n| n.line <= c.line);

@@ -71,13 +71,19 @@ pub struct Grid {
     pub dims: TokenStream,
     /// info: what each loop became.
     pub notes: Notes,
+    /// The 2-D `cache!` tiles staged in shared memory (`tiles.rs`): the array, and the
+    /// tile's elements per `blockDim.x`, per `blockDim.y` and fixed.
+    pub tiles: Vec<(syn::Ident, [usize; 3])>,
+    /// The lines of the `cache!`s of those tiles.
+    pub tile_lines: Vec<usize>,
 }
 
 /// The grid schedule of the nest `f`, or `None` when the nest takes the one-dimensional
 /// schedule. `reds`: the nest's reductions, which the kernel reduces into block partials
 /// `0..reds.len()` (their private copies are set up by the caller); `None` when the nest has
 /// reductions a grid does not take (then it never does).
-pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, reds: Option<&[(RedOp, syn::Ident)]>, body_of: &mut dyn FnMut(&syn::Block) -> syn::Block) -> Option<Grid> {
+/// `stageable`: the read-only `&[T]` parameters whose 2-D `cache!` windows may be staged.
+pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, reds: Option<&[(RedOp, syn::Ident)]>, stageable: &[syn::Ident], body_of: &mut dyn FnMut(&syn::Block) -> syn::Block) -> Option<Grid> {
     let reds = reds?;
     let (chain, body) = plan(f, kind, directives)?;
     // A reduction variable the body reads for anything but its updates (its partial value)
@@ -104,6 +110,47 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
         };
         notes.at(g.line, lvl, format!("loop `{}`: {} (multi-dimensional schedule); trip = {start}, grid-stride by {stride}", g.header.var, parts.join(", ")));
     }
+    // 2-D `cache!` windows of a tile nest (`tiles.rs`): staged where every thread of a block
+    // takes the same trips, which the grid-stride loops below then keep (whole tiles).
+    let norms: Vec<loops::Normalised> = chain.iter().enumerate().map(|(lvl, g)| loops::normalise(&g.header, 900 + lvl, &quote!(#dev::idx))).collect();
+    let tile_nest = directives.get(f).is_some_and(|d| d.tile.is_some());
+    let uniform = chain.iter().enumerate().all(|(lvl, g)| g.gang == g.block && g.block.is_some() && !chain[..lvl].iter().any(|o| g.header.mentions(&o.header.var)));
+    let levels: Vec<super::tiles::Level> = chain
+        .iter()
+        .enumerate()
+        .map(|(lvl, g)| {
+            let norm = loops::normalise(&g.header, 900 + lvl, &quote!(#dev::idx));
+            let size = match &g.block_size {
+                Some(Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. })) => n.base10_parse::<usize>().ok().filter(|n| (1..=1024).contains(n)),
+                _ => None,
+            };
+            super::tiles::Level { var: g.header.var.clone(), dim: g.block.unwrap_or(0), index: norm.index, trip: norm.trip, size }
+        })
+        .collect();
+    let (staged, why_not) = if tile_nest && uniform { super::tiles::plan(&body, &levels, stageable) } else { (Vec::new(), Vec::new()) };
+    for (line, text) in why_not {
+        notes.at(line, chain.len(), text);
+    }
+    let tile_base = |lvl: usize| syn::Ident::new(&format!("__acc_tb{lvl}"), proc_macro2::Span::call_site());
+    let (places, tiles) = super::tiles::places(&staged, &levels, &dev);
+    let tile_lines: Vec<usize> = staged.iter().map(|l| l.cache_line).collect();
+    let body = if staged.is_empty() {
+        body
+    } else {
+        let ins: Vec<syn::Ident> = (0..chain.len()).map(|l| syn::Ident::new(&format!("__acc_in{l}"), proc_macro2::Span::call_site())).collect();
+        let active = quote!(#(#ins)&&*);
+        for l in &staged {
+            let Some(syn::Stmt::Expr(Expr::ForLoop(kf), _)) = body.stmts.get(l.stmt) else { continue };
+            let shown: Vec<String> = l.wins.iter().map(|w| {
+                let (a, ix) = (&w.tiled.array, &w.tiled.index);
+                format!("{a}[{}]", quote!(#ix))
+            }).collect();
+            notes.at(info::loop_line(kf), chain.len(), format!(
+                "cache!: {} staged in shared memory as 2-D tiles shared by the block (rows padded by one element): each trip of this loop the whole block fetches them in parallel (adjacent threads at adjacent columns, clamped to the arrays), a barrier, then the trip reads them there with no range check (references proved inside at compile time), a barrier ends the trip; threads past the nest's end fetch and meet at the barriers but skip the body",
+                shown.join(", ")));
+        }
+        super::tiles::lower(&body, &staged, &levels, &active, &tile_base, &dev)
+    };
     // The kernel: the loops' grid-stride loops around the body, run by one thread.
     let stmts = body_of(&body).stmts;
     let mut code = quote! {
@@ -115,11 +162,30 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
         quote!((#dev::#id() as usize))
     };
     for (lvl, g) in chain.iter().enumerate().rev() {
-        let norm = loops::normalise(&g.header, 900 + lvl, &quote!(#dev::idx));
+        let norm = &norms[lvl];
         let (setup, trip) = (&norm.setup, &norm.trip);
         let k = syn::Ident::new("__acc_k", proc_macro2::Span::call_site());
         let idx = (norm.index)(&k);
         let var = &g.header.var;
+        if !staged.is_empty() {
+            // Whole tiles of the block per trip (every thread the same trips), each thread
+            // marking whether its iteration is inside the loop.
+            let (d, b) = (g.gang.expect("uniform"), g.block.expect("uniform"));
+            let (bi, bd, ti, gd) = (reg("block_idx", d), reg("block_dim", b), reg("thread_idx", b), reg("grid_dim", d));
+            let (tb, inside) = (tile_base(lvl), syn::Ident::new(&format!("__acc_in{lvl}"), proc_macro2::Span::call_site()));
+            code = quote! {{
+                #setup
+                let mut #tb: usize = #bi * #bd;
+                while #tb < #trip {
+                    let #k: usize = #tb + #ti;
+                    let #inside: bool = #k < #trip;
+                    let #var = #idx;
+                    #code
+                    #tb += #gd * #bd;
+                }
+            }};
+            continue;
+        }
         let (start, stride) = match (g.gang, g.block) {
             (Some(d), Some(b)) => {
                 let (bi, bd, ti, gd) = (reg("block_idx", d), reg("block_dim", b), reg("thread_idx", b), reg("grid_dim", d));
@@ -194,7 +260,8 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
         }
     }
     let dims = quote!(#rt::Dims { grid: [#(#grid),*], block: [#(#block),*], trips: [#(#trips),*] });
-    Some(Grid { code, dims, notes })
+    let code = quote!(#places #code);
+    Some(Grid { code, dims, notes, tiles, tile_lines })
 }
 
 /// Whether the host can compute the loop's bounds as the device does: names, literals,
