@@ -288,11 +288,64 @@ fn gang_worker_vector_reduction_finishes_once_over_the_block() {
             s
         }
     });
-    assert_eq!(k.matches("block_reduce").count(), 1, "one combination:\n{k}");
+    // Two kernels (the nest's, and its warp kernel for launches with a trip for every warp),
+    // each combining once.
+    assert_eq!(k.matches("extern \"ptx-kernel\" fn").count(), 2, "two kernels:\n{k}");
+    assert_eq!(k.matches("block_reduce").count(), 2, "one combination a kernel:\n{k}");
     assert_eq!(k.matches("group_reduce").count(), 0, "no combination per trip:\n{k}");
     has(&k, "let __acc_mine = if (true || __acc_vtx == 0) && (true || __acc_vty == 0) { s }");
     has(&k, ":: acc_device :: block_reduce (__acc_mine , :: acc_device :: ops :: Add . identity (& s) , | a , b | :: acc_device :: ops :: Add . combine (a , b) ,");
     assert!(k.contains("(__acc_vty as usize)") && k.contains("(__acc_vtx as usize)"), "worker and vector levels on the thread indices of a gang:\n{k}");
+}
+
+#[test]
+fn a_gang_loop_that_may_run_a_gang_per_warp_gets_a_warp_kernel_without_chunks() {
+    // The papers' gang worker shape: each warp may take gang trips of its own. The nest's
+    // kernel chunks the copy (rows of many trips, a gang per block); its warp kernel, which
+    // the host launches where the gang loop has a trip for every warp, does not (registers).
+    let k = kernels(quote! {
+        fn gw(a: &[f64], b: &mut [f64], c: &[f64], nk: usize, nj: usize, ni: usize) -> f64 {
+            let mut s = 0.0;
+            #[acc::r#loop(gang, reduction(+: s))]
+            for k in 0..nk {
+                #[acc::r#loop(worker, reduction(+: s))]
+                for j in 0..nj {
+                    s += c[k * nj + j];
+                    #[acc::r#loop(vector)]
+                    for i in 0..ni {
+                        b[(k * nj + j) * ni + i] = a[(k * nj + j) * ni + i] * 2.0;
+                    }
+                }
+            }
+            s
+        }
+    });
+    let at = k.rfind("# [no_mangle]").expect("a kernel");
+    let (nest, warp) = k.split_at(at);
+    assert!(nest.contains("# [no_mangle]"), "two kernels:\n{k}");
+    assert!(nest.contains("chunk_load") && nest.contains("__acc_warps = true"), "the nest's kernel: chunks, a gang per warp where it can:\n{nest}");
+    assert!(warp.contains("_0_w ("), "the warp kernel's name:\n{warp}");
+    assert!(!warp.contains("chunk_load") && warp.contains("__acc_warps = true"), "the warp kernel: no chunks:\n{warp}");
+    // A gang loop whose trips meet a barrier (a worker reduction read in the gang's body)
+    // never runs a gang per warp: one kernel.
+    let one = kernels(quote! {
+        fn worker(a: &[f64], b: &mut [f64], c: &[f64], out: &mut [f64], nk: usize, nj: usize, ni: usize) {
+            #[acc::r#loop(gang)]
+            for k in 0..nk {
+                let mut t = 0.0;
+                #[acc::r#loop(worker, reduction(+: t))]
+                for j in 0..nj {
+                    t += c[k * nj + j];
+                    #[acc::r#loop(vector)]
+                    for i in 0..ni {
+                        b[(k * nj + j) * ni + i] = a[(k * nj + j) * ni + i] * 2.0;
+                    }
+                }
+                out[k] = t;
+            }
+        }
+    });
+    assert_eq!(one.matches("extern \"ptx-kernel\" fn").count(), 1, "one kernel:\n{one}");
 }
 
 #[test]

@@ -964,6 +964,9 @@ fn nest_kernel(
     // blockDim.y, fixed).
     let mut tiles: Vec<(Ident, [usize; 3])> = Vec::new();
     let mut tile_lines: Vec<usize> = Vec::new();
+    // The nest's warp kernel, where its top gang loop may give each warp trips of its own
+    // (`Scheduler::warp_form`): the same nest, its inner loops without chunks.
+    let mut warp_code: Option<TokenStream> = None;
     let (nest_code, uses_worker, per_trip, group_locals) = if let Some(g) = grid {
         // info: the grid schedule's notes on the nest's loops.
         sched_notes = g.notes;
@@ -1004,6 +1007,11 @@ fn nest_kernel(
         // from their element type).
         let stageable: Vec<Ident> = params.iter().filter(|p| p.kind == ParamKind::Slice).map(|p| p.ident.clone()).collect();
         let s = schedule::Scheduler::new(kind, loops, &mut_slices, &mut body_of, errors).stage(&stageable).nest(f, &reds)?;
+        if s.per_warp {
+            // (Its errors and notes are the first lowering's, already taken.)
+            let mut again = Errors::default();
+            warp_code = schedule::Scheduler::new(kind, loops, &mut_slices, &mut body_of, &mut again).stage(&stageable).warp_form().nest(f, &reds).map(|w| w.code);
+        }
         // info: the schedule's notes on the nest's loops and statements.
         sched_notes = s.notes;
         cached = s.cached;
@@ -1036,11 +1044,11 @@ fn nest_kernel(
         per_trip,
     });
     let kname = Ident::new(name, Span::call_site());
-    let priv_elems = privates.iter().map(|p| &p.elem);
+    let priv_elems: Vec<&syn::Type> = privates.iter().map(|p| &p.elem).collect();
     let mut uses: Vec<&Expr> = vec![&nest_expr];
     uses.extend(captured.iter().filter_map(|l| l.init.as_ref()));
     let items = used_items(items, &uses);
-    let device_fn = quote! {
+    let kernel_fn = |kname: &Ident, nest_code: &TokenStream| quote! {
         #[no_mangle]
         #[allow(unused_mut, unused_variables, unused_assignments, non_snake_case, clippy::all)]
         pub unsafe extern "ptx-kernel" fn #kname(#(#sig,)* __acc_caps: #dev::Captures, __acc_partials: *mut u8, __acc_cells: *mut u8 #(, #priv_ptrs: *mut #priv_elems)*) {
@@ -1055,6 +1063,12 @@ fn nest_kernel(
             )*
         }
     };
+    let mut device_fn = kernel_fn(&kname, &nest_code);
+    let warp_name = warp_code.as_ref().map(|w| {
+        let wname = format_ident!("{}_w", kname);
+        device_fn.extend(kernel_fn(&wname, w));
+        wname.to_string()
+    });
 
     // ---- the host launch ----
     let rt = quote!(::acc::__private);
@@ -1073,6 +1087,7 @@ fn nest_kernel(
     let num_workers = dir.clauses.num_workers.as_ref().map_or_else(|| quote!(0usize), super::clause_usize);
     let (per_x, per_y) = per_trip;
     let with_dims = dims.map(|d| quote!(.dims(#d)));
+    let with_warp = warp_name.map(|w| quote!(.warp_kernel(#w)));
     let with_cache = cached
         .iter()
         .map(|(a, span)| quote!(.cache(#rt::elem_bytes(&#a[..]), #span)))
@@ -1107,7 +1122,7 @@ fn nest_kernel(
         #args
         __acc_args.push(__acc_caps);
         #[allow(unused_mut)]
-        let mut __acc_geom = #rt::Geometry::new(__acc_total, #num_gangs, #vector_length, #serial).workers(#num_workers, #uses_worker).per_trip(#per_x, #per_y).group_locals(#group_locals)#with_dims #(#with_cache)*;
+        let mut __acc_geom = #rt::Geometry::new(__acc_total, #num_gangs, #vector_length, #serial).workers(#num_workers, #uses_worker).per_trip(#per_x, #per_y).group_locals(#group_locals)#with_dims #with_warp #(#with_cache)*;
         #(let #priv_ptrs = #rt::PrivateCopies::new(&__ACC_REGION, ::core::mem::size_of_val::<[#priv_elems2]>(&*#priv_ids), (#per_x, #per_y), &mut __acc_geom);)*
         let __acc_partials = #rt::Partials::new(&__ACC_REGION, #nreds #(+ #rt::value_slots(&#out_witness))*, &__acc_geom);
         __acc_args.ptr(__acc_partials.device_ptr());

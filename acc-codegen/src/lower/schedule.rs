@@ -118,6 +118,8 @@ pub struct Scheduled {
     pub cached: Vec<(Ident, usize)>,
     /// info: what each loop and statement of the nest became (schedule report).
     pub notes: Notes,
+    /// The top gang loop may give each warp trips of its own (see [`Scheduler::warp_form`]).
+    pub per_warp: bool,
 }
 
 /// Lowers the nest `f` (a region's top-level loop, not serial) with the reductions `reds`
@@ -150,6 +152,9 @@ pub struct Scheduler<'a> {
     /// warp (`Some(true)`), or its inner loops name the virtual thread indices but keep the
     /// block's (`Some(false)`).
     per_warp: Option<bool>,
+    /// The nest's second kernel, for launches whose gang loop has a trip for every warp the
+    /// GPU holds: the loops inside the gang-per-warp loop take no chunks (see `lower_loop`).
+    warp_form: bool,
 }
 
 /// Bodies of at most this many tokens (a few statements) are unrolled.
@@ -164,13 +169,24 @@ const DEV: fn() -> TokenStream = || quote!(::acc_device);
 
 impl<'a> Scheduler<'a> {
     pub fn new(kind: RegionKind, loops: &'a LoopDirectives, mut_slices: &'a [Ident], body_of: &'a mut dyn FnMut(&syn::Block) -> syn::Block, errors: &'a mut Errors) -> Self {
-        Scheduler { kind, loops, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), stageable: &[], cached: Vec::new(), notes: Notes::default(), depth: 0, line_override: None, per_warp: None }
+        Scheduler { kind, loops, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), stageable: &[], cached: Vec::new(), notes: Notes::default(), depth: 0, line_override: None, per_warp: None, warp_form: false }
     }
 
     /// The same scheduler staging `cache!` windows of the read-only `&[T]` parameters
     /// `arrays` in shared memory.
     pub fn stage(mut self, arrays: &'a [Ident]) -> Self {
         self.stageable = arrays;
+        self
+    }
+
+    /// The same scheduler lowering the nest for its warp kernel: a top gang loop that may give
+    /// each warp trips of its own is lowered as before, but the loops inside take no chunks of
+    /// 16 bytes (their code cost registers in every mode: the papers' gang worker kernel took
+    /// 50 registers for chunks its 32-trip rows never take, and a block of 1024 threads fitted
+    /// once per multiprocessor instead of twice). The host launches this kernel where the gang
+    /// loop has a trip for every warp the GPU holds (`acc_runtime::gpu::launch`).
+    pub fn warp_form(mut self) -> Self {
+        self.warp_form = true;
         self
     }
 
@@ -219,7 +235,8 @@ impl<'a> Scheduler<'a> {
             });
         }
         let per_trip = if inner_par { (!levels.vector, self.uses_worker && !levels.worker) } else { (false, false) };
-        Some(Scheduled { code: quote!(#virt #code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty(), cached: self.cached, notes: self.notes })
+        let per_warp = self.per_warp == Some(true);
+        Some(Scheduled { code: quote!(#virt #code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty(), cached: self.cached, notes: self.notes, per_warp })
     }
 
     /// `v`'s thread values combined with `op` over the block levels of `over`; every thread
@@ -460,7 +477,7 @@ impl<'a> Scheduler<'a> {
         // body reaches arrays only as `a[e + i]`: chunks of 4 trips a thread (`chunk.rs`).
         let chunk_arrays: Vec<Ident> = self.stageable.iter().chain(self.mut_slices).cloned().collect();
         let chunked = match &lowered_body {
-            Some(b) if lv.vector && headers.len() == 1 && headers[0].step.is_none() && end_trip.is_empty() && staged.is_empty() && !uniform => {
+            Some(b) if lv.vector && headers.len() == 1 && headers[0].step.is_none() && end_trip.is_empty() && staged.is_empty() && !uniform && !(ctx.virt && self.warp_form) => {
                 chunk::arrays(b, &headers[0].var, &chunk_arrays, self.mut_slices)
             }
             _ => None,
@@ -637,7 +654,7 @@ impl<'a> Scheduler<'a> {
             // gang position ran 2 x 32 of 1024 threads a trip). Else the block runs each trip.
             self.per_warp = Some(true);
             // info: gang per warp.
-            self.notes.0[note_at].text.push_str("; a gang per warp where the loop has at least as many trips as the grid has warps (each warp runs trips of its own, the loops inside on its 32 lanes: its trips meet no barrier), else a gang per block");
+            self.notes.0[note_at].text.push_str("; a gang per warp where the loop has at least as many trips as the grid has warps (each warp runs trips of its own, the loops inside on its 32 lanes: its trips meet no barrier), else a gang per block; where the loop has a trip for every warp the GPU holds, the host launches a kernel of its own for it, whose inner loops take no chunks of 16 bytes (fewer registers: more blocks a multiprocessor)");
             quote! {
                 let __acc_threads: usize = #dev::block_dim_x() as usize * #dev::block_dim_y() as usize;
                 let __acc_nw: usize = __acc_threads / 32;
