@@ -288,10 +288,7 @@ fn gang_worker_vector_reduction_finishes_once_over_the_block() {
             s
         }
     });
-    // Two kernels (the nest's, and its warp kernel for launches with a trip for every warp),
-    // each combining once.
-    assert_eq!(k.matches("extern \"ptx-kernel\" fn").count(), 2, "two kernels:\n{k}");
-    assert_eq!(k.matches("block_reduce").count(), 2, "one combination a kernel:\n{k}");
+    assert_eq!(k.matches("block_reduce").count(), 1, "one combination:\n{k}");
     assert_eq!(k.matches("group_reduce").count(), 0, "no combination per trip:\n{k}");
     has(&k, "let __acc_mine = if (true || __acc_vtx == 0) && (true || __acc_vty == 0) { s }");
     has(&k, ":: acc_device :: block_reduce (__acc_mine , :: acc_device :: ops :: Add . identity (& s) , | a , b | :: acc_device :: ops :: Add . combine (a , b) ,");
@@ -299,10 +296,10 @@ fn gang_worker_vector_reduction_finishes_once_over_the_block() {
 }
 
 #[test]
-fn a_gang_loop_that_may_run_a_gang_per_warp_gets_a_warp_kernel_without_chunks() {
-    // The papers' gang worker shape: each warp may take gang trips of its own. The nest's
-    // kernel chunks the copy (rows of many trips, a gang per block); its warp kernel, which
-    // the host launches where the gang loop has a trip for every warp, does not (registers).
+fn a_nest_whose_inner_loops_take_chunks_gets_a_lean_kernel_without_them() {
+    // The papers' gang worker shape: the vector loop's copy takes chunks in the nest's kernel;
+    // its lean kernel (which the host launches where it fits more blocks, or where each warp
+    // takes gang trips of its own) has none, and keeps the gang per warp.
     let k = kernels(quote! {
         fn gw(a: &[f64], b: &mut [f64], c: &[f64], nk: usize, nj: usize, ni: usize) -> f64 {
             let mut s = 0.0;
@@ -321,31 +318,24 @@ fn a_gang_loop_that_may_run_a_gang_per_warp_gets_a_warp_kernel_without_chunks() 
         }
     });
     let at = k.rfind("# [no_mangle]").expect("a kernel");
-    let (nest, warp) = k.split_at(at);
+    let (nest, lean) = k.split_at(at);
     assert!(nest.contains("# [no_mangle]"), "two kernels:\n{k}");
     assert!(nest.contains("chunk_load") && nest.contains("__acc_warps = true"), "the nest's kernel: chunks, a gang per warp where it can:\n{nest}");
-    assert!(warp.contains("_0_w ("), "the warp kernel's name:\n{warp}");
-    assert!(!warp.contains("chunk_load") && warp.contains("__acc_warps = true"), "the warp kernel: no chunks:\n{warp}");
-    // A gang loop whose trips meet a barrier (a worker reduction read in the gang's body)
-    // never runs a gang per warp: one kernel.
+    assert!(lean.contains("_0_lean ("), "the lean kernel's name:\n{lean}");
+    assert!(!lean.contains("chunk_load") && lean.contains("__acc_warps = true"), "the lean kernel: no chunks, a gang per warp where it can:\n{lean}");
+    assert_eq!(nest.matches("block_reduce").count(), 1, "one combination:\n{nest}");
+    assert_eq!(lean.matches("block_reduce").count(), 1, "one combination:\n{lean}");
+    // A streaming loop at the top takes chunks in its one kernel.
     let one = kernels(quote! {
-        fn worker(a: &[f64], b: &mut [f64], c: &[f64], out: &mut [f64], nk: usize, nj: usize, ni: usize) {
-            #[acc::r#loop(gang)]
-            for k in 0..nk {
-                let mut t = 0.0;
-                #[acc::r#loop(worker, reduction(+: t))]
-                for j in 0..nj {
-                    t += c[k * nj + j];
-                    #[acc::r#loop(vector)]
-                    for i in 0..ni {
-                        b[(k * nj + j) * ni + i] = a[(k * nj + j) * ni + i] * 2.0;
-                    }
-                }
-                out[k] = t;
+        fn copy(a: &[f32], c: &mut [f32]) {
+            #[acc::r#loop(gang, vector)]
+            for i in 0..c.len() {
+                c[i] = a[i];
             }
         }
     });
     assert_eq!(one.matches("extern \"ptx-kernel\" fn").count(), 1, "one kernel:\n{one}");
+    assert!(one.contains("chunk_load"), "chunks:\n{one}");
 }
 
 #[test]
@@ -502,10 +492,14 @@ fn an_if_around_vector_loops_in_a_gang_loop_is_a_branch_of_the_gang() {
             }
         }
     });
-    has(&k, "if a [r * m] > 1.0 {");
-    has(&k, "} else { let mut __acc_shared_end5 : usize = __acc_shared_end2 ; if r % 2 == 0 {");
+    // (The zeroing loop takes chunks: the nest also has a lean kernel, compared here.)
+    let at = k.rfind("# [no_mangle]").expect("a kernel");
+    let (k, lean) = k.split_at(at);
+    assert!(lean.contains("_lean (") && !lean.contains("chunk_store") && k.contains("chunk_store"), "a lean kernel:\n{lean}");
+    has(k, "if a [r * m] > 1.0 {");
+    has(k, "} else { let mut __acc_shared_end5 : usize = __acc_shared_end2 ; if r % 2 == 0 {");
     assert_eq!(k.matches("group_reduce").count(), 1, "the branch's reduction finishes in it:\n{k}");
-    has(&k, "if :: acc_device :: thread_idx_x () == 0 { out [r] = t ; }");
+    has(k, "if :: acc_device :: thread_idx_x () == 0 { out [r] = t ; }");
 }
 
 #[test]

@@ -43,10 +43,10 @@ pub struct Geometry {
     /// The shared memory of 2-D `cache!` tiles, in bytes per thread along `y` (those along
     /// `x` and the fixed ones are in `cache`).
     pub cache_y: usize,
-    /// The nest's warp kernel: the same nest, its top gang loop able to give each warp trips
-    /// of its own, compiled with fewer registers (acc-codegen's `Scheduler::warp_form`).
-    /// Launched instead where that loop has a trip for every warp the GPU holds.
-    pub warp_kernel: Option<&'static str>,
+    /// The nest's lean kernel (acc-codegen's `Scheduler::lean`: the loops inside its top loop
+    /// without chunks, fewer registers) and whether its gang loop may give each warp trips of
+    /// its own. See [`Geometry::lean_kernel`].
+    pub lean_kernel: Option<(&'static str, bool)>,
 }
 
 /// What the loops of a nest on a multi-dimensional grid ask of each dimension (x, y, z):
@@ -159,7 +159,7 @@ impl Dims {
 impl Geometry {
     /// The shape asked for by the clauses (0 = not given).
     pub fn new(iterations: usize, num_gangs: usize, vector_length: usize, serial: bool) -> Self {
-        Geometry { iterations, num_gangs, vector_length, serial, num_workers: 0, uses_worker: false, per_trip: (false, false), group_locals: false, dims: None, cache: (0, 0), cache_y: 0, warp_kernel: None }
+        Geometry { iterations, num_gangs, vector_length, serial, num_workers: 0, uses_worker: false, per_trip: (false, false), group_locals: false, dims: None, cache: (0, 0), cache_y: 0, lean_kernel: None }
     }
 
     /// The same shape for a nest on a multi-dimensional grid.
@@ -200,20 +200,34 @@ impl Geometry {
         self
     }
 
-    /// The same shape for a nest that has a warp kernel, `name`.
-    pub fn warp_kernel(mut self, name: &'static str) -> Self {
-        self.warp_kernel = Some(name);
+    /// The same shape for a nest that has a lean kernel, `name`; `per_warp`: its gang loop may
+    /// give each warp trips of its own. Both kernels run any launch right; `launch` runs the
+    /// lean one where it is expected to be faster: where the gang loop gives every warp trips
+    /// of its own ([`Geometry::every_warp_has_trips`]: the rows of the loops inside are a
+    /// warp's, too short for chunks to pay), or where it fits more blocks a multiprocessor and
+    /// the launch has the blocks for them ([`lean_fills_more`]).
+    pub fn lean_kernel(mut self, name: &'static str, per_warp: bool) -> Self {
+        self.lean_kernel = Some((name, per_warp));
         self
     }
 
-    /// Whether the warp kernel is launched: the nest's gang loop has a trip for every warp
-    /// of the grid, which is at most `warps_per_sm` warps on each of `sms` multiprocessors
-    /// (or `num_gangs` blocks), so every warp runs trips of its own in it (both kernels run
-    /// any trip count right: the choice is only the faster one).
-    fn takes_warp_kernel(&self, sms: usize, warps_per_sm: usize) -> bool {
+    /// Whether a gang loop that may give each warp trips of its own has a trip for every warp
+    /// of the grid, which is at most `warps_per_sm` warps on each of `sms` multiprocessors (or
+    /// `num_gangs` blocks).
+    fn every_warp_has_trips(&self, sms: usize, warps_per_sm: usize) -> bool {
         let block = self.block() as usize;
         let warps = if self.num_gangs > 0 { self.num_gangs.saturating_mul(block / 32) } else { sms * warps_per_sm };
-        self.warp_kernel.is_some() && !self.serial && self.dims.is_none() && block % 32 == 0 && self.iterations >= warps
+        matches!(self.lean_kernel, Some((_, true))) && !self.serial && self.dims.is_none() && block % 32 == 0 && self.iterations >= warps
+    }
+
+    /// The blocks a launch of this shape runs at most: `num_gangs`, else one per block's
+    /// worth of threads the nest can use.
+    fn blocks_wanted(&self) -> usize {
+        if self.num_gangs > 0 {
+            self.num_gangs
+        } else {
+            self.threads_wanted().div_ceil(self.block().max(1) as usize).max(1)
+        }
     }
 
     /// The same shape for a kernel that keeps group locals in shared memory.
@@ -512,32 +526,21 @@ fn module(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str) ->
 pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: &mut KernelArgs, geom: &Geometry, queue: Option<i64>) -> u32 {
     let cuda = cuda_of(region);
     let cuda = &*cuda;
-    // A nest whose gang loop gives each warp trips of its own runs as its warp kernel
-    // (registers for 2 blocks of 1024 threads a multiprocessor where the other kernel held
-    // one: the papers' gang worker position 0.775 -> 0.467 ms on an H100).
-    if let Some(warp) = geom.warp_kernel.filter(|_| geom.takes_warp_kernel(cuda.sm_count() as usize, WARPS_PER_SM)) {
-        return launch(region, ptx, warp, args, &Geometry { warp_kernel: None, ..*geom }, queue);
+    // A nest with a lean kernel runs it where it is expected to be faster (see
+    // `Geometry::lean_kernel`).
+    if let Some((lean, _)) = geom.lean_kernel {
+        if geom.every_warp_has_trips(cuda.sm_count() as usize, WARPS_PER_SM) || lean_fills_more(cuda, region, ptx, name, lean, geom) {
+            return launch(region, ptx, lean, args, &Geometry { lean_kernel: None, ..*geom }, queue);
+        }
     }
     // The kernel is opened up to the shared memory of the largest block (16 KiB, under the
     // 48 KiB every kernel gets): 16 bytes per thread for the collective reductions and
     // broadcasts (acc_device::reduce). Each launch asks for its own block's share.
     // A kernel with `cache!` windows is opened up to 64 KiB more for them.
-    let most_shared = if geom.group_locals { GROUP_LOCALS_SHARED } else { 16 * 1024 } + if geom.cache != (0, 0) { CACHE_SHARED } else { 0 };
-    let key = KernelKey { backend: cuda.id(), ptx: ptx.as_ptr() as usize, name: (name.as_ptr() as usize, name.len()), shared: most_shared };
+    let most_shared = most_shared(geom);
     KERNELS.with(|kernels| {
         let mut kernels = kernels.borrow_mut();
-        let entry = match kernels.get(&key) {
-            Some(l) if *l.name == *name => kernels.get_mut(&key).expect("just found"),
-            _ => {
-                // The module of the package's PTX that defines the kernel (acc-build may
-                // write several, see `ptx_modules`).
-                let ptx = crate::ptx_modules::module_of(ptx, name);
-                let module = module(cuda, region, ptx);
-                let kernel = cuda.kernel(&module, name, most_shared).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}`: {e}")).with_params_from(ptx);
-                kernels.insert(key, Launchable { kernel, name: name.into(), for_block: Vec::new(), waves: Vec::new() });
-                kernels.get_mut(&key).expect("just inserted")
-            }
-        };
+        let entry = launchable(&mut kernels, cuda, region, ptx, name, most_shared);
         // A kernel that needs many registers holds fewer threads per block than the clauses
         // ask for: fewer workers first, then a shorter vector (OpenACC lets the
         // implementation use less than asked for the target's limits).
@@ -619,6 +622,55 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
         cfg.queue = queue;
         launch_with(cuda, region, name, kernel, cfg, args, grid)
     })
+}
+
+/// The shared memory a kernel of `geom`'s nest is opened up to: that of the largest block (16
+/// KiB, under the 48 KiB every kernel gets): 16 bytes per thread for the collective reductions
+/// and broadcasts (acc_device::reduce); each launch asks for its own block's share. A kernel
+/// with `cache!` windows is opened up to 64 KiB more for them.
+fn most_shared(geom: &Geometry) -> u32 {
+    (if geom.group_locals { GROUP_LOCALS_SHARED } else { 16 * 1024 }) + if geom.cache != (0, 0) { CACHE_SHARED } else { 0 }
+}
+
+/// This thread's entry for kernel `name` of the PTX text `ptx` on `cuda`, made (the kernel
+/// loaded) at its first launch.
+fn launchable<'k>(kernels: &'k mut AddrMap<KernelKey, Launchable>, cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str, name: &str, most_shared: u32) -> &'k mut Launchable {
+    let key = KernelKey { backend: cuda.id(), ptx: ptx.as_ptr() as usize, name: (name.as_ptr() as usize, name.len()), shared: most_shared };
+    if kernels.get(&key).is_none_or(|l| *l.name != *name) {
+        // The module of the package's PTX that defines the kernel (acc-build may write
+        // several, see `ptx_modules`).
+        let ptx = crate::ptx_modules::module_of(ptx, name);
+        let module = module(cuda, region, ptx);
+        let kernel = cuda.kernel(&module, name, most_shared).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}`: {e}")).with_params_from(ptx);
+        kernels.insert(key, Launchable { kernel, name: name.into(), for_block: Vec::new(), waves: Vec::new() });
+    }
+    kernels.get_mut(&key).expect("made above")
+}
+
+/// Whether the lean kernel `lean` of the nest whose kernel is `name` fits more of `geom`'s
+/// blocks a multiprocessor than that kernel, and the launch has more blocks than that
+/// kernel's one wave (so the lean kernel runs more of them at once). A kernel whose registers
+/// do not let a block of `geom`'s hold all its threads counts one block a multiprocessor (it
+/// is compiled for the block at launch, see `launch`).
+fn lean_fills_more(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str, name: &str, lean: &str, geom: &Geometry) -> bool {
+    if geom.serial || geom.dims.is_some() {
+        return false;
+    }
+    let block = geom.block();
+    let shared = if geom.group_locals { GROUP_LOCALS_SHARED } else { 16 * block.max(32) } + (geom.cache.0 * geom.block_xy().0 as usize + geom.cache.1) as u32;
+    let wave = |n: &str| {
+        KERNELS.with(|kernels| {
+            let mut kernels = kernels.borrow_mut();
+            let e = launchable(&mut kernels, cuda, region, ptx, n, most_shared(geom));
+            if e.kernel.max_threads() < block {
+                cuda.sm_count()
+            } else {
+                one_wave(cuda, &e.kernel, n, &mut e.waves, block, shared)
+            }
+        })
+    };
+    let full = wave(name);
+    geom.blocks_wanted() > full as usize && wave(lean) > full
 }
 
 /// The most warps a multiprocessor holds (2048 threads: sm_70 to sm_90; fewer on some, where
@@ -760,18 +812,24 @@ mod tests {
     }
 
     #[test]
-    fn the_warp_kernel_runs_gang_loops_with_a_trip_for_every_warp() {
+    fn the_lean_kernel_runs_gang_loops_with_a_trip_for_every_warp() {
         // 132 multiprocessors of 64 warps: 8448 warps at most, whatever the block.
-        let g = |trips: usize| Geometry::new(trips, 0, 128, false).workers(8, true).per_trip(true, true).warp_kernel("k_w");
-        assert!(g(8448).takes_warp_kernel(132, 64) && g(1 << 20).takes_warp_kernel(132, 64));
-        assert!(!g(8447).takes_warp_kernel(132, 64) && !g(2).takes_warp_kernel(132, 64));
+        let g = |trips: usize| Geometry::new(trips, 0, 128, false).workers(8, true).per_trip(true, true).lean_kernel("k_lean", true);
+        assert!(g(8448).every_warp_has_trips(132, 64) && g(1 << 20).every_warp_has_trips(132, 64));
+        assert!(!g(8447).every_warp_has_trips(132, 64) && !g(2).every_warp_has_trips(132, 64));
         // `num_gangs(n)`: its blocks' warps.
-        let gangs = |trips: usize| Geometry::new(trips, 10, 128, false).workers(8, true).warp_kernel("k_w");
-        assert!(gangs(320).takes_warp_kernel(132, 64) && !gangs(319).takes_warp_kernel(132, 64));
-        // Blocks not of whole warps, a serial nest, a nest with no warp kernel: never.
-        assert!(!Geometry::new(1 << 20, 0, 100, false).warp_kernel("k_w").takes_warp_kernel(132, 64));
-        assert!(!Geometry::new(1 << 20, 0, 128, true).warp_kernel("k_w").takes_warp_kernel(132, 64));
-        assert!(!Geometry::new(1 << 20, 0, 128, false).takes_warp_kernel(132, 64));
+        let gangs = |trips: usize| Geometry::new(trips, 10, 128, false).workers(8, true).lean_kernel("k_lean", true);
+        assert!(gangs(320).every_warp_has_trips(132, 64) && !gangs(319).every_warp_has_trips(132, 64));
+        // A gang loop that never runs a gang per warp, blocks not of whole warps, a serial
+        // nest, a nest with no lean kernel: never.
+        assert!(!Geometry::new(1 << 20, 0, 128, false).lean_kernel("k_lean", false).every_warp_has_trips(132, 64));
+        assert!(!Geometry::new(1 << 20, 0, 100, false).lean_kernel("k_lean", true).every_warp_has_trips(132, 64));
+        assert!(!Geometry::new(1 << 20, 0, 128, true).lean_kernel("k_lean", true).every_warp_has_trips(132, 64));
+        assert!(!Geometry::new(1 << 20, 0, 128, false).every_warp_has_trips(132, 64));
+        // The blocks a launch can use: a block per trip where the block shares each trip.
+        assert_eq!(g(1024).blocks_wanted(), 1024);
+        assert_eq!(Geometry::new(1000, 0, 256, false).blocks_wanted(), 4);
+        assert_eq!(gangs(5).blocks_wanted(), 10);
     }
 
     #[test]

@@ -964,9 +964,11 @@ fn nest_kernel(
     // blockDim.y, fixed).
     let mut tiles: Vec<(Ident, [usize; 3])> = Vec::new();
     let mut tile_lines: Vec<usize> = Vec::new();
-    // The nest's warp kernel, where its top gang loop may give each warp trips of its own
-    // (`Scheduler::warp_form`): the same nest, its inner loops without chunks.
-    let mut warp_code: Option<TokenStream> = None;
+    // The nest's lean kernel, where loops inside its top loop take chunks (`Scheduler::lean`):
+    // the same nest, those loops without chunks. And whether its gang loop may give each warp
+    // trips of its own.
+    let mut lean_code: Option<TokenStream> = None;
+    let mut per_warp = false;
     let (nest_code, uses_worker, per_trip, group_locals) = if let Some(g) = grid {
         // info: the grid schedule's notes on the nest's loops.
         sched_notes = g.notes;
@@ -1007,10 +1009,11 @@ fn nest_kernel(
         // from their element type).
         let stageable: Vec<Ident> = params.iter().filter(|p| p.kind == ParamKind::Slice).map(|p| p.ident.clone()).collect();
         let s = schedule::Scheduler::new(kind, loops, &mut_slices, &mut body_of, errors).stage(&stageable).nest(f, &reds)?;
-        if s.per_warp {
+        if s.inner_chunks {
             // (Its errors and notes are the first lowering's, already taken.)
             let mut again = Errors::default();
-            warp_code = schedule::Scheduler::new(kind, loops, &mut_slices, &mut body_of, &mut again).stage(&stageable).warp_form().nest(f, &reds).map(|w| w.code);
+            lean_code = schedule::Scheduler::new(kind, loops, &mut_slices, &mut body_of, &mut again).stage(&stageable).lean().nest(f, &reds).map(|w| w.code);
+            per_warp = s.per_warp;
         }
         // info: the schedule's notes on the nest's loops and statements.
         sched_notes = s.notes;
@@ -1064,10 +1067,10 @@ fn nest_kernel(
         }
     };
     let mut device_fn = kernel_fn(&kname, &nest_code);
-    let warp_name = warp_code.as_ref().map(|w| {
-        let wname = format_ident!("{}_w", kname);
-        device_fn.extend(kernel_fn(&wname, w));
-        wname.to_string()
+    let lean_name = lean_code.as_ref().map(|w| {
+        let lname = format_ident!("{}_lean", kname);
+        device_fn.extend(kernel_fn(&lname, w));
+        lname.to_string()
     });
 
     // ---- the host launch ----
@@ -1087,7 +1090,7 @@ fn nest_kernel(
     let num_workers = dir.clauses.num_workers.as_ref().map_or_else(|| quote!(0usize), super::clause_usize);
     let (per_x, per_y) = per_trip;
     let with_dims = dims.map(|d| quote!(.dims(#d)));
-    let with_warp = warp_name.map(|w| quote!(.warp_kernel(#w)));
+    let with_lean = lean_name.map(|l| quote!(.lean_kernel(#l, #per_warp)));
     let with_cache = cached
         .iter()
         .map(|(a, span)| quote!(.cache(#rt::elem_bytes(&#a[..]), #span)))
@@ -1122,7 +1125,7 @@ fn nest_kernel(
         #args
         __acc_args.push(__acc_caps);
         #[allow(unused_mut)]
-        let mut __acc_geom = #rt::Geometry::new(__acc_total, #num_gangs, #vector_length, #serial).workers(#num_workers, #uses_worker).per_trip(#per_x, #per_y).group_locals(#group_locals)#with_dims #with_warp #(#with_cache)*;
+        let mut __acc_geom = #rt::Geometry::new(__acc_total, #num_gangs, #vector_length, #serial).workers(#num_workers, #uses_worker).per_trip(#per_x, #per_y).group_locals(#group_locals)#with_dims #with_lean #(#with_cache)*;
         #(let #priv_ptrs = #rt::PrivateCopies::new(&__ACC_REGION, ::core::mem::size_of_val::<[#priv_elems2]>(&*#priv_ids), (#per_x, #per_y), &mut __acc_geom);)*
         let __acc_partials = #rt::Partials::new(&__ACC_REGION, #nreds #(+ #rt::value_slots(&#out_witness))*, &__acc_geom);
         __acc_args.ptr(__acc_partials.device_ptr());

@@ -118,8 +118,11 @@ pub struct Scheduled {
     pub cached: Vec<(Ident, usize)>,
     /// info: what each loop and statement of the nest became (schedule report).
     pub notes: Notes,
-    /// The top gang loop may give each warp trips of its own (see [`Scheduler::warp_form`]).
+    /// The top gang loop may give each warp trips of its own.
     pub per_warp: bool,
+    /// A loop inside the top loop takes chunks of 16 bytes: the nest has a lean kernel too
+    /// (see [`Scheduler::lean`]).
+    pub inner_chunks: bool,
 }
 
 /// Lowers the nest `f` (a region's top-level loop, not serial) with the reductions `reds`
@@ -152,9 +155,10 @@ pub struct Scheduler<'a> {
     /// warp (`Some(true)`), or its inner loops name the virtual thread indices but keep the
     /// block's (`Some(false)`).
     per_warp: Option<bool>,
-    /// The nest's second kernel, for launches whose gang loop has a trip for every warp the
-    /// GPU holds: the loops inside the gang-per-warp loop take no chunks (see `lower_loop`).
-    warp_form: bool,
+    /// Lowering the nest's lean kernel: only the top loop may take chunks (see [`Scheduler::lean`]).
+    lean: bool,
+    /// A loop inside the top loop took chunks.
+    inner_chunks: bool,
 }
 
 /// Bodies of at most this many tokens (a few statements) are unrolled.
@@ -169,7 +173,7 @@ const DEV: fn() -> TokenStream = || quote!(::acc_device);
 
 impl<'a> Scheduler<'a> {
     pub fn new(kind: RegionKind, loops: &'a LoopDirectives, mut_slices: &'a [Ident], body_of: &'a mut dyn FnMut(&syn::Block) -> syn::Block, errors: &'a mut Errors) -> Self {
-        Scheduler { kind, loops, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), stageable: &[], cached: Vec::new(), notes: Notes::default(), depth: 0, line_override: None, per_warp: None, warp_form: false }
+        Scheduler { kind, loops, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), stageable: &[], cached: Vec::new(), notes: Notes::default(), depth: 0, line_override: None, per_warp: None, lean: false, inner_chunks: false }
     }
 
     /// The same scheduler staging `cache!` windows of the read-only `&[T]` parameters
@@ -179,14 +183,13 @@ impl<'a> Scheduler<'a> {
         self
     }
 
-    /// The same scheduler lowering the nest for its warp kernel: a top gang loop that may give
-    /// each warp trips of its own is lowered as before, but the loops inside take no chunks of
-    /// 16 bytes (their code cost registers in every mode: the papers' gang worker kernel took
-    /// 50 registers for chunks its 32-trip rows never take, and a block of 1024 threads fitted
-    /// once per multiprocessor instead of twice). The host launches this kernel where the gang
-    /// loop has a trip for every warp the GPU holds (`acc_runtime::gpu::launch`).
-    pub fn warp_form(mut self) -> Self {
-        self.warp_form = true;
+    /// The same scheduler lowering the nest's lean kernel: the loops inside the top loop take
+    /// no chunks of 16 bytes. Their chunk code costs registers whether or not its rows are long
+    /// enough to take chunks: the papers' gang worker kernel took 50 registers for chunks its
+    /// 64-trip rows never take, and its blocks of 1024 threads fitted once per multiprocessor
+    /// instead of twice. The host picks the kernel at each launch (`acc_runtime::gpu::launch`).
+    pub fn lean(mut self) -> Self {
+        self.lean = true;
         self
     }
 
@@ -236,7 +239,7 @@ impl<'a> Scheduler<'a> {
         }
         let per_trip = if inner_par { (!levels.vector, self.uses_worker && !levels.worker) } else { (false, false) };
         let per_warp = self.per_warp == Some(true);
-        Some(Scheduled { code: quote!(#virt #code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty(), cached: self.cached, notes: self.notes, per_warp })
+        Some(Scheduled { code: quote!(#virt #code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty(), cached: self.cached, notes: self.notes, per_warp, inner_chunks: self.inner_chunks })
     }
 
     /// `v`'s thread values combined with `op` over the block levels of `over`; every thread
@@ -477,7 +480,7 @@ impl<'a> Scheduler<'a> {
         // body reaches arrays only as `a[e + i]`: chunks of 4 trips a thread (`chunk.rs`).
         let chunk_arrays: Vec<Ident> = self.stageable.iter().chain(self.mut_slices).cloned().collect();
         let chunked = match &lowered_body {
-            Some(b) if lv.vector && headers.len() == 1 && headers[0].step.is_none() && end_trip.is_empty() && staged.is_empty() && !uniform && !(ctx.virt && self.warp_form) => {
+            Some(b) if lv.vector && headers.len() == 1 && headers[0].step.is_none() && end_trip.is_empty() && staged.is_empty() && !uniform && !(self.lean && !top) => {
                 chunk::arrays(b, &headers[0].var, &chunk_arrays, self.mut_slices)
             }
             _ => None,
@@ -654,7 +657,7 @@ impl<'a> Scheduler<'a> {
             // gang position ran 2 x 32 of 1024 threads a trip). Else the block runs each trip.
             self.per_warp = Some(true);
             // info: gang per warp.
-            self.notes.0[note_at].text.push_str("; a gang per warp where the loop has at least as many trips as the grid has warps (each warp runs trips of its own, the loops inside on its 32 lanes: its trips meet no barrier), else a gang per block; where the loop has a trip for every warp the GPU holds, the host launches a kernel of its own for it, whose inner loops take no chunks of 16 bytes (fewer registers: more blocks a multiprocessor)");
+            self.notes.0[note_at].text.push_str("; a gang per warp where the loop has at least as many trips as the grid has warps (each warp runs trips of its own, the loops inside on its 32 lanes: its trips meet no barrier), else a gang per block");
             quote! {
                 let __acc_threads: usize = #dev::block_dim_x() as usize * #dev::block_dim_y() as usize;
                 let __acc_nw: usize = __acc_threads / 32;
@@ -697,6 +700,11 @@ impl<'a> Scheduler<'a> {
                         "; chunks of 16 bytes (4 trips a thread, 2 where an array has 8-byte elements): {} moved a chunk an access where it is aligned and inside the array, the other trips one at a time",
                         chunk::names(&chunked)
                     ));
+                    if !top {
+                        self.inner_chunks = true;
+                        // info: the lean kernel.
+                        self.notes.0[note_at].text.push_str("; the nest also has a lean kernel, this loop without chunks (fewer registers), launched instead where it fits more blocks a multiprocessor and the launch has the blocks for them, or where the gang loop gives every warp the GPU holds trips of its own");
+                    }
                     let parts = chunk::Loop { n, k: &k, bind: &bind, body_code: &body_code, total: &total_id, stride: &stride, start: quote!(#bpart + #tpart) };
                     parts.code_16_bytes(&chunked, b, &[1], plain)
                 }
