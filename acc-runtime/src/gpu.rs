@@ -204,8 +204,9 @@ impl Geometry {
     /// give each warp trips of its own. Both kernels run any launch right; `launch` runs the
     /// lean one where it is expected to be faster: where the gang loop gives every warp trips
     /// of its own ([`Geometry::every_warp_has_trips`]: the rows of the loops inside are a
-    /// warp's, too short for chunks to pay), or where it fits more blocks a multiprocessor and
-    /// the launch has the blocks for them ([`lean_fills_more`]).
+    /// warp's, too short for chunks to pay), or where the nest's kernel holds one block a
+    /// multiprocessor, the lean one two or more, and the launch has the blocks for them
+    /// ([`lean_fills_more`]).
     pub fn lean_kernel(mut self, name: &'static str, per_warp: bool) -> Self {
         self.lean_kernel = Some((name, per_warp));
         self
@@ -647,11 +648,16 @@ fn launchable<'k>(kernels: &'k mut AddrMap<KernelKey, Launchable>, cuda: &CudaBa
     kernels.get_mut(&key).expect("made above")
 }
 
-/// Whether the lean kernel `lean` of the nest whose kernel is `name` fits more of `geom`'s
-/// blocks a multiprocessor than that kernel, and the launch has more blocks than that
-/// kernel's one wave (so the lean kernel runs more of them at once). A kernel whose registers
-/// do not let a block of `geom`'s hold all its threads counts one block a multiprocessor (it
-/// is compiled for the block at launch, see `launch`).
+/// Whether the nest whose kernel is `name` holds one of `geom`'s blocks a multiprocessor where
+/// its lean kernel `lean` holds two or more, and the launch has more blocks than one a
+/// multiprocessor (so the lean kernel runs more of them at once). A block alone on its
+/// multiprocessor leaves it idle at each of its barriers and serial phases: the papers' gang
+/// worker position (1024 gangs of 1024 threads, rows of 64 trips that never take chunks)
+/// ran 0.775 ms in one block a multiprocessor, 0.467 in two (H100). Where the kernel holds
+/// two blocks or more already, the chunks are kept: a row of many trips moves 16 bytes a
+/// load with them. A kernel whose registers do not let a block of `geom`'s hold all its
+/// threads counts one block a multiprocessor (it is compiled for the block at launch, see
+/// `launch`).
 fn lean_fills_more(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str, name: &str, lean: &str, geom: &Geometry) -> bool {
     if geom.serial || geom.dims.is_some() {
         return false;
@@ -669,8 +675,8 @@ fn lean_fills_more(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'stati
             }
         })
     };
-    let full = wave(name);
-    geom.blocks_wanted() > full as usize && wave(lean) > full
+    let sms = cuda.sm_count();
+    wave(name) <= sms && geom.blocks_wanted() > sms as usize && wave(lean) >= 2 * sms
 }
 
 /// The most warps a multiprocessor holds (2048 threads: sm_70 to sm_90; fewer on some, where

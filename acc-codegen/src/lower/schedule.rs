@@ -703,7 +703,7 @@ impl<'a> Scheduler<'a> {
                     if !top {
                         self.inner_chunks = true;
                         // info: the lean kernel.
-                        self.notes.0[note_at].text.push_str("; the nest also has a lean kernel, this loop without chunks (fewer registers), launched instead where it fits more blocks a multiprocessor and the launch has the blocks for them, or where the gang loop gives every warp the GPU holds trips of its own");
+                        self.notes.0[note_at].text.push_str("; the nest also has a lean kernel, this loop without chunks (fewer registers), launched instead where the nest's kernel holds one block a multiprocessor, the lean one two or more, and the launch has the blocks for them, or where the gang loop gives every warp the GPU holds trips of its own");
                     }
                     let parts = chunk::Loop { n, k: &k, bind: &bind, body_code: &body_code, total: &total_id, stride: &stride, start: quote!(#bpart + #tpart) };
                     parts.code_16_bytes(&chunked, b, &[1], plain)
