@@ -78,7 +78,8 @@ run)
   grep -v '^acc: \(launch\|upload\|download\)' "$out/acc-notify.log" | tail -n 20
   gpu=$(grep -ci '^acc: launch .* on nvidia' "$out/acc-notify.log")
   host=$(grep -ci '^acc: launch .* on host' "$out/acc-notify.log")
-  echo "# acc launches: $gpu on nvidia, $host on host" | tee -a "$out/acc.log"
+  lean=$(grep -ci '^acc: launch .* on nvidia [0-9]* (lean kernel)' "$out/acc-notify.log")
+  echo "# acc launches: $gpu on nvidia ($lean of them lean kernels), $host on host" | tee -a "$out/acc.log"
   [ "$gpu" -gt 0 ] && [ "$host" -eq 0 ] || { echo "# acc did not run on the GPU only"; status=1; }
   grep '^acc: launch' "$out/acc-notify.log" | sed 's/ (.*) on / on /' | sort | uniq -c | sort -rn | head -n 5
 

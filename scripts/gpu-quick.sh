@@ -40,7 +40,7 @@ summary=/tmp/q/summary.txt; : > $summary
 run_test() {
   local b=$1 name; name=$(basename "$b" | sed 's/-[0-9a-f]\{16\}$//')
   ACC_DEVICE_NUM=$2 ACC_NOTIFY=1 timeout 280 "$b" --test-threads=1 --nocapture > /tmp/q/$name.log 2>&1; local rc=$?
-  echo "$name rc=$rc $(grep -E '^test result' /tmp/q/$name.log | tail -1 | cut -c1-60) gpu=$(grep -c 'on nvidia' /tmp/q/$name.log) host=$(grep -c 'on host' /tmp/q/$name.log)" >> $summary
+  echo "$name rc=$rc $(grep -E '^test result' /tmp/q/$name.log | tail -1 | cut -c1-60) gpu=$(grep -c 'on nvidia' /tmp/q/$name.log) (lean $(grep -c '(lean kernel)' /tmp/q/$name.log)) host=$(grep -c 'on host' /tmp/q/$name.log)" >> $summary
   grep -E "panicked at|^---- " /tmp/q/$name.log | head -4 >> $summary
 }
 ngpu=$(nvidia-smi -L | wc -l)

@@ -2,7 +2,7 @@
 //!
 //! - `ACC_NOTIFY=1`: one line on stderr per region launch and per transfer, e.g.
 //!   `acc: launch vadd (examples/01-vadd.rs:9) on host` (on a GPU, `on nvidia 0`: the
-//!   device's number) and
+//!   device's number; then ` (lean kernel)` where a nest's lean kernel ran) and
 //!   `acc: upload 4.0 MiB a -> device (vadd)`; at process exit, one line per array still on
 //!   the device (an `enter_data!` that no `exit_data!` matched), naming it and where it
 //!   entered.
@@ -193,10 +193,16 @@ impl Drop for LaunchTimer {
 /// Starts timing a launch of `region` on `track` (`ACC_NOTIFY` prints it: `on host`, or on a
 /// GPU `on nvidia 0`, with the device's number).
 pub fn launch_begin_on(region: &'static RegionInfo, track: Track) -> LaunchTimer {
+    launch_begin_noted(region, track, "")
+}
+
+/// [`launch_begin_on`] whose `ACC_NOTIFY` line ends with `note` (a GPU launch of a nest's
+/// lean kernel: ` (lean kernel)`).
+pub fn launch_begin_noted(region: &'static RegionInfo, track: Track, note: &str) -> LaunchTimer {
     if notify_enabled() {
         match track.device {
-            DeviceType::Host => eprintln!("acc: launch {} on host", region.site()),
-            d => eprintln!("acc: launch {} on {d:?} {}", region.site(), track.device_num),
+            DeviceType::Host => eprintln!("acc: launch {} on host{note}", region.site()),
+            d => eprintln!("acc: launch {} on {d:?} {}{note}", region.site(), track.device_num),
         }
     }
     LaunchTimer {
