@@ -11,6 +11,10 @@
 //! meet no barrier gives each warp trips of its own where it has at least as many trips as
 //! the grid has warps; the gang loops below run on either side of that line (`num_gangs(4)`
 //! blocks of 4 warps: 16 trips), with reductions over the gang and over every level.
+//! And the lean kernel of a nest whose inner loops take chunks (the same nest without them,
+//! launched where it fits more blocks or every warp has gang trips of its own: `gang_copy`
+//! from 16 trips, `gw_copy` with more gangs than multiprocessors where its registers allow);
+//! `ACC_NOTIFY=1` marks its launches `(lean kernel)`.
 
 mod common;
 use common::*;
@@ -153,6 +157,26 @@ fn gwv_sum(a: &[i64], nk: usize, nj: usize, ni: usize) -> i64 {
             #[acc::r#loop(vector, reduction(+: s))]
             for i in 0..ni {
                 s += a[(k * nj + j) * ni + i] * (j as i64 + 1);
+            }
+        }
+    }
+    s
+}
+
+/// The papers' gang worker position in blocks of 1024 threads: the gang and worker loops
+/// reduce, the vector loop copies. Where its kernel holds one block a multiprocessor and its
+/// lean kernel (no chunks) two, launches of more gangs than multiprocessors run the lean one.
+#[acc::parallel(num_workers(8), vector_length(128))]
+fn gw_copy(a: &[f64], b: &mut [f64], c: &[f64], nk: usize, nj: usize, ni: usize) -> f64 {
+    let mut s = 0.0f64;
+    #[acc::r#loop(gang, reduction(+: s))]
+    for k in 0..nk {
+        #[acc::r#loop(worker, reduction(+: s))]
+        for j in 0..nj {
+            s += c[k * nj + j];
+            #[acc::r#loop(vector)]
+            for i in 0..ni {
+                b[(k * nj + j) * ni + i] = a[(k * nj + j) * ni + i] * 2.0;
             }
         }
     }
@@ -329,6 +353,18 @@ fn gang_loops_match_with_a_gang_per_block_or_per_warp() {
         let want_m = c[..nk].iter().map(|x| x * 0.5).fold(f64::MIN, f64::max);
         assert_eq!((s, m), (want_s, want_m), "gang reductions {nk}x{nj}x{ni}");
         assert!(b == want_b, "gang copy {nk}x{nj}x{ni}");
+    }
+    // Both kernels of a nest whose rows take chunks: few gangs (the nest's kernel), more
+    // gangs than multiprocessors (the lean one, where it fits more blocks), rows short and long.
+    for (nk, nj, ni) in [(3, 5, 600), (300, 16, 64), (1000, 2, 130), (9000, 1, 7)] {
+        let n = nk * nj * ni;
+        let a = data_f64(n);
+        let c = data_f64(nk * nj + 1);
+        let mut b = vec![0.0f64; n];
+        let s = gw_copy(&a, &mut b, &c[..nk * nj], nk, nj, ni);
+        let want: Vec<f64> = a.iter().map(|x| x * 2.0).collect();
+        assert_eq!(s, c[..nk * nj].iter().sum::<f64>(), "gw sum {nk}x{nj}x{ni}");
+        assert!(b == want, "gw copy {nk}x{nj}x{ni}");
     }
     for (nk, nj, ni) in [(3, 4, 5), (9000, 2, 3), (20000, 3, 2), (40, 1030, 3)] {
         let a: Vec<i64> = vec_of(nk * nj * ni, |i| (hash(i) % 1000) as i64 - 400);
