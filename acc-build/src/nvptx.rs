@@ -11,6 +11,7 @@
 //!     --target nvptx64-nvidia-cuda --target-dir <target_dir> --message-format=json \
 //!     -- --emit=asm -C linker=true
 //! # with CARGO_ENCODED_RUSTFLAGS = -Ctarget-cpu=<sm> -Zmir-enable-passes=-JumpThreading
+//! #                                -Cllvm-args=-disable-lsr
 //! #                                --sysroot=<cache>/nvptx-core/<toolchain>-<sm>-<hash>
 //! ```
 //!
@@ -29,6 +30,15 @@
 //!   `-Zmir-enable-passes=-JumpThreading` keeps MIR jump threading from duplicating a barrier
 //!   into divergent branches (rust#137086), and `-Ctarget-cpu` picks the PTX target
 //!   (`sm_80` runs on Ampere and every later GPU, which JIT-compile it).
+//! * `-Cllvm-args=-disable-lsr`: no loop strength reduction. On a grid-stride loop LLVM's LSR
+//!   keeps a 64-bit pointer per address of the body (a 5-point stencil: 8 of them), and the
+//!   registers cost the kernels their occupancy: a 2-D Laplacian's kernel went from 53 to 30
+//!   registers, a Jacobi step's from 72 to 38, a 13-point wave step's from 123 to 68. On an
+//!   H200 in one A/B call (benches/README.md, session 10) the Laplacian went from 0.62x to 0.93x
+//!   nvcc, Heat2D from 0.88x to 1.03x, the bench's Table 2 worker and gang worker positions
+//!   from 0.89/0.91x to 0.96/0.98x, the papers' gang position 1.47x faster; the papers' vector
+//!   position with its 2 blocks ran 1.9x slower on 4-byte sums (its 8-trip rounds), their
+//!   worker position 5-10% slower.
 //! * The build runs with its own `--target-dir` (sharing the outer build's would deadlock on
 //!   cargo's lock) and without the environment the outer build gives a build script
 //!   (`RUSTFLAGS`, `RUSTC_WRAPPER`, `CARGO_*`, `TARGET`...), which would change or confuse it.
@@ -197,7 +207,7 @@ pub(crate) fn settings() -> String {
 
 /// The rustflags of every crate of the device build.
 fn rustflags(sm: &str) -> Vec<String> {
-    vec![format!("-Ctarget-cpu={sm}"), "-Zmir-enable-passes=-JumpThreading".to_owned()]
+    vec![format!("-Ctarget-cpu={sm}"), "-Zmir-enable-passes=-JumpThreading".to_owned(), "-Cllvm-args=-disable-lsr".to_owned()]
 }
 
 /// `cargo rustc` of the pinned nightly for the library of `manifest`, as a `cdylib` of
@@ -575,7 +585,7 @@ mod tests {
 
     #[test]
     fn rustflags_reach_every_crate() {
-        assert_eq!(rustflags("sm_90"), ["-Ctarget-cpu=sm_90", "-Zmir-enable-passes=-JumpThreading"]);
+        assert_eq!(rustflags("sm_90"), ["-Ctarget-cpu=sm_90", "-Zmir-enable-passes=-JumpThreading", "-Cllvm-args=-disable-lsr"]);
     }
 
     #[test]
