@@ -50,7 +50,7 @@ if [ "${1:-}" = pack ]; then
   # With MULTI=1, issue 14's kit too (scripts/gpu-multi.sh: the scaling bench, the MPI example
   # and Open MPI's run-time), for a machine with several GPUs; carry .gpu-multi as well.
   if [ "${MULTI:-0}" = 1 ]; then nice bash scripts/gpu-multi.sh pack; fi
-  du -sh .gpu .gpu-papers .gpu-multi 2>/dev/null
+  du -sh .gpu .gpu-papers .gpu-multi 2>/dev/null || true
   exit 0
 fi
 
@@ -87,6 +87,7 @@ fi
 tail -1 /tmp/papers.log 2>/dev/null
 grep -E "^difftest:|mismatch" /tmp/difftest.log | tail -3 | tee "$out/difftest-summary.txt"
 echo "difftest: GPU launches $(grep -c 'on nvidia' /tmp/difftest.log), host $(grep -c 'on host' /tmp/difftest.log); $(tail -1 /tmp/difftest.log)"
+grep 'acc: launch .* on host' /tmp/difftest.log | sed 's/^acc: launch //' | sort | uniq -c | sort -rn | head -5 | sed 's/^/difftest host launches: /'
 grep -A30 "##### host launches" "$out/suite.log" | sed '/##### sanitizers/q'
 grep -E "^=== .*(memcheck|racecheck|synccheck)" "$out/suite.log"
 [ -f /tmp/multi.log ] && sed -n '/===== summary/,$p' /tmp/multi.log && tail -1 /tmp/multi.log

@@ -34,8 +34,15 @@ fn one_entry_per_example_region() {
         ("examples_03_jacobi_rs", include_str!("../examples/03-jacobi.rs")),
         ("examples_04_matmul_rs", include_str!("../examples/04-matmul.rs")),
     ] {
-        let entries = PTX.matches(&format!(".entry acc_{file}_")).count();
-        assert_eq!(entries, regions_in(src), "{file}: one .entry per region");
+        let names: Vec<&str> = PTX.match_indices(&format!(".entry acc_{file}_")).map(|(at, _)| PTX[at + 7..].split('(').next().unwrap_or("")).collect();
+        let lean = names.iter().filter(|n| n.ends_with("_lean")).count();
+        assert_eq!(names.len() - lean, regions_in(src), "{file}: one .entry per region: {names:?}");
+        // A nest whose inner loops take chunks has a lean kernel too (03-jacobi's copy-back:
+        // rows over the gangs, columns over the lanes); the others have none.
+        assert_eq!(lean, usize::from(file == "examples_03_jacobi_rs"), "{file}: lean kernels: {names:?}");
+        for n in names.iter().filter(|n| n.ends_with("_lean")) {
+            assert!(names.contains(&n.trim_end_matches("_lean")), "{n}: the lean kernel of a nest's kernel: {names:?}");
+        }
     }
 }
 
