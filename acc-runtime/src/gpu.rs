@@ -203,10 +203,10 @@ impl Geometry {
     /// The same shape for a nest that has a lean kernel, `name`; `per_warp`: its gang loop may
     /// give each warp trips of its own. Both kernels run any launch right; `launch` runs the
     /// lean one where it is expected to be faster: where the gang loop gives every warp trips
-    /// of its own ([`Geometry::every_warp_has_trips`]: the rows of the loops inside are a
+    /// of its own (`Geometry::every_warp_has_trips`: the rows of the loops inside are a
     /// warp's, too short for chunks to pay), or where the nest's kernel holds one block a
     /// multiprocessor, the lean one two or more, and the launch has the blocks for them
-    /// ([`lean_fills_more`]).
+    /// (`lean_fills_more`).
     pub fn lean_kernel(mut self, name: &'static str, per_warp: bool) -> Self {
         self.lean_kernel = Some((name, per_warp));
         self
