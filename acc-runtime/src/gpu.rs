@@ -218,7 +218,7 @@ impl Geometry {
     fn every_warp_has_trips(&self, sms: usize, warps_per_sm: usize) -> bool {
         let block = self.block() as usize;
         let warps = if self.num_gangs > 0 { self.num_gangs.saturating_mul(block / 32) } else { sms * warps_per_sm };
-        matches!(self.lean_kernel, Some((_, true))) && !self.serial && self.dims.is_none() && block % 32 == 0 && self.iterations >= warps
+        matches!(self.lean_kernel, Some((_, true))) && !self.serial && self.dims.is_none() && block.is_multiple_of(32) && self.iterations >= warps
     }
 
     /// The blocks a launch of this shape runs at most: `num_gangs`, else one per block's
@@ -602,8 +602,7 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
         };
         let geom = &entry_geometry(geom, kernel.max_threads());
         let (bx, by) = geom.block_xy();
-        let shared = if geom.group_locals { GROUP_LOCALS_SHARED } else { 16 * geom.block().max(32) };
-        let cache = geom.cache.0 * bx as usize + geom.cache.1;
+        let (shared, cache) = block_shared(geom);
         if cache > CACHE_SHARED as usize {
             fail(format!("acc: {region}: kernel `{name}`: its `cache!` windows take {cache} bytes of shared memory with blocks of {bx} threads, more than the {CACHE_SHARED} acc gives them: narrow the windows or the `vector_length`"));
         }
@@ -633,6 +632,13 @@ fn most_shared(geom: &Geometry) -> u32 {
     (if geom.group_locals { GROUP_LOCALS_SHARED } else { 16 * 1024 }) + if geom.cache != (0, 0) { CACHE_SHARED } else { 0 }
 }
 
+/// The dynamic shared memory a block of `geom`'s (a nest on a one-dimensional grid) asks for:
+/// the group locals' or 16 bytes a thread, and apart the bytes of its `cache!` windows.
+fn block_shared(geom: &Geometry) -> (u32, usize) {
+    let base = if geom.group_locals { GROUP_LOCALS_SHARED } else { 16 * geom.block().max(32) };
+    (base, geom.cache.0 * geom.block_xy().0 as usize + geom.cache.1)
+}
+
 /// This thread's entry for kernel `name` of the PTX text `ptx` on `cuda`, made (the kernel
 /// loaded) at its first launch.
 fn launchable<'k>(kernels: &'k mut AddrMap<KernelKey, Launchable>, cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str, name: &str, most_shared: u32) -> &'k mut Launchable {
@@ -659,11 +665,14 @@ fn launchable<'k>(kernels: &'k mut AddrMap<KernelKey, Launchable>, cuda: &CudaBa
 /// threads counts one block a multiprocessor (it is compiled for the block at launch, see
 /// `launch`).
 fn lean_fills_more(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str, name: &str, lean: &str, geom: &Geometry) -> bool {
-    if geom.serial || geom.dims.is_some() {
+    let sms = cuda.sm_count();
+    // (The test that needs no kernel first: most launches of few blocks stop there.)
+    if geom.serial || geom.dims.is_some() || geom.blocks_wanted() <= sms as usize {
         return false;
     }
     let block = geom.block();
-    let shared = if geom.group_locals { GROUP_LOCALS_SHARED } else { 16 * block.max(32) } + (geom.cache.0 * geom.block_xy().0 as usize + geom.cache.1) as u32;
+    let (base, cache) = block_shared(geom);
+    let shared = base + cache as u32;
     let wave = |n: &str| {
         KERNELS.with(|kernels| {
             let mut kernels = kernels.borrow_mut();
@@ -675,12 +684,11 @@ fn lean_fills_more(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'stati
             }
         })
     };
-    let sms = cuda.sm_count();
-    wave(name) <= sms && geom.blocks_wanted() > sms as usize && wave(lean) >= 2 * sms
+    wave(name) <= sms && wave(lean) >= 2 * sms
 }
 
 /// The most warps a multiprocessor holds (2048 threads: sm_70 to sm_90; fewer on some, where
-/// the warp kernel is then taken for more trips only).
+/// the lean kernel is then taken for gang loops of more trips only).
 const WARPS_PER_SM: usize = 64;
 
 /// The block size a nest staging 2-D `cache!` tiles in blocks of `threads` is compiled for:
