@@ -82,13 +82,22 @@ fn dot_reduces_in_registers_and_shared_memory_without_spills() {
 /// The kernel of `name` in benches/papers.rs (kernels are named by their attribute's line:
 /// `acc_benches_papers_rs_l<line>_<name>_0`).
 fn papers_kernel(name: &str) -> &'static str {
+    papers_entry(&format!("{name}_0"))
+}
+
+/// The lean kernel of `name` in benches/papers.rs (`..._<name>_0_lean`).
+fn papers_lean_kernel(name: &str) -> &'static str {
+    papers_entry(&format!("{name}_0_lean"))
+}
+
+fn papers_entry(suffix: &str) -> &'static str {
     let prefix = ".entry acc_benches_papers_rs_l";
     let found = PTX.match_indices(prefix).find_map(|(at, _)| {
         let full = PTX[at + ".entry ".len()..].split('(').next()?;
         let (line, rest) = full["acc_benches_papers_rs_l".len()..].split_once('_')?;
-        (line.chars().all(|c| c.is_ascii_digit()) && rest == format!("{name}_0")).then_some(full)
+        (line.chars().all(|c| c.is_ascii_digit()) && rest == suffix).then_some(full)
     });
-    entry(found.unwrap_or_else(|| panic!("no kernel {name} of benches/papers.rs in the PTX")))
+    entry(found.unwrap_or_else(|| panic!("no kernel ..._{suffix} of benches/papers.rs in the PTX")))
 }
 
 /// The lines of `k` that start with one of `ops`, by position.
@@ -106,9 +115,16 @@ fn reductions_keep_loads_in_flight() {
     let loads = lines_of(k, &["ld.global.nc"]);
     assert_eq!(loads.len(), 2 * (4 + 1), "two loads in each of four unrolled trips and the remainder trip:\n{k}");
     assert!(lines_of(k, &["add.rn.f64"]).iter().find(|&&f| f > loads[0]).is_some_and(|&f| f > loads[7]), "the eight loads of a round before its first combine (an add; the products need only their own loads):\n{k}");
-    // A 4-byte sum (the papers' vector position on f32): rounds of eight, then of four, then
-    // the remainder trip.
+    // A 4-byte sum over an inner loop (the papers' vector position on f32): chunks of four
+    // `f32`s (16-byte loads) in rounds of four, two, then one chunk, each round's loads before
+    // its first add.
     let k = papers_kernel("vector_add_f32");
+    let wide = lines_of(k, &["ld.global.nc.v4"]);
+    assert_eq!(wide.len(), 4 + 2 + 1, "16-byte loads in rounds of four, two and one chunks:\n{k}");
+    assert!(lines_of(k, &["add.rn.f32"]).iter().find(|&&f| f > wide[0]).is_some_and(|&f| f > wide[3]), "the four loads of a round before its first add:\n{k}");
+    // Its lean kernel (launches of more blocks than multiprocessors): rounds of eight single
+    // trips, then of four, then the remainder trip.
+    let k = papers_lean_kernel("vector_add_f32");
     let loads = lines_of(k, &["ld.global.nc"]);
     assert_eq!(loads.len(), 8 + 4 + 1, "a load in each trip of a round of eight, of a round of four, and of the remainder:\n{k}");
     assert!(lines_of(k, &["add.rn.f32"]).iter().find(|&&f| f > loads[0]).is_some_and(|&f| f > loads[7]), "the eight loads of a round before its first add:\n{k}");

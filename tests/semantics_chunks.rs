@@ -5,7 +5,9 @@
 //! takes: sub-slices at every offset from an aligned start (no chunk aligned, a peel of 1-3
 //! trips), trip counts around multiples of 4, loops starting at 1, arrays whose chunks do not
 //! align together, rows of odd length in a nest, element types of 1 to 8 bytes, branches
-//! that write some elements and not others. On the host backend the loops run as written.
+//! that write some elements and not others. Reductions over an inner vector loop take chunks
+//! in rounds of 4, 2 and 1, checked once a round: rows around each round's edge. On the host
+//! backend the loops run as written.
 //!
 //! Also a gang per warp (acc-codegen `lower/schedule.rs`): a top-level gang loop whose trips
 //! meet no barrier gives each warp trips of its own where it has at least as many trips as
@@ -13,7 +15,8 @@
 //! blocks of 4 warps: 16 trips), with reductions over the gang and over every level.
 //! And the lean kernel of a nest whose inner loops take chunks (the same nest without them,
 //! launched where it fits more blocks or every warp has gang trips of its own: `gang_copy`
-//! from 16 trips, `gw_copy` with more gangs than multiprocessors where its registers allow);
+//! from 16 trips, `gw_copy` with more gangs than multiprocessors where its registers allow,
+//! `row_stats` with more blocks than multiprocessors: its reductions take no chunks there);
 //! `ACC_NOTIFY=1` marks its launches `(lean kernel)`.
 
 mod common;
@@ -92,7 +95,8 @@ fn rows(a: &[f64], t: &mut [f32], nk: usize, nj: usize, ni: usize) {
     }
 }
 
-/// Reductions keep their unrolled rounds (not chunked): the sizes cross their edges too.
+/// A reduction over the top loop keeps its unrolled rounds (not chunked): the sizes cross
+/// their edges too.
 #[acc::parallel(num_gangs(4), vector_length(128))]
 fn sum_f32(a: &[f32]) -> f32 {
     let mut s = 0.0f32;
@@ -123,6 +127,42 @@ fn row_max(a: &[i16], out: &mut [i16], rows: usize, cols: usize) {
             m = m.max(a[r * cols + i]);
         }
         out[r] = m;
+    }
+}
+
+/// Reductions over an inner vector loop take chunks in rounds of 4, 2, then 1 (4 trips a
+/// chunk where every array has 4-byte elements, else 2), one range check a round; arrays whose
+/// chunks do not align together (`off` not a multiple of the chunk) take single trips.
+#[acc::parallel(num_workers(2), vector_length(64))]
+fn row_stats(a: &[i32], b: &[f64], sums: &mut [i32], prods: &mut [f64], mins: &mut [i32], rows: usize, cols: usize, off: usize) {
+    #[acc::r#loop(gang, worker)]
+    for r in 0..rows {
+        let mut s = 0i32;
+        let mut p = 1.0f64;
+        let mut m = i32::MAX;
+        #[acc::r#loop(vector, reduction(+: s), reduction(*: p), reduction(min: m))]
+        for i in 0..cols {
+            s += a[off + r * cols + i];
+            p *= b[r * cols + i];
+            m = m.min(a[off + r * cols + i]);
+        }
+        sums[r] = s;
+        prods[r] = p;
+        mins[r] = m;
+    }
+}
+
+/// 4-byte elements alone: chunks of 4 trips, the row starting `off` elements in.
+#[acc::parallel(num_workers(2), vector_length(64))]
+fn row_sums_f32(a: &[f32], out: &mut [f32], rows: usize, cols: usize, off: usize) {
+    #[acc::r#loop(gang, worker)]
+    for r in 0..rows {
+        let mut s = 0.0f32;
+        #[acc::r#loop(vector, reduction(+: s))]
+        for i in 1..cols {
+            s += a[off + r * cols + i] * 0.5;
+        }
+        out[r] = s;
     }
 }
 
@@ -338,6 +378,48 @@ fn reductions_in_chunk_rounds_match() {
         let want: Vec<i16> = a.chunks(cols).map(|r| *r.iter().max().unwrap()).collect();
         assert_eq!(out, want, "row_max {rows}x{cols}");
     }
+}
+
+#[test]
+fn reductions_over_inner_loops_match_in_rounds_of_chunks() {
+    // 64 lanes: a lane's rounds of 4, 2 and 1 chunks of 4 `f32`s (16, 8 and 4 trips) start at
+    // rows of 1024, 512 and 256 trips, of 2 elements (8-byte arrays) at 512, 256 and 128.
+    let cols_list = [1, 3, 64, 127, 128, 129, 255, 256, 257, 511, 512, 513, 767, 1023, 1024, 1025, 1536, 2047, 2049, 4101];
+    let most = 3 * 4101 + 8;
+    let a: Vec<i32> = vec_of(most, |i| (hash(i) % 2001) as i32 - 1000);
+    let b: Vec<f64> = vec_of(most, |i| match hash(i + 3) % 9 {
+        0 => 2.0,
+        1 => 0.5,
+        2 => -1.0,
+        _ => 1.0,
+    });
+    // Small integers and halves: every f32 sum is exact whatever the order.
+    let x: Vec<f32> = vec_of(most, |i| (hash(i + 5) % 64) as f32 - 20.0);
+    for cols in cols_list {
+        for off in 0..5 {
+            let rows = 3;
+            let (mut sums, mut prods, mut mins) = (vec![0i32; rows], vec![0.0f64; rows], vec![0i32; rows]);
+            row_stats(&a, &b, &mut sums, &mut prods, &mut mins, rows, cols, off);
+            let row = |r: usize| off + r * cols..off + (r + 1) * cols;
+            let want_sums: Vec<i32> = (0..rows).map(|r| a[row(r)].iter().sum()).collect();
+            let want_prods: Vec<f64> = (0..rows).map(|r| b[r * cols..(r + 1) * cols].iter().product()).collect();
+            let want_mins: Vec<i32> = (0..rows).map(|r| *a[row(r)].iter().min().unwrap()).collect();
+            assert_eq!((sums, prods, mins), (want_sums, want_prods, want_mins), "row_stats {rows}x{cols}, offset {off}");
+            let mut out = vec![0.0f32; rows];
+            row_sums_f32(&x, &mut out, rows, cols, off);
+            let want: Vec<f32> = (0..rows).map(|r| (1..cols).map(|i| x[off + r * cols + i] * 0.5).sum()).collect();
+            assert_eq!(out, want, "row_sums_f32 {rows}x{cols}, offset {off}");
+        }
+    }
+    // Rows for more blocks than a GPU has multiprocessors: the lean kernel.
+    let (rows, cols) = (600, 301);
+    let a: Vec<i32> = vec_of(rows * cols + 1, |i| (hash(i) % 2001) as i32 - 1000);
+    let b = vec![1.0f64; rows * cols];
+    let (mut sums, mut prods, mut mins) = (vec![0i32; rows], vec![0.0f64; rows], vec![0i32; rows]);
+    row_stats(&a, &b, &mut sums, &mut prods, &mut mins, rows, cols, 1);
+    let want_sums: Vec<i32> = (0..rows).map(|r| a[1 + r * cols..1 + (r + 1) * cols].iter().sum()).collect();
+    let want_mins: Vec<i32> = (0..rows).map(|r| *a[1 + r * cols..1 + (r + 1) * cols].iter().min().unwrap()).collect();
+    assert_eq!((sums, prods, mins), (want_sums, vec![1.0; rows], want_mins), "row_stats {rows}x{cols}");
 }
 
 #[test]

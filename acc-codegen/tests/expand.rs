@@ -258,6 +258,14 @@ fn atomic_write_form_parses() {
     has(&s, "c . atomic (i) . store (a [i] / 2)");
 }
 
+/// A nest's kernel and its lean kernel (the second of `kernels`' output).
+fn nest_and_lean(k: &str) -> (String, String) {
+    let at = k.rfind("# [no_mangle]").expect("a kernel");
+    let (nest, lean) = k.split_at(at);
+    assert!(nest.contains("# [no_mangle]") && lean.contains("_0_lean ("), "a kernel and its lean kernel:\n{k}");
+    (nest.to_string(), lean.to_string())
+}
+
 /// The kernels acc-build would compile for `item` (a `#[acc::parallel]` fn).
 fn kernels(item: proc_macro2::TokenStream) -> String {
     let f: syn::ItemFn = syn::parse2(item).expect("a fn");
@@ -288,6 +296,11 @@ fn gang_worker_vector_reduction_finishes_once_over_the_block() {
             s
         }
     });
+    // (The vector loop's reduction takes chunks: the nest also has a lean kernel without
+    // them, the same combination.)
+    let (k, lean) = nest_and_lean(&k);
+    assert!(k.contains("chunk_load") && !lean.contains("chunk_load"), "chunks in the nest's kernel only:\n{k}\n{lean}");
+    assert_eq!(lean.matches("block_reduce").count(), 1, "one combination:\n{lean}");
     assert_eq!(k.matches("block_reduce").count(), 1, "one combination:\n{k}");
     assert_eq!(k.matches("group_reduce").count(), 0, "no combination per trip:\n{k}");
     has(&k, "let __acc_mine = if (true || __acc_vtx == 0) && (true || __acc_vty == 0) { s }");
@@ -339,6 +352,54 @@ fn a_nest_whose_inner_loops_take_chunks_gets_a_lean_kernel_without_them() {
 }
 
 #[test]
+fn a_reduction_over_an_inner_loop_takes_chunks_in_rounds_and_its_nest_a_lean_kernel() {
+    // The papers' vector position: the row sums load 4, then 2, then 1 chunks of 16 bytes a
+    // round, each round checked once (its last chunk inside the array, its chunks evenly
+    // spaced); the lean kernel keeps the unrolled rounds of single trips.
+    let f = quote! {
+        fn rows(a: &[i32], out: &mut [i32], nk: usize, nj: usize, ni: usize) {
+            #[acc::r#loop(gang)]
+            for k in 0..nk {
+                #[acc::r#loop(worker)]
+                for j in 0..nj {
+                    let mut t = 0;
+                    #[acc::r#loop(vector, reduction(+: t))]
+                    for i in 0..ni {
+                        t += a[(k * nj + j) * ni + i];
+                    }
+                    out[k * nj + j] = t;
+                }
+            }
+        }
+    };
+    let (nest, lean) = nest_and_lean(&kernels(f.clone()));
+    for r in [4, 2] {
+        has(&nest, &format!("let __acc_lim = __acc_nch . saturating_sub ({}usize * __acc_stride) ;", r - 1));
+        has(&nest, "a . chunk_fits :: < 4usize > (__acc_l");
+        has(&nest, &format!("== {}usize * __acc_d", r - 1));
+    }
+    assert_eq!(nest.matches("a . chunk_load :: < 4usize >").count(), 4 + 2 + 1, "4, 2 and 1 chunks of 4-byte elements a round:\n{nest}");
+    assert!(!lean.contains("chunk_load") && lean.contains("let __acc_lim = __acc_total"), "the lean kernel: unrolled rounds, no chunks:\n{lean}");
+    // The launch tells the runtime that a reduction takes chunks (the lean kernel runs where
+    // the blocks fill the GPU).
+    let host = region(RegionKind::Parallel, quote!(num_workers(8), vector_length(128)), f);
+    has(&host, "_0_lean\" , false , true)");
+    // A reduction over the top loop has no lean kernel to fall back on: its unrolled rounds.
+    let top = kernels(quote! {
+        fn sum(a: &[f32]) -> f32 {
+            let mut s = 0.0;
+            #[acc::r#loop(gang, vector, reduction(+: s))]
+            for i in 0..a.len() {
+                s += a[i];
+            }
+            s
+        }
+    });
+    assert_eq!(top.matches("extern \"ptx-kernel\" fn").count(), 1, "one kernel:\n{top}");
+    assert!(!top.contains("chunk_load"), "no chunks:\n{top}");
+}
+
+#[test]
 fn a_row_value_read_between_loops_is_finished_per_row() {
     // `t` is stored after the vector loop: that loop finishes its reduction over the lanes, and
     // the lanes' leader stores it.
@@ -355,6 +416,8 @@ fn a_row_value_read_between_loops_is_finished_per_row() {
             }
         }
     });
+    let (k, lean) = nest_and_lean(&k);
+    assert_eq!(lean.matches("group_reduce").count(), 1, "{lean}");
     assert_eq!(k.matches("group_reduce").count(), 1, "{k}");
     has(&k, "| a , b | :: acc_device :: ops :: Add . combine (a , b) , true , false ,");
     has(&k, "if :: acc_device :: thread_idx_x () == 0 { out [r] = t ; }");

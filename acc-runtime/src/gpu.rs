@@ -44,9 +44,10 @@ pub struct Geometry {
     /// `x` and the fixed ones are in `cache`).
     pub cache_y: usize,
     /// The nest's lean kernel (acc-codegen's `Scheduler::lean`: the loops inside its top loop
-    /// without chunks, fewer registers) and whether its gang loop may give each warp trips of
-    /// its own. See [`Geometry::lean_kernel`].
-    pub lean_kernel: Option<(&'static str, bool)>,
+    /// without chunks, fewer registers), whether its gang loop may give each warp trips of
+    /// its own, and whether a reduction loop of the nest takes chunks. See
+    /// [`Geometry::lean_kernel`].
+    pub lean_kernel: Option<(&'static str, bool, bool)>,
 }
 
 /// What the loops of a nest on a multi-dimensional grid ask of each dimension (x, y, z):
@@ -201,15 +202,26 @@ impl Geometry {
     }
 
     /// The same shape for a nest that has a lean kernel, `name`; `per_warp`: its gang loop may
-    /// give each warp trips of its own. Both kernels run any launch right; `launch` runs the
-    /// lean one where it is expected to be faster: where the gang loop gives every warp trips
-    /// of its own (`Geometry::every_warp_has_trips`: the rows of the loops inside are a
-    /// warp's, too short for chunks to pay), or where the nest's kernel holds one block a
-    /// multiprocessor, the lean one two or more, and the launch has the blocks for them
-    /// (`lean_fills_more`).
-    pub fn lean_kernel(mut self, name: &'static str, per_warp: bool) -> Self {
-        self.lean_kernel = Some((name, per_warp));
+    /// give each warp trips of its own; `reductions`: a reduction loop of the nest takes
+    /// chunks. Both kernels run any launch right; `launch` runs the lean one where it is
+    /// expected to be faster: where the gang loop gives every warp trips of its own
+    /// (`Geometry::every_warp_has_trips`: the rows of the loops inside are a warp's, too short
+    /// for chunks to pay), where the nest's kernel holds one block a multiprocessor, the lean
+    /// one two or more, and the launch has the blocks for them (`lean_fills_more`), or where a
+    /// reduction loop takes chunks and the launch has more blocks than the GPU has
+    /// multiprocessors (`Geometry::fills_the_gpu`: chunked reductions pay where few blocks
+    /// must keep the memory busy).
+    pub fn lean_kernel(mut self, name: &'static str, per_warp: bool, reductions: bool) -> Self {
+        self.lean_kernel = Some((name, per_warp, reductions));
         self
+    }
+
+    /// Whether a nest whose reduction loops take chunks launches more blocks than the GPU's
+    /// `sms` multiprocessors (its lean kernel runs: on a full H200 the bench's Table 2
+    /// worker-vector and gang-worker-vector nests ran at 0.90 of nvcc chunked, 0.95-1.04
+    /// without chunks; the papers' vector position, 2 blocks, 4.2x faster chunked).
+    fn fills_the_gpu(&self, sms: usize) -> bool {
+        matches!(self.lean_kernel, Some((_, _, true))) && !self.serial && self.dims.is_none() && self.blocks_wanted() > sms
     }
 
     /// Whether a gang loop that may give each warp trips of its own has a trip for every warp
@@ -218,7 +230,7 @@ impl Geometry {
     fn every_warp_has_trips(&self, sms: usize, warps_per_sm: usize) -> bool {
         let block = self.block() as usize;
         let warps = if self.num_gangs > 0 { self.num_gangs.saturating_mul(block / 32) } else { sms * warps_per_sm };
-        matches!(self.lean_kernel, Some((_, true))) && !self.serial && self.dims.is_none() && block.is_multiple_of(32) && self.iterations >= warps
+        matches!(self.lean_kernel, Some((_, true, _))) && !self.serial && self.dims.is_none() && block.is_multiple_of(32) && self.iterations >= warps
     }
 
     /// The blocks a launch of this shape runs at most: `num_gangs`, else one per block's
@@ -529,8 +541,9 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
     let cuda = &*cuda;
     // A nest with a lean kernel runs it where it is expected to be faster (see
     // `Geometry::lean_kernel`).
-    if let Some((lean, _)) = geom.lean_kernel {
-        if geom.every_warp_has_trips(cuda.sm_count() as usize, WARPS_PER_SM) || lean_fills_more(cuda, region, ptx, name, lean, geom) {
+    if let Some((lean, _, _)) = geom.lean_kernel {
+        let sms = cuda.sm_count() as usize;
+        if geom.every_warp_has_trips(sms, WARPS_PER_SM) || geom.fills_the_gpu(sms) || lean_fills_more(cuda, region, ptx, name, lean, geom) {
             return launch(region, ptx, lean, args, &Geometry { lean_kernel: None, ..*geom }, queue);
         }
     }
@@ -828,22 +841,38 @@ mod tests {
     #[test]
     fn the_lean_kernel_runs_gang_loops_with_a_trip_for_every_warp() {
         // 132 multiprocessors of 64 warps: 8448 warps at most, whatever the block.
-        let g = |trips: usize| Geometry::new(trips, 0, 128, false).workers(8, true).per_trip(true, true).lean_kernel("k_lean", true);
+        let g = |trips: usize| Geometry::new(trips, 0, 128, false).workers(8, true).per_trip(true, true).lean_kernel("k_lean", true, false);
         assert!(g(8448).every_warp_has_trips(132, 64) && g(1 << 20).every_warp_has_trips(132, 64));
         assert!(!g(8447).every_warp_has_trips(132, 64) && !g(2).every_warp_has_trips(132, 64));
         // `num_gangs(n)`: its blocks' warps.
-        let gangs = |trips: usize| Geometry::new(trips, 10, 128, false).workers(8, true).lean_kernel("k_lean", true);
+        let gangs = |trips: usize| Geometry::new(trips, 10, 128, false).workers(8, true).lean_kernel("k_lean", true, false);
         assert!(gangs(320).every_warp_has_trips(132, 64) && !gangs(319).every_warp_has_trips(132, 64));
         // A gang loop that never runs a gang per warp, blocks not of whole warps, a serial
         // nest, a nest with no lean kernel: never.
-        assert!(!Geometry::new(1 << 20, 0, 128, false).lean_kernel("k_lean", false).every_warp_has_trips(132, 64));
-        assert!(!Geometry::new(1 << 20, 0, 100, false).lean_kernel("k_lean", true).every_warp_has_trips(132, 64));
-        assert!(!Geometry::new(1 << 20, 0, 128, true).lean_kernel("k_lean", true).every_warp_has_trips(132, 64));
+        assert!(!Geometry::new(1 << 20, 0, 128, false).lean_kernel("k_lean", false, false).every_warp_has_trips(132, 64));
+        assert!(!Geometry::new(1 << 20, 0, 100, false).lean_kernel("k_lean", true, false).every_warp_has_trips(132, 64));
+        assert!(!Geometry::new(1 << 20, 0, 128, true).lean_kernel("k_lean", true, false).every_warp_has_trips(132, 64));
         assert!(!Geometry::new(1 << 20, 0, 128, false).every_warp_has_trips(132, 64));
         // The blocks a launch can use: a block per trip where the block shares each trip.
         assert_eq!(g(1024).blocks_wanted(), 1024);
         assert_eq!(Geometry::new(1000, 0, 256, false).blocks_wanted(), 4);
         assert_eq!(gangs(5).blocks_wanted(), 10);
+    }
+
+    #[test]
+    fn a_nest_with_chunked_reductions_runs_its_lean_kernel_where_its_blocks_fill_the_gpu() {
+        // The papers' vector position (2 gangs of 8 x 128 threads) keeps the chunks; the
+        // bench's Table 2 nests (512 gangs) run the lean kernel on 132 multiprocessors.
+        let nest = |trips: usize, reductions: bool| Geometry::new(trips, 0, 128, false).workers(8, true).per_trip(true, true).lean_kernel("k_lean", false, reductions);
+        assert!(!nest(2, true).fills_the_gpu(132) && !nest(132, true).fills_the_gpu(132));
+        assert!(nest(133, true).fills_the_gpu(132) && nest(512, true).fills_the_gpu(132));
+        // `num_gangs(n)` blocks, whatever the trips.
+        let gangs = |n: usize| Geometry::new(4, n, 128, false).workers(8, true).lean_kernel("k_lean", false, true);
+        assert!(gangs(200).fills_the_gpu(132) && !gangs(100).fills_the_gpu(132));
+        // Chunks in streaming loops only, no lean kernel, a serial nest: never.
+        assert!(!nest(512, false).fills_the_gpu(132));
+        assert!(!Geometry::new(512, 0, 128, false).workers(8, true).per_trip(true, true).fills_the_gpu(132));
+        assert!(!Geometry::new(512, 0, 128, true).lean_kernel("k_lean", false, true).fills_the_gpu(132));
     }
 
     #[test]

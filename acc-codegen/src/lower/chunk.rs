@@ -10,9 +10,11 @@
 //! `a[e + i]` / `a[i + e]` / `a[i]` and nowhere else (the same `e` everywhere for that array,
 //! `e` arithmetic of names the body neither binds nor assigns, `i` the loop's variable). The
 //! trips of a parallel loop are independent, so the 4 trips' loads may all come first and their
-//! stores last; each trip's own element is the only one it touches in such an array. Loops
-//! with reductions keep `schedule.rs`'s unrolled rounds (chunked, their kernels needed more
-//! registers than a block of 1024 threads has and ran slower).
+//! stores last; each trip's own element is the only one it touches in such an array.
+//!
+//! A reduction over a loop inside the nest takes chunks too, in rounds of several chunks whose
+//! loads are all in flight before the round's trips combine them, each round checked once
+//! (`Loop::code`); a reduction over the top loop keeps `schedule.rs`'s unrolled rounds.
 
 use proc_macro2::{TokenStream, TokenTree};
 use quote::{format_ident, quote, ToTokens};
@@ -361,22 +363,27 @@ impl Loop<'_> {
         let idx: Vec<&Expr> = arrays.iter().map(|a| &a.index).collect();
         let names: Vec<&Ident> = arrays.iter().map(|a| &a.name).collect();
         let (first, first_idx) = (names[0], idx[0]);
+        // A round's chunks in an array are `d` elements apart (`e + i` with `i` the step-1
+        // loop's variable): the round lies in the array where its last chunk does and its first
+        // start is `(r - 1) * d` below the last's (no wrap between them), and every chunk is
+        // aligned where the first one after the peel is. So a round takes one check, and keeps
+        // one start an array (a start a chunk kept ptxas from keeping a round's loads in flight
+        // within the 64 registers of a block of 1024 threads).
         let round_code = rounds.iter().map(|&r| {
-            let mut starts_code = TokenStream::new();
-            let mut fits = TokenStream::new();
+            let firsts: Vec<Ident> = (0..arrays.len()).map(|j| format_ident!("__acc_s{}_{}", n, j)).collect();
+            let lasts: Vec<Ident> = (0..arrays.len()).map(|j| format_ident!("__acc_l{}_{}", n, j)).collect();
+            let last = r - 1;
             let mut loads = TokenStream::new();
             let mut trips = TokenStream::new();
             let mut stores = TokenStream::new();
             let mut singles = TokenStream::new();
             for c in 0..r {
-                let starts: Vec<Ident> = (0..arrays.len()).map(|j| format_ident!("__acc_s{}_{}_{}", n, j, c)).collect();
-                starts_code.extend(quote!(let (#(#starts,)*) = { let #k: usize = __acc_peel + (__acc_ch + #c * __acc_stride) * #w; #bind (#(#idx,)*) };));
-                fits.extend(quote!(#(&& #names.chunk_fits::<#w>(#starts))*));
-                for (j, (a, st)) in arrays.iter().zip(&starts).enumerate() {
+                for (j, (a, s0)) in arrays.iter().zip(&firsts).enumerate() {
                     let slots: Vec<Ident> = (0..w).map(|u| slot(n, j, c * w + u)).collect();
                     let name = &a.name;
+                    let st = quote!(#s0 + #c * __acc_d);
                     if a.read {
-                        // SAFETY (device code): the chunk fits the array and is aligned (checked).
+                        // SAFETY (device code): the round fits the array, its chunks aligned (checked).
                         loads.extend(quote!(let [#(mut #slots),*] = unsafe { #name.chunk_load::<#w>(#st) };));
                     } else {
                         loads.extend(quote!(#(let mut #slots;)*));
@@ -400,11 +407,19 @@ impl Loop<'_> {
                     }
                 });
             }
-            let last = r - 1;
+            let (lasts_code, fits) = if r == 1 {
+                (TokenStream::new(), quote!(#(&& #names.chunk_fits::<#w>(#firsts))*))
+            } else {
+                (
+                    quote!(let (#(#lasts,)*) = { let #k: usize = __acc_peel + (__acc_ch + #last * __acc_stride) * #w; #bind (#(#idx,)*) };),
+                    quote!(#(&& #names.chunk_fits::<#w>(#lasts) && #firsts <= #lasts && #lasts - #firsts == #last * __acc_d)*),
+                )
+            };
             quote! {
                 let __acc_lim = __acc_nch.saturating_sub(#last * __acc_stride);
                 while __acc_ch < __acc_lim {
-                    #starts_code
+                    let (#(#firsts,)*) = { let #k: usize = __acc_peel + __acc_ch * #w; #bind (#(#idx,)*) };
+                    #lasts_code
                     if true #fits {
                         #loads
                         #trips
@@ -443,6 +458,7 @@ impl Loop<'_> {
                     #k += __acc_stride;
                 }
                 let __acc_nch: usize = (#total - __acc_peel) / #w;
+                let __acc_d: usize = __acc_stride * #w;
                 let mut __acc_ch: usize = __acc_t;
                 #(#round_code)*
                 let mut #k = __acc_peel + __acc_nch * #w + __acc_t;

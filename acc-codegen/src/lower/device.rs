@@ -969,6 +969,7 @@ fn nest_kernel(
     // trips of its own.
     let mut lean_code: Option<TokenStream> = None;
     let mut per_warp = false;
+    let mut reduction_chunks = false;
     let (nest_code, uses_worker, per_trip, group_locals) = if let Some(g) = grid {
         // info: the grid schedule's notes on the nest's loops.
         sched_notes = g.notes;
@@ -1014,6 +1015,7 @@ fn nest_kernel(
             let mut again = Errors::default();
             lean_code = schedule::Scheduler::new(kind, loops, &mut_slices, &mut body_of, &mut again).stage(&stageable).lean().nest(f, &reds).map(|w| w.code);
             per_warp = s.per_warp;
+            reduction_chunks = s.reduction_chunks;
         }
         // info: the schedule's notes on the nest's loops and statements.
         sched_notes = s.notes;
@@ -1090,7 +1092,7 @@ fn nest_kernel(
     let num_workers = dir.clauses.num_workers.as_ref().map_or_else(|| quote!(0usize), super::clause_usize);
     let (per_x, per_y) = per_trip;
     let with_dims = dims.map(|d| quote!(.dims(#d)));
-    let with_lean = lean_name.map(|l| quote!(.lean_kernel(#l, #per_warp)));
+    let with_lean = lean_name.map(|l| quote!(.lean_kernel(#l, #per_warp, #reduction_chunks)));
     let with_cache = cached
         .iter()
         .map(|(a, span)| quote!(.cache(#rt::elem_bytes(&#a[..]), #span)))

@@ -123,6 +123,9 @@ pub struct Scheduled {
     /// A loop inside the top loop takes chunks of 16 bytes: the nest has a lean kernel too
     /// (see [`Scheduler::lean`]).
     pub inner_chunks: bool,
+    /// One of those loops is a reduction's: the lean kernel runs launches of more blocks
+    /// than the GPU has multiprocessors.
+    pub reduction_chunks: bool,
 }
 
 /// Lowers the nest `f` (a region's top-level loop, not serial) with the reductions `reds`
@@ -159,6 +162,8 @@ pub struct Scheduler<'a> {
     lean: bool,
     /// A loop inside the top loop took chunks.
     inner_chunks: bool,
+    /// A reduction loop inside the top loop took chunks.
+    reduction_chunks: bool,
 }
 
 /// Bodies of at most this many tokens (a few statements) are unrolled.
@@ -173,7 +178,7 @@ const DEV: fn() -> TokenStream = || quote!(::acc_device);
 
 impl<'a> Scheduler<'a> {
     pub fn new(kind: RegionKind, loops: &'a LoopDirectives, mut_slices: &'a [Ident], body_of: &'a mut dyn FnMut(&syn::Block) -> syn::Block, errors: &'a mut Errors) -> Self {
-        Scheduler { kind, loops, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), stageable: &[], cached: Vec::new(), notes: Notes::default(), depth: 0, line_override: None, per_warp: None, lean: false, inner_chunks: false }
+        Scheduler { kind, loops, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), stageable: &[], cached: Vec::new(), notes: Notes::default(), depth: 0, line_override: None, per_warp: None, lean: false, inner_chunks: false, reduction_chunks: false }
     }
 
     /// The same scheduler staging `cache!` windows of the read-only `&[T]` parameters
@@ -239,7 +244,7 @@ impl<'a> Scheduler<'a> {
         }
         let per_trip = if inner_par { (!levels.vector, self.uses_worker && !levels.worker) } else { (false, false) };
         let per_warp = self.per_warp == Some(true);
-        Some(Scheduled { code: quote!(#virt #code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty(), cached: self.cached, notes: self.notes, per_warp, inner_chunks: self.inner_chunks })
+        Some(Scheduled { code: quote!(#virt #code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty(), cached: self.cached, notes: self.notes, per_warp, inner_chunks: self.inner_chunks, reduction_chunks: self.reduction_chunks })
     }
 
     /// `v`'s thread values combined with `op` over the block levels of `over`; every thread
@@ -645,10 +650,45 @@ impl<'a> Scheduler<'a> {
                     #k += __acc_stride;
                 }
             };
-            // (Reductions keep these rounds: chunked, in rounds of 2 or 4 chunks, the papers'
-            // and the bench's nested reductions ran 1.1-1.7x slower on an H100, their kernels
-            // at 85-155 registers where these take 56-80.)
-            unrolled
+            // A reduction over an inner loop whose body reaches arrays only as `a[e + i]`
+            // takes chunks of 16 bytes too, in rounds of 4, then 2, then 1 chunks (the loads
+            // of a round in flight together, one bounds check a round: `chunk.rs`), its other
+            // trips one at a time. The papers' vector position (2 blocks of 1024 threads
+            // summing rows of 1M `i32`s) went from 5.4 to 1.3 ms on an H200, the worker-vector
+            // and gang-worker-vector positions 1.1-1.4x faster. Where the launch has more
+            // blocks than multiprocessors the nest's lean kernel runs instead (these rounds
+            // in place of the chunks): the bench's Table 2 worker-vector and gang-worker-vector
+            // nests on a full H200 ran at 0.90 of nvcc chunked against 0.95-1.04 unchunked.
+            // Top-level loops keep the unrolled rounds (they have no lean kernel to fall back
+            // on, and chunked gained little there: the bench's streaming reductions moved by
+            // -0.03 to +0.07 of nvcc).
+            match (&chunked, &lowered_body) {
+                (Some(chunked), Some(b)) if !top => {
+                    self.inner_chunks = true;
+                    self.reduction_chunks = true;
+                    // info: the chunks.
+                    self.notes.0[note_at].text.push_str(&format!(
+                        "; chunks of 16 bytes (4 trips a thread, 2 where an array has 8-byte elements) in rounds of 4, 2, then 1 chunks, one range check a round: {} moved a chunk an access where it is aligned and inside the array, the other trips one at a time",
+                        chunk::names(chunked)
+                    ));
+                    // info: the lean kernel.
+                    self.notes.0[note_at].text.push_str("; the nest also has a lean kernel, this loop unrolled as above without chunks, launched instead where the launch has more blocks than the GPU has multiprocessors");
+                    let parts = chunk::Loop { n, k: &k, bind: &bind, body_code: &body_code, total: &total_id, stride: &stride, start: quote!(#bpart + #tpart) };
+                    // Arrays whose chunks never align together, or rows of fewer than a chunk a
+                    // thread: one trip at a time (the unrolled rounds here kept the kernel's
+                    // registers above a block of 1024 threads' 64).
+                    let single = quote! {
+                        let mut #k = #bpart + #tpart;
+                        while #k < #total_id {
+                            #bind
+                            #body_code
+                            #k += #stride;
+                        }
+                    };
+                    parts.code_16_bytes(chunked, b, &[4, 2, 1], single)
+                }
+                _ => unrolled,
+            }
         } else if per_warp_candidate && end_trip.is_empty() && !block_level(&body_code) {
             // A gang's trips share nothing (no barrier, no shared memory, no leader): where
             // the loop has at least as many trips as the grid has warps, each warp runs trips
