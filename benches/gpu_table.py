@@ -4,13 +4,15 @@
 usage: python3 benches/gpu_table.py [--json RESULTS] [--gpu GPU_TXT] LOG [LOG...]
        (or the logs on stdin)
 
-Each result line is `<tool> <case> <ms> <rate>` with tool in acc / nvcc / cupy / gcc (gcc:
-GCC's OpenACC, where a log has it); everything else is ignored. Prints a Markdown table:
+Each result line is `<tool> <case> <ms> <rate>` with tool in acc / nvcc / nvcc_wall / cupy /
+gcc (gcc: GCC's OpenACC, where a log has it; nvcc_wall: the nvcc baseline timed as the acc bench
+times a region, the host's clock around the launch and its synchronisation, where nvcc's `nvcc`
+lines are CUDA events around the kernel); everything else is ignored. Prints a Markdown table:
 case | unit | acc | nvcc | cupy | acc/nvcc | acc/cupy | acc/copy, where acc/copy is acc's rate
 over the device-to-device copy of the same element type (cudaMemcpy from the nvcc baseline, else
-CuPy's copy); with gcc results, a gcc column and acc/gcc too. Ratios are of rates (higher is
-better for acc); for `launch` the columns hold microseconds and the ratios are baseline time /
-acc time.
+CuPy's copy); with gcc or nvcc_wall results, their columns and ratios too. Ratios are of rates
+(higher is better for acc); for `launch` the columns hold microseconds and the ratios are
+baseline time / acc time.
 
 --json RESULTS also writes the results as JSON (what benches/gpu_plot.py draws):
   {"format": "acc-gpu-bench", "version": 1, "gpu": "<nvidia-smi line>", "commit": "...",
@@ -27,7 +29,9 @@ import os
 import subprocess
 import sys
 
-TOOLS = ("acc", "nvcc", "cupy", "gcc")
+TOOLS = ("acc", "nvcc", "nvcc_wall", "cupy", "gcc")
+# Columns shown only where a log has their results.
+OPTIONAL = ("nvcc_wall", "gcc")
 
 
 def parse(lines):
@@ -69,8 +73,8 @@ def table(results, order):
     # acc's cases first, in acc's order, then cases only the baselines have.
     acc_cases = [c for c in order if ("acc", c) in results]
     cases = acc_cases + [c for c in order if c not in acc_cases]
-    # GCC's column only where a log has GCC results.
-    tools = [t for t in TOOLS if t != "gcc" or any(k[0] == "gcc" for k in results)]
+    # GCC's and nvcc_wall's columns only where a log has their results.
+    tools = [t for t in TOOLS if t not in OPTIONAL or any(k[0] == t for k in results)]
     baselines = [t for t in tools if t != "acc"]
     out = ["| case | unit | " + " | ".join(tools) + " | "
            + " | ".join(f"acc/{t}" for t in baselines) + " | acc/copy |",
