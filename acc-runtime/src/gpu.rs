@@ -567,7 +567,8 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
                 fail(format!("acc: {region}: kernel `{name}`: its `cache!` windows take {cache} bytes of shared memory with blocks of {} x {} threads, more than the {CACHE_SHARED} acc gives them: narrow the windows or the tile", block[0], block[1]));
             }
             let shared = 16 * threads.max(32) + cache as u32;
-            let tiled = tile_compile_threads(geom, threads);
+            let per_sm = one_wave(cuda, &entry.kernel, name, &mut entry.waves, threads, threads, shared) / cuda.sm_count().max(1);
+            let tiled = tile_compile_threads(geom, threads, per_sm, entry.kernel.registers());
             if let Some(target) = tiled {
                 if !entry.for_block.iter().any(|(b, _)| *b == target) {
                     let ptx = crate::ptx_modules::only_kernel(crate::ptx_modules::module_of(ptx, name), name);
@@ -577,7 +578,9 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
                 }
             }
             let kernel = tiled.and_then(|t| entry.for_block.iter().find(|(b, _)| *b == t)).and_then(|(_, k)| k.as_ref()).unwrap_or(&entry.kernel);
-            let wave = one_wave(cuda, kernel, name, &mut entry.waves, threads, shared).min(max_default_grid(cuda) as u32);
+            // (The recompiled kernel's waves are kept apart from the nest's kernel's.)
+            let key = if tiled.is_some() { threads | RECOMPILED } else { threads };
+            let wave = one_wave(cuda, kernel, name, &mut entry.waves, key, threads, shared).min(max_default_grid(cuda) as u32);
             let grid = dims.grid_shape(block, wave as usize);
             let mut cfg = LaunchConfig::linear(grid[0], block[0]).with_shared(shared);
             (cfg.grid, cfg.block, cfg.queue) = ((grid[0], grid[1], grid[2]), (block[0], block[1], block[2]), queue);
@@ -626,7 +629,7 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
             geom.num_gangs.min(i32::MAX as usize) as u32
         } else {
             let block = geom.block();
-            let wave = one_wave(cuda, kernel, name, &mut entry.waves, block, shared);
+            let wave = one_wave(cuda, kernel, name, &mut entry.waves, block, block, shared);
             let needed = geom.threads_wanted().div_ceil(block as usize).max(1);
             wave.min(needed.min(u32::MAX as usize) as u32).min(max_default_grid(cuda) as u32)
         };
@@ -693,7 +696,7 @@ fn lean_fills_more(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'stati
             if e.kernel.max_threads() < block {
                 cuda.sm_count()
             } else {
-                one_wave(cuda, &e.kernel, n, &mut e.waves, block, shared)
+                one_wave(cuda, &e.kernel, n, &mut e.waves, block, block, shared)
             }
         })
     };
@@ -704,15 +707,27 @@ fn lean_fills_more(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'stati
 /// the lean kernel is then taken for gang loops of more trips only).
 const WARPS_PER_SM: usize = 64;
 
-/// The block size a nest staging 2-D `cache!` tiles in blocks of `threads` is compiled for:
+/// The block size a nest on a multi-dimensional grid, in blocks of `threads`, is compiled for:
 /// the threads of 4 blocks (64 registers a thread for blocks of 256), so that 4 blocks share
-/// a multiprocessor and hide each other's barriers. The GEMM's kernels kept 96-100 registers
-/// (nvcc's 32), 2 blocks a multiprocessor: compiled this way, 2268 -> 3746 GFLOP/s with 16 x 16
-/// tiles and 2770 -> 4356 with 32 x 32 on an H100 (benches/README.md). `None` for other
-/// kernels, and where the block is a multiprocessor's most already.
-fn tile_compile_threads(geom: &Geometry, threads: u32) -> Option<u32> {
-    (geom.cache_y > 0).then(|| (threads * 4).min(1024)).filter(|&t| t > threads)
+/// a multiprocessor and hide each other's latencies and barriers. For a nest staging 2-D
+/// `cache!` tiles always: the GEMM's kernels kept 96-100 registers (nvcc's 32), 2 blocks a
+/// multiprocessor; compiled this way, 2268 -> 3746 GFLOP/s with 16 x 16 tiles and 2770 -> 4356
+/// with 32 x 32 on an H100 (benches/README.md). For other nests where the kernel as compiled
+/// (`registers` a thread) holds fewer than 4 blocks a multiprocessor (`per_sm`) and needs at
+/// most a quarter more registers than 4 blocks leave, so that few spill: the 13-point wave
+/// step's 68 registers, 3 blocks, took 0.251 ms; compiled for 4 blocks (64 registers, no
+/// spill), 0.18-0.21 ms on an H200. `None` for other kernels, and where the block is a
+/// multiprocessor's most already.
+fn tile_compile_threads(geom: &Geometry, threads: u32, per_sm: u32, registers: u32) -> Option<u32> {
+    let target = (threads * 4).min(1024);
+    let fits = 65536 / target.max(1);
+    let short = per_sm < 4 && registers > fits && registers * 4 <= fits * 5;
+    (geom.cache_y > 0 || short).then_some(target).filter(|&t| t > threads)
 }
+
+/// The key of a recompiled kernel's waves in its entry's (beside the nest's kernel's, keyed by
+/// the block's threads, at most 1024).
+const RECOMPILED: u32 = 1 << 31;
 
 /// Whether a kernel that holds at most `max_threads` threads a block is compiled again for
 /// `geom`'s block (see `launch`): the block is larger, and the outermost loop's trips are
@@ -723,12 +738,12 @@ fn compiles_for_block(geom: &Geometry, max_threads: u32) -> bool {
 
 /// One full wave of blocks of `block` threads of `kernel` (every multiprocessor at its
 /// occupancy limit): it depends on the kernel and block only, so it is found once (`waves`).
-fn one_wave(cuda: &CudaBackend, kernel: &Kernel, name: &str, waves: &mut Vec<(u32, u32)>, block: u32, shared: u32) -> u32 {
-    if let Some(&(_, w)) = waves.iter().find(|(b, _)| *b == block) {
+fn one_wave(cuda: &CudaBackend, kernel: &Kernel, name: &str, waves: &mut Vec<(u32, u32)>, key: u32, block: u32, shared: u32) -> u32 {
+    if let Some(&(_, w)) = waves.iter().find(|(k, _)| *k == key) {
         return w;
     }
     let w = cuda.default_grid(kernel.module(), name, block, shared, usize::MAX / 2).unwrap_or(1).max(1);
-    waves.push((block, w));
+    waves.push((key, w));
     w
 }
 
@@ -881,10 +896,18 @@ mod tests {
         assert!(compiles_for_block(&papers((true, true)), 768));
         // Nests staging 2-D tiles are compiled for 4 blocks' threads, at most 1024.
         let tiles = Geometry::new(1 << 20, 0, 0, false).cache_tile(4, 16, 16, 0);
-        assert_eq!(tile_compile_threads(&tiles, 256), Some(1024));
-        assert_eq!(tile_compile_threads(&tiles, 64), Some(256));
-        assert_eq!(tile_compile_threads(&tiles, 1024), None);
-        assert_eq!(tile_compile_threads(&papers((true, true)), 256), None);
+        assert_eq!(tile_compile_threads(&tiles, 256, 2, 100), Some(1024));
+        assert_eq!(tile_compile_threads(&tiles, 64, 8, 100), Some(256));
+        assert_eq!(tile_compile_threads(&tiles, 1024, 1, 100), None);
+        assert_eq!(tile_compile_threads(&papers((true, true)), 256, 4, 64), None);
+        // Other nests where the kernel holds fewer than 4 blocks and needs at most a quarter
+        // more registers than 4 blocks leave (64 for blocks of 256): the wave step's 68.
+        assert_eq!(tile_compile_threads(&papers((true, true)), 256, 3, 68), Some(1024));
+        assert_eq!(tile_compile_threads(&papers((true, true)), 256, 3, 80), Some(1024));
+        assert_eq!(tile_compile_threads(&papers((true, true)), 256, 2, 81), None);
+        assert_eq!(tile_compile_threads(&papers((true, true)), 256, 4, 64), None);
+        assert_eq!(tile_compile_threads(&papers((true, true)), 256, 2, 40), None);
+        assert_eq!(tile_compile_threads(&papers((true, true)), 1024, 1, 72), None);
         assert!(compiles_for_block(&papers((false, true)), 768));
         // The kernel holds the block: nothing to compile.
         assert!(!compiles_for_block(&papers((true, true)), 1024));

@@ -375,6 +375,18 @@ pub(crate) unsafe fn func_max_threads(f: sys::CUfunction) -> Driven<i32> {
     Ok(n)
 }
 
+/// `cuFuncGetAttribute(CU_FUNC_ATTRIBUTE_NUM_REGS)`: the registers a thread of the kernel uses.
+///
+/// # Safety
+/// `f` is a kernel of a loaded module.
+pub(crate) unsafe fn func_num_regs(f: sys::CUfunction) -> Driven<i32> {
+    let mut n = 0i32;
+    let a = sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS;
+    // SAFETY: the caller's contract; an `i32` out-parameter.
+    check("cuFuncGetAttribute", unsafe { sys::cuFuncGetAttribute(&mut n, a, f) })?;
+    Ok(n)
+}
+
 /// `cuOccupancyMaxActiveBlocksPerMultiprocessor`.
 ///
 /// # Safety

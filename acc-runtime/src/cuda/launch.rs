@@ -50,6 +50,8 @@ pub struct Kernel {
     params: Option<usize>,
     /// The most threads a block of this kernel can have (its registers per thread decide).
     max_threads: u32,
+    /// The registers a thread of the kernel uses.
+    registers: u32,
     /// Keeps the module's handle in use alongside the function's.
     module: Arc<Module>,
 }
@@ -72,6 +74,11 @@ impl Kernel {
     /// the kernel needs many registers per thread.
     pub fn max_threads(&self) -> u32 {
         self.max_threads
+    }
+
+    /// The registers a thread of this kernel uses (the compiler's choice).
+    pub fn registers(&self) -> u32 {
+        self.registers
     }
 
     /// The kernel's entry name.
@@ -198,7 +205,9 @@ impl CudaBackend {
         let func = self.function(module, name, shared)?;
         // SAFETY: a kernel of a loaded module.
         let max_threads = unsafe { driver::func_max_threads(func) }.doing(|| format!("reading kernel `{name}`'s largest block"))?;
-        Ok(Kernel { func, name: name.into(), shared, params: None, max_threads: max_threads.max(1) as u32, module: module.clone() })
+        // SAFETY: as above.
+        let registers = unsafe { driver::func_num_regs(func) }.doing(|| format!("reading kernel `{name}`'s registers"))?;
+        Ok(Kernel { func, name: name.into(), shared, params: None, max_threads: max_threads.max(1) as u32, registers: registers.max(0) as u32, module: module.clone() })
     }
 
     /// Launches kernel `name` of `module`. A synchronous launch (`cfg.queue == None`)
