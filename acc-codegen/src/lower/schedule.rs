@@ -668,11 +668,11 @@ impl<'a> Scheduler<'a> {
                     self.reduction_chunks = true;
                     // info: the chunks.
                     self.notes.0[note_at].text.push_str(&format!(
-                        "; chunks of 16 bytes (4 trips a thread, 2 where an array has 8-byte elements) in rounds of 4, 2, then 1 chunks, one range check a round: {} moved a chunk an access where it is aligned and inside the array, the other trips one at a time",
+                        "; in the nest's kernel, chunks of 16 bytes instead (4 trips a thread, 2 where an array has 8-byte elements) in rounds of 4, 2, then 1 chunks, one range check a round: {} moved a chunk an access where it is aligned and inside the array, the other trips one at a time",
                         chunk::names(chunked)
                     ));
                     // info: the lean kernel.
-                    self.notes.0[note_at].text.push_str("; the nest also has a lean kernel, this loop unrolled as above without chunks, launched instead where the launch has more blocks than the GPU has multiprocessors");
+                    self.notes.0[note_at].text.push_str("; the nest also has a lean kernel with the unrolled rounds, launched instead where the launch has more blocks than the GPU has multiprocessors");
                     let parts = chunk::Loop { n, k: &k, bind: &bind, body_code: &body_code, total: &total_id, stride: &stride, start: quote!(#bpart + #tpart) };
                     // Arrays whose chunks never align together, or rows of fewer than a chunk a
                     // thread: one trip at a time (the unrolled rounds here kept the kernel's
