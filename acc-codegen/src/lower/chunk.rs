@@ -353,10 +353,11 @@ pub struct Loop<'a> {
 
 impl Loop<'_> {
     /// The chunked loop: the trips before the first chunk aligned for every array one at a
-    /// time, then rounds of whole chunks (`rounds`: chunks a round, each with the guard under
-    /// which it is used, largest first; a round's chunks are all loaded before its trips run,
-    /// so that a thread keeps that many in flight), then the last trips one at a time. `plain`
-    /// where the arrays' chunks never align together.
+    /// time, then rounds of whole chunks (`rounds`: chunks a round, largest first, each size
+    /// taking rounds while a whole one is left; a round's chunks are all loaded before its trips
+    /// run, so that a thread keeps that many in flight, under one range check; a round that
+    /// fails it runs its trips one at a time), then the last trips one at a time. `plain` where
+    /// the arrays' chunks never align together or the loop has less than a chunk a thread.
     pub fn code(&self, arrays: &[ChunkArray], b: &syn::Block, rounds: &[usize], plain: TokenStream, w: usize) -> TokenStream {
         let Loop { n, k, bind, body_code, total, stride, start } = self;
         let n = *n;
