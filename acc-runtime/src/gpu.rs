@@ -221,7 +221,13 @@ impl Geometry {
     /// worker-vector and gang-worker-vector nests ran at 0.90 of nvcc chunked, 0.95-1.04
     /// without chunks; the papers' vector position, 2 blocks, 4.2x faster chunked).
     fn fills_the_gpu(&self, sms: usize) -> bool {
-        matches!(self.lean_kernel, Some((_, _, true))) && !self.serial && self.dims.is_none() && self.blocks_wanted() > sms
+        matches!(self.lean_kernel, Some((_, _, true))) && self.outnumbers(sms)
+    }
+
+    /// Whether a launch of this shape on a one-dimensional grid has more blocks than the GPU's
+    /// `sms` multiprocessors (what both lean-kernel rules on blocks ask first).
+    fn outnumbers(&self, sms: usize) -> bool {
+        !self.serial && self.dims.is_none() && self.blocks_wanted() > sms
     }
 
     /// Whether a gang loop that may give each warp trips of its own has a trip for every warp
@@ -683,7 +689,7 @@ fn launchable<'k>(kernels: &'k mut AddrMap<KernelKey, Launchable>, cuda: &CudaBa
 fn lean_fills_more(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str, name: &str, lean: &str, geom: &Geometry) -> bool {
     let sms = cuda.sm_count();
     // (The test that needs no kernel first: most launches of few blocks stop there.)
-    if geom.serial || geom.dims.is_some() || geom.blocks_wanted() <= sms as usize {
+    if !geom.outnumbers(sms as usize) {
         return false;
     }
     let block = geom.block();
