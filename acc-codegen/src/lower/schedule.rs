@@ -490,6 +490,16 @@ impl<'a> Scheduler<'a> {
             }
             _ => None,
         };
+        // The loop one trip at a time: this thread's trips, a grid stride apart.
+        let plain = quote! {
+            let mut #k = #bpart + #tpart;
+            while #k < #total_id {
+                #bind
+                #body_code
+                #end_trip
+                #k += #stride;
+            }
+        };
         let looped = if !staged.is_empty() {
             // Each trip of the block: the windows fetched by all its threads (those past the
             // loop's end too), a barrier, the trip (its references to the windows read shared
@@ -677,15 +687,7 @@ impl<'a> Scheduler<'a> {
                     // Arrays whose chunks never align together, or rows of fewer than a chunk a
                     // thread: one trip at a time (the unrolled rounds here kept the kernel's
                     // registers above a block of 1024 threads' 64).
-                    let single = quote! {
-                        let mut #k = #bpart + #tpart;
-                        while #k < #total_id {
-                            #bind
-                            #body_code
-                            #k += #stride;
-                        }
-                    };
-                    parts.code_16_bytes(chunked, b, &[4, 2, 1], single)
+                    parts.code_16_bytes(chunked, b, &[4, 2, 1], plain)
                 }
                 _ => unrolled,
             }
@@ -722,15 +724,6 @@ impl<'a> Scheduler<'a> {
                 }
             }
         } else {
-            let plain = quote! {
-                let mut #k = #bpart + #tpart;
-                while #k < #total_id {
-                    #bind
-                    #body_code
-                    #end_trip
-                    #k += #stride;
-                }
-            };
             // A streaming loop over `threadIdx.x`: chunks of 4 trips a thread, each array of
             // the body moved 4 elements an access (`chunk.rs`).
             match (chunked, &lowered_body) {
