@@ -27,12 +27,7 @@ if [ "${1:-}" = pack ]; then
     mkdir -p ".gpu-ab/var/$name"
     for b in papers gpu; do
       # shellcheck disable=SC2086  # ENV is a list of assignments
-      exe=$(env $envs cargo bench --features cuda --bench "$b" --no-run --message-format=json 2>"/tmp/gpu-ab-$name-$b.err" \
-        | python3 -c 'import json,sys
-for l in sys.stdin:
-    m = json.loads(l)
-    if m.get("reason") == "compiler-artifact" and m.get("executable"):
-        print(m["executable"])' | tail -n 1)
+      exe=$(env $envs bash scripts/bench-exe.sh "$b" 2>"/tmp/gpu-ab-$name-$b.err")
       [ -n "$exe" ] || { echo "gpu-ab: $name: the $b bench did not build (/tmp/gpu-ab-$name-$b.err)" >&2; exit 1; }
       xz -T2 -3 -c "$exe" > ".gpu-ab/var/$name/$b.xz"
     done

@@ -28,12 +28,7 @@ pack)
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd)
   cd "$root"
-  bin=$(cargo bench --features cuda --bench papers --no-run --message-format=json \
-    | python3 -c 'import json,sys
-for l in sys.stdin:
-    m = json.loads(l)
-    if m.get("reason") == "compiler-artifact" and m.get("target", {}).get("name") == "papers" and m.get("executable"):
-        print(m["executable"])' | tail -n 1)
+  bin=$(bash scripts/bench-exe.sh papers)
   [ -n "$bin" ] || { echo "gpu-papers: the bench did not build" >&2; exit 1; }
   rm -rf "$dir/gcc-openacc" "$dir/bench-papers.xz"
   xz -T2 -3 -c "$bin" > "$dir/bench-papers.xz"
