@@ -1874,3 +1874,100 @@ fn consecutive_kernels_loops() {
         assert_eq!(mean_var(&a), (mean, v), "{n} elements");
     }
 }
+
+/// Worker loops whose trips may each go to one warp (8 workers of 128 lanes: 32 warps), in
+/// the papers' four forms that hold vector loops: the worker loop reducing and its vector loop
+/// storing (the worker position, the value read after the loop), the gang and worker loops
+/// reducing (the lanes' equal copies left for the gang's end), the vector loop's partials left
+/// for the worker loop (worker-vector), and for the gang loop (gang-worker-vector). Worker
+/// trip counts on both sides of 32 (where a warp per worker starts) and vector loops shorter
+/// and longer than a warp.
+#[test]
+fn workers_per_warp_match_the_host() {
+    #[acc::parallel(num_workers(8), vector_length(128))]
+    fn worker_pos(a: &[i64], b: &mut [i64], c: &[i64], out: &mut [i64], nk: usize, nj: usize, ni: usize) {
+        #[acc::r#loop(gang)]
+        for k in 0..nk {
+            let mut t = 5i64;
+            #[acc::r#loop(worker, reduction(+: t))]
+            for j in 0..nj {
+                t += c[k * nj + j];
+                #[acc::r#loop(vector)]
+                for i in 0..ni {
+                    b[(k * nj + j) * ni + i] = a[(k * nj + j) * ni + i] * 3 + j as i64;
+                }
+            }
+            out[k] = t;
+        }
+    }
+    #[acc::parallel(num_workers(8), vector_length(128))]
+    fn gw_pos(a: &[i64], b: &mut [i64], c: &[i64], nk: usize, nj: usize, ni: usize) -> i64 {
+        let mut s = -2i64;
+        #[acc::r#loop(gang, reduction(+: s))]
+        for k in 0..nk {
+            #[acc::r#loop(worker, reduction(+: s))]
+            for j in 0..nj {
+                s += c[k * nj + j];
+                #[acc::r#loop(vector)]
+                for i in 0..ni {
+                    b[(k * nj + j) * ni + i] = a[(k * nj + j) * ni + i] - 1;
+                }
+            }
+        }
+        s
+    }
+    #[acc::parallel(num_workers(8), vector_length(128))]
+    fn wv_pos(a: &[i64], out: &mut [i64], nk: usize, nj: usize, ni: usize) {
+        #[acc::r#loop(gang)]
+        for k in 0..nk {
+            let mut t = i64::MIN;
+            #[acc::r#loop(worker, reduction(max: t))]
+            for j in 0..nj {
+                #[acc::r#loop(vector, reduction(max: t))]
+                for i in 0..ni {
+                    t = t.max(a[(k * nj + j) * ni + i]);
+                }
+            }
+            out[k] = t;
+        }
+    }
+    #[acc::parallel(num_workers(8), vector_length(128))]
+    fn gwv_pos(a: &[i64], nk: usize, nj: usize, ni: usize) -> i64 {
+        let mut s = 9i64;
+        #[acc::r#loop(gang, reduction(+: s))]
+        for k in 0..nk {
+            #[acc::r#loop(worker, reduction(+: s))]
+            for j in 0..nj {
+                #[acc::r#loop(vector, reduction(+: s))]
+                for i in 0..ni {
+                    s += a[(k * nj + j) * ni + i];
+                }
+            }
+        }
+        s
+    }
+    for (nk, nj, ni) in [(1, 31, 32), (2, 32, 32), (3, 33, 1), (2, 100, 31), (1, 64, 33), (5, 47, 64), (2, 1000, 32), (3, 40, 200), (300, 32, 7)] {
+        let n = nk * nj * ni;
+        let a = vec_of(n, |x| (hash(x) % 1999) as i64 - 1000);
+        let c = vec_of(nk * nj, |x| (hash(x + 7) % 101) as i64 - 50);
+        let shape = format!("{nk}x{nj}x{ni}");
+
+        let (mut b, mut out) = (vec![0i64; n], vec![0i64; nk]);
+        worker_pos(&a, &mut b, &c, &mut out, nk, nj, ni);
+        let want_b: Vec<i64> = (0..n).map(|x| a[x] * 3 + ((x / ni) % nj) as i64).collect();
+        let want_out: Vec<i64> = (0..nk).map(|k| 5 + c[k * nj..(k + 1) * nj].iter().sum::<i64>()).collect();
+        assert_eq!((&b, &out), (&want_b, &want_out), "worker position, {shape}");
+
+        let mut b = vec![0i64; n];
+        let s = gw_pos(&a, &mut b, &c, nk, nj, ni);
+        assert_eq!(s, -2 + c.iter().sum::<i64>(), "gang-worker position, {shape}");
+        assert_eq!(b, a.iter().map(|x| x - 1).collect::<Vec<_>>(), "gang-worker position's stores, {shape}");
+
+        let mut out = vec![0i64; nk];
+        wv_pos(&a, &mut out, nk, nj, ni);
+        let want_out: Vec<i64> = (0..nk).map(|k| a[k * nj * ni..(k + 1) * nj * ni].iter().copied().max().unwrap()).collect();
+        assert_eq!(out, want_out, "worker-vector position, {shape}");
+
+        assert_eq!(gwv_pos(&a, nk, nj, ni), 9 + a.iter().sum::<i64>(), "gang-worker-vector position, {shape}");
+    }
+}

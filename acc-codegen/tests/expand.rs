@@ -309,6 +309,86 @@ fn gang_worker_vector_reduction_finishes_once_over_the_block() {
 }
 
 #[test]
+fn a_worker_loop_with_a_trip_for_every_warp_runs_a_worker_per_warp() {
+    // The papers' worker position: the worker loop's trips hold a vector loop of 32 trips (96 of
+    // 128 lanes idle). Where the loop has a trip for every warp of the block, the virtual
+    // thread indices make each warp a worker of 32 lanes for the loop, and are restored after
+    // it; its reduction is then combined over the block from each warp's first lane.
+    let worker = kernels(quote! {
+        fn worker(a: &[i32], b: &mut [i32], c: &[i32], out: &mut [i32], nk: usize, nj: usize, ni: usize) {
+            #[acc::r#loop(gang)]
+            for k in 0..nk {
+                let mut t = 0;
+                #[acc::r#loop(worker, reduction(+: t))]
+                for j in 0..nj {
+                    t += c[k * nj + j];
+                    #[acc::r#loop(vector)]
+                    for i in 0..ni {
+                        b[(k * nj + j) * ni + i] = a[(k * nj + j) * ni + i] * 2;
+                    }
+                }
+                out[k] = t;
+            }
+        }
+    });
+    let (nest, lean) = nest_and_lean(&worker);
+    for k in [&nest, &lean] {
+        has(k, "__acc_nt % 32 == 0 && __acc_nt / 32 > __acc_vbdy && __acc_total3 >= (__acc_nt / 32) as usize");
+        has(k, "__acc_vbdy = __acc_vbdx * __acc_vbdy / 32 ; __acc_vtx = __acc_tid % 32 ; __acc_vbdx = 32 ; __acc_vty = __acc_tid / 32 ;");
+        has(k, "let __acc_mine = if false || __acc_vtx == 0 { t } else { :: acc_device :: ops :: Add . identity (& t) } ; :: acc_device :: block_reduce (__acc_mine");
+        has(k, "(__acc_vtx , __acc_vbdx , __acc_vty , __acc_vbdy) = __acc_saved3 ;");
+        // The restore comes after the combination, which reads the warp's lanes.
+        assert!(k.find("= __acc_saved3").unwrap() > k.find("block_reduce (__acc_mine").unwrap(), "restored after the combination:
+{k}");
+        // The worker loop on the virtual workers, the vector loop on the virtual lanes.
+        has(k, "__acc_base3 + (__acc_vty as usize) < __acc_total3");
+        has(k, "0usize + (__acc_vtx as usize)");
+    }
+    // The gang-worker position: the gang's reduction is left to the nest's end, a worker's lanes
+    // holding equal copies: the first lane of each keeps its value, the copies are combined
+    // over the whole block.
+    let gw = kernels(quote! {
+        fn gw(a: &[f64], b: &mut [f64], c: &[f64], nk: usize, nj: usize, ni: usize) -> f64 {
+            let mut s = 0.0;
+            #[acc::r#loop(gang, reduction(+: s))]
+            for k in 0..nk {
+                #[acc::r#loop(worker, reduction(+: s))]
+                for j in 0..nj {
+                    s += c[k * nj + j];
+                    #[acc::r#loop(vector)]
+                    for i in 0..ni {
+                        b[(k * nj + j) * ni + i] = a[(k * nj + j) * ni + i] * 2.0;
+                    }
+                }
+            }
+            s
+        }
+    });
+    let (nest, _) = nest_and_lean(&gw);
+    has(&nest, "if __acc_vtx != 0 { s = :: acc_device :: ops :: Add . identity (& s) ; }");
+    has(&nest, "let __acc_mine = if (true || __acc_vtx == 0) && (true || __acc_vty == 0) { s }");
+    // A worker body with a statement its leader runs (the vector position's store) uses the
+    // block's own thread indices: its workers stay the block's.
+    let rows = kernels(quote! {
+        fn rows(a: &[i32], out: &mut [i32], nk: usize, nj: usize, ni: usize) {
+            #[acc::r#loop(gang)]
+            for k in 0..nk {
+                #[acc::r#loop(worker)]
+                for j in 0..nj {
+                    let mut t = 0;
+                    #[acc::r#loop(vector, reduction(+: t))]
+                    for i in 0..ni {
+                        t += a[(k * nj + j) * ni + i];
+                    }
+                    out[k * nj + j] = t;
+                }
+            }
+        }
+    });
+    assert!(!rows.contains("__acc_saved"), "no worker per warp:\n{rows}");
+}
+
+#[test]
 fn a_nest_whose_inner_loops_take_chunks_gets_a_lean_kernel_without_them() {
     // The papers' gang worker shape: the vector loop's copy takes chunks in the nest's kernel;
     // its lean kernel (which the host launches where it fits more blocks, or where each warp
