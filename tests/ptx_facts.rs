@@ -130,6 +130,33 @@ fn reductions_keep_loads_in_flight() {
     assert!(lines_of(k, &["add.rn.f32"]).iter().find(|&&f| f > loads[0]).is_some_and(|&f| f > loads[7]), "the eight loads of a round before its first add:\n{k}");
 }
 
+/// The longest run of `ld.global.nc` lines of `k` with no `st.global` between them.
+fn longest_load_run(k: &str) -> usize {
+    let (mut run, mut best) = (0, 0);
+    for l in k.lines().map(str::trim_start) {
+        if l.starts_with("ld.global.nc") {
+            run += 1;
+            best = best.max(run);
+        } else if l.starts_with("st.global") {
+            run = 0;
+        }
+    }
+    best
+}
+
+#[test]
+fn worker_rounds_issue_their_loads_first() {
+    // The papers' worker position (a worker per warp, each trip a row of 32 under an update
+    // of `t` from `c`): the nest's kernel runs rounds of 4 worker trips whose 8 loads (`c`'s
+    // element and the row's, each trip) come before the round's first store; its lean kernel
+    // keeps one trip's 2 loads.
+    for name in ["worker_add_i32", "worker_add_f64"] {
+        let k = papers_kernel(name);
+        assert!(longest_load_run(k) >= 8, "{name}: a round's 8 loads before its stores:\n{k}");
+    }
+    assert!(longest_load_run(papers_lean_kernel("worker_add_i32")) < 8, "the lean kernel: no rounds");
+}
+
 #[test]
 fn trips_that_share_nothing_meet_no_barrier() {
     // The papers' gang position: a gang loop over a worker loop over a vector loop that copies,

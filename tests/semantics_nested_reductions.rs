@@ -1880,8 +1880,9 @@ fn consecutive_kernels_loops() {
 /// storing (the worker position, the value read after the loop), the gang and worker loops
 /// reducing (the lanes' equal copies left for the gang's end), the vector loop's partials left
 /// for the worker loop (worker-vector), and for the gang loop (gang-worker-vector). Worker
-/// trip counts on both sides of 32 (where a warp per worker starts) and vector loops shorter
-/// and longer than a warp.
+/// trip counts on both sides of 32 (where a warp per worker starts) and of whole rounds of 4
+/// and 2 trips a warp, vector loops shorter and longer than a warp (a round's loads come
+/// first only where each trip has at most one vector trip a lane).
 #[test]
 fn workers_per_warp_match_the_host() {
     #[acc::parallel(num_workers(8), vector_length(128))]
@@ -1946,7 +1947,25 @@ fn workers_per_warp_match_the_host() {
         }
         s
     }
-    for (nk, nj, ni) in [(1, 31, 32), (2, 32, 32), (3, 33, 1), (2, 100, 31), (1, 64, 33), (5, 47, 64), (2, 1000, 32), (3, 40, 200), (300, 32, 7)] {
+    // Rows in another order: the indices are not evenly spaced over a round of worker trips
+    // wherever `(j * 5) % nj` wraps, so those rounds run their trips one at a time.
+    #[acc::parallel(num_workers(8), vector_length(128))]
+    fn worker_scattered(a: &[f32], b: &mut [f32], c: &[f32], out: &mut [f32], nk: usize, nj: usize, ni: usize) {
+        #[acc::r#loop(gang)]
+        for k in 0..nk {
+            let mut t = 0.5f32;
+            #[acc::r#loop(worker, reduction(max: t))]
+            for j in 0..nj {
+                t = t.max(c[k * nj + (j * 3) % nj]);
+                #[acc::r#loop(vector)]
+                for i in 0..ni {
+                    b[(k * nj + (j * 5) % nj) * ni + i] = a[(k * nj + j) * ni + i] + 1.0;
+                }
+            }
+            out[k] = t;
+        }
+    }
+    for (nk, nj, ni) in [(1, 31, 32), (2, 32, 32), (3, 33, 1), (2, 100, 31), (1, 64, 33), (5, 47, 64), (2, 1000, 32), (3, 40, 200), (300, 32, 7), (2, 258, 17), (1, 130, 32), (1, 197, 32)] {
         let n = nk * nj * ni;
         let a = vec_of(n, |x| (hash(x) % 1999) as i64 - 1000);
         let c = vec_of(nk * nj, |x| (hash(x + 7) % 101) as i64 - 50);
@@ -1969,5 +1988,22 @@ fn workers_per_warp_match_the_host() {
         assert_eq!(out, want_out, "worker-vector position, {shape}");
 
         assert_eq!(gwv_pos(&a, nk, nj, ni), 9 + a.iter().sum::<i64>(), "gang-worker-vector position, {shape}");
+
+        if nj % 5 != 0 {
+            let af: Vec<f32> = a.iter().map(|&x| x as f32).collect();
+            let cf: Vec<f32> = c.iter().map(|&x| x as f32).collect();
+            let (mut b, mut out) = (vec![0.0f32; n], vec![0.0f32; nk]);
+            worker_scattered(&af, &mut b, &cf, &mut out, nk, nj, ni);
+            let mut want_b = vec![0.0f32; n];
+            for k in 0..nk {
+                for j in 0..nj {
+                    for i in 0..ni {
+                        want_b[(k * nj + (j * 5) % nj) * ni + i] = af[(k * nj + j) * ni + i] + 1.0;
+                    }
+                }
+            }
+            let want_out: Vec<f32> = (0..nk).map(|k| (0..nj).fold(0.5f32, |m, j| m.max(cf[k * nj + (j * 3) % nj]))).collect();
+            assert_eq!((&b, &out), (&want_b, &want_out), "scattered rows, {shape}");
+        }
     }
 }

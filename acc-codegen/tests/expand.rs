@@ -343,10 +343,26 @@ fn a_worker_loop_with_a_trip_for_every_warp_runs_a_worker_per_warp() {
         // The worker loop on the virtual workers, the vector loop on the virtual lanes.
         has(k, "__acc_base3 + (__acc_vty as usize) < __acc_total3");
         has(k, "0usize + (__acc_vtx as usize)");
+        // Rounds of 4, then 2 trips: each round's loads (`c`'s element, then the row's) before
+        // any of its trips adds or stores, one start and one step kept per index; a round that
+        // fails its check leaves the rest to the loop after the rounds.
+        for r in [4, 2] {
+            has(k, &format!("while __acc_base3 + {r}usize * (__acc_vbdy as usize) <= __acc_total3"));
+        }
+        assert_eq!(k.matches("__acc_ok6_3) { break ; }").count(), 1, "a round of 4 leaves on a failed check:\n{k}");
+        assert_eq!(k.matches("__acc_ok6_1) { break ; }").count(), 1, "a round of 2 leaves on a failed check:\n{k}");
+        let round = &k[k.find("while __acc_base3 + 4usize").unwrap()..k.find("while __acc_base3 + 2usize").unwrap()];
+        assert_eq!(round.matches("a . elem_load (").count(), 4, "a load of `a` a trip:\n{round}");
+        assert_eq!(round.matches("c . elem_load (").count(), 4, "a load of `c` a trip:\n{round}");
+        assert_eq!(round.matches("b . elem_store (").count(), 4, "a store of `b` a trip:\n{round}");
+        let last_load = round.rfind("elem_load (").unwrap();
+        assert!(last_load < round.find("t += __acc_y").unwrap() && last_load < round.find("elem_store (").unwrap(), "loads first:\n{round}");
+        has(round, "== __acc_e6_0 . wrapping_add (__acc_d6_0 . wrapping_mul (3usize))");
+        has(round, "a . elem_load (__acc_e6_0 . wrapping_add (__acc_d6_0 . wrapping_mul (3usize)))");
     }
     // The gang-worker position: the gang's reduction is left to the nest's end, a worker's lanes
     // holding equal copies: the first lane of each keeps its value, the copies are combined
-    // over the whole block.
+    // over the whole block. Its worker loop takes rounds too.
     let gw = kernels(quote! {
         fn gw(a: &[f64], b: &mut [f64], c: &[f64], nk: usize, nj: usize, ni: usize) -> f64 {
             let mut s = 0.0;
@@ -366,6 +382,7 @@ fn a_worker_loop_with_a_trip_for_every_warp_runs_a_worker_per_warp() {
     });
     let (nest, _) = nest_and_lean(&gw);
     has(&nest, "if __acc_vtx != 0 { s = :: acc_device :: ops :: Add . identity (& s) ; }");
+    has(&nest, "s += __acc_y");
     has(&nest, "let __acc_mine = if (true || __acc_vtx == 0) && (true || __acc_vty == 0) { s }");
     // A worker body with a statement its leader runs (the vector position's store) uses the
     // block's own thread indices: its workers stay the block's.
@@ -385,7 +402,25 @@ fn a_worker_loop_with_a_trip_for_every_warp_runs_a_worker_per_warp() {
             }
         }
     });
-    assert!(!rows.contains("__acc_saved"), "no worker per warp:\n{rows}");
+    assert!(!rows.contains("__acc_saved") && !rows.contains("elem_load"), "no worker per warp, no rounds:\n{rows}");
+    // A worker body whose vector loop reduces keeps its loop (the worker-vector position).
+    let wv = kernels(quote! {
+        fn wv(a: &[f32], out: &mut [f32], nk: usize, nj: usize, ni: usize) {
+            #[acc::r#loop(gang)]
+            for k in 0..nk {
+                let mut t = 0.0;
+                #[acc::r#loop(worker, reduction(+: t))]
+                for j in 0..nj {
+                    #[acc::r#loop(vector, reduction(+: t))]
+                    for i in 0..ni {
+                        t += a[(k * nj + j) * ni + i];
+                    }
+                }
+                out[k] = t;
+            }
+        }
+    });
+    assert!(wv.contains("__acc_saved") && !wv.contains("elem_load"), "a worker per warp, no rounds:\n{wv}");
 }
 
 #[test]

@@ -64,6 +64,26 @@ pub trait Chunks<T> {
         ((align - at % align) % align) / size_of::<T>()
     }
 
+    /// Whether element `i` lies in the array (the check of a round of worker trips whose
+    /// loads come first: acc-codegen's `Scheduler::worker_rounds`).
+    #[inline(always)]
+    fn elem_fits(&self, i: usize) -> bool {
+        i < self.chunk_raw().1
+    }
+
+    /// Element `i`, without a bounds check.
+    ///
+    /// # Safety
+    /// `i` is in bounds ([`Chunks::elem_fits`]).
+    #[inline(always)]
+    unsafe fn elem_load(&self, i: usize) -> T
+    where
+        T: Copy,
+    {
+        // SAFETY: in bounds (the caller's contract).
+        unsafe { self.chunk_raw().0.add(i).read() }
+    }
+
     /// Whether elements `start..start + N` lie in the array.
     #[inline(always)]
     fn chunk_fits<const N: usize>(&self, start: usize) -> bool {
@@ -95,6 +115,18 @@ pub trait Chunks<T> {
 
 /// Arrays a chunked loop writes.
 pub trait ChunksMut<T>: Chunks<T> {
+    /// Writes `v` to element `i`, without a bounds check.
+    ///
+    /// # Safety
+    /// As [`Chunks::elem_load`]; this thread owns the element (the loop's trips are
+    /// independent).
+    #[inline(always)]
+    unsafe fn elem_store(&mut self, i: usize, v: T) {
+        let (ptr, _) = self.chunk_raw();
+        // SAFETY: in bounds (the caller's contract), and the view is writable.
+        unsafe { ptr.cast_mut().add(i).write(v) }
+    }
+
     /// Writes `v` to elements `start..start + N`, in one access.
     ///
     /// # Safety

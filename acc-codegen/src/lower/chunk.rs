@@ -48,7 +48,7 @@ fn is_ident(e: &Expr, v: &Ident) -> bool {
     matches!(strip(e), Expr::Path(p) if p.qself.is_none() && p.path.is_ident(v))
 }
 
-fn mentions(ts: TokenStream, v: &Ident) -> bool {
+pub(crate) fn mentions(ts: TokenStream, v: &Ident) -> bool {
     ts.into_iter().any(|t| match t {
         TokenTree::Ident(i) => &i == v,
         TokenTree::Group(g) => mentions(g.stream(), v),
@@ -80,7 +80,7 @@ fn offset(index: &Expr, var: &Ident) -> Result<Option<Expr>, ()> {
 
 /// Whether `e` is arithmetic of names, literals and `.len()`: what a chunk's start may be
 /// computed from once for its 4 trips.
-fn pure_offset(e: &Expr) -> bool {
+pub(crate) fn pure_offset(e: &Expr) -> bool {
     match e {
         Expr::Lit(_) => true,
         Expr::Path(p) => p.qself.is_none() && p.path.get_ident().is_some(),

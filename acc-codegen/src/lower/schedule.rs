@@ -487,7 +487,8 @@ impl<'a> Scheduler<'a> {
         // inside on its 32 lanes (a worker per warp; else the block's workers run it). The
         // papers' worker, gang-worker, worker-vector and gang-worker-vector positions (8
         // workers of 128 lanes) hold vector loops of 32, 64 and 1024 trips: the worker position
-        // kept 96 of each worker's 128 lanes idle, the gang-worker position 64. On an H100 the
+        // kept 96 of each worker's 128 lanes idle, the gang-worker position 64 (and see
+        // `worker_rounds`: 32 -> 6.4 ms more for the worker position). On an H100 the
         // worker position went from 123 to 32 ms (int) and 135 to 31 ms (double), gang worker
         // from 0.45 to 0.26 ms (int), worker vector 0.17 to 0.12-0.13 ms, gang worker vector
         // 0.15 to 0.10 ms; the bench's Table 2 worker and gang-worker nests from 0.84-0.91 to
@@ -619,8 +620,28 @@ impl<'a> Scheduler<'a> {
                 }
             }
         } else if uniform {
+            // A worker loop that may run a worker per warp: rounds of its trips first, in the
+            // nest's kernel (a lean kernel keeps the fewest registers: with the rounds the
+            // papers' gang worker and the bench's Table 2 gang lean kernels took 64 registers
+            // and no longer fitted two blocks of 1024 threads a multiprocessor, 0.26 -> 0.41 ms
+            // and 0.94 -> 0.89 of nvcc on an H100).
+            let rounds = if warp_workers && !self.lean {
+                let l = RoundLoop { k: &k, bind: &bind, total: &total_id, tpart: &tpart, stride: &stride, base: &base };
+                self.worker_rounds(&body.stmts, &reds, &l)
+            } else {
+                None
+            };
+            let rounds = match rounds {
+                Some((code, note)) => {
+                    // info: the rounds.
+                    self.notes.0[note_at].text.push_str(&note);
+                    code
+                }
+                None => TokenStream::new(),
+            };
             quote! {
                 let mut #base = #bpart;
+                #rounds
                 while #base < #total_id {
                     let #active_id = #base + #tpart < #total_id;
                     let #k = if #active_id { #base + #tpart } else { #base };
@@ -853,6 +874,209 @@ impl<'a> Scheduler<'a> {
             #virt_off
         }};
         Some(Lowered { code, levels: lv, inner_par, unreduced })
+    }
+
+    /// Rounds of several trips of a worker loop that may run a worker per warp (`warp_workers`
+    /// in `lower_loop`), each round's loads issued before any of its trips computes or stores:
+    /// where the body is updates of the loop's reductions (reading arrays at indices of names the
+    /// body does not change) followed by one vector loop (one variable, step 1, no reduction)
+    /// whose body reaches arrays only as `a[e + i]` (`chunk::arrays`). A thread runs a round so
+    /// where each of its trips' vector loops has at most one trip a lane, every element it reads
+    /// or writes lies in its array, and each index is evenly spaced over the round's trips (one
+    /// start and one step kept per index, as `chunk.rs` keeps one start per array: the papers'
+    /// worker kernel spilled with an index a trip). Rounds of 4, then 2 trips, each with a trip
+    /// for every thread of the block, until one fails its check; the loop after them runs the
+    /// rest, one trip at a time as written. Returns the code, which advances `base`, and the
+    /// report's words.
+    fn worker_rounds(&mut self, stmts: &[Stmt], reds: &[(RedOp, Ident)], l: &RoundLoop) -> Option<(TokenStream, String)> {
+        let dev = DEV();
+        let (last, updates) = stmts.split_last()?;
+        let Stmt::Expr(Expr::ForLoop(fl), _) = last else { return None };
+        if !self.is_parallel(fl) || self.holds_parallel(&fl.body) {
+            return None;
+        }
+        let red_names: Vec<&Ident> = reds.iter().map(|r| &r.1).collect();
+        // The updates: `v op= e` / `v = e` of a reduction variable, `e` without control flow or
+        // memory writes; their array reads (parameters, at indices of names the body does not
+        // change) are hoisted.
+        let arrays: Vec<Ident> = self.stageable.iter().chain(self.mut_slices).cloned().collect();
+        let mut reads: Vec<Vec<(Ident, Expr)>> = Vec::new();
+        for s in updates {
+            let Stmt::Expr(e, Some(_)) = s else { return None };
+            let (left, right) = match e {
+                Expr::Assign(a) => (&*a.left, &*a.right),
+                Expr::Binary(b) if crate::front::loops::is_compound_assign(&b.op) => (&*b.left, &*b.right),
+                _ => return None,
+            };
+            let Expr::Path(p) = left else { return None };
+            if !red_names.iter().any(|v| p.path.is_ident(*v)) || self.effect(s).memory {
+                return None;
+            }
+            let mut found = Vec::new();
+            if !hoistable(right, &arrays, &red_names, &mut found) {
+                return None;
+            }
+            reads.push(found);
+        }
+        // The vector loop: one variable, step 1, no reduction, its body chunkable.
+        let d = self.directive(fl)?;
+        if !d.reduction.is_empty() || red_names.iter().any(|v| block_assigns(&fl.body, v)) {
+            return None;
+        }
+        let (headers, body) = loops::directive_nest(fl, &d)?;
+        if headers.len() != 1 || headers[0].step.is_some() {
+            return None;
+        }
+        let (lo, hi) = (&headers[0].lo, &headers[0].hi);
+        if red_names.iter().any(|v| chunk::mentions(quote!(#lo #hi), v)) {
+            return None;
+        }
+        let b = (self.body_of)(&body);
+        let vec_arrays = chunk::arrays(&b, &headers[0].var, &arrays, self.mut_slices)?;
+        let vn = self.fresh();
+        let loops::NestSpace { setup: vsetup, total: vtotal, bind: vbind } = loops::normalise_nest(&headers, vn, &quote!(#dev::idx));
+        let RoundLoop { k, bind, total, tpart, stride, base } = l;
+        let (lane, lanes) = (quote!((__acc_vtx as usize)), quote!((__acc_vbdx as usize)));
+        // The distinct index expressions: the vector body's (in its trip, with `i` bound), then
+        // the updates' (with the worker loop's variables bound). `vix`/`six`: each access's.
+        let text = |e: &Expr| quote::ToTokens::to_token_stream(e).to_string();
+        let mut vexprs: Vec<&Expr> = Vec::new();
+        let vix: Vec<usize> = vec_arrays.iter().map(|a| distinct(&mut vexprs, &a.index, &text)).collect();
+        let mut sexprs: Vec<&Expr> = Vec::new();
+        let six: Vec<usize> = reads.iter().flatten().map(|(_, e)| distinct(&mut sexprs, e, &text)).collect();
+        let nv = vexprs.len();
+        let firsts: Vec<Ident> = (0..nv + sexprs.len()).map(|m| format_ident!("__acc_e{}_{}", vn, m)).collect();
+        let steps: Vec<Ident> = (0..nv + sexprs.len()).map(|m| format_ident!("__acc_d{}_{}", vn, m)).collect();
+        let at = |m: usize, u: usize| {
+            let (e, d) = (&firsts[m], &steps[m]);
+            quote!(#e.wrapping_add(#d.wrapping_mul(#u)))
+        };
+        let mut code = TokenStream::new();
+        for r in [4usize, 2] {
+            let gs: Vec<Ident> = (0..r).map(|u| format_ident!("__acc_g{}_{}", vn, u)).collect();
+            let oks: Vec<Ident> = (0..r).map(|u| format_ident!("__acc_ok{}_{}", vn, u)).collect();
+            let mut checks = TokenStream::new();
+            let mut loads = TokenStream::new();
+            let mut trips = TokenStream::new();
+            for u in 0..r {
+                let (g, ok) = (&gs[u], &oks[u]);
+                // This trip's indices, where each lies, and whether it is the round's first plus
+                // `u` steps (the first two trips set the start and the step).
+                let es: Vec<Ident> = (0..firsts.len()).map(|m| format_ident!("__acc_x{}", m)).collect();
+                let (ves, ses) = es.split_at(nv);
+                let vfits = vec_arrays.iter().zip(&vix).map(|(a, &m)| {
+                    let (name, e) = (&a.name, &ves[m]);
+                    quote!(&& #name.elem_fits(#e))
+                });
+                let sfits = reads.iter().flatten().zip(&six).map(|((a, _), &m)| {
+                    let e = &ses[m];
+                    quote!(&& #a.elem_fits(#e))
+                });
+                let spaced: Vec<TokenStream> = (0..es.len()).map(|m| {
+                    let (e, want) = (&es[m], at(m, u));
+                    quote!(&& #e == #want)
+                }).collect();
+                let (vx, sx) = (&vexprs, &sexprs);
+                let trip_indices = quote! {
+                    let #k: usize = #base + #tpart + #u * #stride;
+                    #bind
+                    #(let #ses: usize = #sx;)*
+                    #vsetup
+                    let __acc_vt: usize = #vtotal;
+                    let __acc_g: bool = #lane < __acc_vt;
+                    let #k: usize = #lane;
+                    #vbind
+                    #(let #ves: usize = #vx;)*
+                    let __acc_ok: bool = __acc_vt <= #lanes && (!__acc_g || (true #(#vfits)*)) #(#sfits)*;
+                };
+                match u {
+                    0 => checks.extend(quote! {
+                        let (#ok, #g, #(#firsts,)*) = { #trip_indices (__acc_ok, __acc_g, #(#es,)*) };
+                    }),
+                    1 => checks.extend(quote! {
+                        let (#ok, #g, #(#steps,)*) = { #trip_indices (__acc_ok, __acc_g, #(#es.wrapping_sub(#firsts),)*) };
+                    }),
+                    _ => checks.extend(quote! {
+                        let (#ok, #g) = { #trip_indices (__acc_ok #(#spaced)*, __acc_g) };
+                    }),
+                }
+                // The loads: the updates' elements, then the vector trip's.
+                let ys: Vec<Ident> = (0..six.len()).map(|m| format_ident!("__acc_y{}_{}_{}", vn, u, m)).collect();
+                for (((a, _), &m), y) in reads.iter().flatten().zip(&six).zip(&ys) {
+                    let i = at(nv + m, u);
+                    // SAFETY (device code): inside the array (checked above).
+                    loads.extend(quote!(let #y = unsafe { #a.elem_load(#i) };));
+                }
+                let held: Vec<Ident> = (0..vec_arrays.len()).map(|j| format_ident!("__acc_h{}_{}_{}", vn, u, j)).collect();
+                for ((a, &m), h) in vec_arrays.iter().zip(&vix).zip(&held) {
+                    if a.read {
+                        let (name, i) = (&a.name, at(m, u));
+                        // SAFETY (device code): inside the array where the lane has a trip (checked above).
+                        loads.extend(quote!(let #h = if #g { ::core::mem::MaybeUninit::new(unsafe { #name.elem_load(#i) }) } else { ::core::mem::MaybeUninit::uninit() };));
+                    }
+                }
+                // The trip: the updates on the loaded elements, then the vector trip.
+                let mut next = ys.iter();
+                let ups: Vec<TokenStream> = updates
+                    .iter()
+                    .zip(&reads)
+                    .map(|(s, rs)| {
+                        let by: Vec<Ident> = next.by_ref().take(rs.len()).cloned().collect();
+                        let mut s = s.clone();
+                        replace_reads(&mut s, &arrays, &by);
+                        self.one_thread(&s)
+                    })
+                    .collect();
+                let mut slots = TokenStream::new();
+                let mut stores = TokenStream::new();
+                for (j, ((a, &m), h)) in vec_arrays.iter().zip(&vix).zip(&held).enumerate() {
+                    let s = chunk::slot(vn, j, 0);
+                    if a.read {
+                        // SAFETY: loaded where the lane has a trip, which is where this runs.
+                        slots.extend(quote!(let mut #s = unsafe { #h.assume_init() };));
+                    } else {
+                        slots.extend(quote!(let mut #s;));
+                    }
+                    if a.written {
+                        let (name, i) = (&a.name, at(m, u));
+                        // SAFETY (device code): inside the array (checked above); the trips are independent.
+                        stores.extend(quote!(unsafe { #name.elem_store(#i, #s) };));
+                    }
+                }
+                let vbody = chunk::trip_body(&b, &vec_arrays, vn, 0);
+                let vstmts = &vbody.stmts;
+                trips.extend(quote! {{
+                    let #k: usize = #base + #tpart + #u * #stride;
+                    #bind
+                    #(#ups)*
+                    if #g {
+                        #vsetup
+                        let #k: usize = #lane;
+                        #vbind
+                        #slots
+                        #(#vstmts)*
+                        #stores
+                    }
+                }});
+            }
+            // A round that fails its check leaves the rest to the loop after the rounds (the
+            // trips one at a time, as written): a copy of that loop here, chunked vector loop and
+            // all, spilled the papers' gang worker kernel (0.26 -> 0.45 ms on an H100).
+            code.extend(quote! {
+                while #base + #r * #stride <= #total {
+                    #checks
+                    if !(true #(&& #oks)*) {
+                        break;
+                    }
+                    #loads
+                    #trips
+                    #base += #r * #stride;
+                }
+            });
+        }
+        let note = format!("; in rounds of 4, then 2 trips a thread where each trip's vector loop has at most one trip a lane: the round's loads ({}) issued before its trips run", chunk::names(&vec_arrays));
+        // (The loop's trips meet no barrier: the threads need not leave the rounds together.)
+        Some((quote!({ use ::acc_device::chunk::{Chunks as _, ChunksMut as _}; #code }), note))
     }
 
     /// Whether the reduction `(op, v)` of the loop whose body is `stmts` can be left
@@ -1502,6 +1726,87 @@ fn cached_reads(body: &syn::Block, staged: &[crate::front::cache::Moving], wins:
     let mut b = body.clone();
     R { staged, wins }.visit_block_mut(&mut b);
     b
+}
+
+/// A worker loop's pieces its rounds (`Scheduler::worker_rounds`) are written from.
+struct RoundLoop<'a> {
+    k: &'a Ident,
+    bind: &'a TokenStream,
+    total: &'a Ident,
+    tpart: &'a TokenStream,
+    stride: &'a TokenStream,
+    base: &'a Ident,
+}
+
+/// The number of `e` among `seen` (by its tokens), added where new.
+fn distinct<'e>(seen: &mut Vec<&'e Expr>, e: &'e Expr, text: &dyn Fn(&Expr) -> String) -> usize {
+    match seen.iter().position(|x| text(x) == text(e)) {
+        Some(m) => m,
+        None => {
+            seen.push(e);
+            seen.len() - 1
+        }
+    }
+}
+
+/// Whether `e` (the value of a reduction's update) has no control flow, jump or macro, and reads
+/// arrays only as `a[idx]` of an array parameter in `arrays` with `idx` arithmetic of names
+/// (not the reductions' `reds`): such reads may be issued before the trip runs. `found`: the
+/// reads, in the order [`replace_reads`] meets them.
+fn hoistable(e: &Expr, arrays: &[Ident], reds: &[&Ident], found: &mut Vec<(Ident, Expr)>) -> bool {
+    match e {
+        Expr::Lit(_) => true,
+        Expr::Path(p) => p.qself.is_none(),
+        Expr::Paren(p) => hoistable(&p.expr, arrays, reds, found),
+        Expr::Group(g) => hoistable(&g.expr, arrays, reds, found),
+        Expr::Cast(c) => hoistable(&c.expr, arrays, reds, found),
+        Expr::Unary(u) => matches!(u.op, syn::UnOp::Neg(_) | syn::UnOp::Not(_)) && hoistable(&u.expr, arrays, reds, found),
+        Expr::Binary(b) => {
+            !crate::front::loops::is_compound_assign(&b.op)
+                && !matches!(b.op, syn::BinOp::And(_) | syn::BinOp::Or(_))
+                && hoistable(&b.left, arrays, reds, found)
+                && hoistable(&b.right, arrays, reds, found)
+        }
+        Expr::MethodCall(m) => m.turbofish.is_none() && hoistable(&m.receiver, arrays, reds, found) && m.args.iter().all(|a| hoistable(a, arrays, reds, found)),
+        Expr::Index(ix) => match &*ix.expr {
+            Expr::Path(p) if p.qself.is_none() => {
+                let Some(a) = p.path.get_ident().filter(|a| arrays.contains(a)) else { return false };
+                let idx = &*ix.index;
+                if !chunk::pure_offset(idx) || reds.iter().any(|v| chunk::mentions(quote::ToTokens::to_token_stream(idx), v)) {
+                    return false;
+                }
+                found.push((a.clone(), idx.clone()));
+                true
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// `s` with each read `a[idx]` of an array in `arrays` (in the order [`hoistable`] found them)
+/// replaced by the next of `by`.
+fn replace_reads(s: &mut Stmt, arrays: &[Ident], by: &[Ident]) {
+    struct R<'a> {
+        arrays: &'a [Ident],
+        by: std::slice::Iter<'a, Ident>,
+    }
+    impl VisitMut for R<'_> {
+        fn visit_expr_mut(&mut self, e: &mut Expr) {
+            if let Expr::Index(ix) = e {
+                if let Expr::Path(p) = &*ix.expr {
+                    if p.path.get_ident().is_some_and(|a| self.arrays.contains(a)) {
+                        if let Some(x) = self.by.next() {
+                            *e = syn::parse_quote!(#x);
+                        }
+                        return;
+                    }
+                }
+            }
+            syn::visit_mut::visit_expr_mut(self, e);
+        }
+    }
+    R { arrays, by: by.iter() }.visit_stmt_mut(s);
 }
 
 /// Whether lowered code `code` meets a barrier: it calls `sync_threads` or an
