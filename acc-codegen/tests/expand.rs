@@ -343,23 +343,26 @@ fn a_worker_loop_with_a_trip_for_every_warp_runs_a_worker_per_warp() {
         // The worker loop on the virtual workers, the vector loop on the virtual lanes.
         has(k, "__acc_base3 + (__acc_vty as usize) < __acc_total3");
         has(k, "0usize + (__acc_vtx as usize)");
-        // Rounds of 4, then 2 trips: each round's loads (`c`'s element, then the row's) before
-        // any of its trips adds or stores, one start and one step kept per index; a round that
-        // fails its check leaves the rest to the loop after the rounds.
-        for r in [4, 2] {
-            has(k, &format!("while __acc_base3 + {r}usize * (__acc_vbdy as usize) <= __acc_total3"));
-        }
-        assert_eq!(k.matches("__acc_ok6_3) { break ; }").count(), 1, "a round of 4 leaves on a failed check:\n{k}");
-        assert_eq!(k.matches("__acc_ok6_1) { break ; }").count(), 1, "a round of 2 leaves on a failed check:\n{k}");
-        let round = &k[k.find("while __acc_base3 + 4usize").unwrap()..k.find("while __acc_base3 + 2usize").unwrap()];
-        assert_eq!(round.matches("a . elem_load (").count(), 4, "a load of `a` a trip:\n{round}");
-        assert_eq!(round.matches("c . elem_load (").count(), 4, "a load of `c` a trip:\n{round}");
-        assert_eq!(round.matches("b . elem_store (").count(), 4, "a store of `b` a trip:\n{round}");
-        let last_load = round.rfind("elem_load (").unwrap();
-        assert!(last_load < round.find("t += __acc_y").unwrap() && last_load < round.find("elem_store (").unwrap(), "loads first:\n{round}");
-        has(round, "== __acc_e6_0 . wrapping_add (__acc_d6_0 . wrapping_mul (3usize))");
-        has(round, "a . elem_load (__acc_e6_0 . wrapping_add (__acc_d6_0 . wrapping_mul (3usize)))");
     }
+    // In the nest's kernel, rounds of 4, then 2 trips: each round's loads (`c`'s element, then
+    // the row's) before any of its trips adds or stores, one start and one step kept per index;
+    // a round that fails its check leaves the rest to the loop after the rounds. The lean
+    // kernel keeps the fewest registers: no rounds.
+    let k = &nest;
+    for r in [4, 2] {
+        has(k, &format!("while __acc_base3 + {r}usize * (__acc_vbdy as usize) <= __acc_total3"));
+    }
+    assert_eq!(k.matches("__acc_ok6_3) { break ; }").count(), 1, "a round of 4 leaves on a failed check:\n{k}");
+    assert_eq!(k.matches("__acc_ok6_1) { break ; }").count(), 1, "a round of 2 leaves on a failed check:\n{k}");
+    let round = &k[k.find("while __acc_base3 + 4usize").unwrap()..k.find("while __acc_base3 + 2usize").unwrap()];
+    assert_eq!(round.matches("a . elem_load (").count(), 4, "a load of `a` a trip:\n{round}");
+    assert_eq!(round.matches("c . elem_load (").count(), 4, "a load of `c` a trip:\n{round}");
+    assert_eq!(round.matches("b . elem_store (").count(), 4, "a store of `b` a trip:\n{round}");
+    let last_load = round.rfind("elem_load (").unwrap();
+    assert!(last_load < round.find("t += __acc_y").unwrap() && last_load < round.find("elem_store (").unwrap(), "loads first:\n{round}");
+    has(round, "== __acc_e6_0 . wrapping_add (__acc_d6_0 . wrapping_mul (3usize))");
+    has(round, "a . elem_load (__acc_e6_0 . wrapping_add (__acc_d6_0 . wrapping_mul (3usize)))");
+    assert!(!lean.contains("elem_load"), "no rounds in the lean kernel:\n{lean}");
     // The gang-worker position: the gang's reduction is left to the nest's end, a worker's lanes
     // holding equal copies: the first lane of each keeps its value, the copies are combined
     // over the whole block. Its worker loop takes rounds too.
