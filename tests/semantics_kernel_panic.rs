@@ -136,3 +136,46 @@ fn panic_inside_routine_names_the_routine_line() {
     gather_in_routine(&a, &idx, &mut c);
     assert_eq!(c, vec_of(100, |i| 100 - i as u32));
 }
+
+/// Rows copied by a worker loop whose trips run in rounds on the GPU (a worker per warp, each
+/// round's loads first: the papers' worker position), the last row past the end of `b`: the
+/// round that holds it fails its check (an element outside the array), the rest runs as
+/// written, and the store panics with its line, as everywhere else.
+#[acc::parallel(num_workers(8), vector_length(128))]
+fn rows_plus_one(a: &[u32], b: &mut [u32], nk: usize, nj: usize, ni: usize) {
+    #[acc::r#loop(gang)]
+    for k in 0..nk {
+        #[acc::r#loop(worker)]
+        for j in 0..nj {
+            #[acc::r#loop(vector)]
+            for i in 0..ni {
+                b[(k * nj + j) * ni + i] = a[(k * nj + j) * ni + i] + 1;
+            }
+        }
+    }
+}
+
+#[test]
+fn panic_in_rounds_of_worker_trips_names_the_store() {
+    let (nk, nj, ni) = (1, 64, 32);
+    let a = vec_of(nk * nj * ni, |i| i as u32);
+    let mut b = vec![0u32; nk * nj * ni - 5];
+    record_sites();
+    let r = catch_unwind(AssertUnwindSafe(|| rows_plus_one(&a, &mut b, nk, nj, ni)));
+    let msg = panic_message(&*r.expect_err("a store past the end panics"));
+    assert!(msg.contains("index out of bounds: the len is 2043 but the index is 204"), "{msg}");
+    let src = include_str!("semantics_kernel_panic.rs");
+    let line = src.lines().position(|l| l.trim() == "b[(k * nj + j) * ni + i] = a[(k * nj + j) * ni + i] + 1;").expect("the store") + 1;
+    let at = format!("tests/semantics_kernel_panic.rs:{line}:");
+    if on_host() {
+        let sites = SITES.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        assert!(sites.iter().any(|s| s.starts_with(&at)), "a panic at {at}: {sites:?}");
+    } else {
+        assert!(msg.contains(&format!("panicked at {at}")), "the message names {at}: {msg}");
+        assert!(msg.contains("region `rows_plus_one`"), "the message names the region: {msg}");
+    }
+    // And the device goes on: the same rows into an array that holds them all.
+    let mut b = vec![0u32; nk * nj * ni];
+    rows_plus_one(&a, &mut b, nk, nj, ni);
+    assert_eq!(b, vec_of(nk * nj * ni, |i| i as u32 + 1));
+}
