@@ -45,15 +45,21 @@ fn record_sites() {
 /// record does, in the message (`... panicked at tests/semantics_kernel_panic.rs:L:C: index
 /// out of bounds ...`); on the host it is where the panic happened.
 fn assert_located_at_the_gather(msg: &str) {
+    assert_located(msg, "c[i] = a[idx[i]];", "gather");
+}
+
+/// The panic names this file and the line of the statement `stmt` (as written, trimmed), and
+/// on the GPU the region `region`.
+fn assert_located(msg: &str, stmt: &str, region: &str) {
     let src = include_str!("semantics_kernel_panic.rs");
-    let line = src.lines().position(|l| l.trim() == "c[i] = a[idx[i]];").expect("the gather loop") + 1;
+    let line = src.lines().position(|l| l.trim() == stmt).expect("the statement") + 1;
     let at = format!("tests/semantics_kernel_panic.rs:{line}:");
     if on_host() {
         let sites = SITES.lock().unwrap_or_else(|e| e.into_inner()).clone();
         assert!(sites.iter().any(|s| s.starts_with(&at)), "a panic at {at}: {sites:?}");
     } else {
         assert!(msg.contains(&format!("panicked at {at}")), "the message names {at}: {msg}");
-        assert!(msg.contains("region `gather`"), "the message names the region: {msg}");
+        assert!(msg.contains(&format!("region `{region}`")), "the message names the region: {msg}");
     }
 }
 
@@ -164,16 +170,7 @@ fn panic_in_rounds_of_worker_trips_names_the_store() {
     let r = catch_unwind(AssertUnwindSafe(|| rows_plus_one(&a, &mut b, nk, nj, ni)));
     let msg = panic_message(&*r.expect_err("a store past the end panics"));
     assert!(msg.contains("index out of bounds: the len is 2043 but the index is 204"), "{msg}");
-    let src = include_str!("semantics_kernel_panic.rs");
-    let line = src.lines().position(|l| l.trim() == "b[(k * nj + j) * ni + i] = a[(k * nj + j) * ni + i] + 1;").expect("the store") + 1;
-    let at = format!("tests/semantics_kernel_panic.rs:{line}:");
-    if on_host() {
-        let sites = SITES.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        assert!(sites.iter().any(|s| s.starts_with(&at)), "a panic at {at}: {sites:?}");
-    } else {
-        assert!(msg.contains(&format!("panicked at {at}")), "the message names {at}: {msg}");
-        assert!(msg.contains("region `rows_plus_one`"), "the message names the region: {msg}");
-    }
+    assert_located(&msg, "b[(k * nj + j) * ni + i] = a[(k * nj + j) * ni + i] + 1;", "rows_plus_one");
     // And the device goes on: the same rows into an array that holds them all.
     let mut b = vec![0u32; nk * nj * ni];
     rows_plus_one(&a, &mut b, nk, nj, ni);
