@@ -335,7 +335,7 @@ fn a_worker_loop_with_a_trip_for_every_warp_runs_a_worker_per_warp() {
     for k in [&nest, &lean] {
         has(k, "let __acc_ww3 : bool = ! __acc_warps && { let __acc_nt : u32 = __acc_vbdx * __acc_vbdy ; __acc_nt % 32 == 0 && __acc_nt / 32 > __acc_vbdy && __acc_total3 >= (__acc_nt / 32) as usize } ;");
         has(k, "__acc_vbdy = __acc_vbdx * __acc_vbdy / 32 ; __acc_vtx = __acc_tid % 32 ; __acc_vbdx = 32 ; __acc_vty = __acc_tid / 32 ;");
-        has(k, "let __acc_mine = if false || __acc_vtx == 0 { t } else { :: acc_device :: ops :: Add . identity (& t) } ; :: acc_device :: block_reduce (__acc_mine");
+        has(k, "if __acc_ww3 { let __acc_mine = if (false || __acc_vtx == 0) && (true || __acc_vty == 0) { t } else { :: acc_device :: ops :: Add . identity (& t) } ; :: acc_device :: block_reduce (__acc_mine");
         has(k, "(__acc_vtx , __acc_vbdx , __acc_vty , __acc_vbdy) = __acc_saved3 ;");
         // The restore comes after the combination, which reads the warp's lanes.
         assert!(k.find("= __acc_saved3").unwrap() > k.find("block_reduce (__acc_mine").unwrap(), "restored after the combination:

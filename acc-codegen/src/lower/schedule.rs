@@ -222,19 +222,7 @@ impl<'a> Scheduler<'a> {
         };
         for (slot, (op, v)) in reds.iter().enumerate() {
             let over = levels_of(&unreduced, v);
-            let combined = if self.per_warp == Some(true) {
-                // Each group of threads that ran the same trips (a warp, or the block) holds
-                // its copy in its first thread, and every thread its partial over the levels
-                // left unreduced: the block combines the copies of the threads that count.
-                let ops = op_path(*op);
-                let (x, y) = (over.vector, over.worker && self.uses_worker);
-                quote! {{
-                    let __acc_mine = if (#x || __acc_vtx == 0) && (#y || __acc_vty == 0) { #v } else { #ops.identity(&#v) };
-                    #dev::block_reduce(__acc_mine, #ops.identity(&#v), |a, b| #ops.combine(a, b), #dev::dynamic_shared())
-                }}
-            } else {
-                self.combined(*op, v, over)
-            };
+            let combined = if self.per_warp == Some(true) { self.first_threads_combined(*op, v, over) } else { self.combined(*op, v, over) };
             finish.extend(quote! {
                 let __acc_v = #combined;
                 if #dev::block_thread_index() == 0 {
@@ -245,6 +233,21 @@ impl<'a> Scheduler<'a> {
         let per_trip = if inner_par { (!levels.vector, self.uses_worker && !levels.worker) } else { (false, false) };
         let per_warp = self.per_warp == Some(true);
         Some(Scheduled { code: quote!(#virt #code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty(), cached: self.cached, notes: self.notes, per_warp, inner_chunks: self.inner_chunks, reduction_chunks: self.reduction_chunks })
+    }
+
+    /// `v` combined with `op` over the whole block where groups of threads ran the same trips
+    /// (a warp, or the block's rows or the block itself; numbered by the virtual indices):
+    /// each group holds its copy in its first thread, and every thread its partial over the
+    /// levels of `over` left unreduced, so the block combines the copies of the threads that
+    /// count. Every thread gets the result.
+    fn first_threads_combined(&self, op: RedOp, v: &Ident, over: Levels) -> TokenStream {
+        let dev = DEV();
+        let ops = op_path(op);
+        let (x, y) = (over.vector, over.worker && self.uses_worker);
+        quote! {{
+            let __acc_mine = if (#x || __acc_vtx == 0) && (#y || __acc_vty == 0) { #v } else { #ops.identity(&#v) };
+            #dev::block_reduce(__acc_mine, #ops.identity(&#v), |a, b| #ops.combine(a, b), #dev::dynamic_shared())
+        }}
     }
 
     /// `v`'s thread values combined with `op` over the block levels of `over`; every thread
@@ -853,15 +856,8 @@ impl<'a> Scheduler<'a> {
             if warp_workers {
                 // A warp's lanes hold equal copies unless the vector loops inside left them
                 // partial values: the first lane's copy of each warp, or every lane's partial.
-                let x = over.vector;
-                combined = quote! {
-                    if #warps_id {
-                        let __acc_mine = if #x || __acc_vtx == 0 { #v } else { #ops.identity(&#v) };
-                        #dev::block_reduce(__acc_mine, #ops.identity(&#v), |a, b| #ops.combine(a, b), #dev::dynamic_shared())
-                    } else {
-                        #combined
-                    }
-                };
+                let by_warps = self.first_threads_combined(*op, v, over);
+                combined = quote!(if #warps_id #by_warps else { #combined });
             }
             pre.extend(quote!(let #orig = #v; #v = #ops.identity(&#v);));
             post.extend(quote!(#v = #ops.combine(#orig, #combined);));
