@@ -398,6 +398,24 @@ fn cache_kernel(name: &str) -> &'static str {
     entry(&PTX[at + ".entry ".len()..at + ".entry ".len() + full.len()])
 }
 
+#[test]
+fn coarsened_gemms_copy_and_read_tiles_16_bytes_at_a_time() {
+    // Tiles of 16 and 32 rows, each thread taking 4 of them (acc-codegen's `tiles::Coarse`):
+    // the fetch copies 16 bytes at a time from global memory, and the rows of `a`'s tile, which
+    // a warp reads a row at a time, are read 16 bytes at a time (four `f32`s, two `f64`s)
+    // where the trip's reads are not each under a condition of their own (`gemm_both32`'s
+    // `if k < n` in the k loop keeps them apart: only the fetch is wide there).
+    for name in ["gemm_both16", "gemm_a16", "gemm_both32", "gemm_f64_rows"] {
+        let k = cache_kernel(name);
+        assert!(k.contains("ld.global.nc.v4.b32"), "{name} copies its tiles 16 bytes at a time:\n{k}");
+        if name == "gemm_both32" {
+            continue;
+        }
+        let wide = if name.ends_with("f64_rows") { "ld.shared.v2.b64" } else { "ld.shared.v4.b32" };
+        assert!(k.contains(wide), "{name} reads its tile rows 16 bytes at a time ({wide}):\n{k}");
+    }
+}
+
 /// A block barrier (`bar.sync`, or the `barrier.red.popc` that counts the threads too).
 fn has_barrier(k: &str) -> bool {
     k.contains("bar.sync") || k.contains("barrier.sync") || k.contains("barrier.red") || k.contains("bar.red")

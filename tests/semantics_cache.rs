@@ -337,3 +337,115 @@ fn gemm_with_offset_references() {
         assert_eq!(c, want, "n = {n}");
     }
 }
+
+// ---- Several rows of the tile a thread ----
+//
+// On the GPU a staged nest whose tile has 8 or more rows, a multiple of 4, runs blocks of a
+// quarter of the rows: each thread takes rows `ty`, `ty + blockDim.y`, .. of the tile, the
+// copies of the body jammed into the k-tile loop (acc-codegen's `tiles::Coarse`). Sizes with
+// partial tiles (the copies one after the other at the edges), `f64` tiles, temporaries and a
+// macro in the body, windows whose columns follow the rows' variable and whose rows follow the
+// columns', arrays whose elements are not 16-byte aligned (the fetch's 16-byte copies fall
+// back to elements), and a body that keeps one row a thread.
+
+/// `f64` tiles (two elements a 16-byte copy), two sums, a temporary in the k loop, a `let`
+/// before the k-tile loop and an `assert!` that reads it.
+#[acc::parallel]
+fn gemm_f64_rows(a: &[f64], b: &[f64], c: &mut [f64], n: usize) {
+    #[acc::r#loop(tile(32, 32))]
+    for i in 0..n {
+        for j in 0..n {
+            let mut s = 0.0f64;
+            let mut t = 0.0f64;
+            let row = i * n;
+            for kk in (0..n).step_by(16) {
+                acc::cache!(a[i * n + (kk..kk + 16)], b[(kk..kk + 16) * n + j]);
+                for k in kk..(kk + 16).min(n) {
+                    let p = a[i * n + k] * b[k * n + j];
+                    s += p;
+                    t += 0.5 * p;
+                }
+            }
+            assert!(row / n == i);
+            c[row + j] = s + t;
+        }
+    }
+}
+
+/// `at` is `a` transposed (its window's columns follow `i`, the rows a thread takes), `bt` is
+/// `b` transposed (its window's rows follow `j`).
+#[acc::parallel]
+fn gemm_transposed(at: &[f32], bt: &[f32], c: &mut [f32], n: usize) {
+    #[acc::r#loop(tile(16, 16))]
+    for i in 0..n {
+        for j in 0..n {
+            let mut s = 0.0f32;
+            for kk in (0..n).step_by(16) {
+                acc::cache!(at[(kk..kk + 16) * n + i], bt[j * n + (kk..kk + 16)]);
+                for k in kk..(kk + 16).min(n) {
+                    s += at[k * n + i] * bt[j * n + k];
+                }
+            }
+            c[i * n + j] = s;
+        }
+    }
+}
+
+/// `k` is bound by a `let` and by a loop: the nest keeps one row of the tile a thread.
+#[acc::parallel]
+fn gemm_one_row(a: &[f32], b: &[f32], c: &mut [f32], n: usize) {
+    #[acc::r#loop(tile(16, 16))]
+    for i in 0..n {
+        for j in 0..n {
+            let mut s = 0.0f32;
+            for kk in (0..n).step_by(16) {
+                acc::cache!(a[i * n + (kk..kk + 16)], b[(kk..kk + 16) * n + j]);
+                for k in kk..(kk + 16).min(n) {
+                    s += a[i * n + k] * b[k * n + j];
+                }
+            }
+            let k = i * n + j;
+            c[k] = s;
+        }
+    }
+}
+
+#[test]
+fn gemm_with_several_rows_a_thread() {
+    for n in [1, 5, 16, 17, 33, 100, 129] {
+        let a = vec_of(n * n, |i| (hash(i) % 7) as f32 - 3.0);
+        let b = vec_of(n * n, |i| (hash(i + 7919) % 5) as f32 - 2.0);
+        let want = gemm_want(&a, &b, n);
+
+        let (a64, b64): (Vec<f64>, Vec<f64>) = (a.iter().map(|&x| f64::from(x)).collect(), b.iter().map(|&x| f64::from(x)).collect());
+        let mut c64 = vec![-1.0f64; n * n];
+        gemm_f64_rows(&a64, &b64, &mut c64, n);
+        let want64: Vec<f64> = want.iter().map(|&x| 1.5 * f64::from(x)).collect();
+        assert_eq!(c64, want64, "gemm_f64_rows, n = {n}");
+
+        let at = vec_of(n * n, |x| a[(x % n) * n + x / n]);
+        let bt = vec_of(n * n, |x| b[(x % n) * n + x / n]);
+        let mut c = vec![-1.0f32; n * n];
+        gemm_transposed(&at, &bt, &mut c, n);
+        assert_eq!(c, want, "gemm_transposed, n = {n}");
+
+        let mut c = vec![-1.0f32; n * n];
+        gemm_one_row(&a, &b, &mut c, n);
+        assert_eq!(c, want, "gemm_one_row, n = {n}");
+
+        // Arrays that start 4 bytes past a 16-byte boundary: the regions read them inside
+        // the arrays a data region put on the device (present by containment).
+        let mut a1 = vec![0.0f32; n * n + 1];
+        let mut b1 = vec![0.0f32; n * n + 1];
+        a1[1..].copy_from_slice(&a);
+        b1[1..].copy_from_slice(&b);
+        let run: [(&str, fn(&[f32], &[f32], &mut [f32], usize)); 2] = [("both16", gemm_both16), ("both32", gemm_both32)];
+        for (name, f) in run {
+            let mut c = vec![-1.0f32; n * n];
+            acc::data!(copyin(a1, b1) {
+                f(&a1[1..], &b1[1..], &mut c, n);
+            });
+            assert_eq!(c, want, "gemm_{name} on unaligned arrays, n = {n}");
+        }
+    }
+}

@@ -334,7 +334,14 @@ fn two_dimensional_windows_in_a_tile_nest_are_staged_where_the_block_agrees() {
     // A k-tile loop whose trips depend on `i` differs between the block's threads.
     has(&r, "src/gemm.rs:13:", &["cache!: not staged: the k-tile loop's bounds read `i`"]);
     has(&r, "src/gemm.rs:14:", &["cache!: a[i * n + (kk .. kk + 16)]: not staged"]);
+    // 16 rows a tile: each thread takes 4.
+    has(&r, "src/gemm.rs:4:", &["tile: each thread takes 4 rows of the tile", "jammed"]);
     assert!(!r.contains("__acc_"), "{r}");
+    // A name bound by a `let` and by a loop keeps one row a thread.
+    let one = GEMM.replace("c[i * n + j] = s;", "let k = i * n + j;\n            c[k] = s;");
+    let r = report(RegionKind::Parallel, "src/gemm.rs", 1, &one);
+    has(&r, "src/gemm.rs:4:", &["tile: one row of the tile a thread: `k` is bound both by a `let` and by another pattern"]);
+    assert!(!r.contains("each thread takes"), "{r}");
 }
 
 #[test]

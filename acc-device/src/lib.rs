@@ -90,7 +90,7 @@ pub use shared::dynamic_shared;
 pub use shared::group_local;
 #[cfg(target_arch = "nvptx64")]
 pub use shared::{cache_fetch, cache_fetch_tile, cache_prefetch, cache_store, cache_window};
-pub use shared::{cache_nothing, dynamic_shared_size};
+pub use shared::{cache_nothing, dynamic_shared_size, tile_pitch, tile_pitch_of, TileReads};
 
 /// What a kernel module imports with `use acc_device::prelude::*;`: the [`Float`] math trait
 /// (so that `x.sqrt()` means what it means in `std`) and the [`Shuffle`] trait.

@@ -43,6 +43,48 @@ pub fn dynamic_shared_size() -> usize {
     0
 }
 
+/// How the threads of a warp read a 2-D `cache!` tile's rows, which sets its row pitch
+/// ([`tile_pitch`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TileReads {
+    /// A row at a time, the same element in every lane of a row: the tile's rows follow a
+    /// nest variable on the block's `y` (or `z`), its columns a range
+    /// (`a[i * n + (kk..kk + 16)]`, `i` on `y`).
+    Rows,
+    /// Adjacent lanes at adjacent columns: its columns follow the nest variable on `x`
+    /// (`b[(kk..kk + 16) * n + j]`, `j` on `x`).
+    Lanes,
+    /// Otherwise (a warp may read down a column).
+    Other,
+}
+
+/// The row pitch, in elements, of a 2-D `cache!` tile of `cols` columns of `elem_bytes`-byte
+/// elements, read as `reads` says. For 4-byte and 8-byte elements, [`TileReads::Rows`] takes
+/// an odd number of 16-byte words a row, so that a row starts 16-byte aligned (four `f32`s or
+/// two `f64`s of it read as one 16-byte load) and the rows a warp reads at once lie on
+/// different banks; [`TileReads::Lanes`] whole 16-byte words (the fetch copies 16 bytes at a
+/// time; a warp reads within a row, no conflict). Otherwise the pitch is `cols + 1`, against
+/// bank conflicts where a warp reads down a column (the paper's padding). Used on the host,
+/// sizing the launch, and on the device, placing the rows.
+#[inline(always)]
+#[must_use]
+pub const fn tile_pitch(cols: usize, elem_bytes: usize, reads: TileReads) -> usize {
+    let words = elem_bytes == 4 || elem_bytes == 8;
+    let per_word = if words { 16 / elem_bytes } else { 1 };
+    match reads {
+        TileReads::Rows if words => (cols.div_ceil(per_word) | 1) * per_word,
+        TileReads::Lanes if words => cols.div_ceil(per_word) * per_word,
+        _ => cols + 1,
+    }
+}
+
+/// [`tile_pitch`] for a tile of `a`'s elements.
+#[inline(always)]
+#[must_use]
+pub const fn tile_pitch_of<T>(_a: &[T], cols: usize, reads: TileReads) -> usize {
+    tile_pitch(cols, core::mem::size_of::<T>(), reads)
+}
+
 /// A local of a gang (or worker) loop body that the parallel loops inside it write
 /// (DESIGN §4.4, OpenACC 3.3 §2.9): one copy in shared memory for each group of threads
 /// that runs the body together, the group being the block's vector lanes (`lanes`) and/or
@@ -99,15 +141,29 @@ pub unsafe fn group_local<T: Copy>(v: T, lanes: bool, workers: bool, offset: &mu
 #[inline(always)]
 pub unsafe fn cache_window<T: Copy>(_a: &[T], elems: usize, offset: &mut usize) -> *mut T {
     use crate::{block_dim_x, block_dim_y};
-    let start = 16 * block_dim_x() as usize * block_dim_y() as usize + *offset;
+    // Every offset is a multiple of 16 already (`shared_bytes`); rounded here as well, and the
+    // start of the shared memory declared 16-byte aligned (`Words16`), so that the compiler
+    // knows the window is (a 2-D tile's rows are read 16 bytes at a time, `tile_pitch`).
+    let base = 16 * block_dim_x() as usize * block_dim_y() as usize;
+    let start = (base + *offset).next_multiple_of(16);
     let size = shared_bytes::<T>(elems);
     let have = dynamic_shared_size();
     if start + size > have || core::mem::align_of::<T>() > 16 {
         panic!("acc: a `cache!` window of {elems} elements takes {size} bytes of shared memory, more than the {} the launch has left", have.saturating_sub(start));
     }
-    *offset += size;
-    dynamic_shared::<u8>().wrapping_add(start).cast::<T>()
+    *offset = start - base + size;
+    let place = dynamic_shared::<Words16>().cast::<u8>().wrapping_add(start).cast::<T>();
+    // SAFETY: the shared memory starts 16-byte aligned (declared so) and `start` is a
+    // multiple of 16.
+    unsafe { core::hint::assert_unchecked(place.addr() % 16 == 0) };
+    place
 }
+
+/// A 16-byte word: the dynamic shared memory taken as an array of these is declared 16-byte
+/// aligned (`.extern .shared .align 16`), which the launch gives it.
+#[cfg(target_arch = "nvptx64")]
+#[repr(C, align(16))]
+struct Words16([u8; 16]);
 
 /// Fetches a `cache!` window in parallel: the block's threads (along `x`) copy `a[first..]`,
 /// `elems` elements, into `place` (element `s` of the window is `a[first + s]`, wrapping),
@@ -195,40 +251,148 @@ pub unsafe fn cache_store<T: Copy>(len: usize, place: *mut T, v: [core::mem::May
 
 /// Fetches a 2-D `cache!` tile in parallel (the paper's 2-D pass, Section IV-B): the block's
 /// threads copy element `(r, c)` of a `rows x cols` tile, for `r < rows` and `c < cols`, from
-/// `a[at(r, c)]` to `place[r * pitch + c]`, adjacent threads (along `x`) at adjacent columns,
-/// the rows spread over `y`. Elements where `at` gives `None` (a row of iterations past the
-/// loop's end) or an index outside `a` (the window clamped to the slice) are not fetched.
-/// The caller puts the barrier after the fetches.
+/// `a[row(r) + col(c)]` to `place[r * pitch + c]` (the window's index `X * p + Y` as its rows'
+/// part `X * p` and its columns' part `Y`). Elements where `row` or `col` gives `None` (an
+/// iteration past the loop's end) or the index is outside `a` (the window clamped to the
+/// slice) are not fetched. The caller puts the barrier after the fetches.
+///
+/// Where 16 bytes hold several elements (4-byte and 8-byte types) and the tile's rows are
+/// whole 16-byte words, each thread copies 16 bytes at a time: the block's threads in turn
+/// (`threadIdx.y * blockDim.x + threadIdx.x`) take the words of a row, then of the next rows;
+/// a word whose elements lie apart in `a`, or not 16-byte aligned there, or past its end,
+/// goes element by element. Else adjacent threads (along `x`) take adjacent columns, the
+/// rows spread over `y`.
 ///
 /// # Safety
-/// `place` holds at least `rows * pitch` elements ([`cache_window`]), `cols <= pitch`; every
-/// thread of the block calls it with the same arguments, and no thread reads the tile until a
-/// barrier.
+/// `place` holds at least `rows * pitch` elements ([`cache_window`]), 16-byte aligned,
+/// `cols <= pitch`; every thread of the block calls it with the same arguments, and no thread
+/// reads the tile until a barrier.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-pub unsafe fn cache_fetch_tile<T: Copy>(a: &[T], place: *mut T, rows: usize, cols: usize, pitch: usize, at: impl Fn(usize, usize) -> Option<usize>) {
+pub unsafe fn cache_fetch_tile<T: Copy>(a: &[T], place: *mut T, rows: usize, cols: usize, pitch: usize, row: impl Fn(usize) -> Option<usize>, col: impl Fn(usize) -> Option<usize>) {
     use crate::{block_dim_x, block_dim_y, thread_idx_x, thread_idx_y};
     let (bx, by) = (block_dim_x() as usize, block_dim_y() as usize);
-    let tx = thread_idx_x() as usize;
-    let mut r = thread_idx_y() as usize;
-    while r < rows {
-        let mut c = tx;
-        while c < cols {
-            if let Some(g) = at(r, c) {
-                if g < a.len() {
-                    // SAFETY: `r < rows`, `c < cols <= pitch`: inside the tile (the caller's
-                    // contract); each thread writes its own elements.
-                    unsafe { place.add(r * pitch + c).write(a[g]) };
-                }
+    let (tx, ty) = (thread_idx_x() as usize, thread_idx_y() as usize);
+    let len = a.len();
+    // SAFETY (both): `r < rows`, `c < cols <= pitch`: inside the tile (the caller's
+    // contract); each thread writes its own elements.
+    let one = |r: usize, rg: usize, c: usize| {
+        if let Some(cg) = col(c) {
+            let g = rg.wrapping_add(cg);
+            if g < len {
+                unsafe { place.add(r * pitch + c).write(a[g]) };
             }
-            c += bx;
+        }
+    };
+    let size = core::mem::size_of::<T>();
+    let per = if size == 4 || size == 8 { 16 / size } else { 0 };
+    if per > 1 && cols % per == 0 && pitch % per == 0 {
+        let words = cols / per;
+        let threads = bx * by;
+        if words.is_power_of_two() && threads % words == 0 {
+            let shift = words.trailing_zeros();
+            let t = ty * bx + tx;
+            let c = (t & (words - 1)) * per;
+            let step = threads >> shift;
+            // The word's columns in `a`: adjacent (`Y` a range, or a nest variable of step 1).
+            let first = col(c);
+            let adjacent = matches!((first, col(c + per - 1)), (Some(f), Some(l)) if l.wrapping_sub(f) == per - 1);
+            let mut r = t >> shift;
+            while r < rows {
+                if let Some(rg) = row(r) {
+                    let g = rg.wrapping_add(first.unwrap_or(0));
+                    let from = a.as_ptr().wrapping_add(g);
+                    if adjacent && g < len && len - g >= per && from.addr() % 16 == 0 {
+                        // SAFETY: `g..g + per` inside `a`, 16-byte aligned; the word `c / per`
+                        // of row `r` inside the tile, 16-byte aligned (`place` and `pitch`).
+                        unsafe { copy_word(from.cast(), place.add(r * pitch + c).cast()) };
+                    } else {
+                        let mut e = 0;
+                        while e < per {
+                            one(r, rg, c + e);
+                            e += 1;
+                        }
+                    }
+                }
+                r += step;
+            }
+            return;
+        }
+    }
+    let mut r = ty;
+    while r < rows {
+        if let Some(rg) = row(r) {
+            let mut c = tx;
+            while c < cols {
+                one(r, rg, c);
+                c += bx;
+            }
         }
         r += by;
     }
 }
 
+/// Copies the 16 bytes at `from` (global memory, read-only for the kernel) to `to` in one
+/// 16-byte load and one 16-byte store (`ld.global.nc.v4.b32`, `st.v4.b32`; as plain Rust the
+/// compiler made the copy a `memcpy` of two 8-byte halves).
+///
+/// # Safety
+/// `from` points to global memory nobody writes during the kernel, `to` to memory this thread
+/// may write; both 16-byte aligned and valid for 16 bytes.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+unsafe fn copy_word(from: *const u8, to: *mut u8) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        // (No `{ }` scope of its own: a line that starts with `}` ends a kernel for
+        // `acc-runtime`'s `ptx_modules::only_kernel`.)
+        core::arch::asm!(
+            "cvta.to.global.u64 {g}, {from};",
+            "ld.global.nc.v4.b32 {{{w0}, {w1}, {w2}, {w3}}}, [{g}];",
+            "st.v4.b32 [{to}], {{{w0}, {w1}, {w2}, {w3}}};",
+            from = in(reg64) from,
+            to = in(reg64) to,
+            g = out(reg64) _,
+            w0 = out(reg32) _,
+            w1 = out(reg32) _,
+            w2 = out(reg32) _,
+            w3 = out(reg32) _,
+            options(nostack, preserves_flags),
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn tile_pitches_follow_how_warps_read_the_rows() {
+        use super::{tile_pitch, TileReads::*};
+        // 16 f32s read a row at a time: 4 words, made 5 (rows 80 bytes apart: the two rows of
+        // a warp of 16-wide rows start on banks 0 and 20).
+        assert_eq!(tile_pitch(16, 4, Rows), 20);
+        assert_eq!(tile_pitch(32, 4, Rows), 36);
+        assert_eq!(tile_pitch(3, 4, Rows), 4);
+        assert_eq!(tile_pitch(16, 8, Rows), 18);
+        assert_eq!(tile_pitch(7, 8, Rows), 10);
+        // Read by adjacent lanes: whole words, no padding.
+        assert_eq!(tile_pitch(16, 4, Lanes), 16);
+        assert_eq!(tile_pitch(17, 4, Lanes), 20);
+        assert_eq!(tile_pitch(16, 8, Lanes), 16);
+        assert_eq!(tile_pitch(3, 8, Lanes), 4);
+        // Other element sizes and column reads: one element of padding.
+        assert_eq!(tile_pitch(16, 2, Rows), 17);
+        assert_eq!(tile_pitch(16, 2, Lanes), 17);
+        assert_eq!(tile_pitch(16, 4, Other), 17);
+        for cols in 1..100 {
+            for eb in [4, 8] {
+                let p = tile_pitch(cols, eb, Rows);
+                assert!(p >= cols && (p * eb) % 16 == 0 && (p * eb / 16) % 2 == 1, "{cols} x {eb}: {p}");
+                let p = tile_pitch(cols, eb, Lanes);
+                assert!(p >= cols && (p * eb) % 16 == 0 && p * eb < cols * eb + 16, "{cols} x {eb}: {p}");
+            }
+        }
+    }
+
     #[test]
     fn bytes_are_rounded_to_16() {
         assert_eq!(super::shared_bytes::<f64>(32), 256);

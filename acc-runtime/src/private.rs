@@ -15,6 +15,7 @@ pub use crate::host::{par_for, par_for_chunks, par_reduce, par_reduce_chunks, Sh
 pub use crate::idx::{index, nest_trip, trip, trip_inclusive, trip_inclusive_stepped, trip_step, trip_stepped, LoopIndex};
 pub use crate::profile;
 pub use acc_device::Captures;
+pub use acc_device::{tile_pitch, TileReads};
 #[cfg(feature = "cuda")]
 pub use crate::cuda::KernelArgs;
 #[cfg(feature = "cuda")]

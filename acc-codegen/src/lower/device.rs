@@ -962,7 +962,7 @@ fn nest_kernel(
     let mut cached: Vec<(Ident, usize)> = Vec::new();
     // The 2-D `cache!` tiles staged in shared memory: (array, elements per blockDim.x, per
     // blockDim.y, fixed).
-    let mut tiles: Vec<(Ident, [usize; 3])> = Vec::new();
+    let mut tiles: Vec<(Ident, [TokenStream; 3])> = Vec::new();
     let mut tile_lines: Vec<usize> = Vec::new();
     // The nest's lean kernel, where loops inside its top loop take chunks (`Scheduler::lean`):
     // the same nest, those loops without chunks. And whether its gang loop may give each warp

@@ -73,7 +73,7 @@ pub struct Grid {
     pub notes: Notes,
     /// The 2-D `cache!` tiles staged in shared memory (`tiles.rs`): the array, and the
     /// tile's elements per `blockDim.x`, per `blockDim.y` and fixed.
-    pub tiles: Vec<(syn::Ident, [usize; 3])>,
+    pub tiles: Vec<(syn::Ident, [TokenStream; 3])>,
     /// The lines of the `cache!`s of those tiles.
     pub tile_lines: Vec<usize>,
 }
@@ -115,7 +115,7 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
     let norms: Vec<loops::Normalised> = chain.iter().enumerate().map(|(lvl, g)| loops::normalise(&g.header, 900 + lvl, &quote!(#dev::idx))).collect();
     let tile_nest = directives.get(f).is_some_and(|d| d.tile.is_some());
     let uniform = chain.iter().enumerate().all(|(lvl, g)| g.gang == g.block && g.block.is_some() && !chain[..lvl].iter().any(|o| g.header.mentions(&o.header.var)));
-    let levels: Vec<super::tiles::Level> = chain
+    let mut levels: Vec<super::tiles::Level> = chain
         .iter()
         .enumerate()
         .map(|(lvl, g)| {
@@ -124,21 +124,39 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
                 Some(Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. })) => n.base10_parse::<usize>().ok().filter(|n| (1..=1024).contains(n)),
                 _ => None,
             };
-            super::tiles::Level { var: g.header.var.clone(), dim: g.block.unwrap_or(0), index: norm.index, trip: norm.trip, size }
+            super::tiles::Level { var: g.header.var.clone(), dim: g.block.unwrap_or(0), index: norm.index, trip: norm.trip, size, coarse: 1 }
         })
         .collect();
     let (staged, why_not) = if tile_nest && uniform { super::tiles::plan(&body, &levels, stageable) } else { (Vec::new(), Vec::new()) };
     for (line, text) in why_not {
         notes.at(line, chain.len(), text);
     }
+    // Several rows of the tile a thread, where tiles are staged.
+    let coarse = if staged.is_empty() {
+        None
+    } else {
+        match super::tiles::coarsening(&body, &levels) {
+            Ok(c) => c,
+            Err(why) => {
+                notes.at(chain[0].line, 0, format!("tile: one row of the tile a thread: {why}"));
+                None
+            }
+        }
+    };
+    if let Some(c) = &coarse {
+        levels[c.level].coarse = c.m;
+        let g = &chain[c.level];
+        notes.at(g.line, c.level, format!(
+            "tile: each thread takes {} rows of the tile (`{}` at threadIdx.y + q * blockDim.y, q < {}; blocks of 1/{} of the tile's rows), the {} copies of the body jammed into the staged loops: one fetch and two barriers a trip for all of them, and a tile element read for every copy loaded once",
+            c.m, g.header.var, c.m, c.m, c.m));
+    }
+    let coarse_m = |lvl: usize| coarse.as_ref().filter(|c| c.level == lvl).map_or(1, |c| c.m);
     let tile_base = |lvl: usize| syn::Ident::new(&format!("__acc_tb{lvl}"), proc_macro2::Span::call_site());
-    let (places, tiles) = super::tiles::places(&staged, &levels, &dev);
+    let (places, tiles) = super::tiles::places(&staged, &levels, &dev, &quote!(::acc::__private));
     let tile_lines: Vec<usize> = staged.iter().map(|l| l.cache_line).collect();
     let body = if staged.is_empty() {
         body
     } else {
-        let ins: Vec<syn::Ident> = (0..chain.len()).map(|l| syn::Ident::new(&format!("__acc_in{l}"), proc_macro2::Span::call_site())).collect();
-        let active = quote!(#(#ins)&&*);
         for l in &staged {
             let Some(syn::Stmt::Expr(Expr::ForLoop(kf), _)) = body.stmts.get(l.stmt) else { continue };
             let shown: Vec<String> = l.wins.iter().map(|w| {
@@ -146,10 +164,10 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
                 format!("{a}[{}]", quote!(#ix))
             }).collect();
             notes.at(info::loop_line(kf), chain.len(), format!(
-                "cache!: {} staged in shared memory as 2-D tiles shared by the block (rows padded by one element): each trip of this loop the whole block fetches them in parallel (adjacent threads at adjacent columns, clamped to the arrays), a barrier, then the trip reads them there with no range check (references proved inside at compile time), a barrier ends the trip; threads past the nest's end fetch and meet at the barriers but skip the body",
+                "cache!: {} staged in shared memory as 2-D tiles shared by the block (rows padded against bank conflicts; a tile the warps read a row at a time has rows of an odd number of 16-byte words, read 16 bytes at a time): each trip of this loop the whole block fetches them in parallel (16 bytes a thread where a tile's rows are whole 16-byte words, else adjacent threads at adjacent columns; clamped to the arrays), a barrier, then the trip reads them there with no range check (references proved inside at compile time), a barrier ends the trip; threads past the nest's end fetch and meet at the barriers but skip the body",
                 shown.join(", ")));
         }
-        super::tiles::lower(&body, &staged, &levels, &active, &tile_base, &dev)
+        super::tiles::lower(&body, &staged, &levels, coarse.as_ref(), &tile_base, &dev)
     };
     // The kernel: the loops' grid-stride loops around the body, run by one thread.
     let stmts = body_of(&body).stmts;
@@ -172,16 +190,41 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
             // marking whether its iteration is inside the loop.
             let (d, b) = (g.gang.expect("uniform"), g.block.expect("uniform"));
             let (bi, bd, ti, gd) = (reg("block_idx", d), reg("block_dim", b), reg("thread_idx", b), reg("grid_dim", d));
-            let (tb, inside) = (tile_base(lvl), syn::Ident::new(&format!("__acc_in{lvl}"), proc_macro2::Span::call_site()));
+            let (tb, whole) = (tile_base(lvl), quote::format_ident!("__acc_wh{lvl}"));
+            let m = coarse_m(lvl);
+            let rows = if m == 1 { quote!(#bd) } else { quote!((#m * #bd)) };
+            // The iterations of the thread: one, or `m` on the coarsened level (copies of the
+            // variable, `tiles::copy_name`).
+            let mut its = TokenStream::new();
+            match &coarse {
+                Some(c) if c.level == lvl => {
+                    for q in 0..m {
+                        let (kq, inside, vq) = (quote::format_ident!("__acc_k{q}"), quote::format_ident!("__acc_in{lvl}_{q}"), super::tiles::copy_name(var, q));
+                        let idx = (norm.index)(&kq);
+                        its.extend(quote! {
+                            let #kq: usize = #tb + #ti + #q * #bd;
+                            let #inside: bool = #kq < #trip;
+                            let #vq = #idx;
+                        });
+                    }
+                }
+                _ => {
+                    let inside = quote::format_ident!("__acc_in{lvl}");
+                    its = quote! {
+                        let #k: usize = #tb + #ti;
+                        let #inside: bool = #k < #trip;
+                        let #var = #idx;
+                    };
+                }
+            }
             code = quote! {{
                 #setup
-                let mut #tb: usize = #bi * #bd;
+                let mut #tb: usize = #bi * #rows;
                 while #tb < #trip {
-                    let #k: usize = #tb + #ti;
-                    let #inside: bool = #k < #trip;
-                    let #var = #idx;
+                    let #whole: bool = #tb + #rows <= #trip;
+                    #its
                     #code
-                    #tb += #gd * #bd;
+                    #tb += #gd * #rows;
                 }
             }};
             continue;
@@ -225,11 +268,14 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
     let mut trips = vec![quote!((0usize, ::core::option::Option::None)); 3];
     let outer_vars: Vec<&syn::Ident> = chain.iter().map(|g| &g.header.var).collect();
     for (lvl, g) in chain.iter().enumerate() {
+        // A coarsened level's blocks are 1/m of its tile's rows, and its grid covers the
+        // trips m rows a thread.
+        let m = coarse_m(lvl);
         if let Some(b) = g.block {
             block[b] = match &g.block_size {
                 Some(e) => {
                     let n = super::clause_usize(e);
-                    quote!(::core::option::Option::Some(#n))
+                    quote!(::core::option::Option::Some(#n / #m))
                 }
                 None => quote!(::core::option::Option::Some(0usize)),
             };
@@ -248,7 +294,7 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
             let t = if known {
                 let n = loops::normalise(&g.header, 950 + lvl, &rt);
                 let (setup, trip) = (&n.setup, &n.trip);
-                quote!({ #setup #trip })
+                quote!({ #setup #trip }.div_ceil(#m))
             } else {
                 quote!(0usize)
             };

@@ -13,6 +13,16 @@
 //! windows (proved inside them at compile time, `front/cache.rs`) read the tiles with no
 //! range check, and meets at a barrier before the next fetch.
 //!
+//! Where the tile has 8 or more rows, a multiple of 4 (2 rows for 4 or 6), each thread takes
+//! 4 (or 2) rows of it ([`Coarse`]): the block is a quarter of the tile's rows high, and the
+//! body is copied once per row (its `let` names and the row variable renamed apart), the
+//! copies jammed statement by statement into the k-tile loop, loops of the same header fused
+//! into one. One fetch and two barriers a trip then serve all the rows; a tile element that
+//! all the copies read (`b`'s, at the thread's column) is loaded once, and a row of `a`'s tile
+//! 16 bytes at a time (`acc_device::tile_pitch`). Measured on an H100 (benches/README.md):
+//! the paper's GEMM with 16 x 16 tiles from 0.46 to 1.13 of nvcc's shared-memory kernel.
+//! Where the block's tile is not whole (the nest's edge), the copies run one after another.
+//!
 //! Every thread of the block runs the same k-tile trips and reaches the same barriers: the
 //! grid-stride loops of the nest step whole tiles of the block (`grid.rs`), and a thread
 //! whose `(i, j)` is past the nest's end runs, instead of the body, only the k-tile loops'
@@ -43,6 +53,10 @@ pub struct TileWin {
     pub tiled: Tiled,
     pub rows: Src,
     pub cols: Src,
+    /// The window's index as `x * p + y`: `x` (the rows), `p`, `y` (the columns), and the
+    /// number of the first range (slot) in `x` and in `y`.
+    pub parts: (Expr, Expr, Expr),
+    pub first_slot: (usize, usize),
     /// The tile's place in shared memory, and its row pitch (both set before the nest).
     pub place: Ident,
     pub pitch: Ident,
@@ -68,6 +82,205 @@ pub struct Level {
     /// Its block dimension's size where the clause gives it as a literal (`tile(16, 16)`):
     /// the launch's block is at most that (it only shrinks, for the kernel's registers).
     pub size: Option<usize>,
+    /// The rows of the tile each thread takes on this level ([`Coarse`]): 1, or the
+    /// coarsened level's `m`; the tile is `coarse * blockDim` iterations on it.
+    pub coarse: usize,
+}
+
+/// A staged nest whose threads each take `m` rows of the block's tile (the tile's rows `ty`,
+/// `ty + blockDim.y`, ..): the element loop on the block's `y` unrolled `m` times and jammed
+/// into the k-tile loops (one fetch and two barriers a trip for all `m` rows, each element
+/// of a tile staged across the columns read once for them all), as nvcc's register-blocked
+/// GEMMs do by hand. The iterations of a `tile` loop are independent, so running `m` of them
+/// interleaved is running them in another order.
+pub struct Coarse {
+    /// The index in the nest of the loop on `y`.
+    pub level: usize,
+    pub m: usize,
+    /// The names each copy of the body renames (`name` -> `name__acc{q}`): the level's
+    /// variable and the body's `let` bindings.
+    pub names: Vec<Ident>,
+}
+
+/// The name of copy `q` of `name` in a coarsened body.
+pub fn copy_name(name: &Ident, q: usize) -> Ident {
+    format_ident!("{}__acc{}", name, q)
+}
+
+/// Whether (and how far) to coarsen a staged 2-D nest: the loop on `y` with a literal tile
+/// size of at least 4 rows, even, takes `m` = 4 rows a thread (2 where the size is not a
+/// multiple of 4). `Err`: why not, where the body is what stops it.
+pub fn coarsening(body: &syn::Block, levels: &[Level]) -> Result<Option<Coarse>, String> {
+    let Some(level) = levels.iter().position(|l| l.dim == 1) else { return Ok(None) };
+    let Some(size) = levels[level].size else { return Ok(None) };
+    let m = if size % 4 == 0 && size >= 8 { 4 } else if size % 2 == 0 && size >= 4 { 2 } else { 1 };
+    if m == 1 {
+        return Ok(None);
+    }
+    let (lets, others) = bindings(body);
+    if let Some(id) = lets.iter().find(|id| others.contains(id)) {
+        return Err(format!("`{id}` is bound both by a `let` and by another pattern in the nest's body"));
+    }
+    let mut names = vec![levels[level].var.clone()];
+    names.extend(lets);
+    names.dedup();
+    Ok(Some(Coarse { level, m, names }))
+}
+
+/// The names `body` binds with `let`, and those other patterns bind (loops, closures, `match`).
+fn bindings(body: &syn::Block) -> (Vec<Ident>, Vec<Ident>) {
+    struct V {
+        in_let: bool,
+        lets: Vec<Ident>,
+        others: Vec<Ident>,
+    }
+    impl<'ast> Visit<'ast> for V {
+        fn visit_local(&mut self, l: &'ast syn::Local) {
+            let was = std::mem::replace(&mut self.in_let, true);
+            self.visit_pat(&l.pat);
+            self.in_let = was;
+            if let Some(init) = &l.init {
+                self.visit_expr(&init.expr);
+                if let Some((_, e)) = &init.diverge {
+                    self.visit_expr(e);
+                }
+            }
+        }
+        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+            if self.in_let {
+                self.lets.push(p.ident.clone());
+            } else {
+                self.others.push(p.ident.clone());
+            }
+            syn::visit::visit_pat_ident(self, p);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut v = V { in_let: false, lets: Vec::new(), others: Vec::new() };
+    v.visit_block(body);
+    v.lets.sort();
+    v.lets.dedup();
+    (v.lets, v.others)
+}
+
+/// Renames `names` to their copy `q` (`copy_name`): in expressions, `let` patterns, field
+/// shorthands and macro arguments (an identifier there, unless it follows a `.`).
+struct Rename<'a> {
+    names: &'a [Ident],
+    q: usize,
+}
+
+impl Rename<'_> {
+    fn tokens(&self, ts: TokenStream) -> TokenStream {
+        use proc_macro2::TokenTree;
+        let mut out = Vec::new();
+        let mut after_dot = false;
+        for t in ts {
+            let t = match t {
+                TokenTree::Ident(i) if !after_dot && self.names.contains(&i) => TokenTree::Ident(copy_name(&i, self.q)),
+                TokenTree::Group(g) => {
+                    let mut n = proc_macro2::Group::new(g.delimiter(), self.tokens(g.stream()));
+                    n.set_span(g.span());
+                    TokenTree::Group(n)
+                }
+                other => other,
+            };
+            after_dot = matches!(&t, TokenTree::Punct(p) if p.as_char() == '.');
+            out.push(t);
+        }
+        out.into_iter().collect()
+    }
+}
+
+impl VisitMut for Rename<'_> {
+    fn visit_expr_path_mut(&mut self, p: &mut syn::ExprPath) {
+        if p.qself.is_none() {
+            if let Some(id) = p.path.get_ident() {
+                if self.names.contains(id) {
+                    p.path = copy_name(id, self.q).into();
+                }
+            }
+        }
+    }
+    fn visit_pat_ident_mut(&mut self, p: &mut syn::PatIdent) {
+        if self.names.contains(&p.ident) {
+            p.ident = copy_name(&p.ident, self.q);
+        }
+        syn::visit_mut::visit_pat_ident_mut(self, p);
+    }
+    fn visit_field_value_mut(&mut self, f: &mut syn::FieldValue) {
+        if f.colon_token.is_none() {
+            f.colon_token = Some(Default::default());
+        }
+        syn::visit_mut::visit_field_value_mut(self, f);
+    }
+    fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
+        m.tokens = self.tokens(std::mem::take(&mut m.tokens));
+    }
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+fn renamed<T: Clone>(t: &T, names: &[Ident], q: usize, visit: impl Fn(&mut Rename, &mut T)) -> T {
+    let mut t = t.clone();
+    visit(&mut Rename { names, q }, &mut t);
+    t
+}
+
+/// Copies of the same statements (renamed apart) interleaved: statement by statement, the
+/// copies of a `for` loop whose header is the same in all and whose body cannot leave it
+/// early fused into one loop over the copies' bodies, jammed in turn (so a loop reading the
+/// same tile element for every copy reads it once); any other statement copy after copy.
+fn jam(copies: Vec<Vec<Stmt>>) -> Vec<Stmt> {
+    let n = copies.first().map_or(0, Vec::len);
+    let mut out = Vec::new();
+    for s in 0..n {
+        let sts: Vec<&Stmt> = copies.iter().map(|c| &c[s]).collect();
+        match fuse(&sts) {
+            Some(f) => out.push(f),
+            None => out.extend(sts.into_iter().cloned()),
+        }
+    }
+    out
+}
+
+fn fuse(sts: &[&Stmt]) -> Option<Stmt> {
+    let loops: Vec<&syn::ExprForLoop> = sts
+        .iter()
+        .map(|s| match s {
+            Stmt::Expr(Expr::ForLoop(f), _) => Some(f),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let head = |f: &syn::ExprForLoop| {
+        let (attrs, pat, e) = (&f.attrs, &f.pat, &f.expr);
+        quote!(#(#attrs)* #pat #e).to_string()
+    };
+    let first = loops[0];
+    if first.label.is_some() || loops.iter().any(|f| head(f) != head(first)) || early_exit(&first.body).is_some() || leaves(&first.body) {
+        return None;
+    }
+    let mut f = first.clone();
+    f.body.stmts = jam(loops.iter().map(|l| l.body.stmts.clone()).collect());
+    let Stmt::Expr(_, semi) = sts[0] else { unreachable!("a loop") };
+    Some(Stmt::Expr(Expr::ForLoop(f), *semi))
+}
+
+/// Whether `body` holds a `break` or `continue` at any depth (outside closures).
+fn leaves(body: &syn::Block) -> bool {
+    struct V(bool);
+    impl<'ast> Visit<'ast> for V {
+        fn visit_expr_break(&mut self, _: &'ast syn::ExprBreak) {
+            self.0 = true;
+        }
+        fn visit_expr_continue(&mut self, _: &'ast syn::ExprContinue) {
+            self.0 = true;
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut v = V(false);
+    v.visit_block(body);
+    v.0
 }
 
 /// The staging of the innermost body `body` of a 2-D nest with loops `levels` (outermost
@@ -128,7 +341,7 @@ fn plan_loop(s: usize, f: &syn::ExprForLoop, levels: &[Level], vars: &[Ident], b
         if !stageable.contains(a) {
             return Err(format!("`{a}` is not a read-only `&[T]` parameter of the region"));
         }
-        let (rows, cols, p) = shape(&t, vars).ok_or_else(|| {
+        let Shape { rows, cols, p, x, y, first_slot } = shape(&t, vars).ok_or_else(|| {
             let ix = &t.index;
             format!("`{a}[{}]` is not of the form `X * p + Y`, each of `X` and `Y` a range `(lo..lo + w)` or a variable of the nest (not both variables), `p` reading neither", quote!(#ix))
         })?;
@@ -139,7 +352,7 @@ fn plan_loop(s: usize, f: &syn::ExprForLoop, levels: &[Level], vars: &[Ident], b
         if let Some(id) = reads.iter().find(|id| varying(id)) {
             return Err(format!("the window `{a}[..]` reads `{id}` besides its variables, which is not the same in every thread of the block"));
         }
-        wins.push(TileWin { tiled: t, rows, cols, place: format_ident!("__acc_tile{}_{}", s, w), pitch: format_ident!("__acc_pitch{}_{}", s, w) });
+        wins.push(TileWin { tiled: t, rows, cols, parts: (x, p, y), first_slot, place: format_ident!("__acc_tile{}_{}", s, w), pitch: format_ident!("__acc_pitch{}_{}", s, w) });
     }
     let _ = levels;
     let cache_line = match f.body.stmts.first() {
@@ -150,8 +363,19 @@ fn plan_loop(s: usize, f: &syn::ExprForLoop, levels: &[Level], vars: &[Ident], b
     Ok(StagedLoop { stmt: s, wins, cache_line })
 }
 
+/// A window's index `X * p + Y` (in either order, `p * X` too).
+struct Shape {
+    rows: Src,
+    cols: Src,
+    p: Expr,
+    x: Expr,
+    y: Expr,
+    /// The number of the first range (slot) in `X` and in `Y`.
+    first_slot: (usize, usize),
+}
+
 /// The window's dimensions: `X * p + Y` as (rows `X`, columns `Y`, `p`).
-fn shape(t: &Tiled, vars: &[Ident]) -> Option<(Src, Src, Expr)> {
+fn shape(t: &Tiled, vars: &[Ident]) -> Option<Shape> {
     let Expr::Binary(b) = cache::strip(&t.index) else { return None };
     if !matches!(b.op, syn::BinOp::Add(_)) {
         return None;
@@ -168,33 +392,34 @@ fn shape(t: &Tiled, vars: &[Ident]) -> Option<(Src, Src, Expr)> {
         }
     };
     let plain = |e: &Expr| count_slots(e) == 0 && !vars.iter().any(|v| crate::front::loops::mentions(e, v));
-    let mul = |e: &Expr, first_slot: usize| -> Option<(Src, Expr)> {
+    // `X * p` or `p * X`: (X's source, p, X).
+    let mul = |e: &Expr, first_slot: usize| -> Option<(Src, Expr, Expr)> {
         let Expr::Binary(m) = cache::strip(e) else { return None };
         if !matches!(m.op, syn::BinOp::Mul(_)) {
             return None;
         }
         if plain(&m.right) {
             if let Some(x) = src(&m.left, first_slot) {
-                return Some((x, (*m.right).clone()));
+                return Some((x, (*m.right).clone(), (*m.left).clone()));
             }
         }
         if plain(&m.left) {
-            if let Some(x) = src(&m.right, first_slot) {
-                return Some((x, (*m.left).clone()));
+            if let Some(x) = src(&m.right, first_slot + count_slots(&m.left)) {
+                return Some((x, (*m.left).clone(), (*m.right).clone()));
             }
         }
         None
     };
-    let (rows, cols, p) = if let Some((x, p)) = mul(&b.left, 0) {
-        (x, src(&b.right, left_slots)?, p)
+    let shape = if let Some((rows, p, x)) = mul(&b.left, 0) {
+        Shape { rows, cols: src(&b.right, left_slots)?, p, x, y: (*b.right).clone(), first_slot: (0, left_slots) }
     } else {
-        let (x, p) = mul(&b.right, left_slots)?;
-        (x, src(&b.left, 0)?, p)
+        let (rows, p, x) = mul(&b.right, left_slots)?;
+        Shape { rows, cols: src(&b.left, 0)?, p, x, y: (*b.left).clone(), first_slot: (left_slots, 0) }
     };
-    if matches!((rows, cols), (Src::Var(_), Src::Var(_))) || rows == cols {
+    if matches!((shape.rows, shape.cols), (Src::Var(_), Src::Var(_))) || shape.rows == shape.cols {
         return None;
     }
-    Some((rows, cols, p))
+    Some(shape)
 }
 
 fn count_slots(e: &Expr) -> usize {
@@ -297,14 +522,33 @@ fn extent(t: &Tiled, s: Src, levels: &[Level], dev: &TokenStream) -> TokenStream
         }
         Src::Var(l) => {
             let f = format_ident!("block_dim_{}", ["x", "y", "z"][levels[l].dim]);
-            quote!((#dev::#f() as usize))
+            let m = levels[l].coarse;
+            if m == 1 {
+                quote!((#dev::#f() as usize))
+            } else {
+                quote!((#m * #dev::#f() as usize))
+            }
         }
     }
 }
 
+/// How a warp reads the tile's rows (`acc_device::TileReads`): a row at a time where its
+/// rows follow a nest variable on the block's `y` (or `z`) and its columns a range
+/// (`a[i * n + (kk..kk + 16)]` with `i` on `y`); adjacent lanes at adjacent columns where its
+/// columns follow the variable on `x`.
+fn tile_reads(w: &TileWin, levels: &[Level]) -> Ident {
+    let reads = match (w.rows, w.cols) {
+        (Src::Var(l), Src::Slot(_)) if levels[l].dim != 0 => "Rows",
+        (_, Src::Var(l)) if levels[l].dim == 0 => "Lanes",
+        _ => "Other",
+    };
+    format_ident!("{}", reads)
+}
+
 /// The places of the staged tiles in shared memory, before the nest, and the host's sizes of
-/// them: (array, elements per `blockDim.x`, per `blockDim.y`, fixed).
-pub fn places(staged: &[StagedLoop], levels: &[Level], dev: &TokenStream) -> (TokenStream, Vec<(Ident, [usize; 3])>) {
+/// them: (array, elements per `blockDim.x`, per `blockDim.y`, fixed), the host's expressions
+/// (`rt`: the runtime's path).
+pub fn places(staged: &[StagedLoop], levels: &[Level], dev: &TokenStream, rt: &TokenStream) -> (TokenStream, Vec<(Ident, [TokenStream; 3])>) {
     let mut code = quote!(let mut __acc_woff: usize = 0;);
     let mut sizes = Vec::new();
     for l in staged {
@@ -318,29 +562,43 @@ pub fn places(staged: &[StagedLoop], levels: &[Level], dev: &TokenStream) -> (To
                 Src::Var(l) => levels[l].size,
                 Src::Slot(c) => Some(w.tiled.slots[c].width as usize),
             };
+            let reads = tile_reads(w, levels);
             let cols = match fixed_cols {
                 Some(n) => quote!(#n),
                 None => extent(&w.tiled, w.cols, levels, dev),
             };
             code.extend(quote! {
-                let #pitch: usize = #cols + 1;
+                let #pitch: usize = #dev::tile_pitch_of(&*#a, #cols, #dev::TileReads::#reads);
                 let #place = #dev::cache_window(&*#a, #rows * #pitch, &mut __acc_woff);
             });
-            // rows * (cols + 1) elements.
-            let mut per = [0usize; 3];
+            // rows * pitch elements.
+            let host_pitch = |cols: usize| quote!(#rt::tile_pitch(#cols, #rt::elem_bytes(&#a[..]), #rt::TileReads::#reads));
+            let mut per = [quote!(0usize), quote!(0usize), quote!(0usize)];
             match (w.rows, w.cols) {
-                (Src::Var(l), Src::Slot(c)) => per[levels[l].dim] += w.tiled.slots[c].width as usize + 1,
+                (Src::Var(l), Src::Slot(c)) => {
+                    let (p, m) = (host_pitch(w.tiled.slots[c].width as usize), levels[l].coarse);
+                    per[levels[l].dim] = quote!(#m * #p);
+                }
                 (Src::Slot(r), Src::Var(l)) => {
                     let r = w.tiled.slots[r].width as usize;
                     match levels[l].size {
-                        Some(n) => per[2] += r * (n + 1),
+                        Some(n) => {
+                            let p = host_pitch(n);
+                            per[2] = quote!(#r * #p);
+                        }
+                        // `cols + 1` with the columns `coarse * blockDim` (no row reads).
                         None => {
-                            per[levels[l].dim] += r;
-                            per[2] += r;
+                            let m = levels[l].coarse;
+                            per[levels[l].dim] = quote!(#r * #m);
+                            per[2] = quote!(#r);
                         }
                     }
                 }
-                (Src::Slot(r), Src::Slot(c)) => per[2] += w.tiled.slots[r].width as usize * (w.tiled.slots[c].width as usize + 1),
+                (Src::Slot(r), Src::Slot(c)) => {
+                    let r = w.tiled.slots[r].width as usize;
+                    let p = host_pitch(w.tiled.slots[c].width as usize);
+                    per[2] = quote!(#r * #p);
+                }
                 (Src::Var(_), Src::Var(_)) => unreachable!("refused by `shape`"),
             }
             sizes.push((a.clone(), per));
@@ -349,39 +607,96 @@ pub fn places(staged: &[StagedLoop], levels: &[Level], dev: &TokenStream) -> (To
     (code, sizes)
 }
 
-/// The innermost body with its k-tile loops staged: `active` names the condition that the
-/// thread's `(i, j)` is inside the nest; the others run only the fetches and barriers.
-/// `tile_base(l)`: the name of the first iteration of the block's tile at level `l`.
-pub fn lower(body: &syn::Block, staged: &[StagedLoop], levels: &[Level], active: &TokenStream, tile_base: &dyn Fn(usize) -> Ident, dev: &TokenStream) -> syn::Block {
+/// The innermost body with its k-tile loops staged. `__acc_in{l}` (per level; per copy
+/// `__acc_in{l}_{q}` on the coarsened level) says whether the thread's iteration is inside
+/// the nest, and `__acc_wh{l}` whether the block's whole tile is on level `l`; threads
+/// outside run only the fetches and barriers. `tile_base(l)`: the name of the first
+/// iteration of the block's tile at level `l`.
+pub fn lower(body: &syn::Block, staged: &[StagedLoop], levels: &[Level], coarse: Option<&Coarse>, tile_base: &dyn Fn(usize) -> Ident, dev: &TokenStream) -> syn::Block {
     let sync: Stmt = syn::parse_quote!(#dev::sync_threads_divergent(););
-    let mut stmts = body.stmts.clone();
-    let mut shadow: Vec<Stmt> = Vec::new();
-    for l in staged {
-        let Stmt::Expr(Expr::ForLoop(f), _) = &body.stmts[l.stmt] else { unreachable!("planned on a loop") };
+    let inside = |q: usize| -> TokenStream {
+        let flags = (0..levels.len()).map(|l| match coarse {
+            Some(c) if c.level == l => format_ident!("__acc_in{}_{}", l, q),
+            _ => format_ident!("__acc_in{}", l),
+        });
+        quote!(#(#flags)&&*)
+    };
+    // A staged loop's trip: the fetches, a barrier, `rest` reading the tiles, a barrier; and
+    // the same loop with only the fetches and barriers (`shadow`).
+    let trip = |l: &StagedLoop, f: &syn::ExprForLoop, mut rest: Vec<Stmt>, copies: Vec<(usize, Vec<Expr>)>| -> (Stmt, Stmt) {
         let fetches: Vec<Stmt> = l.wins.iter().map(|w| fetch(w, levels, tile_base, dev)).collect();
-        // The trip: the fetches, a barrier, the body reading the tiles, a barrier.
-        let mut rest: Vec<Stmt> = f.body.stmts[1..].to_vec();
-        let mut reads = Reads { wins: &l.wins, levels, bounds: Vec::new(), dev };
+        let mut reads = Reads { wins: &l.wins, copies, coarse: coarse.map(|c| c.level), levels, bounds: Vec::new(), dev };
         for s in &mut rest {
             reads.visit_stmt_mut(s);
         }
-        if let Some(Stmt::Expr(e, semi @ None)) = rest.last_mut() {
-            let _ = e;
+        if let Some(Stmt::Expr(_, semi @ None)) = rest.last_mut() {
             *semi = Some(Default::default());
         }
         let mut fl = f.clone();
         fl.body.stmts = fetches.iter().cloned().chain([sync.clone()]).chain(rest).chain([sync.clone()]).collect();
-        stmts[l.stmt] = Stmt::Expr(Expr::ForLoop(fl), None);
         let mut sh = f.clone();
         sh.attrs.clear();
         sh.body.stmts = fetches.into_iter().chain([sync.clone(), sync.clone()]).collect();
-        shadow.push(Stmt::Expr(Expr::ForLoop(sh), None));
+        (Stmt::Expr(Expr::ForLoop(fl), None), Stmt::Expr(Expr::ForLoop(sh), None))
+    };
+    let staged_at = |s: usize| staged.iter().find(|l| l.stmt == s);
+    let as_loop = |st: &Stmt| -> syn::ExprForLoop {
+        let Stmt::Expr(Expr::ForLoop(f), _) = st else { unreachable!("planned on a loop") };
+        f.clone()
+    };
+    let windows = |l: &StagedLoop, q: usize| -> Vec<Expr> {
+        l.wins.iter().map(|w| match coarse {
+            Some(c) => renamed(&w.tiled.index, &c.names, q, |r, e| r.visit_expr_mut(e)),
+            None => w.tiled.index.clone(),
+        }).collect()
+    };
+    // One copy of the body (`q`; the body itself where not coarsened): its staged loops
+    // lowered, inside an `if` on the thread's iteration, the shadow loops outside it.
+    let one = |q: usize, stmts: &[Stmt]| -> Stmt {
+        let mut stmts = stmts.to_vec();
+        let mut shadow = Vec::new();
+        for (s, st) in stmts.iter_mut().enumerate() {
+            if let Some(l) = staged_at(s) {
+                let f = as_loop(st);
+                let (lowered, sh) = trip(l, &f, f.body.stmts[1..].to_vec(), vec![(q, windows(l, q))]);
+                *st = lowered;
+                shadow.push(sh);
+            }
+        }
+        let active = inside(q);
+        syn::parse_quote! {
+            if #active {
+                #(#stmts)*
+            } else {
+                #(#shadow)*
+            }
+        }
+    };
+    let Some(c) = coarse else {
+        let only = one(0, &body.stmts);
+        return syn::parse_quote!({ #only });
+    };
+    let copies: Vec<Vec<Stmt>> = (0..c.m).map(|q| body.stmts.iter().map(|st| renamed(st, &c.names, q, |r, s| r.visit_stmt_mut(s))).collect()).collect();
+    // A whole tile: every copy of every thread inside the nest, so the copies run jammed.
+    let mut whole = Vec::new();
+    for s in 0..body.stmts.len() {
+        match staged_at(s) {
+            Some(l) => {
+                let f = as_loop(&copies[0][s]);
+                let rest = jam(copies.iter().map(|cp| as_loop(&cp[s]).body.stmts[1..].to_vec()).collect());
+                whole.push(trip(l, &f, rest, (0..c.m).map(|q| (q, windows(l, q))).collect()).0);
+            }
+            None => whole.extend(jam(copies.iter().map(|cp| vec![cp[s].clone()]).collect())),
+        }
     }
+    // A tile at the nest's edge: the copies one after the other.
+    let edge: Vec<Stmt> = copies.iter().enumerate().map(|(q, cp)| one(q, cp)).collect();
+    let wh = (0..levels.len()).map(|l| format_ident!("__acc_wh{}", l));
     syn::parse_quote!({
-        if #active {
-            #(#stmts)*
+        if #(#wh)&&* {
+            #(#whole)*
         } else {
-            #(#shadow)*
+            #(#edge)*
         }
     })
 }
@@ -389,43 +704,46 @@ pub fn lower(body: &syn::Block, staged: &[StagedLoop], levels: &[Level], active:
 /// The fetch of one tile: element `(r, c)` is the window's index with its ranges at `lo + r`
 /// or `lo + c` and its nest variable at the block's `r`-th (or `c`-th) iteration.
 fn fetch(w: &TileWin, levels: &[Level], tile_base: &dyn Fn(usize) -> Ident, dev: &TokenStream) -> Stmt {
-    let pos = |s: Src| if s == w.rows { quote!(__acc_r) } else { quote!(__acc_c) };
-    let mut binds = TokenStream::new();
-    for s in [w.rows, w.cols] {
-        if let Src::Var(l) = s {
-            let (p, tb, kv) = (pos(s), tile_base(l), format_ident!("__acc_kv{}", l));
-            let (trip, var) = (&levels[l].trip, &levels[l].var);
-            let value = (levels[l].index)(&kv);
-            binds.extend(quote! {
-                let #kv: usize = #tb + #p;
-                if #kv >= #trip {
-                    return ::core::option::Option::None;
-                }
-                let #var = #value;
-            });
+    // A nest variable from the tile's row or column number `at`, `None` past the loop's end.
+    let bind = |s: Src, at: TokenStream| -> TokenStream {
+        let Src::Var(l) = s else { return TokenStream::new() };
+        let (tb, kv) = (tile_base(l), format_ident!("__acc_kv{}", l));
+        let (trip, var) = (&levels[l].trip, &levels[l].var);
+        let value = (levels[l].index)(&kv);
+        quote! {
+            let #kv: usize = #tb + #at;
+            if #kv >= #trip {
+                return ::core::option::Option::None;
+            }
+            let #var = #value;
         }
-    }
-    // The window's index with each range at `lo + r` / `lo + c`.
+    };
+    // A part of the index with its ranges at `lo + at`.
     struct Subst<'t> {
-        with: Vec<TokenStream>,
+        at: TokenStream,
         next: usize,
         t: &'t Tiled,
     }
     impl VisitMut for Subst<'_> {
         fn visit_expr_mut(&mut self, e: &mut Expr) {
             if cache::slot_node(e) {
-                let lo = &self.t.slots[self.next].lo;
-                let p = &self.with[self.next];
+                let (lo, at) = (&self.t.slots[self.next].lo, &self.at);
                 self.next += 1;
-                *e = syn::parse_quote!(((#lo) + #p));
+                *e = syn::parse_quote!(((#lo) + #at));
                 return;
             }
             syn::visit_mut::visit_expr_mut(self, e);
         }
     }
-    let with: Vec<TokenStream> = (0..w.tiled.slots.len()).map(|n| pos(Src::Slot(n))).collect();
-    let mut index = w.tiled.index.clone();
-    Subst { with, next: 0, t: &w.tiled }.visit_expr_mut(&mut index);
+    let part = |e: &Expr, first: usize, at: TokenStream| -> Expr {
+        let mut e = e.clone();
+        Subst { at, next: first, t: &w.tiled }.visit_expr_mut(&mut e);
+        e
+    };
+    let (x, p, y) = &w.parts;
+    let x = part(x, w.first_slot.0, quote!(__acc_r));
+    let y = part(y, w.first_slot.1, quote!(__acc_c));
+    let (bind_r, bind_c) = (bind(w.rows, quote!(__acc_r)), bind(w.cols, quote!(__acc_c)));
     let (a, place, pitch) = (&w.tiled.array, &w.place, &w.pitch);
     let (rows, cols) = (extent(&w.tiled, w.rows, levels, dev), extent(&w.tiled, w.cols, levels, dev));
     syn::parse_quote! {
@@ -433,10 +751,17 @@ fn fetch(w: &TileWin, levels: &[Level], tile_base: &dyn Fn(usize) -> Ident, dev:
         // every thread of the block runs this fetch, and a barrier follows it.
         #[allow(clippy::redundant_closure_call)]
         unsafe {
-            #dev::cache_fetch_tile(&*#a, #place, #rows, #cols, #pitch, |__acc_r: usize, __acc_c: usize| -> ::core::option::Option<usize> {
-                #binds
-                ::core::option::Option::Some((#index) as usize)
-            })
+            #dev::cache_fetch_tile(
+                &*#a, #place, #rows, #cols, #pitch,
+                |__acc_r: usize| -> ::core::option::Option<usize> {
+                    #bind_r
+                    ::core::option::Option::Some(((#x) * (#p)) as usize)
+                },
+                |__acc_c: usize| -> ::core::option::Option<usize> {
+                    #bind_c
+                    ::core::option::Option::Some((#y) as usize)
+                },
+            )
         };
     }
 }
@@ -445,6 +770,11 @@ fn fetch(w: &TileWin, levels: &[Level], tile_base: &dyn Fn(usize) -> Ident, dev:
 /// tile: row and column the nest variable's thread index or the range's `e - lo`.
 struct Reads<'w> {
     wins: &'w [TileWin],
+    /// The copies of the body whose references this visit reads (`Coarse`): the copy's
+    /// number and its windows' index expressions (the windows' own where not coarsened).
+    copies: Vec<(usize, Vec<Expr>)>,
+    /// The coarsened level: copy `q` reads its tile rows at `thread_idx + q * blockDim`.
+    coarse: Option<usize>,
     levels: &'w [Level],
     bounds: Vec<cache::Bound>,
     dev: &'w TokenStream,
@@ -483,16 +813,28 @@ impl VisitMut for Reads<'_> {
                 let (pat, label, attrs) = (&f.pat, &f.label, &f.attrs);
                 let w = (b.hi - b.lo) as usize;
                 let (span, lt) = if inclusive { (w - 1, quote!(<=)) } else { (w, quote!(<)) };
-                // The edge's trips: the same `w` steps, each guarded (the loop's trips are at
-                // most `w`, proved), so that this copy too has a constant trip count.
-                *e = syn::parse_quote! {{
-                    let __acc_klo = #lo;
-                    let __acc_khi = #hi;
-                    if __acc_khi >= __acc_klo && __acc_khi - __acc_klo >= #span {
+                // The loop's trips are at most `w` (proved), so it has all `w` exactly where
+                // `hi - lo` is `span` (an empty loop, `hi < lo`, wraps to far more). The
+                // edge's trips: the same `w` steps, each guarded, so that this copy too has a
+                // constant trip count.
+                // The full loop is unrolled here (its body written out `w` times) where it
+                // cannot leave early and `w` is at most 32: the compiler's own unrolling gives
+                // up on the bodies of coarsened nests (`Coarse`), several copies each.
+                let full: TokenStream = if w <= 32 && label.is_none() && !leaves(&body) {
+                    (0..w).map(|u| quote!({ let #pat = __acc_klo + #u; #body })).collect()
+                } else {
+                    quote! {
                         #(#attrs)* #label for __acc_u in 0..#w {
                             let #pat = __acc_klo + __acc_u;
                             #body
                         }
+                    }
+                };
+                *e = syn::parse_quote! {{
+                    let __acc_klo = #lo;
+                    let __acc_khi = #hi;
+                    if __acc_khi.wrapping_sub(__acc_klo) == #span {
+                        #full
                     } else {
                         #(#attrs)* #label for __acc_u in 0..#w {
                             let #pat = __acc_klo + __acc_u;
@@ -505,10 +847,12 @@ impl VisitMut for Reads<'_> {
         }
         if let Expr::Index(ix) = e {
             if let Expr::Path(p) = cache::strip(&ix.expr) {
-                if let Some(w) = self.wins.iter().find(|w| p.path.is_ident(&w.tiled.array)) {
+                for (wi, w) in self.wins.iter().enumerate().filter(|(_, w)| p.path.is_ident(&w.tiled.array)) {
+                  for (q, windex) in &self.copies {
+                    let q = *q;
                     let mut got = Vec::new();
                     let mut next = 0;
-                    if cache::match_ref(&w.tiled.index, &ix.index, &w.tiled.slots, &mut next, &self.bounds, &mut got) && next == w.tiled.slots.len() {
+                    if cache::match_ref(&windex[wi], &ix.index, &w.tiled.slots, &mut next, &self.bounds, &mut got) && next == w.tiled.slots.len() {
                         let got: Vec<Expr> = got.into_iter().cloned().collect();
                         let dev = self.dev;
                         let at = |s: Src| match s {
@@ -517,8 +861,13 @@ impl VisitMut for Reads<'_> {
                                 quote!(((#g) as usize).wrapping_sub((#lo) as usize))
                             }
                             Src::Var(l) => {
-                                let f = format_ident!("thread_idx_{}", ["x", "y", "z"][self.levels[l].dim]);
-                                quote!((#dev::#f() as usize))
+                                let xyz = ["x", "y", "z"][self.levels[l].dim];
+                                let (t, b) = (format_ident!("thread_idx_{}", xyz), format_ident!("block_dim_{}", xyz));
+                                if self.coarse == Some(l) && q > 0 {
+                                    quote!((#dev::#t() as usize + #q * #dev::#b() as usize))
+                                } else {
+                                    quote!((#dev::#t() as usize))
+                                }
                             }
                         };
                         let (row, col, place, pitch) = (at(w.rows), at(w.cols), &w.place, &w.pitch);
@@ -530,6 +879,7 @@ impl VisitMut for Reads<'_> {
                         };
                         return;
                     }
+                  }
                 }
             }
         }
