@@ -392,7 +392,11 @@ fn reductions_on_grid_schedules_combine_over_the_whole_block() {
 /// The kernel of region `name` in tests/semantics_cache.rs (named by its attribute's line).
 fn cache_kernel(name: &str) -> &'static str {
     let src = include_str!("semantics_cache.rs");
-    let line = src.lines().position(|l| l.trim_start().starts_with(&format!("fn {name}(a:"))).unwrap_or_else(|| panic!("no region {name}")) as u32;
+    // The region's `fn` line, under its `#[acc::..]` attribute (whose line names the kernel).
+    let lines: Vec<&str> = src.lines().collect();
+    let line = (1..lines.len())
+        .find(|&l| lines[l].trim_start().starts_with(&format!("fn {name}(")) && lines[l - 1].trim_start().starts_with("#[acc::"))
+        .unwrap_or_else(|| panic!("no region {name}")) as u32;
     let full = format!("acc_tests_semantics_cache_rs_l{line}_{name}_0");
     let at = PTX.find(&format!(".entry {full}(")).unwrap_or_else(|| panic!("no kernel {full} in the PTX"));
     entry(&PTX[at + ".entry ".len()..at + ".entry ".len() + full.len()])
@@ -413,6 +417,17 @@ fn coarsened_gemms_copy_and_read_tiles_16_bytes_at_a_time() {
         }
         let wide = if name.ends_with("f64_rows") { "ld.shared.v2.b64" } else { "ld.shared.v4.b32" };
         assert!(k.contains(wide), "{name} reads its tile rows 16 bytes at a time ({wide}):\n{k}");
+    }
+}
+
+#[test]
+fn tile_loop_windows_live_in_shared_memory_between_barriers() {
+    // 1-D windows at the top of a tile loop (the N-body's): fetched into shared memory each
+    // trip, read from there between barriers.
+    for name in ["nbody_tiles", "rows_tiles"] {
+        let k = cache_kernel(name);
+        assert!(k.contains("st.shared") && k.contains("ld.shared"), "{name} stages its windows in shared memory:\n{k}");
+        assert!(k.contains("barrier.sync"), "{name} meets at barriers around the windows' reads:\n{k}");
     }
 }
 

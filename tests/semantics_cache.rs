@@ -449,3 +449,89 @@ fn gemm_with_several_rows_a_thread() {
         }
     }
 }
+
+// ---- 1-D windows of a tile loop: the paper's N-body (Section V-B 2) ----
+//
+// `acc::cache!(x[jj..jj + 64], ..)` at the top of a sequential loop over tiles of the other
+// bodies, in the body of a `gang, vector` loop over the bodies: on the GPU the whole block
+// fetches each tile into shared memory (the vector loop in trips of the whole block, threads
+// past its end fetching and meeting the barriers); the host runs the loops as written. Sizes
+// not multiples of the tile or of a block; `f64`; a tile wider than the reads; a `vector`
+// loop inside a `gang` loop.
+
+/// Softened forces (one component) of `n` bodies on each other, positions `x`, `y`, masses `m`.
+#[acc::parallel]
+fn nbody_tiles(x: &[f32], y: &[f32], m: &[f32], f: &mut [f32], n: usize) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..n {
+        let (xi, yi) = (x[i], y[i]);
+        let mut fx = 0.0f32;
+        for jj in (0..n).step_by(64) {
+            acc::cache!(x[jj..jj + 64], y[jj..jj + 64], m[jj..jj + 64]);
+            for j in jj..(jj + 64).min(n) {
+                let (dx, dy) = (x[j] - xi, y[j] - yi);
+                let r2 = dx * dx + dy * dy + 0.5;
+                fx += dx * m[j] / r2;
+            }
+        }
+        f[i] = fx;
+    }
+}
+
+/// The same sums in `f64`, the tile loop over tile numbers, the window wider than the reads
+/// (`t * 32..t * 32 + 48`, 32 read), in a `vector` loop inside a `gang` loop over rows.
+#[acc::parallel]
+fn rows_tiles(a: &[f64], w: &[f64], out: &mut [f64], rows: usize, n: usize) {
+    #[acc::r#loop(gang)]
+    for r in 0..rows {
+        #[acc::r#loop(vector)]
+        for i in 0..n {
+            let mut s = 0.0f64;
+            for t in 0..n.div_ceil(32) {
+                acc::cache!(w[t * 32..t * 32 + 48]);
+                for j in t * 32..(t * 32 + 32).min(n) {
+                    s += w[j] * a[r * n + i] + (j % 3) as f64;
+                }
+            }
+            out[r * n + i] = s;
+        }
+    }
+}
+
+#[test]
+fn one_dimensional_windows_of_tile_loops() {
+    for n in [1, 5, 63, 64, 65, 300, 1000] {
+        let x = vec_of(n, |i| (hash(i) % 17) as f32 - 8.0);
+        let y = vec_of(n, |i| (hash(i + 3) % 13) as f32 - 6.0);
+        let m = vec_of(n, |i| (hash(i + 5) % 4) as f32 + 1.0);
+        let want: Vec<f32> = (0..n)
+            .map(|i| {
+                let mut fx = 0.0f32;
+                for j in 0..n {
+                    let (dx, dy) = (x[j] - x[i], y[j] - y[i]);
+                    fx += dx * m[j] / (dx * dx + dy * dy + 0.5);
+                }
+                fx
+            })
+            .collect();
+        let mut f = vec![-1.0f32; n];
+        nbody_tiles(&x, &y, &m, &mut f, n);
+        assert_eq!(f, want, "nbody_tiles, n = {n}");
+
+        let rows = 3;
+        let a = vec_of(rows * n, |i| (hash(i) % 9) as f64);
+        let w = vec_of(n, |i| (hash(i + 11) % 5) as f64 - 2.0);
+        let want: Vec<f64> = (0..rows * n)
+            .map(|ri| {
+                let mut s = 0.0f64;
+                for j in 0..n {
+                    s += w[j] * a[ri] + (j % 3) as f64;
+                }
+                s
+            })
+            .collect();
+        let mut out = vec![-1.0f64; rows * n];
+        rows_tiles(&a, &w, &mut out, rows, n);
+        assert_eq!(out, want, "rows_tiles, n = {n}");
+    }
+}

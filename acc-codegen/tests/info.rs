@@ -326,6 +326,35 @@ fn gemm(a: &[f32], b: &[f32], c: &mut [f32], n: usize) {
     }
 }";
 
+const NBODY: &str = "#[acc::parallel]
+fn forces(x: &[f32], m: &[f32], f: &mut [f32], n: usize) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..n {
+        let mut s = 0.0f32;
+        for jj in (0..n).step_by(128) {
+            acc::cache!(x[jj..jj + 128], m[jj..jj + 128]);
+            for j in jj..(jj + 128).min(n) {
+                s += m[j] / (1.0 + (x[j] - x[i]) * (x[j] - x[i]));
+            }
+        }
+        for jj in (0..i).step_by(128) {
+            acc::cache!(x[jj..jj + 128]);
+            s += x[jj];
+        }
+        f[i] = s;
+    }
+}";
+
+#[test]
+fn one_dimensional_windows_of_a_tile_loop_are_staged_where_the_block_agrees() {
+    let r = report(RegionKind::Parallel, "src/nbody.rs", 1, NBODY);
+    has(&r, "src/nbody.rs:4:", &["loop `i`: gang, vector", "cache!: x[128 elements], m[128 elements] staged in shared memory at the top of the loops inside", "trips of the whole block"]);
+    has(&r, "src/nbody.rs:7:", &["cache!: x[jj..jj + 128], m[jj..jj + 128]: staged in shared memory (see the loop)"]);
+    // A tile loop whose trips depend on `i` differs between the block's threads.
+    has(&r, "src/nbody.rs:4:", &["at line 12, cache!: not staged: the tile loop's bounds read `i`"]);
+    assert!(!r.contains("__acc_"), "{r}");
+}
+
 #[test]
 fn two_dimensional_windows_in_a_tile_nest_are_staged_where_the_block_agrees() {
     let r = report(RegionKind::Parallel, "src/gemm.rs", 1, GEMM);

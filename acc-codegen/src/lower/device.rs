@@ -964,6 +964,8 @@ fn nest_kernel(
     // blockDim.y, fixed).
     let mut tiles: Vec<(Ident, [TokenStream; 3])> = Vec::new();
     let mut tile_lines: Vec<usize> = Vec::new();
+    // The arrays of the 1-D windows of tile loops staged (`tiles::Window1`).
+    let mut staged1: Vec<Ident> = Vec::new();
     // The nest's lean kernel, where loops inside its top loop take chunks (`Scheduler::lean`):
     // the same nest, those loops without chunks. And whether its gang loop may give each warp
     // trips of its own.
@@ -1020,6 +1022,11 @@ fn nest_kernel(
         // info: the schedule's notes on the nest's loops and statements.
         sched_notes = s.notes;
         cached = s.cached;
+        // The 1-D windows of tile loops: fixed sizes, as 2-D tiles' are.
+        for (a, w) in &s.tiles1 {
+            tiles.push((a.clone(), [quote!(0usize), quote!(0usize), quote!(#w)]));
+        }
+        staged1 = s.tiles1.iter().map(|(a, _)| a.clone()).collect();
         (s.code, s.uses_worker, s.per_trip, s.group_locals)
     };
     // The private copies: one for each group of threads that runs a trip of the outermost
@@ -1043,7 +1050,7 @@ fn nest_kernel(
     // info: the kernel's inputs besides the region's parameters, its block shape, its
     // reductions' partials and the `cache!` windows.
     kernel_notes(notes, &mut sched_notes, f, &KernelFacts {
-        dir, serial, grid: dims.is_some(), uses_worker, group_locals, staged: &cached.iter().map(|c| c.0.clone()).collect::<Vec<_>>(), staged_tiles: &tile_lines, reds: &reds, writebacks: &writebacks, cells: &cells,
+        dir, serial, grid: dims.is_some(), uses_worker, group_locals, staged: &cached.iter().map(|c| c.0.clone()).chain(staged1).collect::<Vec<_>>(), staged_tiles: &tile_lines, reds: &reds, writebacks: &writebacks, cells: &cells,
         captured: &captured.iter().map(|l| l.name.clone()).filter(|n| !n.to_string().starts_with("__acc_") && !reds.iter().any(|r| &r.1 == n)).collect::<Vec<_>>(),
         privates: &privates.iter().map(|p| p.ident.clone()).collect::<Vec<_>>(),
         per_trip,
@@ -1212,7 +1219,7 @@ fn kernel_notes(notes: &mut Notes, loop_notes: &mut Notes, f: &ExprForLoop, k: &
         } else {
             "16 bytes per thread (reductions, broadcasts)"
         };
-        let windows = if k.staged.is_empty() { String::new() } else { "; then the `cache!` windows (blockDim.x + their span elements each, sized at launch)".to_string() };
+        let windows = if k.staged.is_empty() { String::new() } else { "; then the `cache!` windows (blockDim.x + their span elements each for windows that move with the loop, their width for those of a loop inside; sized at launch)".to_string() };
         notes.add(at, 0, format!("dynamic shared memory: {shared}{windows}"));
         match k.per_trip {
             (true, true) => notes.add(at, 0, "the outermost loop's trips are shared by a block's workers and vector lanes: one trip per block"),
@@ -1259,7 +1266,7 @@ fn kernel_notes(notes: &mut Notes, loop_notes: &mut Notes, f: &ExprForLoop, k: &
                 }
                 if !not.is_empty() {
                     text.push(format!(
-                        "{}: not staged (acc stages a read-only `&[T]` window `a[i - r..=i + r]` that moves with a step-1 loop spread over threadIdx.x alone whose body holds no parallel loop, and a 2-D window `a[i * n + (k..k + 16)]` in a sequential loop at the top of a 2-D `tile(x, y)` nest's body: see the loop's note for why not here); the loads go to global memory, a `&[T]`'s through the read-only cache",
+                        "{}: not staged (acc stages a read-only `&[T]` window `a[i - r..=i + r]` that moves with a step-1 loop spread over threadIdx.x alone whose body holds no parallel loop, a window `a[k..k + w]` at the top of a sequential loop in such a loop's body, and a 2-D window `a[i * n + (k..k + 16)]` in a sequential loop at the top of a 2-D `tile(x, y)` nest's body: see the loop's note for why not here); the loads go to global memory, a `&[T]`'s through the read-only cache",
                         not.iter().map(|w| show(w)).collect::<Vec<_>>().join(", ")
                     ));
                 }

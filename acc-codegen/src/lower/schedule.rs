@@ -116,6 +116,9 @@ pub struct Scheduled {
     /// The `cache!` windows staged in shared memory: the array and the window's span (its
     /// elements beyond `blockDim.x`), for the launch's size.
     pub cached: Vec<(Ident, usize)>,
+    /// The 1-D windows of tile loops staged in shared memory (`tiles::Window1`): the array
+    /// and the window's elements.
+    pub tiles1: Vec<(Ident, usize)>,
     /// info: what each loop and statement of the nest became (schedule report).
     pub notes: Notes,
     /// The top gang loop may give each warp trips of its own.
@@ -148,6 +151,8 @@ pub struct Scheduler<'a> {
     stageable: &'a [Ident],
     /// The windows staged (see [`Scheduled::cached`]).
     cached: Vec<(Ident, usize)>,
+    /// The 1-D windows of tile loops staged (see [`Scheduled::tiles1`]).
+    tiles1: Vec<(Ident, usize)>,
     /// info: the report's notes, and how deep in the nest the current loop is.
     notes: Notes,
     depth: usize,
@@ -178,7 +183,7 @@ const DEV: fn() -> TokenStream = || quote!(::acc_device);
 
 impl<'a> Scheduler<'a> {
     pub fn new(kind: RegionKind, loops: &'a LoopDirectives, mut_slices: &'a [Ident], body_of: &'a mut dyn FnMut(&syn::Block) -> syn::Block, errors: &'a mut Errors) -> Self {
-        Scheduler { kind, loops, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), stageable: &[], cached: Vec::new(), notes: Notes::default(), depth: 0, line_override: None, per_warp: None, lean: false, inner_chunks: false, reduction_chunks: false }
+        Scheduler { kind, loops, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), stageable: &[], cached: Vec::new(), tiles1: Vec::new(), notes: Notes::default(), depth: 0, line_override: None, per_warp: None, lean: false, inner_chunks: false, reduction_chunks: false }
     }
 
     /// The same scheduler staging `cache!` windows of the read-only `&[T]` parameters
@@ -232,7 +237,7 @@ impl<'a> Scheduler<'a> {
         }
         let per_trip = if inner_par { (!levels.vector, self.uses_worker && !levels.worker) } else { (false, false) };
         let per_warp = self.per_warp == Some(true);
-        Some(Scheduled { code: quote!(#virt #code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty(), cached: self.cached, notes: self.notes, per_warp, inner_chunks: self.inner_chunks, reduction_chunks: self.reduction_chunks })
+        Some(Scheduled { code: quote!(#virt #code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty(), cached: self.cached, tiles1: self.tiles1, notes: self.notes, per_warp, inner_chunks: self.inner_chunks, reduction_chunks: self.reduction_chunks })
     }
 
     /// `v` combined with `op` over the whole block where groups of threads ran the same trips
@@ -420,6 +425,20 @@ impl<'a> Scheduler<'a> {
         };
         let wins: Vec<Ident> = (0..staged.len()).map(|j| format_ident!("__acc_win{}_{}", n, j)).collect();
         let body = if staged.is_empty() { body } else { cached_reads(&body, &staged, &wins) };
+        // 1-D windows at the top of sequential tile loops in the body, that do not move with
+        // the loop (the N-body's `x[jj..jj + 256]`; `tiles::Window1`), under the same
+        // conditions: the loop then runs in trips of the whole block.
+        let (tiles1, why_not1) = if staged.is_empty() && !inner_par && headers.len() == 1 && headers[0].step.is_none() && lv.vector && !lv_w && !self.uses_worker && ctx.active.is_none() {
+            let stageable: Vec<Ident> = self.stageable.iter().filter(|a| !self.mut_slices.contains(a)).cloned().collect();
+            super::tiles::plan_1d(&body, &headers[0].var, &stageable)
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        for (line, why) in why_not1 {
+            self.notes.0[note_at].text.push_str(&format!("; at line {line}, {why}"));
+        }
+        let body = if tiles1.is_empty() { body } else { super::tiles::lower_1d(&body, &tiles1, &format_ident!("__acc_in1d"), &dev) };
+        let any_staged = !staged.is_empty() || !tiles1.is_empty();
         // The body as one thread runs it (a loop holding no parallel loop), for chunking.
         let mut lowered_body: Option<syn::Block> = None;
         let body_code = if inner_par {
@@ -460,7 +479,7 @@ impl<'a> Scheduler<'a> {
         let split: Vec<(RedOp, Ident)> = inner.reds.iter().filter(|(_, v)| block_assigns(&body, v)).cloned().collect();
         let split_ok = split.iter().all(|(_, v)| only_updates(&body, v));
         // info: the unrolled form below.
-        if unroll && !uniform && staged.is_empty() && body_code.clone().into_iter().count() <= UNROLL_TOKENS {
+        if unroll && !uniform && !any_staged && body_code.clone().into_iter().count() <= UNROLL_TOKENS {
             let how = if split_ok { "each trip on a copy of the reduced values of its own, combined after the round" } else { "the trips in order" };
             self.notes.0[note_at].text.push_str(&format!("; unrolled in rounds of {UNROLL} trips (values of 4 bytes or less; else 4), then of 4, {how} (a reduction's loads in flight together)"));
         }
@@ -496,7 +515,7 @@ impl<'a> Scheduler<'a> {
         // from 0.45 to 0.26 ms (int), worker vector 0.17 to 0.12-0.13 ms, gang worker vector
         // 0.15 to 0.10 ms; the bench's Table 2 worker and gang-worker nests from 0.84-0.91 to
         // 0.91-0.94 of nvcc, its gang nest (64 rows of 4096 a gang) from 0.96 to 0.94.
-        let warp_workers = uniform && lv_w && !lv.vector && !lv.gang && ctx.virt && ctx.active.is_none() && end_trip.is_empty() && staged.is_empty() && !block_level(&body_code);
+        let warp_workers = uniform && lv_w && !lv.vector && !lv.gang && ctx.virt && ctx.active.is_none() && end_trip.is_empty() && !any_staged && !block_level(&body_code);
         let warps_id = format_ident!("__acc_ww{}", n);
         let saved_id = format_ident!("__acc_saved{}", n);
         let (virt_on, virt_off) = if warp_workers {
@@ -529,7 +548,7 @@ impl<'a> Scheduler<'a> {
         // body reaches arrays only as `a[e + i]`: chunks of 4 trips a thread (`chunk.rs`).
         let chunk_arrays: Vec<Ident> = self.stageable.iter().chain(self.mut_slices).cloned().collect();
         let chunked = match &lowered_body {
-            Some(b) if lv.vector && headers.len() == 1 && headers[0].step.is_none() && end_trip.is_empty() && staged.is_empty() && !uniform && !(self.lean && !top) => {
+            Some(b) if lv.vector && headers.len() == 1 && headers[0].step.is_none() && end_trip.is_empty() && !any_staged && !uniform && !(self.lean && !top) => {
                 chunk::arrays(b, &headers[0].var, &chunk_arrays, self.mut_slices)
             }
             _ => None,
@@ -622,6 +641,29 @@ impl<'a> Scheduler<'a> {
                     #dev::sync_threads();
                     #base = __acc_next;
                     __acc_bi = __acc_bi.wrapping_add(#stride);
+                }
+            }
+        } else if !tiles1.is_empty() {
+            // Trips of the whole block: every thread takes the same trips (those past the
+            // loop's end run only the tile loops' fetches and barriers, `tiles::lower_1d`).
+            let start = ctx.shared_end.as_ref().map_or_else(|| quote!(0usize), |e| quote!(#e));
+            let (places, sizes) = super::tiles::places_1d(&tiles1, &start, &dev);
+            let shown: Vec<String> = tiles1.iter().flat_map(|l| &l.wins).map(|w| format!("{}[{} elements]", w.tiled.array, w.width)).collect();
+            self.notes.0[note_at].text.push_str(&format!(
+                "; cache!: {} staged in shared memory at the top of the loops inside, shared by the block's threads: each of their trips the whole block fetches them in parallel (clamped to the arrays), a barrier, then the trip reads them there with no range check (references proved inside at compile time), a barrier ends the trip; this loop runs in trips of the whole block, threads past its end fetching and meeting the barriers",
+                shown.join(", ")
+            ));
+            self.tiles1.extend(sizes);
+            quote! {
+                #places
+                let mut #base = #bpart;
+                while #base < #total_id {
+                    let #active_id = #base + #tpart < #total_id;
+                    let #k = if #active_id { #base + #tpart } else { #base };
+                    let __acc_in1d: bool = #active_id;
+                    #bind
+                    #body_code
+                    #base += #stride;
                 }
             }
         } else if uniform {
