@@ -371,6 +371,11 @@ fn two_dimensional_windows_in_a_tile_nest_are_staged_where_the_block_agrees() {
     let r = report(RegionKind::Parallel, "src/gemm.rs", 1, &one);
     has(&r, "src/gemm.rs:4:", &["tile: one row of the tile a thread: `k` is bound both by a `let` and by another pattern"]);
     assert!(!r.contains("each thread takes"), "{r}");
+    // Without `cache!` the rows a thread takes are jammed all the same (no staged loops).
+    let plain = GEMM.replace("acc::cache!(a[i * n + (kk..kk + 16)], b[(kk..kk + 16) * n + j]);", "").replace("acc::cache!(a[i * n + (kk..kk + 16)]);", "");
+    let r = report(RegionKind::Parallel, "src/gemm.rs", 1, &plain);
+    has(&r, "src/gemm.rs:4:", &["tile: each thread takes 4 rows of the tile", "an element every copy reads is loaded once"]);
+    assert!(!r.contains("staged"), "{r}");
 }
 
 #[test]

@@ -131,8 +131,9 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
     for (line, text) in why_not {
         notes.at(line, chain.len(), text);
     }
-    // Several rows of the tile a thread, where tiles are staged.
-    let coarse = if staged.is_empty() {
+    // Several rows of the tile a thread: where tiles are staged, and in a 2-D tile nest without
+    // them (the copies' reads of the same element, `b[k * n + j]` in a GEMM, loaded once).
+    let coarse = if staged.is_empty() && !(tile_nest && uniform && levels.len() == 2) {
         None
     } else {
         match super::tiles::coarsening(&body, &levels) {
@@ -147,14 +148,17 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
         levels[c.level].coarse = c.m;
         let g = &chain[c.level];
         notes.at(g.line, c.level, format!(
-            "tile: each thread takes {} rows of the tile (`{}` at threadIdx.y + q * blockDim.y, q < {}; blocks of 1/{} of the tile's rows), the {} copies of the body jammed into the staged loops: one fetch and two barriers a trip for all of them, and a tile element read for every copy loaded once",
-            c.m, g.header.var, c.m, c.m, c.m));
+            "tile: each thread takes {} rows of the tile (`{}` at threadIdx.y + q * blockDim.y, q < {}; blocks of 1/{} of the tile's rows), the {} copies of the body jammed, loops of one header fused: an element every copy reads is loaded once{}",
+            c.m, g.header.var, c.m, c.m, c.m, if staged.is_empty() { "" } else { ", one fetch and two barriers a trip of the staged loops for all of them" }));
     }
     let coarse_m = |lvl: usize| coarse.as_ref().filter(|c| c.level == lvl).map_or(1, |c| c.m);
     let tile_base = |lvl: usize| syn::Ident::new(&format!("__acc_tb{lvl}"), proc_macro2::Span::call_site());
     let (places, tiles) = super::tiles::places(&staged, &levels, &dev, &quote!(::acc::__private));
     let tile_lines: Vec<usize> = staged.iter().map(|l| l.cache_line).collect();
-    let body = if staged.is_empty() {
+    // The nest's loops step whole tiles of the block (every thread the same trips), where tiles
+    // are staged or the block's threads take several rows.
+    let whole_tiles = !staged.is_empty() || coarse.is_some();
+    let body = if !whole_tiles {
         body
     } else {
         for l in &staged {
@@ -185,7 +189,7 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
         let k = syn::Ident::new("__acc_k", proc_macro2::Span::call_site());
         let idx = (norm.index)(&k);
         let var = &g.header.var;
-        if !staged.is_empty() {
+        if whole_tiles {
             // Whole tiles of the block per trip (every thread the same trips), each thread
             // marking whether its iteration is inside the loop.
             let (d, b) = (g.gang.expect("uniform"), g.block.expect("uniform"));

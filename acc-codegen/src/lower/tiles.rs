@@ -117,6 +117,9 @@ pub fn coarsening(body: &syn::Block, levels: &[Level]) -> Result<Option<Coarse>,
     if m == 1 {
         return Ok(None);
     }
+    if let Some(j) = early_exit(body) {
+        return Err(format!("the nest's body leaves early (`{j}`), which would leave the other rows' copies too"));
+    }
     let (lets, others) = bindings(body);
     if let Some(id) = lets.iter().find(|id| others.contains(id)) {
         return Err(format!("`{id}` is bound both by a `let` and by another pattern in the nest's body"));
