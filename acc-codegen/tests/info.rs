@@ -365,6 +365,7 @@ fn two_dimensional_windows_in_a_tile_nest_are_staged_where_the_block_agrees() {
     has(&r, "src/gemm.rs:14:", &["cache!: a[i * n + (kk .. kk + 16)]: not staged"]);
     // 16 rows a tile: each thread takes 4.
     has(&r, "src/gemm.rs:4:", &["tile: each thread takes 4 rows of the tile", "jammed"]);
+    has(&r, "src/gemm.rs:4:", &["loop `i`: blockIdx.y, threadIdx.y", "+ q * blockDim.y for q < 4, grid-stride by gridDim.y * 4 * blockDim.y"]);
     assert!(!r.contains("__acc_"), "{r}");
     // A name bound by a `let` and by a loop keeps one row a thread.
     let one = GEMM.replace("c[i * n + j] = s;", "let k = i * n + j;\n            c[k] = s;");

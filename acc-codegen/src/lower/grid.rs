@@ -147,6 +147,14 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
     if let Some(c) = &coarse {
         levels[c.level].coarse = c.m;
         let g = &chain[c.level];
+        if let (Some(d), Some(b)) = (g.gang, g.block) {
+            let (d, b, m) = (XYZ[d], XYZ[b], c.m);
+            // (The loops' notes are the first, one a loop: this one's trips restated.)
+            notes.0[c.level].text = format!(
+                "loop `{}`: blockIdx.{d}, threadIdx.{b} (multi-dimensional schedule); trips = blockIdx.{d} * {m} * blockDim.{b} + threadIdx.{b} + q * blockDim.{b} for q < {m}, grid-stride by gridDim.{d} * {m} * blockDim.{b}",
+                g.header.var
+            );
+        }
         notes.at(g.line, c.level, format!(
             "tile: each thread takes {} rows of the tile (`{}` at threadIdx.y + q * blockDim.y, q < {}; blocks of 1/{} of the tile's rows), the {} copies of the body jammed, loops of one header fused: an element every copy reads is loaded once{}",
             c.m, g.header.var, c.m, c.m, c.m, if staged.is_empty() { "" } else { ", one fetch and two barriers a trip of the staged loops for all of them" }));
