@@ -415,11 +415,10 @@ impl<'a> Scheduler<'a> {
         // `cache!` windows staged in shared memory (the paper's RBI with the cache shared by
         // the block): a window that moves with the variable of a step-1 loop spread over
         // `threadIdx.x` alone, whose body holds no parallel loop, of a read-only `&[T]`.
-        let staged: Vec<crate::front::cache::Moving> = if !inner_par && headers.len() == 1 && headers[0].step.is_none() && lv.vector && !lv_w && !self.uses_worker && ctx.active.is_none() {
-            crate::front::cache::moving_windows(&body, &[headers[0].var.clone()])
-                .into_iter()
-                .filter(|w| self.stageable.contains(&w.array) && !self.mut_slices.contains(&w.array))
-                .collect()
+        let block_trips = !inner_par && headers.len() == 1 && headers[0].step.is_none() && lv.vector && !lv_w && !self.uses_worker && ctx.active.is_none();
+        let read_only: Vec<Ident> = self.stageable.iter().filter(|a| !self.mut_slices.contains(a)).cloned().collect();
+        let staged: Vec<crate::front::cache::Moving> = if block_trips {
+            crate::front::cache::moving_windows(&body, &[headers[0].var.clone()]).into_iter().filter(|w| read_only.contains(&w.array)).collect()
         } else {
             Vec::new()
         };
@@ -428,9 +427,8 @@ impl<'a> Scheduler<'a> {
         // 1-D windows at the top of sequential tile loops in the body, that do not move with
         // the loop (the N-body's `x[jj..jj + 256]`; `tiles::Window1`), under the same
         // conditions: the loop then runs in trips of the whole block.
-        let (tiles1, why_not1) = if staged.is_empty() && !inner_par && headers.len() == 1 && headers[0].step.is_none() && lv.vector && !lv_w && !self.uses_worker && ctx.active.is_none() {
-            let stageable: Vec<Ident> = self.stageable.iter().filter(|a| !self.mut_slices.contains(a)).cloned().collect();
-            super::tiles::plan_1d(&body, &headers[0].var, &stageable)
+        let (tiles1, why_not1) = if staged.is_empty() && block_trips {
+            super::tiles::plan_1d(&body, &headers[0].var, &read_only)
         } else {
             (Vec::new(), Vec::new())
         };

@@ -624,23 +624,10 @@ pub fn lower(body: &syn::Block, staged: &[StagedLoop], levels: &[Level], coarse:
         });
         quote!(#(#flags)&&*)
     };
-    // A staged loop's trip: the fetches, a barrier, `rest` reading the tiles, a barrier; and
-    // the same loop with only the fetches and barriers (`shadow`).
-    let trip = |l: &StagedLoop, f: &syn::ExprForLoop, mut rest: Vec<Stmt>, copies: Vec<(usize, Vec<Expr>)>| -> (Stmt, Stmt) {
+    let trip = |l: &StagedLoop, f: &syn::ExprForLoop, rest: Vec<Stmt>, copies: Vec<(usize, Vec<Expr>)>| -> (Stmt, Stmt) {
         let fetches: Vec<Stmt> = l.wins.iter().map(|w| fetch(w, levels, tile_base, dev)).collect();
         let mut reads = Reads { wins: &l.wins, copies, coarse: coarse.map(|c| c.level), flat: &[], levels, bounds: Vec::new(), dev };
-        for s in &mut rest {
-            reads.visit_stmt_mut(s);
-        }
-        if let Some(Stmt::Expr(_, semi @ None)) = rest.last_mut() {
-            *semi = Some(Default::default());
-        }
-        let mut fl = f.clone();
-        fl.body.stmts = fetches.iter().cloned().chain([sync.clone()]).chain(rest).chain([sync.clone()]).collect();
-        let mut sh = f.clone();
-        sh.attrs.clear();
-        sh.body.stmts = fetches.into_iter().chain([sync.clone(), sync.clone()]).collect();
-        (Stmt::Expr(Expr::ForLoop(fl), None), Stmt::Expr(Expr::ForLoop(sh), None))
+        staged_trip(f, fetches, rest, &mut reads, &sync)
     };
     let staged_at = |s: usize| staged.iter().find(|l| l.stmt == s);
     let as_loop = |st: &Stmt| -> syn::ExprForLoop {
@@ -704,6 +691,24 @@ pub fn lower(body: &syn::Block, staged: &[StagedLoop], levels: &[Level], coarse:
     })
 }
 
+/// A staged loop `f`'s trip: `fetches`, a barrier (`sync`), `rest` (the loop's body after its
+/// `cache!`) with its references to the windows read from shared memory (`reads`), a barrier;
+/// and the same loop with only the fetches and barriers, for threads past the nest's end.
+fn staged_trip(f: &syn::ExprForLoop, fetches: Vec<Stmt>, mut rest: Vec<Stmt>, reads: &mut Reads, sync: &Stmt) -> (Stmt, Stmt) {
+    for s in &mut rest {
+        reads.visit_stmt_mut(s);
+    }
+    if let Some(Stmt::Expr(_, semi @ None)) = rest.last_mut() {
+        *semi = Some(Default::default());
+    }
+    let mut fl = f.clone();
+    fl.body.stmts = fetches.iter().cloned().chain([sync.clone()]).chain(rest).chain([sync.clone()]).collect();
+    let mut sh = f.clone();
+    sh.attrs.clear();
+    sh.body.stmts = fetches.into_iter().chain([sync.clone(), sync.clone()]).collect();
+    (Stmt::Expr(Expr::ForLoop(fl), None), Stmt::Expr(Expr::ForLoop(sh), None))
+}
+
 /// A 1-D `cache!` window at the top of a sequential loop (a tile loop) in the body of a
 /// `vector` loop, which does not move with the vector loop: `x[jj..jj + 256]` in
 /// `for jj in (0..n).step_by(256) { acc::cache!(x[jj..jj + 256]); for j in jj..(jj + 256).min(n) { .. x[j] .. } }`
@@ -730,6 +735,7 @@ pub struct StagedLoop1 {
 pub fn plan_1d(body: &syn::Block, var: &Ident, stageable: &[Ident]) -> (Vec<StagedLoop1>, Vec<(usize, String)>) {
     let (mut staged, mut notes) = (Vec::new(), Vec::new());
     let (bound, assigned) = names_bound(body);
+    let exit = early_exit(body);
     for (s, st) in body.stmts.iter().enumerate() {
         let Stmt::Expr(Expr::ForLoop(f), _) = st else { continue };
         let windows = cache::leading(&f.body);
@@ -737,7 +743,7 @@ pub fn plan_1d(body: &syn::Block, var: &Ident, stageable: &[Ident]) -> (Vec<Stag
             continue;
         }
         let line = crate::info::loop_line(f);
-        match plan_loop_1d(s, f, &windows, var, &bound, &assigned, stageable, early_exit(body)) {
+        match plan_loop_1d(s, f, &windows, var, &bound, &assigned, stageable, exit) {
             Ok(l) => staged.push(l),
             Err(why) => notes.push((line, format!("cache!: not staged: {why}"))),
         }
@@ -814,21 +820,10 @@ pub fn lower_1d(body: &syn::Block, staged: &[StagedLoop1], active: &Ident, dev: 
                 syn::parse_quote!(unsafe { #dev::cache_fetch(&*#a, #place, (#lo) as usize, #width) };)
             })
             .collect();
-        let mut rest: Vec<Stmt> = f.body.stmts[1..].to_vec();
         let mut reads = Reads { wins: &[], copies: Vec::new(), coarse: None, flat: &l.wins, levels: &[], bounds: Vec::new(), dev };
-        for s in &mut rest {
-            reads.visit_stmt_mut(s);
-        }
-        if let Some(Stmt::Expr(_, semi @ None)) = rest.last_mut() {
-            *semi = Some(Default::default());
-        }
-        let mut fl = f.clone();
-        fl.body.stmts = fetches.iter().cloned().chain([sync.clone()]).chain(rest).chain([sync.clone()]).collect();
-        stmts[l.stmt] = Stmt::Expr(Expr::ForLoop(fl), None);
-        let mut sh = f.clone();
-        sh.attrs.clear();
-        sh.body.stmts = fetches.into_iter().chain([sync.clone(), sync.clone()]).collect();
-        shadow.push(Stmt::Expr(Expr::ForLoop(sh), None));
+        let (lowered, sh) = staged_trip(f, fetches, f.body.stmts[1..].to_vec(), &mut reads, &sync);
+        stmts[l.stmt] = lowered;
+        shadow.push(sh);
     }
     syn::parse_quote!({
         if #active {
