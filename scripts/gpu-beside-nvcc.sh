@@ -8,7 +8,10 @@
 # shared-memory kernels) or `cache2d` (benches/cache2d.rs beside benches/cuda/cache2d.cu: GEMM
 # with and without 2-D `cache!` windows, nvcc's 16 x 16 and 32 x 32 shared-memory tiled kernels)
 # or `nbody` (benches/nbody.rs beside benches/cuda/nbody.cu: N-body forces with and without
-# 1-D `cache!` windows of the tile loop, nvcc's plain and shared-memory kernels). Pack the acc bench beforehand on a machine with Rust:
+# 1-D `cache!` windows of the tile loop, nvcc's plain and shared-memory kernels) or `jacobi`
+# (benches/jacobi.rs beside benches/cuda/jacobi.cu: a 9-point Jacobi step with and without a
+# 2-D `cache!` window that moves with the nest, nvcc's plain and shared-memory kernels). Pack
+# the acc bench beforehand on a machine with Rust:
 #   cargo bench --features cuda --bench NAME --no-run   # -> target/release/deps/NAME-<hash>
 # and carry it (default path: .gpu/bin/bench-NAME). Prints the nvcc rows, then acc's, with the
 # number of launches on the GPU and on the host (ACC_NOTIFY; the host count must be 0).

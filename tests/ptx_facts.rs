@@ -431,6 +431,25 @@ fn tile_loop_windows_live_in_shared_memory_between_barriers() {
     }
 }
 
+#[test]
+fn windows_moving_with_a_tile_nest_are_fetched_once_a_tile_16_bytes_at_a_time() {
+    // The Jacobi's `a[(i - 1..i + 2) * n + (j - 1..j + 2)]` at the top of the nest's body: the
+    // block's tile and its halo fetched into shared memory, read there between barriers; rows
+    // of 34 `f32` (a 32-wide tile) fetched a 16-byte word at a time, several words of a thread
+    // in flight before its stores.
+    for name in ["jacobi9_32x8", "jacobi9_8x3", "skewed_16x16"] {
+        let k = cache_kernel(name);
+        assert!(k.contains("st.shared") || k.contains("st.v4.b32"), "{name} fetches its tile into shared memory:\n{k}");
+        assert!(k.contains("ld.shared"), "{name} reads its tile from shared memory:\n{k}");
+        assert!(k.contains("barrier.sync"), "{name} meets at barriers around the tile's reads:\n{k}");
+    }
+    // (Four load sites, one a word in flight: written as a loop over an array, the compiler
+    // kept one site and the words in local memory.)
+    let k = cache_kernel("jacobi9_32x8");
+    let wide = k.matches("ld.global.nc.v4.b32").count();
+    assert!(wide >= 4, "jacobi9_32x8 has {wide} 16-byte load sites, 4 expected (its words in flight together):\n{k}");
+}
+
 /// A block barrier (`bar.sync`, or the `barrier.red.popc` that counts the threads too).
 fn has_barrier(k: &str) -> bool {
     k.contains("bar.sync") || k.contains("barrier.sync") || k.contains("barrier.red") || k.contains("bar.red")

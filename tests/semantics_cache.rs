@@ -535,3 +535,101 @@ fn one_dimensional_windows_of_tile_loops() {
         assert_eq!(out, want, "rows_tiles, n = {n}");
     }
 }
+
+// ---- 2-D windows that move with both loops of a tile nest: the paper's Jacobi (V-B 3) ----
+//
+// `acc::cache!(a[(i - 1..i + 2) * n + (j - 1..j + 2)])` at the top of a `tile` nest's body:
+// on the GPU each block fetches its tile of the grid and the halo around it (`rows + 2` by
+// `cols + 2`) once per tile of the block, and the body reads its 3 x 3 neighbours there. The
+// host runs the loops as written. Sizes not multiples of the tile; tiles of 4 rows a thread
+// (`tile(32, 8)`, `tile(16, 16)`), of one (`tile(8, 3)`); `f64`; inclusive and asymmetric
+// windows; a window moving with one loop only; a nest from 0 whose body guards its edges (the
+// window's first row is then `i - 1` at `i = 0`); references written `i * n + j - 1`.
+
+/// The 9-point weighted average at `(i, j)` (sequential Rust).
+fn nine(a: &[f32], n: usize, i: usize, j: usize) -> f32 {
+    0.0625 * (a[(i - 1) * n + j - 1] + a[(i - 1) * n + j + 1] + a[(i + 1) * n + j - 1] + a[(i + 1) * n + j + 1])
+        + 0.125 * (a[(i - 1) * n + j] + a[(i + 1) * n + j] + a[i * n + j - 1] + a[i * n + j + 1])
+        + 0.25 * a[i * n + j]
+}
+
+#[acc::parallel]
+fn jacobi9_32x8(a: &[f32], b: &mut [f32], n: usize) {
+    #[acc::r#loop(tile(32, 8))]
+    for i in 1..n - 1 {
+        for j in 1..n - 1 {
+            acc::cache!(a[(i - 1..i + 2) * n + (j - 1..j + 2)]);
+            b[i * n + j] = 0.0625 * (a[(i - 1) * n + j - 1] + a[(i - 1) * n + j + 1] + a[(i + 1) * n + j - 1] + a[(i + 1) * n + j + 1])
+                + 0.125 * (a[(i - 1) * n + j] + a[(i + 1) * n + j] + a[i * n + j - 1] + a[i * n + j + 1])
+                + 0.25 * a[i * n + j];
+        }
+    }
+}
+
+/// One row of the tile a thread (`tile(8, 3)`), the window written inclusive, a `let` first.
+#[acc::parallel]
+fn jacobi9_8x3(a: &[f32], b: &mut [f32], n: usize) {
+    #[acc::r#loop(tile(8, 3))]
+    for i in 1..n - 1 {
+        for j in 1..n - 1 {
+            acc::cache!(a[(i - 1..=i + 1) * n + (j - 1..=j + 1)]);
+            let corners = a[(i - 1) * n + (j - 1)] + a[(i - 1) * n + (j + 1)] + a[(i + 1) * n + (j - 1)] + a[(i + 1) * n + (j + 1)];
+            let edges = a[(i - 1) * n + j] + a[(i + 1) * n + j] + a[i * n + (j - 1)] + a[i * n + (j + 1)];
+            b[i * n + j] = 0.0625 * corners + 0.125 * edges + 0.25 * a[i * n + j];
+        }
+    }
+}
+
+/// The nest from 0, its edges guarded; an `f64` window of two rows and three columns that
+/// does not centre on `(i, j)`; a second array with a window moving with `j` only (its rows
+/// follow `i`) and a third moving with `i` only.
+#[acc::parallel]
+fn skewed_16x16(a: &[f64], w: &[f64], v: &[f64], b: &mut [f64], n: usize) {
+    #[acc::r#loop(tile(16, 16))]
+    for i in 0..n {
+        for j in 0..n {
+            acc::cache!(a[(i..i + 2) * n + (j - 2..j + 1)], w[i * n + (j - 1..j + 2)], v[(i - 1..i + 1) * n + j]);
+            if i + 1 < n && j >= 2 && j + 1 < n && i >= 1 {
+                b[i * n + j] = a[i * n + j - 2] + 2.0 * a[(i + 1) * n + j - 1] + 4.0 * a[(i + 1) * n + j] + w[i * n + j - 1] - w[i * n + j + 1] + 8.0 * v[(i - 1) * n + j] + v[i * n + j];
+            } else {
+                b[i * n + j] = -2.0;
+            }
+        }
+    }
+}
+
+#[test]
+fn jacobi_windows_that_move_with_the_nest() {
+    for n in [2, 3, 4, 9, 33, 34, 35, 67, 130] {
+        let a = vec_of(n * n, |k| (hash(k) % 16) as f32);
+        let mut want = vec![-1.0f32; n * n];
+        for i in 1..n.saturating_sub(1) {
+            for j in 1..n - 1 {
+                want[i * n + j] = nine(&a, n, i, j);
+            }
+        }
+        let run: [(&str, fn(&[f32], &mut [f32], usize)); 2] = [("jacobi9_32x8", jacobi9_32x8), ("jacobi9_8x3", jacobi9_8x3)];
+        for (name, f) in run {
+            let mut b = vec![-1.0f32; n * n];
+            f(&a, &mut b, n);
+            assert_eq!(b, want, "{name}, n = {n}");
+        }
+
+        let a = vec_of(n * n, |k| (hash(k + 1) % 9) as f64 - 4.0);
+        let w = vec_of(n * n, |k| (hash(k + 2) % 5) as f64);
+        let v = vec_of(n * n, |k| (hash(k + 3) % 7) as f64);
+        let want: Vec<f64> = (0..n * n)
+            .map(|k| {
+                let (i, j) = (k / n, k % n);
+                if i + 1 < n && j >= 2 && j + 1 < n && i >= 1 {
+                    a[i * n + j - 2] + 2.0 * a[(i + 1) * n + j - 1] + 4.0 * a[(i + 1) * n + j] + w[i * n + j - 1] - w[i * n + j + 1] + 8.0 * v[(i - 1) * n + j] + v[i * n + j]
+                } else {
+                    -2.0
+                }
+            })
+            .collect();
+        let mut b = vec![-1.0f64; n * n];
+        skewed_16x16(&a, &w, &v, &mut b, n);
+        assert_eq!(b, want, "skewed_16x16, n = {n}");
+    }
+}

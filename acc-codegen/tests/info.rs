@@ -401,3 +401,38 @@ fn step(a: &[f64], anew: &mut [f64], n: usize, m: usize) -> f64 {
     has(&r, "tests/step.rs:5:", &["reduction `err`: each thread's copy is combined over all the threads of its block (x, y, z)"]);
     has(&r, "tests/step.rs:5:", &["reduction(max: err): thread 0 of each block stores the block's value", "the host folds the partials"]);
 }
+
+const JACOBI9: &str = "#[acc::parallel]
+fn step(a: &[f32], w: &[f32], b: &mut [f32], n: usize) {
+    #[acc::r#loop(tile(32, 32))]
+    for i in 1..n - 1 {
+        for j in 1..n - 1 {
+            acc::cache!(a[(i - 1..i + 2) * n + (j - 1..j + 2)], w[i * n + (j - 1..j + 2)]);
+            b[i * n + j] = a[(i - 1) * n + j] + a[(i + 1) * n + j] + a[i * n + j - 1] + a[i * n + j + 1] + w[i * n + j + 1];
+        }
+    }
+}";
+
+#[test]
+fn windows_that_move_with_a_tile_nest_are_staged_once_a_tile() {
+    let r = report(RegionKind::Parallel, "src/jacobi.rs", 1, JACOBI9);
+    has(&r, "src/jacobi.rs:5:", &["cache!: a[(i - 1 .. i + 2) * n + (j - 1 .. j + 2)], w[i * n + (j - 1 .. j + 2)] staged in shared memory as 2-D tiles", "moves with a loop of the nest", "each tile of the block"]);
+    has(&r, "src/jacobi.rs:6:", &["staged in shared memory (see the loop)"]);
+    has(&r, "src/jacobi.rs:4:", &["tile: each thread takes 4 rows of the tile"]);
+    assert!(!r.contains("__acc_"), "{r}");
+    // A window that moves with a stepped loop, and one that reads the body's own names.
+    let stepped = JACOBI9.replace("for j in 1..n - 1", "for j in (1..n - 1).step_by(2)").replace("acc::cache!(a[(i - 1..i + 2) * n + (j - 1..j + 2)], ", "acc::cache!(");
+    let r = report(RegionKind::Parallel, "src/jacobi.rs", 1, &stepped);
+    has(&r, "src/jacobi.rs:6:", &["cache!: not staged: the window `w[..]` moves with `j`, whose loop does not step by 1"]);
+    // Without a literal tile size, a window whose rows and columns both follow the nest is
+    // not staged.
+    let bare = JACOBI9.replace("#[acc::parallel]", "#[acc::kernels]").replace("#[acc::r#loop(tile(32, 32))]", "#[acc::r#loop(independent)]");
+    let r = report(RegionKind::Kernels, "src/jacobi.rs", 1, &bare);
+    assert!(!r.contains("staged in shared memory as 2-D tiles"), "{r}");
+    // Without `cache!`, a tile nest whose body holds no loop keeps one row of the tile a
+    // thread (the copies would share no load).
+    let plain = JACOBI9.replace("acc::cache!(a[(i - 1..i + 2) * n + (j - 1..j + 2)], w[i * n + (j - 1..j + 2)]);", "");
+    let r = report(RegionKind::Parallel, "src/jacobi.rs", 1, &plain);
+    has(&r, "src/jacobi.rs:4:", &["loop `i`: blockIdx.y, threadIdx.y (multi-dimensional schedule); trip = blockIdx.y * blockDim.y + threadIdx.y"]);
+    assert!(!r.contains("each thread takes"), "{r}");
+}

@@ -319,16 +319,172 @@ pub unsafe fn cache_fetch_tile<T: Copy>(a: &[T], place: *mut T, rows: usize, col
             return;
         }
     }
-    let mut r = ty;
-    while r < rows {
-        if let Some(rg) = row(r) {
-            let mut c = tx;
-            while c < cols {
-                one(r, rg, c);
-                c += bx;
+    // (A tile holds far fewer than 2^32 elements: shared memory is a few hundred KiB.)
+    let (Ok(cols32), Ok(rows32)) = (u32::try_from(cols), u32::try_from(rows)) else { return };
+    if cols32 == 0 {
+        return;
+    }
+    // The rest in row-major order over the block's threads (`Walk`), several loads of a thread
+    // in flight before its stores: one at a time, the Jacobi's 34 x 34 tile took 0.16 ms a
+    // step where nvcc's kernel, its ten loads unrolled, took 0.085 (4096^2 f32, H100).
+    if per > 1 && pitch % per == 0 {
+        // Whole 16-byte words of each row (the last one's columns past `cols` land in the
+        // row's padding, `pitch` being whole words): the Jacobi's rows of 34 `f32`, 9 words.
+        let words = cols.div_ceil(per) as u32;
+        let mut w = Walk::new(words);
+        // This thread's next word: loaded (and its place in the tile), or copied element by
+        // element where its columns lie apart in `a`, are not 16-byte aligned there or pass
+        // its end. (Called four times by name below: as a loop over an array, the compiler
+        // kept the loaded words in local memory, one load in flight again.)
+        let take = |w: &mut Walk| -> ([u32; 4], u32) {
+            let mut out = ([0u32; 4], u32::MAX);
+            if w.r < rows32 {
+                let (r, c) = (w.r as usize, w.c as usize * per);
+                if let Some(rg) = row(r) {
+                    let first = col(c);
+                    let adjacent = matches!((first, col(c + per - 1)), (Some(f), Some(l)) if l.wrapping_sub(f) == per - 1);
+                    let g = rg.wrapping_add(first.unwrap_or(0));
+                    let from = a.as_ptr().wrapping_add(g);
+                    if adjacent && g < len && len - g >= per && from.addr() % 16 == 0 {
+                        // SAFETY: `g..g + per` inside `a`, 16-byte aligned.
+                        out = (unsafe { load_word(from.cast()) }, (r * pitch + c) as u32);
+                    } else {
+                        let mut e = 0;
+                        while e < per && c + e < cols {
+                            one(r, rg, c + e);
+                            e += 1;
+                        }
+                    }
+                }
+                w.step();
             }
+            out
+        };
+        // SAFETY: the word `c / per` of row `r < rows`, inside the tile (`c + per <= pitch`),
+        // 16-byte aligned (`place` and `pitch`); each thread writes its own words.
+        let put = |(v, at): ([u32; 4], u32)| {
+            if at != u32::MAX {
+                unsafe { store_word(place.add(at as usize).cast(), v) };
+            }
+        };
+        while w.r < rows32 {
+            let (w0, w1, w2, w3) = (take(&mut w), take(&mut w), take(&mut w), take(&mut w));
+            put(w0);
+            put(w1);
+            put(w2);
+            put(w3);
         }
-        r += by;
+        return;
+    }
+    // Element by element.
+    let mut w = Walk::new(cols32);
+    const BATCH: usize = 8;
+    while w.r < rows32 {
+        let mut vals = [core::mem::MaybeUninit::<T>::uninit(); BATCH];
+        let mut at = [u32::MAX; BATCH];
+        let mut u = 0;
+        while u < BATCH {
+            if w.r < rows32 {
+                let (r, c) = (w.r as usize, w.c as usize);
+                if let (Some(rg), Some(cg)) = (row(r), col(c)) {
+                    let g = rg.wrapping_add(cg);
+                    if g < len {
+                        // SAFETY: `g < a.len()`.
+                        vals[u] = core::mem::MaybeUninit::new(unsafe { *a.get_unchecked(g) });
+                        at[u] = (r * pitch + c) as u32;
+                    }
+                }
+                w.step();
+            }
+            u += 1;
+        }
+        let mut u = 0;
+        while u < BATCH {
+            if at[u] != u32::MAX {
+                // SAFETY: loaded above; `(r, c)` inside the tile (`r < rows`, `c < cols <=
+                // pitch`); each thread writes its own elements.
+                unsafe { place.add(at[u] as usize).write(vals[u].assume_init()) };
+            }
+            u += 1;
+        }
+    }
+}
+
+/// The block's threads in turn over a grid of `units` columns in row-major order: this
+/// thread's unit `(r, c)`, then the one a block's threads later, with no division a step.
+#[cfg(target_arch = "nvptx64")]
+struct Walk {
+    r: u32,
+    c: u32,
+    /// The step: `threads / units` rows and `threads % units` columns.
+    dq: u32,
+    dm: u32,
+    units: u32,
+}
+
+#[cfg(target_arch = "nvptx64")]
+impl Walk {
+    #[inline(always)]
+    fn new(units: u32) -> Walk {
+        use crate::{block_dim_x, block_dim_y, thread_idx_x, thread_idx_y};
+        let (threads, t) = (block_dim_x() * block_dim_y(), thread_idx_y() * block_dim_x() + thread_idx_x());
+        Walk { r: t / units, c: t % units, dq: threads / units, dm: threads % units, units }
+    }
+
+    #[inline(always)]
+    fn step(&mut self) {
+        (self.r, self.c) = (self.r + self.dq, self.c + self.dm);
+        if self.c >= self.units {
+            (self.r, self.c) = (self.r + 1, self.c - self.units);
+        }
+    }
+}
+
+/// The 16 bytes at `from` (global memory, read-only for the kernel), in one load
+/// (`ld.global.nc.v4.b32`).
+///
+/// # Safety
+/// `from` points to global memory nobody writes during the kernel, 16-byte aligned and valid
+/// for 16 bytes.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+unsafe fn load_word(from: *const u8) -> [u32; 4] {
+    let (w0, w1, w2, w3): (u32, u32, u32, u32);
+    // SAFETY: the caller's contract.
+    unsafe {
+        core::arch::asm!(
+            "cvta.to.global.u64 {g}, {from};",
+            "ld.global.nc.v4.b32 {{{w0}, {w1}, {w2}, {w3}}}, [{g}];",
+            from = in(reg64) from,
+            g = out(reg64) _,
+            w0 = out(reg32) w0,
+            w1 = out(reg32) w1,
+            w2 = out(reg32) w2,
+            w3 = out(reg32) w3,
+            options(nostack, preserves_flags, readonly),
+        );
+    }
+    [w0, w1, w2, w3]
+}
+
+/// Stores 16 bytes at `to` in one store (`st.v4.b32`).
+///
+/// # Safety
+/// `to` points to memory this thread may write, 16-byte aligned and valid for 16 bytes.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+unsafe fn store_word(to: *mut u8, w: [u32; 4]) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        core::arch::asm!(
+            "st.v4.b32 [{to}], {{{w0}, {w1}, {w2}, {w3}}};",
+            to = in(reg64) to,
+            w0 = in(reg32) w[0],
+            w1 = in(reg32) w[1],
+            w2 = in(reg32) w[2],
+            w3 = in(reg32) w[3],
+            options(nostack, preserves_flags),
+        );
     }
 }
 

@@ -434,8 +434,10 @@ fn has_range(e: &Expr) -> bool {
 /// Whether the reference index `r` has the window `t`'s shape, each range of `t` replaced by
 /// something provably inside it: `lo + c` with a literal `c` in the range (the same `lo`), or
 /// `k + c` for a loop variable `k` of `bounds` whose loop stays inside the range. The parts
-/// of `r` that stand for the ranges are pushed on `got`, in the ranges' order.
-pub fn match_ref<'r>(t: &Expr, r: &'r Expr, slots: &[Slot], next: &mut usize, bounds: &[Bound], got: &mut Vec<&'r Expr>) -> bool {
+/// of `r` that stand for the ranges are pushed on `got`, in the ranges' order. A literal
+/// offset at the end of a sum goes with its last term (`i * n + j - 1` is `i * n + (j - 1)`,
+/// as a stencil writes it against `a[(i - 1..i + 2) * n + (j - 1..j + 2)]`).
+pub fn match_ref(t: &Expr, r: &Expr, slots: &[Slot], next: &mut usize, bounds: &[Bound], got: &mut Vec<Expr>) -> bool {
     if slot_node(t) {
         let Some(s) = slots.get(*next) else { return false };
         *next += 1;
@@ -446,7 +448,7 @@ pub fn match_ref<'r>(t: &Expr, r: &'r Expr, slots: &[Slot], next: &mut usize, bo
             bounds.iter().rev().find(|b| b.var == rb).is_some_and(|b| b.base == s.base && (b.lo >= b.hi || (b.lo + rc >= s.off && b.hi + rc <= s.off + s.width)))
         };
         if ok {
-            got.push(r);
+            got.push(r.clone());
         }
         return ok;
     }
@@ -454,13 +456,39 @@ pub fn match_ref<'r>(t: &Expr, r: &'r Expr, slots: &[Slot], next: &mut usize, bo
     if !has_range(ts) {
         return tokens_of(ts) == tokens_of(rs);
     }
-    match (ts, rs) {
+    let (at, had) = (*next, got.len());
+    let direct = match (ts, rs) {
         (Expr::Binary(a), Expr::Binary(b)) => {
             let op = |o: &syn::BinOp| quote::quote!(#o).to_string();
             op(&a.op) == op(&b.op) && match_ref(&a.left, &b.left, slots, next, bounds, got) && match_ref(&a.right, &b.right, slots, next, bounds, got)
         }
         _ => slot_node(ts) && match_ref(ts, rs, slots, next, bounds, got),
+    };
+    if direct {
+        return true;
     }
+    match reassociated(rs) {
+        Some(r2) => {
+            *next = at;
+            got.truncate(had);
+            match_ref(ts, &r2, slots, next, bounds, got)
+        }
+        None => false,
+    }
+}
+
+/// `(x + y) + c` or `(x + y) - c` (a literal `c`) as `x + (y + c)` / `x + (y - c)`.
+fn reassociated(r: &Expr) -> Option<Expr> {
+    let Expr::Binary(b) = strip(r) else { return None };
+    if !matches!(b.op, syn::BinOp::Add(_) | syn::BinOp::Sub(_)) || literal(&b.right).is_none() {
+        return None;
+    }
+    let Expr::Binary(inner) = strip(&b.left) else { return None };
+    if !matches!(inner.op, syn::BinOp::Add(_)) {
+        return None;
+    }
+    let (x, y, op, c) = (&inner.left, &inner.right, &b.op, &b.right);
+    Some(syn::parse_quote!(#x + (#y #op #c)))
 }
 
 /// The names a window's index expression reads (besides those inside its ranges' bounds too).
@@ -616,5 +644,21 @@ mod tests {
         assert!(inside(b, "k * n + j", Some("for k in kk..=kk + 15 {}")));
         assert!(!inside(b, "k * n + j", Some("for k in kk..=kk + 16 {}")));
         assert!(!inside(b, "k * m + j", Some("for k in kk..kk + 16 {}")));
+    }
+
+    #[test]
+    fn references_are_proved_inside_windows_that_move_with_the_nest() {
+        // The Jacobi's window, and its references as a stencil writes them: a literal offset
+        // at the end of the sum goes with the column.
+        let a = "a[(i - 1..i + 2) * n + (j - 1..j + 2)]";
+        for r in ["i * n + j", "(i - 1) * n + j - 1", "(i + 1) * n + j + 1", "i * n + (j + 1)", "(i + 1) * n + (j - 1)"] {
+            assert!(inside(a, r, None), "{r}");
+        }
+        for r in ["(i + 2) * n + j", "i * n + j + 2", "i * n + j - 2", "(i - 1) * n + j + 2", "i * m + j - 1", "i * n + k - 1"] {
+            assert!(!inside(a, r, None), "{r}");
+        }
+        let w = "w[i * n + (j - 2..=j)]";
+        assert!(inside(w, "i * n + j - 2", None) && inside(w, "i * n + j", None));
+        assert!(!inside(w, "i * n + j + 1", None) && !inside(w, "(i + 1) * n + j", None));
     }
 }

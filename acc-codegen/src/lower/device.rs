@@ -1266,7 +1266,7 @@ fn kernel_notes(notes: &mut Notes, loop_notes: &mut Notes, f: &ExprForLoop, k: &
                 }
                 if !not.is_empty() {
                     text.push(format!(
-                        "{}: not staged (acc stages a read-only `&[T]` window `a[i - r..=i + r]` that moves with a step-1 loop spread over threadIdx.x alone whose body holds no parallel loop, a window `a[k..k + w]` at the top of a sequential loop in such a loop's body, and a 2-D window `a[i * n + (k..k + 16)]` in a sequential loop at the top of a 2-D `tile(x, y)` nest's body: see the loop's note for why not here); the loads go to global memory, a `&[T]`'s through the read-only cache",
+                        "{}: not staged (acc stages a read-only `&[T]` window `a[i - r..=i + r]` that moves with a step-1 loop spread over threadIdx.x alone whose body holds no parallel loop, a window `a[k..k + w]` at the top of a sequential loop in such a loop's body, a 2-D window `a[i * n + (k..k + 16)]` in a sequential loop at the top of a 2-D `tile(x, y)` nest's body, and one at the top of that body, whose ranges may move with the nest, `a[(i - 1..i + 2) * n + (j - 1..j + 2)]`: see the loop's note for why not here); the loads go to global memory, a `&[T]`'s through the read-only cache",
                         not.iter().map(|w| show(w)).collect::<Vec<_>>().join(", ")
                     ));
                 }

@@ -46,6 +46,28 @@ pub enum Src {
     Slot(usize),
     /// The variable of the nest's loop at this level: its block dimension.
     Var(usize),
+    /// The window's range number `n`, which moves with the variable of the nest's loop at
+    /// level `l` (`(i - 1..i + 2)`, the paper's `ITR + const`): the block dimension and the
+    /// range's width less one (the iterations of the block share `blockDim + w - 1` rows).
+    Moving(usize, usize),
+}
+
+impl Src {
+    /// The nest level the extent follows, if any.
+    fn level(self) -> Option<usize> {
+        match self {
+            Src::Var(l) | Src::Moving(_, l) => Some(l),
+            Src::Slot(_) => None,
+        }
+    }
+
+    /// The rows or columns past the block's own (`w - 1` for a moving range of width `w`).
+    fn halo(self, t: &Tiled) -> usize {
+        match self {
+            Src::Moving(n, _) => t.slots[n].width as usize - 1,
+            _ => 0,
+        }
+    }
 }
 
 /// One staged window.
@@ -62,9 +84,12 @@ pub struct TileWin {
     pub pitch: Ident,
 }
 
-/// A staged k-tile loop: its statement's index in the innermost body, and its windows.
+/// A staged k-tile loop: its statement's index in the innermost body, and its windows; or
+/// (`top`) the windows of the body's own leading `cache!` (statement 0), fetched once per
+/// tile of the block (the paper's Jacobi: `a[(i - 1..i + 2) * n + (j - 1..j + 2)]`).
 pub struct StagedLoop {
     pub stmt: usize,
+    pub top: bool,
     pub wins: Vec<TileWin>,
     /// The line of its `cache!`.
     pub cache_line: usize,
@@ -85,6 +110,8 @@ pub struct Level {
     /// The rows of the tile each thread takes on this level ([`Coarse`]): 1, or the
     /// coarsened level's `m`; the tile is `coarse * blockDim` iterations on it.
     pub coarse: usize,
+    /// Whether the loop steps by 1 (a window may move with its variable only then).
+    pub unit: bool,
 }
 
 /// A staged nest whose threads each take `m` rows of the block's tile (the tile's rows `ty`,
@@ -300,7 +327,8 @@ pub fn plan(body: &syn::Block, levels: &[Level], stageable: &[Ident]) -> (Vec<St
         .collect();
     let mut staged = Vec::new();
     let mut notes = Vec::new();
-    if candidates.is_empty() {
+    let top = !cache::leading_tiles(body).is_empty();
+    if candidates.is_empty() && !top {
         return (staged, notes);
     }
     let vars: Vec<Ident> = levels.iter().map(|l| l.var.clone()).collect();
@@ -312,10 +340,24 @@ pub fn plan(body: &syn::Block, levels: &[Level], stageable: &[Ident]) -> (Vec<St
     } else {
         vars.iter().find(|v| bound.contains(v) || assigned.contains(v)).map(|v| format!("the nest's body rebinds or assigns `{v}`"))
     };
+    if top {
+        let why = match &why_not_all {
+            Some(w) => Err(w.clone()),
+            None => plan_top(body, levels, &vars, &bound, &assigned, stageable),
+        };
+        match why {
+            Ok(l) => staged.push(l),
+            Err(w) => notes.push((cache_line(body), format!("cache!: not staged: {w}"))),
+        }
+    }
     for (s, f) in candidates {
         let line = crate::info::loop_line(f);
         if let Some(w) = &why_not_all {
             notes.push((line, format!("cache!: not staged: {w}")));
+            continue;
+        }
+        if staged.iter().any(|l| l.top) {
+            notes.push((line, "cache!: not staged: the nest's body stages windows of its own (its leading `cache!`), and a loop in it does not stage more yet".into()));
             continue;
         }
         match plan_loop(s, f, levels, &vars, &bound, &assigned, stageable) {
@@ -338,32 +380,64 @@ fn plan_loop(s: usize, f: &syn::ExprForLoop, levels: &[Level], vars: &[Ident], b
     if assigned.contains(kvar) {
         return Err(format!("`{kvar}` is assigned in the body"));
     }
+    let wins = plan_windows(s, &f.body, levels, vars, &varying, stageable)?;
+    Ok(StagedLoop { stmt: s, top: false, wins, cache_line: cache_line(&f.body) })
+}
+
+/// The windows of the nest body's own leading `cache!`, fetched once per tile of the block.
+fn plan_top(body: &syn::Block, levels: &[Level], vars: &[Ident], bound: &[Ident], assigned: &[Ident], stageable: &[Ident]) -> Result<StagedLoop, String> {
+    let varying = |id: &Ident| vars.contains(id) || bound.contains(id) || assigned.contains(id);
+    let wins = plan_windows(0, body, levels, vars, &varying, stageable)?;
+    Ok(StagedLoop { stmt: 0, top: true, wins, cache_line: cache_line(body) })
+}
+
+/// The line of the `cache!` that starts `body`.
+fn cache_line(body: &syn::Block) -> usize {
+    match body.stmts.first() {
+        Some(Stmt::Macro(m)) => crate::info::line_of(syn::spanned::Spanned::span(&m.mac.path)),
+        Some(Stmt::Expr(Expr::Macro(m), _)) => crate::info::line_of(syn::spanned::Spanned::span(&m.mac.path)),
+        _ => 0,
+    }
+}
+
+/// The 2-D windows of the `cache!` that starts `body` (statement `s` of the nest's body),
+/// each of a `stageable` array, of the shape `X * p + Y`, reading no `varying` name besides
+/// the nest variables its ranges move with.
+fn plan_windows(s: usize, body: &syn::Block, levels: &[Level], vars: &[Ident], varying: &dyn Fn(&Ident) -> bool, stageable: &[Ident]) -> Result<Vec<TileWin>, String> {
     let mut wins = Vec::new();
-    for (w, t) in cache::leading_tiles(&f.body).into_iter().enumerate() {
-        let a = &t.array;
+    for (w, t) in cache::leading_tiles(body).into_iter().enumerate() {
+        let a = &t.array.clone();
         if !stageable.contains(a) {
             return Err(format!("`{a}` is not a read-only `&[T]` parameter of the region"));
         }
         let Shape { rows, cols, p, x, y, first_slot } = shape(&t, vars).ok_or_else(|| {
             let ix = &t.index;
-            format!("`{a}[{}]` is not of the form `X * p + Y`, each of `X` and `Y` a range `(lo..lo + w)` or a variable of the nest (not both variables), `p` reading neither", quote!(#ix))
+            format!("`{a}[{}]` is not of the form `X * p + Y`, each of `X` and `Y` a range `(lo..lo + w)` or a variable of the nest (not both variables, nor both following one), `p` reading neither", quote!(#ix))
         })?;
         let mut reads: Vec<Ident> = cache::names_in(&p);
-        for sl in &t.slots {
+        for (n, sl) in t.slots.iter().enumerate() {
+            // A range that moves with a nest variable reads only it (`base + off`).
+            if let Some(l) = [rows, cols].into_iter().find_map(|d| match d {
+                Src::Moving(m, l) if m == n => Some(l),
+                _ => None,
+            }) {
+                if !levels[l].unit {
+                    return Err(format!("the window `{a}[..]` moves with `{}`, whose loop does not step by 1", levels[l].var));
+                }
+                continue;
+            }
             reads.extend(cache::names_in(&sl.lo));
         }
         if let Some(id) = reads.iter().find(|id| varying(id)) {
             return Err(format!("the window `{a}[..]` reads `{id}` besides its variables, which is not the same in every thread of the block"));
         }
-        wins.push(TileWin { tiled: t, rows, cols, parts: (x, p, y), first_slot, place: format_ident!("__acc_tile{}_{}", s, w), pitch: format_ident!("__acc_pitch{}_{}", s, w) });
+        let win = TileWin { tiled: t, rows, cols, parts: (x, p, y), first_slot, place: format_ident!("__acc_tile{}_{}", s, w), pitch: format_ident!("__acc_pitch{}_{}", s, w) };
+        if rows.level().is_some() && fixed_cols(&win, levels).is_none() {
+            return Err(format!("the window `{a}[..]`'s rows and columns both follow the nest, which needs the column loop's tile size as a literal (`tile(32, 8)`)"));
+        }
+        wins.push(win);
     }
-    let _ = levels;
-    let cache_line = match f.body.stmts.first() {
-        Some(Stmt::Macro(m)) => crate::info::line_of(syn::spanned::Spanned::span(&m.mac.path)),
-        Some(Stmt::Expr(Expr::Macro(m), _)) => crate::info::line_of(syn::spanned::Spanned::span(&m.mac.path)),
-        _ => 0,
-    };
-    Ok(StagedLoop { stmt: s, wins, cache_line })
+    Ok(wins)
 }
 
 /// A window's index `X * p + Y` (in either order, `p * X` too).
@@ -387,7 +461,11 @@ fn shape(t: &Tiled, vars: &[Ident]) -> Option<Shape> {
     let left_slots = count_slots(&b.left);
     let src = |e: &Expr, first_slot: usize| -> Option<Src> {
         if cache::slot_node(e) {
-            return Some(Src::Slot(first_slot));
+            let base = &t.slots[first_slot].base;
+            return Some(match vars.iter().position(|v| *base == v.to_string()) {
+                Some(l) => Src::Moving(first_slot, l),
+                None => Src::Slot(first_slot),
+            });
         }
         match cache::strip(e) {
             Expr::Path(p) => vars.iter().position(|v| p.path.is_ident(v)).map(Src::Var),
@@ -419,7 +497,7 @@ fn shape(t: &Tiled, vars: &[Ident]) -> Option<Shape> {
         let (rows, p, x) = mul(&b.right, left_slots)?;
         Shape { rows, cols: src(&b.left, 0)?, p, x, y: (*b.left).clone(), first_slot: (left_slots, 0) }
     };
-    if matches!((shape.rows, shape.cols), (Src::Var(_), Src::Var(_))) || shape.rows == shape.cols {
+    if matches!((shape.rows, shape.cols), (Src::Var(_), Src::Var(_))) || shape.rows == shape.cols || (shape.rows.level().is_some() && shape.rows.level() == shape.cols.level()) {
         return None;
     }
     Some(shape)
@@ -532,6 +610,10 @@ fn extent(t: &Tiled, s: Src, levels: &[Level], dev: &TokenStream) -> TokenStream
                 quote!((#m * #dev::#f() as usize))
             }
         }
+        Src::Moving(_, l) => {
+            let (block, halo) = (extent(t, Src::Var(l), levels, dev), s.halo(t));
+            quote!((#block + #halo))
+        }
     }
 }
 
@@ -540,12 +622,21 @@ fn extent(t: &Tiled, s: Src, levels: &[Level], dev: &TokenStream) -> TokenStream
 /// (`a[i * n + (kk..kk + 16)]` with `i` on `y`); adjacent lanes at adjacent columns where its
 /// columns follow the variable on `x`.
 fn tile_reads(w: &TileWin, levels: &[Level]) -> Ident {
-    let reads = match (w.rows, w.cols) {
-        (Src::Var(l), Src::Slot(_)) if levels[l].dim != 0 => "Rows",
-        (_, Src::Var(l)) if levels[l].dim == 0 => "Lanes",
+    let reads = match (w.rows.level(), w.cols) {
+        (Some(l), Src::Slot(_)) if levels[l].dim != 0 => "Rows",
+        (_, Src::Var(l) | Src::Moving(_, l)) if levels[l].dim == 0 => "Lanes",
         _ => "Other",
     };
     format_ident!("{}", reads)
+}
+
+/// A tile's columns where they do not depend on the launch: a range's width, or a literal tile
+/// size (which the block never exceeds) plus a moving range's halo.
+fn fixed_cols(w: &TileWin, levels: &[Level]) -> Option<usize> {
+    match w.cols {
+        Src::Slot(c) => Some(w.tiled.slots[c].width as usize),
+        Src::Var(l) | Src::Moving(_, l) => levels[l].size.map(|n| n + w.cols.halo(&w.tiled)),
+    }
 }
 
 /// The places of the staged tiles in shared memory, before the nest, and the host's sizes of
@@ -561,10 +652,7 @@ pub fn places(staged: &[StagedLoop], levels: &[Level], dev: &TokenStream, rt: &T
             // The row pitch: a constant where the columns' extent is (the tile size of a
             // literal `tile(..)`, which the block never exceeds), so that the reads of a row
             // are at constant offsets.
-            let fixed_cols = match w.cols {
-                Src::Var(l) => levels[l].size,
-                Src::Slot(c) => Some(w.tiled.slots[c].width as usize),
-            };
+            let fixed_cols = fixed_cols(w, levels);
             let reads = tile_reads(w, levels);
             let cols = match fixed_cols {
                 Some(n) => quote!(#n),
@@ -577,32 +665,37 @@ pub fn places(staged: &[StagedLoop], levels: &[Level], dev: &TokenStream, rt: &T
             // rows * pitch elements.
             let host_pitch = |cols: usize| quote!(#rt::tile_pitch(#cols, #rt::elem_bytes(&#a[..]), #rt::TileReads::#reads));
             let mut per = [quote!(0usize), quote!(0usize), quote!(0usize)];
+            let t = &w.tiled;
             match (w.rows, w.cols) {
-                (Src::Var(l), Src::Slot(c)) => {
-                    let (p, m) = (host_pitch(w.tiled.slots[c].width as usize), levels[l].coarse);
+                // Rows `m * blockDim + halo` of a fixed pitch.
+                (Src::Var(l) | Src::Moving(_, l), _) => {
+                    let p = host_pitch(fixed_cols.expect("refused by `plan_windows`"));
+                    let (m, halo) = (levels[l].coarse, w.rows.halo(t));
                     per[levels[l].dim] = quote!(#m * #p);
+                    if halo > 0 {
+                        per[2] = quote!(#halo * #p);
+                    }
                 }
-                (Src::Slot(r), Src::Var(l)) => {
-                    let r = w.tiled.slots[r].width as usize;
-                    match levels[l].size {
+                (Src::Slot(r), Src::Var(l) | Src::Moving(_, l)) => {
+                    let r = t.slots[r].width as usize;
+                    match fixed_cols {
                         Some(n) => {
                             let p = host_pitch(n);
                             per[2] = quote!(#r * #p);
                         }
-                        // `cols + 1` with the columns `coarse * blockDim` (no row reads).
+                        // `cols + 1` with the columns `coarse * blockDim + halo` (no row reads).
                         None => {
-                            let m = levels[l].coarse;
+                            let (m, one) = (levels[l].coarse, w.cols.halo(t) + 1);
                             per[levels[l].dim] = quote!(#r * #m);
-                            per[2] = quote!(#r);
+                            per[2] = if one == 1 { quote!(#r) } else { quote!(#r * #one) };
                         }
                     }
                 }
                 (Src::Slot(r), Src::Slot(c)) => {
-                    let r = w.tiled.slots[r].width as usize;
-                    let p = host_pitch(w.tiled.slots[c].width as usize);
+                    let r = t.slots[r].width as usize;
+                    let p = host_pitch(t.slots[c].width as usize);
                     per[2] = quote!(#r * #p);
                 }
-                (Src::Var(_), Src::Var(_)) => unreachable!("refused by `shape`"),
             }
             sizes.push((a.clone(), per));
         }
@@ -624,7 +717,7 @@ pub fn lower(body: &syn::Block, staged: &[StagedLoop], levels: &[Level], coarse:
         });
         quote!(#(#flags)&&*)
     };
-    let trip = |l: &StagedLoop, f: &syn::ExprForLoop, rest: Vec<Stmt>, copies: Vec<(usize, Vec<Expr>)>| -> (Stmt, Stmt) {
+    let trip = |l: &StagedLoop, f: &syn::ExprForLoop, rest: Vec<Stmt>, copies: Vec<(usize, Vec<Tiled>)>| -> (Stmt, Stmt) {
         let fetches: Vec<Stmt> = l.wins.iter().map(|w| fetch(w, levels, tile_base, dev)).collect();
         let mut reads = Reads { wins: &l.wins, copies, coarse: coarse.map(|c| c.level), flat: &[], levels, bounds: Vec::new(), dev };
         staged_trip(f, fetches, rest, &mut reads, &sync)
@@ -634,12 +727,66 @@ pub fn lower(body: &syn::Block, staged: &[StagedLoop], levels: &[Level], coarse:
         let Stmt::Expr(Expr::ForLoop(f), _) = st else { unreachable!("planned on a loop") };
         f.clone()
     };
-    let windows = |l: &StagedLoop, q: usize| -> Vec<Expr> {
+    // The windows as copy `q` of the body names them (a moving range's base renamed too).
+    let windows = |l: &StagedLoop, q: usize| -> Vec<Tiled> {
         l.wins.iter().map(|w| match coarse {
-            Some(c) => renamed(&w.tiled.index, &c.names, q, |r, e| r.visit_expr_mut(e)),
-            None => w.tiled.index.clone(),
+            Some(c) => {
+                let mut t = w.tiled.clone();
+                t.index = renamed(&t.index, &c.names, q, |r, e| r.visit_expr_mut(e));
+                for sl in &mut t.slots {
+                    sl.lo = renamed(&sl.lo, &c.names, q, |r, e| r.visit_expr_mut(e));
+                    sl.base = cache::split_offset(&sl.lo).0;
+                }
+                t
+            }
+            None => w.tiled.clone(),
         }).collect()
     };
+    // Windows of the body's own `cache!` (`StagedLoop::top`, planned alone): fetched once per
+    // tile of the block, a barrier, the body (each copy where its iteration is inside the
+    // nest, jammed where the block's whole tile is), a barrier.
+    if let Some(l) = staged.iter().find(|l| l.top) {
+        let fetches = l.wins.iter().map(|w| fetch(w, levels, tile_base, dev));
+        let read = |q: usize, stmts: &[Stmt]| -> Vec<Stmt> {
+            let mut reads = Reads { wins: &l.wins, copies: vec![(q, windows(l, q))], coarse: coarse.map(|c| c.level), flat: &[], levels, bounds: Vec::new(), dev };
+            let mut out = stmts[1..].to_vec();
+            for s in &mut out {
+                reads.visit_stmt_mut(s);
+            }
+            if let Some(Stmt::Expr(_, semi @ None)) = out.last_mut() {
+                *semi = Some(Default::default());
+            }
+            out
+        };
+        let run = match coarse {
+            None => {
+                let (active, rest) = (inside(0), read(0, &body.stmts));
+                quote!(if #active { #(#rest)* })
+            }
+            Some(c) => {
+                let copies: Vec<Vec<Stmt>> = (0..c.m).map(|q| read(q, &body.stmts.iter().map(|st| renamed(st, &c.names, q, |r, s| r.visit_stmt_mut(s))).collect::<Vec<_>>())).collect();
+                let edge = copies.iter().enumerate().map(|(q, cp)| {
+                    let active = inside(q);
+                    quote!(if #active { #(#cp)* })
+                });
+                let whole = jam(copies.clone());
+                let wh = (0..levels.len()).map(|l| format_ident!("__acc_wh{}", l));
+                quote! {
+                    if #(#wh)&&* {
+                        #(#whole)*
+                    } else {
+                        #(#edge)*
+                    }
+                }
+            }
+        };
+        return syn::parse_quote!({
+            #(#fetches)*
+            #sync
+            #run
+            #sync
+        });
+    }
     // One copy of the body (`q`; the body itself where not coarsened): its staged loops
     // lowered, inside an `if` on the thread's iteration, the shadow loops outside it.
     let one = |q: usize, stmts: &[Stmt]| -> Stmt {
@@ -839,6 +986,11 @@ pub fn lower_1d(body: &syn::Block, staged: &[StagedLoop1], active: &Ident, dev: 
 fn fetch(w: &TileWin, levels: &[Level], tile_base: &dyn Fn(usize) -> Ident, dev: &TokenStream) -> Stmt {
     // A nest variable from the tile's row or column number `at`, `None` past the loop's end.
     let bind = |s: Src, at: TokenStream| -> TokenStream {
+        if let Src::Moving(_, l) = s {
+            // The variable at the block's first row: the range's element `at` is `lo + at`.
+            let (var, value) = (&levels[l].var, (levels[l].index)(&tile_base(l)));
+            return quote!(let #var = #value;);
+        }
         let Src::Var(l) = s else { return TokenStream::new() };
         let (tb, kv) = (tile_base(l), format_ident!("__acc_kv{}", l));
         let (trip, var) = (&levels[l].trip, &levels[l].var);
@@ -851,26 +1003,33 @@ fn fetch(w: &TileWin, levels: &[Level], tile_base: &dyn Fn(usize) -> Ident, dev:
             let #var = #value;
         }
     };
-    // A part of the index with its ranges at `lo + at`.
+    // A part of the index with its ranges at `lo + at` (a moving range's in the type of its
+    // variable, wrapping as the device code's arithmetic does: `i - 1` at `i = 0`).
     struct Subst<'t> {
         at: TokenStream,
         next: usize,
         t: &'t Tiled,
+        moving: &'t [usize],
+        dev: &'t TokenStream,
     }
     impl VisitMut for Subst<'_> {
         fn visit_expr_mut(&mut self, e: &mut Expr) {
             if cache::slot_node(e) {
-                let (lo, at) = (&self.t.slots[self.next].lo, &self.at);
+                let (lo, at, dev) = (&self.t.slots[self.next].lo, &self.at, self.dev);
+                *e = if self.moving.contains(&self.next) { syn::parse_quote!(#dev::idx::index(#lo, #at, 1)) } else { syn::parse_quote!(((#lo) + #at)) };
                 self.next += 1;
-                *e = syn::parse_quote!(((#lo) + #at));
                 return;
             }
             syn::visit_mut::visit_expr_mut(self, e);
         }
     }
+    let moving: Vec<usize> = [w.rows, w.cols].into_iter().filter_map(|d| match d {
+        Src::Moving(n, _) => Some(n),
+        _ => None,
+    }).collect();
     let part = |e: &Expr, first: usize, at: TokenStream| -> Expr {
         let mut e = e.clone();
-        Subst { at, next: first, t: &w.tiled }.visit_expr_mut(&mut e);
+        Subst { at, next: first, t: &w.tiled, moving: &moving, dev }.visit_expr_mut(&mut e);
         e
     };
     let (x, p, y) = &w.parts;
@@ -899,13 +1058,25 @@ fn fetch(w: &TileWin, levels: &[Level], tile_base: &dyn Fn(usize) -> Ident, dev:
     }
 }
 
+/// The row (or column) of the tile of copy `q` of the thread's iteration on level `l`: its
+/// thread index, plus `q * blockDim` on the coarsened level.
+fn at_var(levels: &[Level], l: usize, coarse: Option<usize>, q: usize, dev: &TokenStream) -> TokenStream {
+    let xyz = ["x", "y", "z"][levels[l].dim];
+    let (t, b) = (format_ident!("thread_idx_{}", xyz), format_ident!("block_dim_{}", xyz));
+    if coarse == Some(l) && q > 0 {
+        quote!((#dev::#t() as usize + #q * #dev::#b() as usize))
+    } else {
+        quote!((#dev::#t() as usize))
+    }
+}
+
 /// Each reference to a staged window, proved inside it (`cache::match_ref`), read from its
 /// tile: row and column the nest variable's thread index or the range's `e - lo`.
 struct Reads<'w> {
     wins: &'w [TileWin],
     /// The copies of the body whose references this visit reads (`Coarse`): the copy's
-    /// number and its windows' index expressions (the windows' own where not coarsened).
-    copies: Vec<(usize, Vec<Expr>)>,
+    /// number and its windows (the windows' own where not coarsened, else renamed).
+    copies: Vec<(usize, Vec<Tiled>)>,
     /// The coarsened level: copy `q` reads its tile rows at `thread_idx + q * blockDim`.
     coarse: Option<usize>,
     /// 1-D windows at the top of a tile loop of a `vector` loop's body ([`Window1`]).
@@ -999,21 +1170,27 @@ impl VisitMut for Reads<'_> {
                     let q = *q;
                     let mut got = Vec::new();
                     let mut next = 0;
-                    if cache::match_ref(&windex[wi], &ix.index, &w.tiled.slots, &mut next, &self.bounds, &mut got) && next == w.tiled.slots.len() {
-                        let got: Vec<Expr> = got.into_iter().cloned().collect();
+                    let mine = &windex[wi];
+                    if cache::match_ref(&mine.index, &ix.index, &mine.slots, &mut next, &self.bounds, &mut got) && next == w.tiled.slots.len() {
                         let dev = self.dev;
                         let at = |s: Src| match s {
                             Src::Slot(n) => {
                                 let (g, lo) = (&got[n], &w.tiled.slots[n].lo);
                                 quote!(((#g) as usize).wrapping_sub((#lo) as usize))
                             }
-                            Src::Var(l) => {
-                                let xyz = ["x", "y", "z"][self.levels[l].dim];
-                                let (t, b) = (format_ident!("thread_idx_{}", xyz), format_ident!("block_dim_{}", xyz));
-                                if self.coarse == Some(l) && q > 0 {
-                                    quote!((#dev::#t() as usize + #q * #dev::#b() as usize))
+                            Src::Var(l) => at_var(self.levels, l, self.coarse, q, dev),
+                            // The thread's row, and the reference's place in the range: a
+                            // constant where it is `lo`'s base plus a literal.
+                            Src::Moving(n, l) => {
+                                let row = at_var(self.levels, l, self.coarse, q, dev);
+                                let (g, sl) = (&got[n], &mine.slots[n]);
+                                let (gb, gc) = cache::split_offset(g);
+                                if gb == sl.base {
+                                    let d = (gc - sl.off) as usize;
+                                    quote!((#row + #d))
                                 } else {
-                                    quote!((#dev::#t() as usize))
+                                    let lo = &sl.lo;
+                                    quote!((#row + ((#g) as usize).wrapping_sub((#lo) as usize)))
                                 }
                             }
                         };
