@@ -1038,12 +1038,16 @@ fn fetch(w: &TileWin, levels: &[Level], tile_base: &dyn Fn(usize) -> Ident, dev:
     let (bind_r, bind_c) = (bind(w.rows, quote!(__acc_r)), bind(w.cols, quote!(__acc_c)));
     let (a, place, pitch) = (&w.tiled.array, &w.place, &w.pitch);
     let (rows, cols) = (extent(&w.tiled, w.rows, levels, dev), extent(&w.tiled, w.cols, levels, dev));
+    // A tile with a halo (a range that moves with the nest) has rows of no power of two of
+    // 16-byte words: its own fetch (`acc_device::cache_fetch_halo_tile`).
+    let halo = !moving.is_empty();
+    let fetch_fn = if halo { format_ident!("cache_fetch_halo_tile") } else { format_ident!("cache_fetch_tile") };
     syn::parse_quote! {
         // SAFETY: the tile holds `rows * pitch` elements (`cache_window`), `cols < pitch`;
         // every thread of the block runs this fetch, and a barrier follows it.
         #[allow(clippy::redundant_closure_call)]
         unsafe {
-            #dev::cache_fetch_tile(
+            #dev::#fetch_fn(
                 &*#a, #place, #rows, #cols, #pitch,
                 |__acc_r: usize| -> ::core::option::Option<usize> {
                     #bind_r
