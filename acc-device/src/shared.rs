@@ -276,14 +276,7 @@ pub unsafe fn cache_fetch_tile<T: Copy>(a: &[T], place: *mut T, rows: usize, col
     let len = a.len();
     // SAFETY (both): `r < rows`, `c < cols <= pitch`: inside the tile (the caller's
     // contract); each thread writes its own elements.
-    let one = |r: usize, rg: usize, c: usize| {
-        if let Some(cg) = col(c) {
-            let g = rg.wrapping_add(cg);
-            if g < len {
-                unsafe { place.add(r * pitch + c).write(a[g]) };
-            }
-        }
-    };
+    let one = |r: usize, rg: usize, c: usize| unsafe { fetch_element(a, place, pitch, &col, r, rg, c) };
     let size = core::mem::size_of::<T>();
     let per = if size == 4 || size == 8 { 16 / size } else { 0 };
     if per > 1 && cols % per == 0 && pitch % per == 0 {
@@ -349,14 +342,7 @@ pub unsafe fn cache_fetch_halo_tile<T: Copy>(a: &[T], place: *mut T, rows: usize
     let len = a.len();
     // SAFETY: `r < rows`, `c < cols <= pitch`: inside the tile (the caller's contract); each
     // thread writes its own elements.
-    let one = |r: usize, rg: usize, c: usize| {
-        if let Some(cg) = col(c) {
-            let g = rg.wrapping_add(cg);
-            if g < len {
-                unsafe { place.add(r * pitch + c).write(a[g]) };
-            }
-        }
-    };
+    let one = |r: usize, rg: usize, c: usize| unsafe { fetch_element(a, place, pitch, &col, r, rg, c) };
     let size = core::mem::size_of::<T>();
     let per = if size == 4 || size == 8 { 16 / size } else { 0 };
     // (A tile holds far fewer than 2^32 elements: shared memory is a few hundred KiB.)
@@ -450,6 +436,24 @@ pub unsafe fn cache_fetch_halo_tile<T: Copy>(a: &[T], place: *mut T, rows: usize
     }
 }
 
+/// Copies element `(r, c)` of a tile, whose row `r` starts at `rg` in `a`, from
+/// `a[rg + col(c)]` to `place[r * pitch + c]`, where `col(c)` is some and the index inside `a`.
+///
+/// # Safety
+/// `place` holds at least `(r + 1) * pitch` elements, `c < pitch`; no other thread writes the
+/// element.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+unsafe fn fetch_element<T: Copy>(a: &[T], place: *mut T, pitch: usize, col: &impl Fn(usize) -> Option<usize>, r: usize, rg: usize, c: usize) {
+    if let Some(cg) = col(c) {
+        let g = rg.wrapping_add(cg);
+        if g < a.len() {
+            // SAFETY: the caller's contract.
+            unsafe { place.add(r * pitch + c).write(a[g]) };
+        }
+    }
+}
+
 /// The block's threads in turn over a grid of `units` columns in row-major order: this
 /// thread's unit `(r, c)`, then the one a block's threads later, with no division a step.
 #[cfg(target_arch = "nvptx64")]
@@ -529,7 +533,7 @@ unsafe fn store_word(to: *mut u8, w: [u32; 4]) {
 }
 
 /// Copies the 16 bytes at `from` (global memory, read-only for the kernel) to `to` in one
-/// 16-byte load and one 16-byte store (`ld.global.nc.v4.b32`, `st.v4.b32`; as plain Rust the
+/// 16-byte load and one 16-byte store ([`load_word`], [`store_word`]; as plain Rust the
 /// compiler made the copy a `memcpy` of two 8-byte halves).
 ///
 /// # Safety
@@ -539,23 +543,7 @@ unsafe fn store_word(to: *mut u8, w: [u32; 4]) {
 #[inline(always)]
 unsafe fn copy_word(from: *const u8, to: *mut u8) {
     // SAFETY: the caller's contract.
-    unsafe {
-        // (No `{ }` scope of its own: a line that starts with `}` ends a kernel for
-        // `acc-runtime`'s `ptx_modules::only_kernel`.)
-        core::arch::asm!(
-            "cvta.to.global.u64 {g}, {from};",
-            "ld.global.nc.v4.b32 {{{w0}, {w1}, {w2}, {w3}}}, [{g}];",
-            "st.v4.b32 [{to}], {{{w0}, {w1}, {w2}, {w3}}};",
-            from = in(reg64) from,
-            to = in(reg64) to,
-            g = out(reg64) _,
-            w0 = out(reg32) _,
-            w1 = out(reg32) _,
-            w2 = out(reg32) _,
-            w3 = out(reg32) _,
-            options(nostack, preserves_flags),
-        );
-    }
+    unsafe { store_word(to, load_word(from)) }
 }
 
 #[cfg(test)]

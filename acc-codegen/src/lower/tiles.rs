@@ -61,6 +61,14 @@ impl Src {
         }
     }
 
+    /// The range number and nest level of a moving range.
+    fn moving(self) -> Option<(usize, usize)> {
+        match self {
+            Src::Moving(n, l) => Some((n, l)),
+            _ => None,
+        }
+    }
+
     /// The rows or columns past the block's own (`w - 1` for a moving range of width `w`).
     fn halo(self, t: &Tiled) -> usize {
         match self {
@@ -417,10 +425,7 @@ fn plan_windows(s: usize, body: &syn::Block, levels: &[Level], vars: &[Ident], v
         let mut reads: Vec<Ident> = cache::names_in(&p);
         for (n, sl) in t.slots.iter().enumerate() {
             // A range that moves with a nest variable reads only it (`base + off`).
-            if let Some(l) = [rows, cols].into_iter().find_map(|d| match d {
-                Src::Moving(m, l) if m == n => Some(l),
-                _ => None,
-            }) {
+            if let Some((_, l)) = [rows, cols].into_iter().filter_map(Src::moving).find(|&(m, _)| m == n) {
                 if !levels[l].unit {
                     return Err(format!("the window `{a}[..]` moves with `{}`, whose loop does not step by 1", levels[l].var));
                 }
@@ -750,12 +755,7 @@ pub fn lower(body: &syn::Block, staged: &[StagedLoop], levels: &[Level], coarse:
         let read = |q: usize, stmts: &[Stmt]| -> Vec<Stmt> {
             let mut reads = Reads { wins: &l.wins, copies: vec![(q, windows(l, q))], coarse: coarse.map(|c| c.level), flat: &[], levels, bounds: Vec::new(), dev };
             let mut out = stmts[1..].to_vec();
-            for s in &mut out {
-                reads.visit_stmt_mut(s);
-            }
-            if let Some(Stmt::Expr(_, semi @ None)) = out.last_mut() {
-                *semi = Some(Default::default());
-            }
+            read_staged(&mut out, &mut reads);
             out
         };
         let run = match coarse {
@@ -765,19 +765,11 @@ pub fn lower(body: &syn::Block, staged: &[StagedLoop], levels: &[Level], coarse:
             }
             Some(c) => {
                 let copies: Vec<Vec<Stmt>> = (0..c.m).map(|q| read(q, &body.stmts.iter().map(|st| renamed(st, &c.names, q, |r, s| r.visit_stmt_mut(s))).collect::<Vec<_>>())).collect();
-                let edge = copies.iter().enumerate().map(|(q, cp)| {
+                let edge: TokenStream = copies.iter().enumerate().map(|(q, cp)| {
                     let active = inside(q);
                     quote!(if #active { #(#cp)* })
-                });
-                let whole = jam(copies.clone());
-                let wh = (0..levels.len()).map(|l| format_ident!("__acc_wh{}", l));
-                quote! {
-                    if #(#wh)&&* {
-                        #(#whole)*
-                    } else {
-                        #(#edge)*
-                    }
-                }
+                }).collect();
+                whole_or_edge(levels, &jam(copies.clone()), edge)
             }
         };
         return syn::parse_quote!({
@@ -828,32 +820,45 @@ pub fn lower(body: &syn::Block, staged: &[StagedLoop], levels: &[Level], coarse:
     }
     // A tile at the nest's edge: the copies one after the other.
     let edge: Vec<Stmt> = copies.iter().enumerate().map(|(q, cp)| one(q, cp)).collect();
-    let wh = (0..levels.len()).map(|l| format_ident!("__acc_wh{}", l));
-    syn::parse_quote!({
-        if #(#wh)&&* {
-            #(#whole)*
-        } else {
-            #(#edge)*
-        }
-    })
+    let run = whole_or_edge(levels, &whole, quote!(#(#edge)*));
+    syn::parse_quote!({ #run })
 }
 
 /// A staged loop `f`'s trip: `fetches`, a barrier (`sync`), `rest` (the loop's body after its
 /// `cache!`) with its references to the windows read from shared memory (`reads`), a barrier;
 /// and the same loop with only the fetches and barriers, for threads past the nest's end.
 fn staged_trip(f: &syn::ExprForLoop, fetches: Vec<Stmt>, mut rest: Vec<Stmt>, reads: &mut Reads, sync: &Stmt) -> (Stmt, Stmt) {
-    for s in &mut rest {
-        reads.visit_stmt_mut(s);
-    }
-    if let Some(Stmt::Expr(_, semi @ None)) = rest.last_mut() {
-        *semi = Some(Default::default());
-    }
+    read_staged(&mut rest, reads);
     let mut fl = f.clone();
     fl.body.stmts = fetches.iter().cloned().chain([sync.clone()]).chain(rest).chain([sync.clone()]).collect();
     let mut sh = f.clone();
     sh.attrs.clear();
     sh.body.stmts = fetches.into_iter().chain([sync.clone(), sync.clone()]).collect();
     (Stmt::Expr(Expr::ForLoop(fl), None), Stmt::Expr(Expr::ForLoop(sh), None))
+}
+
+/// The statements after a `cache!` with their references to the windows read from shared
+/// memory (`reads`), the last one ended by a `;` (a barrier follows it).
+fn read_staged(rest: &mut [Stmt], reads: &mut Reads) {
+    for s in rest.iter_mut() {
+        reads.visit_stmt_mut(s);
+    }
+    if let Some(Stmt::Expr(_, semi @ None)) = rest.last_mut() {
+        *semi = Some(Default::default());
+    }
+}
+
+/// A coarsened body's runs: `whole` where the block's tile is whole on every level
+/// (`__acc_wh{l}`), else `edge`.
+fn whole_or_edge(levels: &[Level], whole: &[Stmt], edge: TokenStream) -> TokenStream {
+    let wh = (0..levels.len()).map(|l| format_ident!("__acc_wh{}", l));
+    quote! {
+        if #(#wh)&&* {
+            #(#whole)*
+        } else {
+            #edge
+        }
+    }
 }
 
 /// A 1-D `cache!` window at the top of a sequential loop (a tile loop) in the body of a
@@ -1023,10 +1028,7 @@ fn fetch(w: &TileWin, levels: &[Level], tile_base: &dyn Fn(usize) -> Ident, dev:
             syn::visit_mut::visit_expr_mut(self, e);
         }
     }
-    let moving: Vec<usize> = [w.rows, w.cols].into_iter().filter_map(|d| match d {
-        Src::Moving(n, _) => Some(n),
-        _ => None,
-    }).collect();
+    let moving: Vec<usize> = [w.rows, w.cols].into_iter().filter_map(Src::moving).map(|(n, _)| n).collect();
     let part = |e: &Expr, first: usize, at: TokenStream| -> Expr {
         let mut e = e.clone();
         Subst { at, next: first, t: &w.tiled, moving: &moving, dev }.visit_expr_mut(&mut e);
