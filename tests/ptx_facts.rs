@@ -36,7 +36,12 @@ fn one_entry_per_example_region() {
     ] {
         let names: Vec<&str> = PTX.match_indices(&format!(".entry acc_{file}_")).map(|(at, _)| PTX[at + 7..].split('(').next().unwrap_or("")).collect();
         let lean = names.iter().filter(|n| n.ends_with("_lean")).count();
-        assert_eq!(names.len() - lean, regions_in(src), "{file}: one .entry per region: {names:?}");
+        // A nest whose indices the launch bounds has a kernel without their checks too.
+        let inb = names.iter().filter(|n| n.ends_with("_inb")).count();
+        assert_eq!(names.len() - lean - inb, regions_in(src), "{file}: one .entry per region: {names:?}");
+        for n in names.iter().filter(|n| n.ends_with("_inb")) {
+            assert!(names.contains(&n.trim_end_matches("_inb")), "{n}: the unchecked kernel of a nest's kernel: {names:?}");
+        }
         // A nest whose inner loops take chunks has a lean kernel too (03-jacobi's copy-back:
         // rows over the gangs, columns over the lanes); the others have none.
         assert_eq!(lean, usize::from(file == "examples_03_jacobi_rs"), "{file}: lean kernels: {names:?}");
@@ -270,6 +275,25 @@ fn kernel_panics_name_the_users_file_and_line() {
     let (n, a) = (n as u32 + 1, line.find("a[j]").unwrap() as u32 + 1);
     let sites = kernel("_gather_in_routine");
     assert!(sites.contains(&(file.clone(), n, a)), "`a[j]` at {file}:{n}:{a}: {sites:?}");
+}
+
+/// A nest whose indices the launch bounds (acc-codegen's `lower::bounds`) has a second kernel,
+/// `_inb`, without their checks: the first panics at `a[..]`'s and `c[..]`'s columns, the
+/// second has no panic site at all.
+#[test]
+fn indices_bounded_at_the_launch_have_a_kernel_without_checks() {
+    let src = include_str!("semantics_kernel_panic.rs");
+    let stmt = "c[i * n + j] = a[i * n + j + off] * 3;";
+    let (n, line) = src.lines().enumerate().find(|(_, l)| l.trim() == stmt).expect("the shifted nest");
+    let region = src.lines().position(|l| l.starts_with("fn shifted(")).expect("the region") as u32;
+    let name = format!("acc_tests_semantics_kernel_panic_rs_l{region}_shifted_0");
+    let file = "tests/semantics_kernel_panic.rs".to_owned();
+    let (n, a, c) = (n as u32 + 1, line.find("a[").unwrap() as u32 + 1, line.find("c[").unwrap() as u32 + 1);
+    let checked = inlined_panic_sites(entry(&name));
+    assert!(checked.contains(&(file.clone(), n, a)) && checked.contains(&(file.clone(), n, c)), "{name} checks both indices: {checked:?}");
+    let inb = format!("{name}_inb");
+    assert!(inlined_panic_sites(entry(&inb)).is_empty(), "{inb} has no check:\n{}", entry(&inb));
+    assert!(!entry(&inb).contains("report_panic"), "{inb} has no panic path:\n{}", entry(&inb));
 }
 
 /// Every source file a panic location in the PTX names is a file of this package (relative

@@ -176,3 +176,37 @@ fn panic_in_rounds_of_worker_trips_names_the_store() {
     rows_plus_one(&a, &mut b, nk, nj, ni);
     assert_eq!(b, vec_of(nk * nj * ni, |i| i as u32 + 1));
 }
+
+/// A nest whose indices the launch bounds (`a[i * n + j + off]`: loop variables and
+/// parameters, see acc-codegen's `lower::bounds`): the kernel without their checks runs only
+/// where the bounds are inside the arrays.
+#[acc::kernels]
+fn shifted(a: &[u32], c: &mut [u32], n: usize, off: usize) {
+    #[acc::r#loop(independent)]
+    for i in 0..n {
+        #[acc::r#loop(independent)]
+        for j in 0..n {
+            c[i * n + j] = a[i * n + j + off] * 3;
+        }
+    }
+}
+
+/// Bounded inside the array, the nest runs without the checks and gives the host's values;
+/// bounded past it (one element more), the launch keeps the checked kernel, and the one access
+/// past the end panics there as on the host, at its line.
+#[test]
+fn an_index_bounded_past_its_array_keeps_its_check() {
+    let n = 37;
+    let a = vec_of(n * n + 5, |i| i as u32);
+    let mut c = vec![0u32; n * n];
+    shifted(&a, &mut c, n, 5);
+    assert_eq!(c, vec_of(n * n, |i| 3 * (i as u32 + 5)));
+    record_sites();
+    let r = catch_unwind(AssertUnwindSafe(|| shifted(&a, &mut c, n, 6)));
+    let msg = panic_message(&*r.expect_err("the last element's index is past the array"));
+    assert!(msg.contains(&format!("index out of bounds: the len is {} but the index is {}", n * n + 5, n * n + 5)), "{msg}");
+    assert_located(&msg, "c[i * n + j] = a[i * n + j + off] * 3;", "shifted");
+    // And the next launch in bounds runs as before.
+    shifted(&a, &mut c, n, 0);
+    assert_eq!(c, vec_of(n * n, |i| 3 * i as u32));
+}

@@ -1560,3 +1560,56 @@ fn rust_forms_in_loop_bodies() {
         assert_eq!((c, d), (wc, wd), "{n} elements");
     }
 }
+
+/// Indices the launch bounds (acc-codegen's `lower::bounds`) in the forms it follows: a `let`
+/// of the loop variables, an inner `seq` loop over a triangle, `min`, and an
+/// access that only a guard keeps inside the array (its bound is past the end: the nest keeps
+/// its checks). Each result is the plain loop's.
+#[test]
+fn indices_bounded_at_the_launch_give_the_loops_values() {
+    #[acc::parallel]
+    fn forms(a: &[f64], b: &mut [f64], n: usize, w: usize) {
+        #[acc::r#loop(gang)]
+        for i in 1..n {
+            let row = i * n;
+            let mut s = 0.0;
+            #[acc::r#loop(seq)]
+            for j in 0..i {
+                s += a[row + j] * a[(j + 1).min(n - 1) * n + (i - 1).min(w)];
+            }
+            b[row + i] = s;
+        }
+    }
+    #[acc::parallel]
+    fn guarded(a: &[f64], b: &mut [f64], off: usize) {
+        #[acc::r#loop(gang, vector)]
+        for i in 0..b.len() {
+            #[acc::r#loop(seq)]
+            for k in 0..2 {
+                b[i] += if i + off + k < a.len() { a[i + off + k] } else { -1.0 };
+            }
+        }
+    }
+    for (n, w) in [(1, 1), (2, 1), (9, 4), (64, 3), (131, 17)] {
+        let a = vec_of(n * n, |i| (i % 23) as f64 - 11.0);
+        let mut b = vec![0.0; n * n];
+        forms(&a, &mut b, n, w);
+        let mut want = vec![0.0; n * n];
+        for i in 1..n {
+            let row = i * n;
+            let mut s = 0.0;
+            for j in 0..i {
+                s += a[row + j] * a[(j + 1).min(n - 1) * n + (i - 1).min(w)];
+            }
+            want[row + i] = s;
+        }
+        assert_eq!(b, want, "n = {n}, w = {w}");
+    }
+    for off in [0, 1, 5, 300] {
+        let a = vec_of(257, |i| i as f64);
+        let mut b = vec![0.5; 250];
+        guarded(&a, &mut b, off);
+        let want = vec_of(250, |i| 0.5 + (0..2).map(|k| if i + off + k < 257 { (i + off + k) as f64 } else { -1.0 }).sum::<f64>());
+        assert_eq!(b, want, "off = {off}");
+    }
+}

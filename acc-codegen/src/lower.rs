@@ -1,6 +1,7 @@
 //! Lowering: the checked region written out as host code (rayon) and as device kernels.
 
 pub mod atomic;
+pub mod bounds;
 pub mod chunk;
 pub mod data;
 pub mod device;

@@ -337,6 +337,14 @@ pass_through!(
     (core::ops::Bound<T>, core::ops::Bound<T>)
 );
 
+impl DeviceIndex for Unchecked {
+    type Index = Self;
+    #[inline(always)]
+    fn device_index(self, _: u32) -> Self {
+        self
+    }
+}
+
 impl DeviceIndex for core::ops::RangeFull {
     type Index = Self;
     #[inline(always)]
@@ -350,6 +358,69 @@ impl DeviceIndex for core::ops::RangeFull {
 #[must_use]
 pub fn ix<I: DeviceIndex>(i: I, column: u32) -> I::Index {
     i.device_index(column)
+}
+
+/// An element index that the launch proved inside its array (acc-codegen's `lower::bounds`:
+/// the kernel without the checks of these indices runs only where their bounds, computed on the
+/// host from the loops' ranges, are below the arrays' lengths): read and written with no check.
+#[derive(Clone, Copy)]
+pub struct Unchecked(usize);
+
+/// `x[unsafe { unchecked(i) }]`: element `i` with no bounds check.
+///
+/// # Safety
+/// `i` is less than the length of every slice it indexes.
+#[inline(always)]
+#[must_use]
+pub unsafe fn unchecked(i: usize) -> Unchecked {
+    Unchecked(i)
+}
+
+impl<T> Index<Unchecked> for [T] {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, Unchecked(i): Unchecked) -> &T {
+        debug_assert!(i < self.len());
+        // SAFETY: `unchecked`'s contract.
+        unsafe { self.get_unchecked(i) }
+    }
+}
+
+impl<T> IndexMut<Unchecked> for [T] {
+    #[inline(always)]
+    fn index_mut(&mut self, Unchecked(i): Unchecked) -> &mut T {
+        debug_assert!(i < self.len());
+        // SAFETY: `unchecked`'s contract.
+        unsafe { self.get_unchecked_mut(i) }
+    }
+}
+
+impl<T> Index<Unchecked> for Slice<T> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, i: Unchecked) -> &T {
+        &(**self)[i]
+    }
+}
+
+impl<T> Index<Unchecked> for SliceMut<T> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, Unchecked(i): Unchecked) -> &T {
+        debug_assert!(i < self.len);
+        // SAFETY: `unchecked`'s contract; `from_raw`'s makes it valid for reads.
+        unsafe { &*self.ptr.add(i) }
+    }
+}
+
+impl<T> IndexMut<Unchecked> for SliceMut<T> {
+    #[inline(always)]
+    fn index_mut(&mut self, Unchecked(i): Unchecked) -> &mut T {
+        debug_assert!(i < self.len);
+        // SAFETY: `unchecked`'s contract; `from_raw`'s makes it valid for writes, and the
+        // schedule gives this thread the element (or the accesses are synchronised).
+        unsafe { &mut *self.ptr.add(i) }
+    }
 }
 
 impl<T> Index<Ix> for [T] {

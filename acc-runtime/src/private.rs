@@ -67,6 +67,33 @@ pub fn clause_usize<T: ClauseInt>(n: T) -> usize {
     n.clause_usize()
 }
 
+/// A name of an index expression that acc-codegen bounds at the launch (`lower::bounds`): a
+/// `usize`, or a reference to one.
+pub trait IndexLeaf {
+    /// The `usize`.
+    fn value(self) -> usize;
+}
+
+impl IndexLeaf for usize {
+    #[inline]
+    fn value(self) -> usize {
+        self
+    }
+}
+
+impl IndexLeaf for &usize {
+    #[inline]
+    fn value(self) -> usize {
+        *self
+    }
+}
+
+/// The value of an index expression's name (see [`IndexLeaf`]).
+#[inline]
+pub fn index_leaf<T: IndexLeaf>(v: T) -> usize {
+    v.value()
+}
+
 /// An async queue's number (see [`ClauseInt`]).
 #[inline]
 pub fn queue_i64<T: ClauseInt>(q: T) -> i64 {

@@ -19,6 +19,7 @@ use syn::{Expr, ExprForLoop, Ident, Stmt};
 
 use crate::front::atomic::{AtomicForm, Place};
 use crate::lower::atomic;
+use crate::lower::bounds;
 use crate::front::directives::LoopDirectives;
 use crate::lower::grid;
 use crate::info::{self, KernelReport, Notes};
@@ -633,6 +634,8 @@ struct DeviceBody<'a> {
     /// Read-only slice parameters: passed to routines as `&[T]` (`&*a`); the other slices
     /// as `&[T]` or `&mut [T]`, as the routine takes them.
     read_only: &'a [Ident],
+    /// The indices written without a bounds check (`lower::bounds`): the unchecked kernel's.
+    proven: &'a std::collections::HashSet<bounds::Site>,
 }
 
 impl DeviceBody<'_> {
@@ -701,13 +704,46 @@ impl VisitMut for DeviceBody<'_> {
                 return;
             }
         }
+        let proven = matches!(e, Expr::Index(ix) if !self.proven.is_empty() && self.proven.contains(&bounds::site(ix)));
         syn::visit_mut::visit_expr_mut(self, e);
+        if proven {
+            if let Expr::Index(ix) = e {
+                let i = &ix.index;
+                *ix.index = syn::parse_quote!(unsafe { ::acc_device::unchecked(#i) });
+            }
+        }
         // On the device a written array is a `SliceMut` (an `IndexMut` of its own).
         loops::index_first(e, |a| self.slices.contains(a));
     }
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
+
+/// `ts` with every token's span the call site's (tokens the lowering made).
+fn generated(ts: TokenStream) -> TokenStream {
+    ts.into_iter()
+        .map(|t| match t {
+            proc_macro2::TokenTree::Group(g) => {
+                let mut n = proc_macro2::Group::new(g.delimiter(), generated(g.stream()));
+                n.set_span(Span::call_site());
+                proc_macro2::TokenTree::Group(n)
+            }
+            mut t => {
+                t.set_span(Span::call_site());
+                t
+            }
+        })
+        .collect()
+}
+
+/// A nest body as the device runs it ([`DeviceBody`]), the indices of `proven` unchecked.
+fn device_body<'a>(slices: &'a [Ident], read_only: &'a [Ident], cells: &'a [Ident], proven: &'a std::collections::HashSet<bounds::Site>) -> impl FnMut(&syn::Block) -> syn::Block + 'a {
+    move |b: &syn::Block| {
+        let mut b = b.clone();
+        DeviceBody { slices, read_only, cells, proven }.visit_block_mut(&mut b);
+        b
+    }
+}
 
 /// The body's items that the nest uses (by name), and those these use in turn.
 fn used_items(items: &[syn::Item], uses: &[&Expr]) -> Vec<syn::Item> {
@@ -810,11 +846,8 @@ fn nest_kernel(
     let slices: Vec<Ident> = params.iter().filter(|p| p.kind != ParamKind::Value).map(|p| p.ident.clone()).collect();
     let read_only: Vec<Ident> = params.iter().filter(|p| matches!(p.kind, ParamKind::Slice | ParamKind::DeviceSlice)).map(|p| p.ident.clone()).collect();
     let mut_slices: Vec<Ident> = params.iter().filter(|p| matches!(p.kind, ParamKind::SliceMut | ParamKind::DeviceSliceMut)).map(|p| p.ident.clone()).collect();
-    let mut body_of = |b: &syn::Block| {
-        let mut b = b.clone();
-        DeviceBody { slices: &slices, read_only: &read_only, cells: &cells }.visit_block_mut(&mut b);
-        b
-    };
+    let none = std::collections::HashSet::new();
+    let mut body_of = device_body(&slices, &read_only, &cells, &none);
 
     // Sequential when the loop says so or cannot be proved independent.
     let reds_all = nest_reductions(f, loops);
@@ -972,6 +1005,7 @@ fn nest_kernel(
     let mut lean_code: Option<TokenStream> = None;
     let mut per_warp = false;
     let mut reduction_chunks = false;
+    let mut chunked = false;
     let (nest_code, uses_worker, per_trip, group_locals) = if let Some(g) = grid {
         // info: the grid schedule's notes on the nest's loops.
         sched_notes = g.notes;
@@ -1027,8 +1061,36 @@ fn nest_kernel(
             tiles.push((a.clone(), [quote!(0usize), quote!(0usize), quote!(#w)]));
         }
         staged1 = s.tiles1.iter().map(|(a, _)| a.clone()).collect();
+        chunked = s.chunked;
         (s.code, s.uses_worker, s.per_trip, s.group_locals)
     };
+    // The nest again without the checks of the indices the launch can bound (`bounds`), where
+    // it has such indices and no shared-memory staging or chunks (whose references are matched
+    // as written), lean kernel or private arrays: launched when the bounds hold.
+    let arrays: Vec<Ident> = params.iter().filter(|p| p.kind != ParamKind::Value).map(|p| p.ident.clone()).collect();
+    let proved = if serial || chunked || !privates.is_empty() || lean_code.is_some() || !tiles.is_empty() || !cached.is_empty() || !staged1.is_empty() {
+        None
+    } else {
+        bounds::prove(f, &arrays).filter(|p| p.panic_free)
+    };
+    let unchecked = proved.as_ref().and_then(|p| {
+        let mut body_of = device_body(&slices, &read_only, &cells, &p.sites);
+        let mut again = Errors::default();
+        let code = if dims.is_some() {
+            let whole = reds_all.iter().all(|(_, _, v)| reds.iter().any(|r| &r.1 == v));
+            let stageable: Vec<Ident> = params.iter().filter(|p| p.kind == ParamKind::Slice && !mut_slices.contains(&p.ident)).map(|p| p.ident.clone()).collect();
+            grid::schedule(f, kind, loops, whole.then_some(&reds[..]), &stageable, &mut body_of).map(|g| g.code)
+        } else {
+            let stageable: Vec<Ident> = params.iter().filter(|p| p.kind == ParamKind::Slice).map(|p| p.ident.clone()).collect();
+            schedule::Scheduler::new(kind, loops, &mut_slices, &mut body_of, &mut again).stage(&stageable).nest(f, &reds).map(|w| w.code)
+        };
+        code.filter(|_| again.is_empty()).map(|c| (c, p))
+    });
+    if let Some((_, p)) = &unchecked {
+        sched_notes.at(info::loop_line(f), 0, format!(
+            "bounds: the nest's {} element indices bounded at each launch from the loops' ranges and the arrays' lengths: where all are inside their arrays, a kernel without their checks runs",
+            p.total));
+    }
     // The private copies: one for each group of threads that runs a trip of the outermost
     // loop together (a block when its vector lanes and workers share the trips, else each
     // lane or row), filled from the original by that group before the nest.
@@ -1076,6 +1138,13 @@ fn nest_kernel(
         }
     };
     let mut device_fn = kernel_fn(&kname, &nest_code);
+    let unchecked_name = unchecked.as_ref().map(|(code, p)| {
+        // Its tokens as generated ones: the device crate's printer keeps the user's lines for
+        // the checked kernel's copy, where every panic site of the nest is (`Proved::panic_free`).
+        let uname = format_ident!("{}_inb", kname);
+        device_fn.extend(generated(kernel_fn(&uname, code)));
+        (uname.to_string(), &p.check)
+    });
     let lean_name = lean_code.as_ref().map(|w| {
         let lname = format_ident!("{}_lean", kname);
         device_fn.extend(kernel_fn(&lname, w));
@@ -1124,6 +1193,14 @@ fn nest_kernel(
             (#(__acc_partials.value(&mut __acc_vs, &#out_witness),)*)
         }
     });
+    // The kernel: the one without the proved indices' checks where their bounds hold.
+    let pick = match unchecked_name {
+        Some((uname, check)) => quote! {
+            #[allow(clippy::all, unused_parens)]
+            let __acc_name: &str = if (|| -> ::core::option::Option<bool> { #check })().unwrap_or(false) { #uname } else { #name };
+        },
+        None => quote!(let __acc_name: &str = #name;),
+    };
     let launch = quote! {{
         #host_setup
         #( #[allow(unused_mut, unused_variables, unreachable_code)] let #out_witness = || #out_inits; )*
@@ -1142,7 +1219,8 @@ fn nest_kernel(
         #(__acc_cells.set(#cell_slots, &#cells);)*
         __acc_args.ptr(__acc_cells.upload());
         #(__acc_args.ptr(#priv_ptrs.device_ptr());)*
-        let __acc_grid = #rt::launch(&__ACC_REGION, __ACC_PTX, #name, &mut __acc_args, &__acc_geom, #queue);
+        #pick
+        let __acc_grid = #rt::launch(&__ACC_REGION, __ACC_PTX, __acc_name, &mut __acc_args, &__acc_geom, #queue);
         __acc_cells.download();
         #(#cells = __acc_cells.get(#cell_slots, &#cells);)*
         #(

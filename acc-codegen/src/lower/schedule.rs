@@ -129,6 +129,9 @@ pub struct Scheduled {
     /// One of those loops is a reduction's: the lean kernel runs launches of more blocks
     /// than the GPU has multiprocessors.
     pub reduction_chunks: bool,
+    /// A loop of the nest takes chunks (`chunk.rs`), whose accesses are checked a chunk at a
+    /// time and which indices the launch bounds would not take (`bounds.rs`).
+    pub chunked: bool,
 }
 
 /// Lowers the nest `f` (a region's top-level loop, not serial) with the reductions `reds`
@@ -167,6 +170,7 @@ pub struct Scheduler<'a> {
     lean: bool,
     /// A loop inside the top loop took chunks.
     inner_chunks: bool,
+    chunked: bool,
     /// A reduction loop inside the top loop took chunks.
     reduction_chunks: bool,
 }
@@ -183,7 +187,7 @@ const DEV: fn() -> TokenStream = || quote!(::acc_device);
 
 impl<'a> Scheduler<'a> {
     pub fn new(kind: RegionKind, loops: &'a LoopDirectives, mut_slices: &'a [Ident], body_of: &'a mut dyn FnMut(&syn::Block) -> syn::Block, errors: &'a mut Errors) -> Self {
-        Scheduler { kind, loops, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), stageable: &[], cached: Vec::new(), tiles1: Vec::new(), notes: Notes::default(), depth: 0, line_override: None, per_warp: None, lean: false, inner_chunks: false, reduction_chunks: false }
+        Scheduler { kind, loops, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), stageable: &[], cached: Vec::new(), tiles1: Vec::new(), notes: Notes::default(), depth: 0, line_override: None, per_warp: None, lean: false, inner_chunks: false, reduction_chunks: false, chunked: false }
     }
 
     /// The same scheduler staging `cache!` windows of the read-only `&[T]` parameters
@@ -237,7 +241,7 @@ impl<'a> Scheduler<'a> {
         }
         let per_trip = if inner_par { (!levels.vector, self.uses_worker && !levels.worker) } else { (false, false) };
         let per_warp = self.per_warp == Some(true);
-        Some(Scheduled { code: quote!(#virt #code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty(), cached: self.cached, tiles1: self.tiles1, notes: self.notes, per_warp, inner_chunks: self.inner_chunks, reduction_chunks: self.reduction_chunks })
+        Some(Scheduled { code: quote!(#virt #code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty(), cached: self.cached, tiles1: self.tiles1, notes: self.notes, per_warp, inner_chunks: self.inner_chunks, reduction_chunks: self.reduction_chunks, chunked: self.chunked })
     }
 
     /// `v` combined with `op` over the whole block where groups of threads ran the same trips
@@ -551,6 +555,7 @@ impl<'a> Scheduler<'a> {
             }
             _ => None,
         };
+        self.chunked |= chunked.is_some();
         // The loop one trip at a time: this thread's trips, a grid stride apart.
         let plain = quote! {
             let mut #k = #bpart + #tpart;
@@ -971,6 +976,7 @@ impl<'a> Scheduler<'a> {
         }
         let b = (self.body_of)(&body);
         let vec_arrays = chunk::arrays(&b, &headers[0].var, &arrays, self.mut_slices)?;
+        self.chunked = true;
         let vn = self.fresh();
         let loops::NestSpace { setup: vsetup, total: vtotal, bind: vbind } = loops::normalise_nest(&headers, vn, &quote!(#dev::idx));
         let RoundLoop { k, bind, total, tpart, stride, base } = l;
