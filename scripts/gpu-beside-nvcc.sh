@@ -31,6 +31,6 @@ else
 fi
 echo "# === acc"
 ACC_NOTIFY=1 "$bin" 2> "/tmp/acc-$name.err" || { status=1; tail -20 "/tmp/acc-$name.err"; }
-echo "# launches: gpu $(grep -c 'acc: launch .* on nvidia' "/tmp/acc-$name.err"), host $(grep -c 'acc: launch .* on host' "/tmp/acc-$name.err")"
+echo "# launches: gpu $(grep -c 'acc: launch .* on nvidia' "/tmp/acc-$name.err") ($(grep -c 'acc: launch .* (indices bounded)' "/tmp/acc-$name.err") of kernels without the index checks the launch proved), host $(grep -c 'acc: launch .* on host' "/tmp/acc-$name.err")"
 grep -q 'acc: launch .* on host' "/tmp/acc-$name.err" && status=1
 exit $status

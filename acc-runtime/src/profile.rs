@@ -2,7 +2,8 @@
 //!
 //! - `ACC_NOTIFY=1`: one line on stderr per region launch and per transfer, e.g.
 //!   `acc: launch vadd (examples/01-vadd.rs:9) on host` (on a GPU, `on nvidia 0`: the
-//!   device's number; then ` (lean kernel)` where a nest's lean kernel ran) and
+//!   device's number; then ` (lean kernel)` where a nest's lean kernel ran, ` (indices
+//!   bounded)` where its kernel without the index checks the launch proved did) and
 //!   `acc: upload 4.0 MiB a -> device (vadd)`; at process exit, one line per array still on
 //!   the device (an `enter_data!` that no `exit_data!` matched), naming it and where it
 //!   entered.
@@ -197,7 +198,8 @@ pub fn launch_begin_on(region: &'static RegionInfo, track: Track) -> LaunchTimer
 }
 
 /// [`launch_begin_on`] whose `ACC_NOTIFY` line ends with `note` (a GPU launch of a nest's
-/// lean kernel: ` (lean kernel)`).
+/// lean kernel: ` (lean kernel)`; of its kernel without the checks of the indices the launch
+/// bounded: ` (indices bounded)`).
 pub fn launch_begin_noted(region: &'static RegionInfo, track: Track, note: &str) -> LaunchTimer {
     if notify_enabled() {
         match track.device {
