@@ -25,7 +25,7 @@ pub struct LoopHeader {
 pub const SUPPORTED_FORMS: &str =
     "acc loops iterate over `a..b`, `a..=b` or `(a..b).step_by(s)` with a plain loop variable";
 
-fn strip_parens(e: &Expr) -> &Expr {
+pub fn strip_parens(e: &Expr) -> &Expr {
     match e {
         Expr::Paren(p) => strip_parens(&p.expr),
         Expr::Group(g) => strip_parens(&g.expr),

@@ -34,6 +34,8 @@ use quote::{format_ident, quote, ToTokens};
 use syn::visit::Visit;
 use syn::{BinOp, Expr, ExprForLoop, Ident, Pat, RangeLimits};
 
+use crate::front::loops::{place_root, strip_parens as strip};
+
 /// An index of the nest: where its array's name starts, and the tokens of `x[e]`. (Two
 /// indices share a site only where a `macro_rules!` expansion repeats tokens: see [`prove`].)
 pub type Site = ((usize, usize), String);
@@ -165,6 +167,14 @@ impl Prover<'_> {
         b
     }
 
+    /// A new host variable holding the one value `value` (a `usize` at the launch).
+    fn point(&mut self, value: TokenStream) -> Ident {
+        let v = format_ident!("__acc_b{}", self.temps);
+        self.temps += 1;
+        self.stmts.push(quote!(let #v: usize = #value;));
+        self.emit(quote!(#v), quote!(#v))
+    }
+
     /// The interval of `e` with the names of `env[..visible]`: the host variable holding it.
     fn interval(&mut self, e: &Expr, visible: usize) -> Option<Ident> {
         match e {
@@ -189,10 +199,7 @@ impl Prover<'_> {
                 if !t.path.is_ident("usize") || self.lookup(&id.to_string(), visible).is_some() || !self.outside(id) {
                     return None;
                 }
-                let v = format_ident!("__acc_b{}", self.temps);
-                self.temps += 1;
-                self.stmts.push(quote!(#[allow(clippy::unnecessary_cast)] let #v: usize = #id as usize;));
-                Some(self.emit(quote!(#v), quote!(#v)))
+                Some(self.point(quote!(#id as usize)))
             }
             Expr::MethodCall(m) if m.turbofish.is_none() => {
                 let method = m.method.to_string();
@@ -203,10 +210,7 @@ impl Prover<'_> {
                         if !self.arrays.contains(id) || self.lookup(&id.to_string(), visible).is_some() {
                             return None;
                         }
-                        let v = format_ident!("__acc_b{}", self.temps);
-                        self.temps += 1;
-                        self.stmts.push(quote!(let #v: usize = #id.len();));
-                        Some(self.emit(quote!(#v), quote!(#v)))
+                        Some(self.point(quote!(#id.len())))
                     }
                     ("min" | "max", 1) => {
                         let a = self.interval(&m.receiver, visible)?;
@@ -243,10 +247,7 @@ impl Prover<'_> {
         if !self.outside(id) {
             return None;
         }
-        let v = format_ident!("__acc_b{}", self.temps);
-        self.temps += 1;
-        self.stmts.push(quote!(let #v: usize = ::acc::__private::index_leaf(#id);));
-        Some(self.emit(quote!(#v), quote!(#v)))
+        Some(self.point(quote!(::acc::__private::index_leaf(#id))))
     }
 
     /// The interval of binding `b` (computed once).
@@ -297,14 +298,6 @@ impl Prover<'_> {
                 self.temps = temps;
             }
         }
-    }
-}
-
-fn strip(e: &Expr) -> &Expr {
-    match e {
-        Expr::Paren(p) => strip(&p.expr),
-        Expr::Group(g) => strip(&g.expr),
-        e => e,
     }
 }
 
@@ -436,14 +429,9 @@ impl<'ast> Visit<'ast> for Sites {
 /// the receiver of a method other than `len`, `min`, `max`, or named in a macro's tokens.
 fn assigned_names(f: &ExprForLoop) -> HashSet<String> {
     fn root(e: &Expr) -> Option<String> {
-        match e {
-            Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
-            Expr::Field(f) => root(&f.base),
-            Expr::Index(i) => root(&i.expr),
-            Expr::Paren(p) => root(&p.expr),
-            Expr::Group(g) => root(&g.expr),
+        match strip(e) {
             Expr::Unary(u) => root(&u.expr),
-            _ => None,
+            e => place_root(e).map(|(id, _)| id.to_string()),
         }
     }
     fn idents(ts: TokenStream, out: &mut HashSet<String>) {

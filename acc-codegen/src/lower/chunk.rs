@@ -22,6 +22,8 @@ use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, Ident, Stmt};
 
+use crate::front::loops::strip_parens as strip;
+
 /// Bodies of at most this many tokens are chunked (4 copies of the body: registers).
 const CHUNK_TOKENS: usize = 300;
 
@@ -36,13 +38,6 @@ pub struct ChunkArray {
     pub written: bool,
 }
 
-fn strip(e: &Expr) -> &Expr {
-    match e {
-        Expr::Paren(p) => strip(&p.expr),
-        Expr::Group(g) => strip(&g.expr),
-        e => e,
-    }
-}
 
 fn is_ident(e: &Expr, v: &Ident) -> bool {
     matches!(strip(e), Expr::Path(p) if p.qself.is_none() && p.path.is_ident(v))

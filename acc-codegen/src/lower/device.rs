@@ -982,14 +982,18 @@ fn nest_kernel(
     let mut sched_notes = Notes::default();
     // The launch's dimensions, for a nest on a multi-dimensional grid (`grid.rs`).
     let mut dims: Option<TokenStream> = None;
+    // A grid takes the reductions of locals declared before the nest (and the region's),
+    // not a clause on a variable of the nest's own bodies.
+    let whole = reds_all.iter().all(|(_, _, v)| reds.iter().any(|r| &r.1 == v));
+    let grid_reds = whole.then_some(&reds[..]);
+    let grid_stageable: Vec<Ident> = params.iter().filter(|p| p.kind == ParamKind::Slice && !mut_slices.contains(&p.ident)).map(|p| p.ident.clone()).collect();
+    // Plain `&[T]` parameters: their windows can be staged (the host sizes the launch from
+    // their element type).
+    let stageable: Vec<Ident> = params.iter().filter(|p| p.kind == ParamKind::Slice).map(|p| p.ident.clone()).collect();
     let grid = if serial || !privates.is_empty() {
         None
     } else {
-        // A grid takes the reductions of locals declared before the nest (and the region's),
-        // not a clause on a variable of the nest's own bodies.
-        let whole = reds_all.iter().all(|(_, _, v)| reds.iter().any(|r| &r.1 == v));
-        let stageable: Vec<Ident> = params.iter().filter(|p| p.kind == ParamKind::Slice && !mut_slices.contains(&p.ident)).map(|p| p.ident.clone()).collect();
-        grid::schedule(f, kind, loops, whole.then_some(&reds[..]), &stageable, &mut body_of)
+        grid::schedule(f, kind, loops, grid_reds, &grid_stageable, &mut body_of)
     };
     // The `cache!` windows staged in shared memory: (array, span).
     let mut cached: Vec<(Ident, usize)> = Vec::new();
@@ -1042,9 +1046,6 @@ fn nest_kernel(
         };
         (code, false, (false, false), false)
     } else {
-        // Plain `&[T]` parameters: their windows can be staged (the host sizes the launch
-        // from their element type).
-        let stageable: Vec<Ident> = params.iter().filter(|p| p.kind == ParamKind::Slice).map(|p| p.ident.clone()).collect();
         let s = schedule::Scheduler::new(kind, loops, &mut_slices, &mut body_of, errors).stage(&stageable).nest(f, &reds)?;
         if s.inner_chunks {
             // (Its errors and notes are the first lowering's, already taken.)
@@ -1067,21 +1068,17 @@ fn nest_kernel(
     // The nest again without the checks of the indices the launch can bound (`bounds`), where
     // it has such indices and no shared-memory staging or chunks (whose references are matched
     // as written), lean kernel or private arrays: launched when the bounds hold.
-    let arrays: Vec<Ident> = params.iter().filter(|p| p.kind != ParamKind::Value).map(|p| p.ident.clone()).collect();
     let proved = if serial || chunked || !privates.is_empty() || lean_code.is_some() || !tiles.is_empty() || !cached.is_empty() || !staged1.is_empty() {
         None
     } else {
-        bounds::prove(f, &arrays).filter(|p| p.panic_free)
+        bounds::prove(f, &slices).filter(|p| p.panic_free)
     };
     let unchecked = proved.as_ref().and_then(|p| {
         let mut body_of = device_body(&slices, &read_only, &cells, &p.sites);
         let mut again = Errors::default();
         let code = if dims.is_some() {
-            let whole = reds_all.iter().all(|(_, _, v)| reds.iter().any(|r| &r.1 == v));
-            let stageable: Vec<Ident> = params.iter().filter(|p| p.kind == ParamKind::Slice && !mut_slices.contains(&p.ident)).map(|p| p.ident.clone()).collect();
-            grid::schedule(f, kind, loops, whole.then_some(&reds[..]), &stageable, &mut body_of).map(|g| g.code)
+            grid::schedule(f, kind, loops, grid_reds, &grid_stageable, &mut body_of).map(|g| g.code)
         } else {
-            let stageable: Vec<Ident> = params.iter().filter(|p| p.kind == ParamKind::Slice).map(|p| p.ident.clone()).collect();
             schedule::Scheduler::new(kind, loops, &mut_slices, &mut body_of, &mut again).stage(&stageable).nest(f, &reds).map(|w| w.code)
         };
         code.filter(|_| again.is_empty()).map(|c| (c, p))
