@@ -296,6 +296,25 @@ fn indices_bounded_at_the_launch_have_a_kernel_without_checks() {
     assert!(!entry(&inb).contains("report_panic"), "{inb} has no panic path:\n{}", entry(&inb));
 }
 
+/// A body the lowering repeats stands on lines of the device crate after the user's (a nest's
+/// lean kernel: a second copy of the nest); its index checks carry the user's line and column
+/// (`acc_device::Ix`), so each copy checks `a[..]` at the user's line, and none at its column
+/// on another line (before, the lean kernel's named the line after it).
+#[test]
+fn repeated_bodies_check_indices_at_the_users_line() {
+    let src = include_str!("semantics_kernel_panic.rs");
+    let (n, line) = src.lines().enumerate().find(|(_, l)| l.trim() == "s += a[r * cols + c];").expect("the row sum");
+    let region = src.lines().position(|l| l.starts_with("fn sums_of_rows(")).expect("the region") as u32;
+    let name = format!("acc_tests_semantics_kernel_panic_rs_l{region}_sums_of_rows_0");
+    let file = "tests/semantics_kernel_panic.rs".to_owned();
+    let (n, a) = (n as u32 + 1, line.find("a[").unwrap() as u32 + 1);
+    for k in [name.clone(), format!("{name}_lean")] {
+        let sites = inlined_panic_sites(entry(&k));
+        assert!(sites.contains(&(file.clone(), n, a)), "{k} checks `a[..]` at {file}:{n}:{a}: {sites:?}");
+        assert!(sites.iter().all(|(_, l, c)| *c != a || *l == n), "{k} checks at {file}:{n}:{a} only: {sites:?}");
+    }
+}
+
 /// Every source file a panic location in the PTX names is a file of this package (relative
 /// path) or of a dependency (absolute path); none is the generated device crate's. Whether a
 /// relative path is a file of the package is checked where the package's sources are (a test

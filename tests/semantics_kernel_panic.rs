@@ -210,3 +210,41 @@ fn an_index_bounded_past_its_array_keeps_its_check() {
     shifted(&a, &mut c, n, 0);
     assert_eq!(c, vec_of(n * n, |i| 3 * i as u32));
 }
+
+/// Row sums, a gang a row. On the GPU a launch of more gangs than the GPU has multiprocessors
+/// runs the nest's lean kernel, a second copy of its body that the device crate prints on
+/// lines after the user's (acc-build's `print.rs`); its index checks carry the user's line and
+/// column (`acc_device::Ix`), so a panic in either kernel names the line of the read.
+#[acc::parallel(vector_length(128))]
+fn sums_of_rows(a: &[f64], out: &mut [f64], rows: usize, cols: usize) {
+    #[acc::r#loop(gang)]
+    for r in 0..rows {
+        let mut s = 0.0f64;
+        #[acc::r#loop(vector, reduction(+: s))]
+        for c in 0..cols {
+            s += a[r * cols + c];
+        }
+        out[r] = s;
+    }
+}
+
+#[test]
+fn panic_in_a_second_copy_of_a_body_names_the_users_line() {
+    let cols = 96;
+    record_sites();
+    // 4 gangs (the nest's kernel) and 1000 (its lean kernel on the GPU), the last row short.
+    for rows in [4, 1000] {
+        let a = vec_of(rows * cols - 3, |i| (i % 7) as f64);
+        let mut out = vec![0.0; rows];
+        let r = catch_unwind(AssertUnwindSafe(|| sums_of_rows(&a, &mut out, rows, cols)));
+        let msg = panic_message(&*r.expect_err("a read past the end panics"));
+        let len = rows * cols - 3;
+        let past = (len..len + 3).any(|i| msg.contains(&format!("index out of bounds: the len is {len} but the index is {i}")));
+        assert!(past, "one of the last row's three reads past the end: {msg}");
+        assert_located(&msg, "s += a[r * cols + c];", "sums_of_rows");
+        // And the device goes on: the whole matrix.
+        let a = vec_of(rows * cols, |i| (i % 7) as f64);
+        sums_of_rows(&a, &mut out, rows, cols);
+        assert_eq!(out, vec_of(rows, |r| (r * cols..(r + 1) * cols).map(|i| (i % 7) as f64).sum::<f64>()));
+    }
+}

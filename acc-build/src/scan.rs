@@ -122,12 +122,14 @@ impl VisitMut for StripAcc {
 }
 
 /// Writes the element indexing of device code (routines, kernels, the methods of carried
-/// impls and the default methods of carried traits), `x[i]`, as `x[::acc_device::ix(i, COL)]`,
+/// impls and the default methods of carried traits), `x[i]`, as `x[::acc_device::ix(i, LINE, COL)]`,
 /// so that its bounds check is acc-device's inline one (index, length and the user's location
 /// go into the panic record) rather than a call of `core::panicking::panic_bounds_check`,
 /// which costs a kernel the registers and stack of the whole panic path (see
-/// `acc_device::Ix`). `COL` is the user's column of `x` (where rustc's check puts a panic on
-/// the host), since the inserted text moves what follows on the line; 0 for generated code.
+/// `acc_device::Ix`). `LINE` and `COL` are the user's line and column of `x` (where rustc's
+/// check puts a panic on the host), since the inserted text moves what follows on the line and
+/// the printer (`print.rs`) puts later copies of a repeated body (a lean kernel, unrolled
+/// rounds, coarsened rows) on later lines; 0 for generated code.
 /// Ranges (`x[a..b]`) stay as they are, and so do const contexts (nested items, array
 /// lengths, const blocks and generic arguments), `const fn`s, where `Index` impls cannot
 /// run, and the arguments of macros other than `assert!`-like ones and `matches!` (tokens,
@@ -177,9 +179,9 @@ impl VisitMut for InlineBounds<'_> {
         syn::visit_mut::visit_expr_index_mut(self, e);
         if !matches!(&*e.index, syn::Expr::Range(_)) {
             let first = e.expr.to_token_stream().into_iter().next().map(|t| t.span());
-            let column = first.filter(|s| s.file() == self.file).map_or(0, |s| s.start().column as u32 + 1);
+            let (line, column) = first.filter(|s| s.file() == self.file).map_or((0, 0), |s| (s.start().line as u32, s.start().column as u32 + 1));
             let i = &e.index;
-            *e.index = syn::parse_quote!(::acc_device::ix(#i, #column));
+            *e.index = syn::parse_quote!(::acc_device::ix(#i, #line, #column));
         }
     }
     /// The expressions of `assert!`-like macros and the scrutinee of `matches!` (other
@@ -1674,14 +1676,14 @@ mod tests {
         let file = f.sig.fn_token.span.file();
         InlineBounds { file: &file }.routine(&f.sig, &mut f.block);
         let text = quote!(#f).to_string().replace(' ', "");
-        // Columns of the user's source, 1-based: of the indexed expression's first token.
+        // Lines and columns of the user's source, 1-based: of the indexed expression's first token.
         for want in [
             "constK:[usize;2]=[0,1];",
             "[0.0f32;K[1]]",
-            "u[::acc_device::ix(i,5u32)]+=u[::acc_device::ix(i+1,13u32)];",
-            "u[::acc_device::ix(K[::acc_device::ix(0,7u32)],5u32)].to_bits()",
+            "u[::acc_device::ix(i,4u32,5u32)]+=u[::acc_device::ix(i+1,4u32,13u32)];",
+            "u[::acc_device::ix(K[::acc_device::ix(0,5u32,7u32)],5u32,5u32)].to_bits()",
             "&u[1..i]",
-            "m[::acc_device::ix(i,5u32)][::acc_device::ix(0,5u32)]+s[::acc_device::ix(0,15u32)]+w[::acc_device::ix(0,22u32)]",
+            "m[::acc_device::ix(i,7u32,5u32)][::acc_device::ix(0,7u32,5u32)]+s[::acc_device::ix(0,7u32,15u32)]+w[::acc_device::ix(0,7u32,22u32)]",
         ] {
             assert!(text.contains(want), "{want} in {text}");
         }
@@ -1693,17 +1695,17 @@ mod tests {
         InlineBounds { file: "" }.routine(&f.sig, &mut f.block);
         let text = quote!(#f).to_string().replace(' ', "");
         for want in [
-            "assert!(u[::acc_device::ix(i,0u32)]>0,\"{}\",u[::acc_device::ix(0,0u32)])",
-            "debug_assert_eq!(u[::acc_device::ix(1,0u32)],2)",
+            "assert!(u[::acc_device::ix(i,0u32,0u32)]>0,\"{}\",u[::acc_device::ix(0,0u32,0u32)])",
+            "debug_assert_eq!(u[::acc_device::ix(1,0u32,0u32)],2)",
             "foo!(u[2])",
-            "matches!(u[::acc_device::ix(i,0u32)],1|2ifu[0]>0)",
+            "matches!(u[::acc_device::ix(i,0u32,0u32)],1|2ifu[0]>0)",
         ] {
             assert!(text.contains(want), "{want} in {text}");
         }
-        // Tokens of another file (generated code) have no column.
+        // Tokens of another file (generated code) have no line or column.
         let mut f: syn::ItemFn = syn::parse_str(src).unwrap();
         InlineBounds { file: "<another file>" }.routine(&f.sig, &mut f.block);
-        assert!(quote!(#f).to_string().replace(' ', "").contains("u[::acc_device::ix(i,0u32)]+="));
+        assert!(quote!(#f).to_string().replace(' ', "").contains("u[::acc_device::ix(i,0u32,0u32)]+="));
         // A `const fn`, or a routine generic over `Index`, stays as written.
         let fns: [syn::ItemFn; 2] = [
             syn::parse_quote!(const fn c(u: &[f32]) -> f32 { u[0] }),
@@ -1740,7 +1742,7 @@ mod tests {
         assert!(shapes.contains("pub struct Disc") && shapes.replace(' ', "").contains("super::SCALE"), "{shapes}");
         let own = module(&c, "src/lib.rs").replace([' ', '\n'], "");
         assert!(own.contains("usecrate::f_deps_dep_lib_src_lib_rs::shapes::Disc;"), "{own}");
-        assert!(own.contains("crate::f_deps_dep_lib_src_lib_rs::scaled(d[::acc_device::ix(i,34u32)].area())"), "{own}");
+        assert!(own.contains("crate::f_deps_dep_lib_src_lib_rs::scaled(d[::acc_device::ix(i,7u32,34u32)].area())"), "{own}");
         assert_eq!(c.regions.len(), 1, "{:?}", c.regions);
     }
 

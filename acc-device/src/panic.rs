@@ -32,8 +32,9 @@
 //! the path of the package file it comes from, with that file's tokens on their lines, so
 //! `Location::caller()` reads `tests/foo.rs:LINE:COL` (rustc places an overloaded index,
 //! such as [`Slice`](crate::Slice)'s, at its `[`). Device code's element indexing carries
-//! its user column (of the indexed expression, as on the host; see [`Ix`](crate::Ix)), since
-//! acc-build's rewrite of it moves the device crate's columns.
+//! its user line and column (of the indexed expression, as on the host; see
+//! [`Ix`](crate::Ix)), since acc-build's rewrite of it moves the device crate's columns and a
+//! body the lowering repeats stands on later lines.
 //!
 //! Only the first panicking thread of the context writes the record: a claim word in device
 //! memory, which the host allocates per context, stores in the module's global
@@ -52,6 +53,14 @@ pub const KIND_MESSAGE: u32 = 0;
 /// (the host renders `core`'s message; the GPU side stays small, see [`panic_bounds`]).
 pub const KIND_BOUNDS: u32 = 1;
 
+/// [`PanicRecord::kind`]: a `cache!` window did not fit the launch's shared memory; `values`
+/// holds the bytes it takes and the bytes the launch had left (see [`panic_shared`]).
+pub const KIND_SHARED_WINDOW: u32 = 2;
+
+/// [`PanicRecord::kind`]: a gang or worker loop body's local that inner parallel loops write
+/// did not fit the launch's shared memory; `values` as for [`KIND_SHARED_WINDOW`].
+pub const KIND_SHARED_LOCAL: u32 = 3;
+
 /// Bytes of the file name kept (longer names are cut, at a UTF-8 boundary).
 pub const FILE_CAP: usize = 256;
 
@@ -65,7 +74,8 @@ pub const MSG_CAP: usize = 704;
 pub struct PanicRecord {
     /// [`PANIC_FLAG`] when the record is complete; the host zeroes it before use.
     pub flag: u32,
-    /// What `msg` and `values` hold: [`KIND_MESSAGE`] or [`KIND_BOUNDS`].
+    /// What `msg` and `values` hold: [`KIND_MESSAGE`], [`KIND_BOUNDS`],
+    /// [`KIND_SHARED_WINDOW`] or [`KIND_SHARED_LOCAL`].
     pub kind: u32,
     /// Line of the panic's location.
     pub line: u32,
@@ -79,7 +89,8 @@ pub struct PanicRecord {
     pub block: [u32; 3],
     /// `threadIdx.{x,y,z}` of the panicking thread.
     pub thread: [u32; 3],
-    /// [`KIND_BOUNDS`]: the index and the length.
+    /// [`KIND_BOUNDS`]: the index and the length; [`KIND_SHARED_WINDOW`],
+    /// [`KIND_SHARED_LOCAL`]: the bytes needed and the bytes left.
     pub values: [u64; 2],
     /// The location's file name, UTF-8, `file_len` bytes.
     pub file: [u8; FILE_CAP],
@@ -129,6 +140,16 @@ impl PanicRecord {
                 w,
                 "index out of bounds: the len is {} but the index is {}",
                 self.values[1], self.values[0]
+            ),
+            (KIND_SHARED_WINDOW, _) => write!(
+                w,
+                "acc: a `cache!` window takes {} bytes of shared memory, more than the {} the launch has left",
+                self.values[0], self.values[1]
+            ),
+            (KIND_SHARED_LOCAL, _) => write!(
+                w,
+                "acc: a local of a gang or worker loop body that inner parallel loops write takes {} bytes of shared memory for the block's groups, more than the {} the launch has left",
+                self.values[0], self.values[1]
             ),
             (_, Some(m)) => w.write_str(m),
             (_, None) => w.write_str("<no message>"),
@@ -243,7 +264,7 @@ pub(crate) fn exit() -> ! {
     unsafe { core::arch::asm!("exit;", options(noreturn, nostack)) }
 }
 
-/// Writes the location (its column replaced by `column` unless that is 0), kind, values and
+/// Writes the location (its line and column replaced by `line` and `column` unless 0), kind, values and
 /// indices into a claimed record, then its flag, with
 /// system-scope fences so that the host never sees a flagged but partial record.
 ///
@@ -254,6 +275,7 @@ pub(crate) fn exit() -> ! {
 unsafe fn finish(
     rec: *mut PanicRecord,
     loc: Option<&core::panic::Location<'_>>,
+    line: u32,
     column: u32,
     kind: u32,
     values: [u64; 2],
@@ -261,7 +283,7 @@ unsafe fn finish(
 ) {
     use crate::index::*;
     let (file, line, column) = match loc {
-        Some(l) => (l.file(), l.line(), if column == 0 { l.column() } else { column }),
+        Some(l) => (l.file(), if line == 0 { l.line() } else { line }, if column == 0 { l.column() } else { column }),
         None => ("<unknown>", 0, 0),
     };
     // SAFETY: `rec` is the claimed, host-mapped record (the caller's contract), written by
@@ -330,7 +352,7 @@ pub fn report_panic(info: &core::panic::PanicInfo<'_>) -> ! {
             None => m.push("<formatted message; build acc-device with feature `fmt-panics` to render it>"),
         }
         // SAFETY: claimed, with `m.len` message bytes written.
-        unsafe { finish(rec, info.location(), 0, KIND_MESSAGE, [0; 2], m.len) };
+        unsafe { finish(rec, info.location(), 0, 0, KIND_MESSAGE, [0; 2], m.len) };
         exit()
     }
     trap()
@@ -348,29 +370,45 @@ pub fn report_panic(info: &core::panic::PanicInfo<'_>) -> ! {
 #[inline(always)]
 #[track_caller]
 pub fn panic_bounds(index: usize, len: usize) -> ! {
-    panic_bounds_at(index, len, 0)
+    panic_bounds_at(index, len, 0, 0)
 }
 
-/// [`panic_bounds`] with the location's column given (1-based; 0: the caller's), for an
-/// index whose source column acc-build knows better than the device crate's text does (see
-/// [`Ix`](crate::Ix)). On the host the column is the caller's.
+/// [`panic_bounds`] with the location's line and column given (1-based; 0: the caller's), for
+/// an index whose source location acc-build knows better than the device crate's text does
+/// (see [`Ix`](crate::Ix)). On the host the location is the caller's.
 #[inline(always)]
 #[track_caller]
-pub fn panic_bounds_at(index: usize, len: usize, column: u32) -> ! {
+pub fn panic_bounds_at(index: usize, len: usize, line: u32, column: u32) -> ! {
     #[cfg(target_arch = "nvptx64")]
     {
         if let Some(rec) = claim() {
             // SAFETY: claimed; no message bytes.
-            unsafe { finish(rec, Some(core::panic::Location::caller()), column, KIND_BOUNDS, [index as u64, len as u64], 0) };
+            unsafe { finish(rec, Some(core::panic::Location::caller()), line, column, KIND_BOUNDS, [index as u64, len as u64], 0) };
             exit()
         }
         trap()
     }
     #[cfg(not(target_arch = "nvptx64"))]
     {
-        let _ = column;
+        let _ = (line, column);
         panic!("index out of bounds: the len is {len} but the index is {index}")
     }
+}
+
+/// Shared memory the launch did not size for a `cache!` window ([`KIND_SHARED_WINDOW`]) or a
+/// body's local ([`KIND_SHARED_LOCAL`]): `need` bytes, `left` of the launch's left. Inlined
+/// and recorded as [`panic_bounds`] is (the host words the message): a formatted `panic!`
+/// would put `core::fmt`'s call graph and its stack frame into every kernel with a window.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+#[track_caller]
+pub(crate) fn panic_shared(kind: u32, need: usize, left: usize) -> ! {
+    if let Some(rec) = claim() {
+        // SAFETY: claimed; no message bytes.
+        unsafe { finish(rec, Some(core::panic::Location::caller()), 0, 0, kind, [need as u64, left as u64], 0) };
+        exit()
+    }
+    trap()
 }
 
 #[cfg(test)]
@@ -402,6 +440,11 @@ mod tests {
             "src/kernels.rs:12:9: index out of bounds: the len is 3 but the index is 7 \
              (block (4, 0, 0), thread (31, 1, 0))"
         );
+        rec.kind = KIND_SHARED_WINDOW;
+        rec.values = [49152, 4096];
+        assert!(rec.to_string().starts_with(
+            "src/kernels.rs:12:9: acc: a `cache!` window takes 49152 bytes of shared memory, more than the 4096 the launch has left ("
+        ));
         rec.kind = KIND_MESSAGE;
         let mut m = Sink { dst: rec.msg.as_mut_ptr(), len: 0, cap: MSG_CAP };
         m.push("attempt to divide by zero");

@@ -110,7 +110,7 @@ pub unsafe fn group_local<T: Copy>(v: T, lanes: bool, workers: bool, offset: &mu
     let end = start + groups * size;
     let have = dynamic_shared_size();
     if end > have || core::mem::align_of::<T>() > 16 {
-        panic!("acc: a local of a gang or worker loop body that inner parallel loops write takes {} bytes of shared memory per group, {} for the block's {groups} groups, more than the {} the launch has left", size, groups * size, have.saturating_sub(start));
+        crate::panic::panic_shared(crate::panic::KIND_SHARED_LOCAL, groups * size, have.saturating_sub(start));
     }
     *offset += groups * size;
     let place = dynamic_shared::<u8>().wrapping_add(start + group * size).cast::<T>();
@@ -149,7 +149,7 @@ pub unsafe fn cache_window<T: Copy>(_a: &[T], elems: usize, offset: &mut usize) 
     let size = shared_bytes::<T>(elems);
     let have = dynamic_shared_size();
     if start + size > have || core::mem::align_of::<T>() > 16 {
-        panic!("acc: a `cache!` window of {elems} elements takes {size} bytes of shared memory, more than the {} the launch has left", have.saturating_sub(start));
+        crate::panic::panic_shared(crate::panic::KIND_SHARED_WINDOW, size, have.saturating_sub(start));
     }
     *offset = start - base + size;
     let place = dynamic_shared::<Words16>().cast::<u8>().wrapping_add(start).cast::<T>();

@@ -278,15 +278,17 @@ impl<T> IndexMut<usize> for SliceMut<T> {
 use crate::panic::panic_bounds as out_of_bounds;
 use crate::panic::panic_bounds_at;
 
-/// An element index whose bounds check is acc's own: `x[ix(i, col)]` is `x[i]`, with the
+/// An element index whose bounds check is acc's own: `x[ix(i, line, col)]` is `x[i]`, with the
 /// check inlined ([`panic_bounds_at`]: the index, the length and the location go into the
 /// panic record, the thread ends) instead of a call of `core::panicking::panic_bounds_check`.
 ///
 /// acc-build writes every `x[i]` of device code (routines, kernel bodies, the methods of
-/// carried types) as `x[::acc_device::ix(i, COL)]`, leaving ranges (`x[a..b]`) as they are.
-/// `COL` is the user's column of the indexing expression (of `x`, where rustc's own check on
-/// the host puts it; 0 when unknown: the caller's), since the inserted text moves the device
-/// crate's columns. A call of core's check is a PTX `.func` call: ptxas then gives the kernel
+/// carried types) as `x[::acc_device::ix(i, LINE, COL)]`, leaving ranges (`x[a..b]`) as they
+/// are. `LINE` and `COL` are the user's line and column of the indexing expression (of `x`,
+/// where rustc's own check on the host puts it; 0 when unknown: the caller's): the inserted
+/// text moves the device crate's columns, and a body the lowering repeats (a nest's lean
+/// kernel, the unrolled copies of a reduction round, the coarsened rows of a `tile`) stands on
+/// later lines of the device crate than the user's. A call of core's check is a PTX `.func` call: ptxas then gives the kernel
 /// the registers and stack of the whole panic path (a routine with twelve slice reads took a
 /// 3-D stencil to 164 registers and an 88-byte stack). `Ix` indexes `[T]` (and so `[T; N]`,
 /// through core's impl for arrays), [`Slice`] and [`SliceMut`]; acc-build gives a carried
@@ -296,6 +298,8 @@ use crate::panic::panic_bounds_at;
 pub struct Ix {
     /// The element's index.
     pub index: usize,
+    /// The line a bounds panic reports (1-based), 0 for the caller's.
+    pub line: u32,
     /// The column a bounds panic reports (1-based), 0 for the caller's.
     pub column: u32,
 }
@@ -305,15 +309,15 @@ pub struct Ix {
 pub trait DeviceIndex {
     /// The index type device code uses.
     type Index;
-    /// The index as device code uses it, with the column a bounds panic reports.
-    fn device_index(self, column: u32) -> Self::Index;
+    /// The index as device code uses it, with the line and column a bounds panic reports.
+    fn device_index(self, line: u32, column: u32) -> Self::Index;
 }
 
 impl DeviceIndex for usize {
     type Index = Ix;
     #[inline(always)]
-    fn device_index(self, column: u32) -> Ix {
-        Ix { index: self, column }
+    fn device_index(self, line: u32, column: u32) -> Ix {
+        Ix { index: self, line, column }
     }
 }
 
@@ -322,7 +326,7 @@ macro_rules! pass_through {
         impl<T> DeviceIndex for $t {
             type Index = Self;
             #[inline(always)]
-            fn device_index(self, _: u32) -> Self {
+            fn device_index(self, _: u32, _: u32) -> Self {
                 self
             }
         }
@@ -340,7 +344,7 @@ pass_through!(
 impl DeviceIndex for Unchecked {
     type Index = Self;
     #[inline(always)]
-    fn device_index(self, _: u32) -> Self {
+    fn device_index(self, _: u32, _: u32) -> Self {
         self
     }
 }
@@ -348,16 +352,16 @@ impl DeviceIndex for Unchecked {
 impl DeviceIndex for core::ops::RangeFull {
     type Index = Self;
     #[inline(always)]
-    fn device_index(self, _: u32) -> Self {
+    fn device_index(self, _: u32, _: u32) -> Self {
         self
     }
 }
 
-/// The index of `x[i]` in device code (see [`Ix`]): `x[ix(i, column)]`.
+/// The index of `x[i]` in device code (see [`Ix`]): `x[ix(i, line, column)]`.
 #[inline(always)]
 #[must_use]
-pub fn ix<I: DeviceIndex>(i: I, column: u32) -> I::Index {
-    i.device_index(column)
+pub fn ix<I: DeviceIndex>(i: I, line: u32, column: u32) -> I::Index {
+    i.device_index(line, column)
 }
 
 /// An element index that the launch proved inside its array (acc-codegen's `lower::bounds`:
@@ -427,9 +431,9 @@ impl<T> Index<Ix> for [T] {
     type Output = T;
     #[inline(always)]
     #[track_caller]
-    fn index(&self, Ix { index: i, column }: Ix) -> &T {
+    fn index(&self, Ix { index: i, line, column }: Ix) -> &T {
         if i >= self.len() {
-            panic_bounds_at(i, self.len(), column);
+            panic_bounds_at(i, self.len(), line, column);
         }
         // SAFETY: `i < len`.
         unsafe { self.get_unchecked(i) }
@@ -439,9 +443,9 @@ impl<T> Index<Ix> for [T] {
 impl<T> IndexMut<Ix> for [T] {
     #[inline(always)]
     #[track_caller]
-    fn index_mut(&mut self, Ix { index: i, column }: Ix) -> &mut T {
+    fn index_mut(&mut self, Ix { index: i, line, column }: Ix) -> &mut T {
         if i >= self.len() {
-            panic_bounds_at(i, self.len(), column);
+            panic_bounds_at(i, self.len(), line, column);
         }
         // SAFETY: `i < len`.
         unsafe { self.get_unchecked_mut(i) }
@@ -461,9 +465,9 @@ impl<T> Index<Ix> for SliceMut<T> {
     type Output = T;
     #[inline(always)]
     #[track_caller]
-    fn index(&self, Ix { index: i, column }: Ix) -> &T {
+    fn index(&self, Ix { index: i, line, column }: Ix) -> &T {
         if i >= self.len {
-            panic_bounds_at(i, self.len, column);
+            panic_bounds_at(i, self.len, line, column);
         }
         // SAFETY: in bounds; `from_raw`'s contract makes it valid for reads.
         unsafe { &*self.ptr.add(i) }
@@ -473,9 +477,9 @@ impl<T> Index<Ix> for SliceMut<T> {
 impl<T> IndexMut<Ix> for SliceMut<T> {
     #[inline(always)]
     #[track_caller]
-    fn index_mut(&mut self, Ix { index: i, column }: Ix) -> &mut T {
+    fn index_mut(&mut self, Ix { index: i, line, column }: Ix) -> &mut T {
         if i >= self.len {
-            panic_bounds_at(i, self.len, column);
+            panic_bounds_at(i, self.len, line, column);
         }
         // SAFETY: in bounds; `from_raw`'s contract makes it valid for writes, and the
         // schedule gives this thread the element (or the accesses are synchronised).
@@ -528,19 +532,19 @@ mod tests {
     fn ix_indexes_like_core() {
         let mut v = [1.0f32, 2.0, 3.0];
         let s: &mut [f32] = &mut v;
-        s[ix(1, 0)] += 5.0;
-        assert_eq!(s[ix(1, 0)], 7.0);
-        assert_eq!(s[ix(1..3, 0)], [7.0, 3.0]);
+        s[ix(1, 0, 0)] += 5.0;
+        assert_eq!(s[ix(1, 0, 0)], 7.0);
+        assert_eq!(s[ix(1..3, 0, 0)], [7.0, 3.0]);
         let a = [[1u8, 2], [3, 4]];
-        assert_eq!(a[ix(1, 0)][ix(0, 0)], 3);
+        assert_eq!(a[ix(1, 0, 0)][ix(0, 0, 0)], 3);
         // SAFETY: `DATA` is a static that nothing writes.
         let r = unsafe { Slice::from_param(ReadOnlyPtr::from_slice(&DATA), DATA.len()) };
-        assert_eq!(r[ix(3, 0)], 4.0);
+        assert_eq!(r[ix(3, 0, 0)], 4.0);
         let s: &[f32] = &v;
-        let err = std::panic::catch_unwind(|| s[ix(3, 0)]).unwrap_err();
+        let err = std::panic::catch_unwind(|| s[ix(3, 0, 0)]).unwrap_err();
         let msg = err.downcast_ref::<String>().unwrap();
         assert_eq!(msg, "index out of bounds: the len is 3 but the index is 3");
-        let err = std::panic::catch_unwind(|| a[ix(2, 0)]).unwrap_err();
+        let err = std::panic::catch_unwind(|| a[ix(2, 0, 0)]).unwrap_err();
         assert_eq!(err.downcast_ref::<String>().unwrap(), "index out of bounds: the len is 2 but the index is 2");
     }
 
