@@ -54,7 +54,8 @@ pub const KIND_MESSAGE: u32 = 0;
 pub const KIND_BOUNDS: u32 = 1;
 
 /// [`PanicRecord::kind`]: a `cache!` window did not fit the launch's shared memory; `values`
-/// holds the bytes it takes and the bytes the launch had left (see [`panic_shared`]).
+/// holds the bytes it takes and the bytes the launch had left (recorded inline on the
+/// device, as [`panic_bounds`] records its index).
 pub const KIND_SHARED_WINDOW: u32 = 2;
 
 /// [`PanicRecord::kind`]: a gang or worker loop body's local that inner parallel loops write
