@@ -3,7 +3,8 @@
 //! acc `tile` nests without `cache!` (every neighbour read from global memory through the
 //! caches) and with `cache!(a[(i - 1..i + 2) * n + (j - 1..j + 2)])` at the top of the nest's
 //! body (each block stages its tile of the grid and the halo around it in shared memory once,
-//! `acc-codegen/src/lower/tiles.rs`), on 32 x 32 and 32 x 16 tiles, beside
+//! `acc-codegen/src/lower/tiles.rs`), on 32 x 32 and 32 x 16 tiles (and 32 x 8 without `cache!`,
+//! the block of nvcc's plain kernel), beside
 //! `benches/cuda/jacobi.cu` (hand-written CUDA: a plain kernel and two shared-memory kernels,
 //! built by nvcc). Run by `scripts/gpu-beside-nvcc.sh jacobi`. Every acc result is checked:
 //! the data are small integers and the weights powers of two, so every case gives the same
@@ -52,6 +53,18 @@ fn plain16(a: &[f32], b: &mut [f32], n: usize) {
 }
 
 #[acc::parallel(present(a, b))]
+fn plain8(a: &[f32], b: &mut [f32], n: usize) {
+    #[acc::r#loop(tile(32, 8))]
+    for i in 1..n - 1 {
+        for j in 1..n - 1 {
+            b[i * n + j] = 0.0625 * (a[(i - 1) * n + j - 1] + a[(i - 1) * n + j + 1] + a[(i + 1) * n + j - 1] + a[(i + 1) * n + j + 1])
+                + 0.125 * (a[(i - 1) * n + j] + a[(i + 1) * n + j] + a[i * n + j - 1] + a[i * n + j + 1])
+                + 0.25 * a[i * n + j];
+        }
+    }
+}
+
+#[acc::parallel(present(a, b))]
 fn cache16(a: &[f32], b: &mut [f32], n: usize) {
     #[acc::r#loop(tile(32, 16))]
     for i in 1..n - 1 {
@@ -69,7 +82,7 @@ fn main() {
     let n = N;
     let a: Vec<f32> = (0..n * n).map(|k| ((k * 7919) % 16) as f32).collect();
     type F = fn(&[f32], &mut [f32], usize);
-    let cases: [(&str, F); 4] = [("plain32", plain32), ("cache32", cache32), ("plain16", plain16), ("cache16", cache16)];
+    let cases: [(&str, F); 5] = [("plain32", plain32), ("cache32", cache32), ("plain16", plain16), ("cache16", cache16), ("plain8", plain8)];
     let mut first: Option<Vec<f32>> = None;
     for (name, f) in cases {
         let mut b = vec![0.0f32; n * n];
