@@ -22,7 +22,12 @@ fn input(len: usize) -> Vec<i64> {
 /// Runs a two-loop region over `out` (every element 1 at first) at each shape and compares
 /// with the plain nest.
 fn check2(what: &str, region: impl Fn(&[i64], &mut [i64], usize, usize)) {
-    for (n, m) in SHAPES2 {
+    check2_at(what, &SHAPES2, region);
+}
+
+/// [`check2`] at the shapes `shapes`.
+fn check2_at(what: &str, shapes: &[(usize, usize)], region: impl Fn(&[i64], &mut [i64], usize, usize)) {
+    for &(n, m) in shapes {
         let a = input(n * m);
         let mut out = vec![1i64; n * m];
         region(&a, &mut out, n, m);
@@ -266,6 +271,22 @@ fn two_bare_independent() {
         }
     }
     check2("bare_independent", |a, out, n, m| two_bare_independent(a, out, n, m));
+}
+
+/// A bare nest of many rows: on the GPU each block takes a band of consecutive rows, on up to
+/// 8 waves of blocks (`grid.rs`), here bands of many block heights that do not divide the rows
+/// evenly, and one of fewer rows than a block.
+#[test]
+fn two_bare_bands_of_many_rows() {
+    #[acc::kernels]
+    fn two_bare_bands(a: &[i64], out: &mut [i64], n: usize, m: usize) {
+        for i in 0..n {
+            for j in 0..m {
+                out[i * m + j] += a[i * m + j] * 3 + (i * 1000 + j) as i64;
+            }
+        }
+    }
+    check2_at("bare_bands", &[(100_003, 5), (70_001, 37), (5, 70_001)], |a, out, n, m| two_bare_bands(a, out, n, m));
 }
 
 #[test]

@@ -64,6 +64,9 @@ pub struct Dims {
     /// Per grid dimension: the trips of the loop over it (0: not known on the host) and the
     /// block dimension that loop spreads over too.
     pub trips: [(usize, Option<usize>); 3],
+    /// Waves of blocks the grid may hold (1: one wave, each thread's grid-stride loops take
+    /// the rest; more for a nest whose blocks take bands of rows).
+    pub waves: usize,
 }
 
 /// The largest grid in `y` and `z`, and block in `z`, that CUDA launches.
@@ -393,9 +396,9 @@ impl Partials {
         let grid = if geom.serial {
             1
         } else if let Some(dims) = &geom.dims {
-            // A multi-dimensional grid (`launch`): at most one wave of the blocks acc chooses
-            // (at most this device's default grid) times the blocks `gang(n)` fixes.
-            cuda.as_deref().map_or(0, max_default_grid).max(dims.fixed_blocks())
+            // A multi-dimensional grid (`launch`): at most `waves` waves of the blocks acc
+            // chooses (a wave at most this device's default grid), or the blocks `gang(n)` fixes.
+            (cuda.as_deref().map_or(0, max_default_grid) * dims.waves.max(1)).max(dims.fixed_blocks())
         } else if geom.num_gangs > 0 {
             geom.num_gangs
         } else {
@@ -587,7 +590,7 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
             // (The recompiled kernel's waves are kept apart from the nest's kernel's.)
             let key = if tiled.is_some() { threads | RECOMPILED } else { threads };
             let wave = one_wave(cuda, kernel, name, &mut entry.waves, key, threads, shared).min(max_default_grid(cuda) as u32);
-            let grid = dims.grid_shape(block, wave as usize);
+            let grid = dims.grid_shape(block, wave as usize * dims.waves.max(1));
             let mut cfg = LaunchConfig::linear(grid[0], block[0]).with_shared(shared);
             (cfg.grid, cfg.block, cfg.queue) = ((grid[0], grid[1], grid[2]), (block[0], block[1], block[2]), queue);
             return launch_with(cuda, region, name, kernel, cfg, args, grid.iter().product());
@@ -820,12 +823,12 @@ mod tests {
 
     #[test]
     fn blocks_of_a_bare_nest_are_32_wide_and_fill_256_threads() {
-        let two = Dims { grid: [X, X, None], block: [X, X, None], trips: [(1000, Some(0)), (100, Some(1)), (0, None)] };
+        let two = Dims { grid: [X, X, None], block: [X, X, None], trips: [(1000, Some(0)), (100, Some(1)), (0, None)], waves: 1 };
         assert_eq!(two.block_shape(0, 1024), [32, 8, 1]);
-        let three = Dims { grid: [X, X, X], block: [X, X, X], trips: [(10, Some(0)), (10, Some(1)), (10, Some(2))] };
+        let three = Dims { grid: [X, X, X], block: [X, X, X], trips: [(10, Some(0)), (10, Some(1)), (10, Some(2))], waves: 1 };
         assert_eq!(three.block_shape(0, 1024), [32, 4, 2]);
         // x alone: 256 lanes; sizes asked are kept, and the register limit takes z, then y.
-        let g_v = Dims { grid: [X, None, None], block: [X, None, None], trips: [(5, None), (0, None), (0, None)] };
+        let g_v = Dims { grid: [X, None, None], block: [X, None, None], trips: [(5, None), (0, None), (0, None)], waves: 1 };
         assert_eq!(g_v.block_shape(0, 1024), [256, 1, 1]);
         let sized = Dims { block: [Some(64), Some(4), Some(8)], ..three };
         assert_eq!(sized.block_shape(0, 1024), [64, 4, 4]);
@@ -834,32 +837,46 @@ mod tests {
 
     #[test]
     fn grids_cover_the_trips_within_one_wave() {
-        let two = Dims { grid: [X, X, None], block: [X, X, None], trips: [(1000, Some(0)), (100, Some(1)), (0, None)] };
+        let two = Dims { grid: [X, X, None], block: [X, X, None], trips: [(1000, Some(0)), (100, Some(1)), (0, None)], waves: 1 };
         // 32 x 8 blocks: 32 x 13 blocks cover 1000 x 100.
         assert_eq!(two.grid_shape([32, 8, 1], 4224), [32, 13, 1]);
         // A smaller wave shrinks y first.
         assert_eq!(two.grid_shape([32, 8, 1], 64), [32, 2, 1]);
         assert_eq!(two.grid_shape([32, 8, 1], 16), [16, 1, 1]);
         // `gang(n)` is kept; an unknown trip count takes the wave; unused dimensions are 1.
-        let fixed = Dims { grid: [Some(3), X, None], block: [X, None, None], trips: [(0, None), (0, None), (0, None)] };
+        let fixed = Dims { grid: [Some(3), X, None], block: [X, None, None], trips: [(0, None), (0, None), (0, None)], waves: 1 };
         assert_eq!(fixed.grid_shape([256, 1, 1], 30), [3, 10, 1]);
     }
 
     #[test]
     fn a_grid_holds_at_most_a_wave_or_the_fixed_blocks() {
         // The reduction partials are sized by this bound (`Partials::new`).
-        let three = Dims { grid: [X, X, X], block: [X, X, X], trips: [(5000, Some(0)), (5000, Some(1)), (5000, Some(2))] };
+        let three = Dims { grid: [X, X, X], block: [X, X, X], trips: [(5000, Some(0)), (5000, Some(1)), (5000, Some(2))], waves: 1 };
         for wave in [1, 7, 100, 4224] {
             let g = three.grid_shape([32, 4, 2], wave);
             assert!(g.iter().product::<u32>() as usize <= wave.max(three.fixed_blocks()), "{g:?} in a wave of {wave}");
         }
-        let fixed = Dims { grid: [Some(70), X, Some(90)], block: [X, X, None], trips: [(0, None), (0, None), (0, None)] };
+        let fixed = Dims { grid: [Some(70), X, Some(90)], block: [X, X, None], trips: [(0, None), (0, None), (0, None)], waves: 1 };
         assert_eq!(fixed.fixed_blocks(), 6300);
         for wave in [1, 100, 4224, 100_000] {
             let g = fixed.grid_shape([32, 8, 1], wave);
             assert!(g.iter().product::<u32>() as usize <= wave.max(fixed.fixed_blocks()), "{g:?} in a wave of {wave}");
         }
         assert_eq!(Dims::default().fixed_blocks(), 1);
+    }
+
+    #[test]
+    fn a_banded_nest_takes_up_to_its_waves() {
+        // 8190^2 points in 32 x 8 blocks: one wave of 1056 blocks is 256 x 4; eight waves
+        // give each block a band of 8190 / 33 rows.
+        let one = Dims { grid: [X, X, None], block: [X, X, None], trips: [(8190, Some(0)), (8190, Some(1)), (0, None)], waves: 1 };
+        assert_eq!(one.grid_shape([32, 8, 1], 1056), [256, 4, 1]);
+        let banded = Dims { waves: 8, ..one };
+        let g = banded.grid_shape([32, 8, 1], 1056 * banded.waves);
+        assert_eq!(g, [256, 33, 1]);
+        // Never more blocks than the trips need.
+        let short = Dims { trips: [(8190, Some(0)), (40, Some(1)), (0, None)], ..banded };
+        assert_eq!(short.grid_shape([32, 8, 1], 1056 * 8), [256, 5, 1]);
     }
 
     /// The papers' `num_workers(8), vector_length(128)`, an outermost loop of 64 trips.

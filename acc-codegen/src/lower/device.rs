@@ -1268,7 +1268,7 @@ fn kernel_notes(notes: &mut Notes, loop_notes: &mut Notes, f: &ExprForLoop, k: &
     if k.serial {
         notes.add(at, 0, "launch: one block of one thread");
     } else if k.grid {
-        notes.add(at, 0, "launch: grid and blocks of as many dimensions as the loops take; threads a loop does not size: 32 in x (256 when x is the only block dimension), the rest of 256 in y and z; blocks per dimension as the trips need, at most one full wave of the GPU in all; fewer threads per block if the kernel's registers do not allow them");
+        notes.add(at, 0, "launch: grid and blocks of as many dimensions as the loops take; threads a loop does not size: 32 in x (256 when x is the only block dimension), the rest of 256 in y and z; blocks per dimension as the trips need, at most one full wave of the GPU in all (8 waves where the blocks take bands of rows); fewer threads per block if the kernel's registers do not allow them");
     } else {
         let x = match &c.vector_length {
             Some(e) => format!("vector_length({})", text(e)),
