@@ -18,6 +18,10 @@ from splice import splice  # noqa: E402
 TWO = [
     ("bare", "kernels", None, None),
     ("bare_independent", "kernels", "independent", "independent"),
+    # Many rows: on the GPU each block takes a band of consecutive rows on up to 8 waves of
+    # blocks (`grid.rs`), bands of many block heights that do not divide the rows evenly, and
+    # one nest of fewer rows than a block.
+    ("bare_bands", "kernels", None, None, "&[(100_003, 5), (70_001, 37), (5, 70_001)]"),
     ("g_v", "kernels", "gang", "vector"),
     ("gv_v", "kernels", "gang, vector", "vector"),
     ("g_gv", "kernels", "gang", "gang, vector"),
@@ -86,7 +90,7 @@ def attr(clauses, pad):
     return "" if clauses is None else f"{pad}#[acc::r#loop({clauses})]\n"
 
 
-def two(name, kind, outer, inner):
+def two(name, kind, outer, inner, shapes="&SHAPES2"):
     return f"""
 #[test]
 fn two_{name}() {{
@@ -98,7 +102,7 @@ fn two_{name}() {{
             }}
         }}
     }}
-    check2("{name}", |a, out, n, m| two_{name}(a, out, n, m));
+    check2("{name}", {shapes}, |a, out, n, m| two_{name}(a, out, n, m));
 }}
 """
 
