@@ -113,8 +113,8 @@ impl Dims {
     }
 
     /// The blocks the sizes asked (`gang(n)`) fix: the product of those dimensions' blocks
-    /// (1 when none is fixed). A grid from [`Dims::grid_shape`] holds at most this many or
-    /// its `wave`, whichever is more.
+    /// (1 when none is fixed). A grid from [`Dims::grid_shape`] holds at most
+    /// [`Dims::most_blocks`].
     pub fn fixed_blocks(&self) -> usize {
         (0..3)
             .filter_map(|d| match self.grid[d] {
@@ -124,12 +124,18 @@ impl Dims {
             .product()
     }
 
-    /// Blocks in x, y, z for blocks of `block` threads: the sizes asked, else as many as the
-    /// trips need (`wave` when not known); the dimensions acc chooses then shrink, `z` first,
-    /// until the grid holds at most `wave` blocks (each thread takes more trips of its
-    /// grid-stride loops).
+    /// The most blocks a grid of these dimensions holds where one wave is `wave` blocks: its
+    /// `waves` waves, or the blocks the sizes asked fix.
+    pub fn most_blocks(&self, wave: usize) -> usize {
+        (wave * self.waves.max(1)).max(self.fixed_blocks())
+    }
+
+    /// Blocks in x, y, z for blocks of `block` threads where one wave is `wave` blocks: the
+    /// sizes asked, else as many as the trips need (`waves` waves when not known); the
+    /// dimensions acc chooses then shrink, `z` first, until the grid holds at most `waves`
+    /// waves (each thread takes more trips of its grid-stride loops or its band).
     pub fn grid_shape(&self, block: [u32; 3], wave: usize) -> [u32; 3] {
-        let wave = wave.max(1);
+        let most = (wave * self.waves.max(1)).max(1);
         let mut g = [1usize; 3];
         let mut auto = [false; 3];
         for d in 0..3 {
@@ -138,7 +144,7 @@ impl Dims {
                 Some(0) => {
                     auto[d] = true;
                     match self.trips[d] {
-                        (0, _) => wave,
+                        (0, _) => most,
                         (t, Some(b)) => t.div_ceil(block[b] as usize),
                         (t, None) => t,
                     }
@@ -149,7 +155,7 @@ impl Dims {
             g[d] = g[d].clamp(1, max);
         }
         let fixed: usize = (0..3).filter(|&d| !auto[d]).map(|d| g[d]).product();
-        let budget = (wave / fixed.max(1)).max(1);
+        let budget = (most / fixed.max(1)).max(1);
         for d in [2, 1, 0] {
             if auto[d] {
                 let others: usize = (0..3).filter(|&e| e != d && auto[e]).map(|e| g[e]).product();
@@ -398,7 +404,7 @@ impl Partials {
         } else if let Some(dims) = &geom.dims {
             // A multi-dimensional grid (`launch`): at most `waves` waves of the blocks acc
             // chooses (a wave at most this device's default grid), or the blocks `gang(n)` fixes.
-            (cuda.as_deref().map_or(0, max_default_grid) * dims.waves.max(1)).max(dims.fixed_blocks())
+            dims.most_blocks(cuda.as_deref().map_or(0, max_default_grid))
         } else if geom.num_gangs > 0 {
             geom.num_gangs
         } else {
@@ -590,7 +596,7 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
             // (The recompiled kernel's waves are kept apart from the nest's kernel's.)
             let key = if tiled.is_some() { threads | RECOMPILED } else { threads };
             let wave = one_wave(cuda, kernel, name, &mut entry.waves, key, threads, shared).min(max_default_grid(cuda) as u32);
-            let grid = dims.grid_shape(block, wave as usize * dims.waves.max(1));
+            let grid = dims.grid_shape(block, wave as usize);
             let mut cfg = LaunchConfig::linear(grid[0], block[0]).with_shared(shared);
             (cfg.grid, cfg.block, cfg.queue) = ((grid[0], grid[1], grid[2]), (block[0], block[1], block[2]), queue);
             return launch_with(cuda, region, name, kernel, cfg, args, grid.iter().product());
@@ -854,13 +860,13 @@ mod tests {
         let three = Dims { grid: [X, X, X], block: [X, X, X], trips: [(5000, Some(0)), (5000, Some(1)), (5000, Some(2))], waves: 1 };
         for wave in [1, 7, 100, 4224] {
             let g = three.grid_shape([32, 4, 2], wave);
-            assert!(g.iter().product::<u32>() as usize <= wave.max(three.fixed_blocks()), "{g:?} in a wave of {wave}");
+            assert!(g.iter().product::<u32>() as usize <= three.most_blocks(wave), "{g:?} in a wave of {wave}");
         }
         let fixed = Dims { grid: [Some(70), X, Some(90)], block: [X, X, None], trips: [(0, None), (0, None), (0, None)], waves: 1 };
         assert_eq!(fixed.fixed_blocks(), 6300);
         for wave in [1, 100, 4224, 100_000] {
             let g = fixed.grid_shape([32, 8, 1], wave);
-            assert!(g.iter().product::<u32>() as usize <= wave.max(fixed.fixed_blocks()), "{g:?} in a wave of {wave}");
+            assert!(g.iter().product::<u32>() as usize <= fixed.most_blocks(wave), "{g:?} in a wave of {wave}");
         }
         assert_eq!(Dims::default().fixed_blocks(), 1);
     }
@@ -872,11 +878,12 @@ mod tests {
         let one = Dims { grid: [X, X, None], block: [X, X, None], trips: [(8190, Some(0)), (8190, Some(1)), (0, None)], waves: 1 };
         assert_eq!(one.grid_shape([32, 8, 1], 1056), [256, 4, 1]);
         let banded = Dims { waves: 8, ..one };
-        let g = banded.grid_shape([32, 8, 1], 1056 * banded.waves);
+        let g = banded.grid_shape([32, 8, 1], 1056);
         assert_eq!(g, [256, 33, 1]);
+        assert!(g.iter().product::<u32>() as usize <= banded.most_blocks(1056));
         // Never more blocks than the trips need.
         let short = Dims { trips: [(8190, Some(0)), (40, Some(1)), (0, None)], ..banded };
-        assert_eq!(short.grid_shape([32, 8, 1], 1056 * 8), [256, 5, 1]);
+        assert_eq!(short.grid_shape([32, 8, 1], 1056), [256, 5, 1]);
     }
 
     /// The papers' `num_workers(8), vector_length(128)`, an outermost loop of 64 trips.

@@ -272,25 +272,24 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
             continue;
         }
         let (start, stride) = match (g.gang, g.block) {
-            (Some(d), Some(b)) if banded && d == 1 => {
-                // A band of consecutive trips a block (`Dims::waves`).
-                let (bi, bd, ti, gd) = (reg("block_idx", d), reg("block_dim", b), reg("thread_idx", b), reg("grid_dim", d));
-                code = quote! {{
-                    #setup
-                    let __acc_per: usize = #trip.div_ceil(#gd);
-                    let __acc_lo: usize = #bi * __acc_per;
-                    let __acc_hi: usize = if #trip - __acc_lo.min(#trip) < __acc_per { #trip } else { __acc_lo + __acc_per };
-                    let mut #k: usize = __acc_lo + #ti;
-                    while #k < __acc_hi {
-                        let #var = #idx;
-                        #code
-                        #k += #bd;
-                    }
-                }};
-                continue;
-            }
             (Some(d), Some(b)) => {
                 let (bi, bd, ti, gd) = (reg("block_idx", d), reg("block_dim", b), reg("thread_idx", b), reg("grid_dim", d));
+                if banded && d == 1 {
+                    // A band of consecutive trips a block (`Dims::waves`).
+                    code = quote! {{
+                        #setup
+                        let __acc_per: usize = #trip.div_ceil(#gd);
+                        let __acc_lo: usize = #bi * __acc_per;
+                        let __acc_hi: usize = if #trip - __acc_lo.min(#trip) < __acc_per { #trip } else { __acc_lo + __acc_per };
+                        let mut #k: usize = __acc_lo + #ti;
+                        while #k < __acc_hi {
+                            let #var = #idx;
+                            #code
+                            #k += #bd;
+                        }
+                    }};
+                    continue;
+                }
                 (quote!(#bi * #bd + #ti), quote!(#gd * #bd))
             }
             (Some(d), None) => (reg("block_idx", d), reg("grid_dim", d)),
