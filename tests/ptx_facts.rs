@@ -296,6 +296,25 @@ fn indices_bounded_at_the_launch_have_a_kernel_without_checks() {
     assert!(!entry(&inb).contains("report_panic"), "{inb} has no panic path:\n{}", entry(&inb));
 }
 
+/// A nest that calls a routine whose indices the launch bounds from its arguments (`spread`,
+/// acc-codegen's `prove_routine`): its `_inb` kernel calls the routine's twin and has no
+/// panic site at all; the checked kernel checks the routine's reads at the routine's line.
+#[test]
+fn routines_bounded_at_the_launch_have_no_checks_in_the_unchecked_kernel() {
+    let src = include_str!("semantics_kernel_panic.rs");
+    let stmt = "let side = |k: usize| a[c - k * s] + a[c + k * s];";
+    let (n, line) = src.lines().enumerate().find(|(_, l)| l.trim() == stmt).expect("the routine's reads");
+    let region = src.lines().position(|l| l.starts_with("fn spread_rows(")).expect("the region") as u32;
+    let name = format!("acc_tests_semantics_kernel_panic_rs_l{region}_spread_rows_0");
+    let file = "tests/semantics_kernel_panic.rs".to_owned();
+    let (n, lo, hi) = (n as u32 + 1, line.find("a[c -").unwrap() as u32 + 1, line.find("a[c +").unwrap() as u32 + 1);
+    let checked = inlined_panic_sites(entry(&name));
+    assert!(checked.contains(&(file.clone(), n, lo)) && checked.contains(&(file.clone(), n, hi)), "{name} checks the routine's reads: {checked:?}");
+    let inb = format!("{name}_inb");
+    assert!(inlined_panic_sites(entry(&inb)).is_empty(), "{inb} has no check:\n{}", entry(&inb));
+    assert!(!entry(&inb).contains("report_panic"), "{inb} has no panic path:\n{}", entry(&inb));
+}
+
 /// A body the lowering repeats stands on lines of the device crate after the user's (a nest's
 /// lean kernel: a second copy of the nest); its index checks carry the user's line and column
 /// (`acc_device::Ix`), so each copy checks `a[..]` at the user's line, and none at its column

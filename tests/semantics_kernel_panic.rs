@@ -211,6 +211,59 @@ fn an_index_bounded_past_its_array_keeps_its_check() {
     assert_eq!(c, vec_of(n * n, |i| 3 * i as u32));
 }
 
+/// A routine whose indices the launch bounds from its arguments (`c - k * s`, `c + k * s`:
+/// sums and products of its `usize` parameters; its closure followed at each call).
+#[acc::routine(seq)]
+fn spread(a: &[u32], c: usize, s: usize) -> u32 {
+    let side = |k: usize| a[c - k * s] + a[c + k * s];
+    side(1) + 2 * side(2) + a[c]
+}
+
+/// A nest that calls `spread` on a 2-D grid of points `2s..n-2s`: its unchecked kernel calls
+/// the routine's twin without checks, where the routine's bounds for the loops' ranges hold.
+#[acc::kernels]
+fn spread_rows(a: &[u32], c: &mut [u32], rows: usize, n: usize, s: usize) {
+    #[acc::r#loop(independent)]
+    for r in 0..rows {
+        #[acc::r#loop(independent)]
+        for i in 2 * s..n - 2 * s {
+            c[r * n + i] = spread(a, r * n + i, s);
+        }
+    }
+}
+
+/// Bounded inside the array, the routine's twin runs and gives the host's values; with the
+/// array one element short, the checked kernel runs, and the routine's index past the end
+/// panics at the routine's line, as on the host.
+#[test]
+fn a_routine_bounded_past_its_array_keeps_its_checks() {
+    let (rows, n, s) = (9, 301, 3);
+    let a = vec_of(rows * n, |i| (i * 7 % 1000) as u32);
+    let want = |a: &[u32], c: &mut [u32]| {
+        for r in 0..rows {
+            for i in 2 * s..n - 2 * s {
+                let x = r * n + i;
+                c[x] = a[x - s] + a[x + s] + 2 * (a[x - 2 * s] + a[x + 2 * s]) + a[x];
+            }
+        }
+    };
+    let mut c = vec![0u32; rows * n];
+    spread_rows(&a, &mut c, rows, n, s);
+    let mut expect = vec![0u32; rows * n];
+    want(&a, &mut expect);
+    assert_eq!(c, expect);
+    record_sites();
+    let short = &a[..rows * n - 1];
+    let r = catch_unwind(AssertUnwindSafe(|| spread_rows(short, &mut c, rows, n, s)));
+    let msg = panic_message(&*r.expect_err("the last row's farthest read is past the array"));
+    assert!(msg.contains(&format!("index out of bounds: the len is {} but the index is {}", rows * n - 1, rows * n - 1)), "{msg}");
+    assert_located(&msg, "let side = |k: usize| a[c - k * s] + a[c + k * s];", "spread_rows");
+    // And the next launch in bounds runs as before.
+    let mut c = vec![0u32; rows * n];
+    spread_rows(&a, &mut c, rows, n, s);
+    assert_eq!(c, expect);
+}
+
 /// Row sums, a gang a row. On the GPU a launch of more gangs than the GPU has multiprocessors
 /// runs the nest's lean kernel, a second copy of its body that the device crate prints on
 /// lines after the user's (acc-build's `print.rs`); its index checks carry the user's line and

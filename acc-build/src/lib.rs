@@ -137,6 +137,12 @@ panic = "abort"
         write_if_changed(&crate_dir.join(rel), text)?;
     }
     remove_stale(&crate_dir, &device.modules);
+    // The bounds of the routines each unchecked kernel calls, for the launches' checks.
+    let bounds_dir = out.join("acc_bounds");
+    std::fs::create_dir_all(&bounds_dir).map_err(|e| format!("error: acc-build: cannot create {}: {e}", bounds_dir.display()))?;
+    for (kernel, text) in &device.bounds {
+        write_if_changed(&bounds_dir.join(format!("{kernel}.rs")), text)?;
+    }
     let sm = std::env::var("ACC_SM").unwrap_or_else(|_| nvptx::DEFAULT_SM.to_string());
     let loadable = build_changed(out, &crate_dir, &cargo_toml, &device.root, &device.modules, &acc_device, &sm)?;
     // The schedule report (`ACC_INFO`, the `info` clause), with the kernels' resources.

@@ -77,6 +77,120 @@ pub struct DeviceCrate {
     pub refused: usize,
     /// info: the schedule report of each region built (see `info.rs`).
     pub reports: Vec<acc_codegen::info::RegionReport>,
+    /// For each unchecked kernel (`<kernel>_inb`, see acc-codegen's `lower::bounds`), the
+    /// host code of `$OUT_DIR/acc_bounds/<kernel>.rs`: the bounds of the routines it calls
+    /// (see [`routine_bounds`]).
+    pub bounds: Vec<(String, String)>,
+}
+
+/// The unchecked kernels (`<kernel>_inb`) of kernel tokens `k` of region fn `f`: each call of a
+/// routine of the region's module that `routines` holds (by a plain name that nothing in `f`
+/// binds or declares, so that it names the module's routine) becomes a call of its twin
+/// without checks, and `bounds` gets the kernel's `acc_bounds` file: a fn of the routine's
+/// name and its arguments' intervals (`__acc_rb` in the launch's check), the routine's
+/// bounds for a twin called, `Some(true)` for any other name (a call of something else keeps
+/// that thing's own checks). The other kernels are returned as they are.
+fn routine_bounds(k: TokenStream, f: &syn::ItemFn, routines: &HashMap<String, acc_codegen::lower::bounds::ProvedRoutine>, bounds: &mut Vec<(String, String)>) -> TokenStream {
+    let Ok(mut file) = syn::parse2::<syn::File>(k.clone()) else { return k };
+    let mut local = LocalNames::default();
+    local.visit_item_fn(f);
+    for item in &mut file.items {
+        let syn::Item::Fn(kf) = item else { continue };
+        let name = kf.sig.ident.to_string();
+        if !name.ends_with("_inb") {
+            continue;
+        }
+        let mut twins = TwinCalls { routines, local: &local.0, called: BTreeSet::new() };
+        twins.visit_block_mut(&mut kf.block);
+        let arms = twins.called.iter().map(|r| {
+            let check = &routines[r].check;
+            quote!(#r => #check,)
+        });
+        let text = quote! {{
+            #[allow(unused_variables, unused_parens, clippy::all)]
+            fn __acc_routine_bounds(name: &str, args: &[::core::option::Option<(usize, usize)>]) -> ::core::option::Option<bool> {
+                match name {
+                    #(#arms)*
+                    _ => ::core::option::Option::Some(true),
+                }
+            }
+            __acc_routine_bounds
+        }};
+        bounds.push((name, format!("// Written by acc-build: the bounds of the routines this kernel calls.\n{text}\n")));
+    }
+    file.items.into_iter().map(|i| i.into_token_stream()).collect()
+}
+
+/// Every name a fn binds or declares: parameters, patterns, closure parameters, items.
+#[derive(Default)]
+struct LocalNames(std::collections::HashSet<String>);
+
+impl<'ast> Visit<'ast> for LocalNames {
+    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+        self.0.insert(p.ident.unraw().to_string());
+        syn::visit::visit_pat_ident(self, p);
+    }
+    fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
+        self.0.insert(f.sig.ident.unraw().to_string());
+        syn::visit::visit_item_fn(self, f);
+    }
+    fn visit_item(&mut self, i: &'ast syn::Item) {
+        if let syn::Item::Fn(f) = i {
+            self.visit_item_fn(f);
+            return;
+        }
+        if let Some(id) = match i {
+            syn::Item::Const(c) => Some(&c.ident),
+            syn::Item::Static(c) => Some(&c.ident),
+            syn::Item::Mod(c) => Some(&c.ident),
+            syn::Item::Struct(c) => Some(&c.ident),
+            syn::Item::Enum(c) => Some(&c.ident),
+            _ => None,
+        } {
+            self.0.insert(id.unraw().to_string());
+        }
+        if let syn::Item::Use(u) = i {
+            let mut names = UseNames(&mut self.0);
+            names.visit_item_use(u);
+        }
+    }
+}
+
+/// The names a `use` item brings (a glob brings any: `*`).
+struct UseNames<'a>(&'a mut std::collections::HashSet<String>);
+
+impl<'ast> Visit<'ast> for UseNames<'_> {
+    fn visit_use_name(&mut self, n: &'ast syn::UseName) {
+        self.0.insert(n.ident.unraw().to_string());
+    }
+    fn visit_use_rename(&mut self, n: &'ast syn::UseRename) {
+        self.0.insert(n.rename.unraw().to_string());
+    }
+    fn visit_use_glob(&mut self, _: &'ast syn::UseGlob) {
+        self.0.insert("*".into());
+    }
+}
+
+/// Rewrites the calls of routines with twins ([`routine_bounds`]).
+struct TwinCalls<'a> {
+    routines: &'a HashMap<String, acc_codegen::lower::bounds::ProvedRoutine>,
+    local: &'a std::collections::HashSet<String>,
+    called: BTreeSet<String>,
+}
+
+impl VisitMut for TwinCalls<'_> {
+    fn visit_expr_call_mut(&mut self, c: &mut syn::ExprCall) {
+        syn::visit_mut::visit_expr_call_mut(self, c);
+        let syn::Expr::Path(p) = &mut *c.func else { return };
+        let Some(id) = p.path.get_ident().filter(|_| p.qself.is_none()) else { return };
+        let name = id.unraw().to_string();
+        if self.routines.contains_key(&name) && !self.local.contains(&name) && !self.local.contains("*") {
+            let twin = Ident::new(&format!("__acc_inb_{name}"), id.span());
+            p.path = twin.into();
+            self.called.insert(name);
+        }
+    }
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -991,6 +1105,8 @@ struct Out {
     refused: usize,
     /// What the device cannot take, rendered: build errors.
     errors: Vec<String>,
+    /// The routine bounds of each unchecked kernel (see [`DeviceCrate::bounds`]).
+    bounds: Vec<(String, String)>,
 }
 
 impl Scan<'_> {
@@ -1007,6 +1123,23 @@ impl Scan<'_> {
                 out.errors.push(e);
             }
         }
+    }
+
+    /// The routines of module `m` (its own `#[acc::routine]` fns, by name) whose indices the
+    /// launch can bound from their arguments (acc-codegen's `prove_routine`).
+    fn module_routines(&self, m: usize) -> HashMap<String, acc_codegen::lower::bounds::ProvedRoutine> {
+        let module = &self.modules[m];
+        if module.dep {
+            return HashMap::new();
+        }
+        module
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                syn::Item::Fn(f) if is_routine(&f.attrs) => acc_codegen::lower::bounds::prove_routine(f).map(|p| (f.sig.ident.unraw().to_string(), p)),
+                _ => None,
+            })
+            .collect()
     }
 
     /// The tokens of module `m`'s items (not its header), in source order with their lines.
@@ -1038,6 +1171,15 @@ impl Scan<'_> {
                         }
                         self.report(m, c.problems, out);
                         items.push((line, self.rewrite_paths(m, quote!(#f))));
+                        // Its twin without index checks, which the unchecked kernels of this
+                        // module's regions call where the launch bounds its indices.
+                        if let Some(twin) = (!module.dep).then(|| self.module_routines(m).remove(&f.sig.ident.unraw().to_string())).flatten() {
+                            if let Ok(mut t) = syn::parse2::<syn::ItemFn>(twin.twin) {
+                                t.attrs = device_attrs(&t.attrs);
+                                StripAcc.visit_item_fn_mut(&mut t);
+                                items.push((line, self.rewrite_paths(m, quote!(#t))));
+                            }
+                        }
                     } else if f.sig.constness.is_some() && self.carry(m, k).is_ok() {
                         let mut f = f.clone();
                         f.attrs = device_attrs(&f.attrs);
@@ -1173,10 +1315,14 @@ impl Scan<'_> {
         }
         // info: the regions' schedule reports, for `ACC_INFO` and the `info` clause.
         out.reports.extend(r.reports);
+        let routines = self.module_routines(m);
         for (base, ks) in r.forms {
             out.kernels += ks.len();
             out.regions.push(base);
-            items.extend(ks.into_iter().map(|k| (line as usize, self.rewrite_paths(m, self.inline_bounds(m).kernel(k)))));
+            for k in ks {
+                let k = routine_bounds(k, f, &routines, &mut out.bounds);
+                items.push((line as usize, self.rewrite_paths(m, self.inline_bounds(m).kernel(k))));
+            }
         }
     }
 
@@ -1568,7 +1714,7 @@ fn scan_package(manifest: &Path, lib_name: Option<&str>, deps: &[Dep]) -> Result
          // file on its line there: a kernel's panic names the file and line of your source.\n{}",
         prettyplease::unparse(&file)
     );
-    Ok(DeviceCrate { root, modules, kernels: out.kernels, regions: out.regions, refused: out.refused, reports: out.reports })
+    Ok(DeviceCrate { root, modules, kernels: out.kernels, regions: out.regions, refused: out.refused, reports: out.reports, bounds: out.bounds })
 }
 
 #[cfg(test)]
@@ -1767,5 +1913,35 @@ mod tests {
         // `TWICE` comes from a `const fn` the device crate can build: no error.
         assert!(!e.contains("`TWICE`"), "{e}");
         assert!(e.contains("error: acc-build: 6 uses of what the device cannot take"), "{e}");
+    }
+
+    #[test]
+    fn unchecked_kernels_call_the_twins_of_their_module_s_bounded_routines() {
+        let routine: syn::ItemFn = syn::parse_str("#[acc::routine(seq)] fn spread(a: &[u32], c: usize, s: usize) -> u32 { a[c - s] + a[c + s] }").unwrap();
+        let routines: HashMap<String, acc_codegen::lower::bounds::ProvedRoutine> = [("spread".to_string(), acc_codegen::lower::bounds::prove_routine(&routine).unwrap())].into();
+        let kernels = quote! {
+            fn k(a: &[u32]) { let x = spread(a, 3, 1); }
+            fn k_inb(a: &[u32]) { let x = spread(a, 3, 1) + other(a); }
+        };
+        let region: syn::ItemFn = syn::parse_str("fn r(a: &[u32]) { for i in 0..4 { let x = spread(a, i, 1); } }").unwrap();
+        let mut bounds = Vec::new();
+        let out = routine_bounds(kernels.clone(), &region, &routines, &mut bounds).to_string();
+        assert!(out.contains("fn k (a : & [u32]) { let x = spread (a , 3 , 1)"), "the checked kernel calls the routine: {out}");
+        assert!(out.contains("__acc_inb_spread (a , 3 , 1) + other (a)"), "the unchecked one its twin: {out}");
+        assert_eq!(bounds.len(), 1);
+        assert_eq!(bounds[0].0, "k_inb");
+        assert!(bounds[0].1.contains("\"spread\" =>") && bounds[0].1.contains("_ => :: core :: option :: Option :: Some (true)"), "{}", bounds[0].1);
+        // A region that binds the name (a closure, a local fn, a glob `use`) calls its own.
+        for region in [
+            "fn r(a: &[u32]) { let spread = |a: &[u32], c: usize, s: usize| a[c]; for i in 0..4 { let x = spread(a, i, 1); } }",
+            "fn r(a: &[u32]) { fn spread(a: &[u32], c: usize, s: usize) -> u32 { a[c] } for i in 0..4 { let x = spread(a, i, 1); } }",
+            "fn r(a: &[u32]) { use other::*; for i in 0..4 { let x = spread(a, i, 1); } }",
+        ] {
+            let region: syn::ItemFn = syn::parse_str(region).unwrap();
+            let mut bounds = Vec::new();
+            let out = routine_bounds(kernels.clone(), &region, &routines, &mut bounds).to_string();
+            assert!(!out.contains("__acc_inb_spread"), "{out}");
+            assert!(!bounds[0].1.contains("\"spread\""), "{}", bounds[0].1);
+        }
     }
 }

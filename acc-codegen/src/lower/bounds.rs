@@ -22,16 +22,27 @@
 //! the first: an index that would go past its array (or a bound that cannot be computed) keeps
 //! the checks, and the panic at the user's line, of every access.
 //!
-//! Not proved (checked as before): indices inside closures, macros, `if let`/`while let` and
-//! `match` arms' bindings, those using a name the nest assigns or borrows mutably, a `mut`
-//! local, a cast of anything but a name, a call, a field, or an array element; the indices of
-//! routines (their own code).
+//! A closure bound by `let` is followed into at each of its calls, its parameters over the
+//! arguments' intervals (an index inside it is proved where it is at every call, and the
+//! closure is passed nowhere). A routine's indices are proved the same way by
+//! [`prove_routine`], for the intervals its caller passes: where all are and nothing else in
+//! it panics, acc-build writes the routine's twin `__acc_inb_<name>` without checks, the
+//! unchecked kernel calls the twin where the call names a routine of the region's module,
+//! and the launch's check asks the routine's bounds (`__acc_rb(name, intervals)`, acc-build's
+//! `$OUT_DIR/acc_bounds/<kernel>.rs`) for the arguments' intervals there.
+//!
+//! Not proved (checked as before): indices inside closures passed on or not bound by `let`,
+//! macros, `if let`/`while let` and `match` arms' bindings, those using a name the nest
+//! assigns or borrows mutably, a `mut` local, a cast of anything but a name, a call, a field,
+//! or an array element; the indices of generic routines, methods, and routines of other
+//! modules.
 
 use std::collections::{HashMap, HashSet};
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, ToTokens};
 use syn::visit::Visit;
+use syn::visit_mut::VisitMut;
 use syn::{BinOp, Expr, ExprForLoop, Ident, Pat, RangeLimits};
 
 use crate::front::loops::{place_root, strip_parens as strip};
@@ -53,44 +64,184 @@ pub struct Proved {
     /// The nest's element indices (proved or not).
     pub total: usize,
     /// Whether the nest, its proved indices unchecked, can panic at none of its own tokens:
-    /// every index proved, and no macro, integer division or remainder (by zero), or method
+    /// every index proved, and no macro, integer division or remainder (by zero: a division
+    /// with a float literal on a side is a float's), or method
     /// that panics at its caller (`unwrap`, `expect`, ..). (A routine's panics are located in
     /// the routine.) The unchecked kernel is made only then: the device crate's printer keeps
     /// the user's lines for one copy of a nest's tokens, the checked kernel's.
     pub panic_free: bool,
     /// Host code, the body of a closure returning `Option<bool>`: `Some(true)` where every
-    /// proved index is inside its array for the launch's values.
+    /// proved index is inside its array for the launch's values. Where the nest calls
+    /// routines ([`Proved::calls`]), it calls `__acc_rb(name, args)`, which the launch
+    /// defines: acc-build's bounds of the routine's own indices for the arguments'
+    /// intervals ([`prove_routine`]).
     pub check: TokenStream,
+    /// The routines the nest calls by a plain name (`lap13(u, c, n)`): the unchecked kernel
+    /// calls their unchecked twins where acc-build made them.
+    pub calls: Vec<String>,
 }
 
 /// The indices of nest `f` on `arrays` (the region's array parameters) that the host can
 /// bound at the launch, or `None` when there are none.
 pub fn prove(f: &ExprForLoop, arrays: &[Ident]) -> Option<Proved> {
-    let mut p = Prover { arrays, env: Vec::new(), binds: Vec::new(), assigned: assigned_names(f), stmts: Vec::new(), cache: HashMap::new(), log: Vec::new(), checks: Vec::new(), sites: HashSet::new(), temps: 0 };
+    let mut p = Prover::new(arrays, assigned_names(|v| v.visit_expr_for_loop(f)), true);
     p.visit_expr_for_loop(f);
-    // Sites repeated by a macro expansion may stand for indices in other scopes: none of them
-    // is rewritten.
-    let mut count: HashMap<Site, usize> = HashMap::new();
     let mut all = Sites(Vec::new());
     all.visit_expr_for_loop(f);
-    for s in &all.0 {
-        *count.entry(s.clone()).or_default() += 1;
-    }
-    let Prover { stmts, checks, mut sites, .. } = p;
-    sites.retain(|s| count.get(s) == Some(&1));
-    if sites.is_empty() {
+    let mut calls = Calls::default();
+    calls.visit_expr_for_loop(f);
+    let (sites, checks, stmts) = p.finish(&all);
+    // A routine called where the prover did not follow (a closure passed on, an `if let`'s
+    // body): the unchecked kernel, which calls its twin everywhere, never runs.
+    let mut names: Vec<String> = p.calls.keys().cloned().collect();
+    names.sort();
+    let call_checks: Vec<TokenStream> = p.call_checks.iter().map(|(name, c)| if calls.0.get(name).copied() == p.calls.get(name).map(HashSet::len) { c.clone() } else { quote!(false) }).collect();
+    if sites.is_empty() && names.is_empty() {
         return None;
     }
-    // The checks of the sites kept (a repeated site's bound costs nothing but is not needed).
-    let checks: Vec<TokenStream> = checks.into_iter().filter(|(s, _)| sites.contains(s)).map(|(_, c)| c).collect();
     let check = quote! {
         #(#stmts)*
-        ::core::option::Option::Some(true #(&& #checks)*)
+        ::core::option::Option::Some(true #(&& #checks)* #(&& #call_checks)*)
     };
     let mut panics = Panics(false);
     panics.visit_expr_for_loop(f);
     let panic_free = sites.len() == all.0.len() && !panics.0;
-    Some(Proved { sites, total: all.0.len(), check, panic_free })
+    Some(Proved { sites, total: all.0.len(), check, panic_free, calls: names })
+}
+
+/// A routine whose every element index acc-build can bound from its arguments' intervals
+/// (see [`prove_routine`]).
+pub struct ProvedRoutine {
+    /// The routine again, named `__acc_inb_<name>`, its indices unchecked (generated
+    /// tokens: it cannot panic at the user's tokens).
+    pub twin: TokenStream,
+    /// Host code, a block of type `Option<bool>` with `args: &[Option<(usize, usize)>]` in
+    /// scope (one per parameter: the interval of a `usize`, `(len, len)` of a slice, `None`
+    /// where the caller cannot bound it): `Some(true)` where every index of the routine is
+    /// inside its slice.
+    pub check: TokenStream,
+}
+
+/// The bounds of a routine's indices for its callers' arguments, as [`prove`] finds a nest's:
+/// `usize` parameters range over the intervals the caller gives, slices have the lengths it
+/// gives, closures bound by `let` are followed into at each call. `None` unless every index is
+/// bounded and nothing else in the routine panics at its tokens (a macro, integer division, a
+/// method that panics at its caller), or where it is generic, `const`, a method or takes a
+/// `mut` or pattern parameter.
+pub fn prove_routine(f: &syn::ItemFn) -> Option<ProvedRoutine> {
+    let sig = &f.sig;
+    if sig.constness.is_some() || sig.asyncness.is_some() || sig.variadic.is_some() || sig.generics.params.iter().any(|g| !matches!(g, syn::GenericParam::Lifetime(_))) {
+        return None;
+    }
+    let mut arrays = Vec::new();
+    let mut params = Vec::new();
+    for (k, arg) in sig.inputs.iter().enumerate() {
+        let syn::FnArg::Typed(pt) = arg else { return None };
+        let Pat::Ident(p) = &*pt.pat else { return None };
+        if p.by_ref.is_some() || p.subpat.is_some() || p.mutability.is_some() {
+            return None;
+        }
+        let given = quote!(args.get(#k).copied().flatten()?);
+        match &*pt.ty {
+            syn::Type::Reference(r) if matches!(&*r.elem, syn::Type::Slice(_)) => {
+                arrays.push(p.ident.clone());
+                params.push((p.ident.clone(), Bind::Opaque, Some(given)));
+                continue;
+            }
+            syn::Type::Path(t) if t.path.is_ident("usize") => params.push((p.ident.clone(), Bind::Given(given), None)),
+            _ => params.push((p.ident.clone(), Bind::Opaque, None)),
+        }
+    }
+    // (A name an item inside declares would be an outside name to the prover, which the
+    // launch's check cannot see.)
+    let mut items = HasItem(false);
+    items.visit_block(&f.block);
+    if items.0 {
+        return None;
+    }
+    let mut p = Prover::new(&arrays, assigned_names(|v| v.visit_block(&f.block)), false);
+    let mut lens = Vec::new();
+    for (name, bind, len) in params {
+        // (The slices are the prover's arrays, not names it binds.)
+        match len {
+            Some(len) => lens.push(quote!(let #name = __AccLen(#len.1);)),
+            None => p.bind(name.to_string(), bind),
+        }
+    }
+    p.visit_block(&f.block);
+    let mut all = Sites(Vec::new());
+    all.visit_block(&f.block);
+    let mut panics = Panics(false);
+    panics.visit_block(&f.block);
+    let (sites, checks, stmts) = p.finish(&all);
+    if sites.len() != all.0.len() || panics.0 {
+        return None;
+    }
+    let check = quote! {
+        (|| -> ::core::option::Option<bool> {
+            struct __AccLen(usize);
+            impl __AccLen {
+                fn len(&self) -> usize {
+                    self.0
+                }
+            }
+            #(#lens)*
+            #(#stmts)*
+            ::core::option::Option::Some(true #(&& #checks)*)
+        })()
+    };
+    let mut twin = f.clone();
+    twin.sig.ident = format_ident!("__acc_inb_{}", sig.ident);
+    twin.attrs.retain(|a| !crate::syntax::is_acc_path(a.path(), "routine") && !a.path().is_ident("doc"));
+    Unchecked.visit_block_mut(&mut twin.block);
+    Some(ProvedRoutine { twin: quote!(#[allow(dead_code)] #twin), check })
+}
+
+/// Whether a body declares an item.
+struct HasItem(bool);
+
+impl<'ast> Visit<'ast> for HasItem {
+    fn visit_item(&mut self, _: &'ast syn::Item) {
+        self.0 = true;
+    }
+}
+
+/// Writes every element index `x[e]` (not a range) as `x[unsafe { ::acc_device::unchecked(e) }]`.
+struct Unchecked;
+
+impl VisitMut for Unchecked {
+    fn visit_expr_index_mut(&mut self, e: &mut syn::ExprIndex) {
+        syn::visit_mut::visit_expr_index_mut(self, e);
+        if !matches!(strip(&e.index), Expr::Range(_)) {
+            let i = &e.index;
+            *e.index = syn::parse_quote!(unsafe { ::acc_device::unchecked(#i) });
+        }
+    }
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// The calls of a plain name (`f(..)`, lowercase) in a nest, by name, closures and `if let`
+/// bodies included.
+#[derive(Default)]
+struct Calls(HashMap<String, usize>);
+
+impl<'ast> Visit<'ast> for Calls {
+    fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
+        if let Some(name) = plain_callee(c) {
+            *self.0.entry(name).or_default() += 1;
+        }
+        syn::visit::visit_expr_call(self, c);
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// The name a call calls, where it is one lowercase identifier (a fn or a closure, not a
+/// tuple struct or variant).
+fn plain_callee(c: &syn::ExprCall) -> Option<String> {
+    let Expr::Path(p) = strip(&c.func) else { return None };
+    let id = p.path.get_ident().filter(|_| p.qself.is_none())?;
+    let name = syn::ext::IdentExt::unraw(id).to_string();
+    name.starts_with(|ch: char| ch.is_lowercase() || ch == '_').then_some(name)
 }
 
 /// Whether a nest holds a panic site other than its indices (see [`Proved::panic_free`]).
@@ -100,8 +251,16 @@ impl<'ast> Visit<'ast> for Panics {
     fn visit_macro(&mut self, m: &'ast syn::Macro) {
         self.0 |= !crate::syntax::is_acc_path(&m.path, "cache");
     }
-    fn visit_bin_op(&mut self, op: &'ast BinOp) {
-        self.0 |= matches!(op, BinOp::Div(_) | BinOp::Rem(_) | BinOp::DivAssign(_) | BinOp::RemAssign(_));
+    fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
+        // A float literal on either side makes it a float's division (no panic).
+        let float = |e: &Expr| match strip(e) {
+            Expr::Lit(syn::ExprLit { lit: syn::Lit::Float(_), .. }) => true,
+            Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => matches!(strip(expr), Expr::Lit(syn::ExprLit { lit: syn::Lit::Float(_), .. })),
+            _ => false,
+        };
+        let divides = matches!(b.op, BinOp::Div(_) | BinOp::Rem(_) | BinOp::DivAssign(_) | BinOp::RemAssign(_));
+        self.0 |= divides && !float(&b.left) && !float(&b.right);
+        syn::visit::visit_expr_binary(self, b);
     }
     fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
         const AT_CALLER: &[&str] = &["unwrap", "expect", "unwrap_err", "expect_err", "swap", "copy_from_slice", "clone_from_slice", "split_at", "split_at_mut", "div_euclid", "rem_euclid", "pow", "step_by", "chunks", "windows"];
@@ -117,7 +276,13 @@ enum Bind {
     Var { lo: Expr, hi: Expr, inclusive: bool },
     /// A `let` without `mut`, with its initialiser.
     Let(Expr),
-    /// Anything else (a `mut` local, a pattern's names, a closure's parameters).
+    /// A routine's `usize` parameter: host code giving its interval (`(lo, hi)`).
+    Given(TokenStream),
+    /// A closure bound by `let`: followed into at each call ([`Prover::call`]).
+    Closure(syn::ExprClosure),
+    /// A closure's parameter at one call: the host variable of the argument's interval.
+    Arg(Option<Ident>),
+    /// Anything else (a `mut` local, a pattern's names).
     Opaque,
 }
 
@@ -138,10 +303,62 @@ struct Prover<'a> {
     /// Each proved index and its check (`hi < x.len()`).
     checks: Vec<(Site, TokenStream)>,
     sites: HashSet<Site>,
+    /// Indices not proved at some visit (a closure's, at one of its calls).
+    failed: HashSet<Site>,
+    /// The closures (their bindings) used other than by a call: their indices stay checked.
+    escaped: HashSet<usize>,
+    /// Whether calls of routines are followed (a nest's; a routine's are not: its twin calls
+    /// the routines it calls, checks and all).
+    follow_routines: bool,
+    /// The routine calls followed (where their callees start), by name, and each one's check.
+    calls: HashMap<String, HashSet<(usize, usize)>>,
+    call_checks: Vec<(String, TokenStream)>,
     temps: usize,
 }
 
-impl Prover<'_> {
+impl<'a> Prover<'a> {
+    fn new(arrays: &'a [Ident], assigned: HashSet<String>, follow_routines: bool) -> Self {
+        Prover {
+            arrays,
+            env: Vec::new(),
+            binds: Vec::new(),
+            assigned,
+            stmts: Vec::new(),
+            cache: HashMap::new(),
+            log: Vec::new(),
+            checks: Vec::new(),
+            sites: HashSet::new(),
+            failed: HashSet::new(),
+            escaped: HashSet::new(),
+            follow_routines,
+            calls: HashMap::new(),
+            call_checks: Vec::new(),
+            temps: 0,
+        }
+    }
+
+    /// The indices proved (of those in `all`), their checks and the host's statements.
+    /// Sites repeated by a macro expansion may stand for indices in other scopes: none of
+    /// them is kept, nor an index inside a closure passed on or not proved at one of its calls.
+    fn finish(&mut self, all: &Sites) -> (HashSet<Site>, Vec<TokenStream>, Vec<TokenStream>) {
+        let mut count: HashMap<&Site, usize> = HashMap::new();
+        for s in &all.0 {
+            *count.entry(s).or_default() += 1;
+        }
+        for &b in &self.escaped {
+            if let (Bind::Closure(c), _) = &self.binds[b] {
+                let mut inside = Sites(Vec::new());
+                inside.visit_expr_closure(c);
+                self.failed.extend(inside.0);
+            }
+        }
+        let mut sites = std::mem::take(&mut self.sites);
+        sites.retain(|s| count.get(s) == Some(&1) && !self.failed.contains(s));
+        // The checks of the sites kept (a repeated site's bound costs nothing but is not needed).
+        let checks = std::mem::take(&mut self.checks).into_iter().filter(|(s, _)| sites.contains(s)).map(|(_, c)| c).collect();
+        (sites, checks, std::mem::take(&mut self.stmts))
+    }
+
     fn lookup(&self, name: &str, visible: usize) -> Option<usize> {
         self.env[..visible].iter().rev().find(|(n, _)| n == name).map(|(_, b)| *b)
     }
@@ -257,7 +474,12 @@ impl Prover<'_> {
         }
         let visible = self.binds[b].1;
         let r = match &self.binds[b].0 {
-            Bind::Opaque => None,
+            Bind::Opaque | Bind::Closure(_) => None,
+            Bind::Arg(a) => a.clone(),
+            Bind::Given(g) => {
+                let g = g.clone();
+                Some(self.emit(quote!(#g.0), quote!(#g.1)))
+            }
             Bind::Let(init) => {
                 let init = init.clone();
                 self.interval(&init, visible)
@@ -276,6 +498,30 @@ impl Prover<'_> {
         r
     }
 
+    /// The state [`Prover::undo`] goes back to.
+    fn mark(&self) -> (usize, usize, usize) {
+        (self.stmts.len(), self.log.len(), self.temps)
+    }
+
+    /// Drops the statements and cached intervals made since `mark`.
+    fn undo(&mut self, (stmts, log, temps): (usize, usize, usize)) {
+        self.stmts.truncate(stmts);
+        for b in self.log.drain(log..) {
+            self.cache.remove(&b);
+        }
+        self.temps = temps;
+    }
+
+    /// The interval of `e` in the current scope, or nothing (its statements undone).
+    fn try_interval(&mut self, e: &Expr) -> Option<Ident> {
+        let mark = self.mark();
+        let r = self.interval(e, self.env.len());
+        if r.is_none() {
+            self.undo(mark);
+        }
+        r
+    }
+
     /// Proves `x[e]` where it can; the statements of a failed attempt are undone.
     fn index(&mut self, e: &syn::ExprIndex) {
         let Expr::Path(p) = strip(&e.expr) else { return };
@@ -283,20 +529,74 @@ impl Prover<'_> {
         if !self.arrays.contains(x) || self.lookup(&x.to_string(), self.env.len()).is_some() {
             return;
         }
-        let (stmts, log, temps) = (self.stmts.len(), self.log.len(), self.temps);
-        match self.interval(&e.index, self.env.len()) {
+        match self.try_interval(&e.index) {
             Some(b) => {
                 let s = site(e);
                 self.checks.push((s.clone(), quote!(#b.1 < #x.len())));
                 self.sites.insert(s);
             }
             None => {
-                self.stmts.truncate(stmts);
-                for b in self.log.drain(log..) {
-                    self.cache.remove(&b);
-                }
-                self.temps = temps;
+                self.failed.insert(site(e));
             }
+        }
+    }
+
+    /// A call of a closure bound by `let` (its body is proved with its parameters ranging over
+    /// the arguments' intervals), or of a routine by its plain name (the launch asks acc-build's
+    /// bounds of the routine for the arguments' intervals).
+    fn call(&mut self, c: &syn::ExprCall) -> bool {
+        let Some(name) = plain_callee(c) else { return false };
+        for a in &c.args {
+            self.visit_expr(a);
+        }
+        match self.lookup(&name, self.env.len()) {
+            Some(b) => {
+                let (Bind::Closure(closure), visible) = &self.binds[b] else { return false };
+                let (closure, visible) = (closure.clone(), *visible);
+                let args: Vec<Option<Ident>> = c.args.iter().map(|a| self.try_interval(a)).collect();
+                // The body sees the names of the closure's scope and its parameters.
+                let env = std::mem::take(&mut self.env);
+                self.env = env[..visible].to_vec();
+                for (k, input) in closure.inputs.iter().enumerate() {
+                    let pat = match input {
+                        Pat::Type(t) => &*t.pat,
+                        p => p,
+                    };
+                    match pat {
+                        Pat::Ident(p) if p.mutability.is_none() && p.by_ref.is_none() && p.subpat.is_none() => {
+                            self.bind(p.ident.to_string(), Bind::Arg(args.get(k).cloned().flatten()));
+                        }
+                        p => self.opaque_pattern(p),
+                    }
+                }
+                self.visit_expr(&closure.body);
+                self.env = env;
+                true
+            }
+            None if self.follow_routines => {
+                let args: Vec<TokenStream> = c
+                    .args
+                    .iter()
+                    .map(|a| {
+                        let array = match strip(a) {
+                            Expr::Path(p) => p.path.get_ident().filter(|x| self.arrays.contains(x) && self.lookup(&x.to_string(), self.env.len()).is_none()).cloned(),
+                            _ => None,
+                        };
+                        match array {
+                            Some(x) => quote!(::core::option::Option::Some((#x.len(), #x.len()))),
+                            None => match self.try_interval(a) {
+                                Some(b) => quote!(::core::option::Option::Some(#b)),
+                                None => quote!(::core::option::Option::None),
+                            },
+                        }
+                    })
+                    .collect();
+                let at = c.func.to_token_stream().into_iter().next().map_or(Span::call_site(), |t| t.span()).start();
+                self.calls.entry(name.clone()).or_default().insert((at.line, at.column));
+                self.call_checks.push((name.clone(), quote!(__acc_rb(#name, &[#(#args),*]) == ::core::option::Option::Some(true))));
+                true
+            }
+            None => false,
         }
     }
 }
@@ -341,6 +641,10 @@ impl<'ast> Visit<'ast> for Prover<'_> {
         };
         let usize_or_none = typed.is_none_or(|t| matches!(t, syn::Type::Path(p) if p.path.is_ident("usize")));
         match (pat, &l.init) {
+            (Pat::Ident(p), Some(init)) if p.mutability.is_none() && p.by_ref.is_none() && p.subpat.is_none() && init.diverge.is_none() && matches!(strip(&init.expr), Expr::Closure(_)) && !self.assigned.contains(&p.ident.to_string()) => {
+                let Expr::Closure(c) = strip(&init.expr) else { unreachable!() };
+                self.bind(p.ident.to_string(), Bind::Closure(c.clone()));
+            }
             (Pat::Ident(p), Some(init)) if p.mutability.is_none() && p.by_ref.is_none() && p.subpat.is_none() && init.diverge.is_none() && usize_or_none => {
                 self.bind(p.ident.to_string(), Bind::Let((*init.expr).clone()));
             }
@@ -360,6 +664,21 @@ impl<'ast> Visit<'ast> for Prover<'_> {
     fn visit_expr_index(&mut self, e: &'ast syn::ExprIndex) {
         self.index(e);
         syn::visit::visit_expr_index(self, e);
+    }
+    fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
+        if !self.call(c) {
+            syn::visit::visit_expr_call(self, c);
+        }
+    }
+    fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+        // A closure named other than as a callee is passed on: its indices stay checked.
+        if let Some(id) = p.path.get_ident() {
+            if let Some(b) = self.lookup(&id.to_string(), self.env.len()) {
+                if matches!(self.binds[b].0, Bind::Closure(_)) {
+                    self.escaped.insert(b);
+                }
+            }
+        }
     }
     fn visit_expr_match(&mut self, m: &'ast syn::ExprMatch) {
         self.visit_expr(&m.expr);
@@ -427,55 +746,62 @@ impl<'ast> Visit<'ast> for Sites {
 
 /// The names that may change in the nest: assigned (`n = ..`, `n += ..`), borrowed mutably,
 /// the receiver of a method other than `len`, `min`, `max`, or named in a macro's tokens.
-fn assigned_names(f: &ExprForLoop) -> HashSet<String> {
+fn assigned_names(walk: impl FnOnce(&mut Assigned)) -> HashSet<String> {
+    let mut v = Assigned(HashSet::new());
+    walk(&mut v);
+    v.0
+}
+
+/// The names [`assigned_names`] finds.
+struct Assigned(HashSet<String>);
+
+impl Assigned {
     fn root(e: &Expr) -> Option<String> {
         match strip(e) {
-            Expr::Unary(u) => root(&u.expr),
+            Expr::Unary(u) => Self::root(&u.expr),
             e => place_root(e).map(|(id, _)| id.to_string()),
         }
     }
+
     fn idents(ts: TokenStream, out: &mut HashSet<String>) {
         for t in ts {
             match t {
                 proc_macro2::TokenTree::Ident(i) => {
                     out.insert(i.to_string());
                 }
-                proc_macro2::TokenTree::Group(g) => idents(g.stream(), out),
+                proc_macro2::TokenTree::Group(g) => Self::idents(g.stream(), out),
                 _ => {}
             }
         }
     }
-    struct V(HashSet<String>);
-    impl<'ast> Visit<'ast> for V {
-        fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
-            self.0.extend(root(&a.left));
-            syn::visit::visit_expr_assign(self, a);
-        }
-        fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
-            if crate::front::loops::is_compound_assign(&b.op) {
-                self.0.extend(root(&b.left));
-            }
-            syn::visit::visit_expr_binary(self, b);
-        }
-        fn visit_expr_reference(&mut self, r: &'ast syn::ExprReference) {
-            if r.mutability.is_some() {
-                self.0.extend(root(&r.expr));
-            }
-            syn::visit::visit_expr_reference(self, r);
-        }
-        fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
-            if !matches!(m.method.to_string().as_str(), "len" | "min" | "max") {
-                self.0.extend(root(&m.receiver));
-            }
-            syn::visit::visit_expr_method_call(self, m);
-        }
-        fn visit_macro(&mut self, m: &'ast syn::Macro) {
-            idents(m.tokens.clone(), &mut self.0);
-        }
+}
+
+impl<'ast> Visit<'ast> for Assigned {
+    fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
+        self.0.extend(Self::root(&a.left));
+        syn::visit::visit_expr_assign(self, a);
     }
-    let mut v = V(HashSet::new());
-    v.visit_expr_for_loop(f);
-    v.0
+    fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
+        if crate::front::loops::is_compound_assign(&b.op) {
+            self.0.extend(Self::root(&b.left));
+        }
+        syn::visit::visit_expr_binary(self, b);
+    }
+    fn visit_expr_reference(&mut self, r: &'ast syn::ExprReference) {
+        if r.mutability.is_some() {
+            self.0.extend(Self::root(&r.expr));
+        }
+        syn::visit::visit_expr_reference(self, r);
+    }
+    fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+        if !matches!(m.method.to_string().as_str(), "len" | "min" | "max") {
+            self.0.extend(Self::root(&m.receiver));
+        }
+        syn::visit::visit_expr_method_call(self, m);
+    }
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        Self::idents(m.tokens.clone(), &mut self.0);
+    }
 }
 
 #[cfg(test)]
@@ -541,5 +867,73 @@ mod tests {
         assert!(check.contains(".0.checked_sub(__acc_b"), "{check}");
         assert!(check.contains(".1.checked_div(__acc_b"), "{check}");
         assert!(check.contains(".checked_sub(1)?)"), "{check}");
+    }
+
+    #[test]
+    fn closures_bound_by_let_are_proved_at_each_call() {
+        let (s, total) = proved("for i in 2..n - 2 { let g = |s: usize| a[i - s] + a[i + s]; b[i] = g(1) + g(2); }", &["a", "b"]);
+        assert_eq!(s, ["a[i+s]", "a[i-s]", "b[i]"]);
+        assert_eq!(total, 3);
+        // Not where one call's argument has no interval, nor for a closure passed on.
+        let (s, _) = proved("for i in 2..n - 2 { let g = |s: usize| a[i - s]; b[i] = g(1) + g(m[i]); }", &["a", "b", "m"]);
+        assert_eq!(s, ["b[i]", "m[i]"]);
+        let (s, _) = proved("for i in 2..n - 2 { let g = |s: usize| a[i - s]; b[i] = g(1) + h(g); }", &["a", "b"]);
+        assert_eq!(s, ["b[i]"]);
+    }
+
+    #[test]
+    fn routine_calls_ask_the_routine_s_bounds_for_the_arguments() {
+        let f: ExprForLoop = syn::parse_str("for i in 2..n - 2 { b[i] = lap(a, i, n, 0.5); }").unwrap();
+        let p = prove(&f, &[format_ident!("a"), format_ident!("b")]).unwrap();
+        assert_eq!(p.calls, ["lap"]);
+        assert!(p.panic_free);
+        let check = p.check.to_string().replace(' ', "");
+        // The slice's length, the intervals of `i` and `n`, nothing for the float.
+        assert!(check.contains("__acc_rb(\"lap\",&[::core::option::Option::Some((a.len(),a.len())),::core::option::Option::Some(__acc_b"), "{check}");
+        assert!(check.contains("::core::option::Option::None])==::core::option::Option::Some(true)"), "{check}");
+        // A name also bound as a closure somewhere: the unchecked kernel never runs.
+        let f: ExprForLoop = syn::parse_str("for i in 0..n { b[i] = lap(a, i, n, 0.5); { let lap = |x: usize| x; b[i] = lap(3) as f32; } }").unwrap();
+        let check = prove(&f, &[format_ident!("a"), format_ident!("b")]).unwrap().check.to_string().replace(' ', "");
+        assert!(check.contains("&&false"), "{check}");
+        // A call inside a closure called twice is one call, checked at each.
+        let f: ExprForLoop = syn::parse_str("for i in 1..n { let g = |k: usize| lap(a, i - k); b[i] = g(0) + g(1); }").unwrap();
+        let check = prove(&f, &[format_ident!("a"), format_ident!("b")]).unwrap().check.to_string().replace(' ', "");
+        assert_eq!(check.matches("__acc_rb(").count(), 2, "{check}");
+        assert!(!check.contains("&&false"), "{check}");
+    }
+
+    #[test]
+    fn a_routine_s_indices_are_bounded_by_its_arguments() {
+        let f: syn::ItemFn = syn::parse_str(
+            "#[acc::routine(seq)] fn lap13(u: &[f32], c: usize, s1: usize, s2: usize) -> f32 {
+                let axis = |s: usize| -> f32 { (4.0 / 3.0) * (u[c - s] + u[c + s]) - (1.0 / 12.0) * (u[c - 2 * s] + u[c + 2 * s]) };
+                axis(1) + axis(s2) + axis(s1) - 7.5 * u[c]
+            }",
+        )
+        .unwrap();
+        let p = prove_routine(&f).expect("every index bounded");
+        let twin = p.twin.to_string();
+        assert!(twin.contains("fn __acc_inb_lap13"), "{twin}");
+        assert_eq!(twin.matches("unchecked").count(), 5, "{twin}");
+        assert!(!twin.contains("routine"), "{twin}");
+        let check = p.check.to_string().replace(' ', "");
+        assert!(check.contains("letu=__AccLen(args.get(0usize).copied().flatten()?.1);"), "{check}");
+        assert!(check.contains("args.get(3usize).copied().flatten()?"), "{check}");
+        // Each call of `axis` bounds its four indices.
+        assert_eq!(check.matches("<u.len()").count(), 13, "{check}");
+        // Not: an index the arguments do not bound, an integer division, a `mut` parameter,
+        // a generic routine.
+        for src in [
+            "fn f(u: &[f32], c: usize, k: i32) -> f32 { u[c + k as usize] }",
+            "fn f(u: &[f32], c: usize, s: usize) -> f32 { u[c / s] }",
+            "fn f(u: &[f32], mut c: usize) -> f32 { c += 1; u[c] }",
+            "fn f<T: Copy>(u: &[T], c: usize) -> T { u[c] }",
+            "fn f(u: &[f32], c: usize) -> f32 { const K: usize = 2; u[c + K] }",
+        ] {
+            assert!(prove_routine(&syn::parse_str(src).unwrap()).is_none(), "{src}");
+        }
+        // Loops and lets inside the routine are followed.
+        let f: syn::ItemFn = syn::parse_str("fn sum(u: &[f32], c: usize, m: usize) -> f32 { let mut s = 0.0; for k in 0..m { let j = c + k; s += u[j]; } s }").unwrap();
+        assert!(prove_routine(&f).is_some());
     }
 }

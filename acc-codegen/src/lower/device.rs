@@ -1084,8 +1084,14 @@ fn nest_kernel(
         code.filter(|_| again.is_empty()).map(|c| (c, p))
     });
     if let Some((_, p)) = &unchecked {
+        let calls = if p.calls.is_empty() {
+            String::new()
+        } else {
+            let names: Vec<String> = p.calls.iter().map(|c| format!("`{c}`")).collect();
+            format!(", and the indices of the routines it calls ({}) where acc-build bounds them from the arguments (a routine of the region's module whose indices are sums and products of its `usize` parameters and the slices' lengths)", names.join(", "))
+        };
         sched_notes.at(info::loop_line(f), 0, format!(
-            "bounds: the nest's {} element indices bounded at each launch from the loops' ranges and the arrays' lengths: where all are inside their arrays, a kernel without their checks runs",
+            "bounds: the nest's {} element indices bounded at each launch from the loops' ranges and the arrays' lengths{calls}: where all are inside their arrays, a kernel without their checks runs",
             p.total));
     }
     // The private copies: one for each group of threads that runs a trip of the outermost
@@ -1140,7 +1146,20 @@ fn nest_kernel(
         // the checked kernel's copy, where every panic site of the nest is (`Proved::panic_free`).
         let uname = format_ident!("{}_inb", kname);
         device_fn.extend(generated(kernel_fn(&uname, code)));
-        (uname.to_string(), &p.check)
+        // The bounds of the routines the nest calls: acc-build's, for this kernel
+        // (`acc_bounds/<kernel>.rs`: `Some(true)` for a name that is not one of the region
+        // module's routines it proved, whose twin the unchecked kernel then does not call).
+        let check = &p.check;
+        let file = format!("/acc_bounds/{uname}.rs");
+        let check = if p.calls.is_empty() {
+            quote!(#check)
+        } else {
+            quote! {
+                let __acc_rb: fn(&str, &[::core::option::Option<(usize, usize)>]) -> ::core::option::Option<bool> = include!(concat!(env!("OUT_DIR"), #file));
+                #check
+            }
+        };
+        (uname.to_string(), check)
     });
     let lean_name = lean_code.as_ref().map(|w| {
         let lname = format_ident!("{}_lean", kname);
