@@ -144,7 +144,7 @@ fn bare_matmul() {
 
 /// Shapes of the reduction tests: empty, single rows and columns, odd sizes, and more blocks
 /// than one wave of a GPU (1100 x 1030 needs 138 x 33 blocks of 32 x 8 threads, more than the
-/// 4224 of an H100's wave; 40 x 130 x 300 needs 20 x 33 x 10 blocks of 32 x 4 x 2).
+/// 4224 of an H100's wave; 40 x 130 x 300 needs 10 x 17 x 40 blocks of 32 x 8 x 1).
 const RED_SHAPES2: [(usize, usize); 7] = [(0, 5), (1, 1), (1, 7), (7, 1), (33, 33), (257, 129), (1100, 1030)];
 const RED_SHAPES3: [(usize, usize, usize); 6] = [(1, 1, 1), (3, 5, 7), (7, 33, 1), (1, 1, 257), (9, 33, 65), (40, 130, 300)];
 
