@@ -299,6 +299,7 @@ fn indices_bounded_at_the_launch_have_a_kernel_without_checks() {
 /// A nest that calls a routine whose indices the launch bounds from its arguments (`spread`,
 /// acc-codegen's `prove_routine`): its `_inb` kernel calls the routine's twin and has no
 /// panic site at all; the checked kernel checks the routine's reads at the routine's line.
+/// Its `_inbc` kernel calls the routine itself, for launches whose routine bounds fail.
 #[test]
 fn routines_bounded_at_the_launch_have_no_checks_in_the_unchecked_kernel() {
     let src = include_str!("semantics_kernel_panic.rs");
@@ -313,6 +314,14 @@ fn routines_bounded_at_the_launch_have_no_checks_in_the_unchecked_kernel() {
     let inb = format!("{name}_inb");
     assert!(inlined_panic_sites(entry(&inb)).is_empty(), "{inb} has no check:\n{}", entry(&inb));
     assert!(!entry(&inb).contains("report_panic"), "{inb} has no panic path:\n{}", entry(&inb));
+    // A routine whose argument has no interval (`pick(a, idx[i])`): its launches run
+    // `_inbc`, which checks the routine's index and none of the nest's own.
+    let (n, line) = src.lines().enumerate().find(|(_, l)| l.trim() == "a[j] + 1").expect("the routine's index");
+    let (n, a) = (n as u32 + 1, line.find("a[j]").unwrap() as u32 + 1);
+    let region = src.lines().position(|l| l.starts_with("fn gather_in_routine(")).expect("the region") as u32;
+    let inbc = format!("acc_tests_semantics_kernel_panic_rs_l{region}_gather_in_routine_0_inbc");
+    assert_eq!(inlined_panic_sites(entry(&inbc)), [(file.clone(), n, a)], "{inbc} checks `a[j]` only");
+    assert!(inlined_panic_sites(entry(&format!("acc_tests_semantics_kernel_panic_rs_l{region}_gather_in_routine_0_inb"))).is_empty());
 }
 
 /// A body the lowering repeats stands on lines of the device crate after the user's (a nest's

@@ -14,6 +14,16 @@ fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_default()
 }
 
+/// The tests of this file one at a time: a GPU context has one panic record, and a kernel
+/// thread that panics while another launch's panic holds it ends without recording its own,
+/// so that its launch returns as if nothing had panicked (a known bug of the runtime, seen
+/// as failures of 1 run in 2 when these tests ran in parallel on an H100; see the session 18
+/// note). One at a time, each test sees its own panic.
+fn one_panic_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Every panic location the panic hook sees, kept by [`record_sites`]'s hook.
 static SITES: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
 
@@ -67,6 +77,7 @@ fn assert_located(msg: &str, stmt: &str, region: &str) {
 /// and the data region give their data back.
 #[test]
 fn panic_inside_region_releases_data() {
+    let _one = one_panic_at_a_time();
     #[acc::parallel]
     fn gather(a: &[u32], idx: &[usize], c: &mut [u32]) {
         #[acc::r#loop(gang, vector)]
@@ -119,6 +130,7 @@ fn gather_in_routine(a: &[u32], idx: &[usize], c: &mut [u32]) {
 /// slice indexing goes through acc-device's inline check, see `acc_device::Ix`).
 #[test]
 fn panic_inside_routine_names_the_routine_line() {
+    let _one = one_panic_at_a_time();
     let a = vec_of(100, |i| i as u32);
     let idx = vec_of(100, |i| if i == 42 { 300 } else { 99 - i });
     let mut c = vec![0u32; 100];
@@ -163,6 +175,7 @@ fn rows_plus_one(a: &[u32], b: &mut [u32], nk: usize, nj: usize, ni: usize) {
 
 #[test]
 fn panic_in_rounds_of_worker_trips_names_the_store() {
+    let _one = one_panic_at_a_time();
     let (nk, nj, ni) = (1, 64, 32);
     let a = vec_of(nk * nj * ni, |i| i as u32);
     let mut b = vec![0u32; nk * nj * ni - 5];
@@ -196,6 +209,7 @@ fn shifted(a: &[u32], c: &mut [u32], n: usize, off: usize) {
 /// past the end panics there as on the host, at its line.
 #[test]
 fn an_index_bounded_past_its_array_keeps_its_check() {
+    let _one = one_panic_at_a_time();
     let n = 37;
     let a = vec_of(n * n + 5, |i| i as u32);
     let mut c = vec![0u32; n * n];
@@ -237,6 +251,7 @@ fn spread_rows(a: &[u32], c: &mut [u32], rows: usize, n: usize, s: usize) {
 /// panics at the routine's line, as on the host.
 #[test]
 fn a_routine_bounded_past_its_array_keeps_its_checks() {
+    let _one = one_panic_at_a_time();
     let (rows, n, s) = (9, 301, 3);
     let a = vec_of(rows * n, |i| (i * 7 % 1000) as u32);
     let want = |a: &[u32], c: &mut [u32]| {
@@ -283,6 +298,7 @@ fn sums_of_rows(a: &[f64], out: &mut [f64], rows: usize, cols: usize) {
 
 #[test]
 fn panic_in_a_second_copy_of_a_body_names_the_users_line() {
+    let _one = one_panic_at_a_time();
     let cols = 96;
     record_sites();
     // 4 gangs (the nest's kernel) and 1000 (its lean kernel on the GPU), the last row short.

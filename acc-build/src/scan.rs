@@ -89,19 +89,35 @@ pub struct DeviceCrate {
 /// without checks, and `bounds` gets the kernel's `acc_bounds` file: a fn of the routine's
 /// name and its arguments' intervals (`__acc_rb` in the launch's check), the routine's
 /// bounds for a twin called, `Some(true)` for any other name (a call of something else keeps
-/// that thing's own checks). The other kernels are returned as they are.
+/// that thing's own checks). Where it calls a twin, the kernel as it was follows, named
+/// `<kernel>_inbc`: the launch runs it where the nest's own indices are bounded but a
+/// routine's are not. The other kernels are returned as they are.
 fn routine_bounds(k: TokenStream, f: &syn::ItemFn, routines: &HashMap<String, acc_codegen::lower::bounds::ProvedRoutine>, bounds: &mut Vec<(String, String)>) -> TokenStream {
-    let Ok(mut file) = syn::parse2::<syn::File>(k.clone()) else { return k };
+    let Ok(file) = syn::parse2::<syn::File>(k.clone()) else { return k };
     let mut local = LocalNames::default();
     local.visit_item_fn(f);
-    for item in &mut file.items {
-        let syn::Item::Fn(kf) = item else { continue };
+    let mut items = Vec::new();
+    for mut item in file.items {
+        let syn::Item::Fn(kf) = &mut item else {
+            items.push(item);
+            continue;
+        };
         let name = kf.sig.ident.to_string();
         if !name.ends_with("_inb") {
+            items.push(item);
             continue;
         }
+        let original = kf.clone();
         let mut twins = TwinCalls { routines, local: &local.0, called: BTreeSet::new() };
         twins.visit_block_mut(&mut kf.block);
+        items.push(item);
+        // The unchecked kernel with the routines' checks, for launches whose routine bounds
+        // fail (`pick(a, idx[i])`): the nest's own indices still unchecked.
+        if !twins.called.is_empty() {
+            let mut checked = original;
+            checked.sig.ident = Ident::new(&format!("{name}c"), checked.sig.ident.span());
+            items.push(syn::Item::Fn(checked));
+        }
         let arms = twins.called.iter().map(|r| {
             let check = &routines[r].check;
             quote!(#r => #check,)
@@ -118,7 +134,7 @@ fn routine_bounds(k: TokenStream, f: &syn::ItemFn, routines: &HashMap<String, ac
         }};
         bounds.push((name, format!("// Written by acc-build: the bounds of the routines this kernel calls.\n{text}\n")));
     }
-    file.items.into_iter().map(|i| i.into_token_stream()).collect()
+    items.into_iter().map(|i| i.into_token_stream()).collect()
 }
 
 /// Every name a fn binds or declares: parameters, patterns, closure parameters, items.
@@ -1927,7 +1943,8 @@ mod tests {
         let mut bounds = Vec::new();
         let out = routine_bounds(kernels.clone(), &region, &routines, &mut bounds).to_string();
         assert!(out.contains("fn k (a : & [u32]) { let x = spread (a , 3 , 1)"), "the checked kernel calls the routine: {out}");
-        assert!(out.contains("__acc_inb_spread (a , 3 , 1) + other (a)"), "the unchecked one its twin: {out}");
+        assert!(out.contains("fn k_inb (a : & [u32]) { let x = __acc_inb_spread (a , 3 , 1) + other (a)"), "the unchecked one its twin: {out}");
+        assert!(out.contains("fn k_inbc (a : & [u32]) { let x = spread (a , 3 , 1) + other (a)"), "and its copy the routine: {out}");
         assert_eq!(bounds.len(), 1);
         assert_eq!(bounds[0].0, "k_inb");
         assert!(bounds[0].1.contains("\"spread\" =>") && bounds[0].1.contains("_ => :: core :: option :: Option :: Some (true)"), "{}", bounds[0].1);
@@ -1940,7 +1957,7 @@ mod tests {
             let region: syn::ItemFn = syn::parse_str(region).unwrap();
             let mut bounds = Vec::new();
             let out = routine_bounds(kernels.clone(), &region, &routines, &mut bounds).to_string();
-            assert!(!out.contains("__acc_inb_spread"), "{out}");
+            assert!(!out.contains("__acc_inb_spread") && !out.contains("k_inbc"), "{out}");
             assert!(!bounds[0].1.contains("\"spread\""), "{}", bounds[0].1);
         }
     }

@@ -775,6 +775,8 @@ fn launch_with(cuda: &CudaBackend, region: &'static RegionInfo, name: &str, kern
         " (lean kernel)"
     } else if name.ends_with("_inb") {
         " (indices bounded)"
+    } else if name.ends_with("_inbc") {
+        " (indices bounded, routines checked)"
     } else {
         ""
     });

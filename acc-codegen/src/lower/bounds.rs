@@ -70,11 +70,12 @@ pub struct Proved {
     /// the routine.) The unchecked kernel is made only then: the device crate's printer keeps
     /// the user's lines for one copy of a nest's tokens, the checked kernel's.
     pub panic_free: bool,
-    /// Host code, the body of a closure returning `Option<bool>`: `Some(true)` where every
-    /// proved index is inside its array for the launch's values. Where the nest calls
-    /// routines ([`Proved::calls`]), it calls `__acc_rb(name, args)`, which the launch
-    /// defines: acc-build's bounds of the routine's own indices for the arguments'
-    /// intervals ([`prove_routine`]).
+    /// Host code, the body of a closure returning `Option<(bool, bool)>`: first, whether every
+    /// proved index is inside its array for the launch's values; second, whether the indices
+    /// of the routines the nest calls ([`Proved::calls`]) are, asked of `__acc_rb(name,
+    /// args)`, which the launch defines: acc-build's bounds of a routine's own indices for the
+    /// arguments' intervals ([`prove_routine`]), `Some(true)` for a routine whose twin the
+    /// unchecked kernel does not call.
     pub check: TokenStream,
     /// The routines the nest calls by a plain name (`lap13(u, c, n)`): the unchecked kernel
     /// calls their unchecked twins where acc-build made them.
@@ -92,16 +93,17 @@ pub fn prove(f: &ExprForLoop, arrays: &[Ident]) -> Option<Proved> {
     calls.visit_expr_for_loop(f);
     let (sites, checks, stmts) = p.finish(&all);
     // A routine called where the prover did not follow (a closure passed on, an `if let`'s
-    // body): the unchecked kernel, which calls its twin everywhere, never runs.
+    // body): the unchecked kernel, which calls its twin everywhere, runs only where it has no
+    // twin (its bounds without arguments: `None` for a twin's).
     let mut names: Vec<String> = p.calls.keys().cloned().collect();
     names.sort();
-    let call_checks: Vec<TokenStream> = p.call_checks.iter().map(|(name, c)| if calls.0.get(name).copied() == p.calls.get(name).map(HashSet::len) { c.clone() } else { quote!(false) }).collect();
+    let call_checks: Vec<TokenStream> = p.call_checks.iter().map(|(name, c)| if calls.0.get(name).copied() == p.calls.get(name).map(HashSet::len) { c.clone() } else { quote!(__acc_rb(#name, &[]) == ::core::option::Option::Some(true)) }).collect();
     if sites.is_empty() && names.is_empty() {
         return None;
     }
     let check = quote! {
         #(#stmts)*
-        ::core::option::Option::Some(true #(&& #checks)* #(&& #call_checks)*)
+        ::core::option::Option::Some((true #(&& #checks)*, true #(&& #call_checks)*))
     };
     let mut panics = Panics(false);
     panics.visit_expr_for_loop(f);
@@ -890,16 +892,16 @@ mod tests {
         let check = p.check.to_string().replace(' ', "");
         // The slice's length, the intervals of `i` and `n`, nothing for the float.
         assert!(check.contains("__acc_rb(\"lap\",&[::core::option::Option::Some((a.len(),a.len())),::core::option::Option::Some(__acc_b"), "{check}");
-        assert!(check.contains("::core::option::Option::None])==::core::option::Option::Some(true)"), "{check}");
+        assert!(check.contains("::core::option::Option::None])==::core::option::Option::Some(true))"), "{check}");
         // A name also bound as a closure somewhere: the unchecked kernel never runs.
         let f: ExprForLoop = syn::parse_str("for i in 0..n { b[i] = lap(a, i, n, 0.5); { let lap = |x: usize| x; b[i] = lap(3) as f32; } }").unwrap();
         let check = prove(&f, &[format_ident!("a"), format_ident!("b")]).unwrap().check.to_string().replace(' ', "");
-        assert!(check.contains("&&false"), "{check}");
+        assert!(check.contains("__acc_rb(\"lap\",&[])==::core::option::Option::Some(true)"), "{check}");
         // A call inside a closure called twice is one call, checked at each.
         let f: ExprForLoop = syn::parse_str("for i in 1..n { let g = |k: usize| lap(a, i - k); b[i] = g(0) + g(1); }").unwrap();
         let check = prove(&f, &[format_ident!("a"), format_ident!("b")]).unwrap().check.to_string().replace(' ', "");
         assert_eq!(check.matches("__acc_rb(").count(), 2, "{check}");
-        assert!(!check.contains("&&false"), "{check}");
+        assert!(!check.contains("&[])"), "{check}");
     }
 
     #[test]

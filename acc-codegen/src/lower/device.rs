@@ -1159,7 +1159,7 @@ fn nest_kernel(
                 #check
             }
         };
-        (uname.to_string(), check)
+        (uname.to_string(), check, !p.calls.is_empty())
     });
     let lean_name = lean_code.as_ref().map(|w| {
         let lname = format_ident!("{}_lean", kname);
@@ -1211,10 +1211,23 @@ fn nest_kernel(
     });
     // The kernel: the one without the proved indices' checks where their bounds hold.
     let pick = match unchecked_name {
-        Some((uname, check)) => quote! {
-            #[allow(clippy::all, unused_parens)]
-            let __acc_name: &str = if (|| -> ::core::option::Option<bool> { #check })().unwrap_or(false) { #uname } else { #name };
-        },
+        Some((uname, check, calls)) => {
+            // Where the nest's own indices are bounded but a routine's are not, the unchecked
+            // kernel that calls the routines as they are (`<kernel>_inbc`, acc-build's copy of
+            // `_inb` before its calls became the twins'; made where it renamed one).
+            let routines_checked = calls.then(|| {
+                let cname = format!("{uname}c");
+                quote!(::core::option::Option::Some((true, false)) => #cname,)
+            });
+            quote! {
+                #[allow(clippy::all, unused_parens)]
+                let __acc_name: &str = match (|| -> ::core::option::Option<(bool, bool)> { #check })() {
+                    ::core::option::Option::Some((true, true)) => #uname,
+                    #routines_checked
+                    _ => #name,
+                };
+            }
+        }
         None => quote!(let __acc_name: &str = #name;),
     };
     let launch = quote! {{
