@@ -277,51 +277,56 @@ fn kernel_panics_name_the_users_file_and_line() {
     assert!(sites.contains(&(file.clone(), n, a)), "`a[j]` at {file}:{n}:{a}: {sites:?}");
 }
 
+/// The kernel of region fn `region` of `tests/semantics_kernel_panic.rs`.
+fn panic_test_kernel(region: &str) -> String {
+    let src = include_str!("semantics_kernel_panic.rs");
+    let line = src.lines().position(|l| l.starts_with(&format!("fn {region}("))).expect("the region");
+    format!("acc_tests_semantics_kernel_panic_rs_l{line}_{region}_0")
+}
+
+/// The panic sites (file, line, column) of the indexed expressions `exprs` on the line of
+/// `tests/semantics_kernel_panic.rs` that reads `stmt`.
+fn panic_test_sites(stmt: &str, exprs: &[&str]) -> Vec<(String, u32, u32)> {
+    let src = include_str!("semantics_kernel_panic.rs");
+    let (n, line) = src.lines().enumerate().find(|(_, l)| l.trim() == stmt).expect("the statement");
+    exprs.iter().map(|e| ("tests/semantics_kernel_panic.rs".to_owned(), n as u32 + 1, line.find(e).expect("the expression") as u32 + 1)).collect()
+}
+
+/// A kernel without a panic site, nor the panic path.
+fn assert_unchecked(kernel: &str) {
+    assert!(inlined_panic_sites(entry(kernel)).is_empty(), "{kernel} has no check:\n{}", entry(kernel));
+    assert!(!entry(kernel).contains("report_panic"), "{kernel} has no panic path:\n{}", entry(kernel));
+}
+
 /// A nest whose indices the launch bounds (acc-codegen's `lower::bounds`) has a second kernel,
 /// `_inb`, without their checks: the first panics at `a[..]`'s and `c[..]`'s columns, the
 /// second has no panic site at all.
 #[test]
 fn indices_bounded_at_the_launch_have_a_kernel_without_checks() {
-    let src = include_str!("semantics_kernel_panic.rs");
-    let stmt = "c[i * n + j] = a[i * n + j + off] * 3;";
-    let (n, line) = src.lines().enumerate().find(|(_, l)| l.trim() == stmt).expect("the shifted nest");
-    let region = src.lines().position(|l| l.starts_with("fn shifted(")).expect("the region") as u32;
-    let name = format!("acc_tests_semantics_kernel_panic_rs_l{region}_shifted_0");
-    let file = "tests/semantics_kernel_panic.rs".to_owned();
-    let (n, a, c) = (n as u32 + 1, line.find("a[").unwrap() as u32 + 1, line.find("c[").unwrap() as u32 + 1);
+    let name = panic_test_kernel("shifted");
     let checked = inlined_panic_sites(entry(&name));
-    assert!(checked.contains(&(file.clone(), n, a)) && checked.contains(&(file.clone(), n, c)), "{name} checks both indices: {checked:?}");
-    let inb = format!("{name}_inb");
-    assert!(inlined_panic_sites(entry(&inb)).is_empty(), "{inb} has no check:\n{}", entry(&inb));
-    assert!(!entry(&inb).contains("report_panic"), "{inb} has no panic path:\n{}", entry(&inb));
+    for site in panic_test_sites("c[i * n + j] = a[i * n + j + off] * 3;", &["a[", "c["]) {
+        assert!(checked.contains(&site), "{name} checks {site:?}: {checked:?}");
+    }
+    assert_unchecked(&format!("{name}_inb"));
 }
 
 /// A nest that calls a routine whose indices the launch bounds from its arguments (`spread`,
 /// acc-codegen's `prove_routine`): its `_inb` kernel calls the routine's twin and has no
 /// panic site at all; the checked kernel checks the routine's reads at the routine's line.
-/// Its `_inbc` kernel calls the routine itself, for launches whose routine bounds fail.
+/// A routine whose argument has no interval (`pick(a, idx[i])`) is called by `_inbc`, which
+/// checks the routine's index and none of the nest's own.
 #[test]
 fn routines_bounded_at_the_launch_have_no_checks_in_the_unchecked_kernel() {
-    let src = include_str!("semantics_kernel_panic.rs");
-    let stmt = "let side = |k: usize| a[c - k * s] + a[c + k * s];";
-    let (n, line) = src.lines().enumerate().find(|(_, l)| l.trim() == stmt).expect("the routine's reads");
-    let region = src.lines().position(|l| l.starts_with("fn spread_rows(")).expect("the region") as u32;
-    let name = format!("acc_tests_semantics_kernel_panic_rs_l{region}_spread_rows_0");
-    let file = "tests/semantics_kernel_panic.rs".to_owned();
-    let (n, lo, hi) = (n as u32 + 1, line.find("a[c -").unwrap() as u32 + 1, line.find("a[c +").unwrap() as u32 + 1);
+    let name = panic_test_kernel("spread_rows");
     let checked = inlined_panic_sites(entry(&name));
-    assert!(checked.contains(&(file.clone(), n, lo)) && checked.contains(&(file.clone(), n, hi)), "{name} checks the routine's reads: {checked:?}");
-    let inb = format!("{name}_inb");
-    assert!(inlined_panic_sites(entry(&inb)).is_empty(), "{inb} has no check:\n{}", entry(&inb));
-    assert!(!entry(&inb).contains("report_panic"), "{inb} has no panic path:\n{}", entry(&inb));
-    // A routine whose argument has no interval (`pick(a, idx[i])`): its launches run
-    // `_inbc`, which checks the routine's index and none of the nest's own.
-    let (n, line) = src.lines().enumerate().find(|(_, l)| l.trim() == "a[j] + 1").expect("the routine's index");
-    let (n, a) = (n as u32 + 1, line.find("a[j]").unwrap() as u32 + 1);
-    let region = src.lines().position(|l| l.starts_with("fn gather_in_routine(")).expect("the region") as u32;
-    let inbc = format!("acc_tests_semantics_kernel_panic_rs_l{region}_gather_in_routine_0_inbc");
-    assert_eq!(inlined_panic_sites(entry(&inbc)), [(file.clone(), n, a)], "{inbc} checks `a[j]` only");
-    assert!(inlined_panic_sites(entry(&format!("acc_tests_semantics_kernel_panic_rs_l{region}_gather_in_routine_0_inb"))).is_empty());
+    for site in panic_test_sites("let side = |k: usize| a[c - k * s] + a[c + k * s];", &["a[c -", "a[c +"]) {
+        assert!(checked.contains(&site), "{name} checks the routine's read {site:?}: {checked:?}");
+    }
+    assert_unchecked(&format!("{name}_inb"));
+    let gather = panic_test_kernel("gather_in_routine");
+    assert_eq!(inlined_panic_sites(entry(&format!("{gather}_inbc"))), panic_test_sites("a[j] + 1", &["a[j]"]), "{gather}_inbc checks `a[j]` only");
+    assert_unchecked(&format!("{gather}_inb"));
 }
 
 /// A body the lowering repeats stands on lines of the device crate after the user's (a nest's
