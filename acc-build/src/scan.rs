@@ -1172,6 +1172,9 @@ impl Scan<'_> {
                             self.region_kernels(m, kind, attr, f, &|_| None, &mut items, out);
                         }
                     } else if is_routine(&f.attrs) {
+                        // Its twin without index checks, which the unchecked kernels of this
+                        // module's regions call where the launch bounds its indices.
+                        let twin = (!module.dep).then(|| acc_codegen::lower::bounds::prove_routine(f)).flatten();
                         let mut f = f.clone();
                         f.attrs.retain(|a| !is_acc_path(a.path(), "routine"));
                         f.attrs = device_attrs(&f.attrs);
@@ -1187,9 +1190,7 @@ impl Scan<'_> {
                         }
                         self.report(m, c.problems, out);
                         items.push((line, self.rewrite_paths(m, quote!(#f))));
-                        // Its twin without index checks, which the unchecked kernels of this
-                        // module's regions call where the launch bounds its indices.
-                        if let Some(twin) = (!module.dep).then(|| self.module_routines(m).remove(&f.sig.ident.unraw().to_string())).flatten() {
+                        if let Some(twin) = twin {
                             if let Ok(mut t) = syn::parse2::<syn::ItemFn>(twin.twin) {
                                 t.attrs = device_attrs(&t.attrs);
                                 StripAcc.visit_item_fn_mut(&mut t);

@@ -114,8 +114,8 @@ pub fn prove(f: &ExprForLoop, arrays: &[Ident]) -> Option<Proved> {
 /// A routine whose every element index acc-build can bound from its arguments' intervals
 /// (see [`prove_routine`]).
 pub struct ProvedRoutine {
-    /// The routine again, named `__acc_inb_<name>`, its indices unchecked (generated
-    /// tokens: it cannot panic at the user's tokens).
+    /// The routine again, named `__acc_inb_<name>`, its indices unchecked (it has no panic
+    /// site, so that its tokens' lines, the user's, name nothing).
     pub twin: TokenStream,
     /// Host code, a block of type `Option<bool>` with `args: &[Option<(usize, usize)>]` in
     /// scope (one per parameter: the interval of a `usize`, `(len, len)` of a slice, `None`
@@ -208,15 +208,20 @@ impl<'ast> Visit<'ast> for HasItem {
     }
 }
 
-/// Writes every element index `x[e]` (not a range) as `x[unsafe { ::acc_device::unchecked(e) }]`.
+/// Writes index `x[e]` as `x[unsafe { ::acc_device::unchecked(e) }]` (no bounds check).
+pub fn write_unchecked(e: &mut syn::ExprIndex) {
+    let i = &e.index;
+    *e.index = syn::parse_quote!(unsafe { ::acc_device::unchecked(#i) });
+}
+
+/// Writes every element index `x[e]` (not a range) unchecked ([`write_unchecked`]).
 struct Unchecked;
 
 impl VisitMut for Unchecked {
     fn visit_expr_index_mut(&mut self, e: &mut syn::ExprIndex) {
         syn::visit_mut::visit_expr_index_mut(self, e);
         if !matches!(strip(&e.index), Expr::Range(_)) {
-            let i = &e.index;
-            *e.index = syn::parse_quote!(unsafe { ::acc_device::unchecked(#i) });
+            write_unchecked(e);
         }
     }
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
@@ -548,13 +553,21 @@ impl<'a> Prover<'a> {
     /// bounds of the routine for the arguments' intervals).
     fn call(&mut self, c: &syn::ExprCall) -> bool {
         let Some(name) = plain_callee(c) else { return false };
+        // (Decided before the arguments are visited: a call not followed is visited whole by
+        // the caller.)
+        let closure = match self.lookup(&name, self.env.len()) {
+            Some(b) => match &self.binds[b] {
+                (Bind::Closure(closure), visible) => Some((closure.clone(), *visible)),
+                _ => return false,
+            },
+            None if self.follow_routines => None,
+            None => return false,
+        };
         for a in &c.args {
             self.visit_expr(a);
         }
-        match self.lookup(&name, self.env.len()) {
-            Some(b) => {
-                let (Bind::Closure(closure), visible) = &self.binds[b] else { return false };
-                let (closure, visible) = (closure.clone(), *visible);
+        match closure {
+            Some((closure, visible)) => {
                 let args: Vec<Option<Ident>> = c.args.iter().map(|a| self.try_interval(a)).collect();
                 // The body sees the names of the closure's scope and its parameters.
                 let env = std::mem::take(&mut self.env);
@@ -575,7 +588,7 @@ impl<'a> Prover<'a> {
                 self.env = env;
                 true
             }
-            None if self.follow_routines => {
+            None => {
                 let args: Vec<TokenStream> = c
                     .args
                     .iter()
@@ -598,7 +611,6 @@ impl<'a> Prover<'a> {
                 self.call_checks.push((name.clone(), quote!(__acc_rb(#name, &[#(#args),*]) == ::core::option::Option::Some(true))));
                 true
             }
-            None => false,
         }
     }
 }

@@ -708,8 +708,7 @@ impl VisitMut for DeviceBody<'_> {
         syn::visit_mut::visit_expr_mut(self, e);
         if proven {
             if let Expr::Index(ix) = e {
-                let i = &ix.index;
-                *ix.index = syn::parse_quote!(unsafe { ::acc_device::unchecked(#i) });
+                bounds::write_unchecked(ix);
             }
         }
         // On the device a written array is a `SliceMut` (an `IndexMut` of its own).
