@@ -21,6 +21,36 @@ fn entry(name: &str) -> &'static str {
     &PTX[start..end]
 }
 
+/// Whether kernel text `k` has `op` (`.shared`, `st.shared`, `ld.shared`) on a line other than
+/// its panic slot's: every kernel keeps its launch's slot in shared memory
+/// (`acc_device::panic::enter`).
+fn uses_shared(k: &str, op: &str) -> bool {
+    k.lines().any(|l| l.contains(op) && !l.contains("__acc_panic_slot"))
+}
+
+/// Every kernel keeps its launch's panic slot, its first parameter, in the block's
+/// `__acc_panic_slot` (declared once in the module) before anything else, so that its panics
+/// reach the record of the stream it runs on.
+#[test]
+fn every_kernel_keeps_its_launch_s_panic_slot() {
+    // Once in each module (the text holds one module per file of regions).
+    for module in PTX.split(".version ").skip(1) {
+        assert_eq!(module.matches(".shared .align 8 .u64 __acc_panic_slot;").count(), 1);
+    }
+    let names: Vec<&str> = PTX.match_indices(".entry ").map(|(at, _)| PTX[at + 7..].split('(').next().unwrap()).collect();
+    assert!(names.len() > 100, "{}", names.len());
+    for name in names {
+        let k = entry(name);
+        let first = k.lines().find(|l| l.contains(&format!("{name}_param_0"))).unwrap_or_else(|| panic!("{name} has parameters:\n{k}"));
+        assert!(first.trim().starts_with(".param .u64"), "{name} takes its panic slot first:\n{k}");
+        let body = &k[k.find('{').unwrap()..];
+        let store = body.find("st.shared.u64 [__acc_panic_slot]").unwrap_or_else(|| panic!("{name} keeps its panic slot:\n{k}"));
+        for op in ["ld.global", "st.global", "bar.", "barrier.", "exit;", "trap;"] {
+            assert!(body.find(op).is_none_or(|at| at > store), "{name} keeps its panic slot before any {op}:\n{k}");
+        }
+    }
+}
+
 /// Region attributes in an example's source (each of the examples' regions is one loop nest).
 fn regions_in(src: &str) -> usize {
     src.lines().filter(|l| l.trim_start().starts_with("#[acc::parallel") || l.trim_start().starts_with("#[acc::kernels") || l.trim_start().starts_with("#[acc::serial")).count()
@@ -185,7 +215,7 @@ fn worker_vector_schedule_uses_both_thread_dimensions_and_shared_memory() {
     let k = entry("acc_examples_04_matmul_rs_l4_matmul_0");
     assert!(k.contains("%tid.y") && k.contains("%ntid.y"), "workers are threadIdx.y:\n{k}");
     assert!(k.contains("%tid.x"), "vector lanes are threadIdx.x:\n{k}");
-    assert!(k.contains(".shared"), "the vector reduction's shared memory:\n{k}");
+    assert!(uses_shared(k, ".shared"), "the vector reduction's shared memory:\n{k}");
     assert!(k.contains(BARRIER), "barriers of the vector reduction (rows wider than a warp):\n{k}");
     assert!(k.contains("shfl.sync"), "warp shuffles of the vector reduction:\n{k}");
     assert!(!k.contains(".local"), "no local memory in matmul:\n{k}");
@@ -198,7 +228,7 @@ fn code_between_loops_runs_in_phases() {
     let k = entry(&phases_kernel());
     assert!(k.matches(CHECKED_BARRIER).count() + k.matches(BARRIER).count() >= 2, "barriers between the phases:\n{k}");
     assert!(k.contains(CHECKED_BARRIER), "the barrier after the leader's store is the checked one:\n{k}");
-    assert!(k.contains(".shared"), "shared memory for the worker and vector reductions:\n{k}");
+    assert!(uses_shared(k, ".shared"), "shared memory for the worker and vector reductions:\n{k}");
 }
 
 /// The kernel of `phases_add_i64` in tests/semantics_matrix.rs (named by its line).
@@ -502,7 +532,7 @@ fn tile_loop_windows_live_in_shared_memory_between_barriers() {
     // trip, read from there between barriers.
     for name in ["nbody_tiles", "rows_tiles"] {
         let k = cache_kernel(name);
-        assert!(k.contains("st.shared") && k.contains("ld.shared"), "{name} stages its windows in shared memory:\n{k}");
+        assert!(uses_shared(k, "st.shared") && uses_shared(k, "ld.shared"), "{name} stages its windows in shared memory:\n{k}");
         assert!(k.contains("barrier.sync"), "{name} meets at barriers around the windows' reads:\n{k}");
     }
 }
@@ -515,8 +545,8 @@ fn windows_moving_with_a_tile_nest_are_fetched_once_a_tile_16_bytes_at_a_time() 
     // in flight before its stores.
     for name in ["jacobi9_32x8", "jacobi9_8x3", "skewed_16x16"] {
         let k = cache_kernel(name);
-        assert!(k.contains("st.shared") || k.contains("st.v4.b32"), "{name} fetches its tile into shared memory:\n{k}");
-        assert!(k.contains("ld.shared"), "{name} reads its tile from shared memory:\n{k}");
+        assert!(uses_shared(k, "st.shared") || k.contains("st.v4.b32"), "{name} fetches its tile into shared memory:\n{k}");
+        assert!(uses_shared(k, "ld.shared"), "{name} reads its tile from shared memory:\n{k}");
         assert!(k.contains("barrier.sync"), "{name} meets at barriers around the tile's reads:\n{k}");
     }
     // (Four load sites, one a word in flight: written as a loop over an array, the compiler
@@ -537,13 +567,13 @@ fn cache_windows_live_in_shared_memory_between_barriers() {
     // barriers around the reads; the same stencil without `cache!` touches no shared memory.
     for name in ["stencil3", "stencil3_strided", "stencil5", "forward_rows"] {
         let k = cache_kernel(name);
-        assert!(k.contains("st.shared"), "{name} fetches its window into shared memory:\n{k}");
-        assert!(k.contains("ld.shared"), "{name} reads its window from shared memory:\n{k}");
+        assert!(uses_shared(k, "st.shared"), "{name} fetches its window into shared memory:\n{k}");
+        assert!(uses_shared(k, "ld.shared"), "{name} reads its window from shared memory:\n{k}");
         assert!(has_barrier(k), "{name} has barriers around the window's reads:\n{k}");
         assert!(k.contains("ld.global.nc"), "{name} fetches through the read-only path:\n{k}");
     }
     let k = cache_kernel("stencil3_plain");
-    assert!(!k.contains(".shared"), "no shared memory without `cache!`:\n{k}");
+    assert!(!uses_shared(k, ".shared"), "no shared memory without `cache!`:\n{k}");
     assert!(!has_barrier(k), "no barrier without `cache!`:\n{k}");
 }
 
@@ -553,10 +583,10 @@ fn gemm_2d_windows_live_in_shared_memory_between_barriers() {
     // meet at barriers around the reads; the same GEMM without `cache!` has neither.
     for name in ["gemm_both16", "gemm_both32", "gemm_a16", "gemm_b32", "gemm_offsets"] {
         let k = cache_kernel(name);
-        assert!(k.contains("st.shared") && k.contains("ld.shared"), "{name} stages its tiles in shared memory:\n{k}");
+        assert!(uses_shared(k, "st.shared") && uses_shared(k, "ld.shared"), "{name} stages its tiles in shared memory:\n{k}");
         assert!(k.contains("barrier.sync"), "{name} meets at barriers around the tiles' reads:\n{k}");
         assert!(k.contains("%tid.y"), "{name} runs on 2-D blocks:\n{k}");
     }
     let k = cache_kernel("gemm_plain16");
-    assert!(!k.contains(".shared") && !has_barrier(k), "no shared memory and no barrier without `cache!`:\n{k}");
+    assert!(!uses_shared(k, ".shared") && !has_barrier(k), "no shared memory and no barrier without `cache!`:\n{k}");
 }

@@ -354,7 +354,7 @@ mod by_hand {
         let mut data = DataScope::on_queue(&REGION, queue);
         data.enter("c", view(&*c), Clause::Copy);
         let mut args = KernelArgs::new();
-        args.slice(data.device_ptr(view(&*c)), c.len()).push(k).push(q).push(Captures::new());
+        args.panic_slot().slice(data.device_ptr(view(&*c)), c.len()).push(k).push(q).push(Captures::new());
         let geom = Geometry::new(c.len(), 0, 0, false);
         let partials = Partials::new(&REGION, 0, &geom);
         args.ptr(partials.device_ptr()).ptr(0); // no atomics' cells
@@ -371,7 +371,7 @@ mod by_hand {
         let mut caps = Captures::new();
         caps.put(&s);
         let mut args = KernelArgs::new();
-        args.slice(data.device_ptr(view(a)), a.len()).push(q).push(caps);
+        args.panic_slot().slice(data.device_ptr(view(a)), a.len()).push(q).push(caps);
         let geom = Geometry::new(a.len(), 0, 0, false);
         let partials = Partials::new(&REGION, 1, &geom);
         args.ptr(partials.device_ptr()).ptr(0); // no atomics' cells

@@ -1,6 +1,8 @@
 //! A kernel that panics (DESIGN §4.5): an index out of bounds inside a region is a panic, and
 //! the data regions around it give their data back (§4.6). On a GPU the panicking thread ends
-//! and the device goes on (`tests/semantics_recovery.rs` checks what comes after).
+//! and the device goes on (`tests/semantics_recovery.rs` checks what comes after). The tests
+//! run at once, as the harness likes: each stream has its own panic record, so that each
+//! launch reports its own kernel's panic (the last two tests make it happen on purpose).
 
 mod common;
 use common::*;
@@ -12,16 +14,6 @@ fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
         .cloned()
         .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
         .unwrap_or_default()
-}
-
-/// The tests of this file one at a time: a GPU context has one panic record, and a kernel
-/// thread that panics while another launch's panic holds it ends without recording its own,
-/// so that its launch returns as if nothing had panicked (a known bug of the runtime, seen
-/// as failures of 1 run in 2 when these tests ran in parallel on an H100; see the session 18
-/// note). One at a time, each test sees its own panic.
-fn one_panic_at_a_time() -> std::sync::MutexGuard<'static, ()> {
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    LOCK.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Every panic location the panic hook sees, kept by [`record_sites`]'s hook.
@@ -77,7 +69,6 @@ fn assert_located(msg: &str, stmt: &str, region: &str) {
 /// and the data region give their data back.
 #[test]
 fn panic_inside_region_releases_data() {
-    let _one = one_panic_at_a_time();
     #[acc::parallel]
     fn gather(a: &[u32], idx: &[usize], c: &mut [u32]) {
         #[acc::r#loop(gang, vector)]
@@ -130,7 +121,6 @@ fn gather_in_routine(a: &[u32], idx: &[usize], c: &mut [u32]) {
 /// slice indexing goes through acc-device's inline check, see `acc_device::Ix`).
 #[test]
 fn panic_inside_routine_names_the_routine_line() {
-    let _one = one_panic_at_a_time();
     let a = vec_of(100, |i| i as u32);
     let idx = vec_of(100, |i| if i == 42 { 300 } else { 99 - i });
     let mut c = vec![0u32; 100];
@@ -175,7 +165,6 @@ fn rows_plus_one(a: &[u32], b: &mut [u32], nk: usize, nj: usize, ni: usize) {
 
 #[test]
 fn panic_in_rounds_of_worker_trips_names_the_store() {
-    let _one = one_panic_at_a_time();
     let (nk, nj, ni) = (1, 64, 32);
     let a = vec_of(nk * nj * ni, |i| i as u32);
     let mut b = vec![0u32; nk * nj * ni - 5];
@@ -209,7 +198,6 @@ fn shifted(a: &[u32], c: &mut [u32], n: usize, off: usize) {
 /// past the end panics there as on the host, at its line.
 #[test]
 fn an_index_bounded_past_its_array_keeps_its_check() {
-    let _one = one_panic_at_a_time();
     let n = 37;
     let a = vec_of(n * n + 5, |i| i as u32);
     let mut c = vec![0u32; n * n];
@@ -251,7 +239,6 @@ fn spread_rows(a: &[u32], c: &mut [u32], rows: usize, n: usize, s: usize) {
 /// panics at the routine's line, as on the host.
 #[test]
 fn a_routine_bounded_past_its_array_keeps_its_checks() {
-    let _one = one_panic_at_a_time();
     let (rows, n, s) = (9, 301, 3);
     let a = vec_of(rows * n, |i| (i * 7 % 1000) as u32);
     let want = |a: &[u32], c: &mut [u32]| {
@@ -298,7 +285,6 @@ fn sums_of_rows(a: &[f64], out: &mut [f64], rows: usize, cols: usize) {
 
 #[test]
 fn panic_in_a_second_copy_of_a_body_names_the_users_line() {
-    let _one = one_panic_at_a_time();
     let cols = 96;
     record_sites();
     // 4 gangs (the nest's kernel) and 1000 (its lean kernel on the GPU), the last row short.
@@ -315,5 +301,93 @@ fn panic_in_a_second_copy_of_a_body_names_the_users_line() {
         let a = vec_of(rows * cols, |i| (i % 7) as f64);
         sums_of_rows(&a, &mut out, rows, cols);
         assert_eq!(out, vec_of(rows, |r| (r * cols..(r + 1) * cols).map(|i| (i % 7) as f64).sum::<f64>()));
+    }
+}
+
+#[acc::parallel]
+fn pick_all(a: &[u64], idx: &[usize], c: &mut [u64]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..c.len() {
+        c[i] = a[idx[i]];
+    }
+}
+
+/// Eight host threads launch at once, round after round: the even ones a kernel that panics
+/// at an index of their own, the odd ones one that does not. Each panicking launch reports
+/// its own index, and each other launch returns its values: with one panic record for the
+/// device, a launch could take another's panic, or lose its own and return as if it had
+/// not panicked.
+#[test]
+fn panics_of_threads_at_once_reach_their_own_launches() {
+    let (threads, rounds, n) = (8, 12, 1 << 16);
+    let a = vec_of(n, |i| 3 * i as u64);
+    let start = std::sync::Barrier::new(threads);
+    // Each thread goes through every round and says what went wrong (a thread that stopped
+    // early would leave the others waiting at the barrier).
+    let wrong: Vec<String> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let (a, start) = (&a, &start);
+                s.spawn(move || {
+                    let bad = n + 1000 * t;
+                    let idx = vec_of(n, |i| if t % 2 == 0 && i == (t * 7919) % n { bad } else { n - 1 - i });
+                    let mut wrong = Vec::new();
+                    for round in 0..rounds {
+                        let mut c = vec![0u64; n];
+                        start.wait();
+                        let r = catch_unwind(AssertUnwindSafe(|| pick_all(a, &idx, &mut c)));
+                        let own = format!("the len is {n} but the index is {bad}");
+                        match r {
+                            Err(e) if t % 2 == 0 && panic_message(&*e).contains(&own) => {}
+                            Err(e) => wrong.push(format!("thread {t}, round {round}: {}", panic_message(&*e))),
+                            Ok(()) if t % 2 == 0 => wrong.push(format!("thread {t}, round {round}: no panic")),
+                            Ok(()) if c.iter().enumerate().any(|(i, &v)| v != 3 * (n - 1 - i) as u64) => {
+                                wrong.push(format!("thread {t}, round {round}: wrong values"))
+                            }
+                            Ok(()) => {}
+                        }
+                    }
+                    wrong
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("the thread's checks do not panic")).collect()
+    });
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+#[acc::parallel(async(q))]
+fn pick_all_async(a: &[u64], idx: &[usize], c: &mut [u64], q: i64) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..c.len() {
+        c[i] = a[idx[i]];
+    }
+}
+
+/// Two async queues whose kernels both panic before either is waited for: each wait reports
+/// its own queue's panic (on the host, each region call does, as async work completes
+/// there before the call returns). With one panic record for the device, the second
+/// kernel's panic was lost: its wait returned as if nothing had panicked.
+#[test]
+fn panics_on_two_queues_are_each_reported_by_their_wait() {
+    let n = 5000;
+    let a = vec_of(n, |i| i as u64);
+    let idx5 = vec_of(n, |i| if i == 10 { n + 5 } else { i });
+    let idx6 = vec_of(n, |i| if i == 4000 { n + 6 } else { i });
+    let (mut c5, mut c6) = (vec![0u64; n], vec![0u64; n]);
+    let (calls, waits) = acc::data!(copyin(a, idx5, idx6), create(c5, c6) {
+        let calls = [
+            catch_unwind(AssertUnwindSafe(|| pick_all_async(&a, &idx5, &mut c5, 5))),
+            catch_unwind(AssertUnwindSafe(|| pick_all_async(&a, &idx6, &mut c6, 6))),
+        ];
+        let waits = [catch_unwind(|| acc::wait(5)), catch_unwind(|| acc::wait(6))];
+        (calls, waits)
+    });
+    for ((q, call), wait) in [5, 6].into_iter().zip(calls).zip(waits) {
+        assert!(call.is_err() != wait.is_err(), "queue {q}'s panic is reported once, by its call or by its wait");
+        let msg = panic_message(&*call.err().or(wait.err()).expect("one of them"));
+        let own = format!("the len is {n} but the index is {}", n + q);
+        assert!(msg.contains(&own), "queue {q}: {own} in {msg}");
+        assert!(on_host() || msg.contains("pick_all_async"), "queue {q}: the region in {msg}");
     }
 }

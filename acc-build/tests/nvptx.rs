@@ -64,8 +64,12 @@ fn fixture_compiles_to_one_self_contained_ptx_module() {
     assert_eq!(ptx.matches(".entry ").count(), KERNELS.len(), "no other kernels");
     // Everything the kernels call is defined in the module: no external functions.
     assert!(!ptx.contains(".extern .func"), "unresolved functions");
-    // The panic buffer the host sets.
-    assert!(ptx.contains(".visible .global .align 8 .b8 ACC_PANIC_BUF[8];"));
+    // The block's copy of the launch's panic slot, declared once, stored by every kernel's
+    // prologue (`acc_device::panic::enter`).
+    assert_eq!(ptx.matches(".shared .align 8 .u64 __acc_panic_slot;").count(), 1);
+    for k in KERNELS {
+        assert!(entry(&ptx, k).contains("st.shared.u64 [__acc_panic_slot]"), "{k} keeps its panic slot");
+    }
     // Dynamic shared memory through `gpu_launch_sized_workgroup_mem`.
     assert!(ptx.contains(".extern .shared .align 8 .b8 gpu_launch_sized_workgroup_mem[];"));
 

@@ -110,14 +110,6 @@ pub mod prelude {
 /// `codegen-units = 1`.
 pub const KERNEL_FEATURES: &str = "abi_ptx";
 
-/// The name of the device global that holds the host-mapped panic buffer's device address
-/// (a `*mut` [`panic::PanicRecord`]). The host sets it through `cuModuleGetGlobal`.
-pub const PANIC_BUF_SYMBOL: &str = "ACC_PANIC_BUF";
-
-/// The name of the device global that holds the device address of the panic record's claim
-/// word (a `*mut u32`, see [`panic`](mod@panic)). The host sets it through `cuModuleGetGlobal`.
-pub const PANIC_CLAIM_SYMBOL: &str = "ACC_PANIC_CLAIM";
-
 /// The directory of this crate's source (its `Cargo.toml`), where cargo unpacked it: a path
 /// dependency's folder or the registry's copy. `acc-build` depends on this crate to learn it,
 /// and names it as the path dependency of the device crates it writes, so that the kernels are

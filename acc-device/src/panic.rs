@@ -11,8 +11,8 @@
 //!
 //! `report_panic` (nvptx only) writes a [`PanicRecord`] (file, line, column, message, block and thread
 //! indices) into a buffer of host memory mapped into the device (`cuMemHostAlloc` with
-//! `DEVICEMAP`) whose device address the host stores in the kernel module's global
-//! `ACC_PANIC_BUF` (found with `cuModuleGetGlobal`), then ends its thread (`exit`). The launch
+//! `DEVICEMAP`), the record of the stream the kernel was launched on (see "One record per
+//! queue" below), then ends its thread (`exit`). The launch
 //! runs on without it and completes; the host, once it has synchronised, finds the record and
 //! reports the panic, and the CUDA context stays usable, as a panicking region on the host
 //! backend leaves the program able to go on. (A `trap` instead would end the context for
@@ -36,12 +36,17 @@
 //! [`Ix`](crate::Ix)), since acc-build's rewrite of it moves the device crate's columns and a
 //! body the lowering repeats stands on later lines.
 //!
-//! Only the first panicking thread of the context writes the record: a claim word in device
-//! memory, which the host allocates per context, stores in the module's global
-//! `ACC_PANIC_CLAIM` and zeroes again once it has read the record, decides. The record's
+//! # One record per queue
+//! Each stream the host launches on (the synchronous one, each async queue) has its own
+//! [`PanicSlot`]: a claim word and the address of that stream's record. Every acc kernel
+//! takes the slot's address as its first parameter and hands it to [`enter`], which keeps it
+//! in a `.shared` variable of the block (`__acc_panic_slot`, declared once in the module);
+//! the panic path reads it from there. So kernels running at once on two queues, or
+//! launched by two host threads, panic into two records, and each launch's synchronisation
+//! reads its own. Within a slot, only the first panicking thread writes the record: the claim
+//! word, which the host zeroes again once it has read the record, decides. The record's
 //! `flag` is written last, after a system-scope fence, so a host that sees
-//! `flag == PANIC_FLAG` sees the whole record. A module whose host set no record (no acc
-//! runtime) traps.
+//! `flag == PANIC_FLAG` sees the whole record. A kernel launched with a null slot traps.
 
 /// The value of [`PanicRecord::flag`] once a record is complete.
 pub const PANIC_FLAG: u32 = 0x4143_4350; // "ACCP"
@@ -183,18 +188,42 @@ fn utf8_prefix(b: &[u8]) -> &str {
     }
 }
 
-/// The device address of the host-mapped [`PanicRecord`], set by the host after loading the
-/// module (`cuModuleGetGlobal("ACC_PANIC_BUF")`); null when the host set none, and then a
-/// panic only traps.
-#[cfg(target_arch = "nvptx64")]
-#[no_mangle]
-pub static mut ACC_PANIC_BUF: *mut PanicRecord = core::ptr::null_mut();
+/// A stream's panic slot, in device memory: the claim word and the address of the stream's
+/// host-mapped [`PanicRecord`]. The host makes one per stream and passes its address to each
+/// kernel it launches there (the kernel's first parameter, see [`enter`]).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct PanicSlot {
+    /// 0 while no panic is recorded; the first panicking thread sets it to 1.
+    pub claim: u32,
+    /// Padding (keeps `record` 8-byte aligned).
+    pub pad: u32,
+    /// The device address of the stream's record (host memory mapped into the device).
+    pub record: u64,
+}
 
-/// The device address of the claim word (a `u32` in device memory, 0 while no panic is
-/// recorded), set by the host with `ACC_PANIC_BUF`; null when the host set none.
+const _: () = assert!(core::mem::size_of::<PanicSlot>() == 16);
+
+// The block's copy of its launch's slot address: written by every thread in `enter` (the same
+// value), read by a panicking thread.
 #[cfg(target_arch = "nvptx64")]
-#[no_mangle]
-pub static mut ACC_PANIC_CLAIM: *mut u32 = core::ptr::null_mut();
+core::arch::global_asm!(".shared .align 8 .u64 __acc_panic_slot;");
+
+/// The kernel prologue: keeps the launch's panic slot (the kernel's first parameter, given by
+/// the host) where the panic path of this thread finds it. Every thread of an acc kernel
+/// calls it first; a kernel that does not, and panics, reads an undefined slot. A no-op on
+/// the host.
+#[inline(always)]
+pub fn enter(slot: *mut PanicSlot) {
+    #[cfg(target_arch = "nvptx64")]
+    // SAFETY: stores 8 bytes into the module's `.shared` variable declared above; every thread
+    // of the block stores the same value, and each reads it only after its own store.
+    unsafe {
+        core::arch::asm!("st.shared.u64 [__acc_panic_slot], {p};", p = in(reg64) slot as u64, options(nostack, preserves_flags));
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    let _ = slot;
+}
 
 /// Writes bytes into a host-mapped byte array with volatile stores, cutting at `cap`.
 #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
@@ -234,23 +263,27 @@ impl core::fmt::Write for Sink {
     }
 }
 
-/// Claims the context's panic record: the host-mapped record if this thread is the first to
-/// panic since the host last read it. A later panicking thread ends itself (`exit`) at once.
-/// `None` when the host set no record.
+/// Claims the launch's panic record: the record of the slot [`enter`] kept, if this thread is
+/// the first to panic into it since the host last read it. A later panicking thread ends
+/// itself (`exit`) at once. `None` when the launch has no slot or the slot no record.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 fn claim() -> Option<*mut PanicRecord> {
     use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
-    // SAFETY: the host writes both globals when it loads the module, before any launch, and
-    // never during one, so these reads race with nothing; raw-pointer reads make no
-    // reference to the statics.
-    let (rec, word) = unsafe { ((&raw const ACC_PANIC_BUF).read_volatile(), (&raw const ACC_PANIC_CLAIM).read_volatile()) };
-    if rec.is_null() || word.is_null() {
+    let slot: u64;
+    // SAFETY: reads the `.shared` variable `enter` wrote at the kernel's start.
+    unsafe { core::arch::asm!("ld.shared.u64 {s}, [__acc_panic_slot];", s = out(reg64) slot, options(nostack, readonly, preserves_flags)) };
+    let slot = slot as *mut PanicSlot;
+    if slot.is_null() {
         return None;
     }
-    // SAFETY: the host's claim word: a `u32` in device memory that lives as long as the
-    // context and is accessed atomically only while kernels run.
-    let claim = unsafe { AtomicU32::from_ptr(word) };
+    // SAFETY: the host's slot: 16 bytes of device memory that live as long as its stream, the
+    // claim word accessed atomically only while kernels run, the record address written once
+    // by the host before any launch.
+    let (claim, rec) = unsafe { (AtomicU32::from_ptr(&raw mut (*slot).claim), (&raw const (*slot).record).read_volatile() as *mut PanicRecord) };
+    if rec.is_null() {
+        return None;
+    }
     if claim.compare_exchange(0, 1, Relaxed, Relaxed).is_err() {
         exit()
     }
@@ -315,7 +348,7 @@ unsafe fn finish(
     thread_fence_system();
 }
 
-/// Aborts the launch (`trap`): for a module without a record, whose panic has no other way
+/// Aborts the launch (`trap`): for a launch without a panic slot, whose panic has no other way
 /// to reach the host.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]

@@ -73,7 +73,7 @@ fn vadd_1m_f32() {
     let bb: Vec<f32> = (0..n).map(|i| (n - i) as f32).collect();
     let (pa, pb, pc) = (upload(b, &a), upload(b, &bb), b.alloc_bytes(4 * n).unwrap());
     let mut args = KernelArgs::new();
-    args.slice(pa, n).slice(pb, n).slice(pc, n);
+    args.panic_slot().slice(pa, n).slice(pb, n).slice(pc, n);
     let grid = b.default_grid(m, "acc_k_vadd", 256, 0, n).unwrap();
     let ms = b.launch_timed(m, "acc_k_vadd", LaunchConfig::linear(grid, 256), &mut args).unwrap();
     let c: Vec<f32> = download(b, pc, n);
@@ -106,7 +106,7 @@ fn sum_50m_f64_exact() {
     // SAFETY: a fresh 4-byte allocation.
     unsafe { b.zero(counter, 4) }.unwrap();
     let mut args = KernelArgs::new();
-    args.slice(pa, n).ptr(partials).ptr(counter).ptr(out);
+    args.panic_slot().slice(pa, n).ptr(partials).ptr(counter).ptr(out);
     let cfg = LaunchConfig::linear(grid, 256).with_shared(32 * 8);
     let mut best = f32::MAX;
     for _ in 0..5 {
@@ -136,7 +136,7 @@ fn block_vector_and_worker_reductions_on_any_shape() {
     for (bx, by) in [(1, 1), (32, 1), (48, 1), (1000, 1), (1024, 1), (7, 5), (33, 3), (64, 16), (96, 8), (5, 200), (31, 33)] {
         let nt = (bx * by) as u64;
         let mut args = KernelArgs::new();
-        args.ptr(out);
+        args.panic_slot().ptr(out);
         let cfg = LaunchConfig { grid: (grid, 1, 1), block: (bx, by, 1), shared_bytes: 8 * nt.max(32) as u32, queue: None };
         b.launch(m, "acc_k_reduce_shapes", cfg, &mut args).unwrap();
         let got: Vec<u64> = download(b, out, 4 * grid as usize);
@@ -163,7 +163,7 @@ fn atomics_from_every_thread() {
     let bo = upload(b, &[false]);
     let s = upload(b, &[0u8]);
     let mut args = KernelArgs::new();
-    args.push(n).ptr(f).ptr(d).ptr(i).ptr(u).ptr(bo).ptr(s);
+    args.panic_slot().push(n).ptr(f).ptr(d).ptr(i).ptr(u).ptr(bo).ptr(s);
     b.launch(m, "acc_k_atomics", LaunchConfig::linear(512, 256), &mut args).unwrap();
     assert_eq!(download::<f32>(b, f, 1), [n as f32]);
     assert_eq!(download::<f64>(b, d, 3), [0.5 * n as f64, (n - 1) as f64, -((n - 1) as f64)]);
@@ -181,7 +181,7 @@ fn device_math_matches_std() {
     let a: Vec<f64> = (0..n).map(|i| 0.1 + i as f64 * 1e-3).collect();
     let (pa, pc) = (upload(b, &a), b.alloc_bytes(8 * n).unwrap());
     let mut args = KernelArgs::new();
-    args.slice(pa, n).slice(pc, n);
+    args.panic_slot().slice(pa, n).slice(pc, n);
     b.launch(m, "acc_k_math", LaunchConfig::linear(40, 256), &mut args).unwrap();
     let c: Vec<f64> = download(b, pc, n);
     for (k, &x) in a.iter().enumerate() {
@@ -234,7 +234,7 @@ fn backend_interface_and_async_queues() {
     let (pa, pc1, pc2) = (upload(b, &a), b.alloc_bytes(4 * k).unwrap(), b.alloc_bytes(4 * k).unwrap());
     for (q, pc) in [(1, pc1), (2, pc2)] {
         let mut args = KernelArgs::new();
-        args.slice(pa, k).slice(pa, k).slice(pc, k);
+        args.panic_slot().slice(pa, k).slice(pa, k).slice(pc, k);
         b.launch(m, "acc_k_vadd", LaunchConfig::linear(64, 128).on_queue(q), &mut args).unwrap();
     }
     be.wait(1).unwrap();
@@ -261,7 +261,7 @@ fn streaming_bandwidth_against_device_copy() {
         b.zero(pb, bytes).unwrap();
     }
     let mut args = KernelArgs::new();
-    args.slice(pa, n).slice(pb, n).slice(pc, n);
+    args.panic_slot().slice(pa, n).slice(pb, n).slice(pc, n);
     let mut report = Vec::new();
     for block in [128u32, 256, 512] {
         let grid = b.default_grid(m, "acc_k_vadd", block, 0, n).unwrap();

@@ -1,8 +1,9 @@
 //! Kernel panics reach the host with their source location and message.
 //!
-//! A panicking kernel traps, which ends the process's CUDA context, so each case runs in a
-//! child process: the visible tests re-run this binary on one `#[ignore]`d child test and
-//! read what it printed. Without a CUDA driver or device the children print `skipped: ...`
+//! Each case runs in a child process (a kernel that traps would end the process's CUDA
+//! context, and these kernels are hand-written: a mistake in their panic path must not take
+//! the other cases with it): the visible tests re-run this binary on one `#[ignore]`d child
+//! test and read what it printed. Without a CUDA driver or device the children print `skipped: ...`
 //! and the tests pass.
 #![cfg(feature = "cuda")]
 
@@ -56,7 +57,8 @@ fn out_of_bounds_index_reports_file_line_and_message() {
              (block (3, 0, 0), thread (231, 0, 0))"
         )
     );
-    assert!(field(&out, "AFTER: ").contains("unusable after an earlier failure"), "{out}");
+    // The panicking thread only ended itself: the context goes on.
+    assert_eq!(field(&out, "AFTER: "), "the context is usable", "{out}");
 }
 
 #[test]
@@ -80,7 +82,10 @@ fn open() -> Option<CudaBackend> {
 fn report(b: &CudaBackend, e: CudaError) {
     assert!(matches!(e, CudaError::KernelPanic { .. }), "{e}");
     println!("ERROR: {e}");
-    println!("AFTER: {}", b.alloc_bytes(4).unwrap_err());
+    match b.alloc_bytes(4) {
+        Ok(_) => println!("AFTER: the context is usable"),
+        Err(e) => println!("AFTER: {e}"),
+    }
 }
 
 #[test]
@@ -91,7 +96,7 @@ fn child_out_of_bounds() {
     let n = 1000;
     let (a, c) = (b.alloc_bytes(4 * n).unwrap(), b.alloc_bytes(4 * n).unwrap());
     let mut args = KernelArgs::new();
-    args.slice(a, n).slice(c, n);
+    args.panic_slot().slice(a, n).slice(c, n);
     let e = b.launch(&m, "acc_k_oob", LaunchConfig::linear(4, 256), &mut args).unwrap_err();
     report(&b, e);
 }
@@ -104,7 +109,7 @@ fn child_divide_by_zero() {
     let n = 4096;
     let c = b.alloc_bytes(4 * n).unwrap();
     let mut args = KernelArgs::new();
-    args.push(0i32).slice(c, n);
+    args.panic_slot().push(0i32).slice(c, n);
     let e = b.launch(&m, "acc_k_div", LaunchConfig::linear(16, 256), &mut args).unwrap_err();
     report(&b, e);
 }

@@ -1127,8 +1127,9 @@ fn nest_kernel(
     let kernel_fn = |kname: &Ident, nest_code: &TokenStream| quote! {
         #[no_mangle]
         #[allow(unused_mut, unused_variables, unused_assignments, non_snake_case, clippy::all)]
-        pub unsafe extern "ptx-kernel" fn #kname(#(#sig,)* __acc_caps: #dev::Captures, __acc_partials: *mut u8, __acc_cells: *mut u8 #(, #priv_ptrs: *mut #priv_elems)*) {
+        pub unsafe extern "ptx-kernel" fn #kname(__acc_panic: *mut #dev::panic::PanicSlot, #(#sig,)* __acc_caps: #dev::Captures, __acc_partials: *mut u8, __acc_cells: *mut u8 #(, #priv_ptrs: *mut #priv_elems)*) {
             #(#items)*
+            #dev::panic::enter(__acc_panic);
             #prologue
             #(let mut #red_vars = #red_ops.identity(&#red_vars);)*
             #nest_code
@@ -1236,6 +1237,7 @@ fn nest_kernel(
         let mut __acc_caps = #rt::Captures::new();
         #(__acc_caps.put(&#cap_names);)*
         let mut __acc_args = #rt::KernelArgs::new();
+        __acc_args.panic_slot();
         #args
         __acc_args.push(__acc_caps);
         #[allow(unused_mut)]

@@ -60,6 +60,8 @@ pub struct KernelArgs {
     starts: Vec<u32>,
     /// Room for the `void*` array of the launch (addresses into `words`, rebuilt per launch).
     ptrs: Vec<usize>,
+    /// The parameter that takes the launch's panic slot ([`panic_slot`](Self::panic_slot)).
+    panic_at: Option<u32>,
 }
 
 /// The buffers of a [`KernelArgs`]: words, starts, pointers.
@@ -80,7 +82,24 @@ impl KernelArgs {
     /// No arguments yet.
     pub fn new() -> Self {
         let (words, starts, ptrs) = SPARE.try_with(Cell::take).ok().flatten().unwrap_or_default();
-        KernelArgs { words, starts, ptrs }
+        KernelArgs { words, starts, ptrs, panic_at: None }
+    }
+
+    /// Appends the parameter that takes the launch's panic slot (an acc kernel's first,
+    /// `*mut acc_device::panic::PanicSlot`): the launch fills it with the slot of the stream
+    /// it runs on, so that the kernel's panics reach that stream's record.
+    pub fn panic_slot(&mut self) -> &mut Self {
+        self.panic_at = Some(self.starts.len() as u32);
+        self.ptr(0)
+    }
+
+    /// Sets the panic slot parameter, if the kernel takes one, to `slot`.
+    pub(crate) fn fill_panic_slot(&mut self, slot: u64) {
+        if let Some(i) = self.panic_at {
+            let start = self.starts[i as usize] as usize;
+            // SAFETY: parameter `i` was pushed by `panic_slot` as a `u64` at word `start`.
+            unsafe { self.words.as_mut_ptr().add(start).cast::<u64>().write_unaligned(slot) };
+        }
     }
 
     /// Appends a value of any `DeviceCopy` type (integers, floats, `bool`, `#[repr(C)]`
@@ -174,6 +193,14 @@ mod tests {
         let p = b.pointers();
         // SAFETY: one parameter, written above.
         assert_eq!(unsafe { **p.cast::<*const u8>() }, 7);
+        drop(b);
+        // The panic slot's parameter, filled at the launch.
+        let mut d = KernelArgs::new();
+        d.panic_slot().push(5u32);
+        d.fill_panic_slot(0xdead_0000);
+        let p = d.pointers();
+        // SAFETY: two parameters, written above.
+        assert_eq!(unsafe { (**p.cast::<*const u64>(), **p.add(1).cast::<*const u32>()) }, (0xdead_0000, 5));
         let c = LaunchConfig::linear(4, 256).with_shared(1024).on_queue(3);
         assert_eq!((c.block_threads(), c.shared_bytes, c.queue), (256, 1024, Some(3)));
     }

@@ -335,15 +335,6 @@ pub(crate) unsafe fn module_unload(m: sys::CUmodule) -> Driven<()> {
     named("cuModuleUnload", unsafe { result::module::unload(m) })
 }
 
-/// `cuModuleGetGlobal`: a global's device address and size.
-///
-/// # Safety
-/// `m` is a loaded module.
-pub(crate) unsafe fn module_global(m: sys::CUmodule, name: &CStr) -> Driven<(sys::CUdeviceptr, usize)> {
-    // SAFETY: the caller's contract.
-    named("cuModuleGetGlobal", unsafe { result::module::get_global(m, name.to_owned()) })
-}
-
 /// `cuModuleGetFunction`.
 ///
 /// # Safety

@@ -100,8 +100,7 @@ impl std::fmt::Debug for Kernel {
 
 impl CudaBackend {
     /// Loads a PTX module (JIT-compiled by the driver for this GPU), once per distinct text:
-    /// later calls with the same text return the same module. Sets the module's panic record
-    /// address.
+    /// later calls with the same text return the same module.
     pub fn load_ptx(&self, ptx: &str) -> Result<Arc<Module>, CudaError> {
         self.load_ptx_for_block(ptx, 0)
     }
@@ -128,25 +127,6 @@ impl CudaBackend {
             let end = log.iter().position(|&b| b == 0).unwrap_or(log.len());
             CudaError::Jit { code, log: String::from_utf8_lossy(&log[..end]).into_owned() }
         })?;
-        // Point the module's `ACC_PANIC_BUF` at the mapped record and `ACC_PANIC_CLAIM` at
-        // the claim word (modules without them, not built with acc-device, simply trap on a
-        // panic).
-        for (symbol, value) in [
-            (acc_device::PANIC_BUF_SYMBOL, self.panic_dev),
-            (acc_device::PANIC_CLAIM_SYMBOL, self.panic_claim.ptr()),
-        ] {
-            let name = CString::new(symbol).expect("no NUL");
-            // SAFETY: `module` was just loaded.
-            if let Ok((addr, 8)) = unsafe { driver::module_global(module, &name) } {
-                // SAFETY: the global is 8 bytes of device memory; `value` outlives the
-                // synchronous copy.
-                if let Err(e) = unsafe { self.h2d_bytes(addr, (&raw const value).cast(), 8) } {
-                    // SAFETY: loaded above, known to nobody else.
-                    let _ = unsafe { driver::module_unload(module) };
-                    return Err(e);
-                }
-            }
-        }
         let m = Arc::new(Module { module, functions: Mutex::new(HashMap::new()) });
         modules.insert(key, m.clone());
         Ok(m)
@@ -273,7 +253,11 @@ impl CudaBackend {
                 self.label, self.props.max_threads_per_block
             )));
         }
-        let stream = self.stream(cfg.queue)?;
+        let (stream, panics) = self.stream_and_panics(cfg.queue)?;
+        args.fill_panic_slot(panics.device_ptr());
+        // A synchronous launch holds the synchronous stream until it has read its panic
+        // record (see the module docs of `cuda`).
+        let _sync = cfg.queue.is_none().then(|| lock(&self.sync_launch));
         // Dropped (destroyed) on every path out, errors included.
         let events = if timed { Some((Event::new(true)?, Event::new(true)?)) } else { None };
         if let Some((start, _)) = &events {
@@ -286,7 +270,7 @@ impl CudaBackend {
         // launch). The kernel's parameter list is the caller's contract with the PTX.
         if let Err(f) = unsafe { driver::launch_kernel(f, g, b, cfg.shared_bytes, stream, ptrs) } {
             let doing = format!("launching `{name}` ({} blocks of {} threads)", g.0 * g.1 * g.2, cfg.block_threads());
-            return Err(self.sync_error(f, Some(name.to_owned()), doing));
+            return Err(self.sync_error(f, &panics, Some(name.to_owned()), doing));
         }
         if let Some(q) = cfg.queue {
             let owned: Arc<str>;
@@ -305,9 +289,9 @@ impl CudaBackend {
         }
         // SAFETY: the backend's stream.
         if let Err(f) = unsafe { driver::stream_synchronize(stream) } {
-            return Err(self.sync_error(f, Some(name.to_owned()), format!("running `{name}`")));
+            return Err(self.sync_error(f, &panics, Some(name.to_owned()), format!("running `{name}`")));
         }
-        self.take_panic(Some(name))?;
+        self.take_panic(&panics, stream, Some(name))?;
         match events {
             Some((start, end)) => end.elapsed_since(&start).doing(|| "timing a launch".into()).map(Some),
             None => Ok(None),

@@ -11,7 +11,7 @@
 //! let (a, b, c) = (gpu.alloc_bytes(4 * n)?, gpu.alloc_bytes(4 * n)?, gpu.alloc_bytes(4 * n)?);
 //! // ... copy the inputs with `h2d` ...
 //! let mut args = KernelArgs::new();
-//! args.slice(a, n).slice(b, n).slice(c, n);
+//! args.panic_slot().slice(a, n).slice(b, n).slice(c, n);
 //! let grid = gpu.default_grid(&module, "acc_k_vadd", 256, 0, n)?;
 //! gpu.launch(&module, "acc_k_vadd", LaunchConfig::linear(grid, 256), &mut args)?;
 //! # Ok::<(), acc_runtime::cuda::CudaError>(())
@@ -43,17 +43,21 @@
 //! the busy queues first, so that they never race with queued kernels.
 //!
 //! # Kernel panics
-//! Each loaded module's global `ACC_PANIC_BUF` is set to a host-mapped [`PanicRecord`], and
-//! `ACC_PANIC_CLAIM` to a claim word in device memory. A kernel thread that panics claims
-//! the record, fills it and ends itself; the rest of the launch runs on (acc-device's
-//! `panic` module says why nothing waits for it). The synchronisation that follows (of the
-//! launch, or a wait on its queue) finds the record, clears it, and returns
+//! Each stream (the synchronous one, each async queue) has a host-mapped [`PanicRecord`]
+//! and a claim word (`panics::PanicSlot`); a launch passes its stream's to the kernel, whose
+//! first parameter takes it. A kernel thread that panics claims the record, fills it and
+//! ends itself; the rest of the launch runs on (acc-device's `panic` module says why nothing
+//! waits for it). The synchronisation that follows (of the launch, or a wait on its queue)
+//! finds the record, clears it, and returns
 //! [`CudaError::KernelPanic`] with the kernel's name, the file, line and column, and the
 //! message; the context stays usable. A kernel that traps or faults (a launch failure:
 //! an illegal address, a kernel not built with acc-device) ends the CUDA context for good
 //! (the driver keeps a context with a sticky error unusable until the process ends; a reset
 //! of the primary context does not bring it back): later calls return
-//! [`CudaError::Poisoned`].
+//! [`CudaError::Poisoned`]. Synchronous launches from several host threads share the
+//! synchronous stream, where the GPU runs them one after the other anyway: each holds the
+//! stream from its launch to the reading of its record, so that each thread gets its own
+//! kernel's panic.
 
 mod args;
 mod context;
@@ -61,13 +65,12 @@ mod driver;
 mod error;
 mod launch;
 mod memory;
+mod panics;
 mod queue;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-
-use acc_device::panic::PanicRecord;
 
 pub use args::{KernelArgs, LaunchConfig};
 pub use context::{device_count, DeviceProps};
@@ -78,7 +81,8 @@ pub use memory::MappedBuf;
 use crate::backend::{Backend, DevPtr, DeviceType};
 use context::PrimaryContext;
 use driver::{Doing, Failed};
-use memory::{DeviceMem, PinnedHost, Staging};
+use memory::Staging;
+use panics::PanicSlot;
 use queue::{labelled, Queues, Stream};
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -108,21 +112,17 @@ pub struct CudaBackend {
     /// Loaded modules by a hash of their PTX text (and its length), and the block size they
     /// were compiled for (0: none).
     modules: Mutex<HashMap<(u64, usize, u32), Arc<Module>>>,
-    /// The host-mapped panic record (`panic_host` is its host address, `panic_dev` its
-    /// device address).
-    panic_host: *mut PanicRecord,
-    panic_dev: u64,
+    /// The panic record of the synchronous stream.
+    sync_panic: Arc<PanicSlot>,
+    /// Held by a synchronous launch from the launch until its panic record was read.
+    sync_launch: Mutex<()>,
     staging: Mutex<Option<Staging>>,
     /// Whether large transfers are staged (see [`CudaBackend::set_staged_transfers`]).
     staged: AtomicBool,
-    /// The claim word of the panic record (see the module docs).
-    panic_claim: DeviceMem,
     /// Set once a kernel trapped or faulted: the context is gone.
     poisoned: Mutex<Option<String>>,
     /// Whether `poisoned` is set (checked by every call without taking the lock).
     is_poisoned: AtomicBool,
-    /// The memory of the panic record.
-    _panic_mem: PinnedHost,
     /// The stream of synchronous work.
     sync_stream: Stream,
     /// The device's primary context: dropped last.
@@ -130,8 +130,7 @@ pub struct CudaBackend {
 }
 
 // SAFETY: the handles are driver objects the driver lets any thread use once the context is
-// current (every method makes it current); the mutable state is behind mutexes; the panic
-// record is only read by the host after the device finished with it.
+// current (every method makes it current); the mutable state is behind mutexes.
 unsafe impl Send for CudaBackend {}
 // SAFETY: as for `Send`.
 unsafe impl Sync for CudaBackend {}
@@ -151,12 +150,8 @@ impl CudaBackend {
         let ctx = PrimaryContext::open(num)?;
         let props = DeviceProps::query(ctx.device())?;
         let sync_stream = Stream::new(|| "creating the synchronous stream".into())?;
-        let (panic_mem, panic_dev) = PinnedHost::mapped(std::mem::size_of::<PanicRecord>(), "the panic record")?;
-        let panic_host = panic_mem.as_ptr().cast::<PanicRecord>();
-        // SAFETY: pinned memory of the record's size, aligned for any type.
-        unsafe { panic_host.write_volatile(PanicRecord::ZERO) };
-        let panic_claim = DeviceMem::new(4, "the panic record's claim word")?;
-        let backend = CudaBackend {
+        let sync_panic = Arc::new(PanicSlot::new(sync_stream.raw(), "the panic record of the synchronous stream")?);
+        Ok(CudaBackend {
             id: BACKEND_IDS.fetch_add(1, Ordering::Relaxed),
             num,
             label: format!("{} (device {num})", props.name),
@@ -165,20 +160,15 @@ impl CudaBackend {
             busy_queues: AtomicUsize::new(0),
             mapped: Mutex::new(Vec::new()),
             modules: Mutex::new(HashMap::new()),
-            panic_host,
-            panic_dev,
+            sync_panic,
+            sync_launch: Mutex::new(()),
             staging: Mutex::new(None),
             staged: AtomicBool::new(std::env::var_os("ACC_CUDA_STAGING").is_some_and(|v| v == "1")),
-            panic_claim,
             poisoned: Mutex::new(None),
             is_poisoned: AtomicBool::new(false),
-            _panic_mem: panic_mem,
             sync_stream,
             ctx,
-        };
-        // SAFETY: the claim word's 4 bytes, allocated above.
-        unsafe { backend.zero(backend.panic_claim.ptr(), 4)? };
-        Ok(backend)
+        })
     }
 
     /// A number that identifies this backend among all the backends the process opened,
@@ -215,41 +205,22 @@ impl CudaBackend {
         e
     }
 
-    /// The kernel panic the device recorded, if any.
-    pub fn panic_record(&self) -> Option<PanicRecord> {
-        // SAFETY: the record is host memory owned by the backend; the device writes it only
-        // while a kernel runs, and its `flag` last, so a set flag means a complete record that
-        // nothing writes any more (the next panic waits for the claim word, zeroed after
-        // this read). Volatile: the device wrote it behind the compiler's back. The flag
-        // alone first: this runs after every synchronisation, and the record is 1 KiB.
-        let flag = unsafe { (&raw const (*self.panic_host).flag).read_volatile() };
-        if flag != acc_device::panic::PANIC_FLAG {
-            return None;
+    /// Takes the kernel panic recorded in `slot` (that of `stream`), if any, after a
+    /// synchronisation of `stream` that succeeded (the context is fine: the panicking thread
+    /// only ended itself). `kernel` names the kernel the synchronisation waited for, if it
+    /// knows which.
+    fn take_panic(&self, slot: &PanicSlot, stream: cudarc::driver::sys::CUstream, kernel: Option<&str>) -> Result<(), CudaError> {
+        match slot.take(stream).doing(|| "clearing a kernel panic record".into()).map_err(|e| self.fail(e))? {
+            Some(record) => Err(CudaError::KernelPanic { kernel: kernel.map(str::to_owned), record: Box::new(record) }),
+            None => Ok(()),
         }
-        // SAFETY: as above; the flag says the record is complete.
-        Some(unsafe { self.panic_host.read_volatile() })
     }
 
-    /// Takes the kernel panic the device recorded, if any, after a synchronisation that
-    /// succeeded: clears the record and its claim word, so the next panic is recorded in
-    /// turn, and returns the panic (the context is fine: the panicking thread only ended
-    /// itself). `kernel` names the kernel the synchronisation waited for.
-    fn take_panic(&self, kernel: Option<&str>) -> Result<(), CudaError> {
-        let Some(record) = self.panic_record() else { return Ok(()) };
-        // SAFETY: the backend's record (see `panic_record`).
-        unsafe { self.panic_host.write_volatile(PanicRecord::ZERO) };
-        // SAFETY: the claim word's 4 bytes.
-        unsafe { self.zero(self.panic_claim.ptr(), 4)? };
-        // Work on other queues may be what panicked: then the record's location says where,
-        // and no kernel is named.
-        let kernel = kernel.filter(|_| self.busy_queues.load(Ordering::Acquire) == 0).map(str::to_owned);
-        Err(CudaError::KernelPanic { kernel, record: Box::new(record) })
-    }
-
-    /// Turns a failed synchronisation into the kernel's panic when the device recorded one
-    /// (a module whose panics trap, or a fault after a panic), else into the driver's error.
-    fn sync_error(&self, f: Failed, kernel: Option<String>, doing: String) -> CudaError {
-        let err = match self.panic_record() {
+    /// Turns a failed synchronisation of `slot`'s stream into the kernel's panic when the
+    /// device recorded one (a kernel whose panics trap, or a fault after a panic), else into
+    /// the driver's error.
+    fn sync_error(&self, f: Failed, slot: &PanicSlot, kernel: Option<String>, doing: String) -> CudaError {
+        let err = match slot.record() {
             Some(record) => CudaError::KernelPanic { kernel, record: Box::new(record) },
             None => CudaError::driver(f.call, f.error, match kernel {
                 Some(k) => format!("{doing} (kernel `{k}`)"),

@@ -10,6 +10,7 @@ use cudarc::driver::sys;
 
 use super::driver::{self, Doing, Driven};
 use super::error::CudaError;
+use super::panics::PanicSlot;
 use super::{lock, CudaBackend};
 use crate::region_info::RegionInfo;
 
@@ -84,9 +85,12 @@ impl Drop for Event {
     }
 }
 
-/// An async queue: its stream and what was queued on it since it was last waited for.
+/// An async queue: its stream, its panic record, and what was queued on it since it was
+/// last waited for.
 pub(crate) struct Queue {
     stream: Stream,
+    /// The panic record of the kernels launched on the queue.
+    panic: Arc<PanicSlot>,
     /// Work queued since the last completed wait (counted in [`CudaBackend::busy_queues`]).
     busy: bool,
     /// Bumped by every launch and copy queued here: a wait that began before one leaves the
@@ -97,6 +101,8 @@ pub(crate) struct Queue {
     launched: Vec<(Option<&'static RegionInfo>, Arc<str>)>,
     /// Device memory to free once the work queued up to `seq` has completed.
     pub(crate) frees: Vec<(u64, u64)>,
+    /// The host threads that queued work here since the last wait.
+    threads: Vec<std::thread::ThreadId>,
 }
 
 /// How many distinct (region, kernel) pairs a queue remembers between waits.
@@ -109,16 +115,22 @@ impl CudaBackend {
     /// The stream of `queue` (`None`: the synchronous stream), created at first use. The
     /// handle stays valid while the backend lives (queues are never removed).
     pub(crate) fn stream(&self, queue: Option<i64>) -> Result<sys::CUstream, CudaError> {
-        let Some(q) = queue else { return Ok(self.sync_stream.raw()) };
+        Ok(self.stream_and_panics(queue)?.0)
+    }
+
+    /// The stream of `queue` as [`stream`](Self::stream) gives it, and its panic record.
+    pub(crate) fn stream_and_panics(&self, queue: Option<i64>) -> Result<(sys::CUstream, Arc<PanicSlot>), CudaError> {
+        let Some(q) = queue else { return Ok((self.sync_stream.raw(), self.sync_panic.clone())) };
         let mut queues = lock(&self.queues);
         let queue = match queues.entry(q) {
             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
             std::collections::hash_map::Entry::Vacant(v) => {
                 let stream = Stream::new(|| format!("creating async queue {q}"))?;
-                v.insert(Queue { stream, busy: false, seq: 0, launched: Vec::new(), frees: Vec::new() })
+                let panic = Arc::new(PanicSlot::new(stream.raw(), &format!("the panic record of async queue {q}"))?);
+                v.insert(Queue { stream, panic, busy: false, seq: 0, launched: Vec::new(), frees: Vec::new(), threads: Vec::new() })
             }
         };
-        Ok(queue.stream.raw())
+        Ok((queue.stream.raw(), queue.panic.clone()))
     }
 
     /// Notes work queued on `q` (a launch of `label`, or a copy): the queue is busy until a
@@ -127,6 +139,10 @@ impl CudaBackend {
         let mut queues = lock(&self.queues);
         let Some(queue) = queues.get_mut(&q) else { return };
         queue.seq += 1;
+        let me = std::thread::current().id();
+        if !queue.threads.contains(&me) {
+            queue.threads.push(me);
+        }
         if !queue.busy {
             queue.busy = true;
             self.busy_queues.fetch_add(1, Ordering::AcqRel);
@@ -204,11 +220,17 @@ impl CudaBackend {
     /// queue ran since its last wait.
     pub(crate) fn wait_queue_labelled(&self, q: i64) -> Result<(), (CudaError, String)> {
         self.enter().map_err(|e| (e, String::new()))?;
-        let (stream, seq, kernel, labels) = match lock(&self.queues).get(&q) {
+        let (stream, panic, seq, kernel, labels) = match lock(&self.queues).get(&q) {
             Some(s) if s.busy => (
                 s.stream.raw(),
+                s.panic.clone(),
                 s.seq,
-                s.launched.last().map(|(_, k)| k.to_string()),
+                // The kernel, where the queue ran one since its last wait (else the record's
+                // location says where).
+                match &s.launched[..] {
+                    [(_, k)] => Some(k.to_string()),
+                    _ => None,
+                },
                 s.launched.iter().filter_map(|(r, _)| *r).map(|r| r.to_string()).collect::<Vec<_>>(),
             ),
             _ => return Ok(()),
@@ -220,7 +242,7 @@ impl CudaBackend {
         };
         // SAFETY: a stream of this backend (queues are never removed).
         if let Err(f) = unsafe { driver::stream_synchronize(stream) } {
-            return Err((self.sync_error(f, kernel, format!("waiting for async queue {q}")), labels));
+            return Err((self.sync_error(f, &panic, kernel, format!("waiting for async queue {q}")), labels));
         }
         // The work queued up to `seq` has completed: its frees can go, and the queue is idle
         // unless more was queued meanwhile.
@@ -232,6 +254,7 @@ impl CudaBackend {
             if queue.seq == seq && queue.busy {
                 queue.busy = false;
                 queue.launched.clear();
+                queue.threads.clear();
                 self.busy_queues.fetch_sub(1, Ordering::AcqRel);
             }
             done.into_iter().map(|(_, p)| p).collect()
@@ -240,7 +263,7 @@ impl CudaBackend {
             // SAFETY: given to `free_after`, whose work has completed.
             unsafe { self.free_now(p) }.map_err(|e| (e, String::new()))?;
         }
-        self.take_panic(kernel.as_deref()).map_err(|e| (e, labels))
+        self.take_panic(&panic, stream, kernel.as_deref()).map_err(|e| (e, labels))
     }
 
     /// Makes async queue `q` wait, on the device, for the work queued so far on queue `on`
@@ -279,13 +302,34 @@ impl CudaBackend {
         Ok(())
     }
 
-    /// Waits for the busy async queues, if any: what synchronous transfers to the host and
-    /// frees do first, so that they never race with queued kernels.
+    /// Waits until the work of the busy async queues, if any, has completed: what
+    /// synchronous transfers to the host and frees do first, so that they never race with
+    /// queued kernels. A queue that only this thread queued work on since its last wait is
+    /// waited for (its kernels' panic reported here, as at the end of a data region around
+    /// `async` regions); on a queue that other threads used too, a kernel panic stays in the
+    /// queue's record for a wait of the queue to report, and the queue stays busy until then
+    /// (the panic may be another thread's: it is not this transfer's to report).
     pub(crate) fn settle(&self) -> Result<(), CudaError> {
         if self.busy_queues.load(Ordering::Acquire) == 0 {
             return Ok(());
         }
-        self.wait_all_queues()
+        let me = std::thread::current().id();
+        let busy: Vec<(i64, sys::CUstream, Arc<PanicSlot>, bool)> = lock(&self.queues)
+            .iter()
+            .filter(|(_, queue)| queue.busy)
+            .map(|(q, queue)| (*q, queue.stream.raw(), queue.panic.clone(), queue.threads == [me]))
+            .collect();
+        for (q, stream, panic, mine) in busy {
+            if mine {
+                self.wait_queue_labelled(q).map_err(|(e, _)| e)?;
+                continue;
+            }
+            // SAFETY: a stream of this backend (queues are never removed).
+            if let Err(f) = unsafe { driver::stream_synchronize(stream) } {
+                return Err(self.sync_error(f, &panic, None, format!("waiting for async queue {q}")));
+            }
+        }
+        Ok(())
     }
 }
 
