@@ -141,7 +141,10 @@ impl CudaBackend {
                 let cname = CString::new(name).map_err(|_| CudaError::Invalid(format!("kernel name {name:?} has a NUL byte")))?;
                 // SAFETY: the module is loaded (it is unloaded only when the backend drops).
                 let f = unsafe { driver::module_function(module.module, &cname) }.doing(|| format!("looking up kernel `{name}`"))?;
-                fns.entry(name.to_owned()).or_insert((f, 48 << 10))
+                // Opened up to nothing yet: the first launch with dynamic shared memory sets
+                // the kernel's limit (a kernel's static shared memory, such as its panic slot,
+                // counts against the 48 KiB a kernel gets without it).
+                fns.entry(name.to_owned()).or_insert((f, 0))
             }
         };
         if shared > entry.1 {

@@ -21,11 +21,12 @@
 //! `cudarc::driver::sys` (raw driver calls) -> `driver` (one checked wrapper per call: its
 //! name kept in the error, and what the backend was doing added by `Doing::doing`) ->
 //! owning types that free what they hold when dropped (`context::PrimaryContext`,
-//! `queue::{Stream, Event}`, `memory::PinnedHost`, [`MappedBuf`]) -> [`CudaBackend`] (safe
+//! `queue::{Stream, Event}`, `alloc::{DeviceMem, PinnedHost}`, [`MappedBuf`]) -> [`CudaBackend`] (safe
 //! methods, and the runtime's [`Backend`] interface). Files by concern: `context` (driver,
-//! devices, the primary context), `memory` (allocations, transfers, pinned memory), `queue`
-//! (streams, events, async queues), `launch` (modules, kernels, launches), `args` (kernel
-//! arguments, launch shapes), `error`.
+//! devices, the primary context), `alloc` (owned device and pinned allocations), `memory`
+//! (allocations, transfers, pinned memory), `queue` (streams, events, async queues),
+//! `panics` (a kernel panic record per stream), `launch` (modules, kernels, launches), `args`
+//! (kernel arguments, launch shapes), `error`.
 //!
 //! # Launches
 //! A launch path looks a kernel up once ([`CudaBackend::kernel`]) and launches the handle
@@ -43,7 +44,7 @@
 //! the busy queues first, so that they never race with queued kernels.
 //!
 //! # Kernel panics
-//! Each stream (the synchronous one, each async queue) has a host-mapped [`PanicRecord`]
+//! Each stream (the synchronous one, each async queue) has a host-mapped [`PanicRecord`](acc_device::panic::PanicRecord)
 //! and a claim word (`panics::PanicSlot`); a launch passes its stream's to the kernel, whose
 //! first parameter takes it. A kernel thread that panics claims the record, fills it and
 //! ends itself; the rest of the launch runs on (acc-device's `panic` module says why nothing
@@ -59,6 +60,7 @@
 //! stream from its launch to the reading of its record, so that each thread gets its own
 //! kernel's panic.
 
+mod alloc;
 mod args;
 mod context;
 mod driver;

@@ -9,7 +9,7 @@ use acc_device::panic::{PanicRecord, PanicSlot as DeviceSlot, PANIC_FLAG};
 
 use super::driver::{self, Doing, Driven};
 use super::error::CudaError;
-use super::memory::{DeviceMem, PinnedHost};
+use super::alloc::{DeviceMem, PinnedHost};
 
 /// A stream's panic record (host memory mapped into the device) and its slot (device memory:
 /// the claim word and the record's device address), freed when dropped.
