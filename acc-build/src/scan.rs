@@ -1782,11 +1782,11 @@ mod tests {
         let c = device_crate(&fixture("forms"), Some("forms"), &|_| Vec::new()).unwrap_or_else(|e| panic!("{e}"));
         let lib = module(&c, "src/lib.rs").replace([' ', '\n'], "");
         // A method region: its fields are parameters, typed from the struct.
-        assert!(lib.contains("fnacc_src_lib_rs_l29_scale_0(__acc_self_u_ptr:*mutf64,__acc_self_u_len:usize,__acc_self_k:f64,__acc_self_w_ptr:::acc_device::ReadOnlyPtr<f32>,__acc_self_w_len:usize"), "{lib}");
+        assert!(lib.contains("fnacc_src_lib_rs_l29_scale_0(__acc_panic:*mut::acc_device::panic::PanicSlot,__acc_self_u_ptr:*mutf64,__acc_self_u_len:usize,__acc_self_k:f64,__acc_self_w_ptr:::acc_device::ReadOnlyPtr<f32>,__acc_self_w_len:usize"), "{lib}");
         assert!(lib.contains("fnacc_src_lib_rs_l37_fill_0("), "{lib}");
         // The instance of the generic region, the generic routine as it is, the trait and its
         // impl for `f32`; not the impl for `String`, nor the host struct.
-        assert!(lib.contains("fnacc_src_lib_rs_l51_squares__f32_0(a_ptr:*mutf32,"), "{lib}");
+        assert!(lib.contains("fnacc_src_lib_rs_l51_squares__f32_0(__acc_panic:*mut::acc_device::panic::PanicSlot,a_ptr:*mutf32,"), "{lib}");
         assert!(lib.contains("pubfnsquare<T:Real>(x:T)->T"), "{lib}");
         assert!(lib.contains("pubtraitReal:Copy+Mul<Output=Self>"), "{lib}");
         assert!(lib.contains("implRealforf32"), "{lib}");
