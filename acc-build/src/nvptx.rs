@@ -50,8 +50,8 @@
 //! * The library root (`src/lib.rs`; acc-build's crates use `kernels.rs`): `#![no_std]`, `#![feature(abi_ptx)]` (see
 //!   `acc_device::KERNEL_FEATURES`), kernels as `#[no_mangle] pub unsafe extern "ptx-kernel"
 //!   fn` whose first parameter is the launch's panic slot (`*mut acc_device::panic::PanicSlot`,
-//!   given by `KernelArgs::panic_slot`), handed to `acc_device::panic::enter` first, and `#[panic_handler] fn panic(i: &core::panic::PanicInfo) -> ! {
-//!   acc_device::report_panic(i) }`.
+//!   given by `KernelArgs::panic_slot`), handed to `acc_device::panic::enter` first, and
+//!   `#[panic_handler] fn panic(i: &core::panic::PanicInfo) -> ! { acc_device::report_panic(i) }`.
 
 use std::collections::BTreeSet;
 use std::fmt;

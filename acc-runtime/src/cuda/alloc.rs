@@ -6,8 +6,8 @@ use cudarc::driver::sys;
 use super::driver::{self, Doing};
 use super::error::CudaError;
 
-/// Device memory the backend keeps for itself, freed when dropped (before the context: the
-/// backend declares it before its `ctx`).
+/// Device memory the backend keeps for itself (the panic slots), freed when dropped (before
+/// the context: the backend declares what holds it before its `ctx`).
 #[derive(Debug)]
 pub(crate) struct DeviceMem {
     ptr: u64,

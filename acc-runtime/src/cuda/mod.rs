@@ -21,8 +21,8 @@
 //! `cudarc::driver::sys` (raw driver calls) -> `driver` (one checked wrapper per call: its
 //! name kept in the error, and what the backend was doing added by `Doing::doing`) ->
 //! owning types that free what they hold when dropped (`context::PrimaryContext`,
-//! `queue::{Stream, Event}`, `alloc::{DeviceMem, PinnedHost}`, [`MappedBuf`]) -> [`CudaBackend`] (safe
-//! methods, and the runtime's [`Backend`] interface). Files by concern: `context` (driver,
+//! `queue::{Stream, Event}`, `alloc::{DeviceMem, PinnedHost}`, [`MappedBuf`]) ->
+//! [`CudaBackend`] (safe methods, and the runtime's [`Backend`] interface). Files by concern: `context` (driver,
 //! devices, the primary context), `alloc` (owned device and pinned allocations), `memory`
 //! (allocations, transfers, pinned memory), `queue` (streams, events, async queues),
 //! `panics` (a kernel panic record per stream), `launch` (modules, kernels, launches), `args`
@@ -44,12 +44,12 @@
 //! the busy queues first, so that they never race with queued kernels.
 //!
 //! # Kernel panics
-//! Each stream (the synchronous one, each async queue) has a host-mapped [`PanicRecord`](acc_device::panic::PanicRecord)
-//! and a claim word (`panics::PanicSlot`); a launch passes its stream's to the kernel, whose
-//! first parameter takes it. A kernel thread that panics claims the record, fills it and
-//! ends itself; the rest of the launch runs on (acc-device's `panic` module says why nothing
-//! waits for it). The synchronisation that follows (of the launch, or a wait on its queue)
-//! finds the record, clears it, and returns
+//! Each stream (the synchronous one, each async queue) has a host-mapped
+//! [`PanicRecord`](acc_device::panic::PanicRecord) and a claim word (`panics::PanicSlot`); a
+//! launch passes its stream's to the kernel, whose first parameter takes it. A kernel thread
+//! that panics claims the record, fills it and ends itself; the rest of the launch runs on
+//! (acc-device's `panic` module says why nothing waits for it). The synchronisation that
+//! follows (of the launch, or a wait on its queue) finds the record, clears it, and returns
 //! [`CudaError::KernelPanic`] with the kernel's name, the file, line and column, and the
 //! message; the context stays usable. A kernel that traps or faults (a launch failure:
 //! an illegal address, a kernel not built with acc-device) ends the CUDA context for good
