@@ -771,15 +771,7 @@ fn one_wave(cuda: &CudaBackend, kernel: &Kernel, name: &str, waves: &mut Vec<(u3
 /// Launches `kernel` with `cfg` (see [`launch`]); returns `blocks`.
 fn launch_with(cuda: &CudaBackend, region: &'static RegionInfo, name: &str, kernel: &Kernel, cfg: LaunchConfig, args: &mut KernelArgs, blocks: u32) -> u32 {
     LAST_QUEUE.set(cfg.queue);
-    let timer = profile::launch_begin_noted(region, profile::Track::of(cuda, cfg.queue), if name.ends_with("_lean") {
-        " (lean kernel)"
-    } else if name.ends_with("_inb") {
-        " (indices bounded)"
-    } else if name.ends_with("_inbc") {
-        " (indices bounded, routines checked)"
-    } else {
-        ""
-    });
+    let timer = profile::launch_begin_noted(region, profile::Track::of(cuda, cfg.queue), profile::KernelNote::of(name));
     cuda.launch_kernel(kernel, cfg, args, Some(region)).unwrap_or_else(|e| match e {
         // The panic's own text names the kernel and the user's file:line.
         crate::cuda::CudaError::KernelPanic { .. } => fail(format!("acc: {region}: {e}")),

@@ -23,7 +23,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Instant;
 
@@ -194,17 +194,87 @@ impl Drop for LaunchTimer {
 /// Starts timing a launch of `region` on `track` (`ACC_NOTIFY` prints it: `on host`, or on a
 /// GPU `on nvidia 0`, with the device's number).
 pub fn launch_begin_on(region: &'static RegionInfo, track: Track) -> LaunchTimer {
-    launch_begin_noted(region, track, "")
+    launch_begin_noted(region, track, KernelNote::Plain)
 }
 
-/// [`launch_begin_on`] whose `ACC_NOTIFY` line ends with `note` (a GPU launch of a nest's
-/// lean kernel: ` (lean kernel)`; of its kernel without the checks of the indices the launch
-/// bounded: ` (indices bounded)`).
-pub fn launch_begin_noted(region: &'static RegionInfo, track: Track, note: &str) -> LaunchTimer {
+/// Which of a nest's kernels a GPU launch ran, as its `ACC_NOTIFY` line ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KernelNote {
+    /// The kernel as written (and every host launch): no note.
+    Plain,
+    /// The nest's lean kernel: ` (lean kernel)`.
+    Lean,
+    /// Its kernel without the checks of the indices the launch bounded: ` (indices bounded)`.
+    Bounded,
+    /// That kernel calling the routines with their checks: ` (indices bounded, routines
+    /// checked)`.
+    BoundedRoutinesChecked,
+}
+
+impl KernelNote {
+    /// The note of the kernel named `name` (by the suffix acc's kernel names carry).
+    pub fn of(name: &str) -> Self {
+        if name.ends_with("_lean") {
+            KernelNote::Lean
+        } else if name.ends_with("_inb") {
+            KernelNote::Bounded
+        } else if name.ends_with("_inbc") {
+            KernelNote::BoundedRoutinesChecked
+        } else {
+            KernelNote::Plain
+        }
+    }
+
+    fn text(self) -> &'static str {
+        match self {
+            KernelNote::Plain => "",
+            KernelNote::Lean => " (lean kernel)",
+            KernelNote::Bounded => " (indices bounded)",
+            KernelNote::BoundedRoutinesChecked => " (indices bounded, routines checked)",
+        }
+    }
+}
+
+/// How many launches the process made so far, counted always (a relaxed atomic add per
+/// launch, unlike `ACC_NOTIFY`'s line): what the benches report, so that a timed run proves
+/// where its regions ran without printing a line per launch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LaunchCounts {
+    /// Launches on a GPU.
+    pub gpu: u64,
+    /// Launches on the host backend.
+    pub host: u64,
+    /// GPU launches of kernels without the index checks the launch proved (`_inb` and
+    /// `_inbc`).
+    pub bounded: u64,
+    /// GPU launches of lean kernels.
+    pub lean: u64,
+}
+
+static COUNTS: [AtomicU64; 4] = [const { AtomicU64::new(0) }; 4];
+
+/// The launches so far (see [`LaunchCounts`]).
+pub fn launch_counts() -> LaunchCounts {
+    let [gpu, host, bounded, lean] = COUNTS.each_ref().map(|c| c.load(Ordering::Relaxed));
+    LaunchCounts { gpu, host, bounded, lean }
+}
+
+/// [`launch_begin_on`] whose `ACC_NOTIFY` line ends with `note`'s text (a GPU launch of a
+/// nest's lean kernel, or of its kernel without the checks of the indices the launch bounded).
+pub fn launch_begin_noted(region: &'static RegionInfo, track: Track, note: KernelNote) -> LaunchTimer {
+    let on_host = track.device == DeviceType::Host;
+    COUNTS[if on_host { 1 } else { 0 }].fetch_add(1, Ordering::Relaxed);
+    match note {
+        KernelNote::Bounded | KernelNote::BoundedRoutinesChecked => COUNTS[2].fetch_add(1, Ordering::Relaxed),
+        KernelNote::Lean => COUNTS[3].fetch_add(1, Ordering::Relaxed),
+        KernelNote::Plain => 0,
+    };
     if notify_enabled() {
-        match track.device {
-            DeviceType::Host => eprintln!("acc: launch {} on host{note}", region.site()),
-            d => eprintln!("acc: launch {} on {d:?} {}{note}", region.site(), track.device_num),
+        let note = note.text();
+        if on_host {
+            notify(format_args!("acc: launch {} on host{note}", region.site()));
+        } else {
+            notify(format_args!("acc: launch {} on {:?} {}{note}", region.site(), track.device, track.device_num));
         }
     }
     LaunchTimer {
@@ -212,6 +282,17 @@ pub fn launch_begin_noted(region: &'static RegionInfo, track: Track, note: &str)
         track,
         start: recording().then(Instant::now),
     }
+}
+
+/// Prints an `ACC_NOTIFY` line on stderr in one write: `eprintln!` writes each piece of its
+/// format on its own (stderr is unbuffered), and those system calls cost each launch several
+/// microseconds (5-8 on the GPU machine, against a launch of about 10); one write also keeps
+/// the line whole beside other processes writing the same stderr.
+pub(crate) fn notify(line: std::fmt::Arguments<'_>) {
+    use std::io::Write as _;
+    let mut text = String::with_capacity(128);
+    let _ = writeln!(text, "{line}");
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
 /// Records a transfer of `bytes` bytes on `track` that took `nanos` ns for `region`.
@@ -251,11 +332,7 @@ fn record(
             Direction::HostToDevice => ("upload", "->"),
             Direction::DeviceToHost => ("download", "<-"),
         };
-        eprintln!(
-            "acc: {verb} {}{what} {arrow} device ({})",
-            human_bytes(bytes),
-            region.name
-        );
+        notify(format_args!("acc: {verb} {}{what} {arrow} device ({})", human_bytes(bytes), region.name));
     }
     if recording() {
         with_stats(region, |s| match dir {
@@ -384,6 +461,28 @@ mod tests {
         assert_eq!(human_bytes(1536), "1.5 KiB");
         assert_eq!(human_bytes(4 << 20), "4.0 MiB");
         assert_eq!(human_bytes(3 << 30), "3.0 GiB");
+    }
+
+    #[test]
+    fn launches_are_counted_by_device_and_kernel() {
+        // Other tests launch at the same time: each count grows by at least this test's. (A
+        // region of its own: another test's recording counts `P`'s launches.)
+        static COUNTED: RegionInfo = RegionInfo { name: "counted", kind: "parallel", file: "t.rs", line: 5, kernel: "" };
+        let before = launch_counts();
+        let gpu = Track { device: DeviceType::Nvidia, device_num: 0, queue: None };
+        drop(launch_begin_on(&COUNTED, Track::HOST));
+        for name in ["k_0", "k_0_inb", "k_0_inbc", "k_0_lean", "k_0_inb"] {
+            drop(launch_begin_noted(&COUNTED, gpu, KernelNote::of(name)));
+        }
+        let after = launch_counts();
+        assert!(after.host > before.host, "{before:?} -> {after:?}");
+        assert!(after.gpu >= before.gpu + 5, "{before:?} -> {after:?}");
+        assert!(after.bounded >= before.bounded + 3, "{before:?} -> {after:?}");
+        assert!(after.lean > before.lean, "{before:?} -> {after:?}");
+        assert_eq!(
+            ["k", "k_inb", "k_inbc", "k_lean", "k_inbound"].map(|n| KernelNote::of(n).text()),
+            ["", " (indices bounded)", " (indices bounded, routines checked)", " (lean kernel)", ""]
+        );
     }
 
     #[test]
