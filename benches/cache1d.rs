@@ -67,4 +67,5 @@ fn main() {
         assert!(b == want, "{name}: wrong result");
         println!("acc  {name:<12} {:>9.4} ms {:>8.1} GB/s", secs * 1e3, 8.0 * n as f64 / secs / 1e9);
     }
+    common::print_launches();
 }

@@ -126,4 +126,5 @@ fn main() {
         }
         println!("acc  {name:<16} {:>9.4} ms {:>8.1} GFLOP/s", secs * 1e3, 2.0 * (n * n * n) as f64 / secs / 1e9);
     }
+    common::print_launches();
 }

@@ -726,4 +726,5 @@ fn main() {
     nest();
     applications();
     launch();
+    common::print_launches();
 }

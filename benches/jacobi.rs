@@ -109,4 +109,5 @@ fn main() {
         // Bytes: the grid read once and written once.
         println!("acc  {name:<14} {:>9.4} ms {:>8.1} GB/s   # checksum {sum:.9e}", secs * 1e3, (2 * n * n * 4) as f64 / secs / 1e9);
     }
+    common::print_launches();
 }

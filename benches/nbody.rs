@@ -98,4 +98,5 @@ fn main() {
         let sum: f64 = ax.iter().map(|&v| f64::from(v)).sum();
         println!("acc  {name:<14} {:>9.4} ms {:>8.2} G interactions/s   # checksum {sum:.9e}", secs * 1e3, (n * n) as f64 / secs / 1e9);
     }
+    common::print_launches();
 }

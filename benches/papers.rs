@@ -18,6 +18,8 @@
 //! Settings (environment): `ACC_PAPERS_N` (default 64M, a multiple of 65536),
 //! `ACC_PAPERS_REPS` (default 5), `ACC_PAPERS_STREAM_N` (default 50M; 0 skips the stream cases).
 
+mod common;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -208,6 +210,7 @@ fn main() {
         println!("# stream: n={stream_n} doubles, best of {reps}");
         stream(stream_n, reps);
     }
+    common::print_launches();
     let failed = FAILED.load(Ordering::Relaxed);
     println!("# RESULT: {} ({failed} failed)", if failed == 0 { "PASS" } else { "FAIL" });
     if failed != 0 {

@@ -153,6 +153,55 @@ fn wave3d_rows_1d(u: &[f32], prev: &[f32], next: &mut [f32], n: usize) {
     }
 }
 
+/// Steps of a time loop (`wave3d_steps`): a multiple of 3, so that the grids end in the roles
+/// they started in.
+const STEPS: usize = 21;
+
+/// One step of the wave equation in a time loop: the bare nest on queue `q` (`acc::ASYNC_SYNC`:
+/// synchronous, each step waited for).
+#[acc::kernels(present(u, prev, next), async(q))]
+fn wave3d_step(u: &[f32], prev: &[f32], next: &mut [f32], n: usize, q: i64) {
+    #[acc::r#loop(independent)]
+    for i in 2..n - 2 {
+        #[acc::r#loop(independent)]
+        for j in 2..n - 2 {
+            #[acc::r#loop(independent)]
+            for k in 2..n - 2 {
+                let c = (i * n + j) * n + k;
+                next[c] = 2.0 * u[c] - prev[c] + 0.1 * lap13(u, c, n * n, n);
+            }
+        }
+    }
+}
+
+/// `STEPS` steps of the wave equation, the grids taking turns as the current, the previous and
+/// the next step (as `benches/cuda/stencils.cu`'s `wave3d_steps`): each step on queue `q`, then
+/// a wait for it. `step` is the step itself (the region, or the host's loops).
+fn wave3d_steps(g: [&mut [f32]; 3], n: usize, q: i64, step: fn(&[f32], &[f32], &mut [f32], usize, i64)) {
+    let [g0, g1, g2] = g;
+    for s in 0..STEPS {
+        match s % 3 {
+            0 => step(g0, g1, g2, n, q),
+            1 => step(g2, g0, g1, n, q),
+            _ => step(g1, g2, g0, n, q),
+        }
+    }
+    if q != acc::ASYNC_SYNC {
+        acc::wait(q);
+    }
+}
+
+fn wave3d_step_host(u: &[f32], prev: &[f32], next: &mut [f32], n: usize, _q: i64) {
+    for i in 2..n - 2 {
+        for j in 2..n - 2 {
+            for k in 2..n - 2 {
+                let c = (i * n + j) * n + k;
+                next[c] = 2.0 * u[c] - prev[c] + 0.1 * lap13_host(u, c, n * n, n);
+            }
+        }
+    }
+}
+
 /// `case`'s median time and bandwidth (`bytes` moved once per call).
 fn row(case: &str, secs: f64, bytes: f64) {
     println!("acc  {case:<22} {:>9.4} ms {:>8.1} GB/s", secs * 1e3, bytes / secs / 1e9);
@@ -239,4 +288,24 @@ fn main() {
         });
         check(name, &next, &want);
     }
+
+    // The time loop: each step waited for (`sync`), and all on one queue, waited for once
+    // (`async`). Times per step. The grids' state after one loop is checked against the host's.
+    let mut want = [u.clone(), prev.clone(), vec![0.0f32; n * n * n]];
+    let [w0, w1, w2] = &mut want;
+    wave3d_steps([w0, w1, w2], n, acc::ASYNC_SYNC, wave3d_step_host);
+    for (name, q) in [("wave3d_steps_sync", acc::ASYNC_SYNC), ("wave3d_steps_async", 1)] {
+        let (mut g0, mut g1, mut g2) = (u.clone(), prev.clone(), vec![0.0f32; n * n * n]);
+        acc::data!(copy(g0, g1, g2) {
+            wave3d_steps([&mut g0, &mut g1, &mut g2], n, q, wave3d_step);
+        });
+        for (g, w) in [&g0, &g1, &g2].into_iter().zip(&want) {
+            check(name, g, w);
+        }
+        acc::data!(copy(g0, g1, g2) {
+            let t = median(|| wave3d_steps([&mut g0, &mut g1, &mut g2], n, q, wave3d_step));
+            row(name, t / STEPS as f64, bytes);
+        });
+    }
+    common::print_launches();
 }

@@ -53,6 +53,9 @@ if [ -n "$acc" ]; then
   chmod +x "$acc"
   echo "# binary: $acc"
   limit "$acc" 2>&1 | tee "$out/acc.log" || { echo "# acc bench FAILED"; status=1; }
+  # The bench's own launch counts (acc::profile::launch_counts): none may be on the host.
+  host=$(sed -n 's/^# launches: gpu .*, host \([0-9]*\)$/\1/p' "$out/acc.log" | tail -n 1)
+  [ "${host:-1}" -eq 0 ] || { echo "# acc bench launched on the host (or printed no launch counts)"; status=1; }
 else
   echo "# no .gpu/bin/bench-gpu-* (pack it with: ../shared/tools/gpu-pack bench --features cuda --bench gpu --no-run; carry .gpu)"
   status=1; : > "$out/acc.log"

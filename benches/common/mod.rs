@@ -32,3 +32,12 @@ pub fn middle(mut samples: Vec<f64>) -> f64 {
     samples.sort_by(f64::total_cmp);
     samples[samples.len() / 2]
 }
+
+/// Prints the process's launches on the GPU (with those of kernels without the index checks
+/// the launch proved) and on the host: the line the GPU scripts check (no host launch in a GPU
+/// run). Timed runs count them this way rather than with `ACC_NOTIFY`, whose line per launch
+/// is a system call inside the timed call.
+pub fn print_launches() {
+    let c = acc::profile::launch_counts();
+    println!("# launches: gpu {} ({} of kernels without the index checks the launch proved, {} lean), host {}", c.gpu, c.bounded, c.lean, c.host);
+}

@@ -64,6 +64,35 @@ int main() {
         printf("nvcc %-22s %9.4f ms %8.1f GB/s\n", "wave3d", ms, 12.0 * N / (ms * 1e-3) / 1e9);
         printf("nvcc_wall %-22s %9.4f ms %8.1f GB/s\n", "wave3d", g_wall_ms, 12.0 * N / (g_wall_ms * 1e-3) / 1e9);
         printf("#    wave3d checksum %.6e\n", sum);
+
+        // The time loop of benches/stencils.rs's `wave3d_steps`: STEPS steps, the three grids
+        // taking turns as the current, the previous and the next step. Per step: the events
+        // around all the launches, the wall clock of the launches and one synchronisation
+        // (`nvcc_wall`), and the wall clock with each step synchronised (`_sync`).
+        const int STEPS = 21;
+        float* g[3] = {du, dp, dn};
+        auto step = [&](int s) {
+            int r = s % 3;
+            float* cur = g[(3 - r) % 3];
+            float* old = g[(4 - r) % 3];
+            float* nxt = g[(5 - r) % 3];
+            wave3d<<<grd, blk>>>(cur, old, nxt, (int)n);
+        };
+        CK(cudaMemcpy(du, u.data(), N * 4, cudaMemcpyHostToDevice)); CK(cudaMemcpy(dp, p.data(), N * 4, cudaMemcpyHostToDevice)); CK(cudaMemset(dn, 0, N * 4));
+        for (int s = 0; s < STEPS; s++) step(s);
+        CK(cudaDeviceSynchronize());
+        double sum3 = 0;
+        for (int b = 0; b < 3; b++) {
+            CK(cudaMemcpy(nx.data(), g[b], N * 4, cudaMemcpyDeviceToHost));
+            for (float v : nx) sum3 += v;
+        }
+        printf("#    wave3d_steps checksum of the three grids after %d steps %.6e\n", STEPS, sum3);
+        ms = median_ms([&] { for (int s = 0; s < STEPS; s++) step(s); }) / STEPS;
+        CK(cudaGetLastError());
+        printf("nvcc %-22s %9.4f ms %8.1f GB/s\n", "wave3d_steps", ms, 12.0 * N / (ms * 1e-3) / 1e9);
+        printf("nvcc_wall %-22s %9.4f ms %8.1f GB/s\n", "wave3d_steps", g_wall_ms / STEPS, 12.0 * N / (g_wall_ms / STEPS * 1e-3) / 1e9);
+        median_ms([&] { for (int s = 0; s < STEPS; s++) { step(s); CK(cudaDeviceSynchronize()); } });
+        printf("nvcc_wall %-22s %9.4f ms %8.1f GB/s\n", "wave3d_steps_sync", g_wall_ms / STEPS, 12.0 * N / (g_wall_ms / STEPS * 1e-3) / 1e9);
     }
     return 0;
 }
