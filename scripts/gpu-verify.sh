@@ -80,7 +80,7 @@ if [ -f .gpu-multi/run.sh ] && [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ];
 fi
 timeout 90 bash scripts/gpu-beside-nvcc.sh stencils "$(ls .gpu/extra/bench-stencils-* | head -1)" > "$out/stencils.log" 2>&1
 echo "stencils rc=$?" >> "$out/stencils.log"
-grep -E "^acc |^nvcc |launches|rc=" "$out/stencils.log"
+grep -E "^acc |^nvcc|launches|rc=" "$out/stencils.log"
 # The paper's GEMM (2-D `cache!` tiles), N-body (1-D windows of a tile loop) and Jacobi (2-D
 # windows that move with the nest) beside nvcc's shared-memory kernels.
 for b in cache2d nbody jacobi; do
