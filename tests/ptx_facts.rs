@@ -473,6 +473,45 @@ fn bare_kernels_nests_spread_over_two_and_three_dimensional_grids() {
     assert!(!k.contains("%nctaid.y") && !k.contains("%ntid.y"), "g-v is one-dimensional:\n{k}");
 }
 
+/// Whether kernel text `k` branches back to a label above the branch (a loop).
+fn has_loop(k: &str) -> bool {
+    let mut seen = Vec::new();
+    for l in k.lines().map(str::trim) {
+        if let Some(label) = l.strip_suffix(':').filter(|t| t.starts_with("$L")) {
+            seen.push(label.to_string());
+        } else if let Some(target) = l.contains("bra").then(|| l.rsplit(|c: char| c.is_whitespace()).next().unwrap_or("").trim_end_matches(';')) {
+            if seen.iter().any(|s| s == target) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+#[test]
+fn three_dimensional_nests_bounded_at_the_launch_have_a_kernel_of_one_point_a_thread() {
+    // A bare 3-D nest and gv-gv-gv: the unchecked kernel keeps its grid-stride loops (the
+    // launch runs it where no grid covers the trips), and its twin of one point a thread has
+    // none, reading the grid's sizes only to place its thread.
+    for name in ["three_bare", "three_gv_gv_gv"] {
+        let k = schedules_kernel(name);
+        let name_of = |k: &str| k[".entry ".len()..].split('(').next().unwrap_or("").to_string();
+        let base = name_of(k);
+        let (inb, pt) = (entry(&format!("{base}_inb")), entry(&format!("{base}_pt_inb")));
+        assert!(has_loop(inb), "{name}: the unchecked kernel loops:\n{inb}");
+        assert!(!has_loop(pt), "{name}: one point a thread, no loop:\n{pt}");
+        assert!(!pt.contains("%nctaid"), "{name}: one point a thread strides over no grid:\n{pt}");
+        for reg in ["%ctaid.z", "%ctaid.y", "%ctaid.x", "%ntid.x"] {
+            assert!(pt.contains(reg), "{name}: one point a thread reads {reg}:\n{pt}");
+        }
+    }
+    // Not a 2-D nest (bands, measured at nvcc's speed), nor a nest with reductions or a `tile`.
+    for name in ["two_bare", "two_gv_gv", "three_tile_8x4x2"] {
+        let base = schedules_kernel(name)[".entry ".len()..].split('(').next().unwrap_or("").to_string();
+        assert!(!PTX.contains(&format!(".entry {base}_pt_inb(")), "{name} has no kernel of one point a thread");
+    }
+}
+
 #[test]
 fn reductions_on_grid_schedules_combine_over_the_whole_block() {
     // 2-D nests with reductions (Jacobi's `max`, a bare nest, a clause on the outer loop only,

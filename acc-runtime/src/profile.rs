@@ -209,6 +209,11 @@ pub enum KernelNote {
     /// That kernel calling the routines with their checks: ` (indices bounded, routines
     /// checked)`.
     BoundedRoutinesChecked,
+    /// The kernel of one point a thread of a nest without those checks (`_pt_inb`): ` (indices
+    /// bounded, one point a thread)`.
+    BoundedPoint,
+    /// That kernel calling the routines with their checks (`_pt_inbc`).
+    BoundedPointRoutinesChecked,
 }
 
 impl KernelNote {
@@ -216,6 +221,10 @@ impl KernelNote {
     pub fn of(name: &str) -> Self {
         if name.ends_with("_lean") {
             KernelNote::Lean
+        } else if name.ends_with("_pt_inb") {
+            KernelNote::BoundedPoint
+        } else if name.ends_with("_pt_inbc") {
+            KernelNote::BoundedPointRoutinesChecked
         } else if name.ends_with("_inb") {
             KernelNote::Bounded
         } else if name.ends_with("_inbc") {
@@ -231,6 +240,8 @@ impl KernelNote {
             KernelNote::Lean => " (lean kernel)",
             KernelNote::Bounded => " (indices bounded)",
             KernelNote::BoundedRoutinesChecked => " (indices bounded, routines checked)",
+            KernelNote::BoundedPoint => " (indices bounded, one point a thread)",
+            KernelNote::BoundedPointRoutinesChecked => " (indices bounded, routines checked, one point a thread)",
         }
     }
 }
@@ -249,14 +260,17 @@ pub struct LaunchCounts {
     pub bounded: u64,
     /// GPU launches of lean kernels.
     pub lean: u64,
+    /// GPU launches of kernels of one point a thread (`_pt_inb` and `_pt_inbc`; counted in
+    /// `bounded` too).
+    pub point: u64,
 }
 
-static COUNTS: [AtomicU64; 4] = [const { AtomicU64::new(0) }; 4];
+static COUNTS: [AtomicU64; 5] = [const { AtomicU64::new(0) }; 5];
 
 /// The launches so far (see [`LaunchCounts`]).
 pub fn launch_counts() -> LaunchCounts {
-    let [gpu, host, bounded, lean] = COUNTS.each_ref().map(|c| c.load(Ordering::Relaxed));
-    LaunchCounts { gpu, host, bounded, lean }
+    let [gpu, host, bounded, lean, point] = COUNTS.each_ref().map(|c| c.load(Ordering::Relaxed));
+    LaunchCounts { gpu, host, bounded, lean, point }
 }
 
 /// [`launch_begin_on`] whose `ACC_NOTIFY` line ends with `note`'s text (a GPU launch of a
@@ -266,6 +280,10 @@ pub fn launch_begin_noted(region: &'static RegionInfo, track: Track, note: Kerne
     COUNTS[if on_host { 1 } else { 0 }].fetch_add(1, Ordering::Relaxed);
     match note {
         KernelNote::Bounded | KernelNote::BoundedRoutinesChecked => COUNTS[2].fetch_add(1, Ordering::Relaxed),
+        KernelNote::BoundedPoint | KernelNote::BoundedPointRoutinesChecked => {
+            COUNTS[2].fetch_add(1, Ordering::Relaxed);
+            COUNTS[4].fetch_add(1, Ordering::Relaxed)
+        }
         KernelNote::Lean => COUNTS[3].fetch_add(1, Ordering::Relaxed),
         KernelNote::Plain => 0,
     };
@@ -471,17 +489,26 @@ mod tests {
         let before = launch_counts();
         let gpu = Track { device: DeviceType::Nvidia, device_num: 0, queue: None };
         drop(launch_begin_on(&COUNTED, Track::HOST));
-        for name in ["k_0", "k_0_inb", "k_0_inbc", "k_0_lean", "k_0_inb"] {
+        for name in ["k_0", "k_0_inb", "k_0_inbc", "k_0_lean", "k_0_inb", "k_0_pt_inb"] {
             drop(launch_begin_noted(&COUNTED, gpu, KernelNote::of(name)));
         }
         let after = launch_counts();
         assert!(after.host > before.host, "{before:?} -> {after:?}");
-        assert!(after.gpu >= before.gpu + 5, "{before:?} -> {after:?}");
-        assert!(after.bounded >= before.bounded + 3, "{before:?} -> {after:?}");
+        assert!(after.gpu >= before.gpu + 6, "{before:?} -> {after:?}");
+        assert!(after.bounded >= before.bounded + 4, "{before:?} -> {after:?}");
         assert!(after.lean > before.lean, "{before:?} -> {after:?}");
+        assert!(after.point > before.point, "{before:?} -> {after:?}");
         assert_eq!(
-            ["k", "k_inb", "k_inbc", "k_lean", "k_inbound"].map(|n| KernelNote::of(n).text()),
-            ["", " (indices bounded)", " (indices bounded, routines checked)", " (lean kernel)", ""]
+            ["k", "k_inb", "k_inbc", "k_lean", "k_inbound", "k_pt_inb", "k_pt_inbc"].map(|n| KernelNote::of(n).text()),
+            [
+                "",
+                " (indices bounded)",
+                " (indices bounded, routines checked)",
+                " (lean kernel)",
+                "",
+                " (indices bounded, one point a thread)",
+                " (indices bounded, routines checked, one point a thread)"
+            ]
         );
     }
 

@@ -39,5 +39,8 @@ pub fn middle(mut samples: Vec<f64>) -> f64 {
 /// is a system call inside the timed call.
 pub fn print_launches() {
     let c = acc::profile::launch_counts();
-    println!("# launches: gpu {} ({} of kernels without the index checks the launch proved, {} lean), host {}", c.gpu, c.bounded, c.lean, c.host);
+    println!(
+        "# launches: gpu {} ({} of kernels without the index checks the launch proved, {} of them one point a thread, {} lean), host {}",
+        c.gpu, c.bounded, c.point, c.lean, c.host
+    );
 }

@@ -992,7 +992,7 @@ fn nest_kernel(
     let grid = if serial || !privates.is_empty() {
         None
     } else {
-        grid::schedule(f, kind, loops, grid_reds, &grid_stageable, &mut body_of)
+        grid::schedule(f, kind, loops, grid_reds, &grid_stageable, false, &mut body_of)
     };
     // The `cache!` windows staged in shared memory: (array, span).
     let mut cached: Vec<(Ident, usize)> = Vec::new();
@@ -1076,12 +1076,21 @@ fn nest_kernel(
         let mut body_of = device_body(&slices, &read_only, &cells, &p.sites);
         let mut again = Errors::default();
         let code = if dims.is_some() {
-            grid::schedule(f, kind, loops, grid_reds, &grid_stageable, &mut body_of).map(|g| g.code)
+            grid::schedule(f, kind, loops, grid_reds, &grid_stageable, false, &mut body_of).map(|g| g.code)
         } else {
             schedule::Scheduler::new(kind, loops, &mut_slices, &mut body_of, &mut again).stage(&stageable).nest(f, &reds).map(|w| w.code)
         };
         code.filter(|_| again.is_empty()).map(|c| (c, p))
     });
+    // And of one point a thread, for a 3-D nest that takes it (`grid::takes_points`): launched
+    // where the bounds hold and the grid covers the trips.
+    let point_code = unchecked.as_ref().filter(|_| dims.is_some()).and_then(|(_, p)| {
+        let mut body_of = device_body(&slices, &read_only, &cells, &p.sites);
+        grid::schedule(f, kind, loops, grid_reds, &grid_stageable, true, &mut body_of).map(|g| g.code)
+    });
+    if point_code.is_some() {
+        sched_notes.at(info::loop_line(f), 0, "launch: where the indices' bounds hold and the trips fit one grid, a kernel of one point a thread (no grid-stride loops: fewer registers, more blocks a multiprocessor) on a grid that covers them");
+    }
     if let Some((_, p)) = &unchecked {
         let calls = if p.calls.is_empty() {
             String::new()
@@ -1159,7 +1168,13 @@ fn nest_kernel(
                 #check
             }
         };
-        (uname.to_string(), check, !p.calls.is_empty())
+        // (The same name's ending, `_inb`, so that acc-build treats it as it treats `uname`.)
+        let pname = point_code.as_ref().map(|code| {
+            let pname = format_ident!("{}_pt_inb", kname);
+            device_fn.extend(generated(kernel_fn(&pname, code)));
+            pname.to_string()
+        });
+        (uname.to_string(), check, !p.calls.is_empty(), pname)
     });
     let lean_name = lean_code.as_ref().map(|w| {
         let lname = format_ident!("{}_lean", kname);
@@ -1211,7 +1226,7 @@ fn nest_kernel(
     });
     // The kernel: the one without the proved indices' checks where their bounds hold.
     let pick = match unchecked_name {
-        Some((uname, check, calls)) => {
+        Some((uname, check, calls, None)) => {
             // Where the nest's own indices are bounded but a routine's are not, the unchecked
             // kernel that calls the routines as they are (`<kernel>_inbc`, acc-build's copy of
             // `_inb` before its calls became the twins'; made where it renamed one).
@@ -1226,6 +1241,23 @@ fn nest_kernel(
                     #routines_checked
                     _ => #name,
                 };
+            }
+        }
+        Some((uname, check, calls, Some(pname))) => {
+            // The same, each with its kernel of one point a thread, which the launch runs where
+            // its grid covers the trips (`Geometry::point_kernel`).
+            let routines_checked = calls.then(|| {
+                let (cname, pcname) = (format!("{uname}c"), format!("{pname}c"));
+                quote!(::core::option::Option::Some((true, false)) => (#cname, ::core::option::Option::Some(#pcname)),)
+            });
+            quote! {
+                #[allow(clippy::all, unused_parens)]
+                let (__acc_name, __acc_point): (&str, ::core::option::Option<&'static str>) = match (|| -> ::core::option::Option<(bool, bool)> { #check })() {
+                    ::core::option::Option::Some((true, true)) => (#uname, ::core::option::Option::Some(#pname)),
+                    #routines_checked
+                    _ => (#name, ::core::option::Option::None),
+                };
+                __acc_geom = __acc_geom.point_kernel(__acc_point);
             }
         }
         None => quote!(let __acc_name: &str = #name;),

@@ -88,7 +88,13 @@ pub struct Grid {
 /// `0..reds.len()` (their private copies are set up by the caller); `None` when the nest has
 /// reductions a grid does not take (then it never does).
 /// `stageable`: the read-only `&[T]` parameters whose 2-D `cache!` windows may be staged.
-pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, reds: Option<&[(RedOp, syn::Ident)]>, stageable: &[syn::Ident], body_of: &mut dyn FnMut(&syn::Block) -> syn::Block) -> Option<Grid> {
+///
+/// With `point`, the nest's kernel of one point a thread instead (see [`takes_points`]): each
+/// loop runs its first trip only, `if` where the grid-stride loop has `while`, for a launch on
+/// a grid that covers every loop's trips (`Dims::covering_shape`, from the trips the host
+/// computes, so only loops whose bounds it can: `host_computable`); `None` for a nest that
+/// does not take it.
+pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, reds: Option<&[(RedOp, syn::Ident)]>, stageable: &[syn::Ident], point: bool, body_of: &mut dyn FnMut(&syn::Block) -> syn::Block) -> Option<Grid> {
     let reds = reds?;
     let (chain, body) = plan(f, kind, directives)?;
     // A reduction variable the body reads for anything but its updates (its partial value)
@@ -211,6 +217,9 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
             );
         }
     }
+    if point && !takes_points(&chain, reds, tile_nest || whole_tiles || banded) {
+        return None;
+    }
     // The kernel: the loops' grid-stride loops around the body, run by one thread.
     let stmts = body_of(&body).stmts;
     let mut code = quote! {
@@ -296,15 +305,30 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
             (None, Some(b)) => (reg("thread_idx", b), reg("block_dim", b)),
             (None, None) => unreachable!(),
         };
-        code = quote! {{
-            #setup
-            let mut #k: usize = #start;
-            while #k < #trip {
-                let #var = #idx;
-                #code
-                #k += #stride;
-            }
-        }};
+        code = if point {
+            // The launch runs this kernel only on a grid that covers the trips, computed on the
+            // host from the same bounds with the same `idx` functions (`Dims::covering_shape`).
+            // (No check on the device: one before or after the body held the wave step at its
+            // grid-stride kernel's 0.104 ms, against 0.102 without; H100.)
+            quote! {{
+                #setup
+                let #k: usize = #start;
+                if #k < #trip {
+                    let #var = #idx;
+                    #code
+                }
+            }}
+        } else {
+            quote! {{
+                #setup
+                let mut #k: usize = #start;
+                while #k < #trip {
+                    let #var = #idx;
+                    #code
+                    #k += #stride;
+                }
+            }}
+        };
     }
     // The reductions: each thread's copy, combined over its block (all its threads, in x, y
     // and z), then one partial per block at the block's linear index, folded on the host.
@@ -367,6 +391,24 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
     let dims = quote!(#rt::Dims { grid: [#(#grid),*], block: [#(#block),*], trips: [#(#trips),*], waves: #waves });
     let code = quote!(#places #code);
     Some(Grid { code, dims, notes, tiles, tile_lines })
+}
+
+/// Whether a nest takes a kernel of one point a thread beside its grid-stride one (launched
+/// where its grid covers the trips): three loops, each over a grid and a block dimension of
+/// its own (a bare 3-D nest, gv-gv-gv) with no `gang(n)`, trips the host computes, no
+/// reductions, and neither a `tile` nest, staged tiles nor bands (`other_form`). On an H100 the
+/// 13-point wave step's unchecked kernel took 40 registers with its loops (6 blocks of 256 a
+/// multiprocessor; 0.1039-0.1043 ms on one wave) and 26 without them (8 blocks; 0.1016-0.1021
+/// ms on the covering grid, nvcc's one point a thread 0.1000-0.1008;
+/// `benches/results/diag-h100-session20/`).
+/// Two-loop nests keep their bands, measured at nvcc's speed.
+fn takes_points(chain: &[GridLoop], reds: &[(RedOp, syn::Ident)], other_form: bool) -> bool {
+    reds.is_empty()
+        && !other_form
+        && chain.len() == 3
+        && chain.iter().enumerate().all(|(lvl, g)| {
+            g.gang.is_some() && g.gang == g.block && g.gang_size.is_none() && host_computable(&g.header) && !chain[..lvl].iter().any(|o| g.header.mentions(&o.header.var))
+        })
 }
 
 /// Whether `body` holds a loop (outside closures and items).
