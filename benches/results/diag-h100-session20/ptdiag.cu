@@ -51,9 +51,9 @@ int main(int argc, char** argv) {
   printf("%-44s regs %3d  %.4f ms\n", "nvcc onept 8x32x252", 27, ms);
   std::vector<float> want(N), got(N);
   CK(cudaMemcpy(want.data(), ref, N * 4, cudaMemcpyDeviceToHost));
-  const char* files[2] = {".gpu-exp/wave_loop.ptx", ".gpu-exp/wave_point.ptx"};
-  const char* names[2] = {"wave_loop", "wave_point"};
-  for (int v = 0; v < 2; v++) {
+  const char* files[5] = {".gpu-exp/wave_loop.ptx", ".gpu-exp/wave_point.ptx", ".gpu-exp/wave_point_noguard.ptx", ".gpu-exp/wave_point_hand.ptx", ".gpu-exp/wave_point_after.ptx"};
+  const char* names[5] = {"wave_loop", "wave_point", "wave_point_noguard", "wave_point_hand", "wave_point_after"};
+  for (int v = 0; v < 5; v++) {
     std::ifstream in(files[v]); std::stringstream ss; ss << in.rdbuf(); std::string ptx = ss.str();
     CUmodule m; DK(cuModuleLoadData(&m, ptx.c_str()));
     CUfunction f; DK(cuModuleGetFunction(&f, m, names[v]));
