@@ -89,7 +89,7 @@ pub struct Grid {
 /// reductions a grid does not take (then it never does).
 /// `stageable`: the read-only `&[T]` parameters whose 2-D `cache!` windows may be staged.
 ///
-/// With `point`, the nest's kernel of one point a thread instead (see [`takes_points`]): each
+/// With `point`, the nest's kernel of one point a thread instead (see `takes_points`): each
 /// loop runs its first trip only, `if` where the grid-stride loop has `while`, for a launch on
 /// a grid that covers every loop's trips (`Dims::covering_shape`, from the trips the host
 /// computes, so only loops whose bounds it can: `host_computable`); `None` for a nest that
