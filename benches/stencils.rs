@@ -7,7 +7,9 @@
 //! - `rows_1d`: the inner loops `seq` (what a bare nest ran as before: each thread one row, in
 //!   order; uncoalesced),
 //! beside `benches/cuda/stencils.cu` (hand-written CUDA, one thread per point, built by nvcc).
-//! Then NVIDIA's Jacobi step with its `max` reduction (acc only: `jacobi_*`).
+//! Then NVIDIA's Jacobi step with its `max` reduction (acc only: `jacobi_*`), and the wave step
+//! in a time loop (`wave3d_steps`: each step synchronised, and all on one async queue, beside
+//! the same loop in CUDA).
 //! Run by `scripts/gpu-beside-nvcc.sh stencils`. Every acc result is checked against the host's loops.
 
 mod common;

@@ -254,8 +254,8 @@ impl Geometry {
     /// The same launch with the kernel of one point a thread `name` (or none): the launch runs
     /// it, on a grid that covers the trips, where such a grid fits the device's limits and the
     /// trips are known on the host; else the nest's kernel with its grid-stride loops. On an
-    /// H100 the 13-point wave step's kernel took 27 registers without its loops and 40 with
-    /// them, 0.1011 ms against 0.1043 (benches/README.md).
+    /// H100 the 13-point wave step's kernel took 26 registers without its loops and 40 with
+    /// them, 0.1016-0.1021 ms against 0.1039-0.1044 (benches/README.md).
     pub fn point_kernel(mut self, name: Option<&'static str>) -> Self {
         self.point_kernel = name;
         self
