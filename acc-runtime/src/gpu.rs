@@ -610,10 +610,8 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
             let e = launchable(&mut kernels, cuda, region, ptx, point, most_shared);
             let block = dims.block_shape(geom.vector_length, e.kernel.max_threads());
             if let Some(grid) = dims.covering_shape(block) {
-                let threads = block.iter().product::<u32>();
-                let mut cfg = LaunchConfig::linear(grid[0], block[0]).with_shared(16 * threads.max(32));
-                (cfg.grid, cfg.block, cfg.queue) = ((grid[0], grid[1], grid[2]), (block[0], block[1], block[2]), queue);
-                return launch_with(cuda, region, point, &e.kernel, cfg, args, grid.iter().product());
+                let shared = 16 * block.iter().product::<u32>().max(32);
+                return launch_with(cuda, region, point, &e.kernel, grid_config(grid, block, shared, queue), args, grid.iter().product());
             }
         }
         let entry = launchable(&mut kernels, cuda, region, ptx, name, most_shared);
@@ -644,9 +642,7 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
             let key = if tiled.is_some() { threads | RECOMPILED } else { threads };
             let wave = one_wave(cuda, kernel, name, &mut entry.waves, key, threads, shared).min(max_default_grid(cuda) as u32);
             let grid = dims.grid_shape(block, wave as usize);
-            let mut cfg = LaunchConfig::linear(grid[0], block[0]).with_shared(shared);
-            (cfg.grid, cfg.block, cfg.queue) = ((grid[0], grid[1], grid[2]), (block[0], block[1], block[2]), queue);
-            return launch_with(cuda, region, name, kernel, cfg, args, grid.iter().product());
+            return launch_with(cuda, region, name, kernel, grid_config(grid, block, shared, queue), args, grid.iter().product());
         }
         // Where the outermost loop holds worker or vector loops (its trips are shared by the
         // block's threads), such a kernel is compiled again for the block the clauses ask for
@@ -809,6 +805,14 @@ fn one_wave(cuda: &CudaBackend, kernel: &Kernel, name: &str, waves: &mut Vec<(u3
     let w = cuda.default_grid(kernel.module(), name, block, shared, usize::MAX / 2).unwrap_or(1).max(1);
     waves.push((key, w));
     w
+}
+
+/// The launch of a nest on a multi-dimensional grid: `grid` blocks of `block` threads, with
+/// `shared` bytes of dynamic shared memory, on `queue`.
+fn grid_config(grid: [u32; 3], block: [u32; 3], shared: u32, queue: Option<i64>) -> LaunchConfig {
+    let mut cfg = LaunchConfig::linear(grid[0], block[0]).with_shared(shared);
+    (cfg.grid, cfg.block, cfg.queue) = ((grid[0], grid[1], grid[2]), (block[0], block[1], block[2]), queue);
+    cfg
 }
 
 /// Launches `kernel` with `cfg` (see [`launch`]); returns `blocks`.

@@ -1226,34 +1226,28 @@ fn nest_kernel(
     });
     // The kernel: the one without the proved indices' checks where their bounds hold.
     let pick = match unchecked_name {
-        Some((uname, check, calls, None)) => {
+        Some((uname, check, calls, pname)) => {
             // Where the nest's own indices are bounded but a routine's are not, the unchecked
             // kernel that calls the routines as they are (`<kernel>_inbc`, acc-build's copy of
-            // `_inb` before its calls became the twins'; made where it renamed one).
+            // `_inb` before its calls became the twins'; made where it renamed one). Each with
+            // the nest's kernel of one point a thread where it has one (`_pt_inb`, `_pt_inbc`),
+            // which the launch runs where its grid covers the trips (`Geometry::point_kernel`).
+            let point = |suffix: &str| match &pname {
+                Some(p) => {
+                    let p = format!("{p}{suffix}");
+                    quote!(::core::option::Option::Some(#p))
+                }
+                None => quote!(::core::option::Option::None),
+            };
+            let (bounded, checked) = (point(""), point("c"));
             let routines_checked = calls.then(|| {
                 let cname = format!("{uname}c");
-                quote!(::core::option::Option::Some((true, false)) => #cname,)
-            });
-            quote! {
-                #[allow(clippy::all, unused_parens)]
-                let __acc_name: &str = match (|| -> ::core::option::Option<(bool, bool)> { #check })() {
-                    ::core::option::Option::Some((true, true)) => #uname,
-                    #routines_checked
-                    _ => #name,
-                };
-            }
-        }
-        Some((uname, check, calls, Some(pname))) => {
-            // The same, each with its kernel of one point a thread, which the launch runs where
-            // its grid covers the trips (`Geometry::point_kernel`).
-            let routines_checked = calls.then(|| {
-                let (cname, pcname) = (format!("{uname}c"), format!("{pname}c"));
-                quote!(::core::option::Option::Some((true, false)) => (#cname, ::core::option::Option::Some(#pcname)),)
+                quote!(::core::option::Option::Some((true, false)) => (#cname, #checked),)
             });
             quote! {
                 #[allow(clippy::all, unused_parens)]
                 let (__acc_name, __acc_point): (&str, ::core::option::Option<&'static str>) = match (|| -> ::core::option::Option<(bool, bool)> { #check })() {
-                    ::core::option::Option::Some((true, true)) => (#uname, ::core::option::Option::Some(#pname)),
+                    ::core::option::Option::Some((true, true)) => (#uname, #bounded),
                     #routines_checked
                     _ => (#name, ::core::option::Option::None),
                 };
