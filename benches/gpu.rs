@@ -6,6 +6,8 @@
 //!
 //! Output: one line per case, `acc <case> <ms> <rate>`, rate in GB/s (GFLOP/s for `matmul_f32`,
 //! `-` for `launch`); lines starting with `#` are comments.
+//! Groups of cases: `streaming`, `reductions`, `nest`, `applications`, `launch`; arguments
+//! name the groups to run (`-- launch`), none runs all.
 //! Build: `cargo bench --features cuda --bench gpu --no-run` (or `../shared/tools/gpu-pack bench
 //! --features cuda --bench gpu --no-run` for the GPU machine).
 
@@ -719,12 +721,20 @@ fn launch() {
 }
 
 fn main() {
+    // `cargo bench --bench gpu -- launch nest` runs those groups alone; no name runs them all
+    // (`--bench`, which cargo passes, is not a group).
+    let groups: [(&str, fn()); 5] = [("streaming", streaming), ("reductions", reductions), ("nest", nest), ("applications", applications), ("launch", launch)];
+    let asked: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    if let Some(a) = asked.iter().find(|a| !groups.iter().any(|(g, _)| g == a)) {
+        eprintln!("no group `{a}` in this bench; its groups: {}", groups.map(|(g, _)| g).join(", "));
+        std::process::exit(2);
+    }
     println!("# acc bench, device: {:?}", acc::device_type());
     println!("# tool case                        ms       rate (GB/s; GFLOP/s for matmul)");
-    streaming();
-    reductions();
-    nest();
-    applications();
-    launch();
+    for (name, run) in groups {
+        if asked.is_empty() || asked.iter().any(|a| a == name) {
+            run();
+        }
+    }
     common::print_launches();
 }

@@ -163,6 +163,10 @@ impl Device {
     /// not the CUDA one.
     #[cfg(feature = "cuda")]
     pub(crate) fn cuda(&self) -> Result<Option<Arc<CudaBackend>>, String> {
+        // (Every launch asks: the CUDA handle alone where the backend is open, not both.)
+        if let Some(b) = lock(&self.backend).as_ref().filter(|b| b.lost().is_none()) {
+            return Ok(b.cuda.clone());
+        }
         self.open_backend().map(|o| o.cuda)
     }
 

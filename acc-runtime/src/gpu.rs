@@ -717,15 +717,27 @@ fn block_shared(geom: &Geometry) -> (u32, usize) {
 /// loaded) at its first launch.
 fn launchable<'k>(kernels: &'k mut AddrMap<KernelKey, Launchable>, cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str, name: &str, most_shared: u32) -> &'k mut Launchable {
     let key = KernelKey { backend: cuda.id(), ptx: ptx.as_ptr() as usize, name: (name.as_ptr() as usize, name.len()), shared: most_shared };
-    if kernels.get(&key).is_none_or(|l| *l.name != *name) {
+    // One hash lookup for a kernel launched before.
+    let entry = kernels.entry(key).and_modify(|l| {
+        if *l.name != *name {
+            // Another name's entry at a reused address (a name that is not `'static`).
+            *l = Launchable::load(cuda, region, ptx, name, most_shared);
+        }
+    });
+    entry.or_insert_with(|| Launchable::load(cuda, region, ptx, name, most_shared))
+}
+
+impl Launchable {
+    /// Kernel `name` of the package's PTX text `ptx`, loaded on `cuda` (its module loaded once
+    /// per process) and opened up to `most_shared` bytes of shared memory.
+    fn load(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str, name: &str, most_shared: u32) -> Self {
         // The module of the package's PTX that defines the kernel (acc-build may write
         // several, see `ptx_modules`).
         let ptx = crate::ptx_modules::module_of(ptx, name);
         let module = module(cuda, region, ptx);
         let kernel = cuda.kernel(&module, name, most_shared).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}`: {e}")).with_params_from(ptx);
-        kernels.insert(key, Launchable { kernel, name: name.into(), for_block: Vec::new(), waves: Vec::new() });
+        Launchable { kernel, name: name.into(), for_block: Vec::new(), waves: Vec::new() }
     }
-    kernels.get_mut(&key).expect("made above")
 }
 
 /// Whether the nest whose kernel is `name` holds one of `geom`'s blocks a multiprocessor where

@@ -126,6 +126,13 @@ pub(crate) unsafe fn ctx_set_current(ctx: sys::CUcontext) -> Driven<()> {
     named("cuCtxSetCurrent", unsafe { result::ctx::set_current(ctx) })
 }
 
+/// `cuCtxGetCurrent`: the calling thread's current context (null when it has none).
+pub(crate) fn ctx_get_current() -> Driven<sys::CUcontext> {
+    let mut ctx = std::ptr::null_mut();
+    // SAFETY: writes one handle to `ctx`.
+    check("cuCtxGetCurrent", unsafe { sys::cuCtxGetCurrent(&mut ctx) }).map(|()| ctx)
+}
+
 /// `cuCtxSynchronize` of the current context.
 pub(crate) fn ctx_synchronize() -> Driven<()> {
     // SAFETY: no argument; without a current context the driver returns an error.
