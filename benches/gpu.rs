@@ -6,8 +6,6 @@
 //!
 //! Output: one line per case, `acc <case> <ms> <rate>`, rate in GB/s (GFLOP/s for `matmul_f32`,
 //! `-` for `launch`); lines starting with `#` are comments.
-//! Groups of cases: `streaming`, `reductions`, `nest`, `applications`, `launch`; arguments
-//! name the groups to run (`-- launch`), none runs all.
 //! Build: `cargo bench --features cuda --bench gpu --no-run` (or `../shared/tools/gpu-pack bench
 //! --features cuda --bench gpu --no-run` for the GPU machine).
 
