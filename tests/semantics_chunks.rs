@@ -6,8 +6,8 @@
 //! trips), trip counts around multiples of 4, loops starting at 1, arrays whose chunks do not
 //! align together, rows of odd length in a nest, element types of 1 to 8 bytes, branches
 //! that write some elements and not others. Reductions over an inner vector loop take chunks
-//! in rounds of 4, 2 and 1, checked once a round: rows around each round's edge. On the host
-//! backend the loops run as written.
+//! in rounds of 4, 2 and 1, chunks inside the arrays counted once: rows around each round's
+//! edge. On the host backend the loops run as written.
 //!
 //! Also a gang per warp (acc-codegen `lower/schedule.rs`): a top-level gang loop whose trips
 //! meet no barrier gives each warp trips of its own where it has at least as many trips as
@@ -131,8 +131,8 @@ fn row_max(a: &[i16], out: &mut [i16], rows: usize, cols: usize) {
 }
 
 /// Reductions over an inner vector loop take chunks in rounds of 4, 2, then 1 (4 trips a
-/// chunk where every array has 4-byte elements, else 2), one range check a round; arrays whose
-/// chunks do not align together (`off` not a multiple of the chunk) take single trips.
+/// chunk where every array has 4-byte elements, else 2), chunks inside arrays counted once; arrays
+/// whose chunks do not align together (`off` not a multiple of the chunk) take single trips.
 #[acc::parallel(num_workers(2), vector_length(64))]
 fn row_stats(a: &[i32], b: &[f64], sums: &mut [i32], prods: &mut [f64], mins: &mut [i32], rows: usize, cols: usize, off: usize) {
     #[acc::r#loop(gang, worker)]

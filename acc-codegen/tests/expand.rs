@@ -472,8 +472,9 @@ fn a_nest_whose_inner_loops_take_chunks_gets_a_lean_kernel_without_them() {
 #[test]
 fn a_reduction_over_an_inner_loop_takes_chunks_in_rounds_and_its_nest_a_lean_kernel() {
     // The papers' vector position: the row sums load 4, then 2, then 1 chunks of 16 bytes a
-    // round, each round checked once (its last chunk inside the array, its chunks evenly
-    // spaced); the lean kernel keeps the unrolled rounds of single trips.
+    // round; which chunks lie in the array is counted once before the rounds (no round checks
+    // anything), and the chunks past it run one trip at a time; the lean kernel keeps the
+    // unrolled rounds of single trips.
     let f = quote! {
         fn rows(a: &[i32], out: &mut [i32], nk: usize, nj: usize, ni: usize) {
             #[acc::r#loop(gang)]
@@ -491,11 +492,12 @@ fn a_reduction_over_an_inner_loop_takes_chunks_in_rounds_and_its_nest_a_lean_ker
         }
     };
     let (nest, lean) = nest_and_lean(&kernels(f.clone()));
-    for r in [4, 2] {
-        has(&nest, &format!("let __acc_lim = __acc_nch . saturating_sub ({}usize * __acc_stride) ;", r - 1));
-        has(&nest, "a . chunk_fits :: < 4usize > (__acc_l");
-        has(&nest, &format!("== {}usize * __acc_d", r - 1));
+    has(&nest, "let __acc_fit : usize = __acc_nch . min (a . chunk_count :: < 4usize > (__acc_b");
+    for r in [4, 2, 1] {
+        has(&nest, &format!("let __acc_lim = __acc_fit . saturating_sub ({}usize * __acc_stride) ;", r - 1));
     }
+    assert!(!nest.contains("chunk_fits"), "no round checks its chunks:\n{nest}");
+    has(&nest, "while __acc_ch < __acc_nch {");
     assert_eq!(nest.matches("a . chunk_load :: < 4usize >").count(), 4 + 2 + 1, "4, 2 and 1 chunks of 4-byte elements a round:\n{nest}");
     assert!(!lean.contains("chunk_load") && lean.contains("let __acc_lim = __acc_total"), "the lean kernel: unrolled rounds, no chunks:\n{lean}");
     // The launch tells the runtime that a reduction takes chunks (the lean kernel runs where

@@ -93,6 +93,19 @@ pub trait Chunks<T> {
         start <= len && len - start >= N
     }
 
+    /// How many whole chunks of `N` elements lie in the array from element `start` on (0 where
+    /// `start` is past its end): chunk `c` (elements `start + c * N..start + (c + 1) * N`) lies in
+    /// it exactly when `c` is less. A chunked loop asks once for all its rounds.
+    #[inline(always)]
+    fn chunk_count<const N: usize>(&self, start: usize) -> usize {
+        let (_, len) = self.chunk_raw();
+        if start <= len {
+            (len - start) / N
+        } else {
+            0
+        }
+    }
+
     /// Elements `start..start + N`, in one access (two of 16 bytes for 32).
     ///
     /// # Safety
@@ -193,6 +206,12 @@ mod tests {
         assert_eq!(s.chunk_peel::<4>(6), 2);
         assert_eq!(s.chunk_peel::<2>(1), 1);
         assert!(s.chunk_fits::<4>(8) && !s.chunk_fits::<4>(9) && !s.chunk_fits::<4>(13) && s.chunk_fits::<2>(10));
+        // Whole chunks from a start: each counted one fits, the next does not.
+        for start in 0..14 {
+            let n = s.chunk_count::<4>(start);
+            assert!((0..n).all(|c| s.chunk_fits::<4>(start + 4 * c)) && !s.chunk_fits::<4>(start + 4 * n), "from {start}: {n}");
+        }
+        assert_eq!((s.chunk_count::<4>(0), s.chunk_count::<4>(9), s.chunk_count::<4>(12), s.chunk_count::<2>(11)), (3, 0, 0, 0));
         // SAFETY: fits and aligned.
         unsafe {
             assert_eq!(s.chunk_load::<4>(4), [4.0, 5.0, 6.0, 7.0]);

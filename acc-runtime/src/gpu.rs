@@ -657,14 +657,15 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
         // unrolled rounds). Where even the recompiled kernel holds fewer threads, the block
         // shrinks.
         let block = geom.block();
-        let recompiled = if compiles_for_block(geom, entry.kernel.max_threads()) {
+        let force = rounds_for_block(geom);
+        let recompiled = if force || compiles_for_block(geom, entry.kernel.max_threads()) {
             if !entry.for_block.iter().any(|(b, _)| *b == block) {
                 // The kernel alone: its file's module compiled again would take seconds for a
                 // file of many regions (the differential tester's 300 ran 12 times slower).
                 let ptx = crate::ptx_modules::only_kernel(crate::ptx_modules::module_of(ptx, name), name);
                 let module = cuda.load_ptx_for_block(&ptx, block).unwrap_or_else(|e| panic!("acc: {region}: cannot load kernel `{name}` for blocks of {block} threads: {e}"));
                 let k = cuda.kernel(&module, name, most_shared).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}`: {e}")).with_params_from(&ptx);
-                entry.for_block.push((block, (k.max_threads() > entry.kernel.max_threads()).then_some(k)));
+                entry.for_block.push((block, (force || k.max_threads() > entry.kernel.max_threads()).then_some(k)));
             }
             entry.for_block.iter().position(|(b, k)| *b == block && k.is_some())
         } else {
@@ -800,6 +801,18 @@ fn tile_compile_threads(geom: &Geometry, threads: u32, per_sm: u32, registers: u
 /// The key of a recompiled kernel's waves in its entry's (beside the nest's kernel's, keyed by
 /// the block's threads, at most 1024).
 const RECOMPILED: u32 = 1 << 31;
+
+/// Whether the nest's kernel (not its lean kernel: `launch` has passed that by) is compiled for
+/// `geom`'s block whatever its registers: its inner loops reduce in rounds of chunks
+/// (`Geometry::lean_kernel`'s third field), and the outermost loop's trips are shared by the
+/// block's lanes or workers. Compiled without the block, the rounds' loop (chunk.rs) kept its
+/// loads behind its adds: the papers' vector position ran 1.64 ms on an H100, compiled for the
+/// block 1.09 ms (1.23 before the rounds lost their checks; `results/diag-h100-session21/`).
+/// Other nests keep their own compilation: compiling every nest whose trips are shared for
+/// its block took the papers' gang and gang worker positions from 0.25 to 0.35-0.40 ms.
+fn rounds_for_block(geom: &Geometry) -> bool {
+    geom.lean_kernel.is_some_and(|(_, _, rounds)| rounds) && (geom.per_trip.0 || geom.per_trip.1)
+}
 
 /// Whether a kernel that holds at most `max_threads` threads a block is compiled again for
 /// `geom`'s block (see `launch`): the block is larger, and the outermost loop's trips are
@@ -1000,6 +1013,15 @@ mod tests {
         assert!(!nest(512, false).fills_the_gpu(132));
         assert!(!Geometry::new(512, 0, 128, false).workers(8, true).per_trip(true, true).fills_the_gpu(132));
         assert!(!Geometry::new(512, 0, 128, true).lean_kernel("k_lean", false, true).fills_the_gpu(132));
+    }
+
+    #[test]
+    fn a_nest_that_reduces_in_rounds_of_chunks_is_compiled_for_its_block() {
+        let shared = Geometry::new(1 << 20, 2, 128, false).workers(8, true).per_trip(true, true);
+        assert!(rounds_for_block(&shared.lean_kernel("k_lean", false, true)));
+        assert!(!rounds_for_block(&shared.lean_kernel("k_lean", false, false)), "no rounds of chunks");
+        assert!(!rounds_for_block(&shared), "no lean kernel: no chunked rounds");
+        assert!(!rounds_for_block(&Geometry::new(1 << 20, 2, 128, false).lean_kernel("k_lean", false, true)), "trips not shared");
     }
 
     #[test]

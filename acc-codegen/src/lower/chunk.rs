@@ -13,8 +13,9 @@
 //! stores last; each trip's own element is the only one it touches in such an array.
 //!
 //! A reduction over a loop inside the nest takes chunks too, in rounds of several chunks whose
-//! loads are all in flight before the round's trips combine them, each round checked once
-//! (`Loop::code`); a reduction over the top loop keeps `schedule.rs`'s unrolled rounds.
+//! loads are all in flight before the round's trips combine them, the chunks inside the arrays
+//! counted once before the rounds (`Loop::code`); a reduction over the top loop keeps
+//! `schedule.rs`'s unrolled rounds.
 
 use proc_macro2::{TokenStream, TokenTree};
 use quote::{format_ident, quote, ToTokens};
@@ -350,36 +351,54 @@ impl Loop<'_> {
     /// The chunked loop: the trips before the first chunk aligned for every array one at a
     /// time, then rounds of whole chunks (`rounds`: chunks a round, largest first, each size
     /// taking rounds while a whole one is left; a round's chunks are all loaded before its trips
-    /// run, so that a thread keeps that many in flight, under one range check; a round that
-    /// fails it runs its trips one at a time), then the last trips one at a time. `plain` where
-    /// the arrays' chunks never align together or the loop has less than a chunk a thread.
+    /// run, so that a thread keeps that many in flight), then the chunks that do not lie in
+    /// every array and the last trips one at a time. `plain` where the arrays' chunks never
+    /// align together or the loop has less than a chunk a thread.
+    ///
+    /// Which chunks lie in the arrays is found once, before the rounds: chunk `ch` of an array
+    /// starts `ch * w` elements after its first one (`e + i`, with `e` the same for every trip),
+    /// so the chunks that fit are those below a count (`chunk_count`), and no round checks
+    /// anything. A check a round (64-bit arithmetic of the round's first and last starts) took
+    /// the papers' vector position 53 instructions a round of 4 loads, where a hand-written
+    /// CUDA loop of the same rounds takes 14 (1.31 against 1.01 ms on an H100); without it, 25
+    /// (ncu: 3.33M instructions against 7.00M), and 1.04-1.09 ms against 1.23 once the kernel
+    /// is compiled for its block (acc-runtime's `rounds_for_block`; benches/README.md).
     pub fn code(&self, arrays: &[ChunkArray], b: &syn::Block, rounds: &[usize], plain: TokenStream, w: usize) -> TokenStream {
         let Loop { n, k, bind, body_code, total, stride, start } = self;
         let n = *n;
         let idx: Vec<&Expr> = arrays.iter().map(|a| &a.index).collect();
         let names: Vec<&Ident> = arrays.iter().map(|a| &a.name).collect();
         let (first, first_idx) = (names[0], idx[0]);
+        // Each array's start of chunk 0 (the peel's trip).
+        let bases: Vec<Ident> = (0..arrays.len()).map(|j| format_ident!("__acc_b{}_{}", n, j)).collect();
+        // One chunk's trips one at a time, with the body's checked accesses.
+        let single = quote! {
+            let mut #k = __acc_peel + __acc_ch * #w;
+            let __acc_end = #k + #w;
+            while #k < __acc_end {
+                #bind
+                #body_code
+                #k += 1;
+            }
+        };
         // A round's chunks in an array are `d` elements apart (`e + i` with `i` the step-1
-        // loop's variable): the round lies in the array where its last chunk does and its first
-        // start is `(r - 1) * d` below the last's (no wrap between them), and every chunk is
-        // aligned where the first one after the peel is. So a round takes one check, and keeps
-        // one start an array (a start a chunk kept ptxas from keeping a round's loads in flight
+        // loop's variable), every one aligned where the first one after the peel is. A start a
+        // round an array (a start a chunk kept ptxas from keeping a round's loads in flight
         // within the 64 registers of a block of 1024 threads).
         let round_code = rounds.iter().map(|&r| {
             let firsts: Vec<Ident> = (0..arrays.len()).map(|j| format_ident!("__acc_s{}_{}", n, j)).collect();
-            let lasts: Vec<Ident> = (0..arrays.len()).map(|j| format_ident!("__acc_l{}_{}", n, j)).collect();
             let last = r - 1;
             let mut loads = TokenStream::new();
             let mut trips = TokenStream::new();
             let mut stores = TokenStream::new();
-            let mut singles = TokenStream::new();
             for c in 0..r {
                 for (j, (a, s0)) in arrays.iter().zip(&firsts).enumerate() {
                     let slots: Vec<Ident> = (0..w).map(|u| slot(n, j, c * w + u)).collect();
                     let name = &a.name;
                     let st = quote!(#s0 + #c * __acc_d);
                     if a.read {
-                        // SAFETY (device code): the round fits the array, its chunks aligned (checked).
+                        // SAFETY (device code): the round's chunks lie in the array (below
+                        // `__acc_fit`) and are aligned (the peel).
                         loads.extend(quote!(let [#(mut #slots),*] = unsafe { #name.chunk_load::<#w>(#st) };));
                     } else {
                         loads.extend(quote!(#(let mut #slots;)*));
@@ -393,36 +412,14 @@ impl Loop<'_> {
                     let stmts = &t.stmts;
                     trips.extend(quote!({ let #k: usize = __acc_peel + (__acc_ch + #c * __acc_stride) * #w + #u; #bind #(#stmts)* }));
                 }
-                singles.extend(quote! {
-                    let mut #k = __acc_peel + (__acc_ch + #c * __acc_stride) * #w;
-                    let __acc_end = #k + #w;
-                    while #k < __acc_end {
-                        #bind
-                        #body_code
-                        #k += 1;
-                    }
-                });
             }
-            let (lasts_code, fits) = if r == 1 {
-                (TokenStream::new(), quote!(#(&& #names.chunk_fits::<#w>(#firsts))*))
-            } else {
-                (
-                    quote!(let (#(#lasts,)*) = { let #k: usize = __acc_peel + (__acc_ch + #last * __acc_stride) * #w; #bind (#(#idx,)*) };),
-                    quote!(#(&& #names.chunk_fits::<#w>(#lasts) && #firsts <= #lasts && #lasts - #firsts == #last * __acc_d)*),
-                )
-            };
             quote! {
-                let __acc_lim = __acc_nch.saturating_sub(#last * __acc_stride);
+                let __acc_lim = __acc_fit.saturating_sub(#last * __acc_stride);
                 while __acc_ch < __acc_lim {
-                    let (#(#firsts,)*) = { let #k: usize = __acc_peel + __acc_ch * #w; #bind (#(#idx,)*) };
-                    #lasts_code
-                    if true #fits {
-                        #loads
-                        #trips
-                        #stores
-                    } else {
-                        #singles
-                    }
+                    let (#(#firsts,)*) = (#(#bases + __acc_ch * #w,)*);
+                    #loads
+                    #trips
+                    #stores
                     __acc_ch += #r * __acc_stride;
                 }
             }
@@ -455,8 +452,16 @@ impl Loop<'_> {
                 }
                 let __acc_nch: usize = (#total - __acc_peel) / #w;
                 let __acc_d: usize = __acc_stride * #w;
+                let (#(#bases,)*) = { let #k: usize = __acc_peel; #bind (#(#idx,)*) };
+                // The loop's whole chunks that lie in every array.
+                let __acc_fit: usize = __acc_nch #(.min(#names.chunk_count::<#w>(#bases)))*;
                 let mut __acc_ch: usize = __acc_t;
                 #(#round_code)*
+                // Chunks past an array's end: their trips' checked accesses report it.
+                while __acc_ch < __acc_nch {
+                    #single
+                    __acc_ch += __acc_stride;
+                }
                 let mut #k = __acc_peel + __acc_nch * #w + __acc_t;
                 while #k < #total {
                     #bind

@@ -771,7 +771,7 @@ impl<'a> Scheduler<'a> {
             };
             // A reduction over an inner loop whose body reaches arrays only as `a[e + i]`
             // takes chunks of 16 bytes too, in rounds of 4, then 2, then 1 chunks (the loads
-            // of a round in flight together, one bounds check a round: `chunk.rs`), its other
+            // of a round in flight together, the chunks inside the arrays counted once: `chunk.rs`), its other
             // trips one at a time. The papers' vector position (2 blocks of 1024 threads
             // summing rows of 1M `i32`s) went from 5.4 to 1.3 ms on an H200, the worker-vector
             // and gang-worker-vector positions 1.1-1.4x faster. Where the launch has more
@@ -787,7 +787,7 @@ impl<'a> Scheduler<'a> {
                     self.reduction_chunks = true;
                     // info: the chunks.
                     self.notes.0[note_at].text.push_str(&format!(
-                        "; in the nest's kernel, chunks of 16 bytes instead (4 trips a thread, 2 where an array has 8-byte elements) in rounds of 4, 2, then 1 chunks, one range check a round: {} moved a chunk an access where it is aligned and inside the array, the other trips one at a time",
+                        "; in the nest's kernel, chunks of 16 bytes instead (4 trips a thread, 2 where an array has 8-byte elements) in rounds of 4, 2, then 1 chunks, the chunks inside the arrays counted once before the rounds: {} moved a chunk an access where it is aligned and inside the array, the other trips one at a time",
                         chunk::names(chunked)
                     ));
                     // info: the lean kernel.
