@@ -157,6 +157,14 @@ fn reductions_keep_loads_in_flight() {
     let wide = lines_of(k, &["ld.global.nc.v4"]);
     assert_eq!(wide.len(), 4 + 2 + 1, "16-byte loads in rounds of four, two and one chunks:\n{k}");
     assert!(lines_of(k, &["add.rn.f32"]).iter().find(|&&f| f > wide[0]).is_some_and(|&f| f > wide[3]), "the four loads of a round before its first add:\n{k}");
+    // The rounds of four chunks check nothing (the chunks inside the array are counted before
+    // them): their loop is one block, from its label to the branch back to it, with one test.
+    let lines: Vec<&str> = k.lines().map(str::trim_start).collect();
+    let label = (0..wide[0]).rev().find(|&i| lines[i].starts_with("$L__")).expect("the round's block has a label");
+    let name = lines[label].trim_end_matches(':');
+    let back = (wide[3]..lines.len()).find(|&i| lines[i].contains("bra")).expect("a branch after the round");
+    assert!(lines[back].starts_with('@') && lines[back].ends_with(&format!("{name};")), "the round's block branches back to itself:\n{}", lines[label..=back].join("\n"));
+    assert_eq!(lines[label..back].iter().filter(|l| l.starts_with("setp")).count(), 1, "one test a round (the loop's own):\n{}", lines[label..=back].join("\n"));
     // Its lean kernel (launches of more blocks than multiprocessors): rounds of eight single
     // trips, then of four, then the remainder trip.
     let k = papers_lean_kernel("vector_add_f32");
