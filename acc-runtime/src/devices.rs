@@ -147,27 +147,24 @@ impl Device {
 
     /// The open backend, opening it at first use (an error once the device is lost).
     pub(crate) fn backend(&self) -> Result<Arc<dyn Backend>, String> {
-        self.open_backend().map(|o| o.backend)
+        self.open_backend(|o| o.backend.clone())
     }
 
-    /// The open backend with its concrete type where it has one, opening it at first use.
-    fn open_backend(&self) -> Result<Open, String> {
+    /// What `pick` takes of the open backend (opened at first use). Where it is open, only
+    /// that is cloned: every launch asks for the CUDA handle, not for both.
+    fn open_backend<R>(&self, pick: impl Fn(&Open) -> R) -> Result<R, String> {
         if let Some(b) = lock(&self.backend).as_ref().filter(|b| b.lost().is_none()) {
-            return Ok(b.clone());
+            return Ok(pick(b));
         }
         let mut table = lock(&self.table);
-        self.open_in(&mut table)
+        self.open_in(&mut table).map(|o| pick(&o))
     }
 
     /// The open CUDA backend (opened at first use), or `None` when the device's backend is
     /// not the CUDA one.
     #[cfg(feature = "cuda")]
     pub(crate) fn cuda(&self) -> Result<Option<Arc<CudaBackend>>, String> {
-        // (Every launch asks: the CUDA handle alone where the backend is open, not both.)
-        if let Some(b) = lock(&self.backend).as_ref().filter(|b| b.lost().is_none()) {
-            return Ok(b.cuda.clone());
-        }
-        self.open_backend().map(|o| o.cuda)
+        self.open_backend(|o| o.cuda.clone())
     }
 
     /// The open backend, as [`backend`](Self::backend), for a caller that holds the table.
