@@ -11,7 +11,8 @@
 #
 # Out ($OUT, else /tmp/abo): ab.tgz with each run's log and its tables (ptable-NAME-REP.md:
 # benches/papers_table.py; gtable-NAME-REP.md: benches/gpu_table.py). About 4 minutes on an
-# H100 or H200 for three variants. GCC=  skips GCC; NOPAPERS=1 / NOGPU=1 skip a bench.
+# H100 or H200 for three variants. GCC=  skips GCC; NOPAPERS=1 / NOGPU=1 skip a bench;
+# GPU_GROUPS="nest launch" runs those groups of the GPU bench alone.
 set -uo pipefail
 
 if [ "${1:-}" = pack ]; then
@@ -63,7 +64,7 @@ for rep in 1 2; do
     fi
     if [ -x "$o/$v-gpu" ] && [ -z "${NOGPU:-}" ]; then
       # shellcheck disable=SC2086
-      env $renv timeout 150 "$o/$v-gpu" > "$o/gpu-$v-$rep.log" 2>&1 || echo "gpu-ab: gpu $v run $rep: rc=$?"
+      env $renv timeout 150 "$o/$v-gpu" ${GPU_GROUPS:-} > "$o/gpu-$v-$rep.log" 2>&1 || echo "gpu-ab: gpu $v run $rep: rc=$?"
     fi
   done
 done
