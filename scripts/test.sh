@@ -3,6 +3,12 @@
 # checks facts about it. GPU tests skip cleanly here; run them on a GPU with gpu-pack.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# A full run writes about 6 GiB under target/ (a clean clone's): say so first where the disk has
+# less, since the build then fails later with an I/O error from rustc or the linker.
+free_kib=$(df -Pk . | awk 'NR == 2 {print $4}')
+if [ "${free_kib:-0}" -lt $((8 * 1024 * 1024)) ]; then
+  echo "test.sh: warning: $((free_kib / 1024)) MiB free on $(df -P . | awk 'NR == 2 {print $6}'); a full run writes about 6 GiB" >&2
+fi
 bash scripts/setup.sh
 export ACC_DEVICE_TYPE=${ACC_DEVICE_TYPE:-host}
 # The reduction matrix and the per-operator/type/form tests are generated (acc-build must read
