@@ -5,9 +5,10 @@
 //! `ld.global.nc.v4.f32` / `st.global.v4.f32` for `f32`, `.v2.f64` for `f64`, as nvcc's
 //! `float4` / `double2` copies (acc-codegen's `lower/chunk.rs` decides where).
 //!
-//! A chunk is taken only where its elements lie in the array ([`Chunks::chunk_fits`]) and its
-//! first element is aligned for the wide access ([`Chunks::chunk_peel`] finds the first such
-//! trip); other trips use the element accesses with their bounds checks. Element types of 1,
+//! A chunk is taken only where its elements lie in the array ([`Chunks::chunk_fits`]; a
+//! chunked loop counts such chunks once, before its rounds, with [`Chunks::chunk_count`]) and
+//! its first element is aligned for the wide access ([`Chunks::chunk_peel`] finds the first
+//! such trip); other trips use the element accesses with their bounds checks. Element types of 1,
 //! 2, 4 or 8 bytes take chunks (others never: `chunk_peel` says `usize::MAX`).
 
 use core::mem::size_of;
