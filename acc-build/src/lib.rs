@@ -52,6 +52,8 @@ pub fn compile_kernels() {
     println!("cargo::rustc-check-cfg=cfg(acc_region, values(any()))");
     println!("cargo::rerun-if-env-changed=ACC_SM");
     println!("cargo::rerun-if-env-changed=ACC_INFO");
+    // The first size of a worker loop's counted rounds (acc-codegen `worker_round_sizes`), for A/B runs.
+    println!("cargo::rerun-if-env-changed=ACC_EXP_WROUND");
     if std::env::var_os("CARGO_FEATURE_CUDA").is_none() {
         return;
     }

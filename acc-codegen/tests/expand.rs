@@ -344,25 +344,57 @@ fn a_worker_loop_with_a_trip_for_every_warp_runs_a_worker_per_warp() {
         has(k, "__acc_base3 + (__acc_vty as usize) < __acc_total3");
         has(k, "0usize + (__acc_vtx as usize)");
     }
-    // In the nest's kernel, rounds of 4, then 2 trips: each round's loads (`c`'s element, then
-    // the row's) before any of its trips adds or stores, one start and one step kept per index;
-    // a round that fails its check leaves the rest to the loop after the rounds. The lean
-    // kernel keeps the fewest registers: no rounds.
+    // In the nest's kernel, counted rounds of 8, 4, then 2 trips: every index is affine in `j`,
+    // so each thread checks once, before its rounds, that each index stays in its array from
+    // its first trip to the loop's last (`elem_run_fits`); a round is then one compare, its
+    // loads (`c`'s element, then the row's) before any of its trips adds or stores, one start
+    // and one step kept per index. Where the check fails, every trip is left to the loop after
+    // the rounds. The lean kernel keeps the fewest registers: no rounds.
     let k = &nest;
-    for r in [4, 2] {
-        has(k, &format!("while __acc_base3 + {r}usize * (__acc_vbdy as usize) <= __acc_total3"));
+    has(k, "if __acc_base3 + 2 * (__acc_vbdy as usize) <= __acc_total3 { let __acc_t0 : usize = __acc_base3 + (__acc_vty as usize) ;");
+    for a in ["a . elem_run_fits (__acc_e6_0 , __acc_d6_0 , __acc_span)", "b . elem_run_fits (__acc_e6_0 , __acc_d6_0 , __acc_span)", "c . elem_run_fits (__acc_e6_1 , __acc_d6_1 , __acc_span)"] {
+        has(k, a);
     }
-    assert_eq!(k.matches("__acc_ok6_3) { break ; }").count(), 1, "a round of 4 leaves on a failed check:\n{k}");
-    assert_eq!(k.matches("__acc_ok6_1) { break ; }").count(), 1, "a round of 2 leaves on a failed check:\n{k}");
-    let round = &k[k.find("while __acc_base3 + 4usize").unwrap()..k.find("while __acc_base3 + 2usize").unwrap()];
-    assert_eq!(round.matches("a . elem_load (").count(), 4, "a load of `a` a trip:\n{round}");
-    assert_eq!(round.matches("c . elem_load (").count(), 4, "a load of `c` a trip:\n{round}");
-    assert_eq!(round.matches("b . elem_store (").count(), 4, "a store of `b` a trip:\n{round}");
+    has(k, "{ __acc_total3 } else { __acc_base3 }");
+    for r in [8, 4, 2] {
+        has(k, &format!("while __acc_base3 + {r}usize * (__acc_vbdy as usize) <= __acc_wend"));
+    }
+    assert!(!k.contains("elem_fits (") && !k.contains("break ;"), "no check a round:\n{k}");
+    let round = &k[k.find("while __acc_base3 + 8usize").unwrap()..k.find("while __acc_base3 + 4usize").unwrap()];
+    assert_eq!(round.matches("a . elem_load (").count(), 8, "a load of `a` a trip:\n{round}");
+    assert_eq!(round.matches("c . elem_load (").count(), 8, "a load of `c` a trip:\n{round}");
+    assert_eq!(round.matches("b . elem_store (").count(), 8, "a store of `b` a trip:\n{round}");
     let last_load = round.rfind("elem_load (").unwrap();
     assert!(last_load < round.find("t += __acc_y").unwrap() && last_load < round.find("elem_store (").unwrap(), "loads first:\n{round}");
-    has(round, "== __acc_e6_0 . wrapping_add (__acc_d6_0 . wrapping_mul (3usize))");
-    has(round, "a . elem_load (__acc_e6_0 . wrapping_add (__acc_d6_0 . wrapping_mul (3usize)))");
+    has(round, "a . elem_load (__acc_e6_0 . wrapping_add (__acc_d6_0 . wrapping_mul (7usize)))");
+    has(round, "__acc_e6_1 = __acc_e6_1 . wrapping_add (__acc_d6_1 . wrapping_mul (8usize)) ;");
     assert!(!lean.contains("elem_load"), "no rounds in the lean kernel:\n{lean}");
+    // An index not affine in `j` (`c[j % 7]`): no check once for all trips; each round of 4,
+    // then 2 checks its own trips and leaves on a failed check, as before.
+    let modulo = kernels(quote! {
+        fn worker_mod(a: &[i32], b: &mut [i32], c: &[i32], out: &mut [i32], nk: usize, nj: usize, ni: usize) {
+            #[acc::r#loop(gang)]
+            for k in 0..nk {
+                let mut t = 0;
+                #[acc::r#loop(worker, reduction(+: t))]
+                for j in 0..nj {
+                    t += c[j % 7];
+                    #[acc::r#loop(vector)]
+                    for i in 0..ni {
+                        b[(k * nj + j) * ni + i] = a[(k * nj + j) * ni + i] * 2;
+                    }
+                }
+                out[k] = t;
+            }
+        }
+    });
+    let (k, _) = nest_and_lean(&modulo);
+    assert!(!k.contains("elem_run_fits") && !k.contains("8usize *"), "no counted rounds:\n{k}");
+    for r in [4, 2] {
+        has(&k, &format!("while __acc_base3 + {r}usize * (__acc_vbdy as usize) <= __acc_total3"));
+    }
+    assert_eq!(k.matches("__acc_ok6_3) { break ; }").count(), 1, "a round of 4 leaves on a failed check:\n{k}");
+    has(&k, "== __acc_e6_0 . wrapping_add (__acc_d6_0 . wrapping_mul (3usize))");
     // The gang-worker position: the gang's reduction is left to the nest's end, a worker's lanes
     // holding equal copies: the first lane of each keeps its value, the copies are combined
     // over the whole block. Its worker loop takes rounds too.

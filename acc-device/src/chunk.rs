@@ -74,6 +74,32 @@ pub trait Chunks<T> {
         i < self.chunk_raw().1
     }
 
+    /// Whether elements `first`, `first + step`, .., `first + steps * step` all lie in the
+    /// array, `step` read as signed (two's complement: a falling run has a wrapped step), with
+    /// no sum past `usize`'s range: the ends lie in it and nothing wraps between them. A worker
+    /// loop's counted rounds (acc-codegen's `Scheduler::worker_rounds`) check each index once
+    /// for all of a thread's trips with it, where the index is affine in the loop's variable
+    /// (no division: a check per array each time the loop was entered cost the gang position
+    /// one 64-bit division every 64 elements).
+    #[inline(always)]
+    fn elem_run_fits(&self, first: usize, step: usize, steps: usize) -> bool {
+        let len = self.chunk_raw().1;
+        if first >= len {
+            return false;
+        }
+        if (step as isize) >= 0 {
+            match step.checked_mul(steps).and_then(|d| first.checked_add(d)) {
+                Some(last) => last < len,
+                None => false,
+            }
+        } else {
+            match step.wrapping_neg().checked_mul(steps) {
+                Some(d) => d <= first,
+                None => false,
+            }
+        }
+    }
+
     /// Element `i`, without a bounds check.
     ///
     /// # Safety
@@ -224,5 +250,29 @@ mod tests {
         assert_eq!(odd.chunk_peel::<4>(0), usize::MAX);
         let d: &[f64] = &[0.0; 8];
         assert!(d.chunk_peel::<2>(0) <= 1);
+    }
+
+    #[test]
+    fn a_run_fits_exactly_when_each_of_its_elements_does() {
+        let s: &[u8] = &[0; 10];
+        // Steps up, none, down (wrapped), and ones that wrap past usize's range.
+        let steps = [0usize, 1, 2, 3, 9, 10, usize::MAX, usize::MAX - 1, usize::MAX / 2 + 1, usize::MAX / 2];
+        for first in [0usize, 1, 5, 9, 10, 11, usize::MAX] {
+            for &step in &steps {
+                for n in [0usize, 1, 2, 3, 4, 9, 10, 1 << 40] {
+                    // The run's elements as integers, stopping at the first one outside.
+                    let each = (0..=n.min(12)).all(|j| {
+                        let at = first as i128 + (step as isize as i128) * j as i128;
+                        (0..10).contains(&at)
+                    }) && (n <= 12 || {
+                        let last = first as i128 + (step as isize as i128) * n as i128;
+                        (0..10).contains(&last)
+                    });
+                    assert_eq!(s.elem_run_fits(first, step, n), each, "first {first} step {step} steps {n}");
+                }
+            }
+        }
+        assert!(s.elem_run_fits(9, usize::MAX, 9) && !s.elem_run_fits(9, usize::MAX, 10));
+        assert!(s.elem_run_fits(0, 3, 3) && !s.elem_run_fits(0, 3, 4));
     }
 }

@@ -676,7 +676,8 @@ impl<'a> Scheduler<'a> {
             // and no longer fitted two blocks of 1024 threads a multiprocessor, 0.26 -> 0.41 ms
             // and 0.94 -> 0.89 of nvcc on an H100).
             let rounds = if warp_workers && !self.lean {
-                let l = RoundLoop { k: &k, bind: &bind, total: &total_id, tpart: &tpart, stride: &stride, base: &base };
+                let var = (headers.len() == 1).then(|| &headers[0].var);
+                let l = RoundLoop { k: &k, var, bind: &bind, total: &total_id, tpart: &tpart, stride: &stride, base: &base };
                 self.worker_rounds(&body.stmts, &reds, &l)
             } else {
                 None
@@ -923,12 +924,19 @@ impl<'a> Scheduler<'a> {
     /// in `lower_loop`), each round's loads issued before any of its trips computes or stores:
     /// where the body is updates of the loop's reductions (reading arrays at indices of names the
     /// body does not change) followed by one vector loop (one variable, step 1, no reduction)
-    /// whose body reaches arrays only as `a[e + i]` (`chunk::arrays`). A thread runs a round so
-    /// where each of its trips' vector loops has at most one trip a lane, every element it reads
-    /// or writes lies in its array, and each index is evenly spaced over the round's trips (one
-    /// start and one step kept per index, as `chunk.rs` keeps one start per array: the papers'
-    /// worker kernel spilled with an index a trip). Rounds of 4, then 2 trips, each with a trip
-    /// for every thread of the block, until one fails its check; the loop after them runs the
+    /// whose body reaches arrays only as `a[e + i]` (`chunk::arrays`). A thread runs rounds
+    /// where each of its trips' vector loops has at most one trip a lane and every element it
+    /// reads or writes lies in its array; each index is kept as one start and one step (as
+    /// `chunk.rs` keeps one start per array: the papers' worker kernel spilled with an index a
+    /// trip).
+    ///
+    /// Counted rounds, where the loop spreads one variable, every index is affine in it
+    /// ([`degree`]) and the vector loop's bounds do not name it: each thread computes its
+    /// indices at its first trip and the next trip of the loop, and checks once that each runs
+    /// inside its array from its first trip to the loop's last (`elem_run_fits`: no division);
+    /// then rounds of 8, 4 and 2 trips ([`worker_round_sizes`]) run with one compare each, and
+    /// a thread whose check fails runs none. Otherwise each round of 4, then 2 checks its own
+    /// trips' indices and their spacing, until one fails. The loop after the rounds runs the
     /// rest, one trip at a time as written. Returns the code, which advances `base`, and the
     /// report's words.
     fn worker_rounds(&mut self, stmts: &[Stmt], reds: &[(RedOp, Ident)], l: &RoundLoop) -> Option<(TokenStream, String)> {
@@ -979,7 +987,7 @@ impl<'a> Scheduler<'a> {
         self.chunked = true;
         let vn = self.fresh();
         let loops::NestSpace { setup: vsetup, total: vtotal, bind: vbind } = loops::normalise_nest(&headers, vn, &quote!(#dev::idx));
-        let RoundLoop { k, bind, total, tpart, stride, base } = l;
+        let RoundLoop { k, var, bind, total, tpart, stride, base } = l;
         let (lane, lanes) = (quote!((__acc_vtx as usize)), quote!((__acc_vbdx as usize)));
         // The distinct index expressions: the vector body's (in its trip, with `i` bound), then
         // the updates' (with the worker loop's variables bound). `vix`/`six`: each access's.
@@ -995,130 +1003,200 @@ impl<'a> Scheduler<'a> {
             let (e, d) = (&firsts[m], &steps[m]);
             quote!(#e.wrapping_add(#d.wrapping_mul(#u)))
         };
-        let mut code = TokenStream::new();
-        for r in [4usize, 2] {
-            let gs: Vec<Ident> = (0..r).map(|u| format_ident!("__acc_g{}_{}", vn, u)).collect();
-            let oks: Vec<Ident> = (0..r).map(|u| format_ident!("__acc_ok{}_{}", vn, u)).collect();
-            let mut checks = TokenStream::new();
+        // Counted rounds: every index affine in the loop's variable (`degree`) and the vector
+        // loop's bounds not naming it, so one check per thread, before the rounds, covers all
+        // its trips (each index runs evenly from its first trip to the loop's last), and a
+        // round is one compare. Else each round checks its own trips (`checked` below).
+        let counted = var.filter(|v| {
+            !chunk::mentions(quote!(#lo #hi), v) && vexprs.iter().chain(&sexprs).all(|e| degree(e, v).is_some())
+        });
+        // This trip's indices at worker trip `at`: the updates', the vector trip count, whether
+        // this lane has a vector trip, the vector trip's.
+        let es: Vec<Ident> = (0..firsts.len()).map(|m| format_ident!("__acc_x{}", m)).collect();
+        let (ves, ses) = es.split_at(nv);
+        let (vx, sx) = (&vexprs, &sexprs);
+        let indices = |at: TokenStream| {
+            quote! {
+                let #k: usize = #at;
+                #bind
+                #(let #ses: usize = #sx;)*
+                #vsetup
+                let __acc_vt: usize = #vtotal;
+                let __acc_g: bool = #lane < __acc_vt;
+                let #k: usize = #lane;
+                #vbind
+                #(let #ves: usize = #vx;)*
+            }
+        };
+        // Trip `u` of a round: the loads (the updates' elements, then the vector trip's), and
+        // the trip (the updates on the loaded elements, then the vector trip where `g`).
+        let mut trip = |u: usize, g: &Ident| -> (TokenStream, TokenStream) {
             let mut loads = TokenStream::new();
-            let mut trips = TokenStream::new();
-            for u in 0..r {
-                let (g, ok) = (&gs[u], &oks[u]);
-                // This trip's indices, where each lies, and whether it is the round's first plus
-                // `u` steps (the first two trips set the start and the step).
-                let es: Vec<Ident> = (0..firsts.len()).map(|m| format_ident!("__acc_x{}", m)).collect();
-                let (ves, ses) = es.split_at(nv);
-                let vfits = vec_arrays.iter().zip(&vix).map(|(a, &m)| {
-                    let (name, e) = (&a.name, &ves[m]);
-                    quote!(&& #name.elem_fits(#e))
-                });
-                let sfits = reads.iter().flatten().zip(&six).map(|((a, _), &m)| {
-                    let e = &ses[m];
-                    quote!(&& #a.elem_fits(#e))
-                });
-                let spaced: Vec<TokenStream> = (0..es.len()).map(|m| {
-                    let (e, want) = (&es[m], at(m, u));
-                    quote!(&& #e == #want)
-                }).collect();
-                let (vx, sx) = (&vexprs, &sexprs);
-                let trip_indices = quote! {
-                    let #k: usize = #base + #tpart + #u * #stride;
-                    #bind
-                    #(let #ses: usize = #sx;)*
+            let ys: Vec<Ident> = (0..six.len()).map(|m| format_ident!("__acc_y{}_{}_{}", vn, u, m)).collect();
+            for (((a, _), &m), y) in reads.iter().flatten().zip(&six).zip(&ys) {
+                let i = at(nv + m, u);
+                // SAFETY (device code): inside the array (checked before the round).
+                loads.extend(quote!(let #y = unsafe { #a.elem_load(#i) };));
+            }
+            let held: Vec<Ident> = (0..vec_arrays.len()).map(|j| format_ident!("__acc_h{}_{}_{}", vn, u, j)).collect();
+            for ((a, &m), h) in vec_arrays.iter().zip(&vix).zip(&held) {
+                if a.read {
+                    let (name, i) = (&a.name, at(m, u));
+                    // SAFETY (device code): inside the array where the lane has a trip (checked before the round).
+                    loads.extend(quote!(let #h = if #g { ::core::mem::MaybeUninit::new(unsafe { #name.elem_load(#i) }) } else { ::core::mem::MaybeUninit::uninit() };));
+                }
+            }
+            let mut next = ys.iter();
+            let ups: Vec<TokenStream> = updates
+                .iter()
+                .zip(&reads)
+                .map(|(s, rs)| {
+                    let by: Vec<Ident> = next.by_ref().take(rs.len()).cloned().collect();
+                    let mut s = s.clone();
+                    replace_reads(&mut s, &arrays, &by);
+                    self.one_thread(&s)
+                })
+                .collect();
+            let mut slots = TokenStream::new();
+            let mut stores = TokenStream::new();
+            for (j, ((a, &m), h)) in vec_arrays.iter().zip(&vix).zip(&held).enumerate() {
+                let s = chunk::slot(vn, j, 0);
+                if a.read {
+                    // SAFETY: loaded where the lane has a trip, which is where this runs.
+                    slots.extend(quote!(let mut #s = unsafe { #h.assume_init() };));
+                } else {
+                    slots.extend(quote!(let mut #s;));
+                }
+                if a.written {
+                    let (name, i) = (&a.name, at(m, u));
+                    // SAFETY (device code): inside the array (checked before the round); the trips are independent.
+                    stores.extend(quote!(unsafe { #name.elem_store(#i, #s) };));
+                }
+            }
+            let vbody = chunk::trip_body(&b, &vec_arrays, vn, 0);
+            let vstmts = &vbody.stmts;
+            let code = quote! {{
+                let #k: usize = #base + #tpart + #u * #stride;
+                #bind
+                #(#ups)*
+                if #g {
                     #vsetup
-                    let __acc_vt: usize = #vtotal;
-                    let __acc_g: bool = #lane < __acc_vt;
                     let #k: usize = #lane;
                     #vbind
-                    #(let #ves: usize = #vx;)*
-                    let __acc_ok: bool = __acc_vt <= #lanes && (!__acc_g || (true #(#vfits)*)) #(#sfits)*;
-                };
-                match u {
-                    0 => checks.extend(quote! {
-                        let (#ok, #g, #(#firsts,)*) = { #trip_indices (__acc_ok, __acc_g, #(#es,)*) };
-                    }),
-                    1 => checks.extend(quote! {
-                        let (#ok, #g, #(#steps,)*) = { #trip_indices (__acc_ok, __acc_g, #(#es.wrapping_sub(#firsts),)*) };
-                    }),
-                    _ => checks.extend(quote! {
-                        let (#ok, #g) = { #trip_indices (__acc_ok #(#spaced)*, __acc_g) };
-                    }),
+                    #slots
+                    #(#vstmts)*
+                    #stores
                 }
-                // The loads: the updates' elements, then the vector trip's.
-                let ys: Vec<Ident> = (0..six.len()).map(|m| format_ident!("__acc_y{}_{}_{}", vn, u, m)).collect();
-                for (((a, _), &m), y) in reads.iter().flatten().zip(&six).zip(&ys) {
-                    let i = at(nv + m, u);
-                    // SAFETY (device code): inside the array (checked above).
-                    loads.extend(quote!(let #y = unsafe { #a.elem_load(#i) };));
-                }
-                let held: Vec<Ident> = (0..vec_arrays.len()).map(|j| format_ident!("__acc_h{}_{}_{}", vn, u, j)).collect();
-                for ((a, &m), h) in vec_arrays.iter().zip(&vix).zip(&held) {
-                    if a.read {
-                        let (name, i) = (&a.name, at(m, u));
-                        // SAFETY (device code): inside the array where the lane has a trip (checked above).
-                        loads.extend(quote!(let #h = if #g { ::core::mem::MaybeUninit::new(unsafe { #name.elem_load(#i) }) } else { ::core::mem::MaybeUninit::uninit() };));
+            }};
+            (loads, code)
+        };
+        let mut code = TokenStream::new();
+        let note;
+        if counted.is_some() {
+            let g = format_ident!("__acc_g{}", vn);
+            let sizes = worker_round_sizes();
+            for &r in &sizes {
+                let (loads, trips): (Vec<TokenStream>, Vec<TokenStream>) = (0..r).map(|u| trip(u, &g)).unzip();
+                code.extend(quote! {
+                    while #base + #r * #stride <= __acc_wend {
+                        #(#loads)*
+                        #(#trips)*
+                        #(#firsts = #firsts.wrapping_add(#steps.wrapping_mul(#r));)*
+                        #base += #r * #stride;
                     }
-                }
-                // The trip: the updates on the loaded elements, then the vector trip.
-                let mut next = ys.iter();
-                let ups: Vec<TokenStream> = updates
-                    .iter()
-                    .zip(&reads)
-                    .map(|(s, rs)| {
-                        let by: Vec<Ident> = next.by_ref().take(rs.len()).cloned().collect();
-                        let mut s = s.clone();
-                        replace_reads(&mut s, &arrays, &by);
-                        self.one_thread(&s)
-                    })
-                    .collect();
-                let mut slots = TokenStream::new();
-                let mut stores = TokenStream::new();
-                for (j, ((a, &m), h)) in vec_arrays.iter().zip(&vix).zip(&held).enumerate() {
-                    let s = chunk::slot(vn, j, 0);
-                    if a.read {
-                        // SAFETY: loaded where the lane has a trip, which is where this runs.
-                        slots.extend(quote!(let mut #s = unsafe { #h.assume_init() };));
-                    } else {
-                        slots.extend(quote!(let mut #s;));
-                    }
-                    if a.written {
-                        let (name, i) = (&a.name, at(m, u));
-                        // SAFETY (device code): inside the array (checked above); the trips are independent.
-                        stores.extend(quote!(unsafe { #name.elem_store(#i, #s) };));
-                    }
-                }
-                let vbody = chunk::trip_body(&b, &vec_arrays, vn, 0);
-                let vstmts = &vbody.stmts;
-                trips.extend(quote! {{
-                    let #k: usize = #base + #tpart + #u * #stride;
-                    #bind
-                    #(#ups)*
-                    if #g {
-                        #vsetup
-                        let #k: usize = #lane;
-                        #vbind
-                        #slots
-                        #(#vstmts)*
-                        #stores
-                    }
-                }});
+                });
             }
-            // A round that fails its check leaves the rest to the loop after the rounds (the
-            // trips one at a time, as written): a copy of that loop here, chunked vector loop and
-            // all, spilled the papers' gang worker kernel (0.26 -> 0.45 ms on an H100).
-            code.extend(quote! {
-                while #base + #r * #stride <= #total {
-                    #checks
-                    if !(true #(&& #oks)*) {
-                        break;
-                    }
-                    #loads
-                    #trips
-                    #base += #r * #stride;
-                }
+            let vfits = vec_arrays.iter().zip(&vix).map(|(a, &m)| {
+                let (name, f, d) = (&a.name, &firsts[m], &steps[m]);
+                quote!(&& #name.elem_run_fits(#f, #d, __acc_span))
             });
+            let sfits = reads.iter().flatten().zip(&six).map(|((a, _), &m)| {
+                let (f, d) = (&firsts[nv + m], &steps[nv + m]);
+                quote!(&& #a.elem_run_fits(#f, #d, __acc_span))
+            });
+            let (first_trip, next_trip) = (indices(quote!(__acc_t0)), indices(quote!(__acc_t0 + 1)));
+            // Two trips this thread has (`base + 2 * stride <= total`) give each index's start and
+            // step: `__acc_t0 + 1` is a trip of the loop, so the indices are computed only where
+            // the loop computes them.
+            code = quote! {
+                if #base + 2 * #stride <= #total {
+                    let __acc_t0: usize = #base + #tpart;
+                    let (__acc_vt0, #g, #(#firsts,)*) = { #first_trip (__acc_vt, __acc_g, #(#es,)*) };
+                    let (#(#steps,)*) = { #next_trip (#(#es.wrapping_sub(#firsts),)*) };
+                    // Every trip from this thread's first to the loop's last.
+                    let __acc_span: usize = #total - 1 - __acc_t0;
+                    let __acc_wend: usize = if __acc_vt0 <= #lanes && (!#g || (true #(#vfits)*)) #(#sfits)* { #total } else { #base };
+                    #(let #steps: usize = #steps.wrapping_mul(#stride);)*
+                    #(let mut #firsts: usize = #firsts;)*
+                    #code
+                }
+            };
+            let shown: Vec<String> = sizes.iter().map(|r| r.to_string()).collect();
+            note = format!(
+                "; in rounds of {} trips a thread where each trip's vector loop has at most one trip a lane: the round's loads ({}) issued before its trips run, each index checked once for all of the thread's trips (it is affine in `{}`)",
+                shown.join(", then "),
+                chunk::names(&vec_arrays),
+                counted.map(|v| v.to_string()).unwrap_or_default()
+            );
+        } else {
+            for r in [4usize, 2] {
+                let gs: Vec<Ident> = (0..r).map(|u| format_ident!("__acc_g{}_{}", vn, u)).collect();
+                let oks: Vec<Ident> = (0..r).map(|u| format_ident!("__acc_ok{}_{}", vn, u)).collect();
+                let mut checks = TokenStream::new();
+                let mut loads = TokenStream::new();
+                let mut trips = TokenStream::new();
+                for u in 0..r {
+                    let (g, ok) = (&gs[u], &oks[u]);
+                    // This trip's indices, where each lies, and whether it is the round's first
+                    // plus `u` steps (the first two trips set the start and the step).
+                    let vfits = vec_arrays.iter().zip(&vix).map(|(a, &m)| {
+                        let (name, e) = (&a.name, &ves[m]);
+                        quote!(&& #name.elem_fits(#e))
+                    });
+                    let sfits = reads.iter().flatten().zip(&six).map(|((a, _), &m)| {
+                        let e = &ses[m];
+                        quote!(&& #a.elem_fits(#e))
+                    });
+                    let spaced: Vec<TokenStream> = (0..es.len())
+                        .map(|m| {
+                            let (e, want) = (&es[m], at(m, u));
+                            quote!(&& #e == #want)
+                        })
+                        .collect();
+                    let trip_indices = indices(quote!(#base + #tpart + #u * #stride));
+                    let trip_ok = quote!(__acc_vt <= #lanes && (!__acc_g || (true #(#vfits)*)) #(#sfits)*);
+                    match u {
+                        0 => checks.extend(quote! {
+                            let (#ok, #g, #(#firsts,)*) = { #trip_indices (#trip_ok, __acc_g, #(#es,)*) };
+                        }),
+                        1 => checks.extend(quote! {
+                            let (#ok, #g, #(#steps,)*) = { #trip_indices (#trip_ok, __acc_g, #(#es.wrapping_sub(#firsts),)*) };
+                        }),
+                        _ => checks.extend(quote! {
+                            let (#ok, #g) = { #trip_indices (#trip_ok #(#spaced)*, __acc_g) };
+                        }),
+                    }
+                    let (l, t) = trip(u, g);
+                    loads.extend(l);
+                    trips.extend(t);
+                }
+                // A round that fails its check leaves the rest to the loop after the rounds (the
+                // trips one at a time, as written): a copy of that loop here, chunked vector loop
+                // and all, spilled the papers' gang worker kernel (0.26 -> 0.45 ms on an H100).
+                code.extend(quote! {
+                    while #base + #r * #stride <= #total {
+                        #checks
+                        if !(true #(&& #oks)*) {
+                            break;
+                        }
+                        #loads
+                        #trips
+                        #base += #r * #stride;
+                    }
+                });
+            }
+            note = format!("; in rounds of 4, then 2 trips a thread where each trip's vector loop has at most one trip a lane: the round's loads ({}) issued before its trips run", chunk::names(&vec_arrays));
         }
-        let note = format!("; in rounds of 4, then 2 trips a thread where each trip's vector loop has at most one trip a lane: the round's loads ({}) issued before its trips run", chunk::names(&vec_arrays));
         // (The loop's trips meet no barrier: the threads need not leave the rounds together.)
         Some((quote!({ use ::acc_device::chunk::{Chunks as _, ChunksMut as _}; #code }), note))
     }
@@ -1775,11 +1853,50 @@ fn cached_reads(body: &syn::Block, staged: &[crate::front::cache::Moving], wins:
 /// A worker loop's pieces its rounds (`Scheduler::worker_rounds`) are written from.
 struct RoundLoop<'a> {
     k: &'a Ident,
+    /// The loop's variable, where it spreads one loop (not a `collapse` nest).
+    var: Option<&'a Ident>,
     bind: &'a TokenStream,
     total: &'a Ident,
     tpart: &'a TokenStream,
     stride: &'a TokenStream,
     base: &'a Ident,
+}
+
+/// Trips per round of a worker loop's counted rounds (`Scheduler::worker_rounds`), largest
+/// first, then rounds of 4 and 2. `ACC_EXP_WROUND=R` (read where the device code is
+/// generated; acc-build reruns when it changes) sets the first size, for A/B runs on the GPU
+/// (`scripts/gpu-ab.sh`).
+fn worker_round_sizes() -> Vec<usize> {
+    let first = std::env::var("ACC_EXP_WROUND").ok().and_then(|v| v.parse::<usize>().ok()).filter(|r| (2..=32).contains(r)).unwrap_or(8);
+    let mut sizes = vec![first];
+    sizes.extend([4, 2].into_iter().filter(|&r| r < first));
+    sizes
+}
+
+/// How index `e` depends on the loop variable `v`: `Some(0)` not at all, `Some(1)` affinely
+/// (`v` through sums, differences, products by factors without it and left shifts by amounts
+/// without it: then, in wrapping `usize` arithmetic, `e` at trip `t` is its value at one trip
+/// plus a fixed step per trip), `None` otherwise (`v` under a cast, a call, a division or
+/// remainder, an element access, ..).
+fn degree(e: &Expr, v: &Ident) -> Option<u8> {
+    if !chunk::mentions(quote::ToTokens::to_token_stream(e), v) {
+        return Some(0);
+    }
+    match e {
+        Expr::Path(p) if p.qself.is_none() && p.path.is_ident(v) => Some(1),
+        Expr::Paren(p) => degree(&p.expr, v),
+        Expr::Group(g) => degree(&g.expr, v),
+        Expr::Binary(b) => {
+            let (l, r) = (degree(&b.left, v)?, degree(&b.right, v)?);
+            match b.op {
+                syn::BinOp::Add(_) | syn::BinOp::Sub(_) => Some(l.max(r)),
+                syn::BinOp::Mul(_) => (l + r <= 1).then_some(l + r),
+                syn::BinOp::Shl(_) => (r == 0).then_some(l),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// The number of `e` among `seen` (by its tokens), added where new.
@@ -2000,6 +2117,30 @@ mod tests {
         assert!(!updates_only("{ s += s * a[i]; }"));
         assert!(!updates_only("{ s = s * s + a[i]; }"));
         assert!(!updates_only("{ if s > 1.0 { s += a[i]; } }"));
+    }
+
+    #[test]
+    fn an_index_is_affine_in_the_variable_through_sums_and_invariant_products() {
+        let j = Ident::new("j", Span::call_site());
+        let d = |e: &str| degree(&syn::parse_str::<Expr>(e).unwrap(), &j);
+        for (e, want) in [
+            ("(k * nj + j) * ni + i", Some(1)),
+            ("n - 1 - j", Some(1)),
+            ("(j << 3) + 2 * j", Some(1)),
+            ("base + ((nk - j) * 4)", Some(1)),
+            ("k * nj + i / 2", Some(0)),
+            ("off[k] + a.len() + i", Some(0)),
+            ("j * j", None),
+            ("j / 2", None),
+            ("j % 7", None),
+            ("(j as usize) + 1", None),
+            ("f(j)", None),
+            ("j.min(n)", None),
+            ("off[j]", None),
+            ("1 << j", None),
+        ] {
+            assert_eq!(d(e), want, "{e}");
+        }
     }
 
     #[test]
