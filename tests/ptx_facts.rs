@@ -190,13 +190,13 @@ fn longest_load_run(k: &str) -> usize {
 #[test]
 fn worker_rounds_issue_their_loads_first() {
     // The papers' worker position (a worker per warp, each trip a row of 32 under an update
-    // of `t` from `c`): the nest's kernel runs counted rounds of 8 worker trips whose 16 loads
-    // (`c`'s element and the row's, each trip) come before the round's first store, its
-    // indices checked once before the rounds with no division; its lean kernel keeps one
-    // trip's 2 loads.
-    for name in ["worker_add_i32", "worker_add_f64"] {
+    // of `t` from `c`): the nest's kernel runs counted rounds of 8 worker trips (4 for `f64`)
+    // whose 16 (8) loads (`c`'s element and the row's, each trip) come before the round's
+    // first store, its indices checked once before the rounds with no division; its lean
+    // kernel keeps one trip's 2 loads.
+    for (name, run) in [("worker_add_i32", 16..usize::MAX), ("worker_add_f64", 8..16)] {
         let k = papers_kernel(name);
-        assert!(longest_load_run(k) >= 16, "{name}: a round's 16 loads before its stores:\n{k}");
+        assert!(run.contains(&longest_load_run(k)), "{name}: a round's {} loads before its stores:\n{k}", run.start);
         assert!(!k.lines().any(|l| l.trim_start().starts_with("div.") || l.trim_start().starts_with("rem.")), "{name}: no division:\n{k}");
     }
     assert!(longest_load_run(papers_lean_kernel("worker_add_i32")) < 8, "the lean kernel: no rounds");
