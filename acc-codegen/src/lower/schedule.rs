@@ -675,7 +675,7 @@ impl<'a> Scheduler<'a> {
             // papers' gang worker and the bench's Table 2 gang lean kernels took 64 registers
             // and no longer fitted two blocks of 1024 threads a multiprocessor, 0.26 -> 0.41 ms
             // and 0.94 -> 0.89 of nvcc on an H100).
-            let rounds = if warp_workers && !self.lean {
+            let rounds = if warp_workers && (!self.lean || lean_worker_round() > 0) {
                 let var = (headers.len() == 1).then(|| &headers[0].var);
                 let l = RoundLoop { k: &k, var, bind: &bind, total: &total_id, tpart: &tpart, stride: &stride, base: &base };
                 self.worker_rounds(&body.stmts, &reds, &l)
@@ -797,7 +797,7 @@ impl<'a> Scheduler<'a> {
                     // Arrays whose chunks never align together, or rows of fewer than a chunk a
                     // thread: one trip at a time (the unrolled rounds here kept the kernel's
                     // registers above a block of 1024 threads' 64).
-                    parts.code_16_bytes(chunked, b, &[4, 2, 1], plain)
+                    parts.code_16_bytes(chunked, b, &reduction_chunk_rounds(), plain)
                 }
                 _ => unrolled,
             }
@@ -988,6 +988,7 @@ impl<'a> Scheduler<'a> {
         let vn = self.fresh();
         let loops::NestSpace { setup: vsetup, total: vtotal, bind: vbind } = loops::normalise_nest(&headers, vn, &quote!(#dev::idx));
         let RoundLoop { k, var, bind, total, tpart, stride, base } = l;
+        let lean = self.lean;
         let (lane, lanes) = (quote!((__acc_vtx as usize)), quote!((__acc_vbdx as usize)));
         // The distinct index expressions: the vector body's (in its trip, with `i` bound), then
         // the updates' (with the worker loop's variables bound). `vix`/`six`: each access's.
@@ -1092,9 +1093,12 @@ impl<'a> Scheduler<'a> {
         };
         let mut code = TokenStream::new();
         let note;
+        if lean && counted.is_none() {
+            return None;
+        }
         if counted.is_some() {
             let g = format_ident!("__acc_g{}", vn);
-            let sizes = worker_round_sizes();
+            let sizes = if lean { vec![lean_worker_round()] } else { worker_round_sizes() };
             // Rounds of more than 4 trips only where every array's elements are 4 bytes or
             // less (the test is on the types, so it folds away): on an H100 the papers' worker
             // position (2 gangs) went from 6.4 to 3.2 ms for `int` with rounds of 8, but from
@@ -1877,6 +1881,19 @@ fn worker_round_sizes() -> Vec<usize> {
     let mut sizes = vec![first];
     sizes.extend([4, 2].into_iter().filter(|&r| r < first));
     sizes
+}
+
+/// Chunks per round of a chunked reduction loop inside a nest (`chunk::Loop::code_16_bytes`):
+/// 4, 2, then 1. `ACC_EXP_VROUND=R` puts rounds of R chunks first, for A/B runs.
+fn reduction_chunk_rounds() -> Vec<usize> {
+    let first = std::env::var("ACC_EXP_VROUND").ok().and_then(|v| v.parse::<usize>().ok()).filter(|r| (5..=16).contains(r));
+    first.into_iter().chain([4, 2, 1]).collect()
+}
+
+/// Trips per round of a worker loop's counted rounds in a nest's lean kernel (0: none, the
+/// lean kernel keeping the fewest registers). `ACC_EXP_WLEAN=R` sets it, for A/B runs.
+fn lean_worker_round() -> usize {
+    std::env::var("ACC_EXP_WLEAN").ok().and_then(|v| v.parse::<usize>().ok()).filter(|r| *r <= 8).unwrap_or(0)
 }
 
 /// How index `e` depends on the loop variable `v`: `Some(0)` not at all, `Some(1)` affinely
