@@ -151,18 +151,18 @@ fn reductions_keep_loads_in_flight() {
     assert_eq!(loads.len(), 2 * (4 + 1), "two loads in each of four unrolled trips and the remainder trip:\n{k}");
     assert!(lines_of(k, &["add.rn.f64"]).iter().find(|&&f| f > loads[0]).is_some_and(|&f| f > loads[7]), "the eight loads of a round before its first combine (an add; the products need only their own loads):\n{k}");
     // A 4-byte sum over an inner loop (the papers' vector position on f32): chunks of four
-    // `f32`s (16-byte loads) in rounds of four, two, then one chunk, each round's loads before
-    // its first add.
+    // `f32`s (16-byte loads) in rounds of twelve, four, two, then one chunk, each round's
+    // loads before its first add.
     let k = papers_kernel("vector_add_f32");
     let wide = lines_of(k, &["ld.global.nc.v4"]);
-    assert_eq!(wide.len(), 4 + 2 + 1, "16-byte loads in rounds of four, two and one chunks:\n{k}");
-    assert!(lines_of(k, &["add.rn.f32"]).iter().find(|&&f| f > wide[0]).is_some_and(|&f| f > wide[3]), "the four loads of a round before its first add:\n{k}");
-    // The rounds of four chunks check nothing (the chunks inside the array are counted before
+    assert_eq!(wide.len(), 12 + 4 + 2 + 1, "16-byte loads in rounds of twelve, four, two and one chunks:\n{k}");
+    assert!(lines_of(k, &["add.rn.f32"]).iter().find(|&&f| f > wide[0]).is_some_and(|&f| f > wide[11]), "the twelve loads of a round before its first add:\n{k}");
+    // The rounds of twelve chunks check nothing (the chunks inside the array are counted before
     // them): their loop is one block, from its label to the branch back to it, with one test.
     let lines: Vec<&str> = k.lines().map(str::trim_start).collect();
     let label = (0..wide[0]).rev().find(|&i| lines[i].starts_with("$L__")).expect("the round's block has a label");
     let name = lines[label].trim_end_matches(':');
-    let back = (wide[3]..lines.len()).find(|&i| lines[i].contains("bra")).expect("a branch after the round");
+    let back = (wide[11]..lines.len()).find(|&i| lines[i].contains("bra")).expect("a branch after the round");
     assert!(lines[back].starts_with('@') && lines[back].ends_with(&format!("{name};")), "the round's block branches back to itself:\n{}", lines[label..=back].join("\n"));
     assert_eq!(lines[label..back].iter().filter(|l| l.starts_with("setp")).count(), 1, "one test a round (the loop's own):\n{}", lines[label..=back].join("\n"));
     // Its lean kernel (launches of more blocks than multiprocessors): rounds of eight single

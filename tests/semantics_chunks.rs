@@ -6,7 +6,7 @@
 //! trips), trip counts around multiples of 4, loops starting at 1, arrays whose chunks do not
 //! align together, rows of odd length in a nest, element types of 1 to 8 bytes, branches
 //! that write some elements and not others. Reductions over an inner vector loop take chunks
-//! in rounds of 4, 2 and 1, chunks inside the arrays counted once: rows around each round's
+//! in rounds of 12, 4, 2 and 1, chunks inside the arrays counted once: rows around each round's
 //! edge. On the host backend the loops run as written.
 //!
 //! Also a gang per warp (acc-codegen `lower/schedule.rs`): a top-level gang loop whose trips
@@ -130,7 +130,7 @@ fn row_max(a: &[i16], out: &mut [i16], rows: usize, cols: usize) {
     }
 }
 
-/// Reductions over an inner vector loop take chunks in rounds of 4, 2, then 1 (4 trips a
+/// Reductions over an inner vector loop take chunks in rounds of 12, 4, 2, then 1 (4 trips a
 /// chunk where every array has 4-byte elements, else 2), chunks inside arrays counted once; arrays
 /// whose chunks do not align together (`off` not a multiple of the chunk) take single trips.
 #[acc::parallel(num_workers(2), vector_length(64))]
@@ -382,10 +382,10 @@ fn reductions_in_chunk_rounds_match() {
 
 #[test]
 fn reductions_over_inner_loops_match_in_rounds_of_chunks() {
-    // 64 lanes: a lane's rounds of 4, 2 and 1 chunks of 4 `f32`s (16, 8 and 4 trips) start at
-    // rows of 1024, 512 and 256 trips, of 2 elements (8-byte arrays) at 512, 256 and 128.
-    let cols_list = [1, 3, 64, 127, 128, 129, 255, 256, 257, 511, 512, 513, 767, 1023, 1024, 1025, 1536, 2047, 2049, 4101];
-    let most = 3 * 4101 + 8;
+    // 64 lanes: rounds of 12, 4, 2, 1 chunks of 4 `f32`s (48, 16, 8, 4 trips a lane) start at rows
+    // of 3072, 1024, 512, 256 trips; of 2 elements (8-byte arrays) at 1536, 512, 256, 128.
+    let cols_list = [1, 3, 64, 127, 128, 129, 255, 256, 257, 511, 512, 513, 767, 1023, 1024, 1025, 1536, 2047, 2048, 2049, 3071, 3072, 3073, 4095, 4096, 4101, 6143, 8193];
+    let most = 3 * 8193 + 8;
     let a: Vec<i32> = vec_of(most, |i| (hash(i) % 2001) as i32 - 1000);
     let b: Vec<f64> = vec_of(most, |i| match hash(i + 3) % 9 {
         0 => 2.0,

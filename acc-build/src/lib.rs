@@ -54,7 +54,6 @@ pub fn compile_kernels() {
     println!("cargo::rerun-if-env-changed=ACC_INFO");
     // The first size of a worker loop's counted rounds (acc-codegen `worker_round_sizes`), for A/B runs.
     println!("cargo::rerun-if-env-changed=ACC_EXP_WROUND");
-    println!("cargo::rerun-if-env-changed=ACC_EXP_WLEAN");
     println!("cargo::rerun-if-env-changed=ACC_EXP_VROUND");
     if std::env::var_os("CARGO_FEATURE_CUDA").is_none() {
         return;

@@ -527,12 +527,12 @@ fn a_reduction_over_an_inner_loop_takes_chunks_in_rounds_and_its_nest_a_lean_ker
     };
     let (nest, lean) = nest_and_lean(&kernels(f.clone()));
     has(&nest, "let __acc_fit : usize = __acc_nch . min (a . chunk_count :: < 4usize > (__acc_b");
-    for r in [4, 2, 1] {
+    for r in [12, 4, 2, 1] {
         has(&nest, &format!("let __acc_lim = __acc_fit . saturating_sub ({}usize * __acc_stride) ;", r - 1));
     }
     assert!(!nest.contains("chunk_fits"), "no round checks its chunks:\n{nest}");
     has(&nest, "while __acc_ch < __acc_nch {");
-    assert_eq!(nest.matches("a . chunk_load :: < 4usize >").count(), 4 + 2 + 1, "4, 2 and 1 chunks of 4-byte elements a round:\n{nest}");
+    assert_eq!(nest.matches("a . chunk_load :: < 4usize >").count(), 12 + 4 + 2 + 1, "12, 4, 2 and 1 chunks of 4-byte elements a round:\n{nest}");
     assert!(!lean.contains("chunk_load") && lean.contains("let __acc_lim = __acc_total"), "the lean kernel: unrolled rounds, no chunks:\n{lean}");
     // The launch tells the runtime that a reduction takes chunks (the lean kernel runs where
     // the blocks fill the GPU).

@@ -675,7 +675,7 @@ impl<'a> Scheduler<'a> {
             // papers' gang worker and the bench's Table 2 gang lean kernels took 64 registers
             // and no longer fitted two blocks of 1024 threads a multiprocessor, 0.26 -> 0.41 ms
             // and 0.94 -> 0.89 of nvcc on an H100).
-            let rounds = if warp_workers && (!self.lean || lean_worker_round() > 0) {
+            let rounds = if warp_workers && !self.lean {
                 let var = (headers.len() == 1).then(|| &headers[0].var);
                 let l = RoundLoop { k: &k, var, bind: &bind, total: &total_id, tpart: &tpart, stride: &stride, base: &base };
                 self.worker_rounds(&body.stmts, &reds, &l)
@@ -788,7 +788,7 @@ impl<'a> Scheduler<'a> {
                     self.reduction_chunks = true;
                     // info: the chunks.
                     self.notes.0[note_at].text.push_str(&format!(
-                        "; in the nest's kernel, chunks of 16 bytes instead (4 trips a thread, 2 where an array has 8-byte elements) in rounds of 4, 2, then 1 chunks, the chunks inside the arrays counted once before the rounds: {} moved a chunk an access where it is aligned and inside the array, the other trips one at a time",
+                        "; in the nest's kernel, chunks of 16 bytes instead (4 trips a thread, 2 where an array has 8-byte elements) in rounds of 12, 4, 2, then 1 chunks, the chunks inside the arrays counted once before the rounds: {} moved a chunk an access where it is aligned and inside the array, the other trips one at a time",
                         chunk::names(chunked)
                     ));
                     // info: the lean kernel.
@@ -988,7 +988,6 @@ impl<'a> Scheduler<'a> {
         let vn = self.fresh();
         let loops::NestSpace { setup: vsetup, total: vtotal, bind: vbind } = loops::normalise_nest(&headers, vn, &quote!(#dev::idx));
         let RoundLoop { k, var, bind, total, tpart, stride, base } = l;
-        let lean = self.lean;
         let (lane, lanes) = (quote!((__acc_vtx as usize)), quote!((__acc_vbdx as usize)));
         // The distinct index expressions: the vector body's (in its trip, with `i` bound), then
         // the updates' (with the worker loop's variables bound). `vix`/`six`: each access's.
@@ -1093,12 +1092,9 @@ impl<'a> Scheduler<'a> {
         };
         let mut code = TokenStream::new();
         let note;
-        if lean && counted.is_none() {
-            return None;
-        }
         if counted.is_some() {
             let g = format_ident!("__acc_g{}", vn);
-            let sizes = if lean { vec![lean_worker_round()] } else { worker_round_sizes() };
+            let sizes = worker_round_sizes();
             // Rounds of more than 4 trips only where every array's elements are 4 bytes or
             // less (the test is on the types, so it folds away): on an H100 the papers' worker
             // position (2 gangs) went from 6.4 to 3.2 ms for `int` with rounds of 8, but from
@@ -1884,16 +1880,15 @@ fn worker_round_sizes() -> Vec<usize> {
 }
 
 /// Chunks per round of a chunked reduction loop inside a nest (`chunk::Loop::code_16_bytes`):
-/// 4, 2, then 1. `ACC_EXP_VROUND=R` puts rounds of R chunks first, for A/B runs.
+/// 12, 4, 2, then 1. On an H100 the papers' vector position (2 blocks of 1024 threads, rows of
+/// 1M) ran at 0.60-0.63 of its bound with rounds of 4 first, 0.66-0.71 with 8, 0.80-0.87 with
+/// 12 (`int` 1.06 -> 0.77 ms, `double` 2.14 -> 1.51 ms) and 0.79-0.92 with 16, which took the
+/// bench's Table 2 vector nest to 0.88 of nvcc once; rounds of 8 between 12 and 4 gained
+/// nothing (`benches/results/worker-counted-h100/`). `ACC_EXP_VROUND=R` sets the first size (5
+/// to 16), for A/B runs.
 fn reduction_chunk_rounds() -> Vec<usize> {
-    let first = std::env::var("ACC_EXP_VROUND").ok().and_then(|v| v.parse::<usize>().ok()).filter(|r| (5..=16).contains(r));
-    first.into_iter().chain([4, 2, 1]).collect()
-}
-
-/// Trips per round of a worker loop's counted rounds in a nest's lean kernel (0: none, the
-/// lean kernel keeping the fewest registers). `ACC_EXP_WLEAN=R` sets it, for A/B runs.
-fn lean_worker_round() -> usize {
-    std::env::var("ACC_EXP_WLEAN").ok().and_then(|v| v.parse::<usize>().ok()).filter(|r| *r <= 8).unwrap_or(0)
+    let first = std::env::var("ACC_EXP_VROUND").ok().and_then(|v| v.parse::<usize>().ok()).filter(|r| (5..=16).contains(r)).unwrap_or(12);
+    [first, 4, 2, 1].to_vec()
 }
 
 /// How index `e` depends on the loop variable `v`: `Some(0)` not at all, `Some(1)` affinely
