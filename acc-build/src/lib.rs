@@ -52,7 +52,8 @@ pub fn compile_kernels() {
     println!("cargo::rustc-check-cfg=cfg(acc_region, values(any()))");
     println!("cargo::rerun-if-env-changed=ACC_SM");
     println!("cargo::rerun-if-env-changed=ACC_INFO");
-    // The first size of a worker loop's counted rounds (acc-codegen `worker_round_sizes`), for A/B runs.
+    // Experiment switches for A/B runs: the first round size of a worker loop's counted rounds
+    // and of a nested reduction's chunks (acc-codegen `worker_round_sizes`, `reduction_chunk_rounds`).
     println!("cargo::rerun-if-env-changed=ACC_EXP_WROUND");
     println!("cargo::rerun-if-env-changed=ACC_EXP_VROUND");
     if std::env::var_os("CARGO_FEATURE_CUDA").is_none() {

@@ -1092,7 +1092,7 @@ impl<'a> Scheduler<'a> {
         };
         let mut code = TokenStream::new();
         let note;
-        if counted.is_some() {
+        if let Some(v) = counted {
             let g = format_ident!("__acc_g{}", vn);
             let sizes = worker_round_sizes();
             // Rounds of more than 4 trips only where every array's elements are 4 bytes or
@@ -1142,7 +1142,7 @@ impl<'a> Scheduler<'a> {
                 "; in rounds of {} trips a thread (rounds of more than 4 where every array's elements are 4 bytes or less) where each trip's vector loop has at most one trip a lane: the round's loads ({}) issued before its trips run, each index checked once for all of the thread's trips (it is affine in `{}`)",
                 shown.join(", then "),
                 chunk::names(&vec_arrays),
-                counted.map(|v| v.to_string()).unwrap_or_default()
+                v
             );
         } else {
             for r in [4usize, 2] {
@@ -1869,11 +1869,10 @@ struct RoundLoop<'a> {
 }
 
 /// Trips per round of a worker loop's counted rounds (`Scheduler::worker_rounds`), largest
-/// first, then rounds of 4 and 2. `ACC_EXP_WROUND=R` (read where the device code is
-/// generated; acc-build reruns when it changes) sets the first size, for A/B runs on the GPU
-/// (`scripts/gpu-ab.sh`).
+/// first, then rounds of 4 and 2. `ACC_EXP_WROUND=R` sets the first size, for A/B runs on the
+/// GPU (`scripts/gpu-ab.sh`).
 fn worker_round_sizes() -> Vec<usize> {
-    let first = std::env::var("ACC_EXP_WROUND").ok().and_then(|v| v.parse::<usize>().ok()).filter(|r| (2..=32).contains(r)).unwrap_or(8);
+    let first = experiment_size("ACC_EXP_WROUND", 2..=32, 8);
     let mut sizes = vec![first];
     sizes.extend([4, 2].into_iter().filter(|&r| r < first));
     sizes
@@ -1887,8 +1886,14 @@ fn worker_round_sizes() -> Vec<usize> {
 /// nothing (`benches/results/worker-counted-h100/`). `ACC_EXP_VROUND=R` sets the first size (5
 /// to 16), for A/B runs.
 fn reduction_chunk_rounds() -> Vec<usize> {
-    let first = std::env::var("ACC_EXP_VROUND").ok().and_then(|v| v.parse::<usize>().ok()).filter(|r| (5..=16).contains(r)).unwrap_or(12);
+    let first = experiment_size("ACC_EXP_VROUND", 5..=16, 12);
     [first, 4, 2, 1].to_vec()
+}
+
+/// The size an experiment switch `name` sets where it holds a number in `allowed` (read where
+/// the device code is generated; acc-build reruns when it changes), else `default`.
+fn experiment_size(name: &str, allowed: std::ops::RangeInclusive<usize>, default: usize) -> usize {
+    std::env::var(name).ok().and_then(|v| v.parse::<usize>().ok()).filter(|r| allowed.contains(r)).unwrap_or(default)
 }
 
 /// How index `e` depends on the loop variable `v`: `Some(0)` not at all, `Some(1)` affinely
