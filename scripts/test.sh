@@ -29,6 +29,8 @@ python3 scripts/import-cycles.py
 # schedule report, lower; no cycle, and no import from a layer to one above it.
 python3 scripts/import-cycles.py acc-codegen/src --layers=syntax,report:front:check:info:lower
 cargo test --workspace
+# The runtime's GPU path has unit tests of its own (grids, waves, blocks): they need no GPU.
+cargo test -p acc-runtime --features cuda --lib
 # Clippy reports nothing on acc's expansions: no lint on a directive's clauses, the tokens that
 # only acc's generated code puts in the crate (the package's examples, tests and benches; the
 # GPU path's host code under `--features cuda` below).

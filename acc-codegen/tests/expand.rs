@@ -858,3 +858,49 @@ fn a_reduction_read_in_the_body_keeps_the_one_dimensional_schedule() {
     assert!(!k.contains("block_reduce_xyz") && !k.contains("grid_dim_y"), "{k}");
     assert!(k.contains("group_reduce"), "{k}");
 }
+
+#[test]
+fn streaming_loops_of_the_whole_grid_may_take_eight_waves_of_blocks() {
+    // A top-level `gang, vector` loop with no parallel loop or reduction inside, chunked or
+    // not, staging a `cache!` window or not: up to 8 waves of blocks. Those that write partials
+    // (a reduction) or hold a parallel loop keep one wave.
+    let waves = |item: proc_macro2::TokenStream| region(RegionKind::Parallel, quote!(), item).contains(". waves (8usize)");
+    assert!(waves(quote! {
+        fn copy(a: &[f32], c: &mut [f32]) {
+            #[acc::r#loop(gang, vector)]
+            for i in 0..c.len() { c[i] = a[i]; }
+        }
+    }));
+    assert!(waves(quote! {
+        fn stencil(a: &[f32], b: &mut [f32]) {
+            #[acc::r#loop(gang, vector)]
+            for i in 1..a.len() - 1 { b[i] = a[i - 1] + a[i + 1]; }
+        }
+    }));
+    assert!(!waves(quote! {
+        fn sum(a: &[f32]) -> f32 {
+            let mut s = 0.0;
+            #[acc::r#loop(gang, vector, reduction(+: s))]
+            for i in 0..a.len() { s += a[i]; }
+            s
+        }
+    }));
+    assert!(!waves(quote! {
+        fn rows(a: &[f32], b: &mut [f32], n: usize) {
+            #[acc::r#loop(gang)]
+            for k in 0..n {
+                #[acc::r#loop(vector)]
+                for i in 0..n { b[k * n + i] = a[k * n + i]; }
+            }
+        }
+    }));
+    assert!(waves(quote! {
+        fn staged(a: &[f32], b: &mut [f32]) {
+            #[acc::r#loop(gang, vector)]
+            for i in 1..a.len() - 1 {
+                acc::cache!(a[i - 1..=i + 1]);
+                b[i] = a[i - 1] + a[i + 1];
+            }
+        }
+    }));
+}

@@ -52,6 +52,10 @@ pub struct Geometry {
     /// without the checks of the indices the launch bounded), run where its grid covers the
     /// trips ([`Dims::covering_shape`]). See [`Geometry::point_kernel`].
     pub point_kernel: Option<&'static str>,
+    /// Waves of blocks a nest on a one-dimensional grid may launch without `num_gangs` (1;
+    /// more for a streaming loop of the whole grid, acc-codegen's `STREAM_WAVES`, whose kernel
+    /// writes nothing per block).
+    pub waves: usize,
 }
 
 /// What the loops of a nest on a multi-dimensional grid ask of each dimension (x, y, z):
@@ -195,12 +199,18 @@ impl Dims {
 impl Geometry {
     /// The shape asked for by the clauses (0 = not given).
     pub fn new(iterations: usize, num_gangs: usize, vector_length: usize, serial: bool) -> Self {
-        Geometry { iterations, num_gangs, vector_length, serial, num_workers: 0, uses_worker: false, per_trip: (false, false), group_locals: false, dims: None, cache: (0, 0), cache_y: 0, lean_kernel: None, point_kernel: None }
+        Geometry { iterations, num_gangs, vector_length, serial, num_workers: 0, uses_worker: false, per_trip: (false, false), group_locals: false, dims: None, cache: (0, 0), cache_y: 0, lean_kernel: None, point_kernel: None, waves: 1 }
     }
 
     /// The same shape for a nest on a multi-dimensional grid.
     pub fn dims(mut self, dims: Dims) -> Self {
         self.dims = Some(dims);
+        self
+    }
+
+    /// The same shape for a nest whose one-dimensional grid may hold `waves` waves of blocks.
+    pub fn waves(mut self, waves: usize) -> Self {
+        self.waves = waves.max(1);
         self
     }
 
@@ -689,14 +699,21 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
         } else {
             let block = geom.block();
             let wave = one_wave(cuda, kernel, name, &mut entry.waves, block, block, shared);
-            let needed = geom.threads_wanted().div_ceil(block as usize).max(1);
-            wave.min(needed.min(u32::MAX as usize) as u32).min(max_default_grid(cuda) as u32)
+            linear_grid(wave, geom.waves, geom.threads_wanted().div_ceil(block as usize), max_default_grid(cuda))
         };
         let mut cfg = LaunchConfig::linear(grid, bx).with_shared(shared);
         cfg.block = (bx, by, 1);
         cfg.queue = queue;
         launch_with(cuda, region, name, kernel, cfg, args, grid)
     })
+}
+
+/// The blocks of a launch on a one-dimensional grid without `num_gangs`: as many as the
+/// trips need (`needed`), at least one, at most `waves` waves of `wave` blocks and `waves`
+/// times the default grid (`most`).
+fn linear_grid(wave: u32, waves: usize, needed: usize, most: usize) -> u32 {
+    let waves = waves.max(1);
+    (wave as usize).saturating_mul(waves).min(needed.max(1)).min(most.saturating_mul(waves)).min(i32::MAX as usize) as u32
 }
 
 /// The shared memory a kernel of `geom`'s nest is opened up to: that of the largest block (16
@@ -956,6 +973,21 @@ mod tests {
             assert!(g.iter().product::<u32>() as usize <= fixed.most_blocks(wave), "{g:?} in a wave of {wave}");
         }
         assert_eq!(Dims::default().fixed_blocks(), 1);
+    }
+
+    #[test]
+    fn a_streaming_loop_takes_up_to_its_waves() {
+        // An H100: 132 multiprocessors, 8 blocks of 256 threads each (1056 a wave), a default
+        // grid of 32 blocks a multiprocessor.
+        assert_eq!(linear_grid(1056, 1, 1_000_000, 4224), 1056);
+        assert_eq!(linear_grid(1056, 8, 1_000_000, 4224), 8448);
+        assert_eq!(linear_grid(1056, 8, 5000, 4224), 5000);
+        assert_eq!(linear_grid(1056, 8, 0, 4224), 1);
+        // Blocks of 1024 threads, two a multiprocessor: the waves, not the default grid, bind.
+        assert_eq!(linear_grid(264, 8, 1_000_000, 4224), 2112);
+        // A kernel that fits more blocks than the default grid allows keeps to it.
+        assert_eq!(linear_grid(8448, 1, 1_000_000, 4224), 4224);
+        assert_eq!(linear_grid(u32::MAX, 8, usize::MAX, usize::MAX), i32::MAX as u32);
     }
 
     #[test]

@@ -1009,6 +1009,8 @@ fn nest_kernel(
     let mut per_warp = false;
     let mut reduction_chunks = false;
     let mut chunked = false;
+    // The waves of blocks the launch may give a nest on a one-dimensional grid.
+    let mut waves = 1usize;
     let (nest_code, uses_worker, per_trip, group_locals) = if let Some(g) = grid {
         // info: the grid schedule's notes on the nest's loops.
         sched_notes = g.notes;
@@ -1062,8 +1064,14 @@ fn nest_kernel(
         }
         staged1 = s.tiles1.iter().map(|(a, _)| a.clone()).collect();
         chunked = s.chunked;
+        waves = s.waves;
         (s.code, s.uses_worker, s.per_trip, s.group_locals)
     };
+    // More than one wave of blocks only for a nest that writes nothing per block (partials of
+    // reductions or values, private copies): those are sized for one wave.
+    if !(reds.is_empty() && writebacks.is_empty() && outputs.is_empty() && privates.is_empty()) {
+        waves = 1;
+    }
     // The nest again without the checks of the indices the launch can bound (`bounds`), where
     // it has such indices and no shared-memory staging or chunks (whose references are matched
     // as written), lean kernel or private arrays: launched when the bounds hold.
@@ -1127,6 +1135,7 @@ fn nest_kernel(
         captured: &captured.iter().map(|l| l.name.clone()).filter(|n| !n.to_string().starts_with("__acc_") && !reds.iter().any(|r| &r.1 == n)).collect::<Vec<_>>(),
         privates: &privates.iter().map(|p| p.ident.clone()).collect::<Vec<_>>(),
         per_trip,
+        waves,
     });
     let kname = Ident::new(name, Span::call_site());
     let priv_elems: Vec<&syn::Type> = privates.iter().map(|p| &p.elem).collect();
@@ -1200,6 +1209,7 @@ fn nest_kernel(
     let (per_x, per_y) = per_trip;
     let with_dims = dims.map(|d| quote!(.dims(#d)));
     let with_lean = lean_name.map(|l| quote!(.lean_kernel(#l, #per_warp, #reduction_chunks)));
+    let with_waves = (waves > 1).then(|| quote!(.waves(#waves)));
     let with_cache = cached
         .iter()
         .map(|(a, span)| quote!(.cache(#rt::elem_bytes(&#a[..]), #span)))
@@ -1267,7 +1277,7 @@ fn nest_kernel(
         #args
         __acc_args.push(__acc_caps);
         #[allow(unused_mut)]
-        let mut __acc_geom = #rt::Geometry::new(__acc_total, #num_gangs, #vector_length, #serial).workers(#num_workers, #uses_worker).per_trip(#per_x, #per_y).group_locals(#group_locals)#with_dims #with_lean #(#with_cache)*;
+        let mut __acc_geom = #rt::Geometry::new(__acc_total, #num_gangs, #vector_length, #serial).workers(#num_workers, #uses_worker).per_trip(#per_x, #per_y).group_locals(#group_locals)#with_dims #with_lean #with_waves #(#with_cache)*;
         #(let #priv_ptrs = #rt::PrivateCopies::new(&__ACC_REGION, ::core::mem::size_of_val::<[#priv_elems2]>(&*#priv_ids), (#per_x, #per_y), &mut __acc_geom);)*
         let __acc_partials = #rt::Partials::new(&__ACC_REGION, #nreds #(+ #rt::value_slots(&#out_witness))*, &__acc_geom);
         __acc_args.ptr(__acc_partials.device_ptr());
@@ -1314,6 +1324,8 @@ struct KernelFacts<'a> {
     captured: &'a [Ident],
     privates: &'a [Ident],
     per_trip: (bool, bool),
+    /// Waves of blocks the launch may give a nest on a one-dimensional grid.
+    waves: usize,
 }
 
 /// info: a kernel's launch shape, inputs, reductions' partials and `cache!` windows, as the
@@ -1345,6 +1357,7 @@ fn kernel_notes(notes: &mut Notes, loop_notes: &mut Notes, f: &ExprForLoop, k: &
         };
         let grid = match &c.num_gangs {
             Some(e) => format!("num_gangs({}) blocks", text(e)),
+            None if k.waves > 1 => format!("as many blocks as the trips need, at most {} full waves of the GPU ({} at most; a streaming loop: no parallel loop, reduction or value per block inside)", k.waves, 4224 * k.waves),
             None => "as many blocks as the trips need, at most one full wave of the GPU (4224 at most)".into(),
         };
         notes.add(at, 0, format!("launch: {block}; grid: {grid}; fewer threads per block if the kernel's registers do not allow them"));

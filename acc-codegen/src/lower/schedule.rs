@@ -132,6 +132,9 @@ pub struct Scheduled {
     /// A loop of the nest takes chunks (`chunk.rs`), whose accesses are checked a chunk at a
     /// time and which indices the launch bounds would not take (`bounds.rs`).
     pub chunked: bool,
+    /// The waves of blocks the launch may give the nest (1, or `STREAM_WAVES` for a streaming
+    /// loop of the whole grid).
+    pub waves: usize,
 }
 
 /// Lowers the nest `f` (a region's top-level loop, not serial) with the reductions `reds`
@@ -173,6 +176,8 @@ pub struct Scheduler<'a> {
     chunked: bool,
     /// A reduction loop inside the top loop took chunks.
     reduction_chunks: bool,
+    /// The waves of blocks the top loop may launch (see [`Scheduled::waves`]).
+    waves: usize,
 }
 
 /// Bodies of at most this many tokens (a few statements) are unrolled.
@@ -187,7 +192,7 @@ const DEV: fn() -> TokenStream = || quote!(::acc_device);
 
 impl<'a> Scheduler<'a> {
     pub fn new(kind: RegionKind, loops: &'a LoopDirectives, mut_slices: &'a [Ident], body_of: &'a mut dyn FnMut(&syn::Block) -> syn::Block, errors: &'a mut Errors) -> Self {
-        Scheduler { kind, loops, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), stageable: &[], cached: Vec::new(), tiles1: Vec::new(), notes: Notes::default(), depth: 0, line_override: None, per_warp: None, lean: false, inner_chunks: false, reduction_chunks: false, chunked: false }
+        Scheduler { kind, loops, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), stageable: &[], cached: Vec::new(), tiles1: Vec::new(), notes: Notes::default(), depth: 0, line_override: None, per_warp: None, lean: false, inner_chunks: false, reduction_chunks: false, chunked: false, waves: 1 }
     }
 
     /// The same scheduler staging `cache!` windows of the read-only `&[T]` parameters
@@ -241,7 +246,7 @@ impl<'a> Scheduler<'a> {
         }
         let per_trip = if inner_par { (!levels.vector, self.uses_worker && !levels.worker) } else { (false, false) };
         let per_warp = self.per_warp == Some(true);
-        Some(Scheduled { code: quote!(#virt #code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty(), cached: self.cached, tiles1: self.tiles1, notes: self.notes, per_warp, inner_chunks: self.inner_chunks, reduction_chunks: self.reduction_chunks, chunked: self.chunked })
+        Some(Scheduled { code: quote!(#virt #code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty(), cached: self.cached, tiles1: self.tiles1, notes: self.notes, per_warp, inner_chunks: self.inner_chunks, reduction_chunks: self.reduction_chunks, chunked: self.chunked, waves: self.waves })
     }
 
     /// `v` combined with `op` over the whole block where groups of threads ran the same trips
@@ -556,6 +561,12 @@ impl<'a> Scheduler<'a> {
             _ => None,
         };
         self.chunked |= chunked.is_some();
+        // A streaming loop of the whole grid (a top-level `gang, vector` loop with no parallel
+        // loop or reduction inside; chunked, staging `cache!` windows, or neither): up to
+        // STREAM_WAVES waves of blocks.
+        if top && lv.gang && lv.vector && !inner_par && reds.is_empty() && tiles1.is_empty() && !uniform {
+            self.waves = STREAM_WAVES;
+        }
         // The loop one trip at a time: this thread's trips, a grid stride apart.
         let plain = quote! {
             let mut #k = #bpart + #tpart;
@@ -1889,6 +1900,15 @@ fn reduction_chunk_rounds() -> Vec<usize> {
     let first = experiment_size("ACC_EXP_VROUND", 5..=16, 12);
     [first, 4, 2, 1].to_vec()
 }
+
+/// The waves of blocks a streaming loop of the whole grid may launch (`Geometry::waves`),
+/// each thread's trips a grid stride apart. One wave held too few loads in flight: on an H100
+/// (one call, each variant twice) 8 waves took a 3-point stencil on 2^26 `f32`s from 0.385 to
+/// 0.26 ms (nvcc's kernel of one point a thread: 0.24), its 9-point form from 0.350 to 0.30
+/// (0.26), the same with a `cache!` window from 0.38 to 0.33, and `copy_f32` from 0.91-0.93 to
+/// 0.95-0.97 of nvcc. Bands of consecutive trips a block (as 2-D nests take, `grid.rs`) gained
+/// nothing more there; 4 waves gained less.
+const STREAM_WAVES: usize = 8;
 
 /// The size an experiment switch `name` sets where it holds a number in `allowed` (read where
 /// the device code is generated; acc-build reruns when it changes), else `default`.
