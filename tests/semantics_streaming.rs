@@ -5,7 +5,8 @@
 //! lengths around the places where the trips meet the grid: less than a block, one block, the
 //! threads of one wave and of eight waves on an H100 (132 multiprocessors x 8 blocks x 256
 //! threads = 270,336 a wave; chunks take 4 trips a thread), and past them; loops from 1 and
-//! with a step; a loop that stores under a branch; and a loop with a reduction, which keeps
+//! with a step; a loop that stores under a branch; a gang loop over vector loops (row sums, as
+//! many rows as around a wave and 8 waves of blocks); and a loop with a reduction, which keeps
 //! one wave (its partials are one a block). On the host backend the loops run as written.
 
 mod common;
@@ -58,6 +59,19 @@ fn sum_i64(a: &[i32]) -> i64 {
         s += a[i] as i64;
     }
     s
+}
+
+#[acc::parallel(vector_length(64))]
+fn row_sums(a: &[i32], out: &mut [i64], cols: usize) {
+    #[acc::r#loop(gang)]
+    for r in 0..out.len() {
+        let mut s = 0i64;
+        #[acc::r#loop(vector, reduction(+: s))]
+        for c in 0..cols {
+            s += a[r * cols + c] as i64;
+        }
+        out[r] = s;
+    }
 }
 
 fn data(n: usize) -> Vec<f32> {
@@ -131,5 +145,20 @@ fn a_reduction_beside_them_keeps_its_partials() {
         let got = acc::data!(copyin(a) { sum_i64(&a) });
         let want: i64 = a.iter().map(|&x| x as i64).sum();
         assert_eq!(got, want, "sum, n {n}");
+    }
+}
+
+#[test]
+fn gang_rows_match_around_one_and_eight_waves_of_blocks() {
+    // Blocks of 64 threads: 32 a multiprocessor, 4224 a wave on an H100, 33,792 in 8 waves.
+    for (rows, cols) in [(1, 5), (1000, 3), (4223, 2), (4225, 7), (33_791, 1), (33_793, 3), (40_001, 2)] {
+        let a: Vec<i32> = (0..rows * cols).map(|i| (common::hash(i) % 2001) as i32 - 1000).collect();
+        let mut out = vec![-1i64; rows];
+        acc::data!(copyin(a), copy(out) {
+            row_sums(&a, &mut out, cols);
+        });
+        let want: Vec<i64> = (0..rows).map(|r| a[r * cols..(r + 1) * cols].iter().map(|&x| x as i64).sum()).collect();
+        let bad = (0..rows).find(|&r| out[r] != want[r]);
+        assert!(bad.is_none(), "row sums, {rows} x {cols}: first difference at {bad:?}");
     }
 }

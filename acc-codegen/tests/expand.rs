@@ -862,8 +862,8 @@ fn a_reduction_read_in_the_body_keeps_the_one_dimensional_schedule() {
 #[test]
 fn streaming_loops_of_the_whole_grid_may_take_eight_waves_of_blocks() {
     // A top-level `gang, vector` loop with no parallel loop or reduction inside, chunked or
-    // not, staging a `cache!` window or not: up to 8 waves of blocks. Those that write partials
-    // (a reduction) or hold a parallel loop keep one wave.
+    // not, staging a `cache!` window or not, and a gang loop over vector loops: up to 8 waves
+    // of blocks. Those that write partials (a reduction) or hold worker loops keep one wave.
     let waves = |item: proc_macro2::TokenStream| region(RegionKind::Parallel, quote!(), item).contains(". waves (8usize)");
     assert!(waves(quote! {
         fn copy(a: &[f32], c: &mut [f32]) {
@@ -885,13 +885,36 @@ fn streaming_loops_of_the_whole_grid_may_take_eight_waves_of_blocks() {
             s
         }
     }));
-    assert!(!waves(quote! {
+    assert!(waves(quote! {
         fn rows(a: &[f32], b: &mut [f32], n: usize) {
             #[acc::r#loop(gang)]
             for k in 0..n {
                 #[acc::r#loop(vector)]
                 for i in 0..n { b[k * n + i] = a[k * n + i]; }
             }
+        }
+    }));
+    assert!(!waves(quote! {
+        fn planes(a: &[f32], b: &mut [f32], n: usize) {
+            #[acc::r#loop(gang)]
+            for k in 0..n {
+                #[acc::r#loop(worker)]
+                for j in 0..n {
+                    #[acc::r#loop(vector)]
+                    for i in 0..n { b[(k * n + j) * n + i] = a[(k * n + j) * n + i]; }
+                }
+            }
+        }
+    }));
+    assert!(!waves(quote! {
+        fn row_sums(a: &[f32], n: usize) -> f32 {
+            let mut s = 0.0;
+            #[acc::r#loop(gang, reduction(+: s))]
+            for k in 0..n {
+                #[acc::r#loop(vector, reduction(+: s))]
+                for i in 0..n { s += a[k * n + i]; }
+            }
+            s
         }
     }));
     assert!(waves(quote! {

@@ -53,8 +53,8 @@ pub struct Geometry {
     /// trips ([`Dims::covering_shape`]). See [`Geometry::point_kernel`].
     pub point_kernel: Option<&'static str>,
     /// Waves of blocks a nest on a one-dimensional grid may launch without `num_gangs` (1;
-    /// more for a streaming loop of the whole grid, acc-codegen's `STREAM_WAVES`, whose kernel
-    /// writes nothing per block).
+    /// acc-codegen's `STREAM_WAVES` for a streaming loop or a gang loop over vector loops whose
+    /// kernel writes nothing per block).
     pub waves: usize,
 }
 

@@ -561,10 +561,13 @@ impl<'a> Scheduler<'a> {
             _ => None,
         };
         self.chunked |= chunked.is_some();
-        // A streaming loop of the whole grid (a top-level `gang, vector` loop with no parallel
-        // loop or reduction inside; chunked, staging `cache!` windows, or neither): up to
-        // STREAM_WAVES waves of blocks.
-        if top && lv.gang && lv.vector && !inner_par && reds.is_empty() && tiles1.is_empty() && !uniform {
+        // A loop of the whole grid with no reduction across its trips: a streaming loop (a
+        // top-level `gang, vector` loop with no parallel loop inside; chunked, staging `cache!`
+        // windows, or neither), or a top-level gang loop over vector loops (no worker loop:
+        // a gang per warp chooses by the grid's warps): up to STREAM_WAVES waves of blocks.
+        let streaming = lv.vector && !inner_par && !uniform;
+        let gang_rows = inner_par && !self.uses_worker;
+        if top && lv.gang && (streaming || gang_rows) && reds.is_empty() && tiles1.is_empty() {
             self.waves = STREAM_WAVES;
         }
         // The loop one trip at a time: this thread's trips, a grid stride apart.
@@ -1907,7 +1910,9 @@ fn reduction_chunk_rounds() -> Vec<usize> {
 /// 0.26 ms (nvcc's kernel of one point a thread: 0.24), its 9-point form from 0.350 to 0.30
 /// (0.26), the same with a `cache!` window from 0.38 to 0.33, and `copy_f32` from 0.91-0.93 to
 /// 0.95-0.97 of nvcc. Bands of consecutive trips a block (as 2-D nests take, `grid.rs`) gained
-/// nothing more there; 4 waves gained less.
+/// nothing more there; 4 waves gained less. A gang loop over a vector loop, the bench's
+/// `rowsum_f64` (8192 rows, 8 a block on one wave), went from 0.93-0.95 to 0.97-0.98 of nvcc's
+/// kernel of a block a row (4 waves: 0.96); Heat2D's step and the papers' shapes stayed.
 const STREAM_WAVES: usize = 8;
 
 /// The size an experiment switch `name` sets where it holds a number in `allowed` (read where
