@@ -633,3 +633,65 @@ fn jacobi_windows_that_move_with_the_nest() {
         assert_eq!(b, want, "skewed_16x16, n = {n}");
     }
 }
+
+/// A window wider than the references need: at the first two and last two trips it passes the
+/// array's ends (each reference there guarded by an `if`). The trips whose whole window lies
+/// inside the array read it without checking each reference, the others check each one.
+#[acc::parallel]
+fn wide_window(a: &[f32], c: &mut [f32]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..a.len() {
+        acc::cache!(a[i - 2..=i + 2]);
+        let mut s = a[i];
+        if i >= 1 {
+            s += 2.0 * a[i - 1];
+        }
+        if i + 2 < a.len() {
+            s += 4.0 * a[i + 2];
+        }
+        c[i] = s;
+    }
+}
+
+/// A reference past the array's end at the last trip: the trip's window passes it too, and the
+/// checked reference panics there.
+#[acc::parallel]
+fn one_past_the_end(a: &[f32], c: &mut [f32]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..c.len() {
+        acc::cache!(a[i..=i + 1]);
+        c[i] = a[i] + a[i + 1];
+    }
+}
+
+#[test]
+fn windows_past_the_arrays_ends_check_their_references() {
+    for n in SIZES {
+        let a = vec_of(n, |i| (hash(i) % 64) as f32);
+        let mut c = vec![-1.0f32; n];
+        acc::data!(copyin(a), copy(c) {
+            wide_window(&a, &mut c);
+        });
+        let want: Vec<f32> = (0..n)
+            .map(|i| {
+                let mut s = a[i];
+                if i >= 1 {
+                    s += 2.0 * a[i - 1];
+                }
+                if i + 2 < n {
+                    s += 4.0 * a[i + 2];
+                }
+                s
+            })
+            .collect();
+        assert_eq!(c, want, "wide window, n = {n}");
+    }
+    for n in [1, 2, 300, 70_001] {
+        let a = vec_of(n, |i| i as f32);
+        let mut c = vec![-1.0f32; n];
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| one_past_the_end(&a, &mut c)));
+        let e = r.expect_err("a reference past the array's end panics");
+        let msg = e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
+        assert!(msg.contains(&format!("the len is {n} but the index is {n}")), "n = {n}: {msg}");
+    }
+}

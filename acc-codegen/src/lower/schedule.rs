@@ -432,7 +432,10 @@ impl<'a> Scheduler<'a> {
             Vec::new()
         };
         let wins: Vec<Ident> = (0..staged.len()).map(|j| format_ident!("__acc_win{}_{}", n, j)).collect();
-        let body = if staged.is_empty() { body } else { cached_reads(&body, &staged, &wins) };
+        // And the body whose reads of the windows are not checked, for trips whose windows lie
+        // inside their arrays (`window_inside`).
+        let unchecked_body = (!staged.is_empty()).then(|| cached_reads(&body, &staged, &wins, false));
+        let body = if staged.is_empty() { body } else { cached_reads(&body, &staged, &wins, true) };
         // 1-D windows at the top of sequential tile loops in the body, that do not move with
         // the loop (the N-body's `x[jj..jj + 256]`; `tiles::Window1`), under the same
         // conditions: the loop then runs in trips of the whole block.
@@ -621,9 +624,18 @@ impl<'a> Scheduler<'a> {
             }
             // info: the windows.
             self.notes.0[note_at].text.push_str(&format!(
-                "; cache!: {} staged in shared memory, shared by the block's threads: each trip of the block fetches them in parallel (clamped to the arrays; a window of at most 2 x blockDim.x elements loaded into registers a trip ahead), a barrier, then the trip reads them there with no range check (references proved inside at compile time), a barrier ends the trip",
+                "; cache!: {} staged in shared memory, shared by the block's threads: each trip of the block fetches them in parallel (clamped to the arrays; a window of at most 2 x blockDim.x elements loaded into registers a trip ahead), a barrier, then the trip reads them there with no range check (references proved inside at compile time) and, where the trip's windows lie inside their arrays, no check against the array's length either, a barrier ends the trip",
                 shown.join(", ")
             ));
+            // The trip's body without a check of each window reference, where the whole
+            // windows lie inside their arrays.
+            let inside = window_inside(&staged);
+            let fast = (self.body_of)(unchecked_body.as_ref().expect("made where windows are staged"));
+            let fast_stmts = &fast.stmts;
+            let fast_code = quote! {
+                #[allow(clippy::never_loop)]
+                for _ in ::core::iter::once(()) { #(#fast_stmts)* }
+            };
             // A window of at most two elements per thread is fetched a trip ahead: each thread
             // loads the next trip's elements into registers before this trip's body, and
             // stores them after its end barrier (the loads in flight while the trip computes).
@@ -653,7 +665,11 @@ impl<'a> Scheduler<'a> {
                         #next_pf
                     }
                     if #active_id {
-                        #body_code
+                        if #inside {
+                            #fast_code
+                        } else {
+                            #body_code
+                        }
                     }
                     #dev::sync_threads();
                     #base = __acc_next;
@@ -1830,10 +1846,11 @@ pub fn block_assigns(b: &syn::Block, name: &Ident) -> bool {
 /// memory (`wins`): element `threadIdx.x + c - lo` of the window, after the slice's own
 /// bounds check on the index (so that an index past the array panics as it does on the host).
 /// The references were proved inside the windows by `cache::check_references`.
-fn cached_reads(body: &syn::Block, staged: &[crate::front::cache::Moving], wins: &[Ident]) -> syn::Block {
+fn cached_reads(body: &syn::Block, staged: &[crate::front::cache::Moving], wins: &[Ident], checked: bool) -> syn::Block {
     struct R<'s> {
         staged: &'s [crate::front::cache::Moving],
         wins: &'s [Ident],
+        checked: bool,
     }
     impl VisitMut for R<'_> {
         fn visit_expr_mut(&mut self, e: &mut Expr) {
@@ -1846,6 +1863,15 @@ fn cached_reads(body: &syn::Block, staged: &[crate::front::cache::Moving], wins:
                             let (a, win, idx) = (&w.array, &self.wins[j], &ix.index);
                             let slot = (c - w.lo) as usize;
                             let span = ix.index.span();
+                            if !self.checked {
+                                // The trip's whole windows lie inside their arrays
+                                // (`window_inside`), so this reference does.
+                                *e = syn::parse_quote_spanned! {span=> {
+                                    // SAFETY: as below.
+                                    unsafe { *#win.add(__acc_tx + #slot) }
+                                }};
+                                return;
+                            }
                             *e = syn::parse_quote_spanned! {span=> {
                                 let __acc_g: usize = #idx;
                                 if __acc_g >= #a.len() {
@@ -1866,8 +1892,26 @@ fn cached_reads(body: &syn::Block, staged: &[crate::front::cache::Moving], wins:
         fn visit_item_mut(&mut self, _: &mut syn::Item) {}
     }
     let mut b = body.clone();
-    R { staged, wins }.visit_block_mut(&mut b);
+    R { staged, wins, checked }.visit_block_mut(&mut b);
     b
+}
+
+/// Whether every staged window of the trip whose loop variable holds its value lies inside its
+/// array: `var + lo` neither wraps below 0 nor passes `var + hi`, and `var + hi` is below the
+/// array's length. Then every reference `cached_reads` rewrote (`var + c`, `lo <= c <= hi`) is
+/// inside its array, and the trip's body reads the windows without checking each reference.
+fn window_inside(staged: &[crate::front::cache::Moving]) -> TokenStream {
+    let tests = staged.iter().map(|w| {
+        let (a, v) = (&w.array, &w.var);
+        let lo = proc_macro2::Literal::i64_suffixed(w.lo);
+        let hi = proc_macro2::Literal::i64_suffixed(w.hi);
+        quote! {{
+            let __acc_v: usize = #v as usize;
+            let (__acc_lo, __acc_hi) = (__acc_v.wrapping_add((#lo) as usize), __acc_v.wrapping_add((#hi) as usize));
+            __acc_lo <= __acc_hi && __acc_hi < #a.len() && (#lo >= 0 || __acc_lo < __acc_v) && (#hi <= 0 || __acc_hi > __acc_v)
+        }}
+    });
+    quote!(true #(&& #tests)*)
 }
 
 /// A worker loop's pieces its rounds (`Scheduler::worker_rounds`) are written from.
