@@ -132,8 +132,9 @@ pub struct Scheduled {
     /// A loop of the nest takes chunks (`chunk.rs`), whose accesses are checked a chunk at a
     /// time and which indices the launch bounds would not take (`bounds.rs`).
     pub chunked: bool,
-    /// The waves of blocks the launch may give the nest (1, or `STREAM_WAVES` for a streaming
-    /// loop of the whole grid).
+    /// The waves of blocks the launch may give the nest (1, or `STREAM_WAVES` for a loop of the
+    /// whole grid with no reduction across its trips: a streaming loop, a gang loop over vector
+    /// loops).
     pub waves: usize,
 }
 
