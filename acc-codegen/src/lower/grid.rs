@@ -221,11 +221,7 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
         return None;
     }
     // The kernel: the loops' grid-stride loops around the body, run by one thread.
-    let stmts = body_of(&body).stmts;
-    let mut code = quote! {
-        #[allow(clippy::never_loop)]
-        for _ in ::core::iter::once(()) { #(#stmts)* }
-    };
+    let mut code = super::schedule::run_once(&body_of(&body).stmts);
     let reg = |name: &str, d: usize| {
         let id = syn::Ident::new(&format!("{name}_{}", XYZ[d]), proc_macro2::Span::call_site());
         quote!((#dev::#id() as usize))

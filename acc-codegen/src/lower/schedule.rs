@@ -92,6 +92,15 @@ struct Lowered {
 }
 
 /// Adds `l` to the levels `v` has in `acc`.
+/// One trip's body as a thread runs it: a loop of one trip, so that the user's `continue` (on
+/// to the loop's next trip) ends it.
+pub(super) fn run_once(stmts: &[Stmt]) -> TokenStream {
+    quote! {
+        #[allow(clippy::never_loop)]
+        for _ in ::core::iter::once(()) { #(#stmts)* }
+    }
+}
+
 fn merge_levels(acc: &mut Vec<(Ident, Levels)>, v: &Ident, l: Levels) {
     match acc.iter_mut().find(|(x, _)| x == v) {
         Some((_, have)) => *have = have.union(l),
@@ -468,11 +477,7 @@ impl<'a> Scheduler<'a> {
             // info: the loops inside, which each thread runs in order.
             self.note_sequential_loops(&body);
             let b = (self.body_of)(&body);
-            let stmts = &b.stmts;
-            let code = quote! {
-                #[allow(clippy::never_loop)]
-                for _ in ::core::iter::once(()) { #(#stmts)* }
-            };
+            let code = run_once(&b.stmts);
             lowered_body = Some(b);
             code
         };
@@ -631,12 +636,7 @@ impl<'a> Scheduler<'a> {
             // The trip's body without a check of each window reference, where the whole
             // windows lie inside their arrays.
             let inside = window_inside(&staged);
-            let fast = (self.body_of)(unchecked_body.as_ref().expect("made where windows are staged"));
-            let fast_stmts = &fast.stmts;
-            let fast_code = quote! {
-                #[allow(clippy::never_loop)]
-                for _ in ::core::iter::once(()) { #(#fast_stmts)* }
-            };
+            let fast_code = run_once(&(self.body_of)(unchecked_body.as_ref().expect("made where windows are staged")).stmts);
             // A window of at most two elements per thread is fetched a trip ahead: each thread
             // loads the next trip's elements into registers before this trip's body, and
             // stores them after its end barrier (the loads in flight while the trip computes).
