@@ -690,8 +690,7 @@ fn windows_past_the_arrays_ends_check_their_references() {
         let a = vec_of(n, |i| i as f32);
         let mut c = vec![-1.0f32; n];
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| one_past_the_end(&a, &mut c)));
-        let e = r.expect_err("a reference past the array's end panics");
-        let msg = e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
+        let msg = panic_message(&*r.expect_err("a reference past the array's end panics"));
         assert!(msg.contains(&format!("the len is {n} but the index is {n}")), "n = {n}: {msg}");
     }
 }

@@ -12,13 +12,6 @@ use common::*;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
-    e.downcast_ref::<String>()
-        .cloned()
-        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-        .unwrap_or_default()
-}
-
 #[acc::parallel(present(a, b, c))]
 fn vadd_present(a: &[f32], b: &[f32], c: &mut [f32]) {
     #[acc::r#loop(gang, vector)]

@@ -14,13 +14,6 @@ use common::*;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
-    e.downcast_ref::<String>()
-        .cloned()
-        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-        .unwrap_or_default()
-}
-
 /// `c[i] = (c[i] * 3 + a[i] * k) % P` on async queue `q`.
 #[acc::parallel(async(q))]
 fn mix(a: &[u64], c: &mut [u64], k: u64, q: i64) {

@@ -9,13 +9,6 @@ use common::*;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
-    e.downcast_ref::<String>()
-        .cloned()
-        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-        .unwrap_or_default()
-}
-
 /// Every panic location the panic hook sees, kept by [`record_sites`]'s hook.
 static SITES: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
 

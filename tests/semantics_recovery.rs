@@ -27,13 +27,6 @@ fn serial() -> MutexGuard<'static, ()> {
     SERIAL.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
-    e.downcast_ref::<String>()
-        .cloned()
-        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-        .unwrap_or_default()
-}
-
 #[cfg(feature = "cuda")]
 /// Runs `body`: here on the host backend, in a child process (this binary on test `name`) on
 /// a GPU, whose output is printed here. Returns the child's standard error, if it ran one.

@@ -78,6 +78,13 @@ fn data(n: usize) -> Vec<f32> {
     (0..n).map(|i| (common::hash(i) % 4096) as f32 / 16.0).collect()
 }
 
+/// Asserts that `got` equals `want` element for element, naming the first difference.
+fn assert_same<T: PartialEq>(got: &[T], want: &[T], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: lengths");
+    let bad = (0..got.len()).find(|&i| got[i] != want[i]);
+    assert!(bad.is_none(), "{what}: first difference at {bad:?}");
+}
+
 #[test]
 fn chunked_copies_match_on_every_length() {
     for n in SIZES {
@@ -102,8 +109,7 @@ fn unchunked_stencils_match_on_every_length() {
         for i in 1..n - 1 {
             want[i] = 0.25 * a[i - 1] + 0.5 * a[i] + 0.25 * a[i + 1];
         }
-        let bad = (0..n).find(|&i| b[i] != want[i]);
-        assert!(bad.is_none(), "stencil, n {n}: first difference at {bad:?}");
+        assert_same(&b, &want, &format!("stencil, n {n}"));
     }
 }
 
@@ -119,8 +125,7 @@ fn stepped_loops_write_only_their_trips() {
         for i in (2..n).step_by(3) {
             want[i] = a[i] - a[i - 2];
         }
-        let bad = (0..n).find(|&i| b[i] != want[i]);
-        assert!(bad.is_none(), "every third, n {n}: first difference at {bad:?}");
+        assert_same(&b, &want, &format!("every third, n {n}"));
     }
 }
 
@@ -133,8 +138,7 @@ fn branches_store_only_where_they_are_taken() {
             clamp_negatives(&a, &mut b);
         });
         let want: Vec<f64> = a.iter().map(|&x| if x < 0.0 { 0.0 } else if x > 1000.0 { x - 1000.0 } else { 0.5 }).collect();
-        let bad = (0..n).find(|&i| b[i] != want[i]);
-        assert!(bad.is_none(), "branches, n {n}: first difference at {bad:?}");
+        assert_same(&b, &want, &format!("branches, n {n}"));
     }
 }
 
@@ -158,7 +162,6 @@ fn gang_rows_match_around_one_and_eight_waves_of_blocks() {
             row_sums(&a, &mut out, cols);
         });
         let want: Vec<i64> = (0..rows).map(|r| a[r * cols..(r + 1) * cols].iter().map(|&x| x as i64).sum()).collect();
-        let bad = (0..rows).find(|&r| out[r] != want[r]);
-        assert!(bad.is_none(), "row sums, {rows} x {cols}: first difference at {bad:?}");
+        assert_same(&out, &want, &format!("row sums, {rows} x {cols}"));
     }
 }

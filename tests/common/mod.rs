@@ -37,6 +37,11 @@ macro_rules! host_only {
 #[allow(unused_imports)]
 pub(crate) use host_only;
 
+/// The message of a caught panic (`catch_unwind`'s error): its `String` or `&str` payload.
+pub fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
+    e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default()
+}
+
 /// A deterministic hash of `i` (splitmix64), for data without visible pattern.
 pub fn hash(i: usize) -> u64 {
     let mut z = (i as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
