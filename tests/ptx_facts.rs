@@ -605,6 +605,22 @@ fn windows_moving_with_a_tile_nest_are_fetched_once_a_tile_16_bytes_at_a_time() 
     assert!(wide >= 4, "jacobi9_32x8 has {wide} 16-byte load sites, 4 expected (its words in flight together):\n{k}");
 }
 
+/// A nest staging 2-D tiles whose indices the launch bounds has a kernel without their checks
+/// too (`_inb`): it stages and reads its tile as the checked kernel does, and its only panic
+/// sites are acc-device's own (the shared memory's size, `cache_window`), none in the test's
+/// file; the checked kernel checks the store `b[i * n + j]` of each row a thread takes.
+#[test]
+fn staged_tile_nests_bounded_at_the_launch_have_a_kernel_without_checks() {
+    let checked = cache_kernel("jacobi9_32x8");
+    let name = checked.split(".entry ").nth(1).and_then(|r| r.split('(').next()).expect("a name");
+    let inb = entry(&format!("{name}_inb"));
+    assert!(uses_shared(inb, "ld.shared") && has_barrier(inb) && inb.contains("ld.global.nc.v4.b32"), "{name}_inb stages its tile:\n{inb}");
+    let file = "tests/semantics_cache.rs";
+    let ours = |k: &str| inlined_panic_sites(k).into_iter().filter(|(f, _, _)| f == file).count();
+    assert!(ours(checked) >= 4, "{name} checks its stores: {:?}", inlined_panic_sites(checked));
+    assert_eq!(ours(inb), 0, "{name}_inb checks no index of {file}: {:?}", inlined_panic_sites(inb));
+}
+
 /// A block barrier (`bar.sync`, or the `barrier.red.popc` that counts the threads too).
 fn has_barrier(k: &str) -> bool {
     k.contains("bar.sync") || k.contains("barrier.sync") || k.contains("barrier.red") || k.contains("bar.red")

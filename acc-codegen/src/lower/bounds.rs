@@ -51,10 +51,36 @@ use crate::front::loops::{place_root, strip_parens as strip};
 /// indices share a site only where a `macro_rules!` expansion repeats tokens: see [`prove`].)
 pub type Site = ((usize, usize), String);
 
-/// The site of `x[e]`.
+/// The site of `x[e]`. The copies of a nest body that a thread runs for several rows of a tile
+/// (`tiles::Coarse`, their names renamed `i__acc2`) are the sites of the body's index.
 pub fn site(e: &syn::ExprIndex) -> Site {
     let start = e.expr.to_token_stream().into_iter().next().map_or(Span::call_site(), |t| t.span()).start();
-    ((start.line, start.column), e.to_token_stream().to_string())
+    ((start.line, start.column), uncopied(e.to_token_stream()).to_string())
+}
+
+/// `ts` with each name of a body's copy (`tiles::copy_name`: `i__acc2`) the name it copies.
+fn uncopied(ts: TokenStream) -> TokenStream {
+    use proc_macro2::TokenTree;
+    ts.into_iter()
+        .map(|t| match t {
+            TokenTree::Ident(i) => {
+                let text = i.to_string();
+                match text.rsplit_once("__acc") {
+                    Some((name, q)) if !name.is_empty() && !q.is_empty() && q.bytes().all(|b| b.is_ascii_digit()) => TokenTree::Ident(match name.strip_prefix("r#") {
+                        Some(raw) => Ident::new_raw(raw, i.span()),
+                        None => Ident::new(name, i.span()),
+                    }),
+                    _ => TokenTree::Ident(i),
+                }
+            }
+            TokenTree::Group(g) => {
+                let mut n = proc_macro2::Group::new(g.delimiter(), uncopied(g.stream()));
+                n.set_span(g.span());
+                TokenTree::Group(n)
+            }
+            t => t,
+        })
+        .collect()
 }
 
 /// What [`prove`] found in a nest.
@@ -759,7 +785,8 @@ impl<'ast> Visit<'ast> for Sites {
 }
 
 /// The names that may change in the nest: assigned (`n = ..`, `n += ..`), borrowed mutably,
-/// the receiver of a method other than `len`, `min`, `max`, or named in a macro's tokens.
+/// the receiver of a method other than `len`, `min`, `max`, or named in a macro's tokens
+/// (but `acc::cache!`'s).
 fn assigned_names(walk: impl FnOnce(&mut Assigned)) -> HashSet<String> {
     let mut v = Assigned(HashSet::new());
     walk(&mut v);
@@ -814,7 +841,10 @@ impl<'ast> Visit<'ast> for Assigned {
         syn::visit::visit_expr_method_call(self, m);
     }
     fn visit_macro(&mut self, m: &'ast syn::Macro) {
-        Self::idents(m.tokens.clone(), &mut self.0);
+        // (`acc::cache!` only names its windows.)
+        if !crate::syntax::is_acc_path(&m.path, "cache") {
+            Self::idents(m.tokens.clone(), &mut self.0);
+        }
     }
 }
 
@@ -843,6 +873,23 @@ mod tests {
         );
         assert_eq!(s, ["a[(i+1).min(n-1)*n+j]", "a[(i-1)*n+j]", "a[i*n+j-1]", "a[i*n+j]", "b[i*n+j]"]);
         assert_eq!(total, 5);
+    }
+
+    #[test]
+    fn a_staged_window_is_proved_and_the_rows_copies_are_its_sites() {
+        // `acc::cache!` names its window's arrays and variables without changing them.
+        let src = "for i in 1..n - 1 { for j in 1..n - 1 { acc::cache!(a[(i - 1..i + 2) * n + (j - 1..j + 2)]); b[i * n + j] = a[(i - 1) * n + j] + a[i * n + j]; } }";
+        let f: ExprForLoop = syn::parse_str(src).unwrap();
+        let p = prove(&f, &[format_ident!("a"), format_ident!("b")]).unwrap();
+        assert!(p.panic_free && p.sites.len() == 3 && p.total == 3, "{:?}", p.sites);
+        // A thread's copy of the body for another row of its tile (`tiles::copy_name`).
+        let store: syn::ExprIndex = syn::parse_str("b[i * n + j]").unwrap();
+        let copy: syn::ExprIndex = syn::parse_str("b[i__acc3 * n + j]").unwrap();
+        let other: syn::ExprIndex = syn::parse_str("b[i__accx * n + j]").unwrap();
+        assert_eq!(site(&copy).1, site(&store).1);
+        assert_ne!(site(&other).1, site(&store).1);
+        let raw: syn::ExprIndex = syn::parse_str("b[r#type__acc0]").unwrap();
+        assert_eq!(site(&raw).1.replace(' ', ""), "b[r#type]");
     }
 
     #[test]

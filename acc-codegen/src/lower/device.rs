@@ -1073,9 +1073,11 @@ fn nest_kernel(
         waves = 1;
     }
     // The nest again without the checks of the indices the launch can bound (`bounds`), where
-    // it has such indices and no shared-memory staging or chunks (whose references are matched
-    // as written), lean kernel or private arrays: launched when the bounds hold.
-    let proved = if serial || chunked || !privates.is_empty() || lean_code.is_some() || !tiles.is_empty() || !cached.is_empty() || !staged1.is_empty() {
+    // it has such indices and no 1-D staging or chunks (whose references are matched as
+    // written), lean kernel or private arrays: launched when the bounds hold. A nest of 2-D
+    // staged tiles takes one (the grid schedule stages its windows before the body's indices
+    // are written unchecked, and the unchecked kernel's tiles are the same).
+    let proved = if serial || chunked || !privates.is_empty() || lean_code.is_some() || !cached.is_empty() || !staged1.is_empty() {
         None
     } else {
         bounds::prove(f, &slices).filter(|p| p.panic_free)

@@ -90,6 +90,16 @@ pub struct TileWin {
     /// The tile's place in shared memory, and its row pitch (both set before the nest).
     pub place: Ident,
     pub pitch: Ident,
+    /// A tile with a halo (a range that moves with the nest): where each thread starts its
+    /// fetch (`acc_device::halo_walk`, set before the nest).
+    pub walk: Ident,
+}
+
+impl TileWin {
+    /// Whether a range of the window moves with the nest (a halo around the block's tile).
+    fn halo(&self) -> bool {
+        self.rows.moving().is_some() || self.cols.moving().is_some()
+    }
 }
 
 /// A staged k-tile loop: its statement's index in the innermost body, and its windows; or
@@ -436,7 +446,7 @@ fn plan_windows(s: usize, body: &syn::Block, levels: &[Level], vars: &[Ident], v
         if let Some(id) = reads.iter().find(|id| varying(id)) {
             return Err(format!("the window `{a}[..]` reads `{id}` besides its variables, which is not the same in every thread of the block"));
         }
-        let win = TileWin { tiled: t, rows, cols, parts: (x, p, y), first_slot, place: format_ident!("__acc_tile{}_{}", s, w), pitch: format_ident!("__acc_pitch{}_{}", s, w) };
+        let win = TileWin { tiled: t, rows, cols, parts: (x, p, y), first_slot, place: format_ident!("__acc_tile{}_{}", s, w), pitch: format_ident!("__acc_pitch{}_{}", s, w), walk: format_ident!("__acc_walk{}_{}", s, w) };
         if rows.level().is_some() && fixed_cols(&win, levels).is_none() {
             return Err(format!("the window `{a}[..]`'s rows and columns both follow the nest, which needs the column loop's tile size as a literal (`tile(32, 8)`)"));
         }
@@ -667,6 +677,10 @@ pub fn places(staged: &[StagedLoop], levels: &[Level], dev: &TokenStream, rt: &T
                 let #pitch: usize = #dev::tile_pitch_of(&*#a, #cols, #dev::TileReads::#reads);
                 let #place = #dev::cache_window(&*#a, #rows * #pitch, &mut __acc_woff);
             });
+            if w.halo() {
+                let (walk, cols) = (&w.walk, extent(&w.tiled, w.cols, levels, dev));
+                code.extend(quote!(let #walk = #dev::halo_walk(&*#a, #cols, #pitch);));
+            }
             // rows * pitch elements.
             let host_pitch = |cols: usize| quote!(#rt::tile_pitch(#cols, #rt::elem_bytes(&#a[..]), #rt::TileReads::#reads));
             let mut per = [quote!(0usize), quote!(0usize), quote!(0usize)];
@@ -1042,15 +1056,20 @@ fn fetch(w: &TileWin, levels: &[Level], tile_base: &dyn Fn(usize) -> Ident, dev:
     let (rows, cols) = (extent(&w.tiled, w.rows, levels, dev), extent(&w.tiled, w.cols, levels, dev));
     // A tile with a halo (a range that moves with the nest) has rows of no power of two of
     // 16-byte words: its own fetch (`acc_device::cache_fetch_halo_tile`).
-    let halo = !moving.is_empty();
-    let fetch_fn = if halo { format_ident!("cache_fetch_halo_tile") } else { format_ident!("cache_fetch_tile") };
+    let walk = &w.walk;
+    let (fetch_fn, head) = if w.halo() {
+        (format_ident!("cache_fetch_halo_tile"), quote!(&*#a, #place, #rows, #cols, #pitch, #walk,))
+    } else {
+        (format_ident!("cache_fetch_tile"), quote!(&*#a, #place, #rows, #cols, #pitch,))
+    };
     syn::parse_quote! {
         // SAFETY: the tile holds `rows * pitch` elements (`cache_window`), `cols < pitch`;
-        // every thread of the block runs this fetch, and a barrier follows it.
+        // every thread of the block runs this fetch, and a barrier follows it; `row` and
+        // `col` are affine where some (`X * p` and `Y`, each a range or a nest variable).
         #[allow(clippy::redundant_closure_call)]
         unsafe {
             #dev::#fetch_fn(
-                &*#a, #place, #rows, #cols, #pitch,
+                #head
                 |__acc_r: usize| -> ::core::option::Option<usize> {
                     #bind_r
                     ::core::option::Option::Some(((#x) * (#p)) as usize)
