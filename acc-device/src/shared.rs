@@ -334,12 +334,8 @@ pub unsafe fn cache_fetch_tile<T: Copy>(a: &[T], place: *mut T, rows: usize, col
 /// paths' hoisted values cost its k loop registers (9180 -> 7175 GFLOP/s with 16 x 16 tiles on
 /// an H100).
 ///
-/// A tile whose rows all lie inside `a`, 16-byte aligned, is loaded with no check a word
-/// (`whole_rows`).
-///
 /// # Safety
-/// As for [`cache_fetch_tile`], and `row(r)` is affine in `r`, `col(c)` in `c`, where they are
-/// some (`whole_rows` bounds the tile by its first and last rows and columns).
+/// As for [`cache_fetch_tile`]; `walk` is [`halo_walk`]'s for `a`, `cols` and `pitch`.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 pub unsafe fn cache_fetch_halo_tile<T: Copy>(a: &[T], place: *mut T, rows: usize, cols: usize, pitch: usize, walk: HaloWalk, row: impl Fn(usize) -> Option<usize>, col: impl Fn(usize) -> Option<usize>) {
@@ -359,9 +355,6 @@ pub unsafe fn cache_fetch_halo_tile<T: Copy>(a: &[T], place: *mut T, rows: usize
         // Whole 16-byte words of each row (the last one's columns past `cols` land in the
         // row's padding, `pitch` being whole words): the Jacobi's rows of 34 `f32`, 9 words.
         let words = cols.div_ceil(per) as u32;
-        // A tile whose rows all lie inside `a`, 16-byte aligned (the Jacobi's, but on the
-        // nest's last tiles): its words loaded with no check each.
-        let whole = whole_rows(a, rows, cols, words as usize * per, &row, &col);
         let mut w = walk.0;
         // This thread's next word: loaded (and its place in the tile), or copied element by
         // element where its columns lie apart in `a`, are not 16-byte aligned there or pass
@@ -371,12 +364,7 @@ pub unsafe fn cache_fetch_halo_tile<T: Copy>(a: &[T], place: *mut T, rows: usize
             let mut out = ([0u32; 4], u32::MAX);
             if w.r < rows32 {
                 let (r, c) = (w.r as usize, w.c as usize * per);
-                if let Some((first, stride)) = whole {
-                    // SAFETY: row `r < rows` of the tile starts at `first + r * stride` in `a`,
-                    // and its words `c / per < words` lie inside `a`, 16-byte aligned
-                    // (`whole_rows`).
-                    out = (unsafe { load_word(a.as_ptr().add(first + r * stride + c).cast()) }, (r * pitch + c) as u32);
-                } else if let Some(rg) = row(r) {
+                if let Some(rg) = row(r) {
                     let first = col(c);
                     let adjacent = matches!((first, col(c + per - 1)), (Some(f), Some(l)) if l.wrapping_sub(f) == per - 1);
                     let g = rg.wrapping_add(first.unwrap_or(0));
@@ -446,38 +434,6 @@ pub unsafe fn cache_fetch_halo_tile<T: Copy>(a: &[T], place: *mut T, rows: usize
     }
 }
 
-/// Where the rows of a `rows x cols` tile, `row` and `col` giving its element `(r, c)` at
-/// `a[row(r) + col(c)]`, each lie inside `a` as `span >= cols` adjacent elements (the tile's
-/// whole 16-byte words), the first of them 16-byte aligned and the rows a multiple of 16 bytes
-/// apart: the index of element `(0, 0)` and the distance between rows. `None` otherwise,
-/// where `row` or `col` gives `None`, or where an index wraps.
-///
-/// `row(r)` must be affine in `r` and `col(c)` in `c` where they are some (the window's
-/// `X * p` and `Y` with `X` and `Y` a range or a loop variable, `tiles.rs`): the first and
-/// last row and column then bound the others.
-#[cfg(target_arch = "nvptx64")]
-#[inline(always)]
-fn whole_rows<T>(a: &[T], rows: usize, cols: usize, span: usize, row: &impl Fn(usize) -> Option<usize>, col: &impl Fn(usize) -> Option<usize>) -> Option<(usize, usize)> {
-    if rows == 0 || cols == 0 {
-        return None;
-    }
-    let (r0, rl, c0, cl) = (row(0)?, row(rows - 1)?, col(0)?, col(cols - 1)?);
-    // Adjacent columns: `col` steps by 1.
-    if cl.checked_sub(c0)? != cols - 1 {
-        return None;
-    }
-    // (Affine rows: the second row's distance from the first, checked on the last.)
-    let stride = if rows > 1 { row(1)?.checked_sub(r0)? } else { 0 };
-    if stride.checked_mul(rows - 1)?.checked_add(r0)? != rl {
-        return None;
-    }
-    let first = r0.checked_add(c0)?;
-    let end = rl.checked_add(c0)?.checked_add(span)?;
-    let size = core::mem::size_of::<T>();
-    let aligned = a.as_ptr().wrapping_add(first).addr() % 16 == 0 && stride.checked_mul(size)? % 16 == 0;
-    (end <= a.len() && aligned).then_some((first, stride))
-}
-
 /// Copies element `(r, c)` of a tile, whose row `r` starts at `rg` in `a`, from
 /// `a[rg + col(c)]` to `place[r * pitch + c]`, where `col(c)` is some and the index inside `a`.
 ///
@@ -512,8 +468,8 @@ const fn word_elems<T>(pitch: usize) -> Option<usize> {
 
 /// Where this thread starts and how it steps over the units of a halo tile of `cols` columns,
 /// rows `pitch` elements apart ([`cache_fetch_halo_tile`]): made once before the nest's loops.
-/// (Made each tile, its divisions and those of an earlier `whole_rows` took 13% of the cached
-/// Jacobi step's instructions on an H100: 49.2 -> 42.8 M for 4096^2 `f32`, `tile(32, 32)`.)
+/// (Made each tile, a 4096^2 `f32` Jacobi step's cached `tile(32, 16)` kernel took 0.077-0.080
+/// ms on an H100, made once 0.0755-0.076: as fast as the same nest without `cache!`.)
 #[cfg(target_arch = "nvptx64")]
 #[derive(Clone, Copy)]
 pub struct HaloWalk(Walk);

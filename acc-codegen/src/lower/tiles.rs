@@ -1064,8 +1064,7 @@ fn fetch(w: &TileWin, levels: &[Level], tile_base: &dyn Fn(usize) -> Ident, dev:
     };
     syn::parse_quote! {
         // SAFETY: the tile holds `rows * pitch` elements (`cache_window`), `cols < pitch`;
-        // every thread of the block runs this fetch, and a barrier follows it; `row` and
-        // `col` are affine where some (`X * p` and `Y`, each a range or a nest variable).
+        // every thread of the block runs this fetch, and a barrier follows it.
         #[allow(clippy::redundant_closure_call)]
         unsafe {
             #dev::#fetch_fn(
