@@ -694,3 +694,31 @@ fn windows_past_the_arrays_ends_check_their_references() {
         assert!(msg.contains(&format!("the len is {n} but the index is {n}")), "n = {n}: {msg}");
     }
 }
+
+/// A nest staging a 2-D window has a kernel without index checks too, which the launch runs
+/// where every index is inside its array (`jacobi9_32x8` into a whole grid); a store past the
+/// end of `b` (a grid one element short of the last interior point) leaves the checked kernel
+/// to run, and it panics there as the host does.
+#[test]
+fn staged_tile_nests_run_unchecked_only_where_the_launch_proves_their_indices() {
+    for n in [35, 130] {
+        let a = vec_of(n * n, |k| (hash(k) % 16) as f32);
+        let mut b = vec![-1.0f32; n * n];
+        let before = acc::profile::launch_counts();
+        jacobi9_32x8(&a, &mut b, n);
+        let after = acc::profile::launch_counts();
+        for i in 1..n - 1 {
+            for j in 1..n - 1 {
+                assert_eq!(b[i * n + j], nine(&a, n, i, j), "n = {n}: ({i}, {j})");
+            }
+        }
+        if after.gpu > before.gpu {
+            assert!(after.bounded > before.bounded, "n = {n}: the kernel without index checks ran");
+        }
+        let last = (n - 2) * n + (n - 2);
+        let mut short = vec![-1.0f32; last];
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| jacobi9_32x8(&a, &mut short, n)));
+        let msg = panic_message(&*r.expect_err("a store past b's end panics"));
+        assert!(msg.contains(&format!("the len is {last} but the index is {last}")), "n = {n}: {msg}");
+    }
+}
