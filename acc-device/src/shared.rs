@@ -353,8 +353,8 @@ pub unsafe fn cache_fetch_halo_tile<T: Copy>(a: &[T], place: *mut T, rows: usize
     // step where nvcc's kernel, its ten loads unrolled, took 0.085 (4096^2 f32, H100).
     if let Some(per) = word_elems::<T>(pitch) {
         // Whole 16-byte words of each row (the last one's columns past `cols` land in the
-        // row's padding, `pitch` being whole words): the Jacobi's rows of 34 `f32`, 9 words.
-        let words = cols.div_ceil(per) as u32;
+        // row's padding, `pitch` being whole words): the Jacobi's rows of 34 `f32`, 9 words,
+        // the units of the thread's `walk`.
         let mut w = walk.0;
         // This thread's next word: loaded (and its place in the tile), or copied element by
         // element where its columns lie apart in `a`, are not 16-byte aligned there or pass

@@ -91,7 +91,6 @@ struct Lowered {
     unreduced: Vec<(Ident, Levels)>,
 }
 
-/// Adds `l` to the levels `v` has in `acc`.
 /// One trip's body as a thread runs it: a loop of one trip, so that the user's `continue` (on
 /// to the loop's next trip) ends it.
 pub(super) fn run_once(stmts: &[Stmt]) -> TokenStream {
@@ -101,6 +100,7 @@ pub(super) fn run_once(stmts: &[Stmt]) -> TokenStream {
     }
 }
 
+/// Adds `l` to the levels `v` has in `acc`.
 fn merge_levels(acc: &mut Vec<(Ident, Levels)>, v: &Ident, l: Levels) {
     match acc.iter_mut().find(|(x, _)| x == v) {
         Some((_, have)) => *have = have.union(l),
