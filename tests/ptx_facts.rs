@@ -369,6 +369,19 @@ fn routines_bounded_at_the_launch_have_no_checks_in_the_unchecked_kernel() {
     assert_unchecked(&format!("{gather}_inb"));
 }
 
+/// A nest with a lean kernel whose indices the launch bounds has that kernel a second time
+/// without their checks (`_lean_inb`), which the launch runs in the lean kernel's place where
+/// the bounds hold: the papers' gang position (a gang per warp, rows of 32 copied) checks its
+/// accesses in the lean kernel and in none of the second's.
+#[test]
+fn lean_kernels_have_a_twin_without_the_checks_the_launch_proves() {
+    let lean = papers_lean_kernel("gang_add_i32");
+    let sites = inlined_panic_sites(lean);
+    assert!(sites.iter().filter(|(f, _, _)| f == "benches/papers.rs").count() >= 3, "the lean kernel checks c[k], a[..] and b[..]: {sites:?}");
+    let name = lean.split('(').next().and_then(|s| s.split_whitespace().last()).expect("a kernel name");
+    assert_unchecked(&format!("{name}_inb"));
+}
+
 /// A body the lowering repeats stands on lines of the device crate after the user's (a nest's
 /// lean kernel: a second copy of the nest); its index checks carry the user's line and column
 /// (`acc_device::Ix`), so each copy checks `a[..]` at the user's line, and none at its column

@@ -17,7 +17,9 @@
 //! launched where it fits more blocks or every warp has gang trips of its own: `gang_copy`
 //! from 16 trips, `gw_copy` with more gangs than multiprocessors where its registers allow,
 //! `row_stats` with more blocks than multiprocessors: its reductions take no chunks there);
-//! `ACC_NOTIFY=1` marks its launches `(lean kernel)`.
+//! `ACC_NOTIFY=1` marks its launches `(lean kernel)`. Where the launch proves the nest's
+//! indices inside their arrays, the lean kernel runs without their checks (`(lean kernel,
+//! indices bounded)`); where it cannot, the checked one panics at the access as the host does.
 
 mod common;
 use common::*;
@@ -453,4 +455,28 @@ fn gang_loops_match_with_a_gang_per_block_or_per_warp() {
         let want: i64 = (0..nk * nj * ni).map(|x| a[x] * ((x / ni) % nj) as i64 + a[x]).sum();
         assert_eq!(gwv_sum(&a, nk, nj, ni), want, "gwv {nk}x{nj}x{ni}");
     }
+}
+
+#[test]
+fn lean_kernels_run_unchecked_only_where_the_launch_proves_their_indices() {
+    // 20000 gangs of 2 x 32: a gang per warp, the lean kernel (see `gang_copy`).
+    let (nk, nj, ni) = (20000, 2, 32);
+    let n = nk * nj * ni;
+    let a = data_f64(n);
+    let c = data_f64(nk);
+    let mut b = vec![0.0f64; n];
+    let before = acc::profile::launch_counts();
+    let (s, _) = gang_copy(&a, &mut b, &c, nk, nj, ni);
+    let after = acc::profile::launch_counts();
+    assert_eq!(s, c.iter().sum::<f64>());
+    assert!(b.iter().zip(&a).all(|(b, a)| *b == a * 2.0), "the copy");
+    if after.gpu > before.gpu {
+        assert!(after.lean > before.lean && after.bounded > before.bounded, "the lean kernel without index checks ran: {before:?} -> {after:?}");
+    }
+    // `b` one element short: the launch cannot bound its index, the checked kernel runs and
+    // panics at the store past its end.
+    let mut short = vec![0.0f64; n - 1];
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| gang_copy(&a, &mut short, &c, nk, nj, ni)));
+    let msg = panic_message(&*r.expect_err("a store past b's end panics"));
+    assert!(msg.contains(&format!("the len is {} but the index is {}", n - 1, n - 1)), "{msg}");
 }

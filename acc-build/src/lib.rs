@@ -56,6 +56,7 @@ pub fn compile_kernels() {
     // and of a nested reduction's chunks (acc-codegen `worker_round_sizes`, `reduction_chunk_rounds`).
     println!("cargo::rerun-if-env-changed=ACC_EXP_WROUND");
     println!("cargo::rerun-if-env-changed=ACC_EXP_VROUND");
+    println!("cargo::rerun-if-env-changed=ACC_EXP_LUNROLL");
     if std::env::var_os("CARGO_FEATURE_CUDA").is_none() {
         return;
     }

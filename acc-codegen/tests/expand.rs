@@ -258,12 +258,15 @@ fn atomic_write_form_parses() {
     has(&s, "c . atomic (i) . store (a [i] / 2)");
 }
 
-/// A nest's kernel and its lean kernel (the second of `kernels`' output).
+/// A nest's kernel and its lean kernel (the second of `kernels`' output; a third, the lean
+/// kernel without the checks the launch proves, `_lean_inb`, where it has one, is left out).
 fn nest_and_lean(k: &str) -> (String, String) {
-    let at = k.rfind("# [no_mangle]").expect("a kernel");
+    let name = k.find("_0_lean (").expect("a lean kernel");
+    let at = k[..name].rfind("# [no_mangle]").expect("a kernel");
     let (nest, lean) = k.split_at(at);
-    assert!(nest.contains("# [no_mangle]") && lean.contains("_0_lean ("), "a kernel and its lean kernel:\n{k}");
-    (nest.to_string(), lean.to_string())
+    let end = lean[1..].find("# [no_mangle]").map_or(lean.len(), |e| e + 1);
+    assert!(nest.contains("# [no_mangle]"), "a kernel and its lean kernel:\n{k}");
+    (nest.to_string(), lean[..end].to_string())
 }
 
 /// The kernels acc-build would compile for `item` (a `#[acc::parallel]` fn).
@@ -306,6 +309,35 @@ fn gang_worker_vector_reduction_finishes_once_over_the_block() {
     has(&k, "let __acc_mine = if (true || __acc_vtx == 0) && (true || __acc_vty == 0) { s }");
     has(&k, ":: acc_device :: block_reduce (__acc_mine , :: acc_device :: ops :: Add . identity (& s) , | a , b | :: acc_device :: ops :: Add . combine (a , b) ,");
     assert!(k.contains("(__acc_vty as usize)") && k.contains("(__acc_vtx as usize)"), "worker and vector levels on the thread indices of a gang:\n{k}");
+}
+
+#[test]
+fn a_lean_kernel_has_a_twin_without_the_checks_the_launch_proves() {
+    // The papers' gang position: the nest's kernel chunks its rows, its lean kernel does not;
+    // the launch bounds every index, so the lean kernel has a twin without their checks
+    // (`_lean_inb`), whose rows run in rounds of 2 trips, each round's loads before its stores.
+    let k = kernels(quote! {
+        fn gang(a: &[f64], b: &mut [f64], c: &[f64], nk: usize, nj: usize, ni: usize) -> f64 {
+            let mut s = 0.0;
+            #[acc::r#loop(gang, reduction(+: s))]
+            for k in 0..nk {
+                s += c[k];
+                #[acc::r#loop(worker)]
+                for j in 0..nj {
+                    #[acc::r#loop(vector)]
+                    for i in 0..ni {
+                        b[(k * nj + j) * ni + i] = a[(k * nj + j) * ni + i] * 2.0;
+                    }
+                }
+            }
+            s
+        }
+    });
+    let (_, lean) = nest_and_lean(&k);
+    let twin = &k[k.find("_0_lean_inb (").expect("the lean kernel's twin")..];
+    assert!(!lean.contains("unchecked (") && !lean.contains("__acc_ulim"), "the lean kernel checks its indices, one trip at a time:\n{lean}");
+    assert_eq!(twin.matches(":: acc_device :: unchecked (").count(), 7, "c[k]; a and b in each trip of the round of 2, and in the trips after the rounds:\n{twin}");
+    has(twin, "let __acc_ulim : usize = __acc_total5 . saturating_sub (1usize * __acc_st) ;");
 }
 
 #[test]
@@ -482,11 +514,8 @@ fn a_nest_whose_inner_loops_take_chunks_gets_a_lean_kernel_without_them() {
             s
         }
     });
-    let at = k.rfind("# [no_mangle]").expect("a kernel");
-    let (nest, lean) = k.split_at(at);
-    assert!(nest.contains("# [no_mangle]"), "two kernels:\n{k}");
+    let (nest, lean) = nest_and_lean(&k);
     assert!(nest.contains("chunk_load") && nest.contains("__acc_warps = true"), "the nest's kernel: chunks, a gang per warp where it can:\n{nest}");
-    assert!(lean.contains("_0_lean ("), "the lean kernel's name:\n{lean}");
     assert!(!lean.contains("chunk_load") && lean.contains("__acc_warps = true"), "the lean kernel: no chunks, a gang per warp where it can:\n{lean}");
     assert_eq!(nest.matches("block_reduce").count(), 1, "one combination:\n{nest}");
     assert_eq!(lean.matches("block_reduce").count(), 1, "one combination:\n{lean}");
@@ -537,7 +566,8 @@ fn a_reduction_over_an_inner_loop_takes_chunks_in_rounds_and_its_nest_a_lean_ker
     // The launch tells the runtime that a reduction takes chunks (the lean kernel runs where
     // the blocks fill the GPU).
     let host = region(RegionKind::Parallel, quote!(num_workers(8), vector_length(128)), f);
-    has(&host, "_0_lean\" , false , true)");
+    // (Its lean kernel without the checks the launch proves where their bounds hold.)
+    has(&host, "if __acc_bounded { \"acc_examples_01_vadd_rs_l4_rows_0_lean_inb\" } else { \"acc_examples_01_vadd_rs_l4_rows_0_lean\" } } , false , true)");
     // A reduction over the top loop has no lean kernel to fall back on: its unrolled rounds.
     let top = kernels(quote! {
         fn sum(a: &[f32]) -> f32 {

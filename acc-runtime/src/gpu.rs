@@ -255,7 +255,10 @@ impl Geometry {
     /// one two or more, and the launch has the blocks for them (`lean_fills_more`), or where a
     /// reduction loop takes chunks and the launch has more blocks than the GPU has
     /// multiprocessors (`Geometry::fills_the_gpu`: chunked reductions pay where few blocks
-    /// must keep the memory busy).
+    /// must keep the memory busy). `name` ends in `_lean_inb` where the launch bounded the
+    /// nest's indices and the nest has a lean kernel without their checks: that one runs, but
+    /// where it holds fewer blocks a multiprocessor than the checked one (`_lean`, which the
+    /// choice above asks about).
     pub fn lean_kernel(mut self, name: &'static str, per_warp: bool, reductions: bool) -> Self {
         self.lean_kernel = Some((name, per_warp, reductions));
         self
@@ -603,8 +606,14 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
     // A nest with a lean kernel runs it where it is expected to be faster (see
     // `Geometry::lean_kernel`).
     if let Some((lean, _, _)) = geom.lean_kernel {
+        // The lean kernel as checked, and the one without the checks where the launch
+        // bounded the indices (`_lean_inb`).
+        let checked = lean.strip_suffix("_inb").unwrap_or(lean);
         let sms = cuda.sm_count() as usize;
-        if geom.every_warp_has_trips(sms, WARPS_PER_SM) || geom.fills_the_gpu(sms) || lean_fills_more(cuda, region, ptx, name, lean, geom) {
+        if geom.every_warp_has_trips(sms, WARPS_PER_SM) || geom.fills_the_gpu(sms) || lean_fills_more(cuda, region, ptx, name, checked, geom) {
+            // The one without checks runs its loops of single trips in rounds of 2 (more
+            // registers): where that holds fewer blocks a multiprocessor, the checked one runs.
+            let lean = if lean != checked && (checked_lean_only() || blocks_a_wave(cuda, region, ptx, lean, geom) < blocks_a_wave(cuda, region, ptx, checked, geom)) { checked } else { lean };
             return launch(region, ptx, lean, args, &Geometry { lean_kernel: None, ..*geom }, queue);
         }
     }
@@ -774,21 +783,32 @@ fn lean_fills_more(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'stati
     if !geom.outnumbers(sms as usize) {
         return false;
     }
+    blocks_a_wave(cuda, region, ptx, name, geom) <= sms && blocks_a_wave(cuda, region, ptx, lean, geom) >= 2 * sms
+}
+
+/// `ACC_EXP_NOLEANINB` set: nests run their checked lean kernel where they have one without
+/// the checks too (an experiment switch for A/B runs on the GPU, read once).
+fn checked_lean_only() -> bool {
+    static ONLY: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ONLY.get_or_init(|| std::env::var_os("ACC_EXP_NOLEANINB").is_some())
+}
+
+/// The blocks of `geom`'s that kernel `name` runs at once on the GPU (one a multiprocessor
+/// where its registers do not let a block hold all its threads: it is compiled for the block
+/// at launch, see `launch`).
+fn blocks_a_wave(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str, name: &str, geom: &Geometry) -> u32 {
     let block = geom.block();
     let (base, cache) = block_shared(geom);
     let shared = base + cache as u32;
-    let wave = |n: &str| {
-        KERNELS.with(|kernels| {
-            let mut kernels = kernels.borrow_mut();
-            let e = launchable(&mut kernels, cuda, region, ptx, n, most_shared(geom));
-            if e.kernel.max_threads() < block {
-                cuda.sm_count()
-            } else {
-                one_wave(cuda, &e.kernel, n, &mut e.waves, block, block, shared)
-            }
-        })
-    };
-    wave(name) <= sms && wave(lean) >= 2 * sms
+    KERNELS.with(|kernels| {
+        let mut kernels = kernels.borrow_mut();
+        let e = launchable(&mut kernels, cuda, region, ptx, name, most_shared(geom));
+        if e.kernel.max_threads() < block {
+            cuda.sm_count()
+        } else {
+            one_wave(cuda, &e.kernel, name, &mut e.waves, block, block, shared)
+        }
+    })
 }
 
 /// The most warps a multiprocessor holds (2048 threads: sm_70 to sm_90; fewer on some, where

@@ -204,6 +204,9 @@ pub enum KernelNote {
     Plain,
     /// The nest's lean kernel: ` (lean kernel)`.
     Lean,
+    /// Its lean kernel without the checks of the indices the launch bounded (`_lean_inb`):
+    /// ` (lean kernel, indices bounded)`.
+    LeanBounded,
     /// Its kernel without the checks of the indices the launch bounded: ` (indices bounded)`.
     Bounded,
     /// That kernel calling the routines with their checks: ` (indices bounded, routines
@@ -221,6 +224,8 @@ impl KernelNote {
     pub fn of(name: &str) -> Self {
         if name.ends_with("_lean") {
             KernelNote::Lean
+        } else if name.ends_with("_lean_inb") {
+            KernelNote::LeanBounded
         } else if name.ends_with("_pt_inb") {
             KernelNote::BoundedPoint
         } else if name.ends_with("_pt_inbc") {
@@ -238,6 +243,7 @@ impl KernelNote {
         match self {
             KernelNote::Plain => "",
             KernelNote::Lean => " (lean kernel)",
+            KernelNote::LeanBounded => " (lean kernel, indices bounded)",
             KernelNote::Bounded => " (indices bounded)",
             KernelNote::BoundedRoutinesChecked => " (indices bounded, routines checked)",
             KernelNote::BoundedPoint => " (indices bounded, one point a thread)",
@@ -255,10 +261,10 @@ pub struct LaunchCounts {
     pub gpu: u64,
     /// Launches on the host backend.
     pub host: u64,
-    /// GPU launches of kernels without the index checks the launch proved (`_inb` and
-    /// `_inbc`).
+    /// GPU launches of kernels without the index checks the launch proved (`_inb`, `_inbc`
+    /// and `_lean_inb`).
     pub bounded: u64,
-    /// GPU launches of lean kernels.
+    /// GPU launches of lean kernels (`_lean` and `_lean_inb`).
     pub lean: u64,
     /// GPU launches of kernels of one point a thread (`_pt_inb` and `_pt_inbc`; counted in
     /// `bounded` too).
@@ -296,6 +302,10 @@ pub fn launch_begin_noted(region: &'static RegionInfo, track: Track, note: Kerne
             count(POINT);
         }
         KernelNote::Lean => count(LEAN),
+        KernelNote::LeanBounded => {
+            count(BOUNDED);
+            count(LEAN);
+        }
         KernelNote::Plain => {}
     }
     if notify_enabled() {
@@ -500,17 +510,17 @@ mod tests {
         let before = launch_counts();
         let gpu = Track { device: DeviceType::Nvidia, device_num: 0, queue: None };
         drop(launch_begin_on(&COUNTED, Track::HOST));
-        for name in ["k_0", "k_0_inb", "k_0_inbc", "k_0_lean", "k_0_inb", "k_0_pt_inb"] {
+        for name in ["k_0", "k_0_inb", "k_0_inbc", "k_0_lean", "k_0_inb", "k_0_pt_inb", "k_0_lean_inb"] {
             drop(launch_begin_noted(&COUNTED, gpu, KernelNote::of(name)));
         }
         let after = launch_counts();
         assert!(after.host > before.host, "{before:?} -> {after:?}");
-        assert!(after.gpu >= before.gpu + 6, "{before:?} -> {after:?}");
-        assert!(after.bounded >= before.bounded + 4, "{before:?} -> {after:?}");
-        assert!(after.lean > before.lean, "{before:?} -> {after:?}");
+        assert!(after.gpu >= before.gpu + 7, "{before:?} -> {after:?}");
+        assert!(after.bounded >= before.bounded + 5, "{before:?} -> {after:?}");
+        assert!(after.lean >= before.lean + 2, "{before:?} -> {after:?}");
         assert!(after.point > before.point, "{before:?} -> {after:?}");
         assert_eq!(
-            ["k", "k_inb", "k_inbc", "k_lean", "k_inbound", "k_pt_inb", "k_pt_inbc"].map(|n| KernelNote::of(n).text()),
+            ["k", "k_inb", "k_inbc", "k_lean", "k_inbound", "k_pt_inb", "k_pt_inbc", "k_lean_inb"].map(|n| KernelNote::of(n).text()),
             [
                 "",
                 " (indices bounded)",
@@ -518,7 +528,8 @@ mod tests {
                 " (lean kernel)",
                 "",
                 " (indices bounded, one point a thread)",
-                " (indices bounded, routines checked, one point a thread)"
+                " (indices bounded, routines checked, one point a thread)",
+                " (lean kernel, indices bounded)"
             ]
         );
     }

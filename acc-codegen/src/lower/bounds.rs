@@ -240,6 +240,29 @@ pub fn write_unchecked(e: &mut syn::ExprIndex) {
     *e.index = syn::parse_quote!(unsafe { ::acc_device::unchecked(#i) });
 }
 
+/// `body` with each index [`write_unchecked`] wrote back as written (`x[e]`): the form whose
+/// accesses the lowering matches (`chunk::arrays`), for a body of the unchecked kernel.
+pub fn checked_form(body: &syn::Block) -> syn::Block {
+    struct Checked;
+    impl VisitMut for Checked {
+        fn visit_expr_index_mut(&mut self, e: &mut syn::ExprIndex) {
+            syn::visit_mut::visit_expr_index_mut(self, e);
+            if let Expr::Unsafe(u) = &*e.index {
+                if let [syn::Stmt::Expr(Expr::Call(c), None)] = u.block.stmts.as_slice() {
+                    let unchecked = matches!(&*c.func, Expr::Path(p) if p.path.segments.len() == 2 && p.path.segments[0].ident == "acc_device" && p.path.segments[1].ident == "unchecked");
+                    if let (true, Some(i)) = (unchecked && c.args.len() == 1, c.args.first()) {
+                        *e.index = i.clone();
+                    }
+                }
+            }
+        }
+        fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+    }
+    let mut b = body.clone();
+    Checked.visit_block_mut(&mut b);
+    b
+}
+
 /// Writes every element index `x[e]` (not a range) unchecked ([`write_unchecked`]).
 struct Unchecked;
 
@@ -863,6 +886,16 @@ mod tests {
             }
             None => (Vec::new(), 0),
         }
+    }
+
+    #[test]
+    fn the_checked_form_of_an_unchecked_body_is_the_body_as_written() {
+        let body: syn::Block = syn::parse_quote!({ b[(k * nj + j) * ni + i] = a[(k * nj + j) * ni + i] * 2.0 + a[x[i]]; });
+        let mut unchecked = body.clone();
+        Unchecked.visit_block_mut(&mut unchecked);
+        let text = unchecked.to_token_stream().to_string();
+        assert_eq!(text.matches("unchecked").count(), 4, "{text}");
+        assert_eq!(checked_form(&unchecked).to_token_stream().to_string(), body.to_token_stream().to_string());
     }
 
     #[test]

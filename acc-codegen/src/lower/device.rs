@@ -1092,6 +1092,28 @@ fn nest_kernel(
         };
         code.filter(|_| again.is_empty()).map(|c| (c, p))
     });
+    // The lean kernel again without the checks of the indices the launch can bound, where the
+    // nest has no other reason to keep them (1-D staging, private arrays, routine calls) and
+    // the lean kernel takes no chunks: launched in its place when the bounds hold. Without
+    // the checks' exits its loops of single trips are one-exit loops, which LLVM unrolls and
+    // whose read-only loads it issues ahead of the stores (a loop a lean kernel keeps is one
+    // load a trip in flight otherwise).
+    let lean_proved = if lean_code.is_some() && !serial && privates.is_empty() && cached.is_empty() && staged1.is_empty() {
+        bounds::prove(f, &slices).filter(|p| p.panic_free && p.calls.is_empty())
+    } else {
+        None
+    };
+    let lean_unchecked = lean_proved.as_ref().and_then(|p| {
+        let mut body_of = device_body(&slices, &read_only, &cells, &p.sites);
+        let mut again = Errors::default();
+        let w = schedule::Scheduler::new(kind, loops, &mut_slices, &mut body_of, &mut again).stage(&stageable).lean().unrolled(2).nest(f, &reds)?;
+        (again.is_empty() && !w.chunked).then_some((w.code, p))
+    });
+    if let Some((_, p)) = &lean_unchecked {
+        sched_notes.at(info::loop_line(f), 0, format!(
+            "bounds: the nest's {} element indices bounded at each launch from the loops' ranges and the arrays' lengths: where all are inside their arrays, its lean kernel runs without their checks",
+            p.total));
+    }
     // And of one point a thread, for a 3-D nest that takes it (`grid::takes_points`): launched
     // where the bounds hold and the grid covers the trips.
     let point_code = unchecked.as_ref().filter(|_| dims.is_some()).and_then(|(_, p)| {
@@ -1192,6 +1214,17 @@ fn nest_kernel(
         device_fn.extend(kernel_fn(&lname, w));
         lname.to_string()
     });
+    // (Its tokens as generated ones, as the unchecked kernel's above.)
+    let lean_pick = lean_unchecked.as_ref().zip(lean_name.as_ref()).map(|((code, p), lname)| {
+        let uname = format_ident!("{}_lean_inb", kname);
+        device_fn.extend(generated(kernel_fn(&uname, code)));
+        let (uname, check) = (uname.to_string(), &p.check);
+        quote! {{
+            #[allow(clippy::all, unused_parens)]
+            let __acc_bounded = matches!((|| -> ::core::option::Option<(bool, bool)> { #check })(), ::core::option::Option::Some((true, _)));
+            if __acc_bounded { #uname } else { #lname }
+        }}
+    });
 
     // ---- the host launch ----
     let rt = quote!(::acc::__private);
@@ -1210,7 +1243,10 @@ fn nest_kernel(
     let num_workers = dir.clauses.num_workers.as_ref().map_or_else(|| quote!(0usize), super::clause_usize);
     let (per_x, per_y) = per_trip;
     let with_dims = dims.map(|d| quote!(.dims(#d)));
-    let with_lean = lean_name.map(|l| quote!(.lean_kernel(#l, #per_warp, #reduction_chunks)));
+    let with_lean = lean_name.map(|l| {
+        let l = lean_pick.unwrap_or_else(|| quote!(#l));
+        quote!(.lean_kernel(#l, #per_warp, #reduction_chunks))
+    });
     let with_waves = (waves > 1).then(|| quote!(.waves(#waves)));
     let with_cache = cached
         .iter()

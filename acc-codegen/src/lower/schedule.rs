@@ -181,6 +181,8 @@ pub struct Scheduler<'a> {
     per_warp: Option<bool>,
     /// Lowering the nest's lean kernel: only the top loop may take chunks (see [`Scheduler::lean`]).
     lean: bool,
+    /// Trips a round of the lean kernel's loops of single trips (see [`Scheduler::unrolled`]).
+    unroll: usize,
     /// A loop inside the top loop took chunks.
     inner_chunks: bool,
     chunked: bool,
@@ -202,7 +204,7 @@ const DEV: fn() -> TokenStream = || quote!(::acc_device);
 
 impl<'a> Scheduler<'a> {
     pub fn new(kind: RegionKind, loops: &'a LoopDirectives, mut_slices: &'a [Ident], body_of: &'a mut dyn FnMut(&syn::Block) -> syn::Block, errors: &'a mut Errors) -> Self {
-        Scheduler { kind, loops, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), stageable: &[], cached: Vec::new(), tiles1: Vec::new(), notes: Notes::default(), depth: 0, line_override: None, per_warp: None, lean: false, inner_chunks: false, reduction_chunks: false, chunked: false, waves: 1 }
+        Scheduler { kind, loops, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), stageable: &[], cached: Vec::new(), tiles1: Vec::new(), notes: Notes::default(), depth: 0, line_override: None, per_warp: None, lean: false, unroll: 1, inner_chunks: false, reduction_chunks: false, chunked: false, waves: 1 }
     }
 
     /// The same scheduler staging `cache!` windows of the read-only `&[T]` parameters
@@ -219,6 +221,20 @@ impl<'a> Scheduler<'a> {
     /// instead of twice. The host picks the kernel at each launch (`acc_runtime::gpu::launch`).
     pub fn lean(mut self) -> Self {
         self.lean = true;
+        self
+    }
+
+    /// The same lean scheduler running the loops inside the top loop that would take chunks
+    /// (bodies that reach arrays only as `a[e + i]`) in rounds of `trips` single trips, then
+    /// one at a time. For the lean kernel without index checks (`lower::device`): with no
+    /// check's exit between them, a round's trips are one block of code, and its read-only
+    /// loads are issued before its stores (one trip's load in flight a thread otherwise). On
+    /// an H100 rounds of 2 took the bench's Table 2 gang, worker and gang worker nests from
+    /// 0.91-0.94 to 0.97-1.01 of nvcc; rounds of 4 took the worker nest's kernel past a
+    /// block of 1024 threads' 32 registers for two blocks a multiprocessor
+    /// (`benches/README.md`). `ACC_EXP_LUNROLL=R` sets the size, for A/B runs on the GPU.
+    pub fn unrolled(mut self, trips: usize) -> Self {
+        self.unroll = experiment_size("ACC_EXP_LUNROLL", 1..=8, trips);
         self
     }
 
@@ -579,14 +595,38 @@ impl<'a> Scheduler<'a> {
         if top && lv.gang && (streaming || gang_rows) && reds.is_empty() && tiles1.is_empty() {
             self.waves = STREAM_WAVES;
         }
-        // The loop one trip at a time: this thread's trips, a grid stride apart.
-        let plain = quote! {
-            let mut #k = #bpart + #tpart;
-            while #k < #total_id {
-                #bind
-                #body_code
-                #end_trip
-                #k += #stride;
+        // The loop one trip at a time: this thread's trips, a grid stride apart; in a lean
+        // kernel's rounds (`Scheduler::unrolled`) where the loop would take chunks in the
+        // nest's kernel (its body matched as written, before the launch's proved indices lost
+        // their checks).
+        let rounds = matches!(&lowered_body, Some(b) if self.lean && !top && self.unroll > 1 && lv.vector && headers.len() == 1 && headers[0].step.is_none() && end_trip.is_empty() && !any_staged && !uniform && chunk::arrays(&super::bounds::checked_form(b), &headers[0].var, &chunk_arrays, self.mut_slices).is_some());
+        let plain = if rounds {
+            let u = self.unroll;
+            let last = u - 1;
+            let trips = (0..u).map(|c| quote!({ let #k: usize = #k + #c * __acc_st; #bind #body_code }));
+            quote! {
+                let __acc_st: usize = #stride;
+                let mut #k = #bpart + #tpart;
+                let __acc_ulim: usize = #total_id.saturating_sub(#last * __acc_st);
+                while #k < __acc_ulim {
+                    #(#trips)*
+                    #k += #u * __acc_st;
+                }
+                while #k < #total_id {
+                    #bind
+                    #body_code
+                    #k += __acc_st;
+                }
+            }
+        } else {
+            quote! {
+                let mut #k = #bpart + #tpart;
+                while #k < #total_id {
+                    #bind
+                    #body_code
+                    #end_trip
+                    #k += #stride;
+                }
             }
         };
         let looped = if !staged.is_empty() {
