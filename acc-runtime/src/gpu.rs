@@ -612,8 +612,13 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
         let sms = cuda.sm_count() as usize;
         if geom.every_warp_has_trips(sms, WARPS_PER_SM) || geom.fills_the_gpu(sms) || lean_fills_more(cuda, region, ptx, name, checked, geom) {
             // The one without checks runs its loops of single trips in rounds of 2 (more
-            // registers): where that holds fewer blocks a multiprocessor, the checked one runs.
-            let lean = if lean != checked && (checked_lean_only() || blocks_a_wave(cuda, region, ptx, lean, geom) < blocks_a_wave(cuda, region, ptx, checked, geom)) { checked } else { lean };
+            // registers): where that runs fewer of the launch's blocks at once, the checked one
+            // runs (a launch of fewer blocks than either runs at once takes it).
+            let fewer = || {
+                let wanted = geom.blocks_wanted().min(u32::MAX as usize) as u32;
+                blocks_a_wave(cuda, region, ptx, lean, geom) < blocks_a_wave(cuda, region, ptx, checked, geom).min(wanted)
+            };
+            let lean = if lean != checked && (checked_lean_only() || fewer()) { checked } else { lean };
             return launch(region, ptx, lean, args, &Geometry { lean_kernel: None, ..*geom }, queue);
         }
     }
