@@ -1094,10 +1094,11 @@ fn nest_kernel(
     });
     // The lean kernel again without the checks of the indices the launch can bound, where the
     // nest has no other reason to keep them (1-D staging, private arrays, routine calls) and
-    // the lean kernel takes no chunks: launched in its place when the bounds hold. Without
-    // the checks' exits its loops of single trips are one-exit loops, which LLVM unrolls and
-    // whose read-only loads it issues ahead of the stores (a loop a lean kernel keeps is one
-    // load a trip in flight otherwise).
+    // the lean kernel takes no chunks: launched in its place when the bounds hold (and it runs
+    // as many of the launch's blocks at once, acc-runtime's `launch`). Its rows run in rounds
+    // of 2 trips (`Scheduler::unrolled`): with no check's exit between a round's trips, their
+    // loads are issued before their stores, where the checked lean kernel keeps one load a
+    // trip in flight.
     let lean_proved = if lean_code.is_some() && !serial && privates.is_empty() && cached.is_empty() && staged1.is_empty() {
         bounds::prove(f, &slices).filter(|p| p.panic_free && p.calls.is_empty())
     } else {
