@@ -41,7 +41,8 @@ for b in "${bins[@]}"; do
   inb=$(grep -c 'acc: launch .* on nvidia [0-9]* (indices bounded)' "/tmp/$b.log")
   inbc=$(grep -c 'acc: launch .* on nvidia [0-9]* (indices bounded, routines checked)' "/tmp/$b.log")
   pt=$(grep -c 'acc: launch .* on nvidia [0-9]* (indices bounded, .*one point a thread)' "/tmp/$b.log")
-  echo "=== $b rc=$rc gpu_launches=$gpu (${per_dev% }; lean kernels $lean; indices bounded $inb, routines checked $inbc, one point a thread $pt) host_launches=$host :: $(grep -E '^test result' "/tmp/$b.log" | tail -1)"
+  leaninb=$(grep -c 'acc: launch .* on nvidia [0-9]* (lean kernel, indices bounded)' "/tmp/$b.log")
+  echo "=== $b rc=$rc gpu_launches=$gpu (${per_dev% }; lean kernels $lean, without index checks $leaninb; indices bounded $inb, routines checked $inbc, one point a thread $pt) host_launches=$host :: $(grep -E '^test result' "/tmp/$b.log" | tail -1)"
   if [ "$rc" = 0 ]; then pass=$((pass+1)); else fail=$((fail+1)); grep -E -A4 'panicked' "/tmp/$b.log" | head -30; fi
 done
 echo "##### host launches by region (each must ask for the host)"

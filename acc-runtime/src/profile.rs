@@ -3,7 +3,8 @@
 //! - `ACC_NOTIFY=1`: one line on stderr per region launch and per transfer, e.g.
 //!   `acc: launch vadd (examples/01-vadd.rs:9) on host` (on a GPU, `on nvidia 0`: the
 //!   device's number; then ` (lean kernel)` where a nest's lean kernel ran, ` (indices
-//!   bounded)` where its kernel without the index checks the launch proved did) and
+//!   bounded)` where its kernel without the index checks the launch proved did, ` (lean
+//!   kernel, indices bounded)` where its lean kernel without them did) and
 //!   `acc: upload 4.0 MiB a -> device (vadd)`; at process exit, one line per array still on
 //!   the device (an `enter_data!` that no `exit_data!` matched), naming it and where it
 //!   entered.
