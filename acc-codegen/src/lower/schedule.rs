@@ -230,9 +230,9 @@ impl<'a> Scheduler<'a> {
     /// check's exit between them, a round's trips are one block of code, and its read-only
     /// loads are issued before its stores (one trip's load in flight a thread otherwise). On
     /// an H100 rounds of 2 took the bench's Table 2 gang, worker and gang worker nests from
-    /// 0.91-0.94 to 0.97-1.01 of nvcc; rounds of 4 took the worker nest's kernel past a
-    /// block of 1024 threads' 32 registers for two blocks a multiprocessor
-    /// (`benches/README.md`). `ACC_EXP_LUNROLL=R` sets the size, for A/B runs on the GPU.
+    /// 2557-2577 to 2668-2776 GB/s (one call; nvcc's kernels 2735-2796), 0.96-1.00 of nvcc in
+    /// the whole check; rounds of 4 took the worker nest's kernel past the 32 registers a
+    /// thread that two blocks of 1024 threads a multiprocessor allow (`benches/README.md`). `ACC_EXP_LUNROLL=R` sets the size, for A/B runs on the GPU.
     pub fn unrolled(mut self, trips: usize) -> Self {
         self.unroll = experiment_size("ACC_EXP_LUNROLL", 1..=8, trips);
         self
