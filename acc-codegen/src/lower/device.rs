@@ -735,6 +735,12 @@ fn generated(ts: TokenStream) -> TokenStream {
         .collect()
 }
 
+/// Host code asking [`bounds::Proved::check`]'s closure body `check` for the launch's answer,
+/// an `Option<(bool, bool)>`.
+fn bounds_answer(check: &TokenStream) -> TokenStream {
+    quote!((|| -> ::core::option::Option<(bool, bool)> { #check })())
+}
+
 /// A nest body as the device runs it ([`DeviceBody`]), the indices of `proven` unchecked.
 fn device_body<'a>(slices: &'a [Ident], read_only: &'a [Ident], cells: &'a [Ident], proven: &'a std::collections::HashSet<bounds::Site>) -> impl FnMut(&syn::Block) -> syn::Block + 'a {
     move |b: &syn::Block| {
@@ -1072,15 +1078,26 @@ fn nest_kernel(
     if !(reds.is_empty() && writebacks.is_empty() && outputs.is_empty() && privates.is_empty()) {
         waves = 1;
     }
-    // The nest again without the checks of the indices the launch can bound (`bounds`), where
-    // it has such indices and no 1-D staging or chunks (whose references are matched as
-    // written), lean kernel or private arrays: launched when the bounds hold. A nest of 2-D
-    // staged tiles takes one (the grid schedule stages its windows before the body's indices
-    // are written unchecked, and the unchecked kernel's tiles are the same).
-    let proved = if serial || chunked || !privates.is_empty() || lean_code.is_some() || !cached.is_empty() || !staged1.is_empty() {
+    // The indices the launch can bound (`bounds`), where the nest has such indices and nothing
+    // else keeps their checks (1-D staging, private arrays; a nest of 2-D staged tiles has
+    // none: the grid schedule stages its windows before the body's indices are written
+    // unchecked, and the unchecked kernel's tiles are the same).
+    let proof = if serial || !privates.is_empty() || !cached.is_empty() || !staged1.is_empty() {
         None
     } else {
         bounds::prove(f, &slices).filter(|p| p.panic_free)
+    };
+    // The nest again without those checks, where it has no lean kernel and takes no chunks
+    // (whose references are matched as written): launched when the bounds hold. Or, for a
+    // nest with a lean kernel that calls no routine, the lean kernel again without them,
+    // launched in its place when the bounds hold (and it runs as many of the launch's blocks
+    // at once, acc-runtime's `launch`). Its rows run in rounds of 2 trips
+    // (`Scheduler::unrolled`): with no check's exit between a round's trips, their loads are
+    // issued before their stores, where the checked lean kernel keeps one load a trip in
+    // flight.
+    let (proved, lean_proved) = match &lean_code {
+        Some(_) => (None, proof.filter(|p| p.calls.is_empty())),
+        None => (proof.filter(|_| !chunked), None),
     };
     let unchecked = proved.as_ref().and_then(|p| {
         let mut body_of = device_body(&slices, &read_only, &cells, &p.sites);
@@ -1092,29 +1109,12 @@ fn nest_kernel(
         };
         code.filter(|_| again.is_empty()).map(|c| (c, p))
     });
-    // The lean kernel again without the checks of the indices the launch can bound, where the
-    // nest has no other reason to keep them (1-D staging, private arrays, routine calls) and
-    // the lean kernel takes no chunks: launched in its place when the bounds hold (and it runs
-    // as many of the launch's blocks at once, acc-runtime's `launch`). Its rows run in rounds
-    // of 2 trips (`Scheduler::unrolled`): with no check's exit between a round's trips, their
-    // loads are issued before their stores, where the checked lean kernel keeps one load a
-    // trip in flight.
-    let lean_proved = if lean_code.is_some() && !serial && privates.is_empty() && cached.is_empty() && staged1.is_empty() {
-        bounds::prove(f, &slices).filter(|p| p.panic_free && p.calls.is_empty())
-    } else {
-        None
-    };
     let lean_unchecked = lean_proved.as_ref().and_then(|p| {
         let mut body_of = device_body(&slices, &read_only, &cells, &p.sites);
         let mut again = Errors::default();
         let w = schedule::Scheduler::new(kind, loops, &mut_slices, &mut body_of, &mut again).stage(&stageable).lean().unrolled(2).nest(f, &reds)?;
         (again.is_empty() && !w.chunked).then_some((w.code, p))
     });
-    if let Some((_, p)) = &lean_unchecked {
-        sched_notes.at(info::loop_line(f), 0, format!(
-            "bounds: the nest's {} element indices bounded at each launch from the loops' ranges and the arrays' lengths: where all are inside their arrays, its lean kernel runs without their checks",
-            p.total));
-    }
     // And of one point a thread, for a 3-D nest that takes it (`grid::takes_points`): launched
     // where the bounds hold and the grid covers the trips.
     let point_code = unchecked.as_ref().filter(|_| dims.is_some()).and_then(|(_, p)| {
@@ -1124,7 +1124,8 @@ fn nest_kernel(
     if point_code.is_some() {
         sched_notes.at(info::loop_line(f), 0, "launch: where the indices' bounds hold and the trips fit one grid, a kernel of one point a thread (no grid-stride loops: fewer registers, more blocks a multiprocessor) on a grid that covers them");
     }
-    if let Some((_, p)) = &unchecked {
+    let bounded = unchecked.as_ref().map(|(_, p)| (*p, "a kernel without their checks runs")).or(lean_unchecked.as_ref().map(|(_, p)| (*p, "its lean kernel runs without their checks")));
+    if let Some((p, runs)) = bounded {
         let calls = if p.calls.is_empty() {
             String::new()
         } else {
@@ -1132,7 +1133,7 @@ fn nest_kernel(
             format!(", and the indices of the routines it calls ({}) where acc-build bounds them from the arguments (a routine of the region's module whose indices are sums and products of its `usize` parameters and the slices' lengths)", names.join(", "))
         };
         sched_notes.at(info::loop_line(f), 0, format!(
-            "bounds: the nest's {} element indices bounded at each launch from the loops' ranges and the arrays' lengths{calls}: where all are inside their arrays, a kernel without their checks runs",
+            "bounds: the nest's {} element indices bounded at each launch from the loops' ranges and the arrays' lengths{calls}: where all are inside their arrays, {runs}",
             p.total));
     }
     // The private copies: one for each group of threads that runs a trip of the outermost
@@ -1219,10 +1220,10 @@ fn nest_kernel(
     let lean_pick = lean_unchecked.as_ref().zip(lean_name.as_ref()).map(|((code, p), lname)| {
         let uname = format_ident!("{}_lean_inb", kname);
         device_fn.extend(generated(kernel_fn(&uname, code)));
-        let (uname, check) = (uname.to_string(), &p.check);
+        let (uname, answer) = (uname.to_string(), bounds_answer(&p.check));
         quote! {{
             #[allow(clippy::all, unused_parens)]
-            let __acc_bounded = matches!((|| -> ::core::option::Option<(bool, bool)> { #check })(), ::core::option::Option::Some((true, _)));
+            let __acc_bounded = matches!(#answer, ::core::option::Option::Some((true, _)));
             if __acc_bounded { #uname } else { #lname }
         }}
     });
@@ -1276,6 +1277,7 @@ fn nest_kernel(
     // The kernel: the one without the proved indices' checks where their bounds hold.
     let pick = match unchecked_name {
         Some((uname, check, calls, pname)) => {
+            let answer = bounds_answer(&check);
             // Where the nest's own indices are bounded but a routine's are not, the unchecked
             // kernel that calls the routines as they are (`<kernel>_inbc`, acc-build's copy of
             // `_inb` before its calls became the twins'; made where it renamed one). Each with
@@ -1295,7 +1297,7 @@ fn nest_kernel(
             });
             quote! {
                 #[allow(clippy::all, unused_parens)]
-                let (__acc_name, __acc_point): (&str, ::core::option::Option<&'static str>) = match (|| -> ::core::option::Option<(bool, bool)> { #check })() {
+                let (__acc_name, __acc_point): (&str, ::core::option::Option<&'static str>) = match #answer {
                     ::core::option::Option::Some((true, true)) => (#uname, #bounded),
                     #routines_checked
                     _ => (#name, ::core::option::Option::None),

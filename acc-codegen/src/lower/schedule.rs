@@ -579,8 +579,9 @@ impl<'a> Scheduler<'a> {
         // A loop over `threadIdx.x` (step 1, one variable, no barrier ending a trip) whose
         // body reaches arrays only as `a[e + i]`: chunks of 4 trips a thread (`chunk.rs`).
         let chunk_arrays: Vec<Ident> = self.stageable.iter().chain(self.mut_slices).cloned().collect();
+        let row_loop = lv.vector && headers.len() == 1 && headers[0].step.is_none() && end_trip.is_empty() && !any_staged && !uniform;
         let chunked = match &lowered_body {
-            Some(b) if lv.vector && headers.len() == 1 && headers[0].step.is_none() && end_trip.is_empty() && !any_staged && !uniform && !(self.lean && !top) => {
+            Some(b) if row_loop && (top || !self.lean) => {
                 chunk::arrays(b, &headers[0].var, &chunk_arrays, self.mut_slices)
             }
             _ => None,
@@ -599,7 +600,7 @@ impl<'a> Scheduler<'a> {
         // kernel's rounds (`Scheduler::unrolled`) where the loop would take chunks in the
         // nest's kernel (its body matched as written, before the launch's proved indices lost
         // their checks).
-        let rounds = matches!(&lowered_body, Some(b) if self.lean && !top && self.unroll > 1 && lv.vector && headers.len() == 1 && headers[0].step.is_none() && end_trip.is_empty() && !any_staged && !uniform && chunk::arrays(&super::bounds::checked_form(b), &headers[0].var, &chunk_arrays, self.mut_slices).is_some());
+        let rounds = matches!(&lowered_body, Some(b) if row_loop && self.lean && !top && self.unroll > 1 && chunk::arrays(&super::bounds::checked_form(b), &headers[0].var, &chunk_arrays, self.mut_slices).is_some());
         let plain = if rounds {
             let u = self.unroll;
             let last = u - 1;

@@ -1057,18 +1057,14 @@ fn fetch(w: &TileWin, levels: &[Level], tile_base: &dyn Fn(usize) -> Ident, dev:
     // A tile with a halo (a range that moves with the nest) has rows of no power of two of
     // 16-byte words: its own fetch (`acc_device::cache_fetch_halo_tile`).
     let walk = &w.walk;
-    let (fetch_fn, head) = if w.halo() {
-        (format_ident!("cache_fetch_halo_tile"), quote!(&*#a, #place, #rows, #cols, #pitch, #walk,))
-    } else {
-        (format_ident!("cache_fetch_tile"), quote!(&*#a, #place, #rows, #cols, #pitch,))
-    };
+    let (fetch_fn, walk_arg) = if w.halo() { (format_ident!("cache_fetch_halo_tile"), quote!(#walk,)) } else { (format_ident!("cache_fetch_tile"), TokenStream::new()) };
     syn::parse_quote! {
         // SAFETY: the tile holds `rows * pitch` elements (`cache_window`), `cols < pitch`;
         // every thread of the block runs this fetch, and a barrier follows it.
         #[allow(clippy::redundant_closure_call)]
         unsafe {
             #dev::#fetch_fn(
-                #head
+                &*#a, #place, #rows, #cols, #pitch, #walk_arg
                 |__acc_r: usize| -> ::core::option::Option<usize> {
                     #bind_r
                     ::core::option::Option::Some(((#x) * (#p)) as usize)
