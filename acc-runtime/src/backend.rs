@@ -117,9 +117,14 @@ pub trait Backend: Send + Sync + 'static {
     fn lost(&self) -> Option<String> {
         None
     }
-    /// Free and total device memory in bytes; `None` where memory is the host's.
+    /// Free and total device memory in bytes; `None` where memory is the host's. Memory that
+    /// the backend keeps for reuse after a free counts as free.
     fn memory(&self) -> Option<(usize, usize)> {
         None
+    }
+    /// Gives the memory kept for reuse after frees back to the device (`acc::shutdown`).
+    fn release_kept(&self) -> Result<(), String> {
+        Ok(())
     }
     /// Copies `bytes` bytes from host memory at `src` to device memory at `dst` in order with
     /// the work queued on async queue `queue` (after the kernels queued there before), and

@@ -293,6 +293,9 @@ impl Device {
                         }
                     }
                 }
+                if let Err(e) = b.release_kept() {
+                    errors.push(e);
+                }
             }
             Some(b) => {
                 // A lost device: its memory went with it.
@@ -533,7 +536,8 @@ pub fn init() {
 }
 
 /// Releases the calling thread's device (OpenACC's `acc_shutdown`): waits for its queues,
-/// frees every array in its present table and empties it. Idempotent; the device choice is
+/// frees every array in its present table and empties it, and gives the device memory kept
+/// for reuse back to the driver. Idempotent; the device choice is
 /// kept, so a later [`init`] (or any use) opens the same device again. Other devices are
 /// left as they are.
 pub fn shutdown() {

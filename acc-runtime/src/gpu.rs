@@ -407,6 +407,9 @@ struct Launchable {
     /// One full wave of blocks (every multiprocessor at its occupancy limit), by threads per
     /// block.
     waves: Vec<(u32, u32)>,
+    /// By registers a thread: the kernel compiled again with at most that many (a lean
+    /// kernel's twin without index checks, see [`twin_registers`]).
+    capped: Vec<(u32, Kernel)>,
 }
 
 /// Which kernel a launch means: the backend, the PTX text's and the name's addresses (the
@@ -601,6 +604,12 @@ fn module(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str) ->
 /// launch this costs a `cuLaunchKernel` (and a `cuStreamSynchronize` when synchronous), a
 /// lock of the runtime's state, and a hash lookup.
 pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: &mut KernelArgs, geom: &Geometry, queue: Option<i64>) -> u32 {
+    launch_as(region, ptx, name, args, geom, queue, 0)
+}
+
+/// [`launch`], with kernel `name` compiled again with at most `registers` registers a thread
+/// where `registers` > 0 (see [`twin_registers`]).
+fn launch_as(region: &'static RegionInfo, ptx: &'static str, name: &str, args: &mut KernelArgs, geom: &Geometry, queue: Option<i64>, registers: u32) -> u32 {
     let cuda = cuda_of(region);
     let cuda = &*cuda;
     // A nest with a lean kernel runs it where it is expected to be faster (see
@@ -611,15 +620,24 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
         let checked = lean.strip_suffix("_inb").unwrap_or(lean);
         let sms = cuda.sm_count() as usize;
         if geom.every_warp_has_trips(sms, WARPS_PER_SM) || geom.fills_the_gpu(sms) || lean_fills_more(cuda, region, ptx, name, checked, geom) {
+            let plain = Geometry { lean_kernel: None, ..*geom };
+            if lean == checked || checked_lean_only() {
+                return launch(region, ptx, checked, args, &plain, queue);
+            }
             // The one without checks runs its loops of single trips in rounds of 2 (more
-            // registers): where that runs fewer of the launch's blocks at once, the checked one
-            // runs (a launch of fewer blocks than either runs at once takes it).
-            let fewer = || {
-                let wanted = geom.blocks_wanted().min(u32::MAX as usize) as u32;
-                blocks_a_wave(cuda, region, ptx, lean, geom) < blocks_a_wave(cuda, region, ptx, checked, geom).min(wanted)
+            // registers). Where that runs fewer of the launch's blocks at once than the
+            // checked one (a launch of fewer blocks than either runs at once takes it), it is
+            // compiled again with the checked one's registers; where even that runs fewer,
+            // the checked one runs.
+            let wanted = geom.blocks_wanted().min(u32::MAX as usize) as u32;
+            let blocks = blocks_a_wave(cuda, region, ptx, checked, geom).min(wanted);
+            if blocks_a_wave(cuda, region, ptx, lean, geom) >= blocks {
+                return launch(region, ptx, lean, args, &plain, queue);
+            }
+            return match twin_registers(cuda, region, ptx, lean, geom, blocks) {
+                Some(registers) => launch_as(region, ptx, lean, args, &plain, queue, registers),
+                None => launch(region, ptx, checked, args, &plain, queue),
             };
-            let lean = if lean != checked && (checked_lean_only() || fewer()) { checked } else { lean };
-            return launch(region, ptx, lean, args, &Geometry { lean_kernel: None, ..*geom }, queue);
         }
     }
     // The kernel is opened up to the shared memory of the largest block (16 KiB, under the
@@ -682,7 +700,9 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
         // shrinks.
         let block = geom.block();
         let force = rounds_for_block(geom);
-        let recompiled = if force || compiles_for_block(geom, entry.kernel.max_threads()) {
+        let recompiled = if registers > 0 {
+            None
+        } else if force || compiles_for_block(geom, entry.kernel.max_threads()) {
             if !entry.for_block.iter().any(|(b, _)| *b == block) {
                 // The kernel alone: its file's module compiled again would take seconds for a
                 // file of many regions (the differential tester's 300 ran 12 times slower).
@@ -697,6 +717,7 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
         };
         let kernel = match recompiled {
             Some(i) => entry.for_block[i].1.as_ref().expect("found with a kernel"),
+            None if registers > 0 => capped_kernel(&mut entry.capped, cuda, region, ptx, name, registers, most_shared),
             None => &entry.kernel,
         };
         let geom = &entry_geometry(geom, kernel.max_threads());
@@ -712,7 +733,7 @@ pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: 
             geom.num_gangs.min(i32::MAX as usize) as u32
         } else {
             let block = geom.block();
-            let wave = one_wave(cuda, kernel, name, &mut entry.waves, block, block, shared);
+            let wave = one_wave(cuda, kernel, name, &mut entry.waves, capped_key(block, registers), block, shared);
             linear_grid(wave, geom.waves, geom.threads_wanted().div_ceil(block as usize), max_default_grid(cuda))
         };
         let mut cfg = LaunchConfig::linear(grid, bx).with_shared(shared);
@@ -768,7 +789,7 @@ impl Launchable {
         let ptx = crate::ptx_modules::module_of(ptx, name);
         let module = module(cuda, region, ptx);
         let kernel = cuda.kernel(&module, name, most_shared).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}`: {e}")).with_params_from(ptx);
-        Launchable { kernel, name: name.into(), for_block: Vec::new(), waves: Vec::new() }
+        Launchable { kernel, name: name.into(), for_block: Vec::new(), waves: Vec::new(), capped: Vec::new() }
     }
 }
 
@@ -814,6 +835,63 @@ fn blocks_a_wave(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static 
             one_wave(cuda, &e.kernel, name, &mut e.waves, block, block, shared)
         }
     })
+}
+
+/// The registers a thread of kernel `name` (a lean kernel's twin without index checks) may
+/// have for `blocks` of `geom`'s blocks to run at once, where the kernel compiled again with
+/// at most that many does run them: `None` where it still runs fewer (or
+/// `ACC_EXP_NOTWINREGS` is set, an experiment switch for A/B runs). The twins of the papers'
+/// gang and gang worker positions need more than the 32 registers that let two blocks of
+/// 1024 threads share a multiprocessor, where their checked lean kernels take 28.
+fn twin_registers(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str, name: &str, geom: &Geometry, blocks: u32) -> Option<u32> {
+    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *OFF.get_or_init(|| std::env::var_os("ACC_EXP_NOTWINREGS").is_some()) {
+        return None;
+    }
+    let block = geom.block();
+    let per_sm = blocks.div_ceil(cuda.sm_count().max(1)).max(1);
+    // A warp's registers come in units of 256 (8 a thread).
+    let registers = (REGISTERS_PER_SM / (per_sm * block.next_multiple_of(32)) / 8 * 8).min(255);
+    if registers < 16 {
+        return None;
+    }
+    let (base, cache) = block_shared(geom);
+    KERNELS.with(|kernels| {
+        let mut kernels = kernels.borrow_mut();
+        let e = launchable(&mut kernels, cuda, region, ptx, name, most_shared(geom));
+        let kernel = capped_kernel(&mut e.capped, cuda, region, ptx, name, registers, most_shared(geom));
+        let wave = one_wave(cuda, kernel, name, &mut e.waves, capped_key(block, registers), block, base + cache as u32);
+        (wave >= blocks).then_some(registers)
+    })
+}
+
+/// The registers of a multiprocessor (sm_70 to sm_90).
+const REGISTERS_PER_SM: u32 = 65536;
+
+/// Kernel `name` compiled alone with at most `registers` registers a thread, from `capped`
+/// (compiled and kept there at its first use).
+fn capped_kernel<'c>(capped: &'c mut Vec<(u32, Kernel)>, cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str, name: &str, registers: u32, most_shared: u32) -> &'c Kernel {
+    let at = match capped.iter().position(|(r, _)| *r == registers) {
+        Some(at) => at,
+        None => {
+            let ptx = crate::ptx_modules::only_kernel(crate::ptx_modules::module_of(ptx, name), name);
+            let module = cuda.load_ptx_with_registers(&ptx, registers).unwrap_or_else(|e| panic!("acc: {region}: cannot load kernel `{name}` with {registers} registers a thread: {e}"));
+            let k = cuda.kernel(&module, name, most_shared).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}`: {e}")).with_params_from(&ptx);
+            capped.push((registers, k));
+            capped.len() - 1
+        }
+    };
+    &capped[at].1
+}
+
+/// The key of a wave of blocks of `block` threads in an entry's waves: the block, or for the
+/// kernel compiled with at most `registers` registers (> 0) a key apart from the others.
+fn capped_key(block: u32, registers: u32) -> u32 {
+    if registers == 0 {
+        block
+    } else {
+        RECOMPILED | (registers << 16) | block
+    }
 }
 
 /// The most warps a multiprocessor holds (2048 threads: sm_70 to sm_90; fewer on some, where

@@ -276,3 +276,46 @@ fn streaming_bandwidth_against_device_copy() {
     println!("vadd 50M f32 (12 bytes per element): {}", report.join(", "));
     free(b, &[pa, pb, pc]);
 }
+
+#[test]
+fn freed_memory_serves_the_next_allocation_of_its_size() {
+    let Some((b, _)) = gpu() else { return };
+    // An odd size no other test asks for: 5 bytes of padding, zeroed.
+    let bytes = 1_000_003;
+    let p = b.alloc_bytes(bytes).unwrap();
+    let ones = vec![0xffu8; bytes];
+    // SAFETY: `ones` is readable for `bytes`; `p` has `bytes` bytes.
+    unsafe { b.h2d_bytes(p, ones.as_ptr(), bytes) }.unwrap();
+    free(b, &[p]);
+    let q = b.alloc_bytes(bytes).unwrap();
+    assert_eq!(q, p, "the freed allocation was kept and handed out again");
+    let r = b.alloc_bytes(bytes + 8).unwrap();
+    assert_ne!(r, p, "another size gets another allocation");
+    // The padding past `bytes` (the allocation holds `bytes` rounded up to 8) is still zero.
+    let back: Vec<u8> = download(b, q, bytes.next_multiple_of(8));
+    assert_eq!(back[bytes..], [0u8; 5], "padding");
+    free(b, &[q, r]);
+}
+
+#[test]
+fn an_allocation_the_kept_memory_blocks_frees_it_and_succeeds() {
+    // A backend of its own: its pool's limit changes here.
+    let b = match CudaBackend::new(0) {
+        Ok(b) => b,
+        Err(e) => return println!("skipped: {e}"),
+    };
+    b.keep_freed_memory(usize::MAX).unwrap();
+    let (free_mem, _) = b.mem_info().unwrap();
+    // Each takes 60% of the free memory: two do not fit at once.
+    let big = (free_mem / 10 * 6).next_multiple_of(1 << 21);
+    let p = b.alloc_bytes(big).unwrap();
+    let (less, _) = b.mem_info().unwrap();
+    free(&b, &[p]);
+    let (kept, _) = b.mem_info().unwrap();
+    assert!(kept >= less + big, "kept memory counts as free: {less} + {big} <= {kept}");
+    let q = b.alloc_bytes(big + (1 << 21)).expect("the kept allocation was freed to make room");
+    free(&b, &[q]);
+    b.keep_freed_memory(0).unwrap();
+    let (after, _) = b.mem_info().unwrap();
+    assert!(after + (64 << 20) >= kept, "nothing kept with limit 0: {after} free, {kept} before");
+}

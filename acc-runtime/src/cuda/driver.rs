@@ -312,19 +312,21 @@ pub(crate) unsafe fn event_elapsed(start: sys::CUevent, end: sys::CUevent) -> Dr
 /// `cuModuleLoadDataEx` of a PTX text, the JIT compiler's errors written to `log`; the
 /// driver's code on failure. `block_threads` > 0 compiles every kernel of it for blocks of
 /// that many threads (`CU_JIT_THREADS_PER_BLOCK`: the compiler keeps each kernel's registers
-/// per thread low enough for such a block to launch).
-pub(crate) fn module_load(image: &CStr, log: &mut [u8], block_threads: u32) -> Result<sys::CUmodule, sys::CUresult> {
-    let mut options = [
-        sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER,
-        sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-        sys::CUjit_option::CU_JIT_THREADS_PER_BLOCK,
-    ];
-    let mut values = [log.as_mut_ptr().cast::<c_void>(), log.len() as *mut c_void, block_threads as usize as *mut c_void];
-    let count = if block_threads > 0 { 3 } else { 2 };
+/// per thread low enough for such a block to launch); `max_registers` > 0 keeps each kernel
+/// to that many registers a thread (`CU_JIT_MAX_REGISTERS`: more spill to local memory).
+pub(crate) fn module_load(image: &CStr, log: &mut [u8], block_threads: u32, max_registers: u32) -> Result<sys::CUmodule, sys::CUresult> {
+    let mut options = vec![sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER, sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES];
+    let mut values = vec![log.as_mut_ptr().cast::<c_void>(), log.len() as *mut c_void];
+    for (option, value) in [(sys::CUjit_option::CU_JIT_THREADS_PER_BLOCK, block_threads), (sys::CUjit_option::CU_JIT_MAX_REGISTERS, max_registers)] {
+        if value > 0 {
+            options.push(option);
+            values.push(value as usize as *mut c_void);
+        }
+    }
     let mut module = std::ptr::null_mut();
-    // SAFETY: `image` is a NUL-terminated text; the option arrays have `count` entries or
-    // more each, the log buffer the size given, and all outlive the call.
-    let r = unsafe { sys::cuModuleLoadDataEx(&mut module, image.as_ptr().cast(), count, options.as_mut_ptr(), values.as_mut_ptr()) };
+    // SAFETY: `image` is a NUL-terminated text; the option arrays have `options.len()`
+    // entries each, the log buffer the size given, and all outlive the call.
+    let r = unsafe { sys::cuModuleLoadDataEx(&mut module, image.as_ptr().cast(), options.len() as u32, options.as_mut_ptr(), values.as_mut_ptr()) };
     if r == sys::CUresult::CUDA_SUCCESS {
         Ok(module)
     } else {

@@ -111,11 +111,22 @@ impl CudaBackend {
     /// kernel's [`max_threads`](Kernel::max_threads) in the plain module may be smaller).
     /// Loaded once per text and block size.
     pub fn load_ptx_for_block(&self, ptx: &str, block_threads: u32) -> Result<Arc<Module>, CudaError> {
+        self.load_ptx_jit(ptx, block_threads, 0)
+    }
+
+    /// [`load_ptx`](Self::load_ptx) with every kernel kept to `max_registers` registers a
+    /// thread (those that need more spill to local memory), so that more blocks of a kernel
+    /// share a multiprocessor. Loaded once per text and limit.
+    pub fn load_ptx_with_registers(&self, ptx: &str, max_registers: u32) -> Result<Arc<Module>, CudaError> {
+        self.load_ptx_jit(ptx, 0, max_registers)
+    }
+
+    fn load_ptx_jit(&self, ptx: &str, block_threads: u32, max_registers: u32) -> Result<Arc<Module>, CudaError> {
         self.enter()?;
         let key = {
             let mut h = std::collections::hash_map::DefaultHasher::new();
             ptx.hash(&mut h);
-            (h.finish(), ptx.len(), block_threads)
+            (h.finish(), ptx.len(), block_threads, max_registers)
         };
         let mut modules = lock(&self.modules);
         if let Some(m) = modules.get(&key) {
@@ -123,7 +134,7 @@ impl CudaBackend {
         }
         let image = CString::new(ptx).map_err(|_| CudaError::Invalid("PTX text contains a NUL byte".into()))?;
         let mut log = vec![0u8; 16 << 10];
-        let module = driver::module_load(&image, &mut log, block_threads).map_err(|code| {
+        let module = driver::module_load(&image, &mut log, block_threads, max_registers).map_err(|code| {
             let end = log.iter().position(|&b| b == 0).unwrap_or(log.len());
             CudaError::Jit { code, log: String::from_utf8_lossy(&log[..end]).into_owned() }
         })?;

@@ -4,6 +4,8 @@
 
 use std::sync::atomic::Ordering;
 
+use cudarc::driver::sys;
+
 use super::alloc::PinnedHost;
 use super::driver::{self, Doing};
 use super::error::CudaError;
@@ -75,22 +77,36 @@ impl CudaBackend {
         bytes >= STAGING_MIN && self.staged.load(Ordering::Relaxed)
     }
 
-    /// Free and total memory of the device, in bytes (`cuMemGetInfo`).
+    /// Free and total memory of the device, in bytes (`cuMemGetInfo`); the allocations kept
+    /// for reuse (`pool`) count as free.
     pub fn mem_info(&self) -> Result<(usize, usize), CudaError> {
         self.enter()?;
-        driver::mem_info().doing(|| "reading the free memory".into())
+        let (free, total) = driver::mem_info().doing(|| "reading the free memory".into())?;
+        Ok((free + lock(&self.pool).kept_bytes(), total))
     }
 
-    /// Allocates `bytes` of device memory (at least 1), returning its device address.
+    /// Allocates `bytes` of device memory (at least 1), returning its device address: an
+    /// allocation of the same size freed before and kept (`pool`), else a new one. Where the
+    /// device has no memory left, the kept ones are freed and the allocation is tried again.
     pub fn alloc_bytes(&self, bytes: usize) -> Result<u64, CudaError> {
         self.enter()?;
+        if let Some(p) = lock(&self.pool).take(bytes) {
+            return Ok(p);
+        }
         // Rounded up to 8 bytes: an 8- or 16-bit atomic is a compare-and-swap of the aligned
         // 32-bit word around it, which must lie inside the allocation (the driver pads
         // allocations anyway; compute-sanitizer checks the size asked for). The tail past
         // `bytes` is zeroed: that compare-and-swap reads it (an `i8` atomic on the last
-        // element of a 3-byte array reads byte 3), and nothing else ever writes it.
+        // element of a 3-byte array reads byte 3), and nothing else ever writes it (so a kept
+        // allocation, handed out again for the same `bytes`, has it zeroed too).
         let size = bytes.max(1).next_multiple_of(8);
-        let p = driver::mem_alloc(size).doing(|| format!("allocating {bytes} bytes on {}", self.label)).map_err(|e| self.fail(e))?;
+        let mut made = driver::mem_alloc(size);
+        let out_of_memory = matches!(&made, Err(f) if f.error.0 == sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY);
+        if out_of_memory && lock(&self.pool).kept_bytes() > 0 {
+            self.release_kept_memory()?;
+            made = driver::mem_alloc(size);
+        }
+        let p = made.doing(|| format!("allocating {bytes} bytes on {}", self.label)).map_err(|e| self.fail(e))?;
         if size > bytes {
             let s = self.sync_stream.raw();
             // SAFETY: `p + bytes .. p + size` lies in the allocation just made; the
@@ -103,6 +119,7 @@ impl CudaBackend {
                 return Err(self.fail(e));
             }
         }
+        lock(&self.pool).made(p, bytes);
         Ok(p)
     }
 
@@ -119,13 +136,42 @@ impl CudaBackend {
         unsafe { self.free_now(p) }
     }
 
-    /// `cuMemFree` of `p`.
+    /// Frees `p`: kept for the next allocation of its size (`pool`), else `cuMemFree`.
     ///
     /// # Safety
     /// As for [`free_bytes`](Self::free_bytes), and no pending work uses `p`.
     pub(crate) unsafe fn free_now(&self, p: u64) -> Result<(), CudaError> {
+        if lock(&self.pool).keep(p) {
+            return Ok(());
+        }
         // SAFETY: the caller's contract.
         unsafe { driver::mem_free(p) }.doing(|| format!("freeing device memory at {p:#x}"))
+    }
+
+    /// Keeps up to `limit` bytes of freed device memory for reuse by allocations of the same
+    /// sizes (default 1 GiB; `ACC_CUDA_POOL=0`: none); what is kept past it is freed.
+    pub fn keep_freed_memory(&self, limit: usize) -> Result<(), CudaError> {
+        self.enter()?;
+        let over = lock(&self.pool).set_limit(limit);
+        for p in over {
+            // SAFETY: freed by its owner (no pending work used it then) and kept since, known
+            // to nobody else.
+            unsafe { driver::mem_free(p) }.doing(|| format!("freeing device memory at {p:#x}"))?;
+        }
+        Ok(())
+    }
+
+    /// Frees the allocations kept for reuse (`pool`), after waiting for the async queues.
+    pub(crate) fn release_kept_memory(&self) -> Result<(), CudaError> {
+        self.enter()?;
+        self.settle()?;
+        let kept = lock(&self.pool).drain();
+        for p in kept {
+            // SAFETY: freed by its owner (no pending work used it then) and kept since, known
+            // to nobody else.
+            unsafe { driver::mem_free(p) }.doing(|| format!("freeing device memory at {p:#x}"))?;
+        }
+        Ok(())
     }
 
     /// Sets `bytes` bytes at `p` to zero (synchronously).

@@ -68,6 +68,7 @@ mod error;
 mod launch;
 mod memory;
 mod panics;
+mod pool;
 mod queue;
 
 use std::collections::HashMap;
@@ -91,6 +92,10 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// A loaded module's key: a hash of its PTX text, the text's length, and the block size and
+/// registers a thread its kernels were compiled for (0: none).
+type ModuleKey = (u64, usize, u32, u32);
+
 /// Unique numbers for backends (a new backend may reuse a dropped one's address).
 static BACKEND_IDS: AtomicU64 = AtomicU64::new(1);
 
@@ -111,9 +116,11 @@ pub struct CudaBackend {
     busy_queues: AtomicUsize,
     /// Mapped buffers for reuse ([`CudaBackend::take_mapped`]).
     mapped: Mutex<Vec<MappedBuf>>,
-    /// Loaded modules by a hash of their PTX text (and its length), and the block size they
-    /// were compiled for (0: none).
-    modules: Mutex<HashMap<(u64, usize, u32), Arc<Module>>>,
+    /// The live allocations, and the freed ones kept for reuse (`pool`).
+    pool: Mutex<pool::Pool>,
+    /// Loaded modules by a hash of their PTX text (and its length), and the block size and
+    /// registers a thread they were compiled for (0: none).
+    modules: Mutex<HashMap<ModuleKey, Arc<Module>>>,
     /// The panic record of the synchronous stream.
     sync_panic: Arc<PanicSlot>,
     /// Held by a synchronous launch from the launch until its panic record was read.
@@ -161,6 +168,7 @@ impl CudaBackend {
             queues: Mutex::new(HashMap::new()),
             busy_queues: AtomicUsize::new(0),
             mapped: Mutex::new(Vec::new()),
+            pool: Mutex::new(pool::Pool::from_env()),
             modules: Mutex::new(HashMap::new()),
             sync_panic,
             sync_launch: Mutex::new(()),
@@ -268,6 +276,10 @@ impl Drop for CudaBackend {
                     let _ = unsafe { driver::mem_free(p) };
                 }
             }
+            for p in lock(&self.pool).drain() {
+                // SAFETY: freed by its owner and kept; the context was synchronised.
+                let _ = unsafe { driver::mem_free(p) };
+            }
         }
         // The fields drop next: streams, pinned memory and events, then the context.
     }
@@ -327,5 +339,8 @@ impl Backend for CudaBackend {
     }
     fn memory(&self) -> Option<(usize, usize)> {
         self.mem_info().ok()
+    }
+    fn release_kept(&self) -> Result<(), String> {
+        Ok(self.release_kept_memory()?)
     }
 }
