@@ -840,9 +840,10 @@ fn blocks_a_wave(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static 
 /// The registers a thread of kernel `name` (a lean kernel's twin without index checks) may
 /// have for `blocks` of `geom`'s blocks to run at once, where the kernel compiled again with
 /// at most that many does run them: `None` where it still runs fewer (or
-/// `ACC_EXP_NOTWINREGS` is set, an experiment switch for A/B runs). The twins of the papers'
-/// gang and gang worker positions need more than the 32 registers that let two blocks of
-/// 1024 threads share a multiprocessor, where their checked lean kernels take 28.
+/// `ACC_EXP_NOTWINREGS` is set, an experiment switch for A/B runs), or spills registers to
+/// local memory. The twins of the papers' gang and gang worker positions need more than the
+/// 32 registers that let two blocks of 1024 threads share a multiprocessor, where their
+/// checked lean kernels take 28-30.
 fn twin_registers(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str, name: &str, geom: &Geometry, blocks: u32) -> Option<u32> {
     static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     if *OFF.get_or_init(|| std::env::var_os("ACC_EXP_NOTWINREGS").is_some()) {
@@ -860,8 +861,12 @@ fn twin_registers(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static
         let mut kernels = kernels.borrow_mut();
         let e = launchable(&mut kernels, cuda, region, ptx, name, most_shared(geom));
         let kernel = capped_kernel(&mut e.capped, cuda, region, ptx, name, registers, most_shared(geom));
+        // Only where it spills nothing: the papers' gang twins, kept to 32 registers, spilled
+        // and ran slower than their checked lean kernels (4-byte sums 0.253 -> 0.265 ms, 8-byte
+        // 0.39 -> 0.465 on an H100), where the gang worker twins ran faster (0.26 -> 0.22 ms).
+        let spills = kernel.local_bytes() > e.kernel.local_bytes();
         let wave = one_wave(cuda, kernel, name, &mut e.waves, capped_key(block, registers), block, base + cache as u32);
-        (wave >= blocks).then_some(registers)
+        (wave >= blocks && !spills).then_some(registers)
     })
 }
 

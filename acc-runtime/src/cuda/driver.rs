@@ -380,8 +380,26 @@ pub(crate) unsafe fn func_max_threads(f: sys::CUfunction) -> Driven<i32> {
 /// # Safety
 /// `f` is a kernel of a loaded module.
 pub(crate) unsafe fn func_num_regs(f: sys::CUfunction) -> Driven<i32> {
+    // SAFETY: the caller's contract.
+    unsafe { func_attribute(f, sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS) }
+}
+
+/// `cuFuncGetAttribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)`: the local memory a thread of the
+/// kernel uses (its spilled registers among it).
+///
+/// # Safety
+/// `f` is a kernel of a loaded module.
+pub(crate) unsafe fn func_local_bytes(f: sys::CUfunction) -> Driven<i32> {
+    // SAFETY: the caller's contract.
+    unsafe { func_attribute(f, sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES) }
+}
+
+/// `cuFuncGetAttribute` of an `i32` attribute.
+///
+/// # Safety
+/// `f` is a kernel of a loaded module.
+unsafe fn func_attribute(f: sys::CUfunction, a: sys::CUfunction_attribute) -> Driven<i32> {
     let mut n = 0i32;
-    let a = sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS;
     // SAFETY: the caller's contract; an `i32` out-parameter.
     check("cuFuncGetAttribute", unsafe { sys::cuFuncGetAttribute(&mut n, a, f) })?;
     Ok(n)

@@ -52,6 +52,8 @@ pub struct Kernel {
     max_threads: u32,
     /// The registers a thread of the kernel uses.
     registers: u32,
+    /// The local memory a thread of the kernel uses, in bytes (spilled registers among it).
+    local_bytes: u32,
     /// Keeps the module's handle in use alongside the function's.
     module: Arc<Module>,
 }
@@ -79,6 +81,12 @@ impl Kernel {
     /// The registers a thread of this kernel uses (the compiler's choice).
     pub fn registers(&self) -> u32 {
         self.registers
+    }
+
+    /// The local memory a thread of this kernel uses, in bytes: its stack, and the registers
+    /// it spills.
+    pub fn local_bytes(&self) -> u32 {
+        self.local_bytes
     }
 
     /// The kernel's entry name.
@@ -201,7 +209,18 @@ impl CudaBackend {
         let max_threads = unsafe { driver::func_max_threads(func) }.doing(|| format!("reading kernel `{name}`'s largest block"))?;
         // SAFETY: as above.
         let registers = unsafe { driver::func_num_regs(func) }.doing(|| format!("reading kernel `{name}`'s registers"))?;
-        Ok(Kernel { func, name: name.into(), shared, params: None, max_threads: max_threads.max(1) as u32, registers: registers.max(0) as u32, module: module.clone() })
+        // SAFETY: as above.
+        let local = unsafe { driver::func_local_bytes(func) }.doing(|| format!("reading kernel `{name}`'s local memory"))?;
+        Ok(Kernel {
+            func,
+            name: name.into(),
+            shared,
+            params: None,
+            max_threads: max_threads.max(1) as u32,
+            registers: registers.max(0) as u32,
+            local_bytes: local.max(0) as u32,
+            module: module.clone(),
+        })
     }
 
     /// Launches kernel `name` of `module`. A synchronous launch (`cfg.queue == None`)
