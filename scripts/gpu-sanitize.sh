@@ -20,7 +20,8 @@ if [ -f bins.tar.xz ] && [ ! -d bin ]; then mkdir -p bin && tar -xJf bins.tar.xz
 rm -f bin/test-ui-*   # trybuild needs cargo
 cd bin || exit 2
 chmod +x ./*
-export ACC_DEVICE_TYPE=nvidia RUST_BACKTRACE=1
+# ACC_CUDA_POOL=0: freed device memory goes back to the driver, so a use after a free is caught.
+export ACC_DEVICE_TYPE=nvidia RUST_BACKTRACE=1 ACC_CUDA_POOL=0
 tools=${TOOLS:-memcheck racecheck synccheck initcheck}
 shard=${SHARD:-10}
 ngpu=$(nvidia-smi --list-gpus | wc -l)
