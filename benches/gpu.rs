@@ -716,6 +716,22 @@ fn launch() {
     t.sort_by(|a, b| a.partial_cmp(b).unwrap());
     println!("acc  {:<20} {:>10.4} {:>10}", "launch", t[t.len() / 2] * 1e3, "-");
     println!("# launch + sync of a small region inside a data region: median {:.2} us, mean {:.2} us", t[t.len() / 2] * 1e6, mean * 1e6);
+    // The same region with its array in no data region: each call allocates the device copy,
+    // copies it in and out (4 KiB each way) and frees it (benches/cuda/launch.cu's
+    // `copy_inc1024`: cudaMemcpy, the launch, cudaMemcpy, into one cudaMalloc).
+    let mut t = Vec::with_capacity(1000);
+    for _ in 0..10 {
+        tiny(&mut small);
+    }
+    for _ in 0..1000 {
+        let s = Instant::now();
+        tiny(&mut small);
+        t.push(s.elapsed().as_secs_f64());
+    }
+    assert!(small.iter().all(|&x| x == 2020.0));
+    let mean = t.iter().sum::<f64>() / t.len() as f64;
+    t.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    println!("# launch + sync of the small region copying its 4 KiB in and out: median {:.2} us, mean {:.2} us", t[t.len() / 2] * 1e6, mean * 1e6);
 }
 
 fn main() {

@@ -319,3 +319,16 @@ fn an_allocation_the_kept_memory_blocks_frees_it_and_succeeds() {
     let (after, _) = b.mem_info().unwrap();
     assert!(after + (64 << 20) >= kept, "nothing kept with limit 0: {after} free, {kept} before");
 }
+
+#[test]
+fn small_and_large_transfers_round_trip_at_every_edge() {
+    let Some((b, _)) = gpu() else { return };
+    // Up to 64 KiB they go through the backend's pinned buffer, larger ones do not.
+    for bytes in [1, 7, 8, 4096, (64 << 10) - 1, 64 << 10, (64 << 10) + 1, 1 << 20] {
+        let src: Vec<u8> = (0..bytes).map(|i| (i * 31 % 253) as u8 ^ bytes as u8).collect();
+        let p = upload(b, &src);
+        let back: Vec<u8> = download(b, p, bytes);
+        assert!(back == src, "round trip of {bytes} bytes");
+        free(b, &[p]);
+    }
+}

@@ -5,6 +5,9 @@
 //   inc1024     the acc bench's `tiny` region by hand: 1024 floats += 1 (4 blocks of 256)
 //   inc1024_dflt the same on the legacy default stream
 //   enqueue     cuLaunchKernel alone (no synchronisation), the cost of an async launch
+//   copy_inc1024 inc1024 with its 4 KiB copied in and out around it (cudaMemcpy from and to a
+//               std::vector, the legacy default stream): acc's `tiny` region on an array that
+//               no data region holds
 // each with the context's default scheduling (auto) and with spin-waiting (what acc asks for).
 //
 // Build and run on the GPU machine:
@@ -74,6 +77,11 @@ static void cases(const char* sched) {
     timed("enqueue", sched, [&] { k_inc<<<4, 256, 0, s>>>(c, n); });
     CK(cudaStreamSynchronize(s));
     std::vector<float> h(n);
+    timed("copy_inc1024", sched, [&] {
+        CK(cudaMemcpy(c, h.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+        k_inc<<<4, 256>>>(c, n);
+        CK(cudaMemcpy(h.data(), c, n * sizeof(float), cudaMemcpyDeviceToHost));
+    });
     CK(cudaMemcpy(h.data(), c, n * sizeof(float), cudaMemcpyDeviceToHost));
     CK(cudaFree(c));
     CK(cudaStreamDestroy(s));

@@ -200,6 +200,18 @@ impl CudaBackend {
         self.enter()?;
         let doing = || format!("copying {bytes} bytes to {}", self.label);
         let s = self.sync_stream.raw();
+        if self.bounced && bytes <= BOUNCE_BYTES {
+            let mut guard = lock(&self.bounce);
+            let buf = bounce(&mut guard)?;
+            // SAFETY: `src` is readable for `bytes` (the caller's contract), the buffer has
+            // `BOUNCE_BYTES >= bytes`; the lock keeps it ours until the copy below completed.
+            unsafe { std::ptr::copy_nonoverlapping(src, buf.as_ptr(), bytes) };
+            // SAFETY: `dst` has `bytes` bytes (the caller's contract); the synchronisation ends
+            // the DMA from the buffer.
+            return unsafe { driver::memcpy_htod_async(dst, buf.as_ptr(), bytes, s).and_then(|()| driver::stream_synchronize(s)) }
+                .doing(doing)
+                .map_err(|e| self.fail(e));
+        }
         if !self.staged(bytes) {
             // On the backend's stream, then synchronised: a plain `cuMemcpyHtoD` from pageable
             // memory may return before its DMA lands, unordered with our non-blocking streams.
@@ -243,6 +255,18 @@ impl CudaBackend {
         self.settle()?;
         let doing = || format!("copying {bytes} bytes from {}", self.label);
         let s = self.sync_stream.raw();
+        if self.bounced && bytes <= BOUNCE_BYTES {
+            let mut guard = lock(&self.bounce);
+            let buf = bounce(&mut guard)?;
+            // SAFETY: `src` has `bytes` bytes (the caller's contract) and the buffer
+            // `BOUNCE_BYTES >= bytes`; the synchronisation ends the DMA into it.
+            unsafe { driver::memcpy_dtoh_async(buf.as_ptr(), src, bytes, s).and_then(|()| driver::stream_synchronize(s)) }
+                .doing(doing)
+                .map_err(|e| self.fail(e))?;
+            // SAFETY: `dst` is writable for `bytes` (the caller's contract); the DMA landed.
+            unsafe { std::ptr::copy_nonoverlapping(buf.as_ptr(), dst, bytes) };
+            return Ok(());
+        }
         if !self.staged(bytes) {
             // SAFETY: the caller's contract; the synchronisation ends the use of `dst`.
             return unsafe { driver::memcpy_dtoh_async(dst, src, bytes, s).and_then(|()| driver::stream_synchronize(s)) }
@@ -319,6 +343,19 @@ impl CudaBackend {
         }
         // Else `buf` drops here, freed: the caller's contract makes that safe.
     }
+}
+
+/// Synchronous transfers of at most this many bytes go through the backend's pinned buffer
+/// (`CudaBackend::bounce`): a copy from or to pageable memory goes through the driver's own
+/// staging, and waits for more than the DMA.
+const BOUNCE_BYTES: usize = 64 << 10;
+
+/// The pinned buffer of small transfers, allocated at first use.
+fn bounce(slot: &mut Option<PinnedHost>) -> Result<&PinnedHost, CudaError> {
+    if slot.is_none() {
+        *slot = Some(PinnedHost::new(BOUNCE_BYTES, 0, "small transfers")?);
+    }
+    Ok(slot.as_ref().expect("just set"))
 }
 
 /// The staging buffers, allocated at first use.

@@ -82,6 +82,7 @@ pub use launch::{Kernel, Module};
 pub use memory::MappedBuf;
 
 use crate::backend::{Backend, DevPtr, DeviceType};
+use alloc::PinnedHost;
 use context::PrimaryContext;
 use driver::{Doing, Failed};
 use memory::Staging;
@@ -126,6 +127,10 @@ pub struct CudaBackend {
     /// Held by a synchronous launch from the launch until its panic record was read.
     sync_launch: Mutex<()>,
     staging: Mutex<Option<Staging>>,
+    /// The pinned buffer small synchronous transfers go through (made at first use; see
+    /// `memory.rs`), and whether they do.
+    bounce: Mutex<Option<PinnedHost>>,
+    bounced: bool,
     /// Whether large transfers are staged (see [`CudaBackend::set_staged_transfers`]).
     staged: AtomicBool,
     /// Set once a kernel trapped or faulted: the context is gone.
@@ -173,6 +178,8 @@ impl CudaBackend {
             sync_panic,
             sync_launch: Mutex::new(()),
             staging: Mutex::new(None),
+            bounce: Mutex::new(None),
+            bounced: std::env::var_os("ACC_EXP_NOBOUNCE").is_none(),
             staged: AtomicBool::new(std::env::var_os("ACC_CUDA_STAGING").is_some_and(|v| v == "1")),
             poisoned: Mutex::new(None),
             is_poisoned: AtomicBool::new(false),
