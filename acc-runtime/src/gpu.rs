@@ -679,22 +679,10 @@ fn launch_as(region: &'static RegionInfo, ptx: &'static str, name: &str, args: &
                     entry.for_block.push((target, Some(k)));
                 }
             }
-            let mut kernel = tiled.and_then(|t| entry.for_block.iter().find(|(b, _)| *b == t)).and_then(|(_, k)| k.as_ref()).unwrap_or(&entry.kernel);
+            let kernel = tiled.and_then(|t| entry.for_block.iter().find(|(b, _)| *b == t)).and_then(|(_, k)| k.as_ref()).unwrap_or(&entry.kernel);
             // (The recompiled kernel's waves are kept apart from the nest's kernel's.)
             let key = if tiled.is_some() { threads | RECOMPILED } else { threads };
-            let mut wave = one_wave(cuda, kernel, name, &mut entry.waves, key, threads, shared);
-            // A tiled nest whose block is alone on its multiprocessor (the barriers of its
-            // tile's fill leave it idle) is compiled again for two blocks where that spills
-            // nothing.
-            if tiled.is_some() && wave <= cuda.sm_count() && threads > 256 && !tile_registers_off() {
-                let registers = (REGISTERS_PER_SM / (2 * threads.next_multiple_of(32)) / 8 * 8).min(255);
-                let capped = capped_kernel(&mut entry.capped, cuda, region, ptx, name, registers, most_shared);
-                let capped_wave = one_wave(cuda, capped, name, &mut entry.waves, capped_key(threads, registers), threads, shared);
-                if capped.local_bytes() <= kernel.local_bytes() && capped_wave > wave {
-                    (kernel, wave) = (capped, capped_wave);
-                }
-            }
-            let wave = wave.min(max_default_grid(cuda) as u32);
+            let wave = one_wave(cuda, kernel, name, &mut entry.waves, key, threads, shared).min(max_default_grid(cuda) as u32);
             let grid = dims.grid_shape(block, wave as usize);
             return launch_with(cuda, region, name, kernel, grid_config(grid, block, shared, queue), args, grid.iter().product());
         }
@@ -880,13 +868,6 @@ fn twin_registers(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static
         let wave = one_wave(cuda, kernel, name, &mut e.waves, capped_key(block, registers), block, base + cache as u32);
         (wave >= blocks && !spills).then_some(registers)
     })
-}
-
-/// `ACC_EXP_NOTILEREGS` set: a tiled nest alone on its multiprocessor is not compiled again
-/// for two blocks (an experiment switch for A/B runs, read once).
-fn tile_registers_off() -> bool {
-    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *OFF.get_or_init(|| std::env::var_os("ACC_EXP_NOTILEREGS").is_some())
 }
 
 /// The registers of a multiprocessor (sm_70 to sm_90).
