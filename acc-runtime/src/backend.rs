@@ -90,6 +90,18 @@ pub trait Backend: Send + Sync + 'static {
     /// `src` is valid for reads of `bytes` bytes; `dst` lies in a live allocation of this
     /// backend with room for `bytes` bytes.
     unsafe fn h2d(&self, dst: DevPtr, src: *const u8, bytes: usize) -> Result<(), String>;
+    /// [`h2d`](Self::h2d) of the data of a synchronous compute region, whose launch comes
+    /// next: the host memory is the caller's again on return, and the copy may still be on
+    /// its way, ordered before the later synchronous work (launches, copies, frees) but not
+    /// before work on async queues. The default copies at once.
+    ///
+    /// # Safety
+    /// As for [`h2d`](Self::h2d); no work on an async queue uses `dst` before the synchronous
+    /// path's next synchronisation.
+    unsafe fn h2d_before_launch(&self, dst: DevPtr, src: *const u8, bytes: usize) -> Result<(), String> {
+        // SAFETY: the caller's contract is `h2d`'s.
+        unsafe { self.h2d(dst, src, bytes) }
+    }
     /// Copies `bytes` bytes from device memory at `src` to host memory at `dst`.
     ///
     /// # Safety

@@ -332,3 +332,37 @@ fn small_and_large_transfers_round_trip_at_every_edge() {
         free(b, &[p]);
     }
 }
+
+#[test]
+fn copies_ahead_of_a_launch_land_before_it_and_before_queued_work() {
+    let Some((b, m)) = gpu() else { return };
+    let k = 4096;
+    let (pa, pc) = (b.alloc_bytes(4 * k).unwrap(), b.alloc_bytes(4 * k).unwrap());
+    for round in 0..64 {
+        let src: Vec<f32> = (0..k).map(|i| (i + round) as f32).collect();
+        // SAFETY: `src` is readable for `4 * k` bytes; `pa` has as many. No queued work uses
+        // `pa` before the launch below (on the synchronous stream, or on a queue that waits).
+        unsafe { b.h2d_ahead(pa, src.as_ptr().cast(), 4 * k) }.unwrap();
+        drop(src); // the host memory is the caller's again
+        let mut args = KernelArgs::new();
+        args.panic_slot().slice(pa, k).slice(pa, k).slice(pc, k);
+        // Every other round on an async queue, which must wait for the copy first.
+        let queue = (round % 2 == 1).then_some(5);
+        let mut cfg = LaunchConfig::linear(16, 256);
+        if let Some(q) = queue {
+            cfg = cfg.on_queue(q);
+        }
+        b.launch(m, "acc_k_vadd", cfg, &mut args).unwrap();
+        if let Some(q) = queue {
+            b.wait_queue(q).unwrap();
+        }
+        let c: Vec<f32> = download(b, pc, k);
+        assert!((0..k).all(|i| c[i] == 2.0 * (i + round) as f32), "round {round} ({queue:?})");
+    }
+    // A copy ahead, then a copy back on the synchronous stream: in order.
+    let src = vec![7.5f32; k];
+    // SAFETY: as above.
+    unsafe { b.h2d_ahead(pc, src.as_ptr().cast(), 4 * k) }.unwrap();
+    assert!(download::<f32>(b, pc, k).iter().all(|&x| x == 7.5));
+    free(b, &[pa, pc]);
+}

@@ -320,10 +320,13 @@ impl CudaBackend {
         if let Some((_, end)) = &events {
             end.record(stream).doing(|| "timing a launch".into())?;
         }
+        let ahead = self.ahead_copies_queued();
         // SAFETY: the backend's stream.
         if let Err(f) = unsafe { driver::stream_synchronize(stream) } {
             return Err(self.sync_error(f, &panics, Some(name.to_owned()), format!("running `{name}`")));
         }
+        // The copies queued ahead of the launch landed before it ran.
+        self.ahead_copies_landed(ahead);
         self.take_panic(&panics, stream, Some(name))?;
         match events {
             Some((start, end)) => end.elapsed_since(&start).doing(|| "timing a launch".into()).map(Some),

@@ -141,6 +141,8 @@ impl CudaBackend {
     /// # Safety
     /// As for [`free_bytes`](Self::free_bytes), and no pending work uses `p`.
     pub(crate) unsafe fn free_now(&self, p: u64) -> Result<(), CudaError> {
+        // (A copy ahead of a launch that never came may still be writing `p`.)
+        self.ahead_copies_done()?;
         if lock(&self.pool).keep(p) {
             return Ok(());
         }
@@ -241,6 +243,86 @@ impl CudaBackend {
         }
         // SAFETY: the backend's stream.
         unsafe { driver::stream_synchronize(s) }.doing(doing).map_err(|e| self.fail(e))
+    }
+
+    /// Copies host memory to the device ahead of a synchronous launch: a copy of up to 64 KiB
+    /// goes through one of the backend's pinned buffers without waiting for its DMA (the
+    /// host memory is the caller's again on return), larger ones as [`h2d_bytes`]. The copy
+    /// is ordered before later work on the synchronous stream; work on an async queue waits
+    /// for the synchronous stream while such a copy may be on its way (`stream_and_panics`),
+    /// and so does a free. Saves a synchronous region's launch a wait for each array it
+    /// copies in (an implicit `copy` of an array that no data region holds).
+    ///
+    /// [`h2d_bytes`]: Self::h2d_bytes
+    ///
+    /// # Safety
+    /// As for [`h2d_bytes`](Self::h2d_bytes).
+    pub unsafe fn h2d_ahead(&self, dst: u64, src: *const u8, bytes: usize) -> Result<(), CudaError> {
+        if !self.bounced || bytes > BOUNCE_BYTES {
+            // SAFETY: the caller's contract.
+            return unsafe { self.h2d_bytes(dst, src, bytes) };
+        }
+        self.enter()?;
+        let doing = || format!("copying {bytes} bytes to {}", self.label);
+        let s = self.sync_stream.raw();
+        let mut guard = lock(&self.ahead);
+        if guard.is_none() {
+            *guard = Some(Ahead::new()?);
+        }
+        let ahead = guard.as_mut().expect("just set");
+        let (buf, done) = &ahead.slots[ahead.next];
+        ahead.next = (ahead.next + 1) % AHEAD_SLOTS;
+        // The buffer's previous DMA has landed (long since, as a rule: a launch waited).
+        done.synchronize().doing(doing).map_err(|e| self.fail(e))?;
+        // SAFETY: `src` is readable for `bytes` (the caller's contract); the buffer holds
+        // `BOUNCE_BYTES >= bytes` and is not read by a pending DMA (the event above).
+        unsafe { std::ptr::copy_nonoverlapping(src, buf.as_ptr(), bytes) };
+        // SAFETY: `dst` has `bytes` bytes (the caller's contract); the buffer stays untouched
+        // until the event recorded after the copy has completed.
+        let queued = unsafe { driver::memcpy_htod_async(dst, buf.as_ptr(), bytes, s) }.and_then(|()| done.record(s));
+        // Counted once queued: a synchronisation that read the count before saw it queued.
+        self.ahead_queued.fetch_add(1, Ordering::AcqRel);
+        queued.doing(doing).map_err(|e| self.fail(e))
+    }
+
+    /// Makes `stream` (an async queue's) wait, on the device, for the synchronous stream where
+    /// a copy of [`h2d_ahead`](Self::h2d_ahead) may be on its way there.
+    pub(crate) fn after_ahead_copies(&self, stream: sys::CUstream) -> Result<(), CudaError> {
+        if self.ahead_landed.load(Ordering::Acquire) >= self.ahead_queued.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        let doing = || format!("ordering an async queue after the copies to {}", self.label);
+        // Destroyed when dropped: the driver keeps what the queued wait needs.
+        let done = Event::new(false)?;
+        done.record(self.sync_stream.raw()).doing(doing).map_err(|e| self.fail(e))?;
+        // SAFETY: two live handles of this context (made current by the caller).
+        unsafe { driver::stream_wait_event(stream, done.raw()) }.doing(doing).map_err(|e| self.fail(e))
+    }
+
+    /// How many copies of [`h2d_ahead`](Self::h2d_ahead) were queued: read before a wait for
+    /// the synchronous stream, and given to [`ahead_copies_landed`](Self::ahead_copies_landed)
+    /// after it.
+    pub(crate) fn ahead_copies_queued(&self) -> u64 {
+        self.ahead_queued.load(Ordering::Acquire)
+    }
+
+    /// The first `queued` copies of [`h2d_ahead`](Self::h2d_ahead) have landed (the
+    /// synchronous stream was waited for after `queued` was read).
+    pub(crate) fn ahead_copies_landed(&self, queued: u64) {
+        self.ahead_landed.fetch_max(queued, Ordering::AcqRel);
+    }
+
+    /// Waits for the synchronous stream where a copy of [`h2d_ahead`](Self::h2d_ahead) may
+    /// be on its way.
+    fn ahead_copies_done(&self) -> Result<(), CudaError> {
+        let queued = self.ahead_copies_queued();
+        if self.ahead_landed.load(Ordering::Acquire) >= queued {
+            return Ok(());
+        }
+        // SAFETY: the backend's stream.
+        unsafe { driver::stream_synchronize(self.sync_stream.raw()) }.doing(|| format!("finishing the copies to {}", self.label)).map_err(|e| self.fail(e))?;
+        self.ahead_copies_landed(queued);
+        Ok(())
     }
 
     /// Copies device memory to the host, synchronously (large copies staged as in
@@ -349,6 +431,23 @@ impl CudaBackend {
 /// (`CudaBackend::bounce`): a copy from or to pageable memory goes through the driver's own
 /// staging, and waits for more than the DMA.
 const BOUNCE_BYTES: usize = 64 << 10;
+
+/// How many pinned buffers the copies ahead of a launch take in turn.
+const AHEAD_SLOTS: usize = 8;
+
+/// The pinned buffers of [`CudaBackend::h2d_ahead`], each with the event that marks its last
+/// DMA done, taken in turn.
+pub(crate) struct Ahead {
+    slots: Vec<(PinnedHost, Event)>,
+    next: usize,
+}
+
+impl Ahead {
+    fn new() -> Result<Self, CudaError> {
+        let slots = (0..AHEAD_SLOTS).map(|_| Ok((PinnedHost::new(BOUNCE_BYTES, 0, "small transfers")?, Event::new(false)?))).collect::<Result<_, CudaError>>()?;
+        Ok(Ahead { slots, next: 0 })
+    }
+}
 
 /// The pinned buffer of small transfers, allocated at first use.
 fn bounce(slot: &mut Option<PinnedHost>) -> Result<&PinnedHost, CudaError> {

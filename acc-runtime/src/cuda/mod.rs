@@ -131,6 +131,13 @@ pub struct CudaBackend {
     /// `memory.rs`), and whether they do.
     bounce: Mutex<Option<PinnedHost>>,
     bounced: bool,
+    /// The pinned buffers of the small copies a synchronous region's launch does not wait
+    /// for (`CudaBackend::h2d_ahead`), made at first use, and whether such a copy may be on
+    /// its way (work on other streams waits for the synchronous stream first).
+    ahead: Mutex<Option<memory::Ahead>>,
+    /// How many such copies were queued, and how many of them are known to have landed.
+    ahead_queued: AtomicU64,
+    ahead_landed: AtomicU64,
     /// Whether large transfers are staged (see [`CudaBackend::set_staged_transfers`]).
     staged: AtomicBool,
     /// Set once a kernel trapped or faulted: the context is gone.
@@ -180,6 +187,9 @@ impl CudaBackend {
             staging: Mutex::new(None),
             bounce: Mutex::new(None),
             bounced: std::env::var_os("ACC_EXP_NOBOUNCE").is_none(),
+            ahead: Mutex::new(None),
+            ahead_queued: AtomicU64::new(0),
+            ahead_landed: AtomicU64::new(0),
             staged: AtomicBool::new(std::env::var_os("ACC_CUDA_STAGING").is_some_and(|v| v == "1")),
             poisoned: Mutex::new(None),
             is_poisoned: AtomicBool::new(false),
@@ -315,6 +325,10 @@ impl Backend for CudaBackend {
     unsafe fn h2d(&self, dst: DevPtr, src: *const u8, bytes: usize) -> Result<(), String> {
         // SAFETY: the trait's contract is `h2d_bytes`'s.
         Ok(unsafe { self.h2d_bytes(dst.0, src, bytes) }?)
+    }
+    unsafe fn h2d_before_launch(&self, dst: DevPtr, src: *const u8, bytes: usize) -> Result<(), String> {
+        // SAFETY: the trait's contract is `h2d_ahead`'s.
+        Ok(unsafe { self.h2d_ahead(dst.0, src, bytes) }?)
     }
     unsafe fn d2h(&self, dst: *mut u8, src: DevPtr, bytes: usize) -> Result<(), String> {
         // SAFETY: the trait's contract is `d2h_bytes`'s.

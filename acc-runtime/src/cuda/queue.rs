@@ -58,6 +58,11 @@ impl Event {
         driver::event_create(flags).doing(|| if timing { "creating timing events".into() } else { "creating transfer events".into() }).map(Event)
     }
 
+    /// The driver's handle.
+    pub(crate) fn raw(&self) -> sys::CUevent {
+        self.0
+    }
+
     /// Records the event on stream `s` (a live stream of the event's context).
     pub(crate) fn record(&self, s: sys::CUstream) -> Driven<()> {
         // SAFETY: a live event; the caller passes a live stream.
@@ -130,7 +135,11 @@ impl CudaBackend {
                 v.insert(Queue { stream, panic, busy: false, seq: 0, launched: Vec::new(), frees: Vec::new(), threads: Vec::new() })
             }
         };
-        Ok((queue.stream.raw(), queue.panic.clone()))
+        let found = (queue.stream.raw(), queue.panic.clone());
+        drop(queues);
+        // Work for the queue comes after the copies a synchronous launch did not wait for.
+        self.after_ahead_copies(found.0)?;
+        Ok(found)
     }
 
     /// Notes work queued on `q` (a launch of `label`, or a copy): the queue is busy until a

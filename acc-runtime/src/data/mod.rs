@@ -196,12 +196,13 @@ pub enum ExitClause {
     Delete,
 }
 
-/// Copies `v` to its device copy at `dev` (in order with `queue`'s work when there is one).
-fn upload(b: &dyn Backend, region: &'static RegionInfo, name: &'static str, dev: DevPtr, v: HostView, queue: Option<i64>) -> Result<(), String> {
+/// Copies `v` to its device copy at `dev` (in order with `queue`'s work when there is one;
+/// `ahead` of the synchronous launch of a compute region, see [`Backend::h2d_before_launch`]).
+fn upload(b: &dyn Backend, region: &'static RegionInfo, name: &'static str, dev: DevPtr, v: HostView, queue: Option<i64>, ahead: bool) -> Result<(), String> {
     // SAFETY: `v` describes live host data the caller keeps borrowed (the contract of
     // `HostView`); `dev` has room for `v.bytes` bytes (an allocation of that size, or the
     // matching part of a present array that contains `v`).
-    unsafe { transfer(b, region, name, Direction::HostToDevice, dev, v.addr, v.bytes, queue) }.map_err(|e| format!("acc: {region}: {e}"))
+    unsafe { transfer(b, region, name, Direction::HostToDevice, dev, v.addr, v.bytes, queue, ahead) }.map_err(|e| format!("acc: {region}: {e}"))
 }
 
 /// Copies the device copy at `dev` back to `v`: in order with the work queued on `queue`
@@ -211,7 +212,7 @@ fn download(b: &dyn Backend, region: &'static RegionInfo, name: &'static str, de
     // SAFETY: `v` describes live host data that the construct's caller holds mutably
     // borrowed (the contract of `HostView` for written-back data); `dev` is the matching
     // part of a live device allocation.
-    unsafe { transfer(b, region, name, Direction::DeviceToHost, dev, v.addr, v.bytes, queue) }.map_err(|e| format!("acc: {region}: {e}"))
+    unsafe { transfer(b, region, name, Direction::DeviceToHost, dev, v.addr, v.bytes, queue, false) }.map_err(|e| format!("acc: {region}: {e}"))
 }
 
 /// Frees `dev`: after the work queued on `queue` (deferred until it has completed) when there
@@ -237,8 +238,19 @@ fn absent_empty(b: &dyn Backend, v: HostView) -> DevPtr {
     }
 }
 
+/// How [`create`] fills a new device copy.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fill {
+    /// Not at all.
+    No,
+    /// Uploaded, the copy done on return.
+    Upload,
+    /// Uploaded ahead of a synchronous compute region's launch ([`Backend::h2d_before_launch`]).
+    UploadAhead,
+}
+
 /// A new entry for `v` in `t` with the given counts: its device copy allocated (unless the
-/// device is the host) and, if `copyin`, uploaded.
+/// device is the host) and filled as `fill` says.
 #[allow(clippy::too_many_arguments)]
 fn create(
     t: &mut Table,
@@ -246,7 +258,7 @@ fn create(
     region: &'static RegionInfo,
     name: &'static str,
     v: HostView,
-    copyin: bool,
+    fill: Fill,
     counts: (usize, usize),
 ) -> Result<Held, String> {
     let on = t.device_name();
@@ -261,8 +273,8 @@ fn create(
                 v.bytes,
             )
         })?;
-        if copyin {
-            if let Err(e) = upload(b, region, name, dev, v, None) {
+        if fill != Fill::No {
+            if let Err(e) = upload(b, region, name, dev, v, None, fill == Fill::UploadAhead) {
                 // SAFETY: `dev` was just allocated by `b` and nothing else knows it.
                 let _ = unsafe { b.free(dev) };
                 return Err(e);
@@ -302,7 +314,8 @@ fn release_if_unused(
 }
 
 /// A structured construct's clause `clause` for `v`: its device address, and the reference
-/// it holds (none for `deviceptr` and zero-length data).
+/// it holds (none for `deviceptr` and zero-length data). `ahead`: the construct is a
+/// synchronous compute region, whose launch comes next (its uploads need not wait).
 fn enter_structured(
     t: &mut Table,
     b: &dyn Backend,
@@ -310,6 +323,7 @@ fn enter_structured(
     name: &'static str,
     v: HostView,
     clause: Clause,
+    ahead: bool,
 ) -> Result<(DevPtr, Option<Held>), String> {
     if clause == Clause::DevicePtr {
         return Ok((DevPtr(v.addr as u64), None));
@@ -324,8 +338,12 @@ fn enter_structured(
             // `copyout` uploads too: elements the device never writes (a stencil's boundary)
             // come back as the host had them, as on the host backend, where OpenACC leaves
             // them undefined (the device's uninitialised memory).
-            let upload = matches!(clause, Clause::Copy | Clause::CopyIn | Clause::CopyOut);
-            let held = create(t, b, region, name, v, upload, (1, 0))?;
+            let fill = match clause {
+                Clause::Copy | Clause::CopyIn | Clause::CopyOut if ahead => Fill::UploadAhead,
+                Clause::Copy | Clause::CopyIn | Clause::CopyOut => Fill::Upload,
+                _ => Fill::No,
+            };
+            let held = create(t, b, region, name, v, fill, (1, 0))?;
             Ok((t.dev_of(v.addr, v), Some(held)))
         }
     }
@@ -445,7 +463,9 @@ impl DataScope {
     /// the scope is dropped.
     pub fn enter(&mut self, name: &'static str, v: HostView, c: Clause) -> u64 {
         let region = self.region;
-        let (dev, held) = try_with_table_on(self.device(), |t, b| enter_structured(t, b, region, name, v, c)).unwrap_or_else(|msg| panic!("{msg}"));
+        // A synchronous compute region launches next, on the stream of the uploads.
+        let ahead = self.queue.is_none() && matches!(region.kind, "parallel" | "kernels" | "serial");
+        let (dev, held) = try_with_table_on(self.device(), |t, b| enter_structured(t, b, region, name, v, c, ahead)).unwrap_or_else(|msg| panic!("{msg}"));
         if let Some(held) = held {
             self.entries.push(ScopeEntry {
                 name,
@@ -574,7 +594,7 @@ pub(crate) fn enter_data_in(dev: &Device, region: &'static RegionInfo, name: &'s
             Ok(())
         }
         Lookup::Overlap(start) => Err(t.overlap_error(region, name, v, start)),
-        Lookup::Absent => create(t, b, region, name, v, c == EnterClause::CopyIn, (0, 1)).map(|_| ()),
+        Lookup::Absent => create(t, b, region, name, v, if c == EnterClause::CopyIn { Fill::Upload } else { Fill::No }, (0, 1)).map(|_| ()),
     })
     .unwrap_or_else(|msg| panic!("{msg}"))
 }
@@ -670,7 +690,7 @@ fn update_queued(
             if to_host {
                 download(b, region, name, dev, v, queue)
             } else {
-                upload(b, region, name, dev, v, queue)
+                upload(b, region, name, dev, v, queue, false)
             }
         }
     }

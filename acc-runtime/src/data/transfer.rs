@@ -11,7 +11,8 @@ use crate::region_info::RegionInfo;
 
 /// Copies `bytes` bytes between host address `host` and device address `dev` in direction
 /// `dir` for `region` (the data named `name` in reports): in order with the work queued on
-/// `queue` when there is one (see [`Backend::h2d_on`]); done when this returns. The error
+/// `queue` when there is one (see [`Backend::h2d_on`]); done when this returns, but for an
+/// upload `ahead` of a synchronous launch ([`Backend::h2d_before_launch`]). The error
 /// says what was copied (`uploading `a` (4.0 MiB) to the device failed: ..`); callers put
 /// the construct before it.
 ///
@@ -28,6 +29,7 @@ pub(crate) unsafe fn transfer(
     host: usize,
     bytes: usize,
     queue: Option<i64>,
+    ahead: bool,
 ) -> Result<(), String> {
     if dir == Direction::HostToDevice {
         crate::backend::note_device_write();
@@ -37,6 +39,7 @@ pub(crate) unsafe fn transfer(
     let copied = unsafe {
         match (dir, queue) {
             (Direction::HostToDevice, Some(q)) => b.h2d_on(dev, host as *const u8, bytes, q),
+            (Direction::HostToDevice, None) if ahead => b.h2d_before_launch(dev, host as *const u8, bytes),
             (Direction::HostToDevice, None) => b.h2d(dev, host as *const u8, bytes),
             (Direction::DeviceToHost, Some(q)) => b.d2h_on(host as *mut u8, dev, bytes, q),
             (Direction::DeviceToHost, None) => b.d2h(host as *mut u8, dev, bytes),
