@@ -51,7 +51,7 @@ impl Pool {
         if list.is_empty() {
             self.kept.remove(&bytes);
         }
-        self.kept_bytes -= bytes;
+        self.kept_bytes -= cost(bytes);
         self.live.insert(p, bytes);
         Some(p)
     }
@@ -65,11 +65,11 @@ impl Pool {
     /// or does not know `p`).
     pub(crate) fn keep(&mut self, p: u64) -> bool {
         let Some(bytes) = self.live.remove(&p) else { return false };
-        if self.kept_bytes + bytes > self.limit {
+        if self.kept_bytes + cost(bytes) > self.limit {
             return false;
         }
         self.kept.entry(bytes).or_default().push(p);
-        self.kept_bytes += bytes;
+        self.kept_bytes += cost(bytes);
         true
     }
 
@@ -93,6 +93,12 @@ impl Pool {
         }
         self.drain()
     }
+}
+
+/// What an allocation of `bytes` counts against the limit: at least a byte, so that empty
+/// allocations (which take memory too) are not kept without end.
+fn cost(bytes: usize) -> usize {
+    bytes.max(1)
 }
 
 #[cfg(test)]
@@ -134,6 +140,11 @@ mod tests {
         assert_eq!(pool.set_limit(300), Vec::<u64>::new(), "within the new limit");
         assert_eq!(pool.set_limit(200), vec![2], "over the new limit: what is kept is given back");
         assert_eq!(pool.kept_bytes(), 0);
+        let mut empties = Pool::new(3);
+        for p in 1..=5 {
+            empties.made(p, 0);
+        }
+        assert_eq!((1..=5).filter(|&p| empties.keep(p)).count(), 3, "empty allocations count a byte each");
         let mut off = Pool::new(0);
         off.made(7, 8);
         assert!(!off.keep(7), "a pool of limit 0 keeps nothing");
