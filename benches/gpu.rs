@@ -697,41 +697,39 @@ fn applications() {
     println!("# pi ~ {:.6}", 4.0 * inside as f64 / n as f64);
 }
 
-/// Launch cost: 1000 launches of a 1024-element region inside a data region, each timed.
+/// The median and mean seconds of 1000 calls of `call`, each timed, after 10 untimed.
+fn time_calls(mut call: impl FnMut()) -> (f64, f64) {
+    for _ in 0..10 {
+        call();
+    }
+    let mut t: Vec<f64> = (0..1000)
+        .map(|_| {
+            let s = Instant::now();
+            call();
+            s.elapsed().as_secs_f64()
+        })
+        .collect();
+    let mean = t.iter().sum::<f64>() / t.len() as f64;
+    t.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    (t[t.len() / 2], mean)
+}
+
+/// Launch cost: 1000 launches of a 1024-element region inside a data region, each timed; then
+/// the same region with its array in no data region: each call allocates the device copy,
+/// copies it in and out (4 KiB each way) and frees it (benches/cuda/launch.cu's
+/// `copy_inc1024`: cudaMemcpy, the launch, cudaMemcpy, into one cudaMalloc).
 fn launch() {
     let mut small = vec![0.0f32; 1024];
-    let mut t = Vec::with_capacity(1000);
+    let (median, mean);
     acc::data!(copy(small) {
-        for _ in 0..10 {
-            tiny(&mut small);
-        }
-        for _ in 0..1000 {
-            let s = Instant::now();
-            tiny(&mut small);
-            t.push(s.elapsed().as_secs_f64());
-        }
+        (median, mean) = time_calls(|| tiny(&mut small));
     });
     assert!(small.iter().all(|&x| x == 1010.0));
-    let mean = t.iter().sum::<f64>() / t.len() as f64;
-    t.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    println!("acc  {:<20} {:>10.4} {:>10}", "launch", t[t.len() / 2] * 1e3, "-");
-    println!("# launch + sync of a small region inside a data region: median {:.2} us, mean {:.2} us", t[t.len() / 2] * 1e6, mean * 1e6);
-    // The same region with its array in no data region: each call allocates the device copy,
-    // copies it in and out (4 KiB each way) and frees it (benches/cuda/launch.cu's
-    // `copy_inc1024`: cudaMemcpy, the launch, cudaMemcpy, into one cudaMalloc).
-    let mut t = Vec::with_capacity(1000);
-    for _ in 0..10 {
-        tiny(&mut small);
-    }
-    for _ in 0..1000 {
-        let s = Instant::now();
-        tiny(&mut small);
-        t.push(s.elapsed().as_secs_f64());
-    }
+    println!("acc  {:<20} {:>10.4} {:>10}", "launch", median * 1e3, "-");
+    println!("# launch + sync of a small region inside a data region: median {:.2} us, mean {:.2} us", median * 1e6, mean * 1e6);
+    let (median, mean) = time_calls(|| tiny(&mut small));
     assert!(small.iter().all(|&x| x == 2020.0));
-    let mean = t.iter().sum::<f64>() / t.len() as f64;
-    t.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    println!("# launch + sync of the small region copying its 4 KiB in and out: median {:.2} us, mean {:.2} us", t[t.len() / 2] * 1e6, mean * 1e6);
+    println!("# launch + sync of the small region copying its 4 KiB in and out: median {:.2} us, mean {:.2} us", median * 1e6, mean * 1e6);
 }
 
 fn main() {
