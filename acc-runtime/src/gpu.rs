@@ -850,12 +850,7 @@ fn twin_registers(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static
         return None;
     }
     let block = geom.block();
-    let per_sm = blocks.div_ceil(cuda.sm_count().max(1)).max(1);
-    // A warp's registers come in units of 256 (8 a thread).
-    let registers = (REGISTERS_PER_SM / (per_sm * block.next_multiple_of(32)) / 8 * 8).min(255);
-    if registers < 16 {
-        return None;
-    }
+    let registers = registers_for(blocks.div_ceil(cuda.sm_count().max(1)), block)?;
     let (base, cache) = block_shared(geom);
     KERNELS.with(|kernels| {
         let mut kernels = kernels.borrow_mut();
@@ -872,6 +867,14 @@ fn twin_registers(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static
 
 /// The registers of a multiprocessor (sm_70 to sm_90).
 const REGISTERS_PER_SM: u32 = 65536;
+
+/// The most registers a thread may have for `per_sm` blocks of `block` threads to share a
+/// multiprocessor (a warp's registers come in units of 256, 8 a thread; 255 at most); `None`
+/// under 16, too few to compile for.
+fn registers_for(per_sm: u32, block: u32) -> Option<u32> {
+    let r = (REGISTERS_PER_SM / (per_sm.max(1) * block.max(1).next_multiple_of(32)) / 8 * 8).min(255);
+    (r >= 16).then_some(r)
+}
 
 /// Kernel `name` compiled alone with at most `registers` registers a thread, from `capped`
 /// (compiled and kept there at its first use).
@@ -1188,6 +1191,17 @@ mod tests {
         // One loop over every level: it keeps its registers and gets a smaller block.
         assert!(!compiles_for_block(&papers((false, false)), 768));
         assert_eq!(entry_geometry(&papers((false, false)), 640).block_xy(), (128, 5));
+    }
+
+    #[test]
+    fn the_registers_that_let_blocks_share_a_multiprocessor() {
+        assert_eq!(registers_for(2, 1024), Some(32), "the papers' lean kernels: 2 blocks of 1024");
+        assert_eq!(registers_for(1, 1024), Some(64));
+        assert_eq!(registers_for(4, 256), Some(64));
+        assert_eq!(registers_for(3, 1000), Some(16), "1000 threads take 32 warps: 21 -> 16");
+        assert_eq!(registers_for(1, 100), Some(255), "at most 255");
+        assert_eq!(registers_for(5, 1024), None, "12 registers: too few");
+        assert_eq!(registers_for(0, 0), Some(255), "no blocks asked: as for one");
     }
 
     #[test]
