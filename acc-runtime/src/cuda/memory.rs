@@ -155,12 +155,7 @@ impl CudaBackend {
     pub fn keep_freed_memory(&self, limit: usize) -> Result<(), CudaError> {
         self.enter()?;
         let over = lock(&self.pool).set_limit(limit);
-        for p in over {
-            // SAFETY: freed by its owner (no pending work used it then) and kept since, known
-            // to nobody else.
-            unsafe { driver::mem_free(p) }.doing(|| format!("freeing device memory at {p:#x}"))?;
-        }
-        Ok(())
+        self.free_kept(over)
     }
 
     /// Frees the allocations kept for reuse (`pool`), after waiting for the async queues.
@@ -168,6 +163,11 @@ impl CudaBackend {
         self.enter()?;
         self.settle()?;
         let kept = lock(&self.pool).drain();
+        self.free_kept(kept)
+    }
+
+    /// `cuMemFree` of allocations the pool gave back (`drain`, `set_limit`).
+    fn free_kept(&self, kept: Vec<u64>) -> Result<(), CudaError> {
         for p in kept {
             // SAFETY: freed by its owner (no pending work used it then) and kept since, known
             // to nobody else.

@@ -132,10 +132,10 @@ pub struct CudaBackend {
     bounce: Mutex<Option<PinnedHost>>,
     bounced: bool,
     /// The pinned buffers of the small copies a synchronous region's launch does not wait
-    /// for (`CudaBackend::h2d_ahead`), made at first use, and whether such a copy may be on
-    /// its way (work on other streams waits for the synchronous stream first).
+    /// for (`CudaBackend::h2d_ahead`), made at first use.
     ahead: Mutex<Option<memory::Ahead>>,
-    /// How many such copies were queued, and how many of them are known to have landed.
+    /// How many such copies were queued, and how many of them are known to have landed
+    /// (while fewer have, work on other streams and frees wait for the synchronous stream).
     ahead_queued: AtomicU64,
     ahead_landed: AtomicU64,
     /// Whether large transfers are staged (see [`CudaBackend::set_staged_transfers`]).
