@@ -18,11 +18,24 @@ static DEVICE_WRITES: AtomicU64 = AtomicU64::new(0);
 /// `data::DataScope`'s drop).
 pub(crate) fn note_device_write() {
     DEVICE_WRITES.fetch_add(1, Ordering::AcqRel);
+    THREAD_WRITES.with(|w| w.set(w.get() + 1));
 }
 
 /// The count [`note_device_write`] keeps (any device, any thread: a conservative witness).
 pub(crate) fn device_writes() -> u64 {
     DEVICE_WRITES.load(Ordering::Acquire)
+}
+
+thread_local! {
+    /// [`note_device_write`]'s count of the calling thread's writes.
+    static THREAD_WRITES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many times this thread may have written device memory (its share of
+/// [`device_writes`]): what a region's own data can have been written by, as no other thread
+/// reaches the device copies a region made for the host data it borrows.
+pub(crate) fn thread_device_writes() -> u64 {
+    THREAD_WRITES.with(|w| w.get())
 }
 
 /// A device type, as OpenACC's `acc_device_t` (only the ones acc implements).
@@ -102,6 +115,18 @@ pub trait Backend: Send + Sync + 'static {
         // SAFETY: the caller's contract is `h2d`'s.
         unsafe { self.h2d(dst, src, bytes) }
     }
+    /// A synchronous compute region created the device copy of `bytes` bytes at `dev` and
+    /// copies it back when it ends: each later synchronous launch of this thread may copy it
+    /// to the host right behind its kernel, for [`d2h`](Self::d2h) of those bytes to take
+    /// (until [`forget_downloads_behind`](Self::forget_downloads_behind)). The default does
+    /// nothing.
+    fn download_behind_launch(&self, dev: DevPtr, bytes: usize) -> Result<(), String> {
+        let _ = (dev, bytes);
+        Ok(())
+    }
+    /// Gives back this thread's requests of
+    /// [`download_behind_launch`](Self::download_behind_launch) (its region has ended).
+    fn forget_downloads_behind(&self) {}
     /// Copies `bytes` bytes from device memory at `src` to host memory at `dst`.
     ///
     /// # Safety

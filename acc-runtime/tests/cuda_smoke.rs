@@ -366,3 +366,51 @@ fn copies_ahead_of_a_launch_land_before_it_and_before_queued_work() {
     assert!(download::<f32>(b, pc, k).iter().all(|&x| x == 7.5));
     free(b, &[pa, pc]);
 }
+
+#[test]
+fn copies_back_behind_a_launch_hold_what_the_last_launch_left() {
+    let Some((b, m)) = gpu() else { return };
+    let k = 4096; // 16 KiB: copied back behind the launch
+    let a: Vec<f32> = (0..k).map(|i| i as f32).collect();
+    let pa = upload(b, &a);
+    let pc = b.alloc_bytes(4 * k).unwrap();
+    let vadd = |x: u64, y: u64, out: u64| {
+        let mut args = KernelArgs::new();
+        args.panic_slot().slice(x, k).slice(y, k).slice(out, k);
+        b.launch(m, "acc_k_vadd", LaunchConfig::linear(16, 256), &mut args).unwrap();
+    };
+    let taken = b.downloads_taken_behind();
+    // Two launches write `pc`: the copy back holds what the second left.
+    assert!(b.download_behind(pc, 4 * k).unwrap());
+    vadd(pa, pa, pc); // 2i
+    vadd(pc, pc, pc); // 4i
+    let c: Vec<f32> = download(b, pc, k);
+    assert!((0..k).all(|i| c[i] == 4.0 * i as f32), "c[1] = {}", c[1]);
+    assert_eq!(b.downloads_taken_behind(), taken + 1);
+    // Taken once: a second copy back goes to the device.
+    let c: Vec<f32> = download(b, pc, k);
+    assert!((0..k).all(|i| c[i] == 4.0 * i as f32));
+    assert_eq!(b.downloads_taken_behind(), taken + 1);
+    // An upload after the launch makes the copy behind it stale: the device's data comes back.
+    assert!(b.download_behind(pc, 4 * k).unwrap());
+    vadd(pa, pa, pc); // 2i
+    let ones = vec![1.0f32; k];
+    // SAFETY: `ones` is readable for `4 * k` bytes; `pc` has as many; no work is pending.
+    unsafe { b.h2d_bytes(pc, ones.as_ptr().cast(), 4 * k) }.unwrap();
+    let c: Vec<f32> = download(b, pc, k);
+    assert!(c.iter().all(|&x| x == 1.0), "c[1] = {}", c[1]);
+    assert_eq!(b.downloads_taken_behind(), taken + 1);
+    // A request given back is not taken; nor is one of other bytes.
+    assert!(b.download_behind(pc, 4 * k).unwrap());
+    vadd(pa, pa, pc);
+    b.forget_downloads_behind();
+    assert!(b.download_behind(pc, 4 * k).unwrap());
+    vadd(pa, pc, pc); // 3i
+    let head: Vec<f32> = download(b, pc, 8);
+    assert_eq!(head, (0..8).map(|i| 3.0 * i as f32).collect::<Vec<_>>());
+    b.forget_downloads_behind();
+    assert_eq!(b.downloads_taken_behind(), taken + 1);
+    // Past 64 KiB, copies back wait for the region's end.
+    assert!(!b.download_behind(pc, (64 << 10) + 4).unwrap());
+    free(b, &[pa, pc]);
+}

@@ -320,13 +320,21 @@ impl CudaBackend {
         if let Some((_, end)) = &events {
             end.record(stream).doing(|| "timing a launch".into())?;
         }
+        // The region's small arrays copied back right behind its kernel (`behind.rs`).
+        let behind = match self.queue_downloads_behind(stream) {
+            Ok(b) => b,
+            Err(f) => return Err(self.sync_error(f, &panics, Some(name.to_owned()), format!("copying back after `{name}`"))),
+        };
         let ahead = self.ahead_copies_queued();
         // SAFETY: the backend's stream.
         if let Err(f) = unsafe { driver::stream_synchronize(stream) } {
             return Err(self.sync_error(f, &panics, Some(name.to_owned()), format!("running `{name}`")));
         }
-        // The copies queued ahead of the launch landed before it ran.
+        // The copies queued ahead of the launch landed before it ran, those behind it after.
         self.ahead_copies_landed(ahead);
+        if behind {
+            self.downloads_behind_landed();
+        }
         self.take_panic(&panics, stream, Some(name))?;
         match events {
             Some((start, end)) => end.elapsed_since(&start).doing(|| "timing a launch".into()).map(Some),

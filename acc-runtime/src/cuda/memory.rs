@@ -182,6 +182,7 @@ impl CudaBackend {
     /// `p` lies in a live allocation of this backend with `bytes` bytes after it.
     pub unsafe fn zero(&self, p: u64, bytes: usize) -> Result<(), CudaError> {
         self.enter()?;
+        crate::backend::note_device_write();
         let doing = || format!("zeroing {bytes} bytes");
         let s = self.sync_stream.raw();
         // SAFETY: the caller's contract; the synchronisation ends the work. (`cuMemsetD8`
@@ -200,6 +201,7 @@ impl CudaBackend {
     /// backend with `bytes` bytes after it.
     pub unsafe fn h2d_bytes(&self, dst: u64, src: *const u8, bytes: usize) -> Result<(), CudaError> {
         self.enter()?;
+        crate::backend::note_device_write();
         let doing = || format!("copying {bytes} bytes to {}", self.label);
         let s = self.sync_stream.raw();
         if self.bounced && bytes <= BOUNCE_BYTES {
@@ -263,6 +265,7 @@ impl CudaBackend {
             return unsafe { self.h2d_bytes(dst, src, bytes) };
         }
         self.enter()?;
+        crate::backend::note_device_write();
         let doing = || format!("copying {bytes} bytes to {}", self.label);
         let s = self.sync_stream.raw();
         let mut guard = lock(&self.ahead);
@@ -337,6 +340,10 @@ impl CudaBackend {
         self.settle()?;
         let doing = || format!("copying {bytes} bytes from {}", self.label);
         let s = self.sync_stream.raw();
+        // SAFETY: `dst` is writable for `bytes` (the caller's contract).
+        if unsafe { self.take_download_behind(dst, src, bytes) } {
+            return Ok(());
+        }
         if self.bounced && bytes <= BOUNCE_BYTES {
             let mut guard = lock(&self.bounce);
             let buf = bounce(&mut guard)?;
@@ -430,7 +437,7 @@ impl CudaBackend {
 /// Synchronous transfers of at most this many bytes go through the backend's pinned buffer
 /// (`CudaBackend::bounce`): a copy from or to pageable memory goes through the driver's own
 /// staging, and waits for more than the DMA.
-const BOUNCE_BYTES: usize = 64 << 10;
+pub(crate) const BOUNCE_BYTES: usize = 64 << 10;
 
 /// How many pinned buffers the copies ahead of a launch take in turn.
 const AHEAD_SLOTS: usize = 8;

@@ -62,6 +62,7 @@
 
 mod alloc;
 mod args;
+mod behind;
 mod context;
 mod driver;
 mod error;
@@ -138,6 +139,12 @@ pub struct CudaBackend {
     /// (while fewer have, work on other streams and frees wait for the synchronous stream).
     ahead_queued: AtomicU64,
     ahead_landed: AtomicU64,
+    /// The copies back a synchronous region's launch queues behind its kernel
+    /// (`behind.rs`), and how many are asked for (read by every launch without the lock).
+    behind: Mutex<behind::Downloads>,
+    behind_count: AtomicUsize,
+    /// Whether copies back go behind launches (`ACC_EXP_NOBEHIND=1`: not; an A/B switch).
+    behind_on: bool,
     /// Whether large transfers are staged (see [`CudaBackend::set_staged_transfers`]).
     staged: AtomicBool,
     /// Set once a kernel trapped or faulted: the context is gone.
@@ -190,6 +197,9 @@ impl CudaBackend {
             ahead: Mutex::new(None),
             ahead_queued: AtomicU64::new(0),
             ahead_landed: AtomicU64::new(0),
+            behind: Mutex::new(behind::Downloads::default()),
+            behind_count: AtomicUsize::new(0),
+            behind_on: std::env::var_os("ACC_EXP_NOBEHIND").is_none(),
             staged: AtomicBool::new(std::env::var_os("ACC_CUDA_STAGING").is_some_and(|v| v == "1")),
             poisoned: Mutex::new(None),
             is_poisoned: AtomicBool::new(false),
@@ -329,6 +339,12 @@ impl Backend for CudaBackend {
     unsafe fn h2d_before_launch(&self, dst: DevPtr, src: *const u8, bytes: usize) -> Result<(), String> {
         // SAFETY: the trait's contract is `h2d_ahead`'s.
         Ok(unsafe { self.h2d_ahead(dst.0, src, bytes) }?)
+    }
+    fn download_behind_launch(&self, dev: DevPtr, bytes: usize) -> Result<(), String> {
+        self.download_behind(dev.0, bytes).map(|_| ()).map_err(String::from)
+    }
+    fn forget_downloads_behind(&self) {
+        CudaBackend::forget_downloads_behind(self);
     }
     unsafe fn d2h(&self, dst: *mut u8, src: DevPtr, bytes: usize) -> Result<(), String> {
         // SAFETY: the trait's contract is `d2h_bytes`'s.

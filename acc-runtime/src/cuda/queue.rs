@@ -192,6 +192,7 @@ impl CudaBackend {
     /// As for [`h2d_bytes`](Self::h2d_bytes), and only work queued on `q` uses `dst` meanwhile.
     pub unsafe fn h2d_on_queue(&self, dst: u64, src: *const u8, bytes: usize, q: i64) -> Result<(), CudaError> {
         self.enter()?;
+        crate::backend::note_device_write();
         let stream = self.stream(Some(q))?;
         let doing = || format!("copying {bytes} bytes to {} on async queue {q}", self.label);
         // SAFETY: the caller's contract; the wait below ends the use of `src`.

@@ -344,7 +344,13 @@ fn enter_structured(
                 _ => Fill::No,
             };
             let held = create(t, b, region, name, v, fill, (1, 0))?;
-            Ok((t.dev_of(v.addr, v), Some(held)))
+            let dev = t.dev_of(v.addr, v);
+            // Its copy back may come right behind the region's launch (`Backend::download_behind_launch`).
+            if ahead && matches!(clause, Clause::Copy | Clause::CopyOut) {
+                // (Where it cannot, the exit copies it back as any other.)
+                let _ = b.download_behind_launch(dev, v.bytes);
+            }
+            Ok((dev, Some(held)))
         }
     }
 }
@@ -419,6 +425,9 @@ pub struct DataScope {
     /// with it unchanged (no kernel launched, nothing uploaded since) copies no `copyout`
     /// data back, as its device copies hold nothing the program wrote.
     entered_at: u64,
+    /// A synchronous compute region's scope that entered `copy` or `copyout` data: its
+    /// copies back may have been asked for behind its launches (given back at its end).
+    behind: bool,
 }
 
 impl DataScope {
@@ -440,6 +449,7 @@ impl DataScope {
             queue,
             device: std::cell::OnceCell::new(),
             entered_at: 0,
+            behind: false,
         }
     }
 
@@ -465,6 +475,7 @@ impl DataScope {
         let region = self.region;
         // A synchronous compute region launches next, on the stream of the uploads.
         let ahead = self.queue.is_none() && matches!(region.kind, "parallel" | "kernels" | "serial");
+        self.behind |= ahead && matches!(c, Clause::Copy | Clause::CopyOut);
         let (dev, held) = try_with_table_on(self.device(), |t, b| enter_structured(t, b, region, name, v, c, ahead)).unwrap_or_else(|msg| panic!("{msg}"));
         if let Some(held) = held {
             self.entries.push(ScopeEntry {
@@ -550,15 +561,21 @@ impl Drop for DataScope {
                 // gone then, and nothing is given back.
                 None => Vec::new(),
                 Some(b) if b.lost().is_some() => Vec::new(),
-                Some(b) => self
-                    .entries
-                    .drain(..)
-                    .rev()
-                    .filter_map(|e| {
-                        let clause = if e.stale || (untouched && e.clause == Clause::CopyOut) { Clause::Create } else { e.clause };
-                        exit_structured(&mut table, &*b, region, e.name, e.view, clause, e.held, self.queue).err()
-                    })
-                    .collect(),
+                Some(b) => {
+                    let errors = self
+                        .entries
+                        .drain(..)
+                        .rev()
+                        .filter_map(|e| {
+                            let clause = if e.stale || (untouched && e.clause == Clause::CopyOut) { Clause::Create } else { e.clause };
+                            exit_structured(&mut table, &*b, region, e.name, e.view, clause, e.held, self.queue).err()
+                        })
+                        .collect();
+                    if self.behind {
+                        b.forget_downloads_behind();
+                    }
+                    errors
+                }
             }
         };
         if !errors.is_empty() {
