@@ -12,7 +12,8 @@
 # Out ($OUT, else /tmp/abo): ab.tgz with each run's log and its tables (ptable-NAME-REP.md:
 # benches/papers_table.py; gtable-NAME-REP.md: benches/gpu_table.py). About 4 minutes on an
 # H100 or H200 for three variants. GCC=  skips GCC; NOPAPERS=1 / NOGPU=1 skip a bench;
-# GPU_GROUPS="nest launch" runs those groups of the GPU bench alone.
+# GPU_GROUPS="nest launch" runs those groups of the GPU bench alone; NOBASE=1 skips the GPU
+# bench's baselines (nvcc's baseline.cu, CuPy).
 set -uo pipefail
 
 if [ "${1:-}" = pack ]; then
@@ -50,10 +51,10 @@ for v in $vars; do for b in papers gpu; do
   [ -f ".gpu-ab/var/$v/$b.xz" ] && xz -dc ".gpu-ab/var/$v/$b.xz" > "$o/$v-$b" && chmod +x "$o/$v-$b"
 done; done
 nvcc -O3 -arch=native -std=c++17 -o $o/papers-nvcc benches/cuda/papers.cu && timeout 120 $o/papers-nvcc > $o/nvcc-papers.log 2>&1
-nvcc -O3 -arch=native -std=c++17 -o $o/base-nvcc benches/cuda/baseline.cu && timeout 120 $o/base-nvcc > $o/nvcc-gpu.log 2>&1
+[ -z "${NOBASE:-}" ] && nvcc -O3 -arch=native -std=c++17 -o $o/base-nvcc benches/cuda/baseline.cu && timeout 120 $o/base-nvcc > $o/nvcc-gpu.log 2>&1
 : > $o/gcc.log; : > $o/gcc-stream.log
 [ -n "${GCC-1}" ] && timeout 150 bash .gpu-ab/gcc-openacc/run.sh reductions > $o/gcc.log 2>&1
-timeout 100 python3 benches/gpu_baseline.py > $o/cupy.log 2>&1
+[ -z "${NOBASE:-}" ] && timeout 100 python3 benches/gpu_baseline.py > $o/cupy.log 2>&1
 for rep in 1 2; do
   for v in $vars; do
     # RUN_ENV_<name>: a runtime switch for that variant's runs.
