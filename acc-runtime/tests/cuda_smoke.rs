@@ -410,7 +410,12 @@ fn copies_back_behind_a_launch_hold_what_the_last_launch_left() {
     assert_eq!(head, (0..8).map(|i| 3.0 * i as f32).collect::<Vec<_>>());
     b.forget_downloads_behind();
     assert_eq!(b.downloads_taken_behind(), taken + 1);
-    // Past 64 KiB, copies back wait for the region's end.
+    // Past 64 KiB, or past 16 waiting at once, copies back wait for the region's end.
     assert!(!b.download_behind(pc, (64 << 10) + 4).unwrap());
+    let asked: Vec<bool> = (0..17).map(|_| b.download_behind(pc, 4 * k).unwrap()).collect();
+    assert_eq!(asked, (0..17).map(|i| i < 16).collect::<Vec<_>>());
+    b.forget_downloads_behind();
+    assert!(b.download_behind(pc, 4 * k).unwrap());
+    b.forget_downloads_behind();
     free(b, &[pa, pc]);
 }

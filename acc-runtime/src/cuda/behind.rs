@@ -22,8 +22,10 @@ use super::error::CudaError;
 use super::memory::BOUNCE_BYTES;
 use super::{lock, CudaBackend};
 
-/// How many spare buffers the backend keeps.
-const SPARE_KEEP: usize = 8;
+/// At most this many downloads wait at once (a region with more small arrays copies the rest
+/// back at its end); their buffers are kept for the next ones, so that no region pays for
+/// pinned memory after the first calls.
+const MOST: usize = 16;
 
 /// A download a region asked for ([`CudaBackend::download_behind`]).
 struct Behind {
@@ -47,9 +49,7 @@ pub(crate) struct Downloads {
 
 impl Downloads {
     fn release(&mut self, b: Behind) {
-        if self.spare.len() < SPARE_KEEP {
-            self.spare.push(b.buf);
-        }
+        self.spare.push(b.buf);
     }
 }
 
@@ -57,7 +57,7 @@ impl CudaBackend {
     /// Asks for the `bytes` bytes at device address `dev` to be copied to the host behind each
     /// later synchronous launch of this thread, for [`d2h_bytes`](Self::d2h_bytes) of the same
     /// bytes to take once such a launch completed. Returns whether it will be (small copies,
-    /// with pinned transfers on). The caller gives the request back with
+    /// with pinned transfers on, while fewer than 16 wait). The caller gives the request back with
     /// [`forget_downloads_behind`](Self::forget_downloads_behind) when its region ends.
     pub fn download_behind(&self, dev: u64, bytes: usize) -> Result<bool, CudaError> {
         if !self.bounced || !self.behind_on || bytes == 0 || bytes > BOUNCE_BYTES {
@@ -65,6 +65,9 @@ impl CudaBackend {
         }
         self.enter()?;
         let mut d = lock(&self.behind);
+        if d.pending.len() >= MOST {
+            return Ok(false);
+        }
         let buf = match d.spare.pop() {
             Some(b) => b,
             None => PinnedHost::new(BOUNCE_BYTES, 0, "copies back")?,
