@@ -105,7 +105,7 @@ impl Dims {
                 // Unsized, a 3-D nest's block is flat (32 x 8 x 1, as hand-written 3-D
                 // stencils' are): the 13-point wave step ran 0.113 ms on 32 x 8 x 1 against
                 // 0.135 on 32 x 4 x 2 (H100, benches/README.md).
-                b[1] = if asked[1] > 0 { asked[1] } else if asked[2] > 0 { (rest / asked[2]).max(1) } else { rest };
+                b[1] = if asked[1] > 0 { asked[1] } else { rest.checked_div(asked[2]).map_or(rest, |r| r.max(1)) };
                 b[2] = if asked[2] > 0 { asked[2] } else { (rest / b[1]).max(1) };
             }
             (true, false) => b[1] = if asked[1] > 0 { asked[1] } else { rest },
@@ -147,7 +147,7 @@ impl Dims {
     /// blocks are fixed (`gang(n)`), or the grid passes CUDA's limits.
     pub fn covering_shape(&self, block: [u32; 3]) -> Option<[u32; 3]> {
         let mut g = [1u32; 3];
-        for d in 0..3 {
+        for (d, gd) in g.iter_mut().enumerate() {
             let blocks = match (self.grid[d], self.trips[d]) {
                 (None, _) => 1,
                 (Some(0), (0, _)) | (Some(1..), _) => return None,
@@ -155,7 +155,7 @@ impl Dims {
                 (Some(0), (t, None)) => t,
             };
             let max = if d == 0 { i32::MAX as usize } else { MAX_GRID_YZ };
-            g[d] = u32::try_from(blocks).ok().filter(|&n| n as usize <= max)?;
+            *gd = u32::try_from(blocks).ok().filter(|&n| n as usize <= max)?;
         }
         Some(g)
     }
