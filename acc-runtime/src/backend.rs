@@ -115,13 +115,13 @@ pub trait Backend: Send + Sync + 'static {
         // SAFETY: the caller's contract is `h2d`'s.
         unsafe { self.h2d(dst, src, bytes) }
     }
-    /// A synchronous compute region created the device copy of `bytes` bytes at `dev` and
-    /// copies it back when it ends: each later synchronous launch of this thread may copy it
-    /// to the host right behind its kernel, for [`d2h`](Self::d2h) of those bytes to take
+    /// Synchronous compute region `region` created the device copy of `bytes` bytes at `dev`
+    /// and copies it back when it ends: each later synchronous launch of this thread may copy
+    /// it to the host right behind its kernel, for [`d2h`](Self::d2h) of those bytes to take
     /// (until [`forget_downloads_behind`](Self::forget_downloads_behind)). The default does
     /// nothing.
-    fn download_behind_launch(&self, dev: DevPtr, bytes: usize) -> Result<(), String> {
-        let _ = (dev, bytes);
+    fn download_behind_launch(&self, region: &'static crate::region_info::RegionInfo, dev: DevPtr, bytes: usize) -> Result<(), String> {
+        let _ = (region, dev, bytes);
         Ok(())
     }
     /// Gives back this thread's requests of

@@ -379,43 +379,54 @@ fn copies_back_behind_a_launch_hold_what_the_last_launch_left() {
         args.panic_slot().slice(x, k).slice(y, k).slice(out, k);
         b.launch(m, "acc_k_vadd", LaunchConfig::linear(16, 256), &mut args).unwrap();
     };
+    // Each scenario as a region of its own (the key: any number).
     let taken = b.downloads_taken_behind();
-    // Two launches write `pc`: the copy back holds what the second left.
-    assert!(b.download_behind(pc, 4 * k).unwrap());
+    // One launch writes `pc`: its copy back is taken.
+    assert!(b.download_behind(1, pc, 4 * k).unwrap());
+    vadd(pa, pa, pc); // 2i
+    let c: Vec<f32> = download(b, pc, k);
+    assert!((0..k).all(|i| c[i] == 2.0 * i as f32), "c[1] = {}", c[1]);
+    assert_eq!(b.downloads_taken_behind(), taken + 1);
+    // Taken once: a second copy back goes to the device.
+    let c: Vec<f32> = download(b, pc, k);
+    assert!((0..k).all(|i| c[i] == 2.0 * i as f32));
+    assert_eq!(b.downloads_taken_behind(), taken + 1);
+    // Two launches write `pc`: the copy back holds what the second left; the region asks no
+    // more (its first launch's copy was wasted).
+    assert!(b.download_behind(2, pc, 4 * k).unwrap());
     vadd(pa, pa, pc); // 2i
     vadd(pc, pc, pc); // 4i
     let c: Vec<f32> = download(b, pc, k);
     assert!((0..k).all(|i| c[i] == 4.0 * i as f32), "c[1] = {}", c[1]);
-    assert_eq!(b.downloads_taken_behind(), taken + 1);
-    // Taken once: a second copy back goes to the device.
-    let c: Vec<f32> = download(b, pc, k);
-    assert!((0..k).all(|i| c[i] == 4.0 * i as f32));
-    assert_eq!(b.downloads_taken_behind(), taken + 1);
+    assert_eq!(b.downloads_taken_behind(), taken + 2);
+    assert!(!b.download_behind(2, pc, 4 * k).unwrap());
+    assert!(b.download_behind(1, pc, 4 * k).unwrap());
+    b.forget_downloads_behind();
     // An upload after the launch makes the copy behind it stale: the device's data comes back.
-    assert!(b.download_behind(pc, 4 * k).unwrap());
+    assert!(b.download_behind(3, pc, 4 * k).unwrap());
     vadd(pa, pa, pc); // 2i
     let ones = vec![1.0f32; k];
     // SAFETY: `ones` is readable for `4 * k` bytes; `pc` has as many; no work is pending.
     unsafe { b.h2d_bytes(pc, ones.as_ptr().cast(), 4 * k) }.unwrap();
     let c: Vec<f32> = download(b, pc, k);
     assert!(c.iter().all(|&x| x == 1.0), "c[1] = {}", c[1]);
-    assert_eq!(b.downloads_taken_behind(), taken + 1);
+    assert_eq!(b.downloads_taken_behind(), taken + 2);
     // A request given back is not taken; nor is one of other bytes.
-    assert!(b.download_behind(pc, 4 * k).unwrap());
+    assert!(b.download_behind(4, pc, 4 * k).unwrap());
     vadd(pa, pa, pc);
     b.forget_downloads_behind();
-    assert!(b.download_behind(pc, 4 * k).unwrap());
+    assert!(b.download_behind(5, pc, 4 * k).unwrap());
     vadd(pa, pc, pc); // 3i
     let head: Vec<f32> = download(b, pc, 8);
     assert_eq!(head, (0..8).map(|i| 3.0 * i as f32).collect::<Vec<_>>());
     b.forget_downloads_behind();
-    assert_eq!(b.downloads_taken_behind(), taken + 1);
+    assert_eq!(b.downloads_taken_behind(), taken + 2);
     // Past 64 KiB, or past 16 waiting at once, copies back wait for the region's end.
-    assert!(!b.download_behind(pc, (64 << 10) + 4).unwrap());
-    let asked: Vec<bool> = (0..17).map(|_| b.download_behind(pc, 4 * k).unwrap()).collect();
+    assert!(!b.download_behind(6, pc, (64 << 10) + 4).unwrap());
+    let asked: Vec<bool> = (0..17).map(|_| b.download_behind(6, pc, 4 * k).unwrap()).collect();
     assert_eq!(asked, (0..17).map(|i| i < 16).collect::<Vec<_>>());
     b.forget_downloads_behind();
-    assert!(b.download_behind(pc, 4 * k).unwrap());
+    assert!(b.download_behind(6, pc, 4 * k).unwrap());
     b.forget_downloads_behind();
     free(b, &[pa, pc]);
 }

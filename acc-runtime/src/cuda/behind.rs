@@ -7,10 +7,13 @@
 //!
 //! Each download belongs to the thread whose region asked for it; every synchronous launch of
 //! that thread queues it again (a `kernels` region's later nests may write the array too), so
-//! the buffer holds the array as the last launch left it. Only a download queued behind a
+//! the buffer holds the array as the last launch left it. A region whose call launched more
+//! than once asks no more (its earlier launches' copies were wasted: a `kernels` region of ten
+//! nests would copy each array ten times). Only a download queued behind a
 //! launch whose wait succeeded, with no launch or upload of the thread since, is taken; any
 //! other exit copies as before.
 
+use std::collections::HashSet;
 use std::sync::atomic::Ordering;
 use std::thread::ThreadId;
 
@@ -29,6 +32,8 @@ const MOST: usize = 16;
 
 /// A download a region asked for ([`CudaBackend::download_behind`]).
 struct Behind {
+    /// Who asked: the region (its `RegionInfo`'s address) and its thread.
+    region: usize,
     thread: ThreadId,
     dev: u64,
     bytes: usize,
@@ -36,6 +41,8 @@ struct Behind {
     /// Queued behind this thread's last synchronous launch, whose wait succeeded: the
     /// thread's count of device writes then ([`crate::backend::thread_device_writes`]).
     landed: Option<u64>,
+    /// How many launches queued it.
+    queued: u32,
 }
 
 /// The downloads asked for, and buffers for the next ones.
@@ -45,34 +52,41 @@ pub(crate) struct Downloads {
     spare: Vec<PinnedHost>,
     /// How many were taken.
     taken: u64,
+    /// The regions one of whose calls launched more than once.
+    multi: HashSet<usize>,
 }
 
 impl Downloads {
     fn release(&mut self, b: Behind) {
+        if b.queued > 1 {
+            self.multi.insert(b.region);
+        }
         self.spare.push(b.buf);
     }
 }
 
 impl CudaBackend {
-    /// Asks for the `bytes` bytes at device address `dev` to be copied to the host behind each
-    /// later synchronous launch of this thread, for [`d2h_bytes`](Self::d2h_bytes) of the same
-    /// bytes to take once such a launch completed. Returns whether it will be (small copies,
-    /// with pinned transfers on, while fewer than 16 wait). The caller gives the request back with
+    /// Asks, for `region` (any key of it: its `RegionInfo`'s address), for the `bytes` bytes at
+    /// device address `dev` to be copied to the host behind each later synchronous launch of
+    /// this thread, for [`d2h_bytes`](Self::d2h_bytes) of the same bytes to take once such a
+    /// launch completed. Returns whether it will be (small copies, with pinned transfers on,
+    /// while fewer than 16 wait, for a region none of whose calls launched more than once).
+    /// The caller gives the request back with
     /// [`forget_downloads_behind`](Self::forget_downloads_behind) when its region ends.
-    pub fn download_behind(&self, dev: u64, bytes: usize) -> Result<bool, CudaError> {
+    pub fn download_behind(&self, region: usize, dev: u64, bytes: usize) -> Result<bool, CudaError> {
         if !self.bounced || !self.behind_on || bytes == 0 || bytes > BOUNCE_BYTES {
             return Ok(false);
         }
         self.enter()?;
         let mut d = lock(&self.behind);
-        if d.pending.len() >= MOST {
+        if d.pending.len() >= MOST || d.multi.contains(&region) {
             return Ok(false);
         }
         let buf = match d.spare.pop() {
             Some(b) => b,
             None => PinnedHost::new(BOUNCE_BYTES, 0, "copies back")?,
         };
-        d.pending.push(Behind { thread: std::thread::current().id(), dev, bytes, buf, landed: None });
+        d.pending.push(Behind { region, thread: std::thread::current().id(), dev, bytes, buf, landed: None, queued: 0 });
         self.behind_count.store(d.pending.len(), Ordering::Release);
         Ok(true)
     }
@@ -89,6 +103,7 @@ impl CudaBackend {
         let mut any = false;
         for b in d.pending.iter_mut().filter(|b| b.thread == me) {
             b.landed = None;
+            b.queued += 1;
             // SAFETY: `dev` lies in a live allocation of `bytes` bytes (the region holds it
             // until it forgets the download); the buffer holds `BOUNCE_BYTES >= bytes` and is
             // read only once the launch's wait has ended this copy.

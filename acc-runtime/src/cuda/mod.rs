@@ -340,8 +340,8 @@ impl Backend for CudaBackend {
         // SAFETY: the trait's contract is `h2d_ahead`'s.
         Ok(unsafe { self.h2d_ahead(dst.0, src, bytes) }?)
     }
-    fn download_behind_launch(&self, dev: DevPtr, bytes: usize) -> Result<(), String> {
-        self.download_behind(dev.0, bytes).map(|_| ()).map_err(String::from)
+    fn download_behind_launch(&self, region: &'static crate::region_info::RegionInfo, dev: DevPtr, bytes: usize) -> Result<(), String> {
+        self.download_behind(std::ptr::from_ref(region) as usize, dev.0, bytes).map(|_| ()).map_err(String::from)
     }
     fn forget_downloads_behind(&self) {
         CudaBackend::forget_downloads_behind(self);

@@ -348,7 +348,7 @@ fn enter_structured(
             // Its copy back may come right behind the region's launch (`Backend::download_behind_launch`).
             if ahead && matches!(clause, Clause::Copy | Clause::CopyOut) {
                 // (Where it cannot, the exit copies it back as any other.)
-                let _ = b.download_behind_launch(dev, v.bytes);
+                let _ = b.download_behind_launch(region, dev, v.bytes);
             }
             Ok((dev, Some(held)))
         }
