@@ -34,6 +34,7 @@ thread_local! {
 /// How many times this thread may have written device memory (its share of
 /// [`device_writes`]): what a region's own data can have been written by, as no other thread
 /// reaches the device copies a region made for the host data it borrows.
+#[cfg(feature = "cuda")]
 pub(crate) fn thread_device_writes() -> u64 {
     THREAD_WRITES.with(|w| w.get())
 }
