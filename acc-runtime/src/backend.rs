@@ -18,6 +18,7 @@ static DEVICE_WRITES: AtomicU64 = AtomicU64::new(0);
 /// `data::DataScope`'s drop).
 pub(crate) fn note_device_write() {
     DEVICE_WRITES.fetch_add(1, Ordering::AcqRel);
+    #[cfg(feature = "cuda")]
     THREAD_WRITES.with(|w| w.set(w.get() + 1));
 }
 
@@ -26,6 +27,7 @@ pub(crate) fn device_writes() -> u64 {
     DEVICE_WRITES.load(Ordering::Acquire)
 }
 
+#[cfg(feature = "cuda")]
 thread_local! {
     /// [`note_device_write`]'s count of the calling thread's writes.
     static THREAD_WRITES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };

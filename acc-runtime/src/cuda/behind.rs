@@ -163,11 +163,15 @@ impl CudaBackend {
         }
         let me = std::thread::current().id();
         let mut d = lock(&self.behind);
-        let (mine, others): (Vec<Behind>, Vec<Behind>) = std::mem::take(&mut d.pending).into_iter().partition(|b| b.thread == me);
-        d.pending = others;
-        self.behind_count.store(d.pending.len(), Ordering::Release);
-        for b in mine {
-            d.release(b);
+        let mut i = 0;
+        while i < d.pending.len() {
+            if d.pending[i].thread == me {
+                let b = d.pending.swap_remove(i);
+                d.release(b);
+            } else {
+                i += 1;
+            }
         }
+        self.behind_count.store(d.pending.len(), Ordering::Release);
     }
 }
