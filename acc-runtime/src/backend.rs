@@ -130,6 +130,25 @@ pub trait Backend: Send + Sync + 'static {
     /// Gives back this thread's requests of
     /// [`download_behind_launch`](Self::download_behind_launch) (its region has ended).
     fn forget_downloads_behind(&self) {}
+    /// Keeps device memory `dev`, which holds the bytes of `host` (a synchronous compute
+    /// region's copy of the array, just copied back), for [`take_copy`](Self::take_copy) with
+    /// the same `key` (the region's and the array name's addresses) at the region's next call;
+    /// false where it does not, and the caller frees it. The default does not.
+    ///
+    /// # Safety
+    /// `dev` came from this backend's [`alloc`](Self::alloc) for `host.len()` bytes equal to
+    /// `host`, no pending work uses it, and the caller gives it up.
+    unsafe fn keep_copy(&self, key: (usize, usize), dev: DevPtr, host: &[u8]) -> bool {
+        let _ = (key, dev, host);
+        false
+    }
+    /// The device memory [`keep_copy`](Self::keep_copy) kept under `key` for `host.len()`
+    /// bytes: its address and whether it holds `host`'s bytes (else the caller copies them
+    /// there). The caller owns it from then on, as memory from [`alloc`](Self::alloc).
+    fn take_copy(&self, key: (usize, usize), host: &[u8]) -> Option<(DevPtr, bool)> {
+        let _ = (key, host);
+        None
+    }
     /// Copies `bytes` bytes from device memory at `src` to host memory at `dst`.
     ///
     /// # Safety

@@ -370,15 +370,15 @@ impl Table {
     }
 
     /// Removes the entry at `start` when both its counts are zero, returning its device copy
-    /// (to be copied back and freed by the caller).
-    pub(crate) fn remove_if_unused(&mut self, start: usize) -> Option<DevPtr> {
+    /// (to be copied back and freed by the caller) and its bytes.
+    pub(crate) fn remove_if_unused(&mut self, start: usize) -> Option<(DevPtr, usize)> {
         let e = &self.entries[&start];
         if e.structured > 0 || e.dynamic > 0 {
             return None;
         }
         let e = self.entries.remove(&start).expect("entry looked up above");
         resident().remove(&start);
-        Some(e.dev)
+        Some((e.dev, e.bytes))
     }
 
     /// The (structured, dynamic) counts of the entry containing `v`, if it is present.

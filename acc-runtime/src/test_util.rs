@@ -2,7 +2,7 @@
 
 use std::any::Any;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use crate::backend::{Backend, DevPtr, DeviceType};
@@ -52,6 +52,10 @@ pub(crate) struct MockBackend {
     pub(crate) frees: AtomicUsize,
     pub(crate) uploads: AtomicUsize,
     pub(crate) downloads: AtomicUsize,
+    /// Whether it keeps device copies between a region's calls (`Backend::keep_copy`; off
+    /// unless a test turns it on), and those it keeps: key, address, what the host held.
+    pub(crate) keeps: AtomicBool,
+    kept: Mutex<Vec<((usize, usize), DevPtr, Vec<u8>)>>,
 }
 
 impl MockBackend {
@@ -159,6 +163,23 @@ impl Backend for MockBackend {
         self.with_bytes(src.0, bytes, |s| d.copy_from_slice(s));
         self.downloads.fetch_add(1, Ordering::SeqCst);
         Ok(())
+    }
+    unsafe fn keep_copy(&self, key: (usize, usize), dev: DevPtr, host: &[u8]) -> bool {
+        if !self.keeps.load(Ordering::SeqCst) {
+            return false;
+        }
+        // The contract: the device copy holds the host's bytes, and is the whole allocation.
+        let whole = self.mem.lock().unwrap().get(&dev.0).map(Vec::len);
+        assert_eq!(whole, Some(host.len()), "kept memory is a whole allocation of the host's size");
+        self.with_bytes(dev.0, host.len(), |d| assert_eq!(d, host, "kept memory holds the host's bytes"));
+        self.kept.lock().unwrap().push((key, dev, host.to_vec()));
+        true
+    }
+    fn take_copy(&self, key: (usize, usize), host: &[u8]) -> Option<(DevPtr, bool)> {
+        let mut kept = self.kept.lock().unwrap();
+        let at = kept.iter().position(|(k, _, held)| *k == key && held.len() == host.len())?;
+        let (_, dev, held) = kept.remove(at);
+        Some((dev, held == host))
     }
 }
 

@@ -430,3 +430,51 @@ fn copies_back_behind_a_launch_hold_what_the_last_launch_left() {
     b.forget_downloads_behind();
     free(b, &[pa, pc]);
 }
+
+#[test]
+fn kept_copies_come_back_to_their_key_with_what_they_held() {
+    let Some((b, _)) = gpu() else { return };
+    let k = 1024; // 4 KiB
+    let a: Vec<f32> = (0..k).map(|i| i as f32).collect();
+    let bytes = |v: &[f32]| v.iter().flat_map(|x| x.to_ne_bytes()).collect::<Vec<u8>>();
+    let reused = b.kept_copies_reused();
+    // Kept with the host's bytes, it comes back once, holding them.
+    let p = upload(b, &a);
+    // SAFETY: `p` came from `alloc_bytes` for `a`'s bytes, holds them, and no work uses it.
+    assert!(unsafe { b.keep_copy((1, 1), p, &bytes(&a)) });
+    assert_eq!(b.take_copy((1, 2), &bytes(&a)), None, "another key");
+    assert_eq!(b.take_copy((1, 1), &bytes(&a[1..])), None, "another length");
+    assert_eq!(b.take_copy((1, 1), &bytes(&a)), Some((p, true)));
+    assert_eq!(b.take_copy((1, 1), &bytes(&a)), None, "taken once");
+    assert_eq!(b.kept_copies_reused(), reused + 1);
+    assert_eq!(download::<f32>(b, p, k), a, "the memory holds what it held");
+    // Kept, then the host changed: it comes back saying so.
+    // SAFETY: as above.
+    assert!(unsafe { b.keep_copy((1, 1), p, &bytes(&a)) });
+    let mut changed = a.clone();
+    changed[7] = -1.0;
+    assert_eq!(b.take_copy((1, 1), &bytes(&changed)), Some((p, false)));
+    assert_eq!(b.kept_copies_reused(), reused + 1);
+    // Kept twice under one key: the later one stays (the earlier is freed).
+    let q = upload(b, &changed);
+    // SAFETY: as above, for `p` and `q`.
+    assert!(unsafe { b.keep_copy((1, 1), p, &bytes(&a)) });
+    assert!(unsafe { b.keep_copy((1, 1), q, &bytes(&changed)) });
+    assert_eq!(b.take_copy((1, 1), &bytes(&changed)), Some((q, true)));
+    assert_eq!(b.take_copy((1, 1), &bytes(&a)), None);
+    // Past 64 KiB nothing is kept; past 16 copies the oldest is freed.
+    let big = b.alloc_bytes((64 << 10) + 8).unwrap();
+    // SAFETY: as above (its bytes are zero, as the host's).
+    assert!(!unsafe { b.keep_copy((2, 0), big, &vec![0u8; (64 << 10) + 8]) });
+    let ps: Vec<u64> = (0..17).map(|_| upload(b, &a)).collect();
+    for (i, &p) in ps.iter().enumerate() {
+        // SAFETY: as above.
+        assert!(unsafe { b.keep_copy((3, i), p, &bytes(&a)) });
+    }
+    assert_eq!(b.take_copy((3, 0), &bytes(&a)), None, "the oldest was freed");
+    for (i, &p) in ps.iter().enumerate().skip(1) {
+        assert_eq!(b.take_copy((3, i), &bytes(&a)), Some((p, true)));
+    }
+    free(b, &ps[1..]);
+    free(b, &[q, big]);
+}

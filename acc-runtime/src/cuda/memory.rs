@@ -78,11 +78,11 @@ impl CudaBackend {
     }
 
     /// Free and total memory of the device, in bytes (`cuMemGetInfo`); the allocations kept
-    /// for reuse (`pool`) count as free.
+    /// for reuse (`pool`, and the small copies of `kept.rs`) count as free.
     pub fn mem_info(&self) -> Result<(usize, usize), CudaError> {
         self.enter()?;
         let (free, total) = driver::mem_info().doing(|| "reading the free memory".into())?;
-        Ok((free + lock(&self.pool).kept_bytes(), total))
+        Ok((free + lock(&self.pool).kept_bytes() + self.kept_copies_bytes(), total))
     }
 
     /// Allocates `bytes` of device memory (at least 1), returning its device address: an
@@ -102,7 +102,7 @@ impl CudaBackend {
         let size = bytes.max(1).next_multiple_of(8);
         let mut made = driver::mem_alloc(size);
         let out_of_memory = matches!(&made, Err(f) if f.error.0 == sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY);
-        if out_of_memory && lock(&self.pool).kept_bytes() > 0 {
+        if out_of_memory && (lock(&self.pool).kept_bytes() > 0 || self.keeps_copies()) {
             self.release_kept_memory()?;
             made = driver::mem_alloc(size);
         }
@@ -162,6 +162,12 @@ impl CudaBackend {
     pub(crate) fn release_kept_memory(&self) -> Result<(), CudaError> {
         self.enter()?;
         self.settle()?;
+        // The small arrays' device copies kept between their regions' calls (`kept.rs`)
+        // first, through the pool.
+        for p in self.drain_kept_copies() {
+            // SAFETY: kept copies came from `alloc_bytes`, and no work uses them.
+            unsafe { self.free_now(p) }?;
+        }
         let kept = lock(&self.pool).drain();
         self.free_kept(kept)
     }

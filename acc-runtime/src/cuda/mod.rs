@@ -63,6 +63,7 @@
 mod alloc;
 mod args;
 mod behind;
+mod kept;
 mod context;
 mod driver;
 mod error;
@@ -145,6 +146,10 @@ pub struct CudaBackend {
     behind_count: AtomicUsize,
     /// Whether copies back go behind launches (`ACC_EXP_NOBEHIND=1`: not; an A/B switch).
     behind_on: bool,
+    /// The device copies of small arrays kept between the calls of their synchronous region
+    /// (`kept.rs`), and whether they are kept (`ACC_EXP_NOKEEP=1`: not; an A/B switch).
+    kept: Mutex<kept::KeptCopies>,
+    keep_on: bool,
     /// Whether large transfers are staged (see [`CudaBackend::set_staged_transfers`]).
     staged: AtomicBool,
     /// Set once a kernel trapped or faulted: the context is gone.
@@ -200,6 +205,8 @@ impl CudaBackend {
             behind: Mutex::new(behind::Downloads::default()),
             behind_count: AtomicUsize::new(0),
             behind_on: std::env::var_os("ACC_EXP_NOBEHIND").is_none(),
+            kept: Mutex::new(kept::KeptCopies::default()),
+            keep_on: std::env::var_os("ACC_EXP_NOKEEP").is_none(),
             staged: AtomicBool::new(std::env::var_os("ACC_CUDA_STAGING").is_some_and(|v| v == "1")),
             poisoned: Mutex::new(None),
             is_poisoned: AtomicBool::new(false),
@@ -345,6 +352,13 @@ impl Backend for CudaBackend {
     }
     fn forget_downloads_behind(&self) {
         CudaBackend::forget_downloads_behind(self);
+    }
+    unsafe fn keep_copy(&self, key: (usize, usize), dev: DevPtr, host: &[u8]) -> bool {
+        // SAFETY: the trait's contract is `keep_copy`'s.
+        unsafe { CudaBackend::keep_copy(self, key, dev.0, host) }
+    }
+    fn take_copy(&self, key: (usize, usize), host: &[u8]) -> Option<(DevPtr, bool)> {
+        CudaBackend::take_copy(self, key, host).map(|(dev, same)| (DevPtr(dev), same))
     }
     unsafe fn d2h(&self, dst: *mut u8, src: DevPtr, bytes: usize) -> Result<(), String> {
         // SAFETY: the trait's contract is `d2h_bytes`'s.

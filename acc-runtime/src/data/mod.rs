@@ -262,9 +262,22 @@ fn create(
     counts: (usize, usize),
 ) -> Result<Held, String> {
     let on = t.device_name();
+    // A synchronous compute region's own copy takes the device memory its last call kept
+    // (`Backend::keep_copy`), and uploads nothing where the host holds what that memory does.
+    let mut kept = if fill == Fill::UploadAhead && v.bytes > 0 && !b.is_host() { b.take_copy(copy_key(region, name), host_bytes(v)) } else { None };
     let held = t.insert(region, name, v, counts, || {
         if b.is_host() {
             return Ok(DevPtr(v.addr as u64));
+        }
+        if let Some((dev, same)) = kept.take() {
+            if !same {
+                if let Err(e) = upload(b, region, name, dev, v, None, true) {
+                    // SAFETY: `dev` is ours (`take_copy`) and nothing else knows it.
+                    let _ = unsafe { b.free(dev) };
+                    return Err(e);
+                }
+            }
+            return Ok(dev);
         }
         let dev = b.alloc(v.bytes).map_err(|e| {
             format!(
@@ -281,7 +294,13 @@ fn create(
             }
         }
         Ok(dev)
-    })?;
+    });
+    if let Some((dev, _)) = kept {
+        // The entry was refused before it needed memory.
+        // SAFETY: `dev` is ours (`take_copy`) and nothing else knows it.
+        let _ = unsafe { b.free(dev) };
+    }
+    let held = held?;
     // Reads `ACC_NOTIFY` now, so that the report of what is left at exit is set up.
     arm_leftover_report();
     Ok(held)
@@ -300,12 +319,20 @@ fn release_if_unused(
     v: HostView,
     copyout: bool,
     queue: Option<i64>,
+    keep: bool,
 ) -> Result<(), String> {
-    let Some(base) = t.remove_if_unused(start) else { return Ok(()) };
+    let Some((base, bytes)) = t.remove_if_unused(start) else { return Ok(()) };
     if b.is_host() {
         return Ok(());
     }
     let copied = if copyout { download(b, region, name, DevPtr(base.0 + (v.addr - start) as u64), v, queue) } else { Ok(()) };
+    // Copied back whole and synchronously: the host holds what the device copy does, which
+    // may be kept for the region's next call.
+    // SAFETY: `base` came from `b.alloc` for `bytes == v.bytes` bytes, equal to `v`'s now (the
+    // synchronous download above); the entry has left the table, so nothing else uses it.
+    if keep && copyout && copied.is_ok() && queue.is_none() && v.addr == start && v.bytes == bytes && unsafe { b.keep_copy(copy_key(region, name), base, host_bytes(v)) } {
+        return Ok(());
+    }
     // SAFETY: the entry came from `b.alloc` and has just left the table, so this is the only
     // free; the download above has completed (it is synchronous); the work queued on `queue`
     // is waited for by `free_on`.
@@ -366,12 +393,30 @@ fn exit_structured(
     clause: Clause,
     held: Held,
     queue: Option<i64>,
+    keep: bool,
 ) -> Result<(), String> {
     if !t.drop_structured(held) {
         return Ok(());
     }
     let copyout = matches!(clause, Clause::Copy | Clause::CopyOut);
-    release_if_unused(t, b, region, name, held.start(), v, copyout, queue)
+    release_if_unused(t, b, region, name, held.start(), v, copyout, queue, keep)
+}
+
+/// The key of `name`'s device copy kept for `region`'s next call (`Backend::keep_copy`).
+fn copy_key(region: &'static RegionInfo, name: &'static str) -> (usize, usize) {
+    (std::ptr::from_ref(region) as usize, name.as_ptr() as usize)
+}
+
+/// Whether `region` is a compute region (its scope's data is for its launches).
+fn is_compute(region: &RegionInfo) -> bool {
+    matches!(region.kind, "parallel" | "kernels" | "serial")
+}
+
+/// The bytes of `v`.
+fn host_bytes<'v>(v: HostView) -> &'v [u8] {
+    // SAFETY: a `HostView` describes live host data that the construct's caller keeps
+    // borrowed while the construct runs (its contract), readable for `v.bytes` bytes.
+    unsafe { std::slice::from_raw_parts(v.addr as *const u8, v.bytes) }
 }
 
 /// Runs `f` on the table of `dev` with its backend (opened at first use; an error once the
@@ -474,7 +519,7 @@ impl DataScope {
     pub fn enter(&mut self, name: &'static str, v: HostView, c: Clause) -> u64 {
         let region = self.region;
         // A synchronous compute region launches next, on the stream of the uploads.
-        let ahead = self.queue.is_none() && matches!(region.kind, "parallel" | "kernels" | "serial");
+        let ahead = self.queue.is_none() && is_compute(region);
         self.behind |= ahead && matches!(c, Clause::Copy | Clause::CopyOut);
         let (dev, held) = try_with_table_on(self.device(), |t, b| enter_structured(t, b, region, name, v, c, ahead)).unwrap_or_else(|msg| panic!("{msg}"));
         if let Some(held) = held {
@@ -553,6 +598,9 @@ impl Drop for DataScope {
         // it back would put garbage over the host's data. Every exit where the device copy
         // may have changed still copies back.
         let untouched = std::thread::panicking() && crate::backend::device_writes() == self.entered_at;
+        // A synchronous compute region that ends without a panic may keep its small arrays'
+        // device copies for its next call (`Backend::keep_copy`).
+        let keep = self.queue.is_none() && is_compute(region) && !std::thread::panicking();
         let errors: Vec<String> = {
             let mut table = device.table.lock().unwrap_or_else(PoisonError::into_inner);
             match device.backend_if_open() {
@@ -568,7 +616,7 @@ impl Drop for DataScope {
                         .rev()
                         .filter_map(|e| {
                             let clause = if e.stale || (untouched && e.clause == Clause::CopyOut) { Clause::Create } else { e.clause };
-                            exit_structured(&mut table, &*b, region, e.name, e.view, clause, e.held, self.queue).err()
+                            exit_structured(&mut table, &*b, region, e.name, e.view, clause, e.held, self.queue, keep && !e.stale).err()
                         })
                         .collect();
                     if self.behind {
@@ -663,7 +711,7 @@ pub(crate) fn try_exit_data_in(
             if !t.drop_dynamic(start, finalize) {
                 return Ok(());
             }
-            release_if_unused(t, b, region, name, start, v, c == ExitClause::CopyOut, None)
+            release_if_unused(t, b, region, name, start, v, c == ExitClause::CopyOut, None, false)
         }
     })
 }

@@ -540,6 +540,88 @@ fn gpu_copyout_keeps_what_the_device_does_not_write() {
     });
 }
 
+/// One call of a synchronous compute region (`K`) on `out` (`copy`) whose "kernel" adds `add`
+/// to each element; returns the device address it ran on.
+fn add_in_region(mock: &MockBackend, region: &'static RegionInfo, queue: Option<i64>, out: &mut [f32], add: f32) -> u64 {
+    let mut s = DataScope::on_queue(region, queue);
+    let dev = s.enter("out", view(&*out), Clause::Copy);
+    crate::backend::note_device_write(); // the launch
+    let now = f32_at(mock, dev, out.len());
+    set_f32(mock, dev, &now.iter().map(|x| x + add).collect::<Vec<_>>());
+    dev
+}
+
+/// A synchronous compute region keeps the device copies of the arrays it copies in and back
+/// for its next call (`Backend::keep_copy`; the mock checks that each holds the host's bytes
+/// when kept): a call whose host data still holds those bytes allocates and uploads nothing,
+/// one whose host data changed uploads into the kept memory, and the results are the host
+/// backend's either way.
+#[test]
+fn gpu_compute_region_keeps_its_copies_for_its_next_call() {
+    with_mock(|mock| {
+        mock.keeps.store(true, std::sync::atomic::Ordering::SeqCst);
+        let mut out = vec![1.0f32; 4];
+        let dev = add_in_region(mock, &K, None, &mut out, 1.0);
+        assert_eq!(out, [2.0; 4]);
+        assert_eq!(mock.counts(), (1, 0, 1, 1), "first call: allocated, uploaded, copied back, kept (not freed)");
+        assert_eq!(mock.live(), 1);
+        assert!(!is_present(&out), "kept memory is not present data");
+        assert_eq!(add_in_region(mock, &K, None, &mut out, 1.0), dev);
+        assert_eq!(out, [3.0; 4]);
+        assert_eq!(mock.counts(), (1, 0, 1, 2), "host data unchanged: nothing allocated or uploaded");
+        out[2] = 10.0;
+        assert_eq!(add_in_region(mock, &K, None, &mut out, 1.0), dev);
+        assert_eq!(out, [4.0, 4.0, 11.0, 4.0]);
+        assert_eq!(mock.counts(), (1, 0, 2, 3), "host data changed: uploaded into the kept memory");
+        // Other data with the same bytes takes it too (what it holds is what counts).
+        let mut other = out.clone();
+        assert_eq!(add_in_region(mock, &K, None, &mut other, 1.0), dev);
+        assert_eq!(other, [5.0, 5.0, 12.0, 5.0]);
+        assert_eq!(mock.counts(), (1, 0, 2, 4));
+        // Another length, or another region: memory of its own.
+        let mut short = vec![1.0f32; 3];
+        assert_ne!(add_in_region(mock, &K, None, &mut short, 1.0), dev);
+        assert_eq!(short, [2.0; 3]);
+        static K2: RegionInfo = RegionInfo { name: "vadd2", kind: "kernels", file: "examples/01-vadd.rs", line: 19, kernel: "" };
+        assert_ne!(add_in_region(mock, &K2, None, &mut out, 1.0), dev);
+        assert_eq!(out, [5.0, 5.0, 12.0, 5.0]);
+        assert_eq!(mock.counts(), (3, 0, 4, 6));
+        assert_eq!(mock.live(), 3);
+    });
+}
+
+/// What keeps nothing: a data region, an async compute region, `copyin` data (not copied
+/// back, so the host may not hold what the device does), and a region that panics.
+#[test]
+fn gpu_only_a_synchronous_region_that_ends_keeps_its_copies() {
+    with_mock(|mock| {
+        mock.keeps.store(true, std::sync::atomic::Ordering::SeqCst);
+        let mut out = vec![1.0f32; 4];
+        add_in_region(mock, &R, None, &mut out, 1.0);
+        add_in_region(mock, &K, Some(3), &mut out, 1.0);
+        assert_eq!(out, [3.0; 4]);
+        assert_eq!(mock.counts(), (2, 2, 2, 2), "a data region and an async region free theirs");
+        {
+            let mut s = DataScope::new(&K);
+            let dev = s.enter("a", view(&out), Clause::CopyIn);
+            crate::backend::note_device_write();
+            set_f32(mock, dev, &[9.0; 4]);
+        }
+        assert_eq!(mock.counts(), (3, 3, 3, 2), "copyin data is freed");
+        let e = caught(|| {
+            let mut s = DataScope::new(&K);
+            let dev = s.enter("out", view(&out), Clause::Copy);
+            crate::backend::note_device_write();
+            set_f32(mock, dev, &[7.0; 4]);
+            panic!("kernel panicked");
+        });
+        assert!(e.contains("kernel panicked"), "{e}");
+        assert_eq!(out, [7.0; 4], "copied back on the way out");
+        assert_eq!(mock.counts(), (4, 4, 4, 3), "a region that panicked frees its copies");
+        assert_eq!(mock.live(), 0);
+    });
+}
+
 /// A data region that unwinds before anything wrote the device copies back no `copyout`
 /// data (its device copy holds nothing the program wrote: the copy would be wasted); once a
 /// kernel may have written it, unwinding copies it back as any exit does.

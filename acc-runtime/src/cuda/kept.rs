@@ -1,0 +1,103 @@
+//! Device copies kept between the calls of a synchronous compute region: the small arrays such
+//! a region copies in and back (`copy`, `copyout` of arrays no data region holds, up to 64 KiB
+//! each) keep their device memory after the region ends, with a host snapshot of what it
+//! holds (the bytes just copied back). The region's next call takes that memory for the same
+//! array and uploads nothing where the host data still holds those bytes: the device copy is
+//! what a fresh upload would make. Where they differ it uploads into it, as before.
+//!
+//! The upload cost such a call about 8 us of its 90 on an H200 (the papers' worker-vector
+//! region, a 256-byte `out` written by its gangs: about 5 us of enqueue and event work on the
+//! host, the rest the copy engine's round trip before the kernel). Kept memory belongs to no
+//! construct and nothing else can reach it; an allocation that finds the device full frees
+//! it with the pool's (`release_kept_memory`), as does `acc::shutdown`.
+
+use std::sync::atomic::Ordering;
+
+use super::memory::BOUNCE_BYTES;
+use super::{lock, CudaBackend};
+
+/// At most this many device copies are kept at once (the oldest is freed first).
+const MOST: usize = 16;
+
+/// A device copy kept after its region ended.
+struct Kept {
+    key: (usize, usize),
+    dev: u64,
+    /// What it holds (the host's bytes when it was copied back).
+    holds: Vec<u8>,
+}
+
+/// The kept device copies, oldest first.
+#[derive(Default)]
+pub(crate) struct KeptCopies {
+    copies: Vec<Kept>,
+    /// How many were taken holding the host's bytes (no upload).
+    reused: u64,
+}
+
+impl CudaBackend {
+    /// Keeps device memory `dev`, a synchronous compute region's copy of `host` (copied back
+    /// just now: both hold the same bytes), for [`take_copy`](Self::take_copy) with the same
+    /// `key` (the region and the array's name, any numbers); false where it does not (then
+    /// the caller frees it): past 64 KiB, while async queues have work (it could use `dev`),
+    /// with `ACC_EXP_NOKEEP=1` (an A/B switch). A copy kept before under `key` is freed.
+    ///
+    /// # Safety
+    /// `dev` came from [`alloc_bytes`](Self::alloc_bytes) of this backend for `host.len()`
+    /// bytes that equal `host`, no pending work uses it, and the caller gives it up.
+    pub unsafe fn keep_copy(&self, key: (usize, usize), dev: u64, host: &[u8]) -> bool {
+        if !self.keep_on || host.is_empty() || host.len() > BOUNCE_BYTES || self.busy_queues.load(Ordering::Acquire) != 0 || self.is_poisoned.load(Ordering::Acquire) {
+            return false;
+        }
+        let gone: Vec<u64> = {
+            let mut k = lock(&self.kept);
+            let mut gone: Vec<u64> = Vec::new();
+            if let Some(at) = k.copies.iter().position(|c| c.key == key) {
+                gone.push(k.copies.remove(at).dev);
+            }
+            k.copies.push(Kept { key, dev, holds: host.to_vec() });
+            if k.copies.len() > MOST {
+                gone.push(k.copies.remove(0).dev);
+            }
+            gone
+        };
+        for p in gone {
+            // SAFETY: kept memory came from `alloc_bytes` (the contract above), no work uses it
+            // and nothing else knows it; it has just left the list.
+            let _ = unsafe { self.free_now(p) };
+        }
+        true
+    }
+
+    /// The device copy kept under `key` for `host.len()` bytes, if there is one: its address
+    /// and whether it holds `host`'s bytes (else the caller uploads them). The caller owns it
+    /// from then on, as memory from [`alloc_bytes`](Self::alloc_bytes).
+    pub fn take_copy(&self, key: (usize, usize), host: &[u8]) -> Option<(u64, bool)> {
+        let mut k = lock(&self.kept);
+        let at = k.copies.iter().position(|c| c.key == key && c.holds.len() == host.len())?;
+        let c = k.copies.remove(at);
+        let same = c.holds == host;
+        k.reused += u64::from(same);
+        Some((c.dev, same))
+    }
+
+    /// How many kept copies [`take_copy`](Self::take_copy) gave holding the host's bytes.
+    pub fn kept_copies_reused(&self) -> u64 {
+        lock(&self.kept).reused
+    }
+
+    /// Takes every kept copy out of the list, to be freed.
+    pub(crate) fn drain_kept_copies(&self) -> Vec<u64> {
+        lock(&self.kept).copies.drain(..).map(|c| c.dev).collect()
+    }
+
+    /// The bytes of device memory the kept copies hold (allocations are of whole 8 bytes).
+    pub(crate) fn kept_copies_bytes(&self) -> usize {
+        lock(&self.kept).copies.iter().map(|c| c.holds.len().next_multiple_of(8)).sum()
+    }
+
+    /// Whether any device copy is kept.
+    pub(crate) fn keeps_copies(&self) -> bool {
+        !lock(&self.kept).copies.is_empty()
+    }
+}
