@@ -139,9 +139,11 @@ fn summary_counts_launches_and_transfers_per_region() {
             // One memory: nothing moves.
             assert_eq!((bytes("h2d"), bytes("d2h")), ((0, 0), (0, 0)), "{name}");
         } else if name == "scale" {
-            // `copy(a)` at each call, `a` only.
-            let a = (3, 3 * (N * 8) as u64);
-            assert_eq!((bytes("h2d"), bytes("d2h")), (a, a), "{d:#}");
+            // `copy(a)`, `a` only: copied back at each call, copied in at the first only (the
+            // later calls find the host's `a` as the last call left it, and the device copy
+            // that call kept: acc-runtime/src/cuda/kept.rs).
+            let a = |calls: u64| (calls, calls * (N * 8) as u64);
+            assert_eq!((bytes("h2d"), bytes("d2h")), (a(1), a(3)), "{d:#}");
             assert_eq!(d["transfers"][0]["data"], "a");
         }
     }
@@ -193,8 +195,9 @@ fn chrome_trace_has_launches_in_order_on_their_queues() {
     if device == "host" {
         assert_eq!(transfers, 0);
     } else {
-        // `scale`'s `a` in and out three times, the data region's `b` and `c` once,
-        // `square`'s `a` (default `copy`) once.
-        assert_eq!(transfers, 12);
+        // `scale`'s `a` in once (its later calls take the device copy the last one kept)
+        // and out three times, the data region's `b` and `c` in and out once, `square`'s `a`
+        // (default `copy`) in and out once.
+        assert_eq!(transfers, 10);
     }
 }
