@@ -39,6 +39,9 @@ pub(crate) fn panic_message(e: &Box<dyn Any + Send>) -> String {
     }
 }
 
+/// A device copy the mock keeps: its key, its address, what the host held.
+type KeptCopy = ((usize, usize), DevPtr, Vec<u8>);
+
 /// A simulated GPU: separate memory, counted allocations and transfers.
 #[derive(Default)]
 pub(crate) struct MockBackend {
@@ -53,9 +56,9 @@ pub(crate) struct MockBackend {
     pub(crate) uploads: AtomicUsize,
     pub(crate) downloads: AtomicUsize,
     /// Whether it keeps device copies between a region's calls (`Backend::keep_copy`; off
-    /// unless a test turns it on), and those it keeps: key, address, what the host held.
+    /// unless a test turns it on), and those it keeps.
     pub(crate) keeps: AtomicBool,
-    kept: Mutex<Vec<((usize, usize), DevPtr, Vec<u8>)>>,
+    kept: Mutex<Vec<KeptCopy>>,
 }
 
 impl MockBackend {
