@@ -5,11 +5,12 @@
 //! array and uploads nothing where the host data still holds those bytes: the device copy is
 //! what a fresh upload would make. Where they differ it uploads into it, as before.
 //!
-//! The upload cost such a call about 8 us of its 90 on an H200 (the papers' worker-vector
-//! region, a 256-byte `out` written by its gangs: about 5 us of enqueue and event work on the
-//! host, the rest the copy engine's round trip before the kernel). Kept memory belongs to no
-//! construct and nothing else can reach it; an allocation that finds the device full frees
-//! it with the pool's (`release_kept_memory`), as does `acc::shutdown`.
+//! On an H200 the papers' worker vector region (a 256-byte `out` written by its gangs) spent
+//! 5-7 us of host time a call on that upload, and its launch waited for the copy engine
+//! besides; kept copies took its `int` cells from 0.085-0.091 to 0.078-0.086 ms a call
+//! (`benches/README.md`, session 29). Kept memory belongs to no construct and nothing else can
+//! reach it; an allocation that finds the device full frees it with the pool's
+//! (`release_kept_memory`), as does `acc::shutdown`.
 
 use std::sync::atomic::Ordering;
 

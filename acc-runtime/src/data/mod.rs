@@ -264,7 +264,9 @@ fn create(
     let on = t.device_name();
     // A synchronous compute region's own copy takes the device memory its last call kept
     // (`Backend::keep_copy`), and uploads nothing where the host holds what that memory does.
-    let mut kept = if fill == Fill::UploadAhead && v.bytes > 0 && !b.is_host() { b.take_copy(copy_key(region, name), host_bytes(v)) } else { None };
+    // SAFETY: `v` describes live host data the caller keeps borrowed (the contract of
+    // `HostView`); nothing writes it during the call.
+    let mut kept = if fill == Fill::UploadAhead && v.bytes > 0 && !b.is_host() { b.take_copy(copy_key(region, name), unsafe { host_bytes(v) }) } else { None };
     let held = t.insert(region, name, v, counts, || {
         if b.is_host() {
             return Ok(DevPtr(v.addr as u64));
@@ -329,7 +331,8 @@ fn release_if_unused(
     // Copied back whole and synchronously: the host holds what the device copy does, which
     // may be kept for the region's next call.
     // SAFETY: `base` came from `b.alloc` for `bytes == v.bytes` bytes, equal to `v`'s now (the
-    // synchronous download above); the entry has left the table, so nothing else uses it.
+    // synchronous download above); the entry has left the table, so nothing else uses it;
+    // `v` describes live host data the construct's caller holds (the contract of `HostView`).
     if keep && copyout && copied.is_ok() && queue.is_none() && v.addr == start && v.bytes == bytes && unsafe { b.keep_copy(copy_key(region, name), base, host_bytes(v)) } {
         return Ok(());
     }
@@ -413,9 +416,12 @@ fn is_compute(region: &RegionInfo) -> bool {
 }
 
 /// The bytes of `v`.
-fn host_bytes<'v>(v: HostView) -> &'v [u8] {
-    // SAFETY: a `HostView` describes live host data that the construct's caller keeps
-    // borrowed while the construct runs (its contract), readable for `v.bytes` bytes.
+///
+/// # Safety
+/// `v` describes live host data (the contract of `HostView`), readable for `v.bytes` bytes
+/// and not written while the slice lives.
+unsafe fn host_bytes<'v>(v: HostView) -> &'v [u8] {
+    // SAFETY: the caller's contract.
     unsafe { std::slice::from_raw_parts(v.addr as *const u8, v.bytes) }
 }
 
