@@ -1,6 +1,6 @@
 //! Device copies kept between the calls of a synchronous compute region: the small arrays such
 //! a region copies in and back (`copy`, `copyout` of arrays no data region holds, up to 64 KiB
-//! each) keep their device memory after the region ends, with a host snapshot of what it
+//! each, of a primitive element type: `data::keepable`) keep their device memory after the region ends, with a host snapshot of what it
 //! holds (the bytes just copied back). The region's next call takes that memory for the same
 //! array and uploads nothing where the host data still holds those bytes: the device copy is
 //! what a fresh upload would make. Where they differ it uploads into it, as before.

@@ -266,7 +266,7 @@ fn create(
     // (`Backend::keep_copy`), and uploads nothing where the host holds what that memory does.
     // SAFETY: `v` describes live host data the caller keeps borrowed (the contract of
     // `HostView`); nothing writes it during the call.
-    let mut kept = if fill == Fill::UploadAhead && v.bytes > 0 && !b.is_host() { b.take_copy(copy_key(region, name), unsafe { host_bytes(v) }) } else { None };
+    let mut kept = if fill == Fill::UploadAhead && keepable(v) && !b.is_host() { b.take_copy(copy_key(region, name), unsafe { host_bytes(v) }) } else { None };
     let held = t.insert(region, name, v, counts, || {
         if b.is_host() {
             return Ok(DevPtr(v.addr as u64));
@@ -333,7 +333,7 @@ fn release_if_unused(
     // SAFETY: `base` came from `b.alloc` for `bytes == v.bytes` bytes, equal to `v`'s now (the
     // synchronous download above); the entry has left the table, so nothing else uses it;
     // `v` describes live host data the construct's caller holds (the contract of `HostView`).
-    if keep && copyout && copied.is_ok() && queue.is_none() && v.addr == start && v.bytes == bytes && unsafe { b.keep_copy(copy_key(region, name), base, host_bytes(v)) } {
+    if keep && copyout && copied.is_ok() && queue.is_none() && v.addr == start && v.bytes == bytes && keepable(v) && unsafe { b.keep_copy(copy_key(region, name), base, host_bytes(v)) } {
         return Ok(());
     }
     // SAFETY: the entry came from `b.alloc` and has just left the table, so this is the only
@@ -408,6 +408,13 @@ fn exit_structured(
 /// The key of `name`'s device copy kept for `region`'s next call (`Backend::keep_copy`).
 fn copy_key(region: &'static RegionInfo, name: &'static str) -> (usize, usize) {
     (std::ptr::from_ref(region) as usize, name.as_ptr() as usize)
+}
+
+/// Whether a device copy of `v` may be kept between a region's calls (`Backend::keep_copy`):
+/// data of a primitive element type, every byte of which is part of its value (the kept copy
+/// is compared with the host's bytes; a struct's padding is not a value, nor safely read).
+fn keepable(v: HostView) -> bool {
+    v.bytes > 0 && matches!(v.elem, "f32" | "f64" | "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64" | "u128" | "usize" | "bool" | "char")
 }
 
 /// Whether `region` is a compute region (its scope's data is for its launches).

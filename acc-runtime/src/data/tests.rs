@@ -591,7 +591,8 @@ fn gpu_compute_region_keeps_its_copies_for_its_next_call() {
 }
 
 /// What keeps nothing: a data region, an async compute region, `copyin` data (not copied
-/// back, so the host may not hold what the device does), and a region that panics.
+/// back, so the host may not hold what the device does), a region that panics, and data whose
+/// elements are not of a primitive type.
 #[test]
 fn gpu_only_a_synchronous_region_that_ends_keeps_its_copies() {
     with_mock(|mock| {
@@ -618,6 +619,14 @@ fn gpu_only_a_synchronous_region_that_ends_keeps_its_copies() {
         assert!(e.contains("kernel panicked"), "{e}");
         assert_eq!(out, [7.0; 4], "copied back on the way out");
         assert_eq!(mock.counts(), (4, 4, 4, 3), "a region that panicked frees its copies");
+        assert_eq!(mock.live(), 0);
+        // Elements with padding (not part of the value, not read as bytes): nothing kept.
+        let pairs = vec![(1u8, 2u32); 4];
+        for _ in 0..2 {
+            let mut s = DataScope::new(&K);
+            s.enter("pairs", view(&pairs), Clause::Copy);
+        }
+        assert_eq!(mock.counts(), (6, 6, 6, 5), "each call allocates, uploads, copies back and frees");
         assert_eq!(mock.live(), 0);
     });
 }
