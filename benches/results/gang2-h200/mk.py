@@ -47,3 +47,17 @@ base="acc_benches_papers_rs_l226_gang_add_i32_0_lean"
 t=fn(base)
 extra=[custom(t,True).replace("fn "+base+"(","fn "+base+"_v3("), custom(t,False).replace("fn "+base+"(","fn "+base+"_v4(")]
 open("kern.rs","a").write("\n"+"\n".join(extra))
+
+def custom_sr(t, checked=True):
+    a=t.find("let mut __acc_k = __acc_gpart; while __acc_k < __acc_total1 {")
+    j=match(t,a); loop=t[a:j+1]
+    A = "a[::acc_device::ix(x, 236u32, 44u32)]" if checked else "a[x]"
+    B = "b[::acc_device::ix(x, 236u32, 17u32)]"
+    pw = """let __acc_lane: usize = __acc_vtx as usize; let mut __acc_k = __acc_gpart; while __acc_k < __acc_total1 { let k = __acc_k; s += c[::acc_device::ix(k, 231u32, 14u32)];
+      if ni <= 32 { if __acc_lane < ni { let mut x = k * nj * ni + __acc_lane; let mut j = 0usize; while j < nj { BB = AA * 2; x += ni; j += 1; } } }
+      else { let mut j = 0usize; while j < nj { let mut i = __acc_lane; while i < ni { let x = (k * nj + j) * ni + i; BB = AA * 2; i += 32; } j += 1; } }
+      __acc_k += __acc_gstride; }""".replace("AA", A).replace("BB", B)
+    return t[:a]+"if __acc_warps { "+pw+" } else { "+loop+" }"+t[j+1:]
+base="acc_benches_papers_rs_l226_gang_add_i32_0_lean"
+t=fn(base)
+open("kern.rs","a").write("\n"+custom_sr(t).replace("fn "+base+"(","fn "+base+"_sr("))
