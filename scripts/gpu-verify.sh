@@ -25,6 +25,9 @@ if [ "${1:-}" = pack ]; then
   [ -x "$pack" ] || pack=/work/shared/tools/gpu-pack
   rm -rf .gpu .gpu-papers
   nice "$pack" test --release --features cuda --tests --no-run
+  # The CUDA backend's own GPU tests (acc-runtime/tests/cuda_smoke.rs: pool, pinned copies,
+  # copies behind a launch, kept device copies), which the package's tests above leave out.
+  nice "$pack" test --release -p acc-runtime --features cuda --test cuda_smoke --no-run
   nice "$pack" build --release --features cuda --examples
   nice cargo build --release --features cuda --manifest-path examples/05-library/Cargo.toml --target-dir target
   cp target/release/app .gpu/bin/example-05-library-app
