@@ -92,9 +92,10 @@ impl CudaBackend {
         lock(&self.kept).copies.drain(..).map(|c| c.dev).collect()
     }
 
-    /// The bytes of device memory the kept copies hold (allocations are of whole 8 bytes).
+    /// The bytes of device memory the kept copies hold, counted as the pool counts what it
+    /// keeps (`pool::cost`).
     pub(crate) fn kept_copies_bytes(&self) -> usize {
-        lock(&self.kept).copies.iter().map(|c| c.holds.len().next_multiple_of(8)).sum()
+        lock(&self.kept).copies.iter().map(|c| super::pool::cost(c.holds.len())).sum()
     }
 
     /// Whether any device copy is kept.

@@ -97,7 +97,7 @@ impl Pool {
 
 /// What an allocation of `bytes` counts against the limit: at least a byte, so that empty
 /// allocations (which take memory too) are not kept without end.
-fn cost(bytes: usize) -> usize {
+pub(crate) fn cost(bytes: usize) -> usize {
     bytes.max(1)
 }
 
