@@ -618,6 +618,28 @@ fn windows_moving_with_a_tile_nest_are_fetched_once_a_tile_16_bytes_at_a_time() 
     assert!(wide >= 4, "jacobi9_32x8 has {wide} 16-byte load sites, 4 expected (its words in flight together):\n{k}");
 }
 
+/// A staged stencil's thread takes adjacent rows of the tile (`jacobi9_32x32`: 8 a thread),
+/// so that the rows its copies share are read from the tile once: on a whole tile the first
+/// point reads its 9 words and each of the 7 next only the 3 of its new row (rows a block
+/// apart: 9 words for every point).
+#[test]
+fn staged_stencils_read_the_rows_their_copies_share_once() {
+    let checked = cache_kernel("jacobi9_32x32");
+    let name = checked.split(".entry ").nth(1).and_then(|r| r.split('(').next()).expect("a name");
+    let inb = entry(&format!("{name}_inb"));
+    // The tile's reads before each point's store.
+    let mut reads = vec![0usize];
+    for l in inb.lines().map(str::trim_start) {
+        if l.starts_with("ld.shared") {
+            *reads.last_mut().expect("one") += 1;
+        } else if l.starts_with("st.global") {
+            reads.push(0);
+        }
+    }
+    let row_only = reads.iter().filter(|&&r| r == 3).count();
+    assert!(row_only >= 7, "{name}_inb: the tile's reads before each store {reads:?}, 7 points of 3 expected:\n{inb}");
+}
+
 /// A nest staging 2-D tiles whose indices the launch bounds has a kernel without their checks
 /// too (`_inb`): it stages and reads its tile as the checked kernel does, and its only panic
 /// sites are acc-device's own (the shared memory's size, `cache_window`), none in the test's

@@ -541,8 +541,8 @@ fn one_dimensional_windows_of_tile_loops() {
 // `acc::cache!(a[(i - 1..i + 2) * n + (j - 1..j + 2)])` at the top of a `tile` nest's body:
 // on the GPU each block fetches its tile of the grid and the halo around it (`rows + 2` by
 // `cols + 2`) once per tile of the block, and the body reads its 3 x 3 neighbours there. The
-// host runs the loops as written. Sizes not multiples of the tile; tiles of 4 rows a thread
-// (`tile(32, 8)`, `tile(16, 16)`), of one (`tile(8, 3)`); `f64`; inclusive and asymmetric
+// host runs the loops as written. Sizes not multiples of the tile; tiles of 2, 4 and 8 adjacent
+// rows a thread (`tile(32, 8)`, `tile(16, 16)`, `tile(32, 32)`), of one (`tile(8, 3)`); `f64`; inclusive and asymmetric
 // windows; a window moving with one loop only; a nest from 0 whose body guards its edges (the
 // window's first row is then `i - 1` at `i = 0`); references written `i * n + j - 1`.
 
@@ -562,6 +562,33 @@ fn jacobi9_32x8(a: &[f32], b: &mut [f32], n: usize) {
             b[i * n + j] = 0.0625 * (a[(i - 1) * n + j - 1] + a[(i - 1) * n + j + 1] + a[(i + 1) * n + j - 1] + a[(i + 1) * n + j + 1])
                 + 0.125 * (a[(i - 1) * n + j] + a[(i + 1) * n + j] + a[i * n + j - 1] + a[i * n + j + 1])
                 + 0.25 * a[i * n + j];
+        }
+    }
+}
+
+/// 8 adjacent rows of the tile a thread (`tile(32, 32)`: blocks of 32 x 4 threads), the rows
+/// the copies share read from the tile once for them all.
+#[acc::parallel]
+fn jacobi9_32x32(a: &[f32], b: &mut [f32], n: usize) {
+    #[acc::r#loop(tile(32, 32))]
+    for i in 1..n - 1 {
+        for j in 1..n - 1 {
+            acc::cache!(a[(i - 1..i + 2) * n + (j - 1..j + 2)]);
+            b[i * n + j] = 0.0625 * (a[(i - 1) * n + j - 1] + a[(i - 1) * n + j + 1] + a[(i + 1) * n + j - 1] + a[(i + 1) * n + j + 1])
+                + 0.125 * (a[(i - 1) * n + j] + a[(i + 1) * n + j] + a[i * n + j - 1] + a[i * n + j + 1])
+                + 0.25 * a[i * n + j];
+        }
+    }
+}
+
+/// A window of 5 rows (a halo of 2 above and below) on 16-row tiles: 4 adjacent rows a thread.
+#[acc::parallel]
+fn column5_16x16(a: &[f32], b: &mut [f32], n: usize) {
+    #[acc::r#loop(tile(16, 16))]
+    for i in 2..n - 2 {
+        for j in 0..n {
+            acc::cache!(a[(i - 2..i + 3) * n + j]);
+            b[i * n + j] = a[(i - 2) * n + j] + 2.0 * a[(i - 1) * n + j] + 4.0 * a[i * n + j] + 8.0 * a[(i + 1) * n + j] + 16.0 * a[(i + 2) * n + j];
         }
     }
 }
@@ -608,12 +635,21 @@ fn jacobi_windows_that_move_with_the_nest() {
                 want[i * n + j] = nine(&a, n, i, j);
             }
         }
-        let run: [(&str, fn(&[f32], &mut [f32], usize)); 2] = [("jacobi9_32x8", jacobi9_32x8), ("jacobi9_8x3", jacobi9_8x3)];
+        let run: [(&str, fn(&[f32], &mut [f32], usize)); 3] = [("jacobi9_32x8", jacobi9_32x8), ("jacobi9_8x3", jacobi9_8x3), ("jacobi9_32x32", jacobi9_32x32)];
         for (name, f) in run {
             let mut b = vec![-1.0f32; n * n];
             f(&a, &mut b, n);
             assert_eq!(b, want, "{name}, n = {n}");
         }
+        let mut want = vec![-1.0f32; n * n];
+        for i in 2..n.saturating_sub(2) {
+            for j in 0..n {
+                want[i * n + j] = a[(i - 2) * n + j] + 2.0 * a[(i - 1) * n + j] + 4.0 * a[i * n + j] + 8.0 * a[(i + 1) * n + j] + 16.0 * a[(i + 2) * n + j];
+            }
+        }
+        let mut b = vec![-1.0f32; n * n];
+        column5_16x16(&a, &mut b, n);
+        assert_eq!(b, want, "column5_16x16, n = {n}");
 
         let a = vec_of(n * n, |k| (hash(k + 1) % 9) as f64 - 4.0);
         let w = vec_of(n * n, |k| (hash(k + 2) % 5) as f64);

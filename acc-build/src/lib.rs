@@ -57,6 +57,9 @@ pub fn compile_kernels() {
     println!("cargo::rerun-if-env-changed=ACC_EXP_WROUND");
     println!("cargo::rerun-if-env-changed=ACC_EXP_VROUND");
     println!("cargo::rerun-if-env-changed=ACC_EXP_LUNROLL");
+    // A staged stencil's rows a thread a block apart, as before adjacent rows (acc-codegen `Coarse::adjacent`).
+    println!("cargo::rerun-if-env-changed=ACC_EXP_STRIDED_ROWS");
+    println!("cargo::rerun-if-env-changed=ACC_EXP_ADJ_ROWS");
     if std::env::var_os("CARGO_FEATURE_CUDA").is_none() {
         return;
     }

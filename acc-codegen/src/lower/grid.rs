@@ -151,7 +151,10 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
         None
     } else {
         match super::tiles::coarsening(&body, &levels) {
-            Ok(c) => c,
+            Ok(c) => c.map(|c| match super::tiles::adjacent_rows(&staged, &levels, &c) {
+                Some(m) => super::tiles::Coarse { adjacent: true, m, ..c },
+                None => c,
+            }),
             Err(why) => {
                 notes.at(chain[0].line, 0, format!("tile: one row of the tile a thread: {why}"));
                 None
@@ -164,13 +167,19 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
         if let (Some(d), Some(b)) = (g.gang, g.block) {
             let (d, b, m) = (XYZ[d], XYZ[b], c.m);
             // (The loops' notes are the first, one a loop: this one's trips restated.)
+            let at = if c.adjacent { format!("{m} * threadIdx.{b} + q") } else { format!("threadIdx.{b} + q * blockDim.{b}") };
             notes.0[c.level].text = format!(
-                "loop `{}`: blockIdx.{d}, threadIdx.{b} (multi-dimensional schedule); trips = blockIdx.{d} * {m} * blockDim.{b} + threadIdx.{b} + q * blockDim.{b} for q < {m}, grid-stride by gridDim.{d} * {m} * blockDim.{b}",
+                "loop `{}`: blockIdx.{d}, threadIdx.{b} (multi-dimensional schedule); trips = blockIdx.{d} * {m} * blockDim.{b} + {at} for q < {m}, grid-stride by gridDim.{d} * {m} * blockDim.{b}",
                 g.header.var
             );
         }
+        let (at, why) = if c.adjacent {
+            (format!("{} * threadIdx.y + q", c.m), ", adjacent rows since the window's rows move with it (a row of the tile the copies share is loaded once)")
+        } else {
+            ("threadIdx.y + q * blockDim.y".to_string(), "")
+        };
         notes.at(g.line, c.level, format!(
-            "tile: each thread takes {} rows of the tile (`{}` at threadIdx.y + q * blockDim.y, q < {}; blocks of 1/{} of the tile's rows), the {} copies of the body jammed, loops of one header fused: an element every copy reads is loaded once{}",
+            "tile: each thread takes {} rows of the tile (`{}` at {at}, q < {}{why}; blocks of 1/{} of the tile's rows), the {} copies of the body jammed, loops of one header fused: an element every copy reads is loaded once{}",
             c.m, g.header.var, c.m, c.m, c.m, if staged.is_empty() { "" } else { ", one fetch and two barriers a trip of the staged loops for all of them" }));
     }
     let coarse_m = |lvl: usize| coarse.as_ref().filter(|c| c.level == lvl).map_or(1, |c| c.m);
@@ -248,8 +257,9 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
                     for q in 0..m {
                         let (kq, inside, vq) = (quote::format_ident!("__acc_k{q}"), quote::format_ident!("__acc_in{lvl}_{q}"), super::tiles::copy_name(var, q));
                         let idx = (norm.index)(&kq);
+                        let at = if c.adjacent { quote!(#m * #ti + #q) } else { quote!(#ti + #q * #bd) };
                         its.extend(quote! {
-                            let #kq: usize = #tb + #ti + #q * #bd;
+                            let #kq: usize = #tb + #at;
                             let #inside: bool = #kq < #trip;
                             let #vq = #idx;
                         });

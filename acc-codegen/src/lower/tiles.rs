@@ -133,7 +133,7 @@ pub struct Level {
 }
 
 /// A staged nest whose threads each take `m` rows of the block's tile (the tile's rows `ty`,
-/// `ty + blockDim.y`, ..): the element loop on the block's `y` unrolled `m` times and jammed
+/// `ty + blockDim.y`, ..; or `m ty`, `m ty + 1`, .., see `adjacent`): the element loop on the block's `y` unrolled `m` times and jammed
 /// into the k-tile loops (one fetch and two barriers a trip for all `m` rows, each element
 /// of a tile staged across the columns read once for them all), as nvcc's register-blocked
 /// GEMMs do by hand. The iterations of a `tile` loop are independent, so running `m` of them
@@ -142,6 +142,11 @@ pub struct Coarse {
     /// The index in the nest of the loop on `y`.
     pub level: usize,
     pub m: usize,
+    /// Whether a thread's `m` rows are adjacent (`m * ty + q`) rather than a block apart
+    /// (`ty + q * blockDim.y`): where a staged window's rows move with the level (a stencil's
+    /// `a[(i - 1..i + 2) * n + ..]`), so that adjacent copies read the same tile rows and each
+    /// is loaded once for them all (a 3-row window: `m + 2` rows of loads, not `3 m`).
+    pub adjacent: bool,
     /// The names each copy of the body renames (`name` -> `name__acc{q}`): the level's
     /// variable and the body's `let` bindings.
     pub names: Vec<Ident>,
@@ -172,7 +177,7 @@ pub fn coarsening(body: &syn::Block, levels: &[Level]) -> Result<Option<Coarse>,
     let mut names = vec![levels[level].var.clone()];
     names.extend(lets);
     names.dedup();
-    Ok(Some(Coarse { level, m, names }))
+    Ok(Some(Coarse { level, m, names, adjacent: false }))
 }
 
 /// The names `body` binds with `let`, and those other patterns bind (loops, closures, `match`).
@@ -738,7 +743,7 @@ pub fn lower(body: &syn::Block, staged: &[StagedLoop], levels: &[Level], coarse:
     };
     let trip = |l: &StagedLoop, f: &syn::ExprForLoop, rest: Vec<Stmt>, copies: Vec<(usize, Vec<Tiled>)>| -> (Stmt, Stmt) {
         let fetches: Vec<Stmt> = l.wins.iter().map(|w| fetch(w, levels, tile_base, dev)).collect();
-        let mut reads = Reads { wins: &l.wins, copies, coarse: coarse.map(|c| c.level), flat: &[], levels, bounds: Vec::new(), dev };
+        let mut reads = Reads { wins: &l.wins, copies, coarse, flat: &[], levels, bounds: Vec::new(), dev };
         staged_trip(f, fetches, rest, &mut reads, &sync)
     };
     let staged_at = |s: usize| staged.iter().find(|l| l.stmt == s);
@@ -767,7 +772,7 @@ pub fn lower(body: &syn::Block, staged: &[StagedLoop], levels: &[Level], coarse:
     if let Some(l) = staged.iter().find(|l| l.top) {
         let fetches = l.wins.iter().map(|w| fetch(w, levels, tile_base, dev));
         let read = |q: usize, stmts: &[Stmt]| -> Vec<Stmt> {
-            let mut reads = Reads { wins: &l.wins, copies: vec![(q, windows(l, q))], coarse: coarse.map(|c| c.level), flat: &[], levels, bounds: Vec::new(), dev };
+            let mut reads = Reads { wins: &l.wins, copies: vec![(q, windows(l, q))], coarse, flat: &[], levels, bounds: Vec::new(), dev };
             let mut out = stmts[1..].to_vec();
             read_staged(&mut out, &mut reads);
             out
@@ -1078,15 +1083,38 @@ fn fetch(w: &TileWin, levels: &[Level], tile_base: &dyn Fn(usize) -> Ident, dev:
     }
 }
 
+/// Where staged windows' rows move with the coarsened level (a stencil's, see
+/// [`Coarse::adjacent`]), its rows a thread: blocks of 4 rows of threads, each thread `size / 4`
+/// adjacent rows of the tile (at most 8): `tile(32, 32)` 8, `tile(32, 16)` 4. On an H200, the
+/// cache paper's Jacobi step (4096^2 `f32`, one call, three rounds; ms, `cache!` on
+/// `tile(32, 32)` / `tile(32, 16)`): rows a block apart 0.072-0.073 / 0.066; adjacent, 4 a
+/// thread 0.069-0.070 / 0.063-0.066; 8 a thread 0.061-0.064 / 0.065-0.067 (blocks of 2 rows);
+/// 2 a thread 0.100 / 0.092 (`benches/results/jacobi-rows-h200/`). `ACC_EXP_STRIDED_ROWS=1`
+/// keeps the rows a block apart, `ACC_EXP_ADJ_ROWS=m` sets `m`, for A/B runs on the GPU.
+/// Tiles of fewer than 8 rows keep [`coarsening`]'s `m` (`c`), adjacent.
+pub fn adjacent_rows(staged: &[StagedLoop], levels: &[Level], c: &Coarse) -> Option<usize> {
+    let moves = staged.iter().flat_map(|l| &l.wins).any(|w| matches!(w.rows, Src::Moving(_, l) if l == c.level));
+    if !moves || std::env::var_os("ACC_EXP_STRIDED_ROWS").is_some() {
+        return None;
+    }
+    let size = levels[c.level].size.unwrap_or(0);
+    let m = std::env::var("ACC_EXP_ADJ_ROWS").ok().and_then(|v| v.parse::<usize>().ok()).unwrap_or((size / 4).min(8));
+    Some(if m >= 2 && size % m == 0 { m } else { c.m })
+}
+
 /// The row (or column) of the tile of copy `q` of the thread's iteration on level `l`: its
-/// thread index, plus `q * blockDim` on the coarsened level.
-fn at_var(levels: &[Level], l: usize, coarse: Option<usize>, q: usize, dev: &TokenStream) -> TokenStream {
+/// thread index, plus `q * blockDim` on the coarsened level (`m * thread index + q` where its
+/// rows are adjacent).
+fn at_var(levels: &[Level], l: usize, coarse: Option<&Coarse>, q: usize, dev: &TokenStream) -> TokenStream {
     let xyz = ["x", "y", "z"][levels[l].dim];
     let (t, b) = (format_ident!("thread_idx_{}", xyz), format_ident!("block_dim_{}", xyz));
-    if coarse == Some(l) && q > 0 {
-        quote!((#dev::#t() as usize + #q * #dev::#b() as usize))
-    } else {
-        quote!((#dev::#t() as usize))
+    match coarse {
+        Some(c) if c.level == l && c.adjacent => {
+            let m = c.m;
+            quote!((#m * #dev::#t() as usize + #q))
+        }
+        Some(c) if c.level == l && q > 0 => quote!((#dev::#t() as usize + #q * #dev::#b() as usize)),
+        _ => quote!((#dev::#t() as usize)),
     }
 }
 
@@ -1097,8 +1125,9 @@ struct Reads<'w> {
     /// The copies of the body whose references this visit reads (`Coarse`): the copy's
     /// number and its windows (the windows' own where not coarsened, else renamed).
     copies: Vec<(usize, Vec<Tiled>)>,
-    /// The coarsened level: copy `q` reads its tile rows at `thread_idx + q * blockDim`.
-    coarse: Option<usize>,
+    /// The coarsened nest: copy `q` reads its tile rows at `thread_idx + q * blockDim`, or at
+    /// `m * thread_idx + q` where they are adjacent.
+    coarse: Option<&'w Coarse>,
     /// 1-D windows at the top of a tile loop of a `vector` loop's body ([`Window1`]).
     flat: &'w [Window1],
     levels: &'w [Level],
