@@ -133,10 +133,10 @@ pub struct Level {
 }
 
 /// A staged nest whose threads each take `m` rows of the block's tile (the tile's rows `ty`,
-/// `ty + blockDim.y`, ..; or `m ty`, `m ty + 1`, .., see `adjacent`): the element loop on the block's `y` unrolled `m` times and jammed
-/// into the k-tile loops (one fetch and two barriers a trip for all `m` rows, each element
-/// of a tile staged across the columns read once for them all), as nvcc's register-blocked
-/// GEMMs do by hand. The iterations of a `tile` loop are independent, so running `m` of them
+/// `ty + blockDim.y`, ..; or `m ty`, `m ty + 1`, .., see `adjacent`): the element loop on the
+/// block's `y` unrolled `m` times and jammed into the k-tile loops (one fetch and two barriers
+/// a trip for all `m` rows, each element of a tile staged across the columns read once for
+/// them all), as nvcc's register-blocked GEMMs do by hand. The iterations of a `tile` loop are independent, so running `m` of them
 /// interleaved is running them in another order.
 pub struct Coarse {
     /// The index in the nest of the loop on `y`.
