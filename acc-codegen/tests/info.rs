@@ -363,8 +363,8 @@ fn two_dimensional_windows_in_a_tile_nest_are_staged_where_the_block_agrees() {
     // A k-tile loop whose trips depend on `i` differs between the block's threads.
     has(&r, "src/gemm.rs:13:", &["cache!: not staged: the k-tile loop's bounds read `i`"]);
     has(&r, "src/gemm.rs:14:", &["cache!: a[i * n + (kk .. kk + 16)]: not staged"]);
-    // 16 rows a tile: each thread takes 4.
-    has(&r, "src/gemm.rs:4:", &["tile: each thread takes 4 rows of the tile", "jammed"]);
+    // 16 rows a tile: each thread takes 4, a block apart (the windows' rows do not move).
+    has(&r, "src/gemm.rs:4:", &["tile: each thread takes 4 rows of the tile (`i` at threadIdx.y + q * blockDim.y, q < 4;", "jammed"]);
     has(&r, "src/gemm.rs:4:", &["loop `i`: blockIdx.y, threadIdx.y", "+ q * blockDim.y for q < 4, grid-stride by gridDim.y * 4 * blockDim.y"]);
     assert!(!r.contains("__acc_"), "{r}");
     // A name bound by a `let` and by a loop keeps one row a thread.
@@ -450,7 +450,9 @@ fn windows_that_move_with_a_tile_nest_are_staged_once_a_tile() {
     let r = report(RegionKind::Parallel, "src/jacobi.rs", 1, JACOBI9);
     has(&r, "src/jacobi.rs:5:", &["cache!: a[(i - 1 .. i + 2) * n + (j - 1 .. j + 2)], w[i * n + (j - 1 .. j + 2)] staged in shared memory as 2-D tiles", "moves with a loop of the nest", "each tile of the block"]);
     has(&r, "src/jacobi.rs:6:", &["staged in shared memory (see the loop)"]);
-    has(&r, "src/jacobi.rs:4:", &["tile: each thread takes 4 rows of the tile"]);
+    // The window's rows move with `i`: a quarter of the tile's 32 rows a thread, adjacent.
+    has(&r, "src/jacobi.rs:4:", &["tile: each thread takes 8 rows of the tile (`i` at 8 * threadIdx.y + q, q < 8, adjacent rows"]);
+    has(&r, "src/jacobi.rs:4:", &["loop `i`: blockIdx.y, threadIdx.y (multi-dimensional schedule); trips = blockIdx.y * 8 * blockDim.y + 8 * threadIdx.y + q for q < 8"]);
     // `cache!` names its windows without changing them: the nest's 6 indices are bounded at
     // the launch, and a kernel without their checks stages the same tiles.
     has(&r, "src/jacobi.rs:4:", &["bounds: the nest's 6 element indices bounded at each launch"]);
