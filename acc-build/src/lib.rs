@@ -60,6 +60,8 @@ pub fn compile_kernels() {
     // A staged stencil's rows a thread a block apart, as before adjacent rows (acc-codegen `Coarse::adjacent`).
     println!("cargo::rerun-if-env-changed=ACC_EXP_STRIDED_ROWS");
     println!("cargo::rerun-if-env-changed=ACC_EXP_ADJ_ROWS");
+    // Unchecked indices `b + o` / `b - o` written whole (acc-codegen `bounds::write_unchecked`).
+    println!("cargo::rerun-if-env-changed=ACC_EXP_NOSPLITIX");
     if std::env::var_os("CARGO_FEATURE_CUDA").is_none() {
         return;
     }

@@ -78,7 +78,7 @@ pub use index::*;
 pub use math::Float;
 pub use reduce::{block_reduce, block_reduce_xyz, broadcast, group_reduce, vector_reduce, warp_reduce, worker_reduce, BLOCK_REDUCE_SLOTS};
 pub use shuffle::Shuffle;
-pub use slice::{ix, unchecked, DeviceIndex, Ix, ReadOnlyPtr, Slice, SliceMut, Unchecked};
+pub use slice::{ix, unchecked, unchecked_add, unchecked_sub, DeviceIndex, Ix, ReadOnlyPtr, Slice, SliceMut, Unchecked, UncheckedAt};
 
 #[cfg(target_arch = "nvptx64")]
 pub use panic::report_panic;

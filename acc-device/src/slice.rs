@@ -349,6 +349,14 @@ impl DeviceIndex for Unchecked {
     }
 }
 
+impl DeviceIndex for UncheckedAt {
+    type Index = Self;
+    #[inline(always)]
+    fn device_index(self, _: u32, _: u32) -> Self {
+        self
+    }
+}
+
 impl DeviceIndex for core::ops::RangeFull {
     type Index = Self;
     #[inline(always)]
@@ -424,6 +432,95 @@ impl<T> IndexMut<Unchecked> for SliceMut<T> {
         // SAFETY: `unchecked`'s contract; `from_raw`'s makes it valid for writes, and the
         // schedule gives this thread the element (or the accesses are synchronised).
         unsafe { &mut *self.ptr.add(i) }
+    }
+}
+
+/// An element index the launch proved inside its array, written `base + off` or `base - off`
+/// with `base` a plain name (`u[c - s]`, `u[c + 2 * s]`: a stencil's neighbours of a flattened
+/// point): its address is the base's element moved by `off` elements, so that the neighbours of
+/// one `c` share the base's address (`&u[c]`) and each adds a distance the compiler computes
+/// once (`-4 s`, `8 s`), where `&u[c - s]` would multiply and add its own index. The
+/// intermediate address may lie outside the array (pointer arithmetic that wraps, not
+/// `add`); the element is inside.
+#[derive(Clone, Copy)]
+pub struct UncheckedAt {
+    base: usize,
+    off: isize,
+}
+
+impl UncheckedAt {
+    /// The element's index (debug checks only).
+    #[inline(always)]
+    fn index(self) -> usize {
+        self.base.wrapping_add_signed(self.off)
+    }
+}
+
+/// `x[unsafe { unchecked_add(b, o) }]`: element `b + o` with no bounds check.
+///
+/// # Safety
+/// `b + o` (no overflow) is less than the length of every slice it indexes.
+#[inline(always)]
+#[must_use]
+pub unsafe fn unchecked_add(base: usize, off: usize) -> UncheckedAt {
+    UncheckedAt { base, off: off as isize }
+}
+
+/// `x[unsafe { unchecked_sub(b, o) }]`: element `b - o` with no bounds check.
+///
+/// # Safety
+/// `b - o` (no overflow) is less than the length of every slice it indexes.
+#[inline(always)]
+#[must_use]
+pub unsafe fn unchecked_sub(base: usize, off: usize) -> UncheckedAt {
+    UncheckedAt { base, off: off.wrapping_neg() as isize }
+}
+
+impl<T> Index<UncheckedAt> for [T] {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, at: UncheckedAt) -> &T {
+        debug_assert!(at.index() < self.len());
+        // SAFETY: `unchecked_add`'s and `unchecked_sub`'s contracts: the address wraps to
+        // element `base + off`, inside the slice.
+        unsafe { &*self.as_ptr().wrapping_add(at.base).wrapping_offset(at.off) }
+    }
+}
+
+impl<T> IndexMut<UncheckedAt> for [T] {
+    #[inline(always)]
+    fn index_mut(&mut self, at: UncheckedAt) -> &mut T {
+        debug_assert!(at.index() < self.len());
+        // SAFETY: as for `index`.
+        unsafe { &mut *self.as_mut_ptr().wrapping_add(at.base).wrapping_offset(at.off) }
+    }
+}
+
+impl<T> Index<UncheckedAt> for Slice<T> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, at: UncheckedAt) -> &T {
+        &(**self)[at]
+    }
+}
+
+impl<T> Index<UncheckedAt> for SliceMut<T> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, at: UncheckedAt) -> &T {
+        debug_assert!(at.index() < self.len);
+        // SAFETY: as for `[T]`; `from_raw`'s contract makes the element valid for reads.
+        unsafe { &*self.ptr.wrapping_add(at.base).wrapping_offset(at.off) }
+    }
+}
+
+impl<T> IndexMut<UncheckedAt> for SliceMut<T> {
+    #[inline(always)]
+    fn index_mut(&mut self, at: UncheckedAt) -> &mut T {
+        debug_assert!(at.index() < self.len);
+        // SAFETY: as for `[T]`; `from_raw`'s contract makes the element valid for writes, and
+        // the schedule gives this thread the element (or the accesses are synchronised).
+        unsafe { &mut *self.ptr.wrapping_add(at.base).wrapping_offset(at.off) }
     }
 }
 
@@ -526,6 +623,26 @@ mod tests {
         assert_eq!(s.get(8), None);
         assert!(std::panic::catch_unwind(|| s.atomic(8).load()).is_err());
         assert_eq!(v[3], 7);
+    }
+
+    #[test]
+    fn unchecked_neighbours_are_the_elements_at_their_distance() {
+        let mut v: Vec<i64> = (0..10).collect();
+        // SAFETY: every index below is inside `v`.
+        unsafe {
+            let s: &[i64] = &v;
+            assert_eq!((s[unchecked_sub(5, 3)], s[unchecked_add(5, 4)], s[unchecked_add(0, 0)]), (2, 9, 0));
+            // The base alone may lie past the end: the element is what counts.
+            assert_eq!(s[unchecked_sub(12, 3)], 9);
+            let r = Slice::from_param(ReadOnlyPtr::from_slice(&DATA), DATA.len());
+            assert_eq!(r[unchecked_sub(3, 2)], 2.0);
+            let mut m = SliceMut::from_raw(v.as_mut_ptr(), v.len());
+            m[unchecked_add(7, 1)] += 100;
+            assert_eq!(m[unchecked_sub(9, 1)], 108);
+            let s: &mut [i64] = &mut v;
+            s[unchecked_sub(1, 1)] = -1;
+        }
+        assert_eq!((v[0], v[8]), (-1, 108));
     }
 
     #[test]

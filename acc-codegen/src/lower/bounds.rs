@@ -234,9 +234,30 @@ impl<'ast> Visit<'ast> for HasItem {
     }
 }
 
-/// Writes index `x[e]` as `x[unsafe { ::acc_device::unchecked(e) }]` (no bounds check).
+/// Writes index `x[e]` as `x[unsafe { ::acc_device::unchecked(e) }]` (no bounds check); an
+/// index `b + o` or `b - o` whose `b` is a plain name as `unchecked_add(b, o)` /
+/// `unchecked_sub(b, o)`, the element's address `&x[b]` moved by `o` (`acc_device::UncheckedAt`:
+/// a stencil's neighbours `u[c - s]`, `u[c + 2 * s]` of one flattened point share `&u[c]`).
+/// `ACC_EXP_NOSPLITIX=1` writes them all `unchecked(e)`, for A/B runs on the GPU.
 pub fn write_unchecked(e: &mut syn::ExprIndex) {
     let i = &e.index;
+    if let Expr::Binary(b) = &**i {
+        let plain = matches!(&*b.left, Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some());
+        if plain && std::env::var_os("ACC_EXP_NOSPLITIX").is_none() {
+            let (l, r) = (&b.left, &b.right);
+            match b.op {
+                syn::BinOp::Add(_) => {
+                    *e.index = syn::parse_quote!(unsafe { ::acc_device::unchecked_add(#l, #r) });
+                    return;
+                }
+                syn::BinOp::Sub(_) => {
+                    *e.index = syn::parse_quote!(unsafe { ::acc_device::unchecked_sub(#l, #r) });
+                    return;
+                }
+                _ => {}
+            }
+        }
+    }
     *e.index = syn::parse_quote!(unsafe { ::acc_device::unchecked(#i) });
 }
 
@@ -249,9 +270,16 @@ pub fn checked_form(body: &syn::Block) -> syn::Block {
             syn::visit_mut::visit_expr_index_mut(self, e);
             if let Expr::Unsafe(u) = &*e.index {
                 if let [syn::Stmt::Expr(Expr::Call(c), None)] = u.block.stmts.as_slice() {
-                    let unchecked = matches!(&*c.func, Expr::Path(p) if p.path.segments.len() == 2 && p.path.segments[0].ident == "acc_device" && p.path.segments[1].ident == "unchecked");
-                    if let (true, Some(i)) = (unchecked && c.args.len() == 1, c.args.first()) {
-                        *e.index = i.clone();
+                    let name = match &*c.func {
+                        Expr::Path(p) if p.path.segments.len() == 2 && p.path.segments[0].ident == "acc_device" => p.path.segments[1].ident.to_string(),
+                        _ => String::new(),
+                    };
+                    let args: Vec<&Expr> = c.args.iter().collect();
+                    match (name.as_str(), args.as_slice()) {
+                        ("unchecked", [i]) => *e.index = (*i).clone(),
+                        ("unchecked_add", [l, r]) => *e.index = syn::parse_quote!(#l + #r),
+                        ("unchecked_sub", [l, r]) => *e.index = syn::parse_quote!(#l - #r),
+                        _ => {}
                     }
                 }
             }
@@ -895,6 +923,21 @@ mod tests {
         Unchecked.visit_block_mut(&mut unchecked);
         let text = unchecked.to_token_stream().to_string();
         assert_eq!(text.matches("unchecked").count(), 4, "{text}");
+        assert_eq!(checked_form(&unchecked).to_token_stream().to_string(), body.to_token_stream().to_string());
+    }
+
+    #[test]
+    fn a_neighbour_of_a_plain_name_is_written_as_its_distance_from_it() {
+        // `u[c - s]`, `u[c + 2 * s]`: the base's element moved (`unchecked_sub`/`_add`); an
+        // index whose left term is not a plain name stays whole, and the checked form is the
+        // body as written.
+        let body: syn::Block = syn::parse_quote!({ v[c] = u[c - s] + u[c + 2 * s] + u[(i - 1) * n + j] + u[c - s + 1] + u[c * 2]; });
+        let mut unchecked = body.clone();
+        Unchecked.visit_block_mut(&mut unchecked);
+        let text = unchecked.to_token_stream().to_string().replace(' ', "");
+        for want in ["u[unsafe{::acc_device::unchecked_sub(c,s)}]", "u[unsafe{::acc_device::unchecked_add(c,2*s)}]", "u[unsafe{::acc_device::unchecked((i-1)*n+j)}]", "u[unsafe{::acc_device::unchecked(c-s+1)}]", "u[unsafe{::acc_device::unchecked(c*2)}]", "v[unsafe{::acc_device::unchecked(c)}]"] {
+            assert!(text.contains(want), "no `{want}` in {text}");
+        }
         assert_eq!(checked_form(&unchecked).to_token_stream().to_string(), body.to_token_stream().to_string());
     }
 
