@@ -535,6 +535,26 @@ fn three_dimensional_nests_bounded_at_the_launch_have_a_kernel_of_one_point_a_th
     }
 }
 
+/// The neighbours of a flattened point written from its index (`a[c - l]`, `a[c + m * l]`, in
+/// a routine `a[c - 2 * s]`): the unchecked kernel of one point a thread adds a scaled index to
+/// `a`'s address once (`&a[c]`), and reaches each neighbour from there by a distance
+/// (`acc_device::UncheckedAt`), not by an index of its own scaled and added to `a`.
+#[test]
+fn neighbours_of_a_flattened_point_are_reached_from_its_address() {
+    let k = schedules_kernel("seven");
+    let base = k[".entry ".len()..].split('(').next().unwrap_or("").to_string();
+    let pt = entry(&format!("{base}_pt_inb"));
+    // `a` is the kernel's parameter 1 (0 is the panic slot), made a global address.
+    let param = pt.lines().find(|l| l.contains("ld.param.b64") && l.contains(&format!("{base}_pt_inb_param_1]"))).expect("a's parameter");
+    let p = param.split_whitespace().nth(1).expect("a register").trim_end_matches(',');
+    let cvta = pt.lines().find(|l| l.contains("cvta.to.global.u64") && l.trim_end().ends_with(&format!("{p};"))).expect("a's global address");
+    let a = cvta.split_whitespace().nth(1).expect("a register").trim_end_matches(',');
+    let adds = pt.lines().filter(|l| l.trim_start().starts_with("add.s64") && l.split_whitespace().skip(2).any(|r| r.trim_end_matches([',', ';']) == a)).count();
+    let loads = pt.matches("ld.global.nc.b64").count();
+    assert!(loads >= 8, "{base}_pt_inb loads its 8 distinct neighbours:\n{pt}");
+    assert_eq!(adds, 1, "{base}_pt_inb adds an index to `a` ({a}) {adds} times, once expected:\n{pt}");
+}
+
 #[test]
 fn reductions_on_grid_schedules_combine_over_the_whole_block() {
     // 2-D nests with reductions (Jacobi's `max`, a bare nest, a clause on the outer loop only,

@@ -536,6 +536,51 @@ fn three_bare() {
     check3("bare", |a, out, n, m, l| three_bare(a, out, n, m, l));
 }
 
+/// A stencil on a flattened 3-D grid, its neighbours written from the point's index `c`
+/// (`a[c - s]`, `a[c + 2 * s]`: on the GPU the unchecked kernels reach them from `&a[c]`,
+/// `acc_device::UncheckedAt`), some in a routine, the grid's edges left alone.
+#[acc::routine(seq)]
+fn arms(a: &[i64], c: usize, s: usize) -> i64 {
+    a[c - s] + 2 * a[c + s] + 3 * a[c - 2 * s]
+}
+
+#[test]
+fn three_neighbours_of_a_flattened_point() {
+    #[acc::kernels]
+    fn seven(a: &[i64], out: &mut [i64], n: usize, m: usize, l: usize) {
+        #[acc::r#loop(independent)]
+        for i in 2..n - 1 {
+            #[acc::r#loop(independent)]
+            for j in 1..m - 1 {
+                #[acc::r#loop(independent)]
+                for k in 1..l - 1 {
+                    let c = (i * m + j) * l + k;
+                    out[c] = a[c - 1] - a[c + 1] + 5 * a[c - l] + 7 * a[c + l] + 11 * a[c - m * l] + arms(a, c, m * l) + a[c];
+                }
+            }
+        }
+    }
+    for (n, m, l) in SHAPES3 {
+        if n < 3 || m < 2 || l < 2 {
+            continue;
+        }
+        let a = input(n * m * l);
+        let mut out = vec![1i64; n * m * l];
+        seven(&a, &mut out, n, m, l);
+        let mut want = vec![1i64; n * m * l];
+        for i in 2..n - 1 {
+            for j in 1..m - 1 {
+                for k in 1..l - 1 {
+                    let c = (i * m + j) * l + k;
+                    let s = m * l;
+                    want[c] = a[c - 1] - a[c + 1] + 5 * a[c - l] + 7 * a[c + l] + 11 * a[c - s] + (a[c - s] + 2 * a[c + s] + 3 * a[c - 2 * s]) + a[c];
+                }
+            }
+        }
+        assert_eq!(out, want, "{n} x {m} x {l}");
+    }
+}
+
 #[test]
 fn three_g_gv_v() {
     #[acc::kernels]
