@@ -2,7 +2,7 @@
 # A session's verification on the GPU machine in one device call: the whole suite
 # (scripts/gpu-suite.sh: every test binary and example, launch counts per binary) and the
 # differential tester side by side, then the papers' kit (scripts/gpu-papers.sh) and the
-# stencils, the GEMM, the N-body and the Jacobi beside nvcc (scripts/gpu-beside-nvcc.sh). The summary prints last, so that the
+# stencils, the 1-D windows, the GEMM, the N-body and the Jacobi beside nvcc (scripts/gpu-beside-nvcc.sh). The summary prints last, so that the
 # device tool's output tail holds it; only a few files go to $OUT (the tool returns a limited
 # number).
 #
@@ -34,6 +34,7 @@ if [ "${1:-}" = pack ]; then
   nice "$pack" test --release -p acc-difftest --features acc-difftest/cuda --no-run
   nice "$pack" bench --features cuda --bench stencils --no-run
   nice "$pack" bench --features cuda --bench gpu --no-run
+  nice "$pack" bench --features cuda --bench cache1d --no-run
   nice "$pack" bench --features cuda --bench cache2d --no-run
   nice "$pack" bench --features cuda --bench nbody --no-run
   nice "$pack" bench --features cuda --bench jacobi --no-run
@@ -44,6 +45,7 @@ if [ "${1:-}" = pack ]; then
   rm -f .gpu/bin/test-acc_difftest-* .gpu/bin/test-ui-*
   for f in .gpu/bin/test-stencils-*; do mv "$f" ".gpu/extra/bench-stencils-${f##*-}"; done
   for f in .gpu/bin/test-gpu-*; do mv "$f" ".gpu/extra/bench-gpu-${f##*-}"; done
+  for f in .gpu/bin/test-cache1d-*; do mv "$f" ".gpu/extra/bench-cache1d-${f##*-}"; done
   for f in .gpu/bin/test-cache2d-*; do mv "$f" ".gpu/extra/bench-cache2d-${f##*-}"; done
   for f in .gpu/bin/test-nbody-*; do mv "$f" ".gpu/extra/bench-nbody-${f##*-}"; done
   for f in .gpu/bin/test-jacobi-*; do mv "$f" ".gpu/extra/bench-jacobi-${f##*-}"; done
@@ -84,9 +86,9 @@ fi
 timeout 90 bash scripts/gpu-beside-nvcc.sh stencils "$(ls .gpu/extra/bench-stencils-* | head -1)" > "$out/stencils.log" 2>&1
 echo "stencils rc=$?" >> "$out/stencils.log"
 grep -E "^acc |^nvcc|launches|rc=" "$out/stencils.log"
-# The paper's GEMM (2-D `cache!` tiles), N-body (1-D windows of a tile loop) and Jacobi (2-D
-# windows that move with the nest) beside nvcc's shared-memory kernels.
-for b in cache2d nbody jacobi; do
+# The 1-D stencils' windows, the paper's GEMM (2-D `cache!` tiles), N-body (1-D windows of a
+# tile loop) and Jacobi (2-D windows that move with the nest) beside nvcc's shared-memory kernels.
+for b in cache1d cache2d nbody jacobi; do
   ls .gpu/extra/bench-$b-* >/dev/null 2>&1 || continue
   timeout 60 bash scripts/gpu-beside-nvcc.sh $b "$(ls .gpu/extra/bench-$b-* | head -1)" > "$out/$b.log" 2>&1
   echo "$b rc=$?" >> "$out/$b.log"
