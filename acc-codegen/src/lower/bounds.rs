@@ -241,24 +241,19 @@ impl<'ast> Visit<'ast> for HasItem {
 /// `ACC_EXP_NOSPLITIX=1` writes them all `unchecked(e)`, for A/B runs on the GPU.
 pub fn write_unchecked(e: &mut syn::ExprIndex) {
     let i = &e.index;
-    if let Expr::Binary(b) = &**i {
-        let plain = matches!(&*b.left, Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some());
-        if plain && std::env::var_os("ACC_EXP_NOSPLITIX").is_none() {
-            let (l, r) = (&b.left, &b.right);
-            match b.op {
-                syn::BinOp::Add(_) => {
-                    *e.index = syn::parse_quote!(unsafe { ::acc_device::unchecked_add(#l, #r) });
-                    return;
-                }
-                syn::BinOp::Sub(_) => {
-                    *e.index = syn::parse_quote!(unsafe { ::acc_device::unchecked_sub(#l, #r) });
-                    return;
-                }
-                _ => {}
-            }
-        }
-    }
-    *e.index = syn::parse_quote!(unsafe { ::acc_device::unchecked(#i) });
+    let split = match &**i {
+        Expr::Binary(b) if matches!(&*b.left, Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some()) && std::env::var_os("ACC_EXP_NOSPLITIX").is_none() => match b.op {
+            syn::BinOp::Add(_) => Some((quote::format_ident!("unchecked_add"), &b.left, &b.right)),
+            syn::BinOp::Sub(_) => Some((quote::format_ident!("unchecked_sub"), &b.left, &b.right)),
+            _ => None,
+        },
+        _ => None,
+    };
+    let index = match split {
+        Some((f, l, r)) => syn::parse_quote!(unsafe { ::acc_device::#f(#l, #r) }),
+        None => syn::parse_quote!(unsafe { ::acc_device::unchecked(#i) }),
+    };
+    *e.index = index;
 }
 
 /// `body` with each index [`write_unchecked`] wrote back as written (`x[e]`): the form whose
