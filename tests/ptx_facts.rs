@@ -685,7 +685,7 @@ fn has_barrier(k: &str) -> bool {
 fn cache_windows_live_in_shared_memory_between_barriers() {
     // The cached stencils store their windows to shared memory, read them back, and meet at
     // barriers around the reads; the same stencil without `cache!` touches no shared memory.
-    for name in ["stencil3", "stencil3_strided", "stencil5", "forward_rows"] {
+    for name in ["stencil3", "stencil3_strided", "stencil5", "forward_rows", "wide41", "two_windows", "three_windows", "two_loops"] {
         let k = cache_kernel(name);
         assert!(uses_shared(k, "st.shared"), "{name} fetches its window into shared memory:\n{k}");
         assert!(uses_shared(k, "ld.shared"), "{name} reads its window from shared memory:\n{k}");
@@ -695,6 +695,20 @@ fn cache_windows_live_in_shared_memory_between_barriers() {
     let k = cache_kernel("stencil3_plain");
     assert!(!uses_shared(k, ".shared"), "no shared memory without `cache!`:\n{k}");
     assert!(!has_barrier(k), "no barrier without `cache!`:\n{k}");
+}
+
+/// A trip of a loop staging 1-D windows gives each thread several points a block apart
+/// (`acc_device::window_points`: 4 for these), so each thread loads 5 elements of a window a
+/// trip, all in flight a trip ahead: 5 load sites before the loop and 5 in it (with one point
+/// a thread, 2 and 2), the elements kept in registers (no local memory).
+#[test]
+fn staged_windows_load_the_trips_points_ahead_in_registers() {
+    for name in ["stencil3", "stencil5", "stencil_sum"] {
+        let k = cache_kernel(name);
+        let loads = k.matches("ld.global.nc").count();
+        assert!(loads >= 10, "{name}: {loads} load sites of the window, 10 expected (5 elements a thread a trip, loaded a trip ahead):\n{k}");
+        assert!(!k.contains(".local"), "{name} keeps the trip's elements in registers:\n{k}");
+    }
 }
 
 #[test]

@@ -163,6 +163,110 @@ fn cached_loop_with_a_reduction() {
     }
 }
 
+// ---- Several points a thread a trip ----
+//
+// A trip of the block gives each thread 4 points a block apart where the nest's windows of 4
+// points fit 32 KiB (`acc_device::window_points`), 2 or 1 where they do not; a window of more
+// than 5 x blockDim.x elements a trip is fetched in a loop rather than a trip ahead.
+
+/// Blocks of 32 and a 41-element window: `4 * 32 + 40` elements a trip, more than the `5 * 32`
+/// a trip ahead holds.
+#[acc::parallel(vector_length(32))]
+fn wide41(a: &[f32], c: &mut [f32]) {
+    let n = a.len();
+    #[acc::r#loop(gang, vector)]
+    for i in 20..n - 20 {
+        acc::cache!(a[i - 20..=i + 20]);
+        c[i] = a[i - 20] + 2.0 * a[i] + 3.0 * a[i + 20] - a[i + 7];
+    }
+}
+
+/// Blocks of 1024 with two `f64` windows: 2 points a thread (4 would take 64 KiB).
+#[acc::parallel(vector_length(1024))]
+fn two_windows(a: &[f64], b: &[f64], c: &mut [f64]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 1..a.len() - 1 {
+        acc::cache!(a[i - 1..=i + 1], b[i..=i + 1]);
+        c[i] = a[i - 1] - a[i + 1] + b[i] * b[i + 1];
+    }
+}
+
+/// Blocks of 1024 with three `f64` windows: one point a thread (2 would take 48 KiB).
+#[acc::parallel(vector_length(1024))]
+fn three_windows(a: &[f64], b: &[f64], d: &[f64], c: &mut [f64]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 1..a.len() - 1 {
+        acc::cache!(a[i - 1..=i + 1], b[i..=i + 1], d[i - 1..=i]);
+        c[i] = a[i - 1] - a[i + 1] + b[i] * b[i + 1] + d[i - 1] * 0.5 + d[i];
+    }
+}
+
+/// Two vector loops of a gang loop, each staging a window of its own, on blocks of 1024: the
+/// first's `f64` window alone would take 4 points a thread, the two together (12 bytes a point)
+/// take 2 in both loops, which the launch sized their windows for.
+#[acc::parallel(vector_length(1024))]
+fn two_loops(a: &[f64], b: &[f32], c: &mut [f64], d: &mut [f32], reps: usize) {
+    let n = a.len();
+    #[acc::r#loop(gang)]
+    for t in 0..reps {
+        #[acc::r#loop(vector)]
+        for i in 1..n - 1 {
+            acc::cache!(a[i - 1..=i + 1]);
+            c[t * n + i] = (a[i - 1] + a[i + 1]) * (t as f64 + 1.0);
+        }
+        #[acc::r#loop(vector)]
+        for i in 2..n - 2 {
+            acc::cache!(b[i - 2..=i + 2]);
+            d[t * n + i] = b[i - 2] - b[i + 2] + t as f32;
+        }
+    }
+}
+
+#[test]
+fn trips_of_several_points_a_thread() {
+    for n in SIZES.into_iter().chain([41, 42, 4 * 32 + 40, 8191, 2 * 1024 + 5]).filter(|&n| n >= 4) {
+        let a = vec_of(n, |i| (hash(i) % 1000) as f32 * 0.25);
+        if n >= 41 {
+            let mut want = vec![-1.0f32; n];
+            for i in 20..n - 20 {
+                want[i] = a[i - 20] + 2.0 * a[i] + 3.0 * a[i + 20] - a[i + 7];
+            }
+            let mut c = vec![-1.0f32; n];
+            wide41(&a, &mut c);
+            assert_eq!(c, want, "wide41, {n} elements");
+        }
+        let x = vec_of(n, |i| (hash(i) % 4096) as f64 / 8.0);
+        let y = vec_of(n, |i| (hash(i + 7) % 512) as f64 / 4.0);
+        let z = vec_of(n, |i| (hash(i + 11) % 256) as f64);
+        let mut want2 = vec![-1.0f64; n];
+        let mut want3 = vec![-1.0f64; n];
+        for i in 1..n - 1 {
+            want2[i] = x[i - 1] - x[i + 1] + y[i] * y[i + 1];
+            want3[i] = x[i - 1] - x[i + 1] + y[i] * y[i + 1] + z[i - 1] * 0.5 + z[i];
+        }
+        let mut c = vec![-1.0f64; n];
+        two_windows(&x, &y, &mut c);
+        assert_eq!(c, want2, "two_windows, {n} elements");
+        let mut c = vec![-1.0f64; n];
+        three_windows(&x, &y, &z, &mut c);
+        assert_eq!(c, want3, "three_windows, {n} elements");
+        let reps = 3;
+        let (mut wc, mut wd) = (vec![-1.0f64; reps * n], vec![-1.0f32; reps * n]);
+        for t in 0..reps {
+            for i in 1..n - 1 {
+                wc[t * n + i] = (x[i - 1] + x[i + 1]) * (t as f64 + 1.0);
+            }
+            for i in 2..n - 2 {
+                wd[t * n + i] = a[i - 2] - a[i + 2] + t as f32;
+            }
+        }
+        let (mut c, mut d) = (vec![-1.0f64; reps * n], vec![-1.0f32; reps * n]);
+        two_loops(&x, &a, &mut c, &mut d, reps);
+        assert_eq!(c, wc, "two_loops' first loop, {n} elements");
+        assert_eq!(d, wd, "two_loops' second loop, {n} elements");
+    }
+}
+
 // ---- 2-D windows: the paper's GEMM (Section V-B 1) ----
 //
 // `acc::cache!(a[i * n + (kk..kk + 16)], b[(kk..kk + 16) * n + j])` at the top of the k-tile

@@ -62,6 +62,7 @@ pub fn compile_kernels() {
     println!("cargo::rerun-if-env-changed=ACC_EXP_ADJ_ROWS");
     // Unchecked indices `b + o` / `b - o` written whole (acc-codegen `bounds::write_unchecked`).
     println!("cargo::rerun-if-env-changed=ACC_EXP_NOSPLITIX");
+    println!("cargo::rerun-if-env-changed=ACC_EXP_WINDOW_NOW");
     if std::env::var_os("CARGO_FEATURE_CUDA").is_none() {
         return;
     }

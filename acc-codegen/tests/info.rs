@@ -301,7 +301,7 @@ fn stencil(a: &[f32], c: &mut [f32]) {
 #[test]
 fn a_window_that_moves_with_the_vector_loop_is_staged() {
     let r = report(RegionKind::Parallel, "src/stencil.rs", 1, STENCIL);
-    has(&r, "src/stencil.rs:4:", &["loop `i`: gang, vector", "cache!: a[i - 1..=i + 1] (2 + blockDim.x elements) staged in shared memory", "no range check"]);
+    has(&r, "src/stencil.rs:4:", &["loop `i`: gang, vector", "cache!: a[i - 1..=i + 1] (2 + 4 x blockDim.x elements) staged in shared memory", "4 points a thread", "no range check"]);
     has(&r, "src/stencil.rs:5:", &["cache!: a[i - 1..=i + 1]: staged in shared memory (see the loop)"]);
 }
 

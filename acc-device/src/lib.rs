@@ -90,7 +90,7 @@ pub use shared::dynamic_shared;
 pub use shared::group_local;
 #[cfg(target_arch = "nvptx64")]
 pub use shared::{cache_fetch, cache_fetch_halo_tile, cache_fetch_tile, cache_prefetch, cache_store, cache_window, halo_walk, HaloWalk};
-pub use shared::{cache_nothing, dynamic_shared_size, tile_pitch, tile_pitch_of, TileReads};
+pub use shared::{cache_nothing, dynamic_shared_size, elem_bytes, tile_pitch, tile_pitch_of, window_points, TileReads, CACHE_AHEAD, WINDOW_POINTS_BYTES};
 
 /// What a kernel module imports with `use acc_device::prelude::*;`: the [`Float`] math trait
 /// (so that `x.sqrt()` means what it means in `std`) and the [`Shuffle`] trait.

@@ -190,23 +190,59 @@ pub unsafe fn cache_fetch<T: Copy>(a: &[T], place: *mut T, first: usize, elems: 
     }
 }
 
-/// The elements of a `cache!` window this thread fetches (`threadIdx.x` and
-/// `threadIdx.x + blockDim.x` of the window that starts at `a[first]`, those inside `a` and
-/// the window's `elems`), loaded into registers ahead of the trip that stores them
-/// ([`cache_store`]): the next trip's loads are in flight while this trip computes. A window
-/// of at most `2 * blockDim.x` elements.
+/// The points each thread of a block takes a trip of a loop whose `cache!` windows move with
+/// it (acc-codegen's `schedule.rs`), for blocks of `block_x` threads and windows whose elements
+/// take `bytes_a_point` bytes together (one element of each window a point): 4, or 2 or 1
+/// where the windows of 4 would take more than [`WINDOW_POINTS_BYTES`]. A trip of the block
+/// then covers `points * blockDim.x` iterations, its windows `points * blockDim.x + span`
+/// elements, fetched with `points + 1` loads a thread in flight and one barrier pair for all
+/// the points (a 3-point stencil on an H200: 0.143 ms with 4 points against 0.216 with one,
+/// nvcc's own kernels, `benches/results/cache1d-points-h200/`). The host sizes the launch
+/// with the same function (acc-runtime's `Geometry::window_points`).
+#[must_use]
+pub const fn window_points(block_x: usize, bytes_a_point: usize) -> usize {
+    let per = block_x.saturating_mul(bytes_a_point);
+    if per.saturating_mul(4) <= WINDOW_POINTS_BYTES {
+        4
+    } else if per.saturating_mul(2) <= WINDOW_POINTS_BYTES {
+        2
+    } else {
+        1
+    }
+}
+
+/// The most shared memory the windows of a trip of several points a thread take
+/// ([`window_points`]): 32 KiB, half of what acc gives `cache!` windows.
+pub const WINDOW_POINTS_BYTES: usize = 32 * 1024;
+
+/// The bytes of an element of `a` (what [`window_points`] counts).
+#[must_use]
+pub const fn elem_bytes<T>(_a: &[T]) -> usize {
+    core::mem::size_of::<T>()
+}
+
+/// The elements of a `cache!` window each thread loads a trip ahead ([`cache_prefetch`]): a
+/// window of at most `CACHE_AHEAD * blockDim.x` elements (4 points a thread and a span of at
+/// most a block) is fetched a trip ahead.
+pub const CACHE_AHEAD: usize = 5;
+
+/// The elements of a `cache!` window this thread fetches (`threadIdx.x + j * blockDim.x` of
+/// the window that starts at `a[first]`, for `j <` [`CACHE_AHEAD`], those inside `a` and the
+/// window's `elems`), loaded into registers ahead of the trip that stores them
+/// ([`cache_store`]): the next trip's loads are in flight while this trip computes, all of a
+/// thread's at once. A window of at most `CACHE_AHEAD * blockDim.x` elements.
 ///
 /// # Safety
 /// None beyond `a`'s: it only reads `a` (the elements not loaded stay uninitialised, and
 /// [`cache_store`] with the same `first` and `elems` skips them).
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-pub unsafe fn cache_prefetch<T: Copy>(a: &[T], first: usize, elems: usize) -> [core::mem::MaybeUninit<T>; 2] {
+pub unsafe fn cache_prefetch<T: Copy>(a: &[T], first: usize, elems: usize) -> [core::mem::MaybeUninit<T>; CACHE_AHEAD] {
     use crate::{block_dim_x, thread_idx_x};
     let (tx, step) = (thread_idx_x() as usize, block_dim_x() as usize);
-    let mut v = [core::mem::MaybeUninit::uninit(); 2];
+    let mut v = [core::mem::MaybeUninit::uninit(); CACHE_AHEAD];
     let mut j = 0;
-    while j < 2 {
+    while j < CACHE_AHEAD {
         let s = tx + j * step;
         let g = first.wrapping_add(s);
         if s < elems && g < a.len() {
@@ -220,8 +256,8 @@ pub unsafe fn cache_prefetch<T: Copy>(a: &[T], first: usize, elems: usize) -> [c
 /// No prefetched elements (before a loop whose first trip has none).
 #[inline(always)]
 #[must_use]
-pub fn cache_nothing<T: Copy>() -> [core::mem::MaybeUninit<T>; 2] {
-    [core::mem::MaybeUninit::uninit(); 2]
+pub fn cache_nothing<T: Copy>() -> [core::mem::MaybeUninit<T>; CACHE_AHEAD] {
+    [core::mem::MaybeUninit::uninit(); CACHE_AHEAD]
 }
 
 /// Stores the elements [`cache_prefetch`] loaded for the window at `a[first]` (`len` is
@@ -233,11 +269,11 @@ pub fn cache_nothing<T: Copy>() -> [core::mem::MaybeUninit<T>; 2] {
 /// no thread reads it until a barrier.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-pub unsafe fn cache_store<T: Copy>(len: usize, place: *mut T, v: [core::mem::MaybeUninit<T>; 2], first: usize, elems: usize) {
+pub unsafe fn cache_store<T: Copy>(len: usize, place: *mut T, v: [core::mem::MaybeUninit<T>; CACHE_AHEAD], first: usize, elems: usize) {
     use crate::{block_dim_x, thread_idx_x};
     let (tx, step) = (thread_idx_x() as usize, block_dim_x() as usize);
     let mut j = 0;
-    while j < 2 {
+    while j < CACHE_AHEAD {
         let s = tx + j * step;
         let g = first.wrapping_add(s);
         if s < elems && g < len {
@@ -581,6 +617,23 @@ unsafe fn copy_word(from: *const u8, to: *mut u8) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_trip_of_staged_windows_takes_4_points_a_thread_where_32_kib_hold_them() {
+        use super::{window_points, WINDOW_POINTS_BYTES};
+        assert_eq!(WINDOW_POINTS_BYTES, 32 * 1024);
+        // Blocks of 256: one f32 window (4 KiB for 4 points), three f64 windows (24 KiB).
+        assert_eq!(window_points(256, 4), 4);
+        assert_eq!(window_points(256, 24), 4);
+        assert_eq!(window_points(256, 32), 4);
+        assert_eq!(window_points(256, 33), 2);
+        // Blocks of 1024: an f64 window takes 32 KiB for 4 points; two take it for 2; three
+        // would take 48 KiB for 2.
+        assert_eq!(window_points(1024, 8), 4);
+        assert_eq!(window_points(1024, 16), 2);
+        assert_eq!(window_points(1024, 24), 1);
+        assert_eq!(window_points(1024, 1 << 40), 1);
+    }
+
     #[test]
     fn tile_pitches_follow_how_warps_read_the_rows() {
         use super::{tile_pitch, TileReads::*};

@@ -36,10 +36,13 @@ pub struct Geometry {
     pub group_locals: bool,
     /// A nest on a multi-dimensional grid and block (acc-codegen's `grid.rs`).
     pub dims: Option<Dims>,
-    /// The shared memory of the nest's `cache!` windows (`acc_device::cache_window`), in
-    /// bytes: per thread along `x`, and fixed (a window holds `blockDim.x + span` elements,
-    /// 16-byte aligned).
+    /// The shared memory of the nest's `cache!` windows and tiles (`acc_device::cache_window`),
+    /// in bytes: per thread along `x` (2-D tiles), and fixed (16-byte aligned; the spans of
+    /// 1-D windows).
     pub cache: (usize, usize),
+    /// The bytes of one element of each 1-D `cache!` window, together: a window holds
+    /// `points * blockDim.x + span` elements, `points` from [`Geometry::window_points`].
+    pub window_bytes: usize,
     /// The shared memory of 2-D `cache!` tiles, in bytes per thread along `y` (those along
     /// `x` and the fixed ones are in `cache`).
     pub cache_y: usize,
@@ -199,7 +202,7 @@ impl Dims {
 impl Geometry {
     /// The shape asked for by the clauses (0 = not given).
     pub fn new(iterations: usize, num_gangs: usize, vector_length: usize, serial: bool) -> Self {
-        Geometry { iterations, num_gangs, vector_length, serial, num_workers: 0, uses_worker: false, per_trip: (false, false), group_locals: false, dims: None, cache: (0, 0), cache_y: 0, lean_kernel: None, point_kernel: None, waves: 1 }
+        Geometry { iterations, num_gangs, vector_length, serial, num_workers: 0, uses_worker: false, per_trip: (false, false), group_locals: false, dims: None, cache: (0, 0), window_bytes: 0, cache_y: 0, lean_kernel: None, point_kernel: None, waves: 1 }
     }
 
     /// The same shape for a nest on a multi-dimensional grid.
@@ -229,12 +232,23 @@ impl Geometry {
         self
     }
 
-    /// The same shape with one more `cache!` window in shared memory: `blockDim.x + span`
-    /// elements of `elem_bytes` each.
+    /// The same shape with one more 1-D `cache!` window in shared memory: `points *
+    /// blockDim.x + span` elements of `elem_bytes` each ([`Geometry::window_points`]).
     pub fn cache(mut self, elem_bytes: usize, span: usize) -> Self {
-        self.cache.0 += elem_bytes;
+        self.window_bytes += elem_bytes;
         self.cache.1 += span * elem_bytes + 16;
         self
+    }
+
+    /// The iterations each thread takes a trip of a loop whose 1-D `cache!` windows move with
+    /// it: `acc_device::window_points` of the block's `x` and the windows' element bytes, as
+    /// the kernel computes them (1 without such windows).
+    pub fn window_points(&self) -> usize {
+        if self.window_bytes == 0 {
+            1
+        } else {
+            acc_device::window_points(self.block_xy().0 as usize, self.window_bytes)
+        }
     }
 
     /// The same shape with one more 2-D `cache!` tile in shared memory: `per_x * blockDim.x +
@@ -345,11 +359,13 @@ impl Geometry {
         x.saturating_mul(y)
     }
 
-    /// Threads the nest can use: one per iteration, or a block's share per trip.
+    /// Threads the nest can use: one per iteration (one per `window_points` iterations of a
+    /// loop staging 1-D `cache!` windows), or a block's share per trip.
     fn threads_wanted(&self) -> usize {
         let (x, y) = self.block_xy();
         let per = if self.per_trip.0 { x as usize } else { 1 } * if self.per_trip.1 { y as usize } else { 1 };
-        self.iterations.saturating_mul(per)
+        let iterations = if self.per_trip.0 { self.iterations } else { self.iterations.div_ceil(self.window_points()) };
+        iterations.saturating_mul(per)
     }
 }
 
@@ -756,14 +772,15 @@ fn linear_grid(wave: u32, waves: usize, needed: usize, most: usize) -> u32 {
 /// and broadcasts (acc_device::reduce); each launch asks for its own block's share. A kernel
 /// with `cache!` windows is opened up to 64 KiB more for them.
 fn most_shared(geom: &Geometry) -> u32 {
-    (if geom.group_locals { GROUP_LOCALS_SHARED } else { 16 * 1024 }) + if geom.cache != (0, 0) { CACHE_SHARED } else { 0 }
+    (if geom.group_locals { GROUP_LOCALS_SHARED } else { 16 * 1024 }) + if geom.cache != (0, 0) || geom.window_bytes > 0 { CACHE_SHARED } else { 0 }
 }
 
 /// The dynamic shared memory a block of `geom`'s (a nest on a one-dimensional grid) asks for:
 /// the group locals' or 16 bytes a thread, and apart the bytes of its `cache!` windows.
 fn block_shared(geom: &Geometry) -> (u32, usize) {
     let base = if geom.group_locals { GROUP_LOCALS_SHARED } else { 16 * geom.block().max(32) };
-    (base, geom.cache.0 * geom.block_xy().0 as usize + geom.cache.1)
+    let x = geom.block_xy().0 as usize;
+    (base, (geom.cache.0 + geom.window_bytes * geom.window_points()) * x + geom.cache.1)
 }
 
 /// This thread's entry for kernel `name` of the PTX text `ptx` on `cuda`, made (the kernel
@@ -1165,6 +1182,29 @@ mod tests {
         assert!(!rounds_for_block(&shared.lean_kernel("k_lean", false, false)), "no rounds of chunks");
         assert!(!rounds_for_block(&shared), "no lean kernel: no chunked rounds");
         assert!(!rounds_for_block(&Geometry::new(1 << 20, 2, 128, false).lean_kernel("k_lean", false, true)), "trips not shared");
+    }
+
+    #[test]
+    fn a_loop_staging_1d_windows_takes_its_points_a_thread_in_the_grid_and_the_windows() {
+        // Blocks of 256, one f32 window of span 2: 4 points a thread, so a quarter of the
+        // blocks, each window 4 x 256 + 2 elements.
+        let one = Geometry::new(1 << 20, 0, 0, false).cache(4, 2);
+        assert_eq!(one.window_points(), 4);
+        assert_eq!(one.blocks_wanted(), (1 << 20) / (4 * 256));
+        assert_eq!(block_shared(&one).1, 4 * (4 * 256 + 2) + 16);
+        // Blocks of 1024: two f64 windows take 2 points, three take 1.
+        let two = Geometry::new(1 << 20, 0, 1024, false).cache(8, 2).cache(8, 1);
+        assert_eq!(two.window_points(), 2);
+        assert_eq!(block_shared(&two).1, 8 * (2 * 1024 + 2) + 8 * (2 * 1024 + 1) + 32);
+        let three = two.cache(8, 1);
+        assert_eq!(three.window_points(), 1);
+        assert_eq!(three.blocks_wanted(), (1 << 20) / 1024);
+        assert_eq!(block_shared(&three).1, 8 * (3 * 1024 + 4) + 48);
+        // A vector loop inside a gang loop: the grid is the gang loop's.
+        let rows = Geometry::new(100, 0, 0, false).cache(4, 2).per_trip(true, false);
+        assert_eq!(rows.blocks_wanted(), 100);
+        // No window: 1 point.
+        assert_eq!(Geometry::new(1 << 20, 0, 0, false).window_points(), 1);
     }
 
     #[test]

@@ -1168,6 +1168,10 @@ fn nest_kernel(
     let mut uses: Vec<&Expr> = vec![&nest_expr];
     uses.extend(captured.iter().filter_map(|l| l.init.as_ref()));
     let items = used_items(items, &uses);
+    // The element bytes of the nest's staged 1-D windows, together: their points a thread a
+    // trip (`acc_device::window_points`), as the host's `Geometry::window_points` counts them.
+    let window_arrays = cached.iter().map(|c| &c.0);
+    let window_bytes = quote!(let __acc_wbytes: usize = 0usize #(+ #dev::elem_bytes(&*#window_arrays))*;);
     let kernel_fn = |kname: &Ident, nest_code: &TokenStream| quote! {
         #[no_mangle]
         #[allow(unused_mut, unused_variables, unused_assignments, non_snake_case, clippy::all)]
@@ -1175,6 +1179,7 @@ fn nest_kernel(
             #(#items)*
             #dev::panic::enter(__acc_panic);
             #prologue
+            #window_bytes
             #(let mut #red_vars = #red_ops.identity(&#red_vars);)*
             #nest_code
             #(

@@ -633,59 +633,87 @@ impl<'a> Scheduler<'a> {
         let looped = if !staged.is_empty() {
             // Each trip of the block: the windows fetched by all its threads (those past the
             // loop's end too), a barrier, the trip (its references to the windows read shared
-            // memory), a barrier before the next trip's fetch.
+            // memory), a barrier before the next trip's fetch. A trip gives each thread
+            // `__acc_m` points, a block apart (`acc_device::window_points`: 4 where the
+            // windows fit), so that a thread has `__acc_m + 1` loads in flight a trip and the
+            // barriers serve `__acc_m` points. `__acc_wbytes`: the element bytes of all the
+            // nest's staged windows, as the host counts them (`device.rs`), so that every
+            // staged loop of the nest takes the points the launch sized its windows for.
             let var = &headers[0].var;
             let start = ctx.shared_end.as_ref().map_or_else(|| quote!(0usize), |e| quote!(#e));
             let mut places = quote! {
                 let __acc_tx: usize = #dev::thread_idx_x() as usize;
                 let __acc_bdx: usize = #dev::block_dim_x() as usize;
+                let __acc_m: usize = #dev::window_points(__acc_bdx, __acc_wbytes);
+                let __acc_mbx: usize = __acc_m * __acc_bdx;
+                let __acc_mst: usize = #stride * __acc_m;
                 let mut __acc_woff: usize = #start;
             };
             let mut fetches = TokenStream::new();
             let (mut first_pf, mut stores, mut next_pf) = (TokenStream::new(), TokenStream::new(), TokenStream::new());
+            let (mut loads_now, mut stores_now) = (TokenStream::new(), TokenStream::new());
+            let trip_ahead = std::env::var_os("ACC_EXP_WINDOW_NOW").is_none();
             let mut ahead = quote!(true);
             let mut shown = Vec::new();
             for (j, (w, win)) in staged.iter().zip(&wins).enumerate() {
                 let (a, span) = (&w.array, (w.hi - w.lo) as usize);
                 let lo = proc_macro2::Literal::i64_suffixed(w.lo);
                 let pf = format_ident!("__acc_pf{}_{}", n, j);
-                places.extend(quote!(let #win = #dev::cache_window(&*#a, __acc_bdx + #span, &mut __acc_woff);));
-                fetches.extend(quote!(#dev::cache_fetch(&*#a, #win, __acc_bi.wrapping_add((#lo) as usize), __acc_bdx + #span);));
-                ahead.extend(quote!(&& #span <= __acc_bdx));
+                places.extend(quote!(let #win = #dev::cache_window(&*#a, __acc_mbx + #span, &mut __acc_woff);));
+                fetches.extend(quote!(#dev::cache_fetch(&*#a, #win, __acc_bi.wrapping_add((#lo) as usize), __acc_mbx + #span);));
+                ahead.extend(quote!(&& __acc_mbx + #span <= #dev::CACHE_AHEAD * __acc_bdx));
                 first_pf.extend(quote! {
                     let mut #pf = if __acc_ahead && #base < #total_id {
-                        #dev::cache_prefetch(&*#a, __acc_bi.wrapping_add((#lo) as usize), __acc_bdx + #span)
+                        #dev::cache_prefetch(&*#a, __acc_bi.wrapping_add((#lo) as usize), __acc_mbx + #span)
                     } else {
                         #dev::cache_nothing()
                     };
                 });
-                stores.extend(quote!(#dev::cache_store(#a.len(), #win, #pf, __acc_bi.wrapping_add((#lo) as usize), __acc_bdx + #span);));
-                next_pf.extend(quote!(#pf = #dev::cache_prefetch(&*#a, __acc_bi.wrapping_add(#stride).wrapping_add((#lo) as usize), __acc_bdx + #span);));
+                stores.extend(quote!(#dev::cache_store(#a.len(), #win, #pf, __acc_bi.wrapping_add((#lo) as usize), __acc_mbx + #span);));
+                next_pf.extend(quote!(#pf = #dev::cache_prefetch(&*#a, __acc_bi.wrapping_add(__acc_mst).wrapping_add((#lo) as usize), __acc_mbx + #span);));
+                loads_now.extend(quote!(let #pf = #dev::cache_prefetch(&*#a, __acc_bi.wrapping_add((#lo) as usize), __acc_mbx + #span);));
+                stores_now.extend(quote!(#dev::cache_store(#a.len(), #win, #pf, __acc_bi.wrapping_add((#lo) as usize), __acc_mbx + #span);));
                 self.cached.push((a.clone(), span));
                 let show = |c: i64| match c {
                     0 => format!("{var}"),
                     c if c < 0 => format!("{var} - {}", -c),
                     c => format!("{var} + {c}"),
                 };
-                shown.push(format!("{a}[{}..={}] ({} + blockDim.x elements)", show(w.lo), show(w.hi), span));
+                shown.push(format!("{a}[{}..={}] ({} + 4 x blockDim.x elements)", show(w.lo), show(w.hi), span));
             }
             // info: the windows.
             self.notes.0[note_at].text.push_str(&format!(
-                "; cache!: {} staged in shared memory, shared by the block's threads: each trip of the block fetches them in parallel (clamped to the arrays; a window of at most 2 x blockDim.x elements loaded into registers a trip ahead), a barrier, then the trip reads them there with no range check (references proved inside at compile time) and, where the trip's windows lie inside their arrays, no check against the array's length either, a barrier ends the trip",
+                "; cache!: {} staged in shared memory, shared by the block's threads: a trip of the block takes 4 points a thread, a block apart (2 or 1 where the windows of 4 would pass 32 KiB), and fetches its windows in parallel (clamped to the arrays; a window of at most 5 x blockDim.x elements loaded into registers a trip ahead), a barrier, then the trip's points read them there with no range check (references proved inside at compile time) and, where a point's windows lie inside their arrays, no check against the array's length either, a barrier ends the trip",
                 shown.join(", ")
             ));
             // The trip's body without a check of each window reference, where the whole
             // windows lie inside their arrays.
-            let inside = window_inside(&staged);
+            let inside = window_inside(&staged, None);
+            // A whole trip (all its points before the loop's end) whose windows lie inside
+            // their arrays at its first and last points (so at every point: the windows move
+            // with the variable) runs its points with neither test.
+            let trip_inside = {
+                let (first, last) = (quote!(__acc_bi), quote!(__acc_bi.wrapping_add(__acc_mbx - 1)));
+                let (first, last) = (window_inside(&staged, Some(&first)), window_inside(&staged, Some(&last)));
+                quote!(#base + __acc_mbx <= #total_id && #first && #last)
+            };
             let fast_code = run_once(&(self.body_of)(unchecked_body.as_ref().expect("made where windows are staged")).stmts);
+            if !trip_ahead {
+                first_pf = TokenStream::new();
+                next_pf = TokenStream::new();
+                stores = quote!(#loads_now #stores_now);
+            }
             // A window of at most two elements per thread is fetched a trip ahead: each thread
             // loads the next trip's elements into registers before this trip's body, and
             // stores them after its end barrier (the loads in flight while the trip computes).
             // `__acc_bi`: the loop variable's value at the trip's first iteration (step 1).
+            // `__acc_wx`: the point's place in the windows (`threadIdx.x` and a block per
+            // point before it); `__acc_bi`: the loop variable's value at the trip's first
+            // iteration (step 1).
             quote! {
                 #places
                 let __acc_ahead: bool = #ahead;
-                let mut #base = #bpart;
+                let mut #base = #bpart * __acc_m;
                 let mut __acc_bi: usize = {
                     let #k: usize = #base;
                     #bind
@@ -693,29 +721,45 @@ impl<'a> Scheduler<'a> {
                 };
                 #first_pf
                 while #base < #total_id {
-                    let #active_id = #base + #tpart < #total_id;
-                    let #k = if #active_id { #base + #tpart } else { #base };
-                    #bind
                     if __acc_ahead {
                         #stores
                     } else {
                         #fetches
                     }
                     #dev::sync_threads();
-                    let __acc_next: usize = #base + #stride;
+                    let __acc_next: usize = #base + __acc_mst;
                     if __acc_ahead && __acc_next < #total_id {
                         #next_pf
                     }
-                    if #active_id {
-                        if #inside {
+                    let mut __acc_q: usize = 0;
+                    if #trip_inside {
+                        while __acc_q < __acc_m {
+                            let __acc_wx: usize = __acc_tx + __acc_q * __acc_bdx;
+                            let #k: usize = #base + #tpart + __acc_q * __acc_bdx;
+                            #bind
                             #fast_code
-                        } else {
-                            #body_code
+                            __acc_q += 1;
+                        }
+                    } else {
+                        while __acc_q < __acc_m {
+                            let __acc_wx: usize = __acc_tx + __acc_q * __acc_bdx;
+                            let __acc_kq: usize = #base + #tpart + __acc_q * __acc_bdx;
+                            let #active_id = __acc_kq < #total_id;
+                            let #k = if #active_id { __acc_kq } else { #base };
+                            #bind
+                            if #active_id {
+                                if #inside {
+                                    #fast_code
+                                } else {
+                                    #body_code
+                                }
+                            }
+                            __acc_q += 1;
                         }
                     }
                     #dev::sync_threads();
                     #base = __acc_next;
-                    __acc_bi = __acc_bi.wrapping_add(#stride);
+                    __acc_bi = __acc_bi.wrapping_add(__acc_mst);
                 }
             }
         } else if !tiles1.is_empty() {
@@ -1885,7 +1929,8 @@ pub fn block_assigns(b: &syn::Block, name: &Ident) -> bool {
 }
 
 /// `body` with each reference `a[i + c]` to a staged window read from its place in shared
-/// memory (`wins`): element `threadIdx.x + c - lo` of the window, after the slice's own
+/// memory (`wins`): element `wx + c - lo` of the window (`wx` the point's place in the trip,
+/// `__acc_wx`), after the slice's own
 /// bounds check on the index (so that an index past the array panics as it does on the host).
 /// The references were proved inside the windows by `cache::check_references`.
 fn cached_reads(body: &syn::Block, staged: &[crate::front::cache::Moving], wins: &[Ident], checked: bool) -> syn::Block {
@@ -1910,7 +1955,7 @@ fn cached_reads(body: &syn::Block, staged: &[crate::front::cache::Moving], wins:
                                 // (`window_inside`), so this reference does.
                                 *e = syn::parse_quote_spanned! {span=> {
                                     // SAFETY: as below.
-                                    unsafe { *#win.add(__acc_tx + #slot) }
+                                    unsafe { *#win.add(__acc_wx + #slot) }
                                 }};
                                 return;
                             }
@@ -1919,10 +1964,11 @@ fn cached_reads(body: &syn::Block, staged: &[crate::front::cache::Moving], wins:
                                 if __acc_g >= #a.len() {
                                     #dev::panic::panic_bounds(__acc_g, #a.len());
                                 }
-                                // SAFETY: the window holds `blockDim.x + span` elements and
-                                // this thread's `threadIdx.x + c - lo` is below that (`c` was
-                                // proved in `lo..=hi`); a barrier followed the fetch.
-                                unsafe { *#win.add(__acc_tx + #slot) }
+                                // SAFETY: the window holds `m * blockDim.x + span` elements
+                                // and this point's `wx + c - lo` is below that (`wx < m *
+                                // blockDim.x`, `c` was proved in `lo..=hi`); a barrier
+                                // followed the fetch.
+                                unsafe { *#win.add(__acc_wx + #slot) }
                             }};
                             return;
                         }
@@ -1942,13 +1988,15 @@ fn cached_reads(body: &syn::Block, staged: &[crate::front::cache::Moving], wins:
 /// array: `var + lo` neither wraps below 0 nor passes `var + hi`, and `var + hi` is below the
 /// array's length. Then every reference `cached_reads` rewrote (`var + c`, `lo <= c <= hi`) is
 /// inside its array, and the trip's body reads the windows without checking each reference.
-fn window_inside(staged: &[crate::front::cache::Moving]) -> TokenStream {
+/// `at`: the variable's value to test (a `usize` expression), else the variable's own.
+fn window_inside(staged: &[crate::front::cache::Moving], at: Option<&TokenStream>) -> TokenStream {
     let tests = staged.iter().map(|w| {
         let (a, v) = (&w.array, &w.var);
         let lo = proc_macro2::Literal::i64_suffixed(w.lo);
         let hi = proc_macro2::Literal::i64_suffixed(w.hi);
+        let value = at.cloned().unwrap_or_else(|| quote!(#v as usize));
         quote! {{
-            let __acc_v: usize = #v as usize;
+            let __acc_v: usize = #value;
             let (__acc_lo, __acc_hi) = (__acc_v.wrapping_add((#lo) as usize), __acc_v.wrapping_add((#hi) as usize));
             __acc_lo <= __acc_hi && __acc_hi < #a.len() && (#lo >= 0 || __acc_lo < __acc_v) && (#hi <= 0 || __acc_hi > __acc_v)
         }}
