@@ -32,23 +32,16 @@ if [ "${1:-}" = pack ]; then
   nice cargo build --release --features cuda --manifest-path examples/05-library/Cargo.toml --target-dir target
   cp target/release/app .gpu/bin/example-05-library-app
   nice "$pack" test --release -p acc-difftest --features acc-difftest/cuda --no-run
-  nice "$pack" bench --features cuda --bench stencils --no-run
-  nice "$pack" bench --features cuda --bench gpu --no-run
-  nice "$pack" bench --features cuda --bench cache1d --no-run
-  nice "$pack" bench --features cuda --bench cache2d --no-run
-  nice "$pack" bench --features cuda --bench nbody --no-run
-  nice "$pack" bench --features cuda --bench jacobi --no-run
+  benches="stencils gpu cache1d cache2d nbody jacobi"
+  for b in $benches; do nice "$pack" bench --features cuda --bench "$b" --no-run; done
   # gpu-pack names every binary of a test profile `test-*`: the difftest and the benches go
   # apart from the suite's binaries.
   mkdir -p .gpu/extra
   mv .gpu/bin/test-difftest-* .gpu/extra/
   rm -f .gpu/bin/test-acc_difftest-* .gpu/bin/test-ui-*
-  for f in .gpu/bin/test-stencils-*; do mv "$f" ".gpu/extra/bench-stencils-${f##*-}"; done
-  for f in .gpu/bin/test-gpu-*; do mv "$f" ".gpu/extra/bench-gpu-${f##*-}"; done
-  for f in .gpu/bin/test-cache1d-*; do mv "$f" ".gpu/extra/bench-cache1d-${f##*-}"; done
-  for f in .gpu/bin/test-cache2d-*; do mv "$f" ".gpu/extra/bench-cache2d-${f##*-}"; done
-  for f in .gpu/bin/test-nbody-*; do mv "$f" ".gpu/extra/bench-nbody-${f##*-}"; done
-  for f in .gpu/bin/test-jacobi-*; do mv "$f" ".gpu/extra/bench-jacobi-${f##*-}"; done
+  for b in $benches; do
+    for f in .gpu/bin/test-"$b"-*; do mv "$f" ".gpu/extra/bench-$b-${f##*-}"; done
+  done
   strip --strip-debug .gpu/bin/* .gpu/extra/* 2>/dev/null || true
   # -9: a 64 MiB window, so the package's PTX that every binary embeds (35 MiB) is stored once
   # (-6 stored it per binary: 64 MiB in all, past the carry limit).
