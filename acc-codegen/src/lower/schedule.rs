@@ -703,13 +703,13 @@ impl<'a> Scheduler<'a> {
                 next_pf = TokenStream::new();
                 stores = quote!(#loads_now #stores_now);
             }
-            // A window of at most two elements per thread is fetched a trip ahead: each thread
-            // loads the next trip's elements into registers before this trip's body, and
-            // stores them after its end barrier (the loads in flight while the trip computes).
-            // `__acc_bi`: the loop variable's value at the trip's first iteration (step 1).
-            // `__acc_wx`: the point's place in the windows (`threadIdx.x` and a block per
-            // point before it); `__acc_bi`: the loop variable's value at the trip's first
-            // iteration (step 1).
+            // A window of at most `CACHE_AHEAD` elements a thread is fetched a trip ahead: each
+            // thread loads the next trip's elements into registers before this trip's points,
+            // and stores them after its end barrier (the loads in flight while the trip
+            // computes; `ACC_EXP_WINDOW_NOW=1`, an A/B switch, loads and stores them at the
+            // trip's start instead). `__acc_bi`: the loop variable's value at the trip's first
+            // iteration (step 1); `__acc_wx`: the point's place in the windows (`threadIdx.x`
+            // and a block for each point of the thread before it).
             quote! {
                 #places
                 let __acc_ahead: bool = #ahead;
