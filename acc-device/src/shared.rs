@@ -221,7 +221,7 @@ pub const fn elem_bytes<T>(_a: &[T]) -> usize {
     core::mem::size_of::<T>()
 }
 
-/// The elements of a `cache!` window each thread loads a trip ahead ([`cache_prefetch`]): a
+/// The elements of a `cache!` window each thread loads a trip ahead (`cache_prefetch`): a
 /// window of at most `CACHE_AHEAD * blockDim.x` elements (4 points a thread and a span of at
 /// most a block) is fetched a trip ahead.
 pub const CACHE_AHEAD: usize = 5;
