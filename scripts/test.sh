@@ -20,6 +20,7 @@ python3 tests/gen/loops.py --check
 python3 tests/gen/schedules.py --check
 python3 tests/gen/atomics.py --check
 python3 tests/gen/papers.py --check
+python3 tests/gen/windows.py --check
 # The differential tester's programs (difftest/, run by `cargo test --workspace` below with the
 # seed it prints: 300 shapes x 10 inputs on the host backend).
 python3 tests/gen/difftest.py --check

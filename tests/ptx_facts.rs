@@ -711,6 +711,28 @@ fn staged_windows_load_the_trips_points_ahead_in_registers() {
     }
 }
 
+/// The random 1-D windows of tests/semantics_windows.rs (tests/gen/windows.py) are all staged:
+/// each region's kernel fetches into shared memory, reads it back and meets at barriers.
+#[test]
+fn random_windows_are_all_staged_in_shared_memory() {
+    let src = include_str!("semantics_windows.rs");
+    let lines: Vec<&str> = src.lines().collect();
+    let mut seen = 0;
+    for l in 1..lines.len() {
+        let Some(rest) = lines[l].trim_start().strip_prefix("fn w") else { continue };
+        if !lines[l - 1].trim_start().starts_with("#[acc::") {
+            continue;
+        }
+        let name = format!("w{}", rest.split('(').next().expect("a name"));
+        let full = format!("acc_tests_semantics_windows_rs_l{l}_{name}_0");
+        let at = PTX.find(&format!(".entry {full}(")).unwrap_or_else(|| panic!("no kernel {full} in the PTX"));
+        let k = entry(&PTX[at + ".entry ".len()..at + ".entry ".len() + full.len()]);
+        assert!(uses_shared(k, "st.shared") && uses_shared(k, "ld.shared") && has_barrier(k), "{name} stages its windows in shared memory:\n{k}");
+        seen += 1;
+    }
+    assert_eq!(seen, 24, "the generated regions of tests/semantics_windows.rs");
+}
+
 #[test]
 fn gemm_2d_windows_live_in_shared_memory_between_barriers() {
     // The GEMMs with 2-D windows fetch their tiles into shared memory over a 2-D block and
