@@ -97,7 +97,6 @@ def case(rng, idx):
     rng_text = "0..n" if guarded else (f"{L}..n - {H}" if H else f"{L}..n")
     cache = ", ".join(window_text(x, wins[x][0], wins[x][1]) for x in arrays)
     params = ", ".join(f"{x}: &[{t}]" for x in arrays)
-    args = ", ".join(f"&{x}" for x in arrays)
     clauses = []
     if block == "v":
         clauses.append("vector_length(v)")
@@ -136,29 +135,18 @@ def case(rng, idx):
     doc = "; ".join(w for w in what if w)
     gen = {"f32": "(hash(j) % 512) as f32 * 0.25", "f64": "(hash(j) % 4096) as f64 * 0.125", "i32": "(hash(j) % 2000) as i32 - 1000",
            "i64": "(hash(j) as i64) >> 3", "u16": "hash(j) as u16"}[t]
-    datas = "\n".join(f"let {x} = vec_of(n, |j| {{ let j = j + {k * 7919}; {gen} }});" for k, x in enumerate(arrays))
-    vs = "[32, 96, 256, 1024]" if block == "v" else "[0]"
-    call_args = f"{args}, &mut X" + (", 3" if nested else "") + (", v" if block == "v" else "")
-    got_call, want_call = f"{name}({call_args.replace('X', 'got')})", f"{name}_seq({call_args.replace('X', 'want')})"
-    cmp_red = (f"let (got_t, want_t) = ({got_call}, {want_call});\n"
-               f"assert_eq!(got_t, want_t, \"{name}: the reduction, n = {{n}}, v = {{v}}\");") if red else \
-              f"{got_call};\n{want_call};"
-    size = "3 * n" if nested else "n"
+    datas = ", ".join(f"vec_of(n, |j| {{ let j = j + {k * 7919}; {gen} }})" for k, x in enumerate(arrays))
+    vs = "&[32, 96, 256, 1024]" if block == "v" else "&[0]"
+    xs = ", ".join(f"&x[{k}]" for k in range(len(arrays)))
+    more = (", 3" if nested else "") + (", v" if block == "v" else "")
+    v = "v" if block == "v" else "_v"
     test = f"""
 /// {doc}.
 #[test]
 fn {name}_{t}() {{
 {region}
 {plain}
-for n in SIZES.into_iter().filter(|&n| n > {L + H}) {{
-{datas}
-for v in {vs} {{
-let mut got = vec![{lit(7, t)}; {size}];
-let mut want = got.clone();
-{cmp_red}
-assert_eq!(got, want, "{name}: n = {{n}}, v = {{v}}");
-}}
-}}
+check("{name}", {L + H}, {3 if nested else 1}, {vs}, {lit(7, t)}, |n| vec![{datas}], |x, c, {v}| {name}({xs}, c{more}), |x, c, {v}| {name}_seq({xs}, c{more}));
 }}
 """
     return test
