@@ -577,15 +577,20 @@ fn reductions_on_grid_schedules_combine_over_the_whole_block() {
     }
 }
 
-/// The kernel of region `name` in tests/semantics_cache.rs (named by its attribute's line).
+/// The kernel of region `name` in tests/semantics_cache.rs.
 fn cache_kernel(name: &str) -> &'static str {
-    let src = include_str!("semantics_cache.rs");
+    region_kernel(include_str!("semantics_cache.rs"), "semantics_cache", name)
+}
+
+/// The kernel of region `name` in `tests/<file>.rs`, whose text is `src` (named by its
+/// attribute's line).
+fn region_kernel(src: &str, file: &str, name: &str) -> &'static str {
     // The region's `fn` line, under its `#[acc::..]` attribute (whose line names the kernel).
     let lines: Vec<&str> = src.lines().collect();
     let line = (1..lines.len())
         .find(|&l| lines[l].trim_start().starts_with(&format!("fn {name}(")) && lines[l - 1].trim_start().starts_with("#[acc::"))
         .unwrap_or_else(|| panic!("no region {name}")) as u32;
-    let full = format!("acc_tests_semantics_cache_rs_l{line}_{name}_0");
+    let full = format!("acc_tests_{file}_rs_l{line}_{name}_0");
     let at = PTX.find(&format!(".entry {full}(")).unwrap_or_else(|| panic!("no kernel {full} in the PTX"));
     entry(&PTX[at + ".entry ".len()..at + ".entry ".len() + full.len()])
 }
@@ -717,20 +722,16 @@ fn staged_windows_load_the_trips_points_ahead_in_registers() {
 fn random_windows_are_all_staged_in_shared_memory() {
     let src = include_str!("semantics_windows.rs");
     let lines: Vec<&str> = src.lines().collect();
-    let mut seen = 0;
-    for l in 1..lines.len() {
-        let Some(rest) = lines[l].trim_start().strip_prefix("fn w") else { continue };
-        if !lines[l - 1].trim_start().starts_with("#[acc::") {
-            continue;
-        }
-        let name = format!("w{}", rest.split('(').next().expect("a name"));
-        let full = format!("acc_tests_semantics_windows_rs_l{l}_{name}_0");
-        let at = PTX.find(&format!(".entry {full}(")).unwrap_or_else(|| panic!("no kernel {full} in the PTX"));
-        let k = entry(&PTX[at + ".entry ".len()..at + ".entry ".len() + full.len()]);
+    // The regions: `fn wNN(` under an `#[acc::..]` attribute.
+    let names: Vec<&str> = (1..lines.len())
+        .filter(|&l| lines[l - 1].trim_start().starts_with("#[acc::"))
+        .filter_map(|l| lines[l].trim_start().strip_prefix("fn ")?.split('(').next().filter(|n| n.starts_with('w')))
+        .collect();
+    assert_eq!(names.len(), 24, "the generated regions of tests/semantics_windows.rs");
+    for name in names {
+        let k = region_kernel(src, "semantics_windows", name);
         assert!(uses_shared(k, "st.shared") && uses_shared(k, "ld.shared") && has_barrier(k), "{name} stages its windows in shared memory:\n{k}");
-        seen += 1;
     }
-    assert_eq!(seen, 24, "the generated regions of tests/semantics_windows.rs");
 }
 
 #[test]

@@ -215,7 +215,8 @@ pub const fn window_points(block_x: usize, bytes_a_point: usize) -> usize {
 /// ([`window_points`]): 32 KiB, half of what acc gives `cache!` windows.
 pub const WINDOW_POINTS_BYTES: usize = 32 * 1024;
 
-/// The bytes of an element of `a` (what [`window_points`] counts).
+/// The bytes of an element of `a` (what [`window_points`] counts, in the kernel and, through
+/// acc-runtime's `gpu::elem_bytes`, on the host).
 #[must_use]
 pub const fn elem_bytes<T>(_a: &[T]) -> usize {
     core::mem::size_of::<T>()

@@ -582,10 +582,9 @@ const GROUP_LOCALS_SHARED: u32 = 48 * 1024;
 /// group locals'); a launch asks for what its block needs.
 const CACHE_SHARED: u32 = 64 * 1024;
 
-/// The bytes of one element of `a` (a `cache!` window's, when sizing a launch).
-pub fn elem_bytes<T>(_a: &[T]) -> usize {
-    core::mem::size_of::<T>()
-}
+/// The bytes of one element of `a` (a `cache!` window's, when sizing a launch): the function
+/// the kernels count the same windows with.
+pub use acc_device::elem_bytes;
 
 /// The largest grid a launch without `num_gangs` gets on `cuda` (partials are sized for
 /// it): 32 blocks per multiprocessor of its device (4224 on an H100's 132).
