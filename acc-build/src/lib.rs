@@ -38,6 +38,7 @@ mod info;
 pub mod nvptx;
 mod print;
 mod ptxas;
+mod slot;
 mod scan;
 mod split;
 
@@ -63,6 +64,8 @@ pub fn compile_kernels() {
     // Unchecked indices `b + o` / `b - o` written whole (acc-codegen `bounds::write_unchecked`).
     println!("cargo::rerun-if-env-changed=ACC_EXP_NOSPLITIX");
     println!("cargo::rerun-if-env-changed=ACC_EXP_WINDOW_NOW");
+    println!("cargo::rerun-if-env-changed=ACC_EXP_POINT_NESTED");
+    println!("cargo::rerun-if-env-changed=ACC_EXP_KEEPSLOT");
     if std::env::var_os("CARGO_FEATURE_CUDA").is_none() {
         return;
     }

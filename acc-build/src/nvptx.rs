@@ -180,8 +180,11 @@ pub fn build_ptx_full(crate_dir: &Path, target_dir: &Path, sm: &str) -> Result<P
     if !text.contains(".target") || !text.contains(".address_size 64") {
         return Err(BuildError::new(BuildErrorKind::Io, format!("error: {} is not a PTX module\n", asm.display())));
     }
-    // ptxas bugs worked around in the text (see `ptxas.rs`).
+    // ptxas bugs worked around in the text (see `ptxas.rs`), and the panic slot's store
+    // dropped from kernels that cannot panic (`slot.rs`).
+    // `ACC_EXP_KEEPSLOT=1` keeps every store, for A/B runs on the GPU.
     let text = crate::ptxas::rewrite(&text);
+    let text = if keep_slots() { text } else { crate::slot::drop_unread_stores(&text) };
     let ptx = target_dir.join(format!("{name}.ptx"));
     write_if_changed(&ptx, &text)
         .map_err(|e| BuildError::new(BuildErrorKind::Io, format!("error: writing {}: {e}\n", ptx.display())))?;
@@ -200,10 +203,15 @@ const PROFILE: [(&str, &str); 7] = [
     ("overflow-checks", "false"),
 ];
 
-/// What else decides the PTX of a device crate: the profile, the rustflags and the ptxas
-/// work-arounds (for keys of cached builds).
+/// What else decides the PTX of a device crate: the profile, the rustflags, the ptxas
+/// work-arounds and the slot pass (for keys of cached builds).
 pub(crate) fn settings() -> String {
-    format!("{PROFILE:?} {:?} {BUILD_STD} ptxas-workarounds-{}", rustflags("<sm>"), crate::ptxas::VERSION)
+    format!("{PROFILE:?} {:?} {BUILD_STD} ptxas-workarounds-{} unread-slots-{}-{}", rustflags("<sm>"), crate::ptxas::VERSION, crate::slot::VERSION, keep_slots())
+}
+
+/// Whether the A/B switch `ACC_EXP_KEEPSLOT` keeps the panic slot's store in every kernel.
+fn keep_slots() -> bool {
+    std::env::var_os("ACC_EXP_KEEPSLOT").is_some()
 }
 
 /// The rustflags of every crate of the device build.

@@ -147,18 +147,21 @@ impl Dims {
 
     /// Blocks in x, y, z for blocks of `block` threads that cover every loop's trips (one
     /// point a thread): `None` where a loop's trips are not known on the host (0), a dimension's
-    /// blocks are fixed (`gang(n)`), or the grid passes CUDA's limits.
+    /// blocks are fixed (`gang(n)`), the grid passes CUDA's limits, or a thread's index
+    /// `blockIdx * blockDim + threadIdx` would not fit a `u32` (the kernel computes and tests
+    /// its indices in 32 bits: acc-codegen `grid::schedule`).
     pub fn covering_shape(&self, block: [u32; 3]) -> Option<[u32; 3]> {
         let mut g = [1u32; 3];
         for (d, gd) in g.iter_mut().enumerate() {
-            let blocks = match (self.grid[d], self.trips[d]) {
-                (None, _) => 1,
+            let (blocks, threads) = match (self.grid[d], self.trips[d]) {
+                (None, _) => (1, 1),
                 (Some(0), (0, _)) | (Some(1..), _) => return None,
-                (Some(0), (t, Some(b))) => t.div_ceil(block[b].max(1) as usize),
-                (Some(0), (t, None)) => t,
+                (Some(0), (t, Some(b))) => (t.div_ceil(block[b].max(1) as usize), block[b].max(1) as usize),
+                (Some(0), (t, None)) => (t, 1),
             };
             let max = if d == 0 { i32::MAX as usize } else { MAX_GRID_YZ };
             *gd = u32::try_from(blocks).ok().filter(|&n| n as usize <= max)?;
+            u32::try_from(blocks * threads).ok()?;
         }
         Some(g)
     }
@@ -1083,6 +1086,12 @@ mod tests {
         assert_eq!(Dims { grid: [X, Some(4), X], ..wave }.covering_shape([32, 8, 1]), None);
         assert_eq!(Dims { trips: [(252, Some(0)), (252, Some(1)), (65536, Some(2))], ..wave }.covering_shape([32, 8, 1]), None);
         assert_eq!(Dims { trips: [(252, Some(0)), (252, Some(1)), (65535, Some(2))], ..wave }.covering_shape([32, 8, 1]), Some([8, 32, 65535]));
+        // None where the grid's threads in a dimension would pass `u32::MAX` (the kernel's
+        // indices and trips are 32-bit), though CUDA would take the blocks.
+        let x = |t: usize| Dims { trips: [(t, Some(0)), (1, Some(1)), (1, Some(2))], ..wave }.covering_shape([1024, 1, 1]);
+        assert_eq!(x((1 << 32) - 1024), Some([(1 << 22) - 1, 1, 1]));
+        assert_eq!(x((1 << 32) - 1023), None);
+        assert_eq!(x(1 << 32), None);
     }
 
     #[test]

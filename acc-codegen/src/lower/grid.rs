@@ -235,7 +235,38 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
         let id = syn::Ident::new(&format!("{name}_{}", XYZ[d]), proc_macro2::Span::call_site());
         quote!((#dev::#id() as usize))
     };
-    for (lvl, g) in chain.iter().enumerate().rev() {
+    // One point a thread: every loop's trip first, then one test of all of them (the loops'
+    // bounds name no variable of the loops around them: `takes_points`), in 32 bits: the launch
+    // runs this kernel only on a grid whose every index fits a `u32` (`Dims::covering_shape`),
+    // so the trips do too. One branch and one exit where nested 64-bit tests took three, as
+    // nvcc's kernel has. `ACC_EXP_POINT_NESTED=1` keeps a test a loop, for A/B runs on the GPU.
+    let joined = point && std::env::var_os("ACC_EXP_POINT_NESTED").is_none();
+    if joined {
+        let (mut first, mut inside, mut vars) = (TokenStream::new(), Vec::new(), TokenStream::new());
+        let reg32 = |name: &str, d: usize| {
+            let id = syn::Ident::new(&format!("{name}_{}", XYZ[d]), proc_macro2::Span::call_site());
+            quote!(#dev::#id())
+        };
+        for (lvl, g) in chain.iter().enumerate() {
+            let norm = &norms[lvl];
+            let (setup, trip) = (&norm.setup, &norm.trip);
+            let (Some(d), Some(b)) = (g.gang, g.block) else { unreachable!("a nest of one point a thread has a grid and a block dimension a loop") };
+            let (bi, bd, ti) = (reg32("block_idx", d), reg32("block_dim", b), reg32("thread_idx", b));
+            let (k, k32) = (quote::format_ident!("__acc_k{lvl}"), quote::format_ident!("__acc_p{lvl}"));
+            let (idx, var) = ((norm.index)(&k), &g.header.var);
+            first.extend(quote!(#setup let #k32: u32 = #bi.wrapping_mul(#bd).wrapping_add(#ti);));
+            inside.push(quote!((#k32 < #trip as u32)));
+            vars.extend(quote!(let #k: usize = #k32 as usize; let #var = #idx;));
+        }
+        code = quote! {{
+            #first
+            if #(#inside)&* {
+                #vars
+                #code
+            }
+        }};
+    }
+    for (lvl, g) in chain.iter().enumerate().rev().filter(|_| !joined) {
         let norm = &norms[lvl];
         let (setup, trip) = (&norm.setup, &norm.trip);
         let k = syn::Ident::new("__acc_k", proc_macro2::Span::call_site());
