@@ -826,12 +826,22 @@ fn windows_past_the_arrays_ends_check_their_references() {
             .collect();
         assert_eq!(c, want, "wide window, n = {n}");
     }
+    // On the GPU the kernel's record names the reference `a[i + 1]` at the user's line and
+    // column, where the host's check panics (the checked copy of the loop's body stands further
+    // right on that line of the device crate).
+    let src = include_str!("semantics_cache.rs");
+    let (line, text) = src.lines().enumerate().find(|(_, l)| l.trim() == "c[i] = a[i] + a[i + 1];").expect("the reference's line");
+    let at = format!("tests/semantics_cache.rs:{}:{}: ", line + 1, text.find("a[i + 1]").unwrap() + 1);
     for n in [1, 2, 300, 70_001] {
         let a = vec_of(n, |i| i as f32);
         let mut c = vec![-1.0f32; n];
+        let gpu = acc::profile::launch_counts().gpu;
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| one_past_the_end(&a, &mut c)));
         let msg = panic_message(&*r.expect_err("a reference past the array's end panics"));
         assert!(msg.contains(&format!("the len is {n} but the index is {n}")), "n = {n}: {msg}");
+        if acc::profile::launch_counts().gpu > gpu {
+            assert!(msg.contains(&format!("panicked at {at}")), "n = {n}: the panic names {at}: {msg}");
+        }
     }
 }
 

@@ -1946,8 +1946,7 @@ fn cached_reads(body: &syn::Block, staged: &[crate::front::cache::Moving], wins:
                     if let Some(j) = self.staged.iter().position(|w| p.path.is_ident(&w.array)) {
                         let w = &self.staged[j];
                         if let Some(c) = crate::front::cache::offset_of(&ix.index, &w.var).filter(|c| (w.lo..=w.hi).contains(c)) {
-                            let dev = DEV();
-                            let (a, win, idx) = (&w.array, &self.wins[j], &ix.index);
+                            let (win, idx) = (&self.wins[j], &ix.index);
                             let slot = (c - w.lo) as usize;
                             let span = ix.index.span();
                             if !self.checked {
@@ -1959,11 +1958,13 @@ fn cached_reads(body: &syn::Block, staged: &[crate::front::cache::Moving], wins:
                                 }};
                                 return;
                             }
+                            // The reference's check, as the host makes it: acc-build writes
+                            // `a[i]` as `a[ix(i, LINE, COL)]` with the user's line and column
+                            // of this `a` (`scan::InlineBounds`), which a panic reports however
+                            // far right the printer puts this copy of the body.
+                            let arr = &ix.expr;
                             *e = syn::parse_quote_spanned! {span=> {
-                                let __acc_g: usize = #idx;
-                                if __acc_g >= #a.len() {
-                                    #dev::panic::panic_bounds(__acc_g, #a.len());
-                                }
+                                let _ = &#arr[#idx];
                                 // SAFETY: the window holds `m * blockDim.x + span` elements
                                 // and this point's `wx + c - lo` is below that (`wx < m *
                                 // blockDim.x`, `c` was proved in `lo..=hi`); a barrier
