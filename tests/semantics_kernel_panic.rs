@@ -297,6 +297,54 @@ fn panic_in_a_second_copy_of_a_body_names_the_users_line() {
     }
 }
 
+/// Row sums with quotients, a gang a row: a division by zero is located by `#[track_caller]`,
+/// at the device crate's place. There the division stands right of its column in every copy
+/// of the body: after the first read's bounds check, which acc-build writes into the line
+/// (`a[ix(..)]`), and after the earlier copies of the reduction loop's chunks. The runtime
+/// names the user's line and column (acc-runtime's `columns`).
+#[acc::parallel(vector_length(128))]
+fn quotients_of_rows(a: &[u32], d: &[u32], out: &mut [u32], rows: usize, cols: usize) {
+    #[acc::r#loop(gang)]
+    for r in 0..rows {
+        let mut s = 0u32;
+        #[acc::r#loop(vector, reduction(+: s))]
+        for c in 0..cols {
+            s += a[r * cols + c] + a[r * cols + c] / d[r];
+        }
+        out[r] = s;
+    }
+}
+
+#[test]
+fn a_division_by_zero_in_a_copy_of_a_body_names_the_users_line_and_column() {
+    let cols = 96;
+    record_sites();
+    let src = include_str!("semantics_kernel_panic.rs");
+    let (line, text) = src.lines().enumerate().find(|(_, l)| l.trim() == "s += a[r * cols + c] + a[r * cols + c] / d[r];").expect("the division");
+    let at = format!("tests/semantics_kernel_panic.rs:{}:{}", line + 1, text.rfind("a[r * cols").unwrap() + 1);
+    // The last row divides by zero.
+    for rows in [4, 1000] {
+        let a = vec_of(rows * cols, |i| i as u32);
+        let mut d = vec![3u32; rows];
+        d[rows - 1] = 0;
+        let mut out = vec![0u32; rows];
+        let r = catch_unwind(AssertUnwindSafe(|| quotients_of_rows(&a, &d, &mut out, rows, cols)));
+        let msg = panic_message(&*r.expect_err("a division by zero panics"));
+        assert!(msg.contains("attempt to divide by zero"), "rows = {rows}: {msg}");
+        if on_host() {
+            let sites = SITES.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            assert!(sites.contains(&at), "rows = {rows}: a panic at {at}: {sites:?}");
+        } else {
+            assert!(msg.contains(&format!("panicked at {at}: ")), "rows = {rows}: the message names {at}: {msg}");
+        }
+        // And the device goes on.
+        d[rows - 1] = 1;
+        quotients_of_rows(&a, &d, &mut out, rows, cols);
+        let want = vec_of(rows, |r| (r * cols..(r + 1) * cols).map(|i| i as u32 + i as u32 / d[r]).sum::<u32>());
+        assert_eq!(out, want, "rows = {rows}");
+    }
+}
+
 #[acc::parallel]
 fn pick_all(a: &[u64], idx: &[usize], c: &mut [u64]) {
     #[acc::r#loop(gang, vector)]

@@ -37,7 +37,7 @@ const FORMAT: &str = "acc-build incremental PTX 1";
 pub const MAX_MODULES: usize = 8;
 
 /// The first line of a PTX file of several modules (`acc_runtime::ptx_modules::MODULES_HEADER`).
-const MODULES_HEADER: &str = "// acc-build: PTX modules";
+pub(crate) const MODULES_HEADER: &str = "// acc-build: PTX modules";
 
 /// The line before each module (`acc_runtime::ptx_modules::MODULE_LINE`).
 const MODULE_LINE: &str = "// acc-build: module";

@@ -165,6 +165,16 @@ panic = "abort"
 }
 
 /// Compiles the device crate at `crate_dir` (its `Cargo.toml`, root and modules given) to
+/// `ptx` with the comment lines `columns` (`print::columns_header`) in its header: after the
+/// first line of a file of several modules, else first. PTX comments, which the runtime reads
+/// back (acc-runtime `columns`) and the JIT skips.
+fn with_columns(ptx: &str, columns: &str) -> String {
+    match ptx.split_once('\n') {
+        Some((first, rest)) if first == incremental::MODULES_HEADER => format!("{first}\n{columns}{rest}"),
+        _ => format!("{columns}{ptx}"),
+    }
+}
+
 /// `$OUT_DIR/acc_kernels.ptx`: all of it, or only the kernels that changed since the last
 /// build (see the `incremental` module). Returns the PTX modules as the runtime loads them.
 fn build_changed(
@@ -255,7 +265,8 @@ fn build_changed(
     }
     // One module per file of regions, so that a program loads only its own files' kernels.
     let loadable = split::by_file(&texts);
-    write_if_changed(&out.join("acc_kernels.ptx"), &incremental::assemble(&loadable))?;
+    let ptx = with_columns(&incremental::assemble(&loadable), &print::columns_header(modules));
+    write_if_changed(&out.join("acc_kernels.ptx"), &ptx)?;
     eprintln!(
         "acc-build: {} kernels, keyed in {keyed:.2} s; compiled {what}; {} PTX module{}, {} to load (in {:.2} s)",
         kernels.len(),

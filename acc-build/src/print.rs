@@ -21,6 +21,10 @@
 //!   the first copy stands on the user's columns, the others follow it, so a panic in a later
 //!   copy names the right line and a column further right.
 //! * Outer doc attributes print as `///` comments when the next line is free.
+//! * A module whose user tokens do not all stand on their places ends with a comment line of
+//!   where they came from ([`COLUMNS_LINE`]), which acc-build copies into the PTX file's header
+//!   ([`columns_header`]): the runtime names the user's line and column of a panic located in a
+//!   later copy, or after inserted code, from it (acc-runtime `columns`).
 //!
 //! [`print_module`] checks its output: the text lexes back to the same tokens.
 
@@ -48,6 +52,59 @@ pub fn print_module(tokens: TokenStream, file: &str, header: &str) -> Result<Str
             Err(format!("the printed module lexes to other tokens at token {at}: `{}` became `{}`", show(&atoms), show(&back)))
         }
     }
+}
+
+/// The start of the comment line that ends a printed module whose user tokens do not all
+/// stand on their places: `// acc-build: columns PL:PC:SL:SC:N ...`, each a run of such tokens
+/// printed on line `PL` from column `PC` to `PC + N`, moved by the same distance from line
+/// `SL`, column `SC` of the source (1-based; a token inside the run at column `PC + k` comes
+/// from `SC + k`). A repeated
+/// body's later copies (lean kernels, unrolled rounds) and whatever follows inserted code stand
+/// off their columns, or on later lines, and a panic located by `#[track_caller]` there names
+/// the printed place: the runtime reads these back (acc-build copies them into the PTX file's
+/// header, [`columns_header`]) and names the user's.
+pub const COLUMNS_LINE: &str = "// acc-build: columns";
+
+/// The comment line of the user tokens `moved` (see `Printer::moved`; empty when none moved).
+fn columns_comment(moved: &[Option<(usize, usize, usize, usize)>]) -> String {
+    // Runs of tokens moved by one distance, one after the other: (PL, PC, SL, SC, N). A token
+    // on its place ends a run.
+    let mut runs: Vec<(usize, usize, usize, usize, usize)> = Vec::new();
+    let mut open = false;
+    for m in moved {
+        let Some((pl, pc, sl, sc)) = *m else {
+            open = false;
+            continue;
+        };
+        match runs.last_mut() {
+            Some((rpl, rpc, rsl, rsc, n)) if open && *rpl == pl && *rsl == sl && pc > *rpc && pc - *rpc == sc.wrapping_sub(*rsc) => *n = pc - *rpc,
+            _ => runs.push((pl, pc, sl, sc, 0)),
+        }
+        open = true;
+    }
+    if runs.is_empty() {
+        return String::new();
+    }
+    let mut t = String::from(COLUMNS_LINE);
+    for (pl, pc, sl, sc, n) in runs {
+        t.push_str(&format!(" {pl}:{pc}:{sl}:{sc}:{n}"));
+    }
+    t.push('\n');
+    t
+}
+
+/// The PTX file's header lines for the device crate's `modules` (relative path, printed text):
+/// `// acc-build: columns FILE L:P:S ...` for each module that has moved tokens.
+pub fn columns_header(modules: &[(String, String)]) -> String {
+    let mut t = String::new();
+    for (rel, text) in modules {
+        if let Some(pairs) = text.lines().rev().find_map(|l| l.strip_prefix(COLUMNS_LINE)) {
+            if !rel.contains(char::is_whitespace) {
+                t.push_str(&format!("{COLUMNS_LINE} {rel}{pairs}\n"));
+            }
+        }
+    }
+    t
 }
 
 /// Marks a punctuation `Alone` where the next one cannot glue to it (see [`glues`]): the
@@ -261,6 +318,10 @@ struct Printer<'a> {
     angles: usize,
     /// The previous atom closed generic arguments (`Vec<T>(..)` has no space before `(`).
     after_generic: bool,
+    /// The user tokens in print order: for those printed off their source place, printed line
+    /// and column, source line and column (1-based, as `core::panic::Location` counts); `None`
+    /// for those on their place.
+    moved: Vec<Option<(usize, usize, usize, usize)>>,
 }
 
 impl<'a> Printer<'a> {
@@ -303,6 +364,7 @@ impl<'a> Printer<'a> {
             newline_due: false,
             angles: 0,
             after_generic: false,
+            moved: Vec::new(),
         }
     }
 
@@ -327,6 +389,7 @@ impl<'a> Printer<'a> {
         if !self.out.ends_with('\n') {
             self.out.push('\n');
         }
+        self.out.push_str(&columns_comment(&self.moved));
         self.out
     }
 
@@ -452,6 +515,9 @@ impl<'a> Printer<'a> {
 
     fn emit(&mut self, i: usize) {
         let a = &self.atoms[i];
+        if let Some((line, col)) = a.at {
+            self.moved.push(((line, col) != (self.line, self.col)).then_some((self.line, self.col + 1, line, col + 1)));
+        }
         let doc = a.kind == Kind::Doc && a.at.is_some() && self.target[i + 1] > self.line;
         let text = if a.kind == Kind::Doc && !doc { &a.alt } else { &a.text };
         self.out.push_str(text);
@@ -645,6 +711,33 @@ mod tests {
         assert!(text.contains("-1i64 + x.0 .1"), "{text}");
         // And parses as the same item.
         syn::parse_file(&text).expect("parses");
+    }
+
+    #[test]
+    fn a_repeated_body_s_copy_names_its_source_columns() {
+        let src = "fn f(a: &[u32], c: &mut [u32]) {\n    c[0] = a[0] / a[1];\n}\n";
+        let (ts, file) = lex(src);
+        let f: syn::ItemFn = syn::parse2(ts).expect("parses");
+        let (block, sig) = (&f.block, &f.sig.ident);
+        // The body twice (a lean twin, unrolled rounds): the second copy follows the first on
+        // its line.
+        let tokens = quote::quote! { fn #sig(a: &[u32], c: &mut [u32]) { #block #block } };
+        let text = print_module(tokens, &file, "").expect("round trip");
+        let line = text.lines().nth(1).unwrap();
+        let (first, second) = (line.find("a[0] /").unwrap(), line.rfind("a[0] /").unwrap());
+        assert_eq!(first, src.lines().nth(1).unwrap().find("a[0] /").unwrap(), "{text}");
+        assert!(second > first, "{text}");
+        // The last line's runs take the copy's printed columns to the source's (1-based): the
+        // second `a` to the first's column; no run holds the first copy.
+        let last = text.lines().last().unwrap();
+        assert!(last.starts_with(COLUMNS_LINE), "{text}");
+        let runs: Vec<Vec<usize>> = last[COLUMNS_LINE.len()..].split_whitespace().map(|r| r.split(':').map(|n| n.parse().unwrap()).collect()).collect();
+        let source = |col: usize| runs.iter().find(|r| r[0] == 2 && (r[1]..=r[1] + r[4]).contains(&col)).map(|r| (r[2], r[3] + col - r[1]));
+        assert_eq!(source(second + 1), Some((2, first + 1)), "{text}");
+        assert_eq!(source(first + 1), None, "the first copy stands on its columns: {text}");
+        // The PTX file's header line names the module's file.
+        let header = columns_header(&[("src/f.rs".to_owned(), text.clone()), ("src/g.rs".to_owned(), "fn g() {}\n".to_owned())]);
+        assert_eq!(header, format!("{COLUMNS_LINE} src/f.rs{}\n", &last[COLUMNS_LINE.len()..]));
     }
 
     #[test]

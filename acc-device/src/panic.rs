@@ -67,6 +67,13 @@ pub const KIND_SHARED_WINDOW: u32 = 2;
 /// did not fit the launch's shared memory; `values` as for [`KIND_SHARED_WINDOW`].
 pub const KIND_SHARED_LOCAL: u32 = 3;
 
+/// Set in [`PanicRecord::column`] where the column is the caller's ([`core::panic::Location`],
+/// `#[track_caller]`): the column of the device crate's text, which acc-build prints off the
+/// user's column where it puts a copy of a body or inserted code first on the line. A column
+/// given with the panic (`ix`'s, [`panic_bounds_at`]'s) is the user's and does not have it.
+/// The host maps a printed column to the user's (acc-runtime `columns`).
+pub const COLUMN_PRINTED: u32 = 1 << 31;
+
 /// Bytes of the file name kept (longer names are cut, at a UTF-8 boundary).
 pub const FILE_CAP: usize = 256;
 
@@ -85,7 +92,8 @@ pub struct PanicRecord {
     pub kind: u32,
     /// Line of the panic's location.
     pub line: u32,
-    /// Column of the panic's location.
+    /// Column of the panic's location, with [`COLUMN_PRINTED`] where it is the device crate's
+    /// (see [`PanicRecord::location_column`]).
     pub column: u32,
     /// Bytes used in `file`.
     pub file_len: u32,
@@ -127,6 +135,12 @@ impl PanicRecord {
         self.flag == PANIC_FLAG
     }
 
+    /// The column of the location, and whether it is the device crate's printed column
+    /// ([`COLUMN_PRINTED`]) rather than the user's.
+    pub fn location_column(&self) -> (u32, bool) {
+        (self.column & !COLUMN_PRINTED, self.column & COLUMN_PRINTED != 0)
+    }
+
     /// The file name (lossy at a cut).
     pub fn file(&self) -> &str {
         utf8_prefix(&self.file[..(self.file_len as usize).min(FILE_CAP)])
@@ -166,7 +180,7 @@ impl PanicRecord {
 /// `file:line:column: message (block (x, y, z), thread (x, y, z))`.
 impl core::fmt::Display for PanicRecord {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "{}:{}:{}: ", self.file(), self.line, self.column)?;
+        write!(f, "{}:{}:{}: ", self.file(), self.line, self.location_column().0)?;
         self.write_message(f)?;
         let ([bx, by, bz], [tx, ty, tz]) = (self.block, self.thread);
         write!(f, " (block ({bx}, {by}, {bz}), thread ({tx}, {ty}, {tz}))")
@@ -317,7 +331,7 @@ unsafe fn finish(
 ) {
     use crate::index::*;
     let (file, line, column) = match loc {
-        Some(l) => (l.file(), if line == 0 { l.line() } else { line }, if column == 0 { l.column() } else { column }),
+        Some(l) => (l.file(), if line == 0 { l.line() } else { line }, if column == 0 { l.column() | COLUMN_PRINTED } else { column }),
         None => ("<unknown>", 0, 0),
     };
     // SAFETY: `rec` is the claimed, host-mapped record (the caller's contract), written by
@@ -474,6 +488,11 @@ mod tests {
             "src/kernels.rs:12:9: index out of bounds: the len is 3 but the index is 7 \
              (block (4, 0, 0), thread (31, 1, 0))"
         );
+        // The caller's (printed) column renders without its mark.
+        assert_eq!(rec.location_column(), (9, false));
+        rec.column = 9 | COLUMN_PRINTED;
+        assert_eq!(rec.location_column(), (9, true));
+        assert!(rec.to_string().starts_with("src/kernels.rs:12:9: index out of bounds"), "{rec}");
         rec.kind = KIND_SHARED_WINDOW;
         rec.values = [49152, 4096];
         assert!(rec.to_string().starts_with(

@@ -51,6 +51,9 @@ pub mod host;
 pub use acc_device::idx;
 pub mod private;
 pub mod profile;
+// The user's columns of kernel panics located in the device crate's text.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+mod columns;
 // The PTX file's modules (acc-build writes several after an edit).
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 mod ptx_modules;

@@ -103,7 +103,9 @@ impl fmt::Display for CudaError {
                     Some(k) => write!(f, "kernel `{k}` panicked at ")?,
                     None => f.write_str("a kernel panicked at ")?,
                 }
-                write!(f, "{}:{}:{}: ", record.file(), record.line, record.column)?;
+                let (column, printed) = record.location_column();
+                let (line, column) = crate::columns::source_place(record.file(), record.line, column, printed);
+                write!(f, "{}:{line}:{column}: ", record.file())?;
                 record.write_message(f)?;
                 let ([bx, by, bz], [tx, ty, tz]) = (record.block, record.thread);
                 write!(f, " (block ({bx}, {by}, {bz}), thread ({tx}, {ty}, {tz}))")
