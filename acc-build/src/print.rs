@@ -22,7 +22,8 @@
 //!   copy names the right line and a column further right.
 //! * Outer doc attributes print as `///` comments when the next line is free.
 //! * A module whose user tokens do not all stand on their places ends with a comment line of
-//!   where they came from ([`COLUMNS_LINE`]), which acc-build copies into the PTX file's header
+//!   where they came from ([`COLUMNS_LINE`]; only on lines that can hold a panic located by
+//!   `#[track_caller]`, [`can_panic`]), which acc-build copies into the PTX file's header
 //!   ([`columns_header`]): the runtime names the user's line and column of a panic located in a
 //!   later copy, or after inserted code, from it (acc-runtime `columns`).
 //!
@@ -64,6 +65,24 @@ pub fn print_module(tokens: TokenStream, file: &str, header: &str) -> Result<Str
 /// the printed place: the runtime reads these back (acc-build copies them into the PTX file's
 /// header, [`columns_header`]) and names the user's.
 pub const COLUMNS_LINE: &str = "// acc-build: columns";
+
+/// Whether atom `i` marks its source line as one that can hold a panic located by
+/// `#[track_caller]` (its place in the device crate's text): a division or remainder, a range
+/// (slicing), or a name of a panicking macro or method. Indexing is not one: `ix` gives its
+/// own place (`scan::InlineBounds`).
+fn can_panic(atoms: &[Atom], i: usize) -> bool {
+    const NAMES: [&str; 14] = [
+        "panic", "assert", "assert_eq", "assert_ne", "debug_assert", "debug_assert_eq", "debug_assert_ne", "unreachable", "todo",
+        "unimplemented", "unwrap", "expect", "copy_from_slice", "split_at",
+    ];
+    let a = &atoms[i];
+    match a.kind {
+        Kind::Punct('/' | '%', _) => true,
+        Kind::Punct('.', Spacing::Joint) => atoms.get(i + 1).is_some_and(|b| b.is_punct('.')),
+        Kind::Ident => NAMES.contains(&a.text.as_str()),
+        _ => false,
+    }
+}
 
 /// The comment line of the user tokens `moved` (see `Printer::moved`; empty when none moved).
 fn columns_comment(moved: &[Option<(usize, usize, usize, usize)>]) -> String {
@@ -322,6 +341,9 @@ struct Printer<'a> {
     /// and column, source line and column (1-based, as `core::panic::Location` counts); `None`
     /// for those on their place.
     moved: Vec<Option<(usize, usize, usize, usize)>>,
+    /// The source lines that can hold a panic `#[track_caller]` locates (see [`can_panic`]):
+    /// only their moved tokens are recorded.
+    panicky: std::collections::HashSet<usize>,
 }
 
 impl<'a> Printer<'a> {
@@ -365,6 +387,7 @@ impl<'a> Printer<'a> {
             angles: 0,
             after_generic: false,
             moved: Vec::new(),
+            panicky: atoms.iter().enumerate().filter(|&(i, a)| can_panic(atoms, i) && a.at.is_some()).filter_map(|(_, a)| a.at.map(|(l, _)| l)).collect(),
         }
     }
 
@@ -516,7 +539,8 @@ impl<'a> Printer<'a> {
     fn emit(&mut self, i: usize) {
         let a = &self.atoms[i];
         if let Some((line, col)) = a.at {
-            self.moved.push(((line, col) != (self.line, self.col)).then_some((self.line, self.col + 1, line, col + 1)));
+            let moved = (line, col) != (self.line, self.col) && self.panicky.contains(&line);
+            self.moved.push(moved.then_some((self.line, self.col + 1, line, col + 1)));
         }
         let doc = a.kind == Kind::Doc && a.at.is_some() && self.target[i + 1] > self.line;
         let text = if a.kind == Kind::Doc && !doc { &a.alt } else { &a.text };
