@@ -59,11 +59,10 @@ pub fn print_module(tokens: TokenStream, file: &str, header: &str) -> Result<Str
 /// stand on their places: `// acc-build: columns PL:PC:SL:SC:N ...`, each a run of such tokens
 /// printed on line `PL` from column `PC` to `PC + N`, moved by the same distance from line
 /// `SL`, column `SC` of the source (1-based; a token inside the run at column `PC + k` comes
-/// from `SC + k`). A repeated
-/// body's later copies (lean kernels, unrolled rounds) and whatever follows inserted code stand
-/// off their columns, or on later lines, and a panic located by `#[track_caller]` there names
-/// the printed place: the runtime reads these back (acc-build copies them into the PTX file's
-/// header, [`columns_header`]) and names the user's.
+/// from `SC + k`). A repeated body's later copies (lean kernels, unrolled rounds) and whatever
+/// follows inserted code stand off their columns, or on later lines, and a panic located by
+/// `#[track_caller]` there names the printed place: the runtime reads these back (acc-build
+/// copies them into the PTX file's header, [`columns_header`]) and names the user's.
 pub const COLUMNS_LINE: &str = "// acc-build: columns";
 
 /// Whether atom `i` marks its source line as one that can hold a panic located by
@@ -113,7 +112,7 @@ fn columns_comment(moved: &[Option<(usize, usize, usize, usize)>]) -> String {
 }
 
 /// The PTX file's header lines for the device crate's `modules` (relative path, printed text):
-/// `// acc-build: columns FILE L:P:S ...` for each module that has moved tokens.
+/// `// acc-build: columns FILE PL:PC:SL:SC:N ...` for each module that has moved tokens.
 pub fn columns_header(modules: &[(String, String)]) -> String {
     let mut t = String::new();
     for (rel, text) in modules {
@@ -387,7 +386,7 @@ impl<'a> Printer<'a> {
             angles: 0,
             after_generic: false,
             moved: Vec::new(),
-            panicky: atoms.iter().enumerate().filter(|&(i, a)| can_panic(atoms, i) && a.at.is_some()).filter_map(|(_, a)| a.at.map(|(l, _)| l)).collect(),
+            panicky: atoms.iter().enumerate().filter(|&(i, _)| can_panic(atoms, i)).filter_map(|(_, a)| a.at.map(|(l, _)| l)).collect(),
         }
     }
 

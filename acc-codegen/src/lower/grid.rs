@@ -231,9 +231,15 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
     }
     // The kernel: the loops' grid-stride loops around the body, run by one thread.
     let mut code = super::schedule::run_once(&body_of(&body).stmts);
-    let reg = |name: &str, d: usize| {
+    // A special register (`block_idx`, `grid_dim`...) of dimension `d`: as the device's `u32`,
+    // or as a `usize`.
+    let reg32 = |name: &str, d: usize| {
         let id = syn::Ident::new(&format!("{name}_{}", XYZ[d]), proc_macro2::Span::call_site());
-        quote!((#dev::#id() as usize))
+        quote!(#dev::#id())
+    };
+    let reg = |name: &str, d: usize| {
+        let r = reg32(name, d);
+        quote!((#r as usize))
     };
     // One point a thread: every loop's trip first, then one test of all of them (the loops'
     // bounds name no variable of the loops around them: `takes_points`), in 32 bits: the launch
@@ -243,10 +249,6 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
     let joined = point && std::env::var_os("ACC_EXP_POINT_NESTED").is_none();
     if joined {
         let (mut first, mut inside, mut vars) = (TokenStream::new(), Vec::new(), TokenStream::new());
-        let reg32 = |name: &str, d: usize| {
-            let id = syn::Ident::new(&format!("{name}_{}", XYZ[d]), proc_macro2::Span::call_site());
-            quote!(#dev::#id())
-        };
         for (lvl, g) in chain.iter().enumerate() {
             let norm = &norms[lvl];
             let (setup, trip) = (&norm.setup, &norm.trip);
