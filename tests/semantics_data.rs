@@ -52,6 +52,66 @@ const SIZES: [usize; 4] = [1, 7, 1001, 65537];
 
 /// `copyin` + `copyout` around a region that says `present`: the result comes back, the data
 /// is present inside and gone after.
+/// Each gang's row sum: `out` is only stored to (acc-codegen's `lower::written`), so its
+/// device copy may live in host memory (`DataScope::enter_written`).
+#[acc::parallel(num_workers(4), vector_length(32))]
+fn row_sums_into(a: &[f32], out: &mut [f32], n: usize) {
+    #[acc::r#loop(gang)]
+    for k in 0..out.len() {
+        let mut t = 0.0f32;
+        #[acc::r#loop(worker, vector, reduction(+: t))]
+        for j in 0..n {
+            t += a[k * n + j];
+        }
+        out[k] = t;
+    }
+}
+
+/// Stores the first half's even elements: the others keep the host's values.
+#[acc::parallel]
+fn evens_into(out: &mut [i32], v: i32) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..out.len() / 4 {
+        out[2 * i] = v + i as i32;
+    }
+}
+
+/// Arrays a region only stores to come back whole, from host memory on the GPU where they
+/// are small (up to 64 KiB: there the kernel's stores land in host memory mapped for the
+/// device), from device memory past that: the elements the kernel stores and the host's
+/// values of the others, call after call.
+#[test]
+fn arrays_a_region_only_stores_to_come_back_whole() {
+    let n = 96;
+    let a = vec_of(64 * n, |i| (i % 7) as f32);
+    #[cfg(feature = "cuda")]
+    let made = acc::devices::cuda_backend().map(|c| c.hosted_copies_made());
+    for call in 0..3 {
+        let mut out = vec![-1.0f32; 64];
+        row_sums_into(&a, &mut out, n);
+        for (k, o) in out.iter().enumerate() {
+            let want: f32 = (0..n).map(|j| ((k * n + j) % 7) as f32).sum();
+            assert_eq!(*o, want, "call {call}, row {k}");
+        }
+    }
+    // 100 elements (400 bytes), and past 64 KiB.
+    for len in [100, (64 << 10) / 4 + 8] {
+        let mut e = vec![-5i32; len];
+        evens_into(&mut e, 10);
+        for (i, x) in e.iter().enumerate() {
+            let want = if i % 2 == 0 && i / 2 < len / 4 { 10 + (i / 2) as i32 } else { -5 };
+            assert_eq!(*x, want, "{len} elements, element {i}");
+        }
+    }
+    #[cfg(feature = "cuda")]
+    if let (Some(cuda), Some(made), acc::DeviceType::Nvidia) = (acc::devices::cuda_backend(), made, acc::device_type()) {
+        // (Other tests of this binary may make some meanwhile.)
+        let now = cuda.hosted_copies_made();
+        assert!(now >= made + 4, "the three row sums' and the small evens' copies in host memory: {made} then {now}");
+        println!("device copies in host memory: {} made by the calls", now - made);
+    }
+}
+
 #[test]
 fn data_copyin_copyout() {
     for n in SIZES {

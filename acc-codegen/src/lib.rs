@@ -356,7 +356,14 @@ fn region_body(region: &Region, form: &Form, host_plan: HostPlan, src: &Source, 
         // cannot live on the device at the element type.
         let elem = &p.elem;
         let view = quote_spanned!(elem.span()=> __acc_view::<#elem>(#ident));
-        enters.extend(quote_spanned!(*span=> __acc_data.enter(#pname, #view, ::acc::__private::Clause::#clause);));
+        // A small array the kernels only store to may get its device copy in host memory
+        // (`lower::written`).
+        let enter = if p.kind == ParamKind::SliceMut && matches!(kind, DataKind::Copy | DataKind::CopyOut) && lower::written::written_only(&f.block, ident) {
+            quote!(enter_written)
+        } else {
+            quote!(enter)
+        };
+        enters.extend(quote_spanned!(*span=> __acc_data.#enter(#pname, #view, ::acc::__private::Clause::#clause);));
     }
     if !enters.is_empty() {
         enters = quote! {

@@ -9,6 +9,7 @@ pub mod grid;
 pub mod host;
 pub mod schedule;
 pub mod tiles;
+pub mod written;
 
 use proc_macro2::TokenStream;
 use quote::quote_spanned;

@@ -94,7 +94,16 @@ pub trait Backend: Send + Sync + 'static {
     fn is_host(&self) -> bool;
     /// Allocates `bytes` bytes of device memory (`bytes > 0`).
     fn alloc(&self, bytes: usize) -> Result<DevPtr, String>;
-    /// Frees memory returned by [`alloc`](Self::alloc).
+    /// Host memory mapped for the device to hold the device copy of `bytes` bytes of an array
+    /// that a synchronous compute region's kernels only store to (the code generator found
+    /// every mention of it in the region an element assignment): [`h2d`](Self::h2d) and
+    /// [`d2h`](Self::d2h) of it are host copies, and the kernel's stores need no copy after
+    /// it. Freed by [`free`](Self::free). `None` where the backend gives none (the default).
+    fn alloc_hosted(&self, bytes: usize) -> Option<DevPtr> {
+        let _ = bytes;
+        None
+    }
+    /// Frees memory returned by [`alloc`](Self::alloc) or [`alloc_hosted`](Self::alloc_hosted).
     ///
     /// # Safety
     /// `ptr` came from `alloc` on this backend, was not freed yet, and no pending or later

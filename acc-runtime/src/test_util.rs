@@ -59,6 +59,10 @@ pub(crate) struct MockBackend {
     /// unless a test turns it on), and those it keeps.
     pub(crate) keeps: AtomicBool,
     kept: Mutex<Vec<KeptCopy>>,
+    /// Whether it gives device copies in host memory (`Backend::alloc_hosted`; off unless a
+    /// test turns it on), and the addresses of those live.
+    pub(crate) hosts: AtomicBool,
+    hosted: Mutex<Vec<u64>>,
 }
 
 impl MockBackend {
@@ -99,6 +103,11 @@ impl MockBackend {
             "access past the end of a mock allocation"
         );
         f(&mut buf[off..off + len])
+    }
+
+    /// Whether `dev` is a live device copy of `alloc_hosted`.
+    pub(crate) fn is_hosted(&self, dev: u64) -> bool {
+        self.hosted.lock().unwrap().contains(&dev)
     }
 
     pub(crate) fn live(&self) -> usize {
@@ -144,7 +153,16 @@ impl Backend for MockBackend {
         self.allocs.fetch_add(1, Ordering::SeqCst);
         Ok(DevPtr(p))
     }
+    fn alloc_hosted(&self, bytes: usize) -> Option<DevPtr> {
+        if !self.hosts.load(Ordering::SeqCst) {
+            return None;
+        }
+        let dev = self.alloc(bytes).ok()?;
+        self.hosted.lock().unwrap().push(dev.0);
+        Some(dev)
+    }
     unsafe fn free(&self, ptr: DevPtr) -> Result<(), String> {
+        self.hosted.lock().unwrap().retain(|&h| h != ptr.0);
         self.mem
             .lock()
             .unwrap()
@@ -168,7 +186,8 @@ impl Backend for MockBackend {
         Ok(())
     }
     unsafe fn keep_copy(&self, key: (usize, usize), dev: DevPtr, host: &[u8]) -> bool {
-        if !self.keeps.load(Ordering::SeqCst) {
+        // (As the CUDA backend: a device copy in host memory is not device memory to keep.)
+        if !self.keeps.load(Ordering::SeqCst) || self.is_hosted(dev.0) {
             return false;
         }
         // The contract: the device copy holds the host's bytes, and is the whole allocation.

@@ -444,6 +444,39 @@ fn copies_back_behind_a_launch_hold_what_the_last_launch_left() {
     free(b, &[pa, pc]);
 }
 
+/// A device copy in host memory (`alloc_hosted`): filled and read back by host copies, it
+/// takes a kernel's stores with nothing copied after the launch; never kept nor copied behind a
+/// launch; freed back for reuse; none past 64 KiB or past 16 live at once.
+#[test]
+fn hosted_copies_take_a_kernels_stores() {
+    let Some((b, m)) = gpu() else { return };
+    let k = 4096; // 16 KiB
+    let a: Vec<f32> = (0..k).map(|i| i as f32).collect();
+    let bytes = |v: &[f32]| v.iter().flat_map(|x| x.to_ne_bytes()).collect::<Vec<u8>>();
+    let pa = upload(b, &a);
+    let made = b.hosted_copies_made();
+    let live = b.hosted_copies();
+    let pc = b.alloc_hosted(4 * k).unwrap().expect("16 KiB in host memory");
+    assert_eq!((b.hosted_copies(), b.hosted_copies_made()), (live + 1, made + 1));
+    // SAFETY: `a` is readable for its bytes; `pc` has as many.
+    unsafe { b.h2d_bytes(pc, a.as_ptr().cast(), 4 * k) }.unwrap();
+    assert_eq!(download::<f32>(b, pc, k), a, "the host copy in, the host copy out");
+    let mut args = KernelArgs::new();
+    args.panic_slot().slice(pa, k).slice(pa, k).slice(pc, k);
+    b.launch(m, "acc_k_vadd", LaunchConfig::linear(16, 256), &mut args).unwrap();
+    assert_eq!(download::<f32>(b, pc, k), a.iter().map(|x| 2.0 * x).collect::<Vec<_>>(), "the kernel's stores");
+    // SAFETY: `pc` came from this backend, holds these bytes, and no work uses it.
+    assert!(!unsafe { b.keep_copy((9, 9), pc, &bytes(&download::<f32>(b, pc, k))) }, "not device memory to keep");
+    assert!(!b.download_behind(9, pc, 4 * k).unwrap(), "nothing to copy behind a launch");
+    free(b, &[pc]);
+    assert_eq!(b.hosted_copies(), live);
+    assert_eq!(b.alloc_hosted((64 << 10) + 4).unwrap(), None, "past 64 KiB");
+    let ps: Vec<Option<u64>> = (0..17).map(|_| b.alloc_hosted(256).unwrap()).collect();
+    assert!(ps[..16 - live].iter().all(Option::is_some) && ps[16 - live..].iter().all(Option::is_none), "16 at once");
+    free(b, &ps.iter().flatten().copied().collect::<Vec<_>>());
+    free(b, &[pa]);
+}
+
 #[test]
 fn kept_copies_come_back_to_their_key_with_what_they_held() {
     let Some((b, _)) = gpu() else { return };

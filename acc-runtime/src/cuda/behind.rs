@@ -74,7 +74,8 @@ impl CudaBackend {
     /// The caller gives the request back with
     /// [`forget_downloads_behind`](Self::forget_downloads_behind) when its region ends.
     pub fn download_behind(&self, region: usize, dev: u64, bytes: usize) -> Result<bool, CudaError> {
-        if !self.bounced || !self.behind_on || bytes == 0 || bytes > BOUNCE_BYTES {
+        // (A device copy in host memory holds what the kernel stored: nothing to copy.)
+        if !self.bounced || !self.behind_on || bytes == 0 || bytes > BOUNCE_BYTES || self.hosted_at(dev, bytes).is_some() {
             return Ok(false);
         }
         self.enter()?;

@@ -47,7 +47,7 @@ impl CudaBackend {
     /// `dev` came from [`alloc_bytes`](Self::alloc_bytes) of this backend for `host.len()`
     /// bytes that equal `host`, no pending work uses it, and the caller gives it up.
     pub unsafe fn keep_copy(&self, key: (usize, usize), dev: u64, host: &[u8]) -> bool {
-        if !self.keep_on || host.is_empty() || host.len() > BOUNCE_BYTES || self.busy_queues.load(Ordering::Acquire) != 0 || self.is_poisoned.load(Ordering::Acquire) {
+        if !self.keep_on || host.is_empty() || host.len() > BOUNCE_BYTES || self.busy_queues.load(Ordering::Acquire) != 0 || self.is_poisoned.load(Ordering::Acquire) || self.hosted_at(dev, host.len()).is_some() {
             return false;
         }
         let gone: Vec<u64> = {

@@ -141,6 +141,10 @@ impl CudaBackend {
     /// # Safety
     /// As for [`free_bytes`](Self::free_bytes), and no pending work uses `p`.
     pub(crate) unsafe fn free_now(&self, p: u64) -> Result<(), CudaError> {
+        // SAFETY: the caller's contract.
+        if unsafe { self.free_hosted(p) } {
+            return Ok(());
+        }
         // (A copy ahead of a launch that never came may still be writing `p`.)
         self.ahead_copies_done()?;
         if lock(&self.pool).keep(p) {
@@ -208,6 +212,12 @@ impl CudaBackend {
     pub unsafe fn h2d_bytes(&self, dst: u64, src: *const u8, bytes: usize) -> Result<(), CudaError> {
         self.enter()?;
         crate::backend::note_device_write();
+        if let Some(host) = self.hosted_at(dst, bytes) {
+            // SAFETY: `src` is readable for `bytes` (the caller's contract), `host` the device
+            // copy's `bytes` bytes in host memory, which no kernel uses before this returns.
+            unsafe { std::ptr::copy_nonoverlapping(src, host, bytes) };
+            return Ok(());
+        }
         let doing = || format!("copying {bytes} bytes to {}", self.label);
         let s = self.sync_stream.raw();
         if self.bounced && bytes <= BOUNCE_BYTES {
@@ -266,7 +276,7 @@ impl CudaBackend {
     /// # Safety
     /// As for [`h2d_bytes`](Self::h2d_bytes).
     pub unsafe fn h2d_ahead(&self, dst: u64, src: *const u8, bytes: usize) -> Result<(), CudaError> {
-        if !self.bounced || bytes > BOUNCE_BYTES {
+        if !self.bounced || bytes > BOUNCE_BYTES || self.hosted_at(dst, bytes).is_some() {
             // SAFETY: the caller's contract.
             return unsafe { self.h2d_bytes(dst, src, bytes) };
         }
@@ -343,6 +353,14 @@ impl CudaBackend {
     /// `src` lies in a live allocation of this backend with `bytes` bytes after it.
     pub unsafe fn d2h_bytes(&self, dst: *mut u8, src: u64, bytes: usize) -> Result<(), CudaError> {
         self.enter()?;
+        if let Some(host) = self.hosted_at(src, bytes) {
+            // A device copy in host memory belongs to a synchronous region, whose launches
+            // waited for their kernels: their stores have landed there.
+            // SAFETY: `dst` is writable for `bytes` (the caller's contract); `host` holds the
+            // device copy's `bytes` bytes.
+            unsafe { std::ptr::copy_nonoverlapping(host, dst, bytes) };
+            return Ok(());
+        }
         self.settle()?;
         let doing = || format!("copying {bytes} bytes from {}", self.label);
         let s = self.sync_stream.raw();

@@ -63,6 +63,7 @@
 mod alloc;
 mod args;
 mod behind;
+mod hosted;
 mod kept;
 mod context;
 mod driver;
@@ -150,6 +151,13 @@ pub struct CudaBackend {
     /// (`kept.rs`), and whether they are kept (`ACC_EXP_NOKEEP=1`: not; an A/B switch).
     kept: Mutex<kept::KeptCopies>,
     keep_on: bool,
+    /// The device copies that live in host memory (`hosted.rs`), how many (read without the
+    /// lock by every transfer and free), and whether there are any (`ACC_EXP_NOHOSTED=1`:
+    /// not; an A/B switch).
+    hosted: Mutex<Vec<MappedBuf>>,
+    hosted_count: AtomicUsize,
+    hosted_made: AtomicU64,
+    hosted_on: bool,
     /// Whether large transfers are staged (see [`CudaBackend::set_staged_transfers`]).
     staged: AtomicBool,
     /// Set once a kernel trapped or faulted: the context is gone.
@@ -207,6 +215,10 @@ impl CudaBackend {
             behind_on: std::env::var_os("ACC_EXP_NOBEHIND").is_none(),
             kept: Mutex::new(kept::KeptCopies::default()),
             keep_on: std::env::var_os("ACC_EXP_NOKEEP").is_none(),
+            hosted: Mutex::new(Vec::new()),
+            hosted_count: AtomicUsize::new(0),
+            hosted_made: AtomicU64::new(0),
+            hosted_on: std::env::var_os("ACC_EXP_NOHOSTED").is_none(),
             staged: AtomicBool::new(std::env::var_os("ACC_CUDA_STAGING").is_some_and(|v| v == "1")),
             poisoned: Mutex::new(None),
             is_poisoned: AtomicBool::new(false),
@@ -334,6 +346,10 @@ impl Backend for CudaBackend {
     }
     fn alloc(&self, bytes: usize) -> Result<DevPtr, String> {
         Ok(DevPtr(self.alloc_bytes(bytes)?))
+    }
+    fn alloc_hosted(&self, bytes: usize) -> Option<DevPtr> {
+        // (Where pinned memory cannot be had, device memory serves.)
+        CudaBackend::alloc_hosted(self, bytes).ok().flatten().map(DevPtr)
     }
     unsafe fn free(&self, ptr: DevPtr) -> Result<(), String> {
         // SAFETY: the trait's contract is `free_bytes`'s.

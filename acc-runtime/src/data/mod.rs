@@ -247,6 +247,9 @@ enum Fill {
     Upload,
     /// Uploaded ahead of a synchronous compute region's launch ([`Backend::h2d_before_launch`]).
     UploadAhead,
+    /// As `UploadAhead`, into host memory mapped for the device where the backend gives it
+    /// ([`Backend::alloc_hosted`]): data the region's kernels only store to.
+    UploadHosted,
 }
 
 /// A new entry for `v` in `t` with the given counts: its device copy allocated (unless the
@@ -271,6 +274,16 @@ fn create(
         if b.is_host() {
             return Ok(DevPtr(v.addr as u64));
         }
+        if fill == Fill::UploadHosted {
+            if let Some(dev) = b.alloc_hosted(v.bytes) {
+                if let Err(e) = upload(b, region, name, dev, v, None, true) {
+                    // SAFETY: `dev` was just allocated by `b` and nothing else knows it.
+                    let _ = unsafe { b.free(dev) };
+                    return Err(e);
+                }
+                return Ok(dev);
+            }
+        }
         if let Some((dev, same)) = kept.take() {
             if !same {
                 if let Err(e) = upload(b, region, name, dev, v, None, true) {
@@ -289,7 +302,7 @@ fn create(
             )
         })?;
         if fill != Fill::No {
-            if let Err(e) = upload(b, region, name, dev, v, None, fill == Fill::UploadAhead) {
+            if let Err(e) = upload(b, region, name, dev, v, None, fill != Fill::Upload) {
                 // SAFETY: `dev` was just allocated by `b` and nothing else knows it.
                 let _ = unsafe { b.free(dev) };
                 return Err(e);
@@ -345,7 +358,9 @@ fn release_if_unused(
 
 /// A structured construct's clause `clause` for `v`: its device address, and the reference
 /// it holds (none for `deviceptr` and zero-length data). `ahead`: the construct is a
-/// synchronous compute region, whose launch comes next (its uploads need not wait).
+/// synchronous compute region, whose launch comes next (its uploads need not wait);
+/// `written`: its kernels only store to `v` ([`DataScope::enter_written`]).
+#[allow(clippy::too_many_arguments)]
 fn enter_structured(
     t: &mut Table,
     b: &dyn Backend,
@@ -354,6 +369,7 @@ fn enter_structured(
     v: HostView,
     clause: Clause,
     ahead: bool,
+    written: bool,
 ) -> Result<(DevPtr, Option<Held>), String> {
     if clause == Clause::DevicePtr {
         return Ok((DevPtr(v.addr as u64), None));
@@ -369,6 +385,7 @@ fn enter_structured(
             // come back as the host had them, as on the host backend, where OpenACC leaves
             // them undefined (the device's uninitialised memory).
             let fill = match clause {
+                Clause::Copy | Clause::CopyOut if ahead && written => Fill::UploadHosted,
                 Clause::Copy | Clause::CopyIn | Clause::CopyOut if ahead => Fill::UploadAhead,
                 Clause::Copy | Clause::CopyIn | Clause::CopyOut => Fill::Upload,
                 _ => Fill::No,
@@ -530,11 +547,26 @@ impl DataScope {
     /// overlaps present data. `v` must stay borrowed (mutably, for `Copy`/`CopyOut`) until
     /// the scope is dropped.
     pub fn enter(&mut self, name: &'static str, v: HostView, c: Clause) -> u64 {
+        self.enter_as(name, v, c, false)
+    }
+
+    /// [`enter`](Self::enter) of data that the region's kernels only store to: the code
+    /// generator found every mention of it in the region's body an element assignment made
+    /// once a trip of its parallel loops (or its length). A synchronous compute region's
+    /// `copy` or `copyout` array of up to 64 KiB that no data region holds then gets its
+    /// device copy in host memory mapped for the device, where the backend gives it
+    /// ([`Backend::alloc_hosted`]): the kernels' stores land where the region's end copies
+    /// them from, with no transfer after the launch.
+    pub fn enter_written(&mut self, name: &'static str, v: HostView, c: Clause) -> u64 {
+        self.enter_as(name, v, c, true)
+    }
+
+    fn enter_as(&mut self, name: &'static str, v: HostView, c: Clause, written: bool) -> u64 {
         let region = self.region;
         // A synchronous compute region launches next, on the stream of the uploads.
         let ahead = self.queue.is_none() && is_compute(region);
         self.behind |= ahead && matches!(c, Clause::Copy | Clause::CopyOut);
-        let (dev, held) = try_with_table_on(self.device(), |t, b| enter_structured(t, b, region, name, v, c, ahead)).unwrap_or_else(|msg| panic!("{msg}"));
+        let (dev, held) = try_with_table_on(self.device(), |t, b| enter_structured(t, b, region, name, v, c, ahead, written)).unwrap_or_else(|msg| panic!("{msg}"));
         if let Some(held) = held {
             self.entries.push(ScopeEntry {
                 name,

@@ -590,6 +590,65 @@ fn gpu_compute_region_keeps_its_copies_for_its_next_call() {
     });
 }
 
+/// A synchronous compute region's array that its kernels only store to
+/// (`DataScope::enter_written`) gets its device copy from `Backend::alloc_hosted`: filled with
+/// the host's data (elements no kernel stores keep their values), copied back at the region's
+/// end, on a panic too, and freed, never kept. Elsewhere the hint changes nothing: a data
+/// region, an async region, `copyin` data, data a data region holds, a backend that hosts
+/// nothing.
+#[test]
+fn gpu_a_written_only_array_of_a_synchronous_region_lives_in_hosted_memory() {
+    with_mock(|mock| {
+        mock.hosts.store(true, std::sync::atomic::Ordering::SeqCst);
+        mock.keeps.store(true, std::sync::atomic::Ordering::SeqCst);
+        let mut out = vec![1.0f32; 4];
+        let store = |out: &mut Vec<f32>, at: usize, x: f32| {
+            let mut s = DataScope::new(&K);
+            let dev = s.enter_written("out", view(&*out), Clause::Copy);
+            assert!(mock.is_hosted(dev), "a written-only array of a synchronous region is hosted");
+            crate::backend::note_device_write(); // the launch
+            mock.with_bytes(dev + 4 * at as u64, 4, |b| b.copy_from_slice(&x.to_ne_bytes()));
+        };
+        store(&mut out, 1, 7.0);
+        assert_eq!(out, [1.0, 7.0, 1.0, 1.0]);
+        assert_eq!(mock.counts(), (1, 1, 1, 1), "allocated, filled, copied back, freed: not kept");
+        store(&mut out, 3, 9.0);
+        assert_eq!(out, [1.0, 7.0, 1.0, 9.0]);
+        assert_eq!(mock.counts(), (2, 2, 2, 2));
+        let e = caught(|| {
+            let mut s = DataScope::new(&K);
+            let dev = s.enter_written("out", view(&out), Clause::CopyOut);
+            crate::backend::note_device_write();
+            set_f32(mock, dev, &[5.0; 4]);
+            panic!("kernel panicked");
+        });
+        assert!(e.contains("kernel panicked"), "{e}");
+        assert_eq!(out, [5.0; 4], "copied back on the way out");
+        assert_eq!(mock.live(), 0);
+        // Not hosted: the hint on data of a data region, an async region, `copyin`.
+        for (region, queue, clause) in [(&R, None, Clause::Copy), (&K, Some(2), Clause::Copy), (&K, None, Clause::CopyIn)] {
+            let mut s = DataScope::on_queue(region, queue);
+            let dev = s.enter_written("out", view(&out), clause);
+            assert!(!mock.is_hosted(dev), "{} {queue:?} {clause:?}", region.kind);
+        }
+        acc_data_then(&out, || {
+            let mut s = DataScope::new(&K);
+            let dev = s.enter_written("out", view(&out), Clause::Copy);
+            assert!(!mock.is_hosted(dev), "present data keeps its device copy");
+        });
+        mock.hosts.store(false, std::sync::atomic::Ordering::SeqCst);
+        let mut s = DataScope::new(&K);
+        assert!(!mock.is_hosted(s.enter_written("out", view(&out), Clause::Copy)));
+    });
+}
+
+/// Runs `f` with `d` entered by a data region (`copyin`).
+fn acc_data_then(d: &[f32], f: impl FnOnce()) {
+    let mut s = DataScope::new(&R);
+    s.enter("d", view(d), Clause::CopyIn);
+    f();
+}
+
 /// What keeps nothing: a data region, an async compute region, `copyin` data (not copied
 /// back, so the host may not hold what the device does), a region that panics, and data whose
 /// elements are not of a primitive type.
