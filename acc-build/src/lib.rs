@@ -66,6 +66,7 @@ pub fn compile_kernels() {
     println!("cargo::rerun-if-env-changed=ACC_EXP_WINDOW_NOW");
     println!("cargo::rerun-if-env-changed=ACC_EXP_POINT_NESTED");
     println!("cargo::rerun-if-env-changed=ACC_EXP_KEEPSLOT");
+    println!("cargo::rerun-if-env-changed=ACC_EXP_UPDATE_INPLACE");
     if std::env::var_os("CARGO_FEATURE_CUDA").is_none() {
         return;
     }
