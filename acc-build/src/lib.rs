@@ -66,7 +66,6 @@ pub fn compile_kernels() {
     println!("cargo::rerun-if-env-changed=ACC_EXP_WINDOW_NOW");
     println!("cargo::rerun-if-env-changed=ACC_EXP_POINT_NESTED");
     println!("cargo::rerun-if-env-changed=ACC_EXP_KEEPSLOT");
-    println!("cargo::rerun-if-env-changed=ACC_EXP_UPDATE_INPLACE");
     if std::env::var_os("CARGO_FEATURE_CUDA").is_none() {
         return;
     }

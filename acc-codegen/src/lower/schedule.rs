@@ -1385,16 +1385,8 @@ impl<'a> Scheduler<'a> {
         let start = ctx.shared_end.as_ref().map_or_else(|| quote!(0usize), |e| quote!(#e));
         out.extend(quote!(let mut #end: usize = #start;));
         let ctx = &Ctx { shared_end: Some(end.clone()), ..ctx.clone() };
-        // Reduction updates whose combine waits for the parallel loops after them
-        // (`later_update`), in order: run at the body's end.
-        let mut tail: Vec<Stmt> = Vec::new();
         for (i, stmt) in stmts.iter().enumerate() {
             let more = i + 1 < stmts.len();
-            if let Some((load, update)) = self.later_update(i, stmt, &stmts[i + 1..], ctx) {
-                out.extend(self.one_thread(&load));
-                tail.push(update);
-                continue;
-            }
             // (A `continue` in a statement that holds parallel loops is refused below.)
             let skipping = if self.holds_parallel_stmt(stmt) { None } else { self.skip_rest(stmt) };
             if let Some(rewritten) = skipping {
@@ -1554,56 +1546,7 @@ impl<'a> Scheduler<'a> {
                 }
             }
         }
-        for update in &tail {
-            let lowered = self.one_thread(update);
-            match &guard {
-                Some(g) => out.extend(quote!(if #g { #lowered })),
-                None => out.extend(lowered),
-            }
-        }
         Some(out)
-    }
-
-    /// A reduction update `v op= e` of a body (`v` a reduction variable of the loop or the
-    /// loops around it) that parallel loops follow in it, none of them or of the statements
-    /// after it naming `v`, and no jump leaving those statements: its operand's value, as
-    /// `let __acc_upd{at} = e;` in its place (every thread of the group computes it, as a `let`
-    /// of the body), and the update of `v` by it, for the body's end. The same values are
-    /// combined in the same order; the loads of `e` are no longer waited for before the loops
-    /// after them start: on an H200 the papers' gang worker position (`s += c[k * nj + j]`
-    /// before a vector loop that copies a row) went from 0.79 to 0.88 of its bound, its
-    /// kernel edited so by hand (`benches/README.md`, session 33).
-    /// `at` is the statement's place in the body: the value's name, `__acc_upd{at}`, is the
-    /// body's own (a nested body's shadows it only inside its block).
-    fn later_update(&self, at: usize, stmt: &Stmt, rest: &[Stmt], ctx: &Ctx) -> Option<(Stmt, Stmt)> {
-        let Stmt::Expr(Expr::Binary(b), Some(_)) = stmt else { return None };
-        use syn::BinOp::*;
-        if !matches!(b.op, AddAssign(_) | SubAssign(_) | MulAssign(_) | BitAndAssign(_) | BitOrAssign(_) | BitXorAssign(_)) {
-            return None;
-        }
-        let Expr::Path(p) = &*b.left else { return None };
-        let v = p.path.get_ident()?;
-        // (`ACC_EXP_UPDATE_INPLACE=1` leaves every update in its place: A/B runs on the GPU.)
-        let reduced = ctx.mine.iter().chain(&ctx.reds).any(|(_, r)| r == v) && std::env::var_os("ACC_EXP_UPDATE_INPLACE").is_none();
-        let quiet = |ss: &[Stmt]| {
-            let j = jumps(ss);
-            j.next_trip.is_none() && j.loop_exit.is_none() && j.leaves_stmt.is_none()
-        };
-        if !reduced
-            || p.qself.is_some()
-            || loops::mentions(&b.right, v)
-            || self.effect(stmt).memory
-            || !quiet(std::slice::from_ref(stmt))
-            || !quiet(rest)
-            || rest.iter().any(|s| loops::stmt_mentions(s, v))
-            || !rest.iter().any(|s| self.holds_parallel_stmt(s))
-        {
-            return None;
-        }
-        let value = format_ident!("__acc_upd{}", at, span = b.right.span());
-        let e = &b.right;
-        let (left, op) = (&b.left, &b.op);
-        Some((syn::parse_quote!(let #value = #e;), syn::parse_quote!(#left #op #value;)))
     }
 
     /// For a statement with a `continue` of the loop whose body it is: a fresh flag, and the
