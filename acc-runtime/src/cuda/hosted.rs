@@ -6,8 +6,9 @@
 //! memory to the array, with no DMA and no wait behind the kernel. The upload before the launch
 //! is a host copy too. Kernels never read such an array, so none of its loads crosses the bus.
 //!
-//! On an H200 the papers' worker vector region (64 gangs storing a 256-byte `out`) spent a copy
-//! engine's round trip behind each kernel on it (`behind.rs`), about 6 us of its 80.
+//! On an H200 the papers' worker vector region (64 gangs storing a 256-byte `out`) took
+//! 0.092-0.104 ms a call with that copy in device memory (copied back behind the kernel,
+//! `behind.rs`), 0.077-0.087 ms with it in host memory (`benches/README.md`, session 33).
 //!
 //! The transfers and the free of the backend find these copies by address (`hosted_at`), so
 //! that the data layer treats them as any device copy; they are never kept for a later call

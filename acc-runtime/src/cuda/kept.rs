@@ -41,7 +41,8 @@ impl CudaBackend {
     /// just now: both hold the same bytes), for [`take_copy`](Self::take_copy) with the same
     /// `key` (the region and the array's name, any numbers); false where it does not (then
     /// the caller frees it): past 64 KiB, while async queues have work (it could use `dev`),
-    /// with `ACC_EXP_NOKEEP=1` (an A/B switch). A copy kept before under `key` is freed.
+    /// for a device copy in host memory (`hosted.rs`), with `ACC_EXP_NOKEEP=1` (an A/B
+    /// switch). A copy kept before under `key` is freed.
     ///
     /// # Safety
     /// `dev` came from [`alloc_bytes`](Self::alloc_bytes) of this backend for `host.len()`
