@@ -164,7 +164,6 @@ panic = "abort"
     Ok(())
 }
 
-/// Compiles the device crate at `crate_dir` (its `Cargo.toml`, root and modules given) to
 /// `ptx` with the comment lines `columns` (`print::columns_header`) in its header: after the
 /// first line of a file of several modules, else first. PTX comments, which the runtime reads
 /// back (acc-runtime `columns`) and the JIT skips.
@@ -175,6 +174,7 @@ fn with_columns(ptx: &str, columns: &str) -> String {
     }
 }
 
+/// Compiles the device crate at `crate_dir` (its `Cargo.toml`, root and modules given) to
 /// `$OUT_DIR/acc_kernels.ptx`: all of it, or only the kernels that changed since the last
 /// build (see the `incremental` module). Returns the PTX modules as the runtime loads them.
 fn build_changed(

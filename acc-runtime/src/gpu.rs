@@ -803,10 +803,10 @@ impl Launchable {
     /// Kernel `name` of the package's PTX text `ptx`, loaded on `cuda` (its module loaded once
     /// per process) and opened up to `most_shared` bytes of shared memory.
     fn load(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str, name: &str, most_shared: u32) -> Self {
-        // The module of the package's PTX that defines the kernel (acc-build may write
-        // several, see `ptx_modules`).
         // Its panics' columns (the PTX file's header).
         crate::columns::register(ptx);
+        // The module of the package's PTX that defines the kernel (acc-build may write
+        // several, see `ptx_modules`).
         let ptx = crate::ptx_modules::module_of(ptx, name);
         let module = module(cuda, region, ptx);
         let kernel = cuda.kernel(&module, name, most_shared).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}`: {e}")).with_params_from(ptx);

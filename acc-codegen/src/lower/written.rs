@@ -56,9 +56,8 @@ impl Mentions<'_> {
 /// Whether a loop's `#[acc::r#loop(..)]` spreads its trips over gangs, workers or lanes.
 fn parallel_loop(f: &syn::ExprForLoop) -> bool {
     let Some(a) = loop_attr(f) else { return false };
-    let levels = attr_tokens(a).into_iter().any(|t| matches!(&t, TokenTree::Ident(i) if i == "gang" || i == "worker" || i == "vector"));
-    let seq = attr_tokens(a).into_iter().any(|t| matches!(&t, TokenTree::Ident(i) if i == "seq"));
-    levels && !seq
+    let words: Vec<String> = attr_tokens(a).into_iter().filter_map(|t| if let TokenTree::Ident(i) = t { Some(i.to_string()) } else { None }).collect();
+    words.iter().any(|w| matches!(w.as_str(), "gang" | "worker" | "vector")) && !words.iter().any(|w| w == "seq")
 }
 
 impl<'ast> Visit<'ast> for Mentions<'_> {

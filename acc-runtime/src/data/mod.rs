@@ -274,16 +274,6 @@ fn create(
         if b.is_host() {
             return Ok(DevPtr(v.addr as u64));
         }
-        if fill == Fill::UploadHosted {
-            if let Some(dev) = b.alloc_hosted(v.bytes) {
-                if let Err(e) = upload(b, region, name, dev, v, None, true) {
-                    // SAFETY: `dev` was just allocated by `b` and nothing else knows it.
-                    let _ = unsafe { b.free(dev) };
-                    return Err(e);
-                }
-                return Ok(dev);
-            }
-        }
         if let Some((dev, same)) = kept.take() {
             if !same {
                 if let Err(e) = upload(b, region, name, dev, v, None, true) {
@@ -294,13 +284,18 @@ fn create(
             }
             return Ok(dev);
         }
-        let dev = b.alloc(v.bytes).map_err(|e| {
-            format!(
-                "acc: {region}: cannot allocate {} ({} bytes) for `{name}` on {on}: {e}",
-                profile::human_bytes(v.bytes as u64),
-                v.bytes,
-            )
-        })?;
+        // Host memory mapped for the device where the backend gives it, else device memory.
+        let hosted = if fill == Fill::UploadHosted { b.alloc_hosted(v.bytes) } else { None };
+        let dev = match hosted {
+            Some(dev) => dev,
+            None => b.alloc(v.bytes).map_err(|e| {
+                format!(
+                    "acc: {region}: cannot allocate {} ({} bytes) for `{name}` on {on}: {e}",
+                    profile::human_bytes(v.bytes as u64),
+                    v.bytes,
+                )
+            })?,
+        };
         if fill != Fill::No {
             if let Err(e) = upload(b, region, name, dev, v, None, fill != Fill::Upload) {
                 // SAFETY: `dev` was just allocated by `b` and nothing else knows it.
