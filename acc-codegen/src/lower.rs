@@ -7,6 +7,7 @@ pub mod data;
 pub mod device;
 pub mod grid;
 pub mod host;
+pub mod loads;
 pub mod schedule;
 pub mod tiles;
 pub mod written;

@@ -315,7 +315,8 @@ fn gang_worker_vector_reduction_finishes_once_over_the_block() {
 fn a_lean_kernel_has_a_twin_without_the_checks_the_launch_proves() {
     // The papers' gang position: the nest's kernel chunks its rows, its lean kernel does not;
     // the launch bounds every index, so the lean kernel has a twin without their checks
-    // (`_lean_inb`), whose rows run in rounds of 2 trips, each round's loads before its stores.
+    // (`_lean_inb`), whose worker loop runs its trips in pairs: the vector loop inside runs
+    // both trips' bodies each trip, both reads of `a` before either store to `b`.
     let k = kernels(quote! {
         fn gang(a: &[f64], b: &mut [f64], c: &[f64], nk: usize, nj: usize, ni: usize) -> f64 {
             let mut s = 0.0;
@@ -336,8 +337,78 @@ fn a_lean_kernel_has_a_twin_without_the_checks_the_launch_proves() {
     let (_, lean) = nest_and_lean(&k);
     let twin = &k[k.find("_0_lean_inb (").expect("the lean kernel's twin")..];
     assert!(!lean.contains("unchecked (") && !lean.contains("__acc_ulim"), "the lean kernel checks its indices, one trip at a time:\n{lean}");
-    assert_eq!(twin.matches(":: acc_device :: unchecked (").count(), 7, "c[k]; a and b in each trip of the round of 2, and in the trips after the rounds:\n{twin}");
-    has(twin, "let __acc_ulim : usize = __acc_total5 . saturating_sub (1usize * __acc_st) ;");
+    assert_eq!(twin.matches(":: acc_device :: unchecked (").count(), 7, "c[k]; a and b in each trip of a pair, and in the trip after the pairs:\n{twin}");
+    has(twin, "while __acc_base3 + 2usize * (__acc_vbdy as usize) <= __acc_total3 {");
+    has(twin, "let __acc_pair3_1 = { let __acc_k : usize = __acc_base3 + 1usize * (__acc_vbdy as usize) + (__acc_vty as usize) ;");
+    // Both loads, then both stores (each store in its trip's body, `j` bound to the trip's).
+    let pair = &twin[twin.find("let __acc_ld").expect("loads taken out of the bodies")..];
+    let (first, second, store) = (pair.find("let __acc_ld7_0_0 = { let (j ,) = __acc_pair3_0 ; a ["), pair.find("let __acc_ld7_1_0 = { let (j ,) = __acc_pair3_1 ; a ["), pair.find("] = __acc_ld7_0_0 * 2.0"));
+    assert!(matches!((first, second, store), (Some(0), Some(x), Some(y)) if x < y), "loads first:\n{pair}");
+    assert!(pair.find("] = __acc_ld7_1_0 * 2.0").is_some_and(|x| x > store.unwrap()), "the stores in order:\n{pair}");
+    // The trip after the pairs (the loop's odd one) runs its vector loop one trip at a time.
+    assert!(!twin.contains("__acc_ulim"), "no rounds of the vector loop:\n{twin}");
+}
+
+#[test]
+fn a_worker_loop_pairs_its_trips_only_where_its_body_is_one_vector_loop_free_of_them() {
+    // The papers' gang worker position (a reduction update beside the vector loop), a vector
+    // loop whose bounds name the worker loop's variable, and one that updates a reduction:
+    // their twins keep the worker loop's trips one at a time.
+    let cases = [
+        quote! {
+            fn gw(a: &[f64], b: &mut [f64], c: &[f64], nk: usize, nj: usize, ni: usize) -> f64 {
+                let mut s = 0.0;
+                #[acc::r#loop(gang)]
+                for k in 0..nk {
+                    #[acc::r#loop(worker, reduction(+: s))]
+                    for j in 0..nj {
+                        s += c[k * nj + j];
+                        #[acc::r#loop(vector)]
+                        for i in 0..ni {
+                            b[(k * nj + j) * ni + i] = a[(k * nj + j) * ni + i] * 2.0;
+                        }
+                    }
+                }
+                s
+            }
+        },
+        quote! {
+            fn tri(a: &[f64], b: &mut [f64], nk: usize, nj: usize, ni: usize) {
+                #[acc::r#loop(gang)]
+                for k in 0..nk {
+                    #[acc::r#loop(worker)]
+                    for j in 0..nj {
+                        #[acc::r#loop(vector)]
+                        for i in 0..j.min(ni) {
+                            b[(k * nj + j) * ni + i] = a[(k * nj + j) * ni + i] * 2.0;
+                        }
+                    }
+                }
+            }
+        },
+        quote! {
+            fn sum(a: &[f64], b: &mut [f64], nk: usize, nj: usize, ni: usize) -> f64 {
+                let mut s = 0.0;
+                #[acc::r#loop(gang, reduction(+: s))]
+                for k in 0..nk {
+                    #[acc::r#loop(worker)]
+                    for j in 0..nj {
+                        #[acc::r#loop(vector)]
+                        for i in 0..ni {
+                            s += a[(k * nj + j) * ni + i];
+                            b[(k * nj + j) * ni + i] = 1.0;
+                        }
+                    }
+                }
+                s
+            }
+        },
+    ];
+    for item in cases {
+        let k = kernels(item.clone());
+        let twin = &k[k.find("_0_lean_inb (").unwrap_or_else(|| panic!("a twin without checks:\n{k}"))..];
+        assert!(!twin.contains("__acc_pair") && !twin.contains("__acc_ld"), "no pairs:\n{twin}");
+    }
 }
 
 #[test]

@@ -79,6 +79,17 @@ struct Ctx {
     /// numbered by `__acc_vtx`/`__acc_vty` among `__acc_vbdx`/`__acc_vbdy` (the block's own
     /// indices, or a warp's 32 lanes as one worker; see [`Scheduler::nest`]).
     virt: bool,
+    /// The trips of the enclosing worker loop that this vector loop runs together (see
+    /// [`Scheduler::paired_trips`]).
+    jam: Option<Jam>,
+}
+
+/// Trips of a worker loop run together by the vector loop inside (`Scheduler::paired_trips`):
+/// the worker loop's variables, and for each trip the local holding their values.
+#[derive(Clone)]
+struct Jam {
+    vars: Vec<Ident>,
+    trips: Vec<Ident>,
 }
 
 /// A lowered loop.
@@ -423,6 +434,7 @@ impl<'a> Scheduler<'a> {
         let active_id = format_ident!("__acc_active{}", n);
         let mut inner = ctx.clone();
         inner.used = ctx.used.union(lv);
+        inner.jam = None;
         // A top gang loop (no other level) holding worker loops (a block of several warps
         // whose inner loops may use few of its threads: the papers' gang position): its trips
         // may each go to one warp (decided below, once its body is lowered). Not for a gang
@@ -601,7 +613,39 @@ impl<'a> Scheduler<'a> {
         // nest's kernel (its body matched as written, before the launch's proved indices lost
         // their checks).
         let rounds = matches!(&lowered_body, Some(b) if row_loop && self.lean && !top && self.unroll > 1 && chunk::arrays(&super::bounds::checked_form(b), &headers[0].var, &chunk_arrays, self.mut_slices).is_some());
-        let plain = if rounds {
+        // The trips of the enclosing worker loop run together (`Scheduler::paired_trips`):
+        // each trip of this loop runs the body once for each of them, all their reads of
+        // read-only arrays first (`loads.rs`), then the bodies in order.
+        let jammed = match (&ctx.jam, &lowered_body) {
+            (Some(jam), Some(b)) if !inner_par && reds.is_empty() && !any_staged && !uniform && !unroll && end_trip.is_empty() => {
+                let mut loads = TokenStream::new();
+                let mut bodies = TokenStream::new();
+                let vars = &jam.vars;
+                for (c, trip) in jam.trips.iter().enumerate() {
+                    let (reads, stmts) = super::loads::hoist_reads(&b.stmts, &read_only, &|m| format_ident!("__acc_ld{}_{}_{}", n, c, m));
+                    for (name, read) in reads {
+                        loads.extend(quote!(let #name = { let (#(#vars,)*) = #trip; #read };));
+                    }
+                    let once = run_once(&stmts);
+                    bodies.extend(quote!({ let (#(#vars,)*) = #trip; #once }));
+                }
+                Some(quote! {
+                    let mut #k = #bpart + #tpart;
+                    while #k < #total_id {
+                        #bind
+                        #loads
+                        #bodies
+                        #k += #stride;
+                    }
+                })
+            }
+            // (Refused: the worker loop runs its trips one at a time.)
+            (Some(_), _) => return None,
+            _ => None,
+        };
+        let plain = if let Some(code) = jammed {
+            code
+        } else if rounds {
             let u = self.unroll;
             let last = u - 1;
             let trips = (0..u).map(|c| quote!({ let #k: usize = #k + #c * __acc_st; #bind #body_code }));
@@ -806,9 +850,34 @@ impl<'a> Scheduler<'a> {
                 }
                 None => TokenStream::new(),
             };
+            // In the lean kernel without index checks, trips in pairs first.
+            let pairs = if self.lean && self.unroll > 1 && end_trip.is_empty() {
+                let vars: Vec<Ident> = headers.iter().map(|h| h.var.clone()).collect();
+                let l = RoundLoop { k: &k, var: None, bind: &bind, total: &total_id, tpart: &tpart, stride: &stride, base: &base };
+                let outer = Ctx { active: ctx.active.clone(), ..inner.clone() };
+                self.paired_trips(&body, &outer, &vars, n, &l)
+            } else {
+                None
+            };
+            // The trips after the pairs (at most one a thread, under a gang per warp) run
+            // their vector loop one trip at a time: its rounds of 2 took the papers' gang
+            // kernel from 32 to 40 registers, one block of 1024 threads a multiprocessor.
+            let body_code = match &pairs {
+                Some(_) => {
+                    let (notes, unroll) = (self.notes.0.len(), self.unroll);
+                    self.unroll = 1;
+                    let rest = self.lower_body(&body.stmts, &inner, &mut Vec::new());
+                    self.notes.0.truncate(notes);
+                    self.unroll = unroll;
+                    rest?
+                }
+                None => body_code,
+            };
+            let pairs = pairs.unwrap_or_default();
             quote! {
                 let mut #base = #bpart;
                 #rounds
+                #pairs
                 while #base < #total_id {
                     let #active_id = #base + #tpart < #total_id;
                     let #k = if #active_id { #base + #tpart } else { #base };
@@ -1034,6 +1103,53 @@ impl<'a> Scheduler<'a> {
             #virt_off
         }};
         Some(Lowered { code, levels: lv, inner_par, unreduced })
+    }
+
+    /// A worker loop's trips in rounds of [`Scheduler::unrolled`]'s size (pairs), for the lean
+    /// kernel without index checks, while every thread has a trip in each step of the round
+    /// (the loop is uniform: `base` is the same in all its threads). Where the body is one vector
+    /// loop whose header does not name the worker loop's variables `vars`, with no reduction
+    /// and no parallel loop inside, that loop runs the round's trips together: each of its
+    /// trips runs the body once for each, every read of a read-only array first
+    /// (`loads.rs`). Under a gang per warp a worker loop runs its trips one at a time in a warp
+    /// (the papers' gang position: 2 trips of 32 lanes each gang), one load in flight a
+    /// thread; its pairs took the kernel from 0.67 to 0.93 of its bound on an H200 (hand-made
+    /// in `benches/results/jam-h200/`). Returns the code, which advances `base`.
+    fn paired_trips(&mut self, body: &syn::Block, ctx: &Ctx, vars: &[Ident], n: usize, l: &RoundLoop) -> Option<TokenStream> {
+        let [Stmt::Expr(Expr::ForLoop(fl), _)] = body.stmts.as_slice() else { return None };
+        if !self.is_parallel(fl) || self.holds_parallel(&fl.body) {
+            return None;
+        }
+        let d = self.directive(fl)?;
+        if !d.reduction.is_empty() || ctx.reds.iter().any(|(_, v)| block_assigns(&fl.body, v)) || vars.iter().any(|v| block_assigns(&fl.body, v)) {
+            return None;
+        }
+        let (headers, _) = loops::directive_nest(fl, &d)?;
+        if headers.iter().any(|h| vars.iter().any(|v| h.mentions(v))) {
+            return None;
+        }
+        let u = self.unroll;
+        let trips: Vec<Ident> = (0..u).map(|c| format_ident!("__acc_pair{}_{}", n, c)).collect();
+        let end = format_ident!("__acc_shared_end{}", self.fresh());
+        let start = ctx.shared_end.as_ref().map_or_else(|| quote!(0usize), |e| quote!(#e));
+        let jam = Ctx { jam: Some(Jam { vars: vars.to_vec(), trips: trips.clone() }), shared_end: Some(end.clone()), ..ctx.clone() };
+        // (The loop was lowered once already: its notes are not written twice.)
+        let (notes, depth) = (self.notes.0.len(), self.depth);
+        let lowered = self.lower_loop(fl, &jam, false, &[]);
+        self.notes.0.truncate(notes);
+        self.depth = depth;
+        let lowered = lowered.filter(|x| x.unreduced.is_empty())?;
+        let code = lowered.code;
+        let RoundLoop { k, bind, total, tpart, stride, base, .. } = l;
+        let values = trips.iter().enumerate().map(|(c, t)| quote!(let #t = { let #k: usize = #base + #c * #stride + #tpart; #bind (#(#vars,)*) };));
+        Some(quote! {
+            while #base + #u * #stride <= #total {
+                #(#values)*
+                let mut #end: usize = #start;
+                #code
+                #base += #u * #stride;
+            }
+        })
     }
 
     /// Rounds of several trips of a worker loop that may run a worker per warp (`warp_workers`
