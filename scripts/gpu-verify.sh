@@ -46,7 +46,7 @@ if [ "${1:-}" = pack ]; then
   # -9: a 64 MiB window, so the package's PTX that every binary embeds (35 MiB) is stored once
   # (-6 stored it per binary: 64 MiB in all, past the carry limit).
   XZ_OPT="-T2 -9" tar -cJf .gpu/bins.tar.xz -C .gpu/bin .
-  XZ_OPT="-T2 -6" tar -cJf .gpu/extra.tar.xz -C .gpu/extra .
+  XZ_OPT="-T2 -9" tar -cJf .gpu/extra.tar.xz -C .gpu/extra .
   rm -rf .gpu/bin .gpu/extra
   cp scripts/gpu-suite.sh .gpu/
   cp scripts/gpu-verify.sh .gpu/verify.sh
