@@ -256,6 +256,29 @@ pub(crate) unsafe fn stream_synchronize(s: sys::CUstream) -> Driven<()> {
     check("cuStreamSynchronize", unsafe { sys::cuStreamSynchronize(s) })
 }
 
+/// `cuStreamQuery`: whether the work queued on `s` has completed (`false` while it runs).
+///
+/// # Safety
+/// `s` is a live stream.
+pub(crate) unsafe fn stream_query(s: sys::CUstream) -> Driven<bool> {
+    // SAFETY: the caller's contract.
+    match unsafe { sys::cuStreamQuery(s) } {
+        sys::CUresult::CUDA_ERROR_NOT_READY => Ok(false),
+        r => check("cuStreamQuery", r).map(|()| true),
+    }
+}
+
+/// `cuStreamWriteValue32` (`_v2`): `value` written to `addr` once the work queued on `s` before it
+/// has completed, behind a memory barrier (the default flags).
+///
+/// # Safety
+/// `s` is a live stream; `addr` a device address of 4 writable bytes while the write is
+/// pending.
+pub(crate) unsafe fn stream_write_value32(s: sys::CUstream, addr: sys::CUdeviceptr, value: u32) -> Driven<()> {
+    // SAFETY: the caller's contract.
+    check("cuStreamWriteValue32", unsafe { sys::cuStreamWriteValue32_v2(s, addr, value, 0) })
+}
+
 /// `cuEventCreate`.
 pub(crate) fn event_create(flags: sys::CUevent_flags) -> Driven<sys::CUevent> {
     named("cuEventCreate", result::event::create(flags))

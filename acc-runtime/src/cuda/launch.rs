@@ -326,8 +326,8 @@ impl CudaBackend {
             Err(f) => return Err(self.sync_error(f, &panics, Some(name.to_owned()), format!("copying back after `{name}`"))),
         };
         let ahead = self.ahead_copies_queued();
-        // SAFETY: the backend's stream.
-        if let Err(f) = unsafe { driver::stream_synchronize(stream) } {
+        // SAFETY: the backend's synchronous stream, held (`_sync`).
+        if let Err(f) = unsafe { self.sync_done.wait(stream) } {
             return Err(self.sync_error(f, &panics, Some(name.to_owned()), format!("running `{name}`")));
         }
         // The copies queued ahead of the launch landed before it ran, those behind it after.
