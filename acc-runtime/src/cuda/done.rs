@@ -74,7 +74,9 @@ impl Done {
         let mut spins = 0u32;
         loop {
             // SAFETY: the word (see `new`); the device writes it behind the compiler's back.
-            if unsafe { self.host.read_volatile() } == seq {
+            // Reached or passed (modulo 2^32): a later value was queued after this wait's
+            // own, behind this thread's work.
+            if unsafe { self.host.read_volatile() }.wrapping_sub(seq) < 1 << 31 {
                 return Ok(());
             }
             spins = spins.wrapping_add(1);
