@@ -1091,10 +1091,10 @@ fn nest_kernel(
     // (whose references are matched as written): launched when the bounds hold. Or, for a
     // nest with a lean kernel that calls no routine, the lean kernel again without them,
     // launched in its place when the bounds hold (and it runs as many of the launch's blocks
-    // at once, acc-runtime's `launch`). Its rows run in rounds of 2 trips
-    // (`Scheduler::unrolled`): with no check's exit between a round's trips, their loads are
-    // issued before their stores, where the checked lean kernel keeps one load a trip in
-    // flight.
+    // at once, acc-runtime's `launch`). Its rows run in rounds of 2 trips, and its worker
+    // loops of one vector loop in pairs of trips (`Scheduler::unrolled`): with no check's exit
+    // between them, their loads are issued before their stores (`loads.rs`), where the checked
+    // lean kernel keeps one load a trip in flight.
     let (proved, lean_proved) = match &lean_code {
         Some(_) => (None, proof.filter(|p| p.calls.is_empty())),
         None => (proof.filter(|_| !chunked), None),

@@ -238,8 +238,9 @@ impl<'a> Scheduler<'a> {
     /// The same lean scheduler running the loops inside the top loop that would take chunks
     /// (bodies that reach arrays only as `a[e + i]`) in rounds of `trips` single trips, then
     /// one at a time. For the lean kernel without index checks (`lower::device`): with no
-    /// check's exit between them, a round's trips are one block of code, and its read-only
-    /// loads are issued before its stores (one trip's load in flight a thread otherwise). On
+    /// check's exit between them, a round's trips are one block of code, whose reads of
+    /// read-only arrays are written first (`loads.rs`; one trip's load in flight a thread
+    /// otherwise). On
     /// an H100 rounds of 2 took the bench's Table 2 gang, worker and gang worker nests from
     /// 2557-2577 to 2668-2776 GB/s (one call; nvcc's kernels 2735-2796), 0.96-1.00 of nvcc in
     /// the whole check; rounds of 4 took the worker nest's kernel past the 32 registers a
@@ -648,13 +649,27 @@ impl<'a> Scheduler<'a> {
         } else if rounds {
             let u = self.unroll;
             let last = u - 1;
-            let trips = (0..u).map(|c| quote!({ let #k: usize = #k + #c * __acc_st; #bind #body_code }));
+            // The round's reads of read-only arrays first (`loads.rs`), then its trips' bodies:
+            // written one after the other, each trip's load stayed by its store in the SASS
+            // (`benches/results/jam-h200/`).
+            let b = lowered_body.as_ref().expect("a loop of rounds has its body lowered");
+            let mut loads = TokenStream::new();
+            let mut bodies = TokenStream::new();
+            for c in 0..u {
+                let (reads, stmts) = super::loads::hoist_reads(&b.stmts, &read_only, &|m| format_ident!("__acc_ld{}_{}_{}", n, c, m));
+                for (name, read) in reads {
+                    loads.extend(quote!(let #name = { let #k: usize = #k + #c * __acc_st; #bind #read };));
+                }
+                let once = run_once(&stmts);
+                bodies.extend(quote!({ let #k: usize = #k + #c * __acc_st; #bind #once }));
+            }
             quote! {
                 let __acc_st: usize = #stride;
                 let mut #k = #bpart + #tpart;
                 let __acc_ulim: usize = #total_id.saturating_sub(#last * __acc_st);
                 while #k < __acc_ulim {
-                    #(#trips)*
+                    #loads
+                    #bodies
                     #k += #u * __acc_st;
                 }
                 while #k < #total_id {
