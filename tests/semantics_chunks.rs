@@ -225,6 +225,25 @@ fn gw_copy(a: &[f64], b: &mut [f64], c: &[f64], nk: usize, nj: usize, ni: usize)
     s
 }
 
+/// A worker loop whose body is one vector loop: in the lean kernel without index checks its
+/// trips run in pairs (acc-codegen `Scheduler::paired_trips`), the vector loop running both
+/// trips' bodies, their reads of `a` first; the body binds a local and uses the worker loop's
+/// variable, so that a pair's trips mixed up would show.
+#[acc::parallel(num_gangs(4), num_workers(2), vector_length(64))]
+fn pairs(a: &[f64], b: &mut [f64], nk: usize, nj: usize, ni: usize) {
+    #[acc::r#loop(gang)]
+    for k in 0..nk {
+        #[acc::r#loop(worker)]
+        for j in 0..nj {
+            #[acc::r#loop(vector)]
+            for i in 0..ni {
+                let x = a[(k * nj + j) * ni + i] * 2.0;
+                b[(k * nj + j) * ni + i] = x + j as f64;
+            }
+        }
+    }
+}
+
 fn data_f32(n: usize) -> Vec<f32> {
     vec_of(n, |i| (hash(i) % 1000) as f32 - 300.0)
 }
@@ -454,6 +473,25 @@ fn gang_loops_match_with_a_gang_per_block_or_per_warp() {
         let a: Vec<i64> = vec_of(nk * nj * ni, |i| (hash(i) % 1000) as i64 - 400);
         let want: i64 = (0..nk * nj * ni).map(|x| a[x] * ((x / ni) % nj) as i64 + a[x]).sum();
         assert_eq!(gwv_sum(&a, nk, nj, ni), want, "gwv {nk}x{nj}x{ni}");
+    }
+}
+
+#[test]
+fn worker_trips_in_pairs_match() {
+    // A gang per warp from 16 gangs (`pairs`' geometry): 2 to 5 worker trips (pairs, and one
+    // trip after them where the count is odd), rows shorter and longer than a warp.
+    for (nk, nj, ni) in [(20000, 2, 32), (20000, 3, 40), (9000, 5, 7), (17, 4, 70), (20000, 1, 32), (3, 3, 3)] {
+        let n = nk * nj * ni;
+        let a = data_f64(n);
+        let mut b = vec![-1.0f64; n];
+        let before = acc::profile::launch_counts();
+        pairs(&a, &mut b, nk, nj, ni);
+        let after = acc::profile::launch_counts();
+        let want: Vec<f64> = (0..n).map(|x| a[x] * 2.0 + ((x / ni) % nj) as f64).collect();
+        assert!(b == want, "pairs {nk}x{nj}x{ni}");
+        if after.gpu > before.gpu && nk >= 9000 {
+            assert!(after.lean > before.lean && after.bounded > before.bounded, "the lean kernel without index checks ran ({nk}x{nj}x{ni}): {before:?} -> {after:?}");
+        }
     }
 }
 
