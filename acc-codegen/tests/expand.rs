@@ -352,8 +352,8 @@ fn a_lean_kernel_has_a_twin_without_the_checks_the_launch_proves() {
 #[test]
 fn a_worker_loop_pairs_its_trips_only_where_its_body_is_one_vector_loop_free_of_them() {
     // The papers' gang worker position (a reduction update beside the vector loop), a vector
-    // loop whose bounds name the worker loop's variable, and one that updates a reduction:
-    // their twins keep the worker loop's trips one at a time.
+    // loop whose bounds name the worker loop's variable, one whose variable shadows it, and one
+    // that updates a reduction: their twins keep the worker loop's trips one at a time.
     let cases = [
         quote! {
             fn gw(a: &[f64], b: &mut [f64], c: &[f64], nk: usize, nj: usize, ni: usize) -> f64 {
@@ -381,6 +381,20 @@ fn a_worker_loop_pairs_its_trips_only_where_its_body_is_one_vector_loop_free_of_
                         #[acc::r#loop(vector)]
                         for i in 0..j.min(ni) {
                             b[(k * nj + j) * ni + i] = a[(k * nj + j) * ni + i] * 2.0;
+                        }
+                    }
+                }
+            }
+        },
+        quote! {
+            fn shadow(a: &[f64], b: &mut [f64], nk: usize, nj: usize, ni: usize) {
+                #[acc::r#loop(gang)]
+                for k in 0..nk {
+                    #[acc::r#loop(worker)]
+                    for j in 0..nj {
+                        #[acc::r#loop(vector)]
+                        for j in 0..ni {
+                            b[k * ni + j] = a[k * ni + j] * 2.0;
                         }
                     }
                 }

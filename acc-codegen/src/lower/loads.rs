@@ -5,7 +5,8 @@
 //! array: two trips written one after the other keep one load in flight a thread.
 //!
 //! A read is taken out where moving it earlier cannot change what the program does:
-//! - its array is a read-only parameter (`&[T]`: no store of the region changes it);
+//! - its array is a read-only parameter (`&[T]`: no store of the region changes it) that the
+//!   body does not shadow;
 //! - its index was proved inside the array at compile time (`acc_device::unchecked`: the
 //!   launch's kernel without index checks), and is arithmetic on names the body does not bind
 //!   (no call, no other read), so it has the same value, and the read the same element, at
@@ -165,7 +166,7 @@ impl Hoister<'_> {
     fn takes(&self, array: &Expr, index: &Expr) -> bool {
         let Expr::Path(p) = array else { return false };
         let Some(a) = p.path.get_ident() else { return false };
-        self.read_only.contains(a) && proved(index) && arithmetic(index, self.bound)
+        self.read_only.contains(a) && !self.bound.contains(&a.to_string()) && proved(index) && arithmetic(index, self.bound)
     }
 }
 
@@ -239,6 +240,8 @@ mod tests {
             quote::quote!(b[#p] = a[::acc_device::ix(unsafe { ::acc_device::unchecked(f(i)) }, 0u32, 0u32)];),
             quote::quote!(if i > 0 { b[#p] = a[#p]; }),
             quote::quote!(b[#p] = i > 0 && a[#p] > 0;),
+            // `a` shadowed by the body: the read is of the local.
+            quote::quote!(b[#p] = a[#p]; let a = &b; b[#p] = a[#p];),
         ];
         for c in cases {
             let (reads, _) = hoist(c.clone());

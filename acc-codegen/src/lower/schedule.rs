@@ -1139,8 +1139,9 @@ impl<'a> Scheduler<'a> {
         if !d.reduction.is_empty() || ctx.reds.iter().any(|(_, v)| block_assigns(&fl.body, v)) || vars.iter().any(|v| block_assigns(&fl.body, v)) {
             return None;
         }
+        // (Nor does it name its own variable as one of theirs: each body binds theirs.)
         let (headers, _) = loops::directive_nest(fl, &d)?;
-        if headers.iter().any(|h| vars.iter().any(|v| h.mentions(v))) {
+        if headers.iter().any(|h| vars.contains(&h.var) || vars.iter().any(|v| h.mentions(v))) {
             return None;
         }
         let u = self.unroll;
