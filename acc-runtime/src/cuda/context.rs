@@ -122,6 +122,26 @@ impl Drop for PrimaryContext {
     }
 }
 
+/// The scheduling mode `ACC_CUDA_SCHED` asks for (see [`set_scheduling`]).
+fn scheduling() -> Result<sys::CUctx_flags, CudaError> {
+    use sys::CUctx_flags::*;
+    match std::env::var("ACC_CUDA_SCHED").ok().as_deref().map(str::trim) {
+        None | Some("") | Some("spin") => Ok(CU_CTX_SCHED_SPIN),
+        Some("yield") => Ok(CU_CTX_SCHED_YIELD),
+        Some("blocking") => Ok(CU_CTX_SCHED_BLOCKING_SYNC),
+        Some("auto") => Ok(CU_CTX_SCHED_AUTO),
+        Some(other) => Err(CudaError::Invalid(format!(
+            "ACC_CUDA_SCHED=`{other}` is not a scheduling mode; accepted values: `spin` (the default), `yield`, `blocking`, `auto`"
+        ))),
+    }
+}
+
+/// Whether a thread waiting for the device spins (`ACC_CUDA_SCHED=spin`, the default): the
+/// backend's own waits then spin too (`done.rs`).
+pub(crate) fn waits_by_spinning() -> bool {
+    matches!(scheduling(), Ok(sys::CUctx_flags::CU_CTX_SCHED_SPIN))
+}
+
 /// How a thread waiting for the device waits: `ACC_CUDA_SCHED=spin` (the default: the
 /// lowest latency, a core busy while it waits), `yield`, `blocking` (the thread sleeps until
 /// an interrupt: several microseconds more per synchronisation) or `auto` (the driver's
@@ -129,17 +149,7 @@ impl Drop for PrimaryContext {
 /// already active in the process (another CUDA user made it) keeps its own flags.
 fn set_scheduling(dev: sys::CUdevice) -> Result<(), CudaError> {
     use sys::CUctx_flags::*;
-    let want = match std::env::var("ACC_CUDA_SCHED").ok().as_deref().map(str::trim) {
-        None | Some("") | Some("spin") => CU_CTX_SCHED_SPIN,
-        Some("yield") => CU_CTX_SCHED_YIELD,
-        Some("blocking") => CU_CTX_SCHED_BLOCKING_SYNC,
-        Some("auto") => CU_CTX_SCHED_AUTO,
-        Some(other) => {
-            return Err(CudaError::Invalid(format!(
-                "ACC_CUDA_SCHED=`{other}` is not a scheduling mode; accepted values: `spin` (the default), `yield`, `blocking`, `auto`"
-            )))
-        }
-    };
+    let want = scheduling()?;
     if let Ok((flags, false)) = driver::primary_ctx_state(dev) {
         let flags = (flags & !(CU_CTX_SCHED_MASK as u32)) | want as u32;
         // A failure leaves the driver's default, which works.

@@ -49,8 +49,7 @@ impl Done {
         unsafe { host.write_volatile(0) };
         // Spinning is what `ACC_CUDA_SCHED=spin` (the default) asks of a wait; the other modes
         // keep the driver's wait.
-        let spin = matches!(std::env::var("ACC_CUDA_SCHED").ok().as_deref().map(str::trim), None | Some("") | Some("spin"));
-        let works = spin && std::env::var_os("ACC_EXP_STREAMSYNC").is_none();
+        let works = super::context::waits_by_spinning() && std::env::var_os("ACC_EXP_STREAMSYNC").is_none();
         Ok(Done { host, dev, seq: AtomicU32::new(0), works: AtomicBool::new(works), _mem: mem })
     }
 
@@ -81,7 +80,7 @@ impl Done {
             }
             spins = spins.wrapping_add(1);
             // SAFETY: the caller's contract.
-            if spins % QUERY_EVERY == 0 && unsafe { driver::stream_query(stream) }? {
+            if spins.is_multiple_of(QUERY_EVERY) && unsafe { driver::stream_query(stream) }? {
                 // All the stream's work completed, the write included.
                 return Ok(());
             }
