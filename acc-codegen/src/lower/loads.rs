@@ -21,6 +21,25 @@ use std::collections::HashSet;
 use syn::visit::Visit;
 use syn::{Expr, Ident, Stmt};
 
+/// Several trips of the body `stmts` (indices lowered), each under its bindings `binds[c]`
+/// (statements that bind the loop's variables for trip `c`): every trip's reads of
+/// `read_only` arrays first (see [`hoist_reads`]; `__acc_ld{n}_{c}_{m}`), then the trips'
+/// bodies in order, each as `body` writes a trip's statements (`schedule::run_once`: a loop of
+/// one trip, which `continue` ends).
+pub fn trips_loads_first(stmts: &[Stmt], read_only: &[Ident], n: usize, binds: &[TokenStream], body: fn(&[Stmt]) -> TokenStream) -> TokenStream {
+    let mut loads = TokenStream::new();
+    let mut bodies = TokenStream::new();
+    for (c, bind) in binds.iter().enumerate() {
+        let (reads, stmts) = hoist_reads(stmts, read_only, &|m| quote::format_ident!("__acc_ld{}_{}_{}", n, c, m));
+        for (name, read) in reads {
+            loads.extend(quote::quote!(let #name = { #bind #read };));
+        }
+        let once = body(&stmts);
+        bodies.extend(quote::quote!({ #bind #once }));
+    }
+    quote::quote!(#loads #bodies)
+}
+
 /// The reads of `read_only` arrays that `stmts` (a trip's body, its indices lowered) makes on
 /// every run, each named by `name(m)` for the m-th: the reads with their names, and the
 /// statements with each read replaced by its name.

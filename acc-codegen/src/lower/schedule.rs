@@ -619,23 +619,14 @@ impl<'a> Scheduler<'a> {
         // read-only arrays first (`loads.rs`), then the bodies in order.
         let jammed = match (&ctx.jam, &lowered_body) {
             (Some(jam), Some(b)) if !inner_par && reds.is_empty() && !any_staged && !uniform && !unroll && end_trip.is_empty() => {
-                let mut loads = TokenStream::new();
-                let mut bodies = TokenStream::new();
                 let vars = &jam.vars;
-                for (c, trip) in jam.trips.iter().enumerate() {
-                    let (reads, stmts) = super::loads::hoist_reads(&b.stmts, &read_only, &|m| format_ident!("__acc_ld{}_{}_{}", n, c, m));
-                    for (name, read) in reads {
-                        loads.extend(quote!(let #name = { let (#(#vars,)*) = #trip; #read };));
-                    }
-                    let once = run_once(&stmts);
-                    bodies.extend(quote!({ let (#(#vars,)*) = #trip; #once }));
-                }
+                let binds: Vec<TokenStream> = jam.trips.iter().map(|trip| quote!(let (#(#vars,)*) = #trip;)).collect();
+                let trips = super::loads::trips_loads_first(&b.stmts, &read_only, n, &binds, run_once);
                 Some(quote! {
                     let mut #k = #bpart + #tpart;
                     while #k < #total_id {
                         #bind
-                        #loads
-                        #bodies
+                        #trips
                         #k += #stride;
                     }
                 })
@@ -653,23 +644,14 @@ impl<'a> Scheduler<'a> {
             // written one after the other, each trip's load stayed by its store in the SASS
             // (`benches/results/jam-h200/`).
             let b = lowered_body.as_ref().expect("a loop of rounds has its body lowered");
-            let mut loads = TokenStream::new();
-            let mut bodies = TokenStream::new();
-            for c in 0..u {
-                let (reads, stmts) = super::loads::hoist_reads(&b.stmts, &read_only, &|m| format_ident!("__acc_ld{}_{}_{}", n, c, m));
-                for (name, read) in reads {
-                    loads.extend(quote!(let #name = { let #k: usize = #k + #c * __acc_st; #bind #read };));
-                }
-                let once = run_once(&stmts);
-                bodies.extend(quote!({ let #k: usize = #k + #c * __acc_st; #bind #once }));
-            }
+            let binds: Vec<TokenStream> = (0..u).map(|c| quote!(let #k: usize = #k + #c * __acc_st; #bind)).collect();
+            let trips = super::loads::trips_loads_first(&b.stmts, &read_only, n, &binds, run_once);
             quote! {
                 let __acc_st: usize = #stride;
                 let mut #k = #bpart + #tpart;
                 let __acc_ulim: usize = #total_id.saturating_sub(#last * __acc_st);
                 while #k < __acc_ulim {
-                    #loads
-                    #bodies
+                    #trips
                     #k += #u * __acc_st;
                 }
                 while #k < #total_id {
