@@ -342,9 +342,9 @@ fn a_lean_kernel_has_a_twin_without_the_checks_the_launch_proves() {
     has(twin, "let __acc_pair3_1 = { let __acc_k : usize = __acc_base3 + 1usize * (__acc_vbdy as usize) + (__acc_vty as usize) ;");
     // Both loads, then both stores (each store in its trip's body, `j` bound to the trip's).
     let pair = &twin[twin.find("let __acc_ld").expect("loads taken out of the bodies")..];
-    let (first, second, store) = (pair.find("let __acc_ld7_0_0 = { let (j ,) = __acc_pair3_0 ; a ["), pair.find("let __acc_ld7_1_0 = { let (j ,) = __acc_pair3_1 ; a ["), pair.find("] = __acc_ld7_0_0 * 2.0"));
+    let (first, second, store) = (pair.find("let __acc_ld6_0_0 = { let (j ,) = __acc_pair3_0 ; a ["), pair.find("let __acc_ld6_1_0 = { let (j ,) = __acc_pair3_1 ; a ["), pair.find("] = __acc_ld6_0_0 * 2.0"));
     assert!(matches!((first, second, store), (Some(0), Some(x), Some(y)) if x < y), "loads first:\n{pair}");
-    assert!(pair.find("] = __acc_ld7_1_0 * 2.0").is_some_and(|x| x > store.unwrap()), "the stores in order:\n{pair}");
+    assert!(pair.find("] = __acc_ld6_1_0 * 2.0").is_some_and(|x| x > store.unwrap()), "the stores in order:\n{pair}");
     // The trip after the pairs (the loop's odd one) runs its vector loop one trip at a time.
     assert!(!twin.contains("__acc_ulim"), "no rounds of the vector loop:\n{twin}");
 }

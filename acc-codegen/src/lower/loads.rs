@@ -21,16 +21,16 @@ use std::collections::HashSet;
 use syn::visit::Visit;
 use syn::{Expr, Ident, Stmt};
 
-/// Several trips of the body `stmts` (indices lowered), each under its bindings `binds[c]`
+/// Several trips of the body `block` (indices lowered), each under its bindings `binds[c]`
 /// (statements that bind the loop's variables for trip `c`): every trip's reads of
 /// `read_only` arrays first (see [`hoist_reads`]; `__acc_ld{n}_{c}_{m}`), then the trips'
 /// bodies in order, each as `body` writes a trip's statements (`schedule::run_once`: a loop of
 /// one trip, which `continue` ends).
-pub fn trips_loads_first(stmts: &[Stmt], read_only: &[Ident], n: usize, binds: &[TokenStream], body: fn(&[Stmt]) -> TokenStream) -> TokenStream {
+pub fn trips_loads_first(block: &syn::Block, read_only: &[Ident], n: usize, binds: &[TokenStream], body: fn(&[Stmt]) -> TokenStream) -> TokenStream {
     let mut loads = TokenStream::new();
     let mut bodies = TokenStream::new();
     for (c, bind) in binds.iter().enumerate() {
-        let (reads, stmts) = hoist_reads(stmts, read_only, &|m| quote::format_ident!("__acc_ld{}_{}_{}", n, c, m));
+        let (reads, stmts) = hoist_reads(block, read_only, &|m| quote::format_ident!("__acc_ld{}_{}_{}", n, c, m));
         for (name, read) in reads {
             loads.extend(quote::quote!(let #name = { #bind #read };));
         }
@@ -40,18 +40,15 @@ pub fn trips_loads_first(stmts: &[Stmt], read_only: &[Ident], n: usize, binds: &
     quote::quote!(#loads #bodies)
 }
 
-/// The reads of `read_only` arrays that `stmts` (a trip's body, its indices lowered) makes on
+/// The reads of `read_only` arrays that `block` (a trip's body, its indices lowered) makes on
 /// every run, each named by `name(m)` for the m-th: the reads with their names, and the
 /// statements with each read replaced by its name.
-pub fn hoist_reads(stmts: &[Stmt], read_only: &[Ident], name: &dyn Fn(usize) -> Ident) -> (Vec<(Ident, Expr)>, Vec<Stmt>) {
-    let mut bound = Bound::default();
-    for s in stmts {
-        bound.visit_stmt(s);
-    }
-    let mut h = Hoister { read_only, bound: &bound.names, name, reads: Vec::new() };
-    let mut out = Vec::with_capacity(stmts.len());
+pub fn hoist_reads(block: &syn::Block, read_only: &[Ident], name: &dyn Fn(usize) -> Ident) -> (Vec<(Ident, Expr)>, Vec<Stmt>) {
+    let bound: HashSet<String> = crate::syntax::inner_decls(block).into_iter().collect();
+    let mut h = Hoister { read_only, bound: &bound, name, reads: Vec::new() };
+    let mut out = Vec::with_capacity(block.stmts.len());
     let mut open = true;
-    for s in stmts {
+    for s in &block.stmts {
         let mut s = s.clone();
         if open {
             match &mut s {
@@ -72,19 +69,6 @@ pub fn hoist_reads(stmts: &[Stmt], read_only: &[Ident], name: &dyn Fn(usize) -> 
         out.push(s);
     }
     (h.reads, out)
-}
-
-/// The names a body binds (its `let`s, patterns, closure parameters).
-#[derive(Default)]
-struct Bound {
-    names: HashSet<String>,
-}
-
-impl<'ast> Visit<'ast> for Bound {
-    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
-        self.names.insert(p.ident.to_string());
-        syn::visit::visit_pat_ident(self, p);
-    }
 }
 
 /// Whether a statement may leave the trip before its end (or hides how: a macro).
@@ -231,7 +215,7 @@ mod tests {
     fn hoist(body: TokenStream) -> (Vec<String>, String) {
         let b: syn::Block = syn::parse2(quote::quote!({ #body })).unwrap();
         let ro = [format_ident!("a"), format_ident!("c")];
-        let (reads, stmts) = hoist_reads(&b.stmts, &ro, &|m| format_ident!("h{}", m));
+        let (reads, stmts) = hoist_reads(&b, &ro, &|m| format_ident!("h{}", m));
         let reads = reads.iter().map(|(n, e)| format!("{n} = {}", e.to_token_stream())).collect();
         (reads, quote::quote!(#(#stmts)*).to_string())
     }

@@ -621,7 +621,7 @@ impl<'a> Scheduler<'a> {
             (Some(jam), Some(b)) if !inner_par && reds.is_empty() && !any_staged && !uniform && !unroll && end_trip.is_empty() => {
                 let vars = &jam.vars;
                 let binds: Vec<TokenStream> = jam.trips.iter().map(|trip| quote!(let (#(#vars,)*) = #trip;)).collect();
-                let trips = super::loads::trips_loads_first(&b.stmts, &read_only, n, &binds, run_once);
+                let trips = super::loads::trips_loads_first(b, &read_only, n, &binds, run_once);
                 Some(quote! {
                     let mut #k = #bpart + #tpart;
                     while #k < #total_id {
@@ -645,7 +645,7 @@ impl<'a> Scheduler<'a> {
             // (`benches/results/jam-h200/`).
             let b = lowered_body.as_ref().expect("a loop of rounds has its body lowered");
             let binds: Vec<TokenStream> = (0..u).map(|c| quote!(let #k: usize = #k + #c * __acc_st; #bind)).collect();
-            let trips = super::loads::trips_loads_first(&b.stmts, &read_only, n, &binds, run_once);
+            let trips = super::loads::trips_loads_first(b, &read_only, n, &binds, run_once);
             quote! {
                 let __acc_st: usize = #stride;
                 let mut #k = #bpart + #tpart;
@@ -1128,9 +1128,9 @@ impl<'a> Scheduler<'a> {
         }
         let u = self.unroll;
         let trips: Vec<Ident> = (0..u).map(|c| format_ident!("__acc_pair{}_{}", n, c)).collect();
-        let end = format_ident!("__acc_shared_end{}", self.fresh());
-        let start = ctx.shared_end.as_ref().map_or_else(|| quote!(0usize), |e| quote!(#e));
-        let jam = Ctx { jam: Some(Jam { vars: vars.to_vec(), trips: trips.clone() }), shared_end: Some(end.clone()), ..ctx.clone() };
+        // (The body declares no group locals, and a jammed loop stages no windows: the loop
+        // keeps the shared memory's end the worker loop's body starts from.)
+        let jam = Ctx { jam: Some(Jam { vars: vars.to_vec(), trips: trips.clone() }), ..ctx.clone() };
         // (The loop was lowered once already: its notes are not written twice.)
         let (notes, depth) = (self.notes.0.len(), self.depth);
         let lowered = self.lower_loop(fl, &jam, false, &[]);
@@ -1143,7 +1143,6 @@ impl<'a> Scheduler<'a> {
         Some(quote! {
             while #base + #u * #stride <= #total {
                 #(#values)*
-                let mut #end: usize = #start;
                 #code
                 #base += #u * #stride;
             }
