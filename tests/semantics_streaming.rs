@@ -1,7 +1,7 @@
 //! Streaming loops of the whole grid (acc-codegen `lower/schedule.rs`, `STREAM_WAVES`): a
 //! top-level `gang, vector` loop with no parallel loop or reduction inside runs on up to 8
 //! waves of blocks (`Geometry::waves`) instead of one, each thread's trips a grid stride
-//! apart, chunked (`chunk.rs`) or not. Each test compares with the same loop in plain Rust on
+//! apart, chunked (`chunk.rs`; then a thread per chunk, up to `CHUNK_WAVES`) or not. Each test compares with the same loop in plain Rust on
 //! lengths around the places where the trips meet the grid: less than a block, one block, the
 //! threads of one wave and of eight waves on an H100 (132 multiprocessors x 8 blocks x 256
 //! threads = 270,336 a wave; chunks take 4 trips a thread), and past them; loops from 1 and
@@ -11,9 +11,10 @@
 
 mod common;
 
-/// Lengths around a block (256), a wave (270,336 threads) and 8 waves (2,162,688 threads,
-/// 8,650,752 chunked trips) of an H100's grid.
-const SIZES: [usize; 10] = [1, 255, 257, 270_335, 270_337, 1_081_345, 2_162_689, 8_650_751, 8_650_753, 9_000_003];
+/// Lengths around a block (256), a block of chunks (1024 trips: a loop of chunks gets a thread
+/// per whole chunk, `Geometry::chunks`, so one block up to 2047 trips), a wave (270,336
+/// threads) and 8 waves (2,162,688 threads, 8,650,752 chunked trips) of an H100's grid.
+const SIZES: [usize; 14] = [1, 255, 257, 1023, 1024, 1025, 2049, 270_335, 270_337, 1_081_345, 2_162_689, 8_650_751, 8_650_753, 9_000_003];
 
 #[acc::parallel]
 fn copy_f32(a: &[f32], c: &mut [f32]) {

@@ -984,16 +984,24 @@ fn a_reduction_read_in_the_body_keeps_the_one_dimensional_schedule() {
 
 #[test]
 fn streaming_loops_of_the_whole_grid_may_take_eight_waves_of_blocks() {
-    // A top-level `gang, vector` loop with no parallel loop or reduction inside, chunked or
-    // not, staging a `cache!` window or not, and a gang loop over vector loops: up to 8 waves
-    // of blocks. Those that write partials (a reduction) or hold worker loops keep one wave.
-    let waves = |item: proc_macro2::TokenStream| region(RegionKind::Parallel, quote!(), item).contains(". waves (8usize)");
-    assert!(waves(quote! {
+    // A top-level `gang, vector` loop with no parallel loop or reduction inside, staging a
+    // `cache!` window or not, and a gang loop over vector loops: up to 8 waves of blocks.
+    // Those that write partials (a reduction) or hold worker loops keep one wave. One that
+    // takes chunks: a thread per chunk, up to 128 waves, the chunk's trips set by its arrays'
+    // element sizes as the kernel sets them.
+    let waves = |item: proc_macro2::TokenStream| {
+        let code = region(RegionKind::Parallel, quote!(), item);
+        assert!(!code.contains(". chunks ("), "{code}");
+        code.contains(". waves (8usize)")
+    };
+    let copy = region(RegionKind::Parallel, quote!(), quote! {
         fn copy(a: &[f32], c: &mut [f32]) {
             #[acc::r#loop(gang, vector)]
             for i in 0..c.len() { c[i] = a[i]; }
         }
-    }));
+    });
+    assert!(copy.contains(". waves (128usize) . chunks (if true && :: acc :: __private :: elem_size (& * a) <= 4 && :: acc :: __private :: elem_size (& * c) <= 4 { 4usize } else { 2usize })")
+        || copy.contains(". waves (128usize) . chunks (if true && :: acc :: __private :: elem_size (& * c) <= 4 && :: acc :: __private :: elem_size (& * a) <= 4 { 4usize } else { 2usize })"), "{copy}");
     assert!(waves(quote! {
         fn stencil(a: &[f32], b: &mut [f32]) {
             #[acc::r#loop(gang, vector)]

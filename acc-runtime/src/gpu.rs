@@ -59,6 +59,10 @@ pub struct Geometry {
     /// acc-codegen's `STREAM_WAVES` for a streaming loop or a gang loop over vector loops whose
     /// kernel writes nothing per block).
     pub waves: usize,
+    /// Trips a thread of the nest's top loop takes at once (1; 4 or 2 for a streaming loop
+    /// that takes chunks of 16 bytes, acc-codegen's `chunk.rs`): the launch gives it a thread
+    /// per chunk. See [`Geometry::chunks`].
+    pub chunk: usize,
 }
 
 /// What the loops of a nest on a multi-dimensional grid ask of each dimension (x, y, z):
@@ -205,7 +209,7 @@ impl Dims {
 impl Geometry {
     /// The shape asked for by the clauses (0 = not given).
     pub fn new(iterations: usize, num_gangs: usize, vector_length: usize, serial: bool) -> Self {
-        Geometry { iterations, num_gangs, vector_length, serial, num_workers: 0, uses_worker: false, per_trip: (false, false), group_locals: false, dims: None, cache: (0, 0), window_bytes: 0, cache_y: 0, lean_kernel: None, point_kernel: None, waves: 1 }
+        Geometry { iterations, num_gangs, vector_length, serial, num_workers: 0, uses_worker: false, per_trip: (false, false), group_locals: false, dims: None, cache: (0, 0), window_bytes: 0, cache_y: 0, lean_kernel: None, point_kernel: None, waves: 1, chunk: 1 }
     }
 
     /// The same shape for a nest on a multi-dimensional grid.
@@ -218,6 +222,27 @@ impl Geometry {
     pub fn waves(mut self, waves: usize) -> Self {
         self.waves = waves.max(1);
         self
+    }
+
+    /// The same shape for a top loop whose threads each take `trips` consecutive trips at
+    /// once (a chunk). Its kernel takes chunks only where every thread has one (`trips *
+    /// threads <= iterations`), so the launch gives it one thread per whole chunk, rounded
+    /// down, at most `waves` waves of blocks.
+    pub fn chunks(mut self, trips: usize) -> Self {
+        self.chunk = trips.max(1);
+        self
+    }
+
+    /// The blocks of `block` threads a launch on a one-dimensional grid would need: one thread
+    /// per chunk where the top loop takes chunks (whole chunks only: see [`Geometry::chunks`]),
+    /// else one per trip the threads can share ([`Geometry::threads_wanted`]).
+    fn blocks_needed(&self, block: u32) -> usize {
+        let block = block.max(1) as usize;
+        if self.chunk > 1 {
+            (self.iterations / self.chunk.saturating_mul(block)).max(1)
+        } else {
+            self.threads_wanted().div_ceil(block)
+        }
     }
 
     /// The same shape with `num_workers(n)` (0 = not given) for a nest that has worker loops
@@ -589,6 +614,28 @@ const CACHE_SHARED: u32 = 64 * 1024;
 /// the kernels count the same windows with.
 pub use acc_device::elem_bytes;
 
+/// The element size of a region's array parameter (a slice or a [`DeviceSlice`]), for the
+/// launch's shape (`Geometry::chunks`): `elem_size(&*a)`.
+///
+/// [`DeviceSlice`]: crate::DeviceSlice
+pub fn elem_size<A: Elements + ?Sized>(_a: &A) -> usize {
+    std::mem::size_of::<A::Elem>()
+}
+
+/// An array a region takes: its element type.
+pub trait Elements {
+    /// The element type.
+    type Elem;
+}
+
+impl<T> Elements for [T] {
+    type Elem = T;
+}
+
+impl<T: Copy> Elements for crate::DeviceSlice<T> {
+    type Elem = T;
+}
+
 /// The largest grid a launch without `num_gangs` gets on `cuda` (partials are sized for
 /// it): 32 blocks per multiprocessor of its device (4224 on an H100's 132).
 pub fn max_default_grid(cuda: &CudaBackend) -> usize {
@@ -752,7 +799,7 @@ fn launch_as(region: &'static RegionInfo, ptx: &'static str, name: &str, args: &
         } else {
             let block = geom.block();
             let wave = one_wave(cuda, kernel, name, &mut entry.waves, capped_key(block, registers), block, shared);
-            linear_grid(wave, geom.waves, geom.threads_wanted().div_ceil(block as usize), max_default_grid(cuda))
+            linear_grid(wave, geom.waves, geom.blocks_needed(block), max_default_grid(cuda))
         };
         let mut cfg = LaunchConfig::linear(grid, bx).with_shared(shared);
         cfg.block = (bx, by, 1);
@@ -1126,6 +1173,26 @@ mod tests {
         // A kernel that fits more blocks than the default grid allows keeps to it.
         assert_eq!(linear_grid(8448, 1, 1_000_000, 4224), 4224);
         assert_eq!(linear_grid(u32::MAX, 8, usize::MAX, usize::MAX), i32::MAX as u32);
+    }
+
+    #[test]
+    fn a_loop_of_chunks_takes_a_thread_per_whole_chunk() {
+        // 50M `f32`s in chunks of 4, blocks of 256: 48828 blocks, every thread a whole chunk
+        // (the kernel takes chunks only where `4 * threads <= trips`).
+        let copy = Geometry::new(50_000_000, 0, 256, false).waves(128).chunks(4);
+        let blocks = copy.blocks_needed(256);
+        assert_eq!(blocks, 48_828);
+        assert!(4 * blocks * 256 <= 50_000_000 && 4 * (blocks + 1) * 256 > 50_000_000);
+        assert_eq!(linear_grid(1056, copy.waves, blocks, 4224), 48_828);
+        // 8-byte elements: chunks of 2.
+        assert_eq!(Geometry::new(50_000_000, 0, 256, false).chunks(2).blocks_needed(256), 97_656);
+        // Fewer trips than a block's chunks: one block, whose threads take trips one at a time.
+        assert_eq!(Geometry::new(1000, 0, 256, false).chunks(4).blocks_needed(256), 1);
+        assert_eq!(Geometry::new(0, 0, 256, false).chunks(4).blocks_needed(256), 1);
+        // Without chunks: a thread per trip, the last block part full.
+        assert_eq!(Geometry::new(1000, 0, 256, false).blocks_needed(256), 4);
+        // Past the waves, a grid stride: the grid stays within them.
+        assert_eq!(linear_grid(1056, 128, Geometry::new(1 << 34, 0, 256, false).chunks(4).blocks_needed(256), 4224), 135_168);
     }
 
     #[test]

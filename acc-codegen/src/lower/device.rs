@@ -1017,6 +1017,8 @@ fn nest_kernel(
     let mut chunked = false;
     // The waves of blocks the launch may give a nest on a one-dimensional grid.
     let mut waves = 1usize;
+    // The arrays whose element sizes set the trips a thread of a top loop of chunks takes.
+    let mut top_chunks: Vec<Ident> = Vec::new();
     let (nest_code, uses_worker, per_trip, group_locals) = if let Some(g) = grid {
         // info: the grid schedule's notes on the nest's loops.
         sched_notes = g.notes;
@@ -1071,12 +1073,14 @@ fn nest_kernel(
         staged1 = s.tiles1.iter().map(|(a, _)| a.clone()).collect();
         chunked = s.chunked;
         waves = s.waves;
+        top_chunks = s.top_chunks;
         (s.code, s.uses_worker, s.per_trip, s.group_locals)
     };
     // More than one wave of blocks only for a nest that writes nothing per block (partials of
     // reductions or values, private copies): those are sized for one wave.
     if !(reds.is_empty() && writebacks.is_empty() && outputs.is_empty() && privates.is_empty()) {
         waves = 1;
+        top_chunks.clear();
     }
     // The indices the launch can bound (`bounds`), where the nest has such indices and nothing
     // else keeps their checks (1-D staging, private arrays; a nest of 2-D staged tiles has
@@ -1162,6 +1166,7 @@ fn nest_kernel(
         privates: &privates.iter().map(|p| p.ident.clone()).collect::<Vec<_>>(),
         per_trip,
         waves,
+        chunks: !top_chunks.is_empty(),
     });
     let kname = Ident::new(name, Span::call_site());
     let priv_elems: Vec<&syn::Type> = privates.iter().map(|p| &p.elem).collect();
@@ -1255,6 +1260,9 @@ fn nest_kernel(
         quote!(.lean_kernel(#l, #per_warp, #reduction_chunks))
     });
     let with_waves = (waves > 1).then(|| quote!(.waves(#waves)));
+    // A thread per chunk: 4 trips, 2 where an array's elements are wider than 4 bytes (as the
+    // kernel chooses, `chunk.rs`).
+    let with_chunks = (!top_chunks.is_empty()).then(|| quote!(.chunks(if true #(&& #rt::elem_size(&*#top_chunks) <= 4)* { 4usize } else { 2usize })));
     let with_cache = cached
         .iter()
         .map(|(a, span)| quote!(.cache(#rt::elem_bytes(&#a[..]), #span)))
@@ -1323,7 +1331,7 @@ fn nest_kernel(
         #args
         __acc_args.push(__acc_caps);
         #[allow(unused_mut)]
-        let mut __acc_geom = #rt::Geometry::new(__acc_total, #num_gangs, #vector_length, #serial).workers(#num_workers, #uses_worker).per_trip(#per_x, #per_y).group_locals(#group_locals)#with_dims #with_lean #with_waves #(#with_cache)*;
+        let mut __acc_geom = #rt::Geometry::new(__acc_total, #num_gangs, #vector_length, #serial).workers(#num_workers, #uses_worker).per_trip(#per_x, #per_y).group_locals(#group_locals)#with_dims #with_lean #with_waves #with_chunks #(#with_cache)*;
         #(let #priv_ptrs = #rt::PrivateCopies::new(&__ACC_REGION, ::core::mem::size_of_val::<[#priv_elems2]>(&*#priv_ids), (#per_x, #per_y), &mut __acc_geom);)*
         let __acc_partials = #rt::Partials::new(&__ACC_REGION, #nreds #(+ #rt::value_slots(&#out_witness))*, &__acc_geom);
         __acc_args.ptr(__acc_partials.device_ptr());
@@ -1372,6 +1380,8 @@ struct KernelFacts<'a> {
     per_trip: (bool, bool),
     /// Waves of blocks the launch may give a nest on a one-dimensional grid.
     waves: usize,
+    /// The top loop takes chunks: the launch gives it a thread per chunk.
+    chunks: bool,
 }
 
 /// info: a kernel's launch shape, inputs, reductions' partials and `cache!` windows, as the
@@ -1403,6 +1413,7 @@ fn kernel_notes(notes: &mut Notes, loop_notes: &mut Notes, f: &ExprForLoop, k: &
         };
         let grid = match &c.num_gangs {
             Some(e) => format!("num_gangs({}) blocks", text(e)),
+            None if k.chunks => format!("a thread per chunk of 4 trips (2 where an array has 8-byte elements), at most {} full waves of the GPU ({} blocks at most: a loop of the whole grid, no reduction across its trips, nothing written per block)", k.waves, 4224 * k.waves),
             None if k.waves > 1 => format!("as many blocks as the trips need, at most {} full waves of the GPU ({} at most: a loop of the whole grid, no reduction across its trips, nothing written per block)", k.waves, 4224 * k.waves),
             None => "as many blocks as the trips need, at most one full wave of the GPU (4224 at most)".into(),
         };

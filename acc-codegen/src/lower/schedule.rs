@@ -154,8 +154,12 @@ pub struct Scheduled {
     pub chunked: bool,
     /// The waves of blocks the launch may give the nest (1, or `STREAM_WAVES` for a loop of the
     /// whole grid with no reduction across its trips: a streaming loop, a gang loop over vector
-    /// loops).
+    /// loops; `CHUNK_WAVES` for a streaming loop that takes chunks).
     pub waves: usize,
+    /// The arrays of a top streaming loop that takes chunks (`chunk.rs`), whose element sizes
+    /// set the trips each thread takes at once (4, or 2 where one is wider than 4 bytes): the
+    /// launch gives such a loop a thread per chunk (`Geometry::chunks`). Empty otherwise.
+    pub top_chunks: Vec<Ident>,
 }
 
 /// Lowers the nest `f` (a region's top-level loop, not serial) with the reductions `reds`
@@ -201,6 +205,8 @@ pub struct Scheduler<'a> {
     reduction_chunks: bool,
     /// The waves of blocks the top loop may launch (see [`Scheduled::waves`]).
     waves: usize,
+    /// See [`Scheduled::top_chunks`].
+    top_chunks: Vec<Ident>,
 }
 
 /// Bodies of at most this many tokens (a few statements) are unrolled.
@@ -215,7 +221,7 @@ const DEV: fn() -> TokenStream = || quote!(::acc_device);
 
 impl<'a> Scheduler<'a> {
     pub fn new(kind: RegionKind, loops: &'a LoopDirectives, mut_slices: &'a [Ident], body_of: &'a mut dyn FnMut(&syn::Block) -> syn::Block, errors: &'a mut Errors) -> Self {
-        Scheduler { kind, loops, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), stageable: &[], cached: Vec::new(), tiles1: Vec::new(), notes: Notes::default(), depth: 0, line_override: None, per_warp: None, lean: false, unroll: 1, inner_chunks: false, reduction_chunks: false, chunked: false, waves: 1 }
+        Scheduler { kind, loops, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), stageable: &[], cached: Vec::new(), tiles1: Vec::new(), notes: Notes::default(), depth: 0, line_override: None, per_warp: None, lean: false, unroll: 1, inner_chunks: false, reduction_chunks: false, chunked: false, waves: 1, top_chunks: Vec::new() }
     }
 
     /// The same scheduler staging `cache!` windows of the read-only `&[T]` parameters
@@ -284,7 +290,7 @@ impl<'a> Scheduler<'a> {
         }
         let per_trip = if inner_par { (!levels.vector, self.uses_worker && !levels.worker) } else { (false, false) };
         let per_warp = self.per_warp == Some(true);
-        Some(Scheduled { code: quote!(#virt #code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty(), cached: self.cached, tiles1: self.tiles1, notes: self.notes, per_warp, inner_chunks: self.inner_chunks, reduction_chunks: self.reduction_chunks, chunked: self.chunked, waves: self.waves })
+        Some(Scheduled { code: quote!(#virt #code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty(), cached: self.cached, tiles1: self.tiles1, notes: self.notes, per_warp, inner_chunks: self.inner_chunks, reduction_chunks: self.reduction_chunks, chunked: self.chunked, waves: self.waves, top_chunks: self.top_chunks })
     }
 
     /// `v` combined with `op` over the whole block where groups of threads ran the same trips
@@ -608,6 +614,11 @@ impl<'a> Scheduler<'a> {
         let gang_rows = inner_par && !self.uses_worker;
         if top && lv.gang && (streaming || gang_rows) && reds.is_empty() && tiles1.is_empty() {
             self.waves = STREAM_WAVES;
+            // A streaming loop of chunks: a thread per chunk, up to CHUNK_WAVES waves.
+            if let (true, Some(arrays)) = (streaming, &chunked) {
+                self.waves = CHUNK_WAVES;
+                self.top_chunks = arrays.iter().map(|a| a.name.clone()).collect();
+            }
         }
         // The loop one trip at a time: this thread's trips, a grid stride apart; in a lean
         // kernel's rounds (`Scheduler::unrolled`) where the loop would take chunks in the
@@ -2162,6 +2173,15 @@ fn reduction_chunk_rounds() -> Vec<usize> {
 /// `rowsum_f64` (8192 rows, 8 a block on one wave), went from 0.93-0.95 to 0.97-0.98 of nvcc's
 /// kernel of a block a row (4 waves: 0.96); Heat2D's step and the papers' shapes stayed.
 const STREAM_WAVES: usize = 8;
+
+/// The waves of blocks a streaming loop that takes chunks may launch: as many as give each
+/// thread one chunk (4 trips; 2 of 8-byte elements), up to this many waves, past which each
+/// thread takes more chunks a grid stride apart. On an H200, CUDA events around 50M `f32`s
+/// copied by acc's `copy_f32` kernel (one 16-byte chunk a trip; median of 41, four rounds):
+/// 102.0-102.6 us on 8 waves, 100.8-101.3 on 16, 99-100 for a hand-written `float4` copy of a
+/// chunk a thread (46 waves), against `cudaMemcpy`'s 102.3-103.5 (`benches/README.md`, "A
+/// thread per chunk").
+const CHUNK_WAVES: usize = 128;
 
 /// The size an experiment switch `name` sets where it holds a number in `allowed` (read where
 /// the device code is generated; acc-build reruns when it changes), else `default`.
