@@ -10,6 +10,8 @@ fn src() -> Source {
 }
 
 fn region(kind: RegionKind, attr: proc_macro2::TokenStream, item: proc_macro2::TokenStream) -> String {
+    // Each token at a place of its own, as in a source file (see `kernels`).
+    let item: proc_macro2::TokenStream = item.to_string().parse().expect("tokens");
     let ts = expand_region(kind, attr, item, &src());
     let file: syn::File = syn::parse2(ts.clone()).unwrap_or_else(|e| panic!("expansion does not parse: {e}\n{ts}"));
     prettyplease_lite(&file)
@@ -271,6 +273,10 @@ fn nest_and_lean(k: &str) -> (String, String) {
 
 /// The kernels acc-build would compile for `item` (a `#[acc::parallel]` fn).
 fn kernels(item: proc_macro2::TokenStream) -> String {
+    // Parsed again from its text: each token gets a line and column of its own, as a source
+    // file's do (`quote!` gives every token the same span, and the index sites that
+    // `bounds::prove` tells apart by where they start would all be one).
+    let item: proc_macro2::TokenStream = item.to_string().parse().expect("tokens");
     let f: syn::ItemFn = syn::parse2(item).expect("a fn");
     let attr: syn::Attribute = syn::parse_quote!(#[acc::parallel]);
     let ks = acc_codegen::device_kernels(RegionKind::Parallel, &attr, &f, &src()).unwrap_or_else(|e| panic!("not lowered: {:?}", e.iter().map(|x| &x.1).collect::<Vec<_>>()));
@@ -430,6 +436,35 @@ fn a_worker_loop_pairs_its_trips_only_where_its_body_is_one_vector_loop_free_of_
             let store = round.find("] = __acc_ld").expect("a store of a loaded value");
             assert!(loads[0] < loads[1] && loads[1] < store, "loads first:\n{round}");
         }
+    }
+}
+
+#[test]
+fn a_vector_body_that_reads_the_array_it_writes_has_a_twin_without_checks() {
+    // `b[x] = a[x] * 2.0 + b[x] * 0.5`: the read and the write of `b` are two index sites
+    // (they start at different columns), both proved, so the nest has its lean twin without
+    // checks, whose worker loop runs in pairs; `b`'s reads stay in their bodies (only reads of
+    // read-only arrays come first).
+    let k = kernels(quote! {
+        fn rw(a: &[f64], b: &mut [f64], nk: usize, nj: usize, ni: usize) {
+            #[acc::r#loop(gang)]
+            for k in 0..nk {
+                #[acc::r#loop(worker)]
+                for j in 0..nj {
+                    #[acc::r#loop(vector)]
+                    for i in 0..ni {
+                        b[(k * nj + j) * ni + i] = a[(k * nj + j) * ni + i] * 2.0 + b[(k * nj + j) * ni + i] * 0.5;
+                    }
+                }
+            }
+        }
+    });
+    let twin = &k[k.find("_0_lean_inb (").unwrap_or_else(|| panic!("a twin without checks:\n{k}"))..];
+    assert!(twin.contains("__acc_pair"), "pairs:\n{twin}");
+    let loads: Vec<&str> = twin.match_indices("let __acc_ld").map(|(p, _)| &twin[p..p + twin[p..].find("} ;").expect("a load's end")]).collect();
+    assert_eq!(loads.len(), 2, "both trips' reads of `a`:\n{twin}");
+    for l in loads {
+        assert!(l.contains("a [") && !l.contains("b ["), "{l}");
     }
 }
 
