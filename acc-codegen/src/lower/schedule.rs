@@ -1841,12 +1841,10 @@ impl EffectFinder<'_> {
         };
         if self.mut_slices.contains(&root) || (!plain && self.group_locals.contains(&root)) {
             self.out.memory = true;
-        } else if !self.declared.contains(&root.to_string()) && !self.out.assigned.contains(&root) {
-            if plain {
-                self.out.assigned.push(root);
-            }
-            // An element or field of an outer local array or struct: every thread updates its
-            // own copy (no memory effect, no broadcast).
+        } else if plain && !self.declared.contains(&root.to_string()) && !self.out.assigned.contains(&root) {
+            // An outer local assigned as a whole. (An element or field of an outer local array
+            // or struct is every thread's own copy: no memory effect, no broadcast.)
+            self.out.assigned.push(root);
         }
     }
     fn passes_mut_slice<'e>(&self, mut args: impl Iterator<Item = &'e Expr>) -> bool {

@@ -482,7 +482,7 @@ fn shape(t: &Tiled, vars: &[Ident]) -> Option<Shape> {
     let src = |e: &Expr, first_slot: usize| -> Option<Src> {
         if cache::slot_node(e) {
             let base = &t.slots[first_slot].base;
-            return Some(match vars.iter().position(|v| *base == v.to_string()) {
+            return Some(match vars.iter().position(|v| *v == *base) {
                 Some(l) => Src::Moving(first_slot, l),
                 None => Src::Slot(first_slot),
             });
@@ -1099,7 +1099,7 @@ pub fn adjacent_rows(staged: &[StagedLoop], levels: &[Level], c: &Coarse) -> Opt
     }
     let size = levels[c.level].size.unwrap_or(0);
     let m = std::env::var("ACC_EXP_ADJ_ROWS").ok().and_then(|v| v.parse::<usize>().ok()).unwrap_or((size / 4).min(8));
-    Some(if m >= 2 && size % m == 0 { m } else { c.m })
+    Some(if m >= 2 && size.is_multiple_of(m) { m } else { c.m })
 }
 
 /// The row (or column) of the tile of copy `q` of the thread's iteration on level `l`: its

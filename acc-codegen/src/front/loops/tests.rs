@@ -375,7 +375,7 @@ fn conflict_over(ix: &Ix, var: Ty, shape: Shape, jr: (i128, i128), r: &mut Rng, 
             (lo, (lo + len).min(var.max()))
         };
         // `j` over `0..n` (n as the inner loop's bound: small, non-negative).
-        let n = if shape == Shape::Flat { 1 } else { (var.wrap(inv[N]) as i128).clamp(0, 6) };
+        let n = if shape == Shape::Flat { 1 } else { var.wrap(inv[N]).clamp(0, 6) };
         let inv = if shape == Shape::Flat { inv } else { [inv[0], inv[1], n, inv[3]] };
         let mut seen: std::collections::HashMap<i128, (i128, i128)> = std::collections::HashMap::new();
         for i in lo..hi {
