@@ -622,14 +622,16 @@ pub fn elem_size<A: Elements + ?Sized>(_a: &A) -> usize {
     std::mem::size_of::<A::Elem>()
 }
 
-/// An array a region takes: its element type.
+/// An array a region takes: its element type. Host arrays have theirs from [`HostData`].
+///
+/// [`HostData`]: crate::HostData
 pub trait Elements {
     /// The element type.
     type Elem;
 }
 
-impl<T> Elements for [T] {
-    type Elem = T;
+impl<D: crate::HostData + ?Sized> Elements for D {
+    type Elem = D::Elem;
 }
 
 impl<T: Copy> Elements for crate::DeviceSlice<T> {

@@ -1413,8 +1413,10 @@ fn kernel_notes(notes: &mut Notes, loop_notes: &mut Notes, f: &ExprForLoop, k: &
         };
         let grid = match &c.num_gangs {
             Some(e) => format!("num_gangs({}) blocks", text(e)),
-            None if k.chunks => format!("a thread per chunk of 4 trips (2 where an array has 8-byte elements), at most {} full waves of the GPU ({} blocks at most: a loop of the whole grid, no reduction across its trips, nothing written per block)", k.waves, 4224 * k.waves),
-            None if k.waves > 1 => format!("as many blocks as the trips need, at most {} full waves of the GPU ({} at most: a loop of the whole grid, no reduction across its trips, nothing written per block)", k.waves, 4224 * k.waves),
+            None if k.waves > 1 => {
+                let blocks = if k.chunks { "a thread per chunk of 4 trips (2 where an array has 8-byte elements)" } else { "as many blocks as the trips need" };
+                format!("{blocks}, at most {} full waves of the GPU ({} at most: a loop of the whole grid, no reduction across its trips, nothing written per block)", k.waves, 4224 * k.waves)
+            }
             None => "as many blocks as the trips need, at most one full wave of the GPU (4224 at most)".into(),
         };
         notes.add(at, 0, format!("launch: {block}; grid: {grid}; fewer threads per block if the kernel's registers do not allow them"));
