@@ -51,7 +51,7 @@
 //! [`DeviceSlice`]; [`Float`] for `std`'s float methods in generic regions and routines.
 //! Regions may be associated fns and methods (`&self`, `&mut self`, their fields named in
 //! data clauses as `copy(self.u)`), and generic fns that name their instances
-//! (`instances(f32, f64)`); see the README's "Rust forms". The environment: `ACC_DEVICE_TYPE=host|nvidia`, `ACC_DEVICE_NUM=n`,
+//! (`instances(f32, f64)`); see the [`guide`]'s "Rust forms". The environment: `ACC_DEVICE_TYPE=host|nvidia`, `ACC_DEVICE_NUM=n`,
 //! `ACC_NOTIFY=1` (a line per launch and transfer), `ACC_PROFILE=1` (a table per region at
 //! exit, and a JSON file), `ACC_PROFILE=chrome` (the table and a Chrome trace),
 //! `ACC_PROFILE_FILE=path` (see [`profile`]).
