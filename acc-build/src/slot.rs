@@ -8,7 +8,7 @@
 //! kernel whose index checks the launch proved (`_inb`) often has none left: then the store and
 //! the load of its parameter are dead. In the 13-point wave step's kernel of one point a thread
 //! they were 5 of its 126 SASS instructions (`S2UR`, `UMOV`, `ULEA`, `LDC.64`, `STS.64`; nvcc's
-//! kernel: 108; `benches/results/wave-h200/sass-2cdd7d8.md`).
+//! kernel: 108; `benches/results/wave-h200/sass-2cdd7d8.md` as of fba05e2).
 //!
 //! A kernel keeps the store where its body, or a function it calls directly or through others,
 //! mentions `__acc_panic_slot` other than in that store, calls through a pointer

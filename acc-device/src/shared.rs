@@ -197,7 +197,7 @@ pub unsafe fn cache_fetch<T: Copy>(a: &[T], place: *mut T, first: usize, elems: 
 /// then covers `points * blockDim.x` iterations, its windows `points * blockDim.x + span`
 /// elements, fetched with `points + 1` loads a thread in flight and one barrier pair for all
 /// the points (a 3-point stencil on an H200: 0.143 ms with 4 points against 0.216 with one,
-/// nvcc's own kernels, `benches/results/cache1d-points-h200/`). The host sizes the launch
+/// nvcc's own kernels, `benches/results/cache1d-points-h200/` as of 67a55c8). The host sizes the launch
 /// with the same function (acc-runtime's `Geometry::window_points`).
 #[must_use]
 pub const fn window_points(block_x: usize, bytes_a_point: usize) -> usize {

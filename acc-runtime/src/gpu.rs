@@ -1005,7 +1005,7 @@ const RECOMPILED: u32 = 1 << 31;
 /// (`Geometry::lean_kernel`'s third field), and the outermost loop's trips are shared by the
 /// block's lanes or workers. Compiled without the block, the rounds' loop (chunk.rs) kept its
 /// loads behind its adds: the papers' vector position ran 1.64 ms on an H100, compiled for the
-/// block 1.09 ms (1.23 before the rounds lost their checks; `results/diag-h100-session21/`).
+/// block 1.09 ms (1.23 before the rounds lost their checks; the logs of b59d590 in `benches/results/`).
 /// Other nests keep their own compilation: compiling every nest whose trips are shared for
 /// its block took the papers' gang and gang worker positions from 0.25 to 0.35-0.40 ms.
 fn rounds_for_block(geom: &Geometry) -> bool {

@@ -214,7 +214,8 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
     // a `tile` nest: each block takes a band of consecutive trips of the loop on `y`, and the
     // grid holds up to `BAND_WAVES` waves of blocks (`Dims::waves`). On an H100 the 8190^2
     // Laplacian's one-wave grid-stride kernel ran at 0.80x nvcc's one point a thread, banded
-    // at 0.92-1.02x; the same traversals written in CUDA, `benches/results/cover-h100/`. A
+    // at 0.92-1.02x; the same traversals written in CUDA, `benches/results/cover-h100/` as of
+    // f64af1f. A
     // nest with reductions keeps one wave (a partial per block: more blocks were slower), as
     // do `tile` nests (3-4% slower banded) and 3-D nests (the wave step slower on more blocks).
     let banded = reds.is_empty() && !tile_nest && !whole_tiles && chain.len() == 2 && chain.iter().all(|g| g.gang.is_some() && g.gang == g.block);
@@ -439,7 +440,7 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
 /// 13-point wave step's unchecked kernel took 40 registers with its loops (6 blocks of 256 a
 /// multiprocessor; 0.1039-0.1043 ms on one wave) and 26 without them (8 blocks; 0.1016-0.1021
 /// ms on the covering grid, nvcc's one point a thread 0.1000-0.1008;
-/// `benches/results/diag-h100-session20/`).
+/// the logs of 25fc1ca in `benches/results/`).
 /// Two-loop nests keep their bands, measured at nvcc's speed.
 fn takes_points(chain: &[GridLoop], reds: &[(RedOp, syn::Ident)], other_form: bool) -> bool {
     reds.is_empty()

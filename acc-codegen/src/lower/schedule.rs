@@ -653,7 +653,7 @@ impl<'a> Scheduler<'a> {
             let last = u - 1;
             // The round's reads of read-only arrays first (`loads.rs`), then its trips' bodies:
             // written one after the other, each trip's load stayed by its store in the SASS
-            // (`benches/results/jam-h200/`).
+            // (`benches/results/jam-h200/` as of f98ec92).
             let b = lowered_body.as_ref().expect("a loop of rounds has its body lowered");
             let binds: Vec<TokenStream> = (0..u).map(|c| quote!(let #k: usize = #k + #c * __acc_st; #bind)).collect();
             let trips = super::loads::trips_loads_first(b, &read_only, n, &binds, run_once);
@@ -1122,7 +1122,7 @@ impl<'a> Scheduler<'a> {
     /// (`loads.rs`). Under a gang per warp a worker loop runs its trips one at a time in a warp
     /// (the papers' gang position: 2 trips of 32 lanes each gang), one load in flight a
     /// thread; its pairs took the kernel from 0.67 to 0.93 of its bound on an H200 (hand-made
-    /// in `benches/results/jam-h200/`). Returns the code, which advances `base`.
+    /// in `benches/results/jam-h200/` as of f98ec92). Returns the code, which advances `base`.
     fn paired_trips(&mut self, body: &syn::Block, ctx: &Ctx, vars: &[Ident], n: usize, l: &RoundLoop) -> Option<TokenStream> {
         let [Stmt::Expr(Expr::ForLoop(fl), _)] = body.stmts.as_slice() else { return None };
         if !self.is_parallel(fl) || self.holds_parallel(&fl.body) {
@@ -2154,7 +2154,7 @@ fn worker_round_sizes() -> Vec<usize> {
 /// 1M) ran at 0.60-0.63 of its bound with rounds of 4 first, 0.66-0.71 with 8, 0.80-0.87 with
 /// 12 (`int` 1.06 -> 0.77 ms, `double` 2.14 -> 1.51 ms) and 0.79-0.92 with 16, which took the
 /// bench's Table 2 vector nest to 0.88 of nvcc once; rounds of 8 between 12 and 4 gained
-/// nothing (`benches/results/worker-counted-h100/`). `ACC_EXP_VROUND=R` sets the first size (5
+/// nothing (`benches/results/worker-counted-h100/` as of 53506e7). `ACC_EXP_VROUND=R` sets the first size (5
 /// to 16), for A/B runs.
 fn reduction_chunk_rounds() -> Vec<usize> {
     let first = experiment_size("ACC_EXP_VROUND", 5..=16, 12);

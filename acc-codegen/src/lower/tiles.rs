@@ -1089,7 +1089,7 @@ fn fetch(w: &TileWin, levels: &[Level], tile_base: &dyn Fn(usize) -> Ident, dev:
 /// cache paper's Jacobi step (4096^2 `f32`, one call, three rounds; ms, `cache!` on
 /// `tile(32, 32)` / `tile(32, 16)`): rows a block apart 0.072-0.073 / 0.066; adjacent, 4 a
 /// thread 0.069-0.070 / 0.063-0.066; 8 a thread 0.061-0.064 / 0.065-0.067 (blocks of 2 rows);
-/// 2 a thread 0.100 / 0.092 (`benches/results/jacobi-rows-h200/`). `ACC_EXP_STRIDED_ROWS=1`
+/// 2 a thread 0.100 / 0.092 (`benches/results/jacobi-rows-h200/` as of 33f665f). `ACC_EXP_STRIDED_ROWS=1`
 /// keeps the rows a block apart, `ACC_EXP_ADJ_ROWS=m` sets `m`, for A/B runs on the GPU.
 /// Tiles of fewer than 8 rows keep [`coarsening`]'s `m` (`c`), adjacent.
 pub fn adjacent_rows(staged: &[StagedLoop], levels: &[Level], c: &Coarse) -> Option<usize> {

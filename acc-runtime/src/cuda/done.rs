@@ -3,7 +3,7 @@
 //! (`cuStreamWriteValue32`, after a memory barrier: the kernel's stores are visible once the
 //! word is), and the host spins on that word instead of calling `cuStreamSynchronize`. On an
 //! H200 the bench's launch + sync of a small region went from 11.5-11.9 to 9.8-10.4 us (one
-//! call, three rounds alternating; `benches/results/launch3-h200/`). `ACC_EXP_STREAMSYNC=1`
+//! call, three rounds alternating; `benches/results/launch3-h200/` as of 50baf19). `ACC_EXP_STREAMSYNC=1`
 //! waits with `cuStreamSynchronize` instead (an A/B switch, read when the backend starts).
 //!
 //! A kernel that faults never lets the stream write the word: every [`QUERY_EVERY`] spins
