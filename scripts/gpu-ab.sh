@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# An A/B of build variants on the GPU machine, in one device call: the GPU bench (benches/gpu.rs)
+# An A/B of build variants on the GPU machine, in one run: the GPU bench (benches/gpu.rs)
 # and the papers' suite (benches/papers.rs) built once per variant here, then run there twice
 # each, alternating, beside nvcc's baselines (baseline.cu, papers.cu), CuPy, and GCC's
 # reductions run once. A variant is NAME=ENV: the environment its build sees (an experiment
@@ -7,7 +7,7 @@
 # acc-build/src/lib.rs); a runtime switch needs no build of its own (set it in RUN_ENV_NAME).
 #
 #   bash scripts/gpu-ab.sh pack base=X=1 chunked=ACC_EXP_SOMETHING=1   # here: builds .gpu-ab/
-#   run(command="bash .gpu-ab/ab.sh", carry=[".gpu-ab"], timeout_s=500)
+#   bash .gpu-ab/ab.sh                                                   # on the GPU machine
 #
 # Out ($OUT, else /tmp/abo): ab.tgz with each run's log and its tables (ptable-NAME-REP.md:
 # benches/papers_table.py; gtable-NAME-REP.md: benches/gpu_table.py). About 4 minutes on an

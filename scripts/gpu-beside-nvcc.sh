@@ -13,7 +13,7 @@
 # 2-D `cache!` window that moves with the nest, nvcc's plain and shared-memory kernels). Pack
 # the acc bench beforehand on a machine with Rust:
 #   cargo bench --features cuda --bench NAME --no-run   # -> target/release/deps/NAME-<hash>
-# and carry it (default path: .gpu/bin/bench-NAME). Prints the nvcc rows, then acc's, with the
+# and copy it to the GPU machine (default path: .gpu/bin/bench-NAME). Prints the nvcc rows, then acc's, with the
 # number of launches on the GPU and on the host (the bench's own count; the host count must be 0).
 set -uo pipefail
 cd "$(dirname "$0")/.."

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Issue 14's GPU runs in one device call on a machine with several GPUs: the strong-scaling
+# Issue 14's GPU runs in one go on a machine with several GPUs: the strong-scaling
 # bench (benches/scaling.rs, a host thread per GPU) and examples/mpi-jacobi under `mpirun`,
 # one rank per GPU (1, 2, 4 and 8 ranks, up to the machine's GPUs). The GPU machine has
 # neither Rust nor MPI: both binaries are built here and Open MPI's run-time (Debian's 4.1.4: mpirun/orted, its plugins and help files, and the
 # libraries they load that the machine lacks) travels with them.
 #
 #   bash scripts/gpu-multi.sh pack        # here: builds and packs .gpu-multi/
-#   run(command="bash .gpu-multi/run.sh", carry=[".gpu-multi"], kind="nvidia-h100-x2")
+#   bash .gpu-multi/run.sh                # on a GPU machine with two or more GPUs
 #
 # On the GPU machine: SCALING (the bench's "N:ITERS" runs, default "16384:500 32768:200"),
 # MPI_RUNS ("N:ITERS" for the MPI example, default "16386:300"), ACC_SCALING_MODES (passed on).

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # The papers' reduction testsuite (benches/papers.rs) beside GCC 12's OpenACC and the nvcc
-# kernels of benches/cuda/papers.cu, in one device call.
+# kernels of benches/cuda/papers.cu, in one run on the GPU machine.
 #
 #   bash scripts/gpu-papers.sh pack DIR   # here (Rust): builds the release CUDA bench, copies it,
 #                                         # the GCC peer (../shared/peers/gcc-openacc), papers.cu,
 #                                         # papers_table.py and this script into DIR, writes DIR/run.sh
 #   bash DIR/run.sh                       # on the GPU machine (nvcc, no Rust), from any directory
 #
-# With the device tool, DIR inside the checkout the tool copies (ignored by git, carried):
+# DIR may be inside the checkout (.gpu-papers is ignored by git), copied with it to the GPU
+# machine:
 #   bash scripts/gpu-papers.sh pack .gpu-papers
-#   run(command="bash .gpu-papers/run.sh", carry=[".gpu-papers"])
+#   bash .gpu-papers/run.sh
 # The run prints the GPU, builds papers.cu with nvcc -O3 -arch=native and runs it, runs GCC's
 # `run.sh reductions` and `run.sh stream`, runs acc's bench with ACC_DEVICE_TYPE=nvidia and
 # its launch counts (none may be on the host), then prints the tables of

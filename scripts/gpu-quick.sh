@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# A quick check of codegen changes on the GPU machine in one device call: five semantics
+# A quick check of codegen changes on the GPU machine in one run: five semantics
 # binaries (launches counted per binary), the GPU bench beside nvcc and CuPy
 # (scripts/gpu-bench.sh) and the papers' kit beside GCC and nvcc (scripts/gpu-papers.sh).
 # About 7 minutes to pack on a 2-core machine, 100-180 s on an H100.
 #
 #   bash scripts/gpu-quick.sh pack        # here (Rust): builds and packs .gpu/ and .gpu-papers/
-#   run(command="bash .gpu/quick.sh", carry=[".gpu", ".gpu-papers"], timeout_s=500)
+#   bash .gpu/quick.sh                    # on the GPU machine, .gpu/ and .gpu-papers/ copied there
 #
 # Logs and the two tables also go to $OUT (or /tmp/q-out); the summary prints last.
 set -uo pipefail

@@ -13,7 +13,7 @@
 #   rm -rf .gpu && ../shared/tools/gpu-pack test --release --features cuda --tests --no-run
 #   ../shared/tools/gpu-pack build --release --features cuda --examples
 #   tar -cJf .gpu/bins.tar.xz -C .gpu/bin . && rm -rf .gpu/bin && cp scripts/gpu-sanitize.sh .gpu/
-# then with the device tool: run(command="bash .gpu/gpu-sanitize.sh", carry=[".gpu"]).
+# then, with .gpu/ copied to the GPU machine: bash .gpu/gpu-sanitize.sh
 # TOOLS="memcheck racecheck" and ONLY="<binary-substring> ..." (one or more) narrow the run.
 cd "$(dirname "$0")" || exit 2
 if [ -f bins.tar.xz ] && [ ! -d bin ]; then mkdir -p bin && tar -xJf bins.tar.xz -C bin; fi

@@ -8,7 +8,7 @@
 #   rm -rf .gpu && ../shared/tools/gpu-pack test --release --features cuda --tests --no-run
 #   ../shared/tools/gpu-pack build --release --features cuda --examples
 #   tar -cJf .gpu/bins.tar.xz -C .gpu/bin . && rm -rf .gpu/bin && cp scripts/gpu-suite.sh .gpu/
-# then with the device tool: run(command="bash .gpu/gpu-suite.sh", carry=[".gpu"]).
+# then, with .gpu/ copied to the GPU machine: bash .gpu/gpu-suite.sh
 cd "$(dirname "$0")" || exit 2
 if [ -f bins.tar.xz ] && [ ! -d bin ]; then mkdir -p bin && tar -xJf bins.tar.xz -C bin; fi
 rm -f bin/test-ui-*   # trybuild needs cargo

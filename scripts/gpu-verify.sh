@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
-# A session's verification on the GPU machine in one device call: the whole suite
-# (scripts/gpu-suite.sh: every test binary and example, launch counts per binary) and the
-# differential tester side by side, then the papers' kit (scripts/gpu-papers.sh) and the
-# stencils, the 1-D windows, the GEMM, the N-body and the Jacobi beside nvcc (scripts/gpu-beside-nvcc.sh). The summary prints last, so that the
-# device tool's output tail holds it; only a few files go to $OUT (the tool returns a limited
-# number).
+# Builds and packs the whole check for a GPU machine without Rust (`pack`), and runs it there
+# (`.gpu/verify.sh`): the whole suite (scripts/gpu-suite.sh: every test binary and example,
+# launch counts per binary) and the differential tester side by side, then the papers' kit
+# (scripts/gpu-papers.sh) and the stencils, the 1-D windows, the GEMM, the N-body and the
+# Jacobi beside nvcc (scripts/gpu-beside-nvcc.sh). The summary prints last, so that the end of
+# the output holds it; only a few files go to $OUT (when set).
 #
 #   bash scripts/gpu-verify.sh pack        # here (Rust): builds and packs .gpu/ and .gpu-papers/
-#   run(command="bash .gpu/verify.sh", carry=[".gpu", ".gpu-papers"], timeout_s=420)
-#   MULTI=1 bash scripts/gpu-verify.sh pack; then carry .gpu-multi too, on a kind with several
+#   bash .gpu/verify.sh                    # on the GPU machine, .gpu/ and .gpu-papers/ copied there
+#   MULTI=1 bash scripts/gpu-verify.sh pack; then copy .gpu-multi too, to a machine with several
 #   GPUs: a short scaling run and the MPI example's check follow the suite
 #
 # On the GPU machine: DIFFTEST_CASES (inputs per shape, default 20: about 100 s on an H100
 # beside the suite), SANITIZE (binaries for gpu-suite.sh's sanitizers, default none).
 # Packing takes 10-15 minutes on a 2-core machine when the device crates must be rebuilt; the
-# carry stays under the tool's 64 MiB (about 46 MiB in all on 2026-11-25).
+# packed directories take about 46 MiB in all (2026-11-25).
 set -uo pipefail
 
 if [ "${1:-}" = pack ]; then

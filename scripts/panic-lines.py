@@ -7,7 +7,7 @@ Usage (from the repository root, after a `--features cuda` build):
 acc-build prints each module of the device crate so that the user's tokens keep their lines
 (`acc-build/src/print.rs`), but a second copy of a multi-line body (a nest's lean kernel, the
 unrolled copies of a reduction round, the coarsened rows of a `tile` nest) falls on later
-lines: session 15 found 1517 of 14038 inline index checks of the test and bench crates (debug
+lines: this script found 1517 of 14038 inline index checks of the test and bench crates (debug
 build) printed on a line where the user's file has no such index, so a panic there named a
 wrong line. acc-build now passes each check the user's line and column
 (`x[::acc_device::ix(e, LINE, COL)]`), which the panic record takes over the printed ones.

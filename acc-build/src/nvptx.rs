@@ -34,7 +34,7 @@
 //!   keeps a 64-bit pointer per address of the body (a 5-point stencil: 8 of them), and the
 //!   registers cost the kernels their occupancy: a 2-D Laplacian's kernel went from 53 to 30
 //!   registers, a Jacobi step's from 72 to 38, a 13-point wave step's from 123 to 68. On an
-//!   H200 in one A/B call (benches/README.md, session 10) the Laplacian went from 0.62x to 0.93x
+//!   H200 in one A/B run (6cbc3c7) the Laplacian went from 0.62x to 0.93x
 //!   nvcc, Heat2D from 0.88x to 1.03x, the bench's Table 2 worker and gang worker positions
 //!   from 0.89/0.91x to 0.96/0.98x, the papers' gang position 1.47x faster; the papers' vector
 //!   position with its 2 blocks ran 1.9x slower on 4-byte sums (its 8-trip rounds), their

@@ -8,7 +8,7 @@
 //!
 //! On an H200 the papers' worker vector region (64 gangs storing a 256-byte `out`) took
 //! 0.092-0.104 ms a call with that copy in device memory (copied back behind the kernel,
-//! `behind.rs`), 0.077-0.087 ms with it in host memory (`benches/README.md`, session 33).
+//! `behind.rs`), 0.077-0.087 ms with it in host memory (the A/B of 5acc440).
 //!
 //! The transfers and the free of the backend find these copies by address (`hosted_at`), so
 //! that the data layer treats them as any device copy; they are never kept for a later call

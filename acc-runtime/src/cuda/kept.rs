@@ -8,7 +8,7 @@
 //! On an H200 the papers' worker vector region (a 256-byte `out` written by its gangs) spent
 //! 5-7 us of host time a call on that upload, and its launch waited for the copy engine
 //! besides; kept copies took its `int` cells from 0.085-0.091 to 0.078-0.086 ms a call
-//! (`benches/README.md`, session 29). Kept memory belongs to no construct and nothing else can
+//! (the A/B of d88a1ad). Kept memory belongs to no construct and nothing else can
 //! reach it; an allocation that finds the device full frees it with the pool's
 //! (`release_kept_memory`), as does `acc::shutdown`.
 
