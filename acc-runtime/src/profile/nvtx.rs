@@ -15,6 +15,13 @@
 //! the test of a flag and its name, a string made for each range, is never made
 //! (`benches/nvtx.rs` measures both). Without the `cuda` feature there is no NVTX library and no
 //! range.
+//!
+//! Why `nvtx-sys`: cudarc 0.19's `nvtx` module loads NVTX v2's shared library
+//! (`libnvToolsExt.so`, part of a CUDA toolkit, which a machine with only the driver lacks) at
+//! run time and panics where it is absent; the `nvtx` crate above `nvtx-sys` makes an owned
+//! string of each range's name before the call. `nvtx-sys` compiles NVTX v3 into the program
+//! and takes a borrowed C string; its bindings are made by bindgen, so the `cuda` build needs
+//! libclang (`scripts/setup.sh` installs it).
 
 use std::ffi::CString;
 use std::sync::LazyLock;
