@@ -52,13 +52,20 @@ pub fn launch_name(region: &RegionInfo) -> String {
 }
 
 /// The name of the range of a transfer of `bytes` bytes of the data `name` for the construct
-/// `region`: `acc upload a (FILE:LINE) 4.0 MiB` (to the device) or `acc download ...`.
+/// `region`: `acc upload a (FILE:LINE) 4.0 MiB` (to the device) or `acc download ...`; for
+/// the runtime's own constructs, which have no line (`acc::Mirror`, `acc::DeviceSlice`), their
+/// name instead of `FILE:LINE`.
 pub fn transfer_name(region: &RegionInfo, name: &str, dir: Direction, bytes: u64) -> String {
     let verb = match dir {
         Direction::HostToDevice => "upload",
         Direction::DeviceToHost => "download",
     };
-    format!("acc {verb} {name} ({}:{}) {}", region.file, region.line, human_bytes(bytes))
+    let bytes = human_bytes(bytes);
+    if region.line == 0 {
+        format!("acc {verb} {name} ({}) {bytes}", region.name)
+    } else {
+        format!("acc {verb} {name} ({}:{}) {bytes}", region.file, region.line)
+    }
 }
 
 /// An NVTX range of the calling thread, pushed when made (where a profiler is attached) and
@@ -193,6 +200,10 @@ mod tests {
         assert_eq!(
             transfer_name(&JACOBI, "self.u", Direction::DeviceToHost, 24),
             "acc download self.u (examples/03-jacobi.rs:42) 24 B"
+        );
+        assert_eq!(
+            transfer_name(&crate::region_info::MIRROR, "Mirror", Direction::HostToDevice, 3 << 30),
+            "acc upload Mirror (acc::Mirror) 3.0 GiB"
         );
     }
 
