@@ -1,8 +1,8 @@
 //! NVTX ranges, so that Nsight Systems names acc's work: under `nsys profile --trace=cuda,nvtx`
-//! each GPU launch of a region runs inside a range `acc region jacobi_step
-//! (examples/03-jacobi.rs:42)` (the region's name and where it is written, as `ACC_NOTIFY`
-//! names it), and each transfer of the data API inside `acc upload a (examples/03-jacobi.rs:40)
-//! 4.0 MiB` or `acc download ...` (the data's name, the construct that moved it, the bytes).
+//! each GPU launch of a region runs inside a range `acc region sweep (examples/03-jacobi.rs:6)`
+//! (the region's name and where it is written, as `ACC_NOTIFY` names it), and each transfer of
+//! the data API inside `acc upload a (examples/03-jacobi.rs:74) 8.0 MiB` or `acc download ...`
+//! (the data's name, the construct that moved it, the bytes).
 //! A launch's range spans the launch and, for a synchronous region, the wait for its kernel
 //! (an async launch's, the call that queues it); a transfer's spans the copy
 //! ([`data::transfer`](crate::data)).
@@ -24,6 +24,7 @@
 //! libclang (`scripts/setup.sh` installs it).
 
 use std::ffi::CString;
+use std::marker::PhantomData;
 use std::sync::LazyLock;
 
 use crate::profile::{human_bytes, Direction};
@@ -69,11 +70,18 @@ pub fn transfer_name(region: &RegionInfo, name: &str, dir: Direction, bytes: u64
 }
 
 /// An NVTX range of the calling thread, pushed when made (where a profiler is attached) and
-/// popped when dropped, unwinding included.
+/// popped when dropped, unwinding included. It stays on its thread (NVTX's push and pop are the
+/// thread's), so it is not `Send`:
+///
+/// ```compile_fail
+/// fn on_another_thread<T: Send>(_: T) {}
+/// on_another_thread(acc_runtime::profile::nvtx::Range::named(|| "step".to_string()));
+/// ```
 #[must_use = "the range ends when this is dropped"]
 #[derive(Debug)]
 pub struct Range {
     pushed: bool,
+    _thread: PhantomData<*const ()>,
 }
 
 impl Range {
@@ -93,11 +101,11 @@ impl Range {
     #[inline]
     pub fn named(name: impl FnOnce() -> String) -> Range {
         if !attached() {
-            return Range { pushed: false };
+            return Range { pushed: false, _thread: PhantomData };
         }
         // Names are identifiers, paths and numbers: no NUL inside (else the range is unnamed).
         push(&CString::new(name()).unwrap_or_default());
-        Range { pushed: true }
+        Range { pushed: true, _thread: PhantomData }
     }
 }
 
