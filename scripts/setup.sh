@@ -13,8 +13,7 @@ if ! cargo clippy --version >/dev/null 2>&1; then
   rustup component add clippy
 fi
 # The MPI example (examples/mpi-jacobi) builds the `mpi` crate against the system's Open MPI,
-# with libclang for its bindings; the `cuda` build's NVTX library (nvtx-sys) makes its bindings
-# with libclang too: Debian's packages, installed where apt can (root or sudo).
+# with libclang for its bindings: Debian's packages, installed where apt can (root or sudo).
 if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1 || ! ls /usr/lib/llvm-*/lib/libclang*.so* >/dev/null 2>&1; then
   if command -v apt-get >/dev/null 2>&1; then
     SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo

@@ -7,23 +7,22 @@
 //! (an async launch's, the call that queues it); a transfer's spans the copy
 //! ([`data::transfer`](crate::data)).
 //!
-//! NVTX v3 is NVIDIA's header-only C library, here built from source by the `nvtx-sys` crate
-//! (NVIDIA's; it needs no CUDA): its first call looks for a profiler's injection library,
+//! NVTX v3 is NVIDIA's header-only C library, here built from source by the `nvtx` crate
+//! (with `cc`; it needs no CUDA): its first call looks for a profiler's injection library,
 //! the path in `NVTX_INJECTION64_PATH`, which `nsys` and Nsight Compute set in the profiled
 //! process; without one every later call is a no-op through a function pointer. acc names a
 //! range only where that variable is set (read once), so that with no profiler a range costs
 //! the test of a flag and its name, a string made for each range, is never made
-//! (`benches/nvtx.rs` measures both). Without the `cuda` feature there is no NVTX library and no
+//! (`benches/nvtx_ranges.rs` measures both). Without the `cuda` feature there is no NVTX library and no
 //! range.
 //!
-//! Why `nvtx-sys`: cudarc 0.19's `nvtx` module loads NVTX v2's shared library
+//! Why the `nvtx` crate (1.x): cudarc 0.19's `nvtx` module loads NVTX v2's shared library
 //! (`libnvToolsExt.so`, part of a CUDA toolkit, which a machine with only the driver lacks) at
-//! run time and panics where it is absent; the `nvtx` crate above `nvtx-sys` makes an owned
-//! string of each range's name before the call. `nvtx-sys` compiles NVTX v3 into the program
-//! and takes a borrowed C string; its bindings are made by bindgen, so the `cuda` build needs
-//! libclang (`scripts/setup.sh` installs it).
+//! run time and panics where it is absent; NVIDIA's `nvtx-sys` makes its bindings with bindgen,
+//! so every `cuda` build would need libclang. The `nvtx` crate compiles NVTX v3 into the
+//! program with `cc` alone; it copies each name into a C string, which acc makes only while a
+//! profiler is attached.
 
-use std::ffi::CString;
 use std::marker::PhantomData;
 use std::sync::LazyLock;
 
@@ -104,7 +103,7 @@ impl Range {
             return Range { pushed: false, _thread: PhantomData };
         }
         // Names are identifiers, paths and numbers: no NUL inside (else the range is unnamed).
-        push(&CString::new(name()).unwrap_or_default());
+        push(&name().replace('\0', ""));
         Range { pushed: true, _thread: PhantomData }
     }
 }
@@ -120,23 +119,23 @@ impl Drop for Range {
 
 /// Pushes a range named `name` on the calling thread's NVTX stack; NVTX's answer (the range's
 /// depth from a profiler, `NVTX_NO_PUSH_POP_TRACKING` (-2) from its no-op).
-fn push(name: &std::ffi::CStr) -> i32 {
+fn push(name: &str) -> i32 {
     #[cfg(feature = "cuda")]
-    let depth = nvtx_sys::range_push_ascii(name);
+    let depth = ::nvtx::range_push!("{name}");
     #[cfg(not(feature = "cuda"))]
     let depth = {
         let _ = name;
         NO_TRACKING
     };
     #[cfg(test)]
-    testing::log(format!("push {} -> {depth}", name.to_string_lossy()));
+    testing::log(format!("push {name} -> {depth}"));
     depth
 }
 
 /// Pops the calling thread's innermost NVTX range.
 fn pop() {
     #[cfg(feature = "cuda")]
-    let depth = nvtx_sys::range_pop();
+    let depth = ::nvtx::range_pop!();
     #[cfg(not(feature = "cuda"))]
     let depth = NO_TRACKING;
     #[cfg(test)]

@@ -1,9 +1,10 @@
 //! What an NVTX range costs a launch or transfer with no profiler attached, in ns per range
 //! (pushed and popped): acc's range (the test of whether a profiler is attached, nothing
-//! else), NVTX's own no-op push and pop through its function pointers (with the `cuda`
-//! feature), and making a range's name (what acc skips without a profiler).
+//! else), NVTX's own no-op push and pop through its function pointers with the name copied
+//! into a C string as the `nvtx` crate does (with the `cuda` feature), and making a range's
+//! name (what acc skips without a profiler).
 //!
-//! `cargo bench -p acc-runtime --features cuda --bench nvtx` (run it without
+//! `cargo bench -p acc-runtime --features cuda --bench nvtx_ranges` (run it without
 //! `NVTX_INJECTION64_PATH`).
 
 use std::hint::black_box;
@@ -45,14 +46,15 @@ fn main() {
     println!("acc range, no profiler: {acc:.2} ns per range (push + pop)");
     #[cfg(feature = "cuda")]
     {
-        let name = std::ffi::CString::new(nvtx::launch_name(&JACOBI)).unwrap();
-        assert_eq!(nvtx_sys::range_push_ascii(&name), nvtx::NO_TRACKING, "NVTX found a profiler");
-        assert_eq!(nvtx_sys::range_pop(), nvtx::NO_TRACKING);
+        let name = nvtx::launch_name(&JACOBI);
+        assert_eq!(::nvtx::range_push!("{name}"), nvtx::NO_TRACKING, "NVTX found a profiler");
+        assert_eq!(::nvtx::range_pop!(), nvtx::NO_TRACKING);
         let raw = ns_per_call(|| {
-            black_box(nvtx_sys::range_push_ascii(black_box(&name)));
-            black_box(nvtx_sys::range_pop());
+            let name = black_box(&name);
+            black_box(::nvtx::range_push!("{name}"));
+            black_box(::nvtx::range_pop!());
         });
-        println!("NVTX's no-op push + pop: {raw:.2} ns per range");
+        println!("NVTX's no-op push + pop, the name copied: {raw:.2} ns per range");
     }
     let named = ns_per_call(|| drop(black_box(std::ffi::CString::new(nvtx::launch_name(black_box(&JACOBI))))));
     println!("a launch range's name made: {named:.2} ns (skipped with no profiler)");
