@@ -32,6 +32,8 @@ python3 scripts/import-cycles.py acc-codegen/src --layers=syntax,report:front:ch
 cargo test --workspace
 # The runtime's GPU path has unit tests of its own (grids, waves, blocks): they need no GPU.
 cargo test -p acc-runtime --features cuda --lib
+# NVTX ranges as a profiler gets them: a stand-in injection library in a child process.
+cargo test -p acc-runtime --features cuda --test nvtx_injection
 # Clippy reports nothing on acc's expansions: no lint on a directive's clauses, the tokens that
 # only acc's generated code puts in the crate (the package's examples, tests and benches; the
 # GPU path's host code under `--features cuda` below).

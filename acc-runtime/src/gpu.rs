@@ -1042,11 +1042,13 @@ fn grid_config(grid: [u32; 3], block: [u32; 3], shared: u32, queue: Option<i64>)
 fn launch_with(cuda: &CudaBackend, region: &'static RegionInfo, name: &str, kernel: &Kernel, cfg: LaunchConfig, args: &mut KernelArgs, blocks: u32) -> u32 {
     LAST_QUEUE.set(cfg.queue);
     let timer = profile::launch_begin_noted(region, profile::Track::of(cuda, cfg.queue), profile::KernelNote::of(name));
+    let range = profile::nvtx::Range::launch(region);
     cuda.launch_kernel(kernel, cfg, args, Some(region)).unwrap_or_else(|e| match e {
         // The panic's own text names the kernel and the user's file:line.
         crate::cuda::CudaError::KernelPanic { .. } => fail(format!("acc: {region}: {e}")),
         e => fail(format!("acc: {region}: kernel `{name}` failed on {}: {e}", cuda.name())),
     });
+    drop(range);
     drop(timer);
     blocks
 }

@@ -18,6 +18,9 @@
 //!
 //! `{pid}` in `ACC_PROFILE_FILE` becomes the process id.
 //!
+//! Under a profiler (Nsight Systems), GPU launches and transfers run inside NVTX ranges named
+//! the same way ([`nvtx`]).
+//!
 //! Any value other than empty or `0` turns a variable on. Both are read once, at first use.
 //! Statistics can also be collected programmatically with [`set_recording`] and read with
 //! [`snapshot`] or [`report`].
@@ -32,6 +35,7 @@ use crate::backend::DeviceType;
 use crate::region_info::RegionInfo;
 
 mod export;
+pub mod nvtx;
 pub use export::{
     chrome_trace, set_tracing, summary_json, write_chrome_trace, write_summary, Track,
     DEFAULT_SUMMARY_FILE, DEFAULT_TRACE_FILE,

@@ -1,7 +1,8 @@
 //! The transfer of the data API: one copy between host memory and a device copy, on the
 //! synchronous path or in order with an async queue, timed and reported (`ACC_NOTIFY`,
-//! `ACC_PROFILE`) under the construct and the data's name. The present table's copies in and
-//! out, `update`, and [`DeviceSlice`](super::DeviceSlice) all copy through it.
+//! `ACC_PROFILE`, an NVTX range under a profiler) under the construct and the data's name. The
+//! present table's copies in and out, `update`, and [`DeviceSlice`](super::DeviceSlice) all
+//! copy through it.
 
 use std::time::Instant;
 
@@ -34,6 +35,7 @@ pub(crate) unsafe fn transfer(
     if dir == Direction::HostToDevice {
         crate::backend::note_device_write();
     }
+    let range = profile::nvtx::Range::transfer(region, name, dir, bytes as u64);
     let t = Instant::now();
     // SAFETY: the caller's contract is the backend's.
     let copied = unsafe {
@@ -45,6 +47,7 @@ pub(crate) unsafe fn transfer(
             (Direction::DeviceToHost, None) => b.d2h(host as *mut u8, dev, bytes),
         }
     };
+    drop(range);
     copied.map_err(|e| {
         let (verb, way) = match dir {
             Direction::HostToDevice => ("uploading", "to"),
@@ -54,4 +57,48 @@ pub(crate) unsafe fn transfer(
     })?;
     profile::record_named_transfer(region, profile::Track::of(b, queue), name, dir, bytes as u64, t.elapsed().as_nanos() as u64);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+
+    use super::*;
+    use crate::profile::nvtx::testing::{recorded, taken};
+    use crate::test_util::{MockBackend, R};
+
+    #[test]
+    fn each_transfer_is_one_named_range_popped_even_when_the_copy_panics() {
+        let b = MockBackend::new();
+        let host = vec![7u8; 1536];
+        let mut back = vec![0u8; 1536];
+        let dev = b.alloc(host.len()).unwrap();
+        let (copied, log) = recorded(|| {
+            // SAFETY: both buffers hold 1536 bytes, as does the device allocation.
+            unsafe {
+                transfer(&*b, &R, "a", Direction::HostToDevice, dev, host.as_ptr() as usize, host.len(), None, false)?;
+                transfer(&*b, &R, "a", Direction::DeviceToHost, dev, back.as_mut_ptr() as usize, back.len(), None, false)
+            }
+        });
+        copied.unwrap();
+        assert_eq!(back, host);
+        assert_eq!(
+            log,
+            [
+                "push acc upload a (tests.rs:42) 1.5 KiB -> -2",
+                "pop -> -2",
+                "push acc download a (tests.rs:42) 1.5 KiB -> -2",
+                "pop -> -2",
+            ]
+        );
+        // The mock panics at a device address with no allocation: the range is popped.
+        let unwound = catch_unwind(AssertUnwindSafe(|| {
+            recorded(|| {
+                // SAFETY: `host` holds 8 bytes; the device address is the mock's to refuse.
+                unsafe { transfer(&*b, &R, "b", Direction::HostToDevice, DevPtr(0x10), host.as_ptr() as usize, 8, None, false) }
+            })
+        }));
+        assert!(unwound.is_err(), "the mock copies to no allocation");
+        assert_eq!(taken(), ["push acc upload b (tests.rs:42) 8 B -> -2", "pop -> -2"]);
+    }
 }
