@@ -8,7 +8,7 @@
 # them. Fails where no `acc region` or `acc upload` range was recorded. Pack the binary
 # beforehand on a machine with Rust:
 #   ../shared/tools/gpu-pack build --release --features cuda --example 03-jacobi
-# The report goes to $OUT/acc-nsys (the device tool's output folder), else /tmp/acc-nsys.
+# The report goes to $OUT/acc-nsys where OUT names a folder to bring back, else /tmp/acc-nsys.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-.gpu/bin/example-03-jacobi}
