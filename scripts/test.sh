@@ -10,6 +10,7 @@ if [ "${free_kib:-0}" -lt $((8 * 1024 * 1024)) ]; then
   echo "test.sh: warning: $((free_kib / 1024)) MiB free on $(df -P . | awk 'NR == 2 {print $6}'); a full run writes about 6 GiB" >&2
 fi
 bash scripts/setup.sh
+bash scripts/setup-tests.sh
 export ACC_DEVICE_TYPE=${ACC_DEVICE_TYPE:-host}
 # The reduction matrix and the per-operator/type/form tests are generated (acc-build must read
 # their regions, which `macro_rules!` would hide): they must be up to date.
