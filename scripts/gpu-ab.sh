@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# An A/B of build variants on the GPU machine, in one run: the GPU bench (benches/gpu.rs)
-# and the papers' suite (benches/papers.rs) built once per variant here, then run there twice
+# An A/B of build variants on the GPU machine, in one run: the GPU bench (benches/benches/gpu.rs)
+# and the papers' suite (benches/benches/papers.rs) built once per variant here, then run there twice
 # each, alternating, beside nvcc's baselines (baseline.cu, papers.cu), CuPy, and GCC's
 # reductions run once. A variant is NAME=ENV: the environment its build sees (an experiment
 # switch that acc-codegen or acc-build reads, with `cargo::rerun-if-env-changed` for it in

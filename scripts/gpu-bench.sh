@@ -2,7 +2,7 @@
 # The GPU bench in one run, on the GPU machine (CUDA, nvcc, CuPy; no Rust), from the repo root:
 #   bash scripts/gpu-bench.sh
 # Needs the acc bench binary packed beforehand on a machine with Rust:
-#   ../shared/tools/gpu-pack bench --features cuda --bench gpu --no-run   # -> .gpu/bin/bench-gpu-<hash>
+#   ../shared/tools/gpu-pack bench -p acc-benches --features cuda --bench gpu --no-run   # -> .gpu/bin/bench-gpu-<hash>
 # and copied to the GPU machine beside the checkout (.gpu/ in the repository root).
 # Builds benches/cuda/baseline.cu with nvcc, runs the nvcc baseline, the CuPy baseline and the
 # acc bench (ACC_DEVICE_TYPE=nvidia), then prints the joined table (benches/gpu_table.py).
@@ -57,7 +57,7 @@ if [ -n "$acc" ]; then
   host=$(sed -n 's/^# launches: gpu .*, host \([0-9]*\)$/\1/p' "$out/acc.log" | tail -n 1)
   [ "${host:-1}" -eq 0 ] || { echo "# acc bench launched on the host (or printed no launch counts)"; status=1; }
 else
-  echo "# no .gpu/bin/bench-gpu-* (pack it with: ../shared/tools/gpu-pack bench --features cuda --bench gpu --no-run; copy .gpu to the GPU machine)"
+  echo "# no .gpu/bin/bench-gpu-* (pack it with: ../shared/tools/gpu-pack bench -p acc-benches --features cuda --bench gpu --no-run; copy .gpu to the GPU machine)"
   status=1; : > "$out/acc.log"
 fi
 

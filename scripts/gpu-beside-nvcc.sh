@@ -2,17 +2,17 @@
 # An acc bench beside its hand-written CUDA in one run on the GPU machine (CUDA, nvcc; no
 # Rust), from the repository root:
 #   bash scripts/gpu-beside-nvcc.sh NAME [acc bench binary]
-# NAME is `stencils` (benches/stencils.rs beside benches/cuda/stencils.cu: a 2-D Laplacian and
-# a 13-point 3-D wave step on `kernels` schedules), `cache1d` (benches/cache1d.rs beside
+# NAME is `stencils` (benches/benches/stencils.rs beside benches/cuda/stencils.cu: a 2-D Laplacian and
+# a 13-point 3-D wave step on `kernels` schedules), `cache1d` (benches/benches/cache1d.rs beside
 # benches/cuda/cache1d.cu: 1-D stencils with and without `cache!`, nvcc's plain and
-# shared-memory kernels) or `cache2d` (benches/cache2d.rs beside benches/cuda/cache2d.cu: GEMM
+# shared-memory kernels) or `cache2d` (benches/benches/cache2d.rs beside benches/cuda/cache2d.cu: GEMM
 # with and without 2-D `cache!` windows, nvcc's 16 x 16 and 32 x 32 shared-memory tiled kernels)
-# or `nbody` (benches/nbody.rs beside benches/cuda/nbody.cu: N-body forces with and without
+# or `nbody` (benches/benches/nbody.rs beside benches/cuda/nbody.cu: N-body forces with and without
 # 1-D `cache!` windows of the tile loop, nvcc's plain and shared-memory kernels) or `jacobi`
-# (benches/jacobi.rs beside benches/cuda/jacobi.cu: a 9-point Jacobi step with and without a
+# (benches/benches/jacobi.rs beside benches/cuda/jacobi.cu: a 9-point Jacobi step with and without a
 # 2-D `cache!` window that moves with the nest, nvcc's plain and shared-memory kernels). Pack
 # the acc bench beforehand on a machine with Rust:
-#   cargo bench --features cuda --bench NAME --no-run   # -> target/release/deps/NAME-<hash>
+#   cargo bench -p acc-benches --features cuda --bench NAME --no-run   # -> target/release/deps/NAME-<hash>
 # and copy it to the GPU machine (default path: .gpu/bin/bench-NAME). Prints the nvcc rows, then acc's, with the
 # number of launches on the GPU and on the host (the bench's own count; the host count must be 0).
 set -uo pipefail

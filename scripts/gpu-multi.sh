@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 14's GPU runs in one go on a machine with several GPUs: the strong-scaling
-# bench (benches/scaling.rs, a host thread per GPU) and examples/mpi-jacobi under `mpirun`,
+# bench (benches/benches/scaling.rs, a host thread per GPU) and examples/mpi-jacobi under `mpirun`,
 # one rank per GPU (1, 2, 4 and 8 ranks, up to the machine's GPUs). The GPU machine has
 # neither Rust nor MPI: both binaries are built here and Open MPI's run-time (Debian's 4.1.4: mpirun/orted, its plugins and help files, and the
 # libraries they load that the machine lacks) travels with them.
@@ -18,7 +18,7 @@ if [ "${1:-}" = pack ]; then
   cd "$root"
   grep -qx '/.gpu-multi/' .git/info/exclude 2>/dev/null || echo '/.gpu-multi/' >> .git/info/exclude
   rm -rf .gpu-multi && mkdir -p .gpu-multi/bin .gpu-multi/ompi
-  exe=$(nice cargo test --release --features cuda --bench scaling --no-run --message-format=json-render-diagnostics \
+  exe=$(nice cargo test --release -p acc-benches --features cuda --bench scaling --no-run --message-format=json-render-diagnostics \
     | python3 -c 'import json,sys
 for l in sys.stdin:
     try: m = json.loads(l)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The papers' reduction testsuite (benches/papers.rs) beside GCC 12's OpenACC and the nvcc
+# The papers' reduction testsuite (benches/benches/papers.rs) beside GCC 12's OpenACC and the nvcc
 # kernels of benches/cuda/papers.cu, in one run on the GPU machine.
 #
 #   bash scripts/gpu-papers.sh pack DIR   # here (Rust): builds the release CUDA bench, copies it,

@@ -17,11 +17,11 @@ if [ "${1:-}" = pack ]; then
   pack=../shared/tools/gpu-pack
   [ -x "$pack" ] || pack=/work/shared/tools/gpu-pack
   rm -rf .gpu .gpu-papers
-  nice "$pack" test --release --features cuda --test semantics_chunks --test semantics_reductions \
+  nice "$pack" test --release -p acc-suite --features cuda --test semantics_chunks --test semantics_reductions \
     --test semantics_loops --test semantics_nested_reductions --test semantics_matrix --no-run
-  nice "$pack" bench --features cuda --bench gpu --no-run
+  nice "$pack" bench -p acc-benches --features cuda --bench gpu --no-run
   for f in .gpu/bin/test-gpu-*; do mv "$f" .gpu/bench-gpu; done
-  # -9: the package's PTX, which every binary embeds, is stored once.
+  # -9: the suite's PTX, which every binary of the suite embeds, is stored once.
   XZ_OPT="-T2 -9" tar -cJf .gpu/bins.tar.xz -C .gpu/bin . && rm -rf .gpu/bin
   xz -T2 -6 .gpu/bench-gpu
   cp scripts/gpu-quick.sh .gpu/quick.sh

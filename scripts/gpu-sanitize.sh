@@ -10,8 +10,8 @@
 # and a job's limit never passes it.
 #
 # Here (with Rust), from the repository root, pack as for scripts/gpu-suite.sh:
-#   rm -rf .gpu && ../shared/tools/gpu-pack test --release --features cuda --tests --no-run
-#   ../shared/tools/gpu-pack build --release --features cuda --examples
+#   rm -rf .gpu && ../shared/tools/gpu-pack test --release -p acc-suite --features cuda --tests --no-run
+#   ../shared/tools/gpu-pack build --release -p acc-examples --features cuda --examples
 #   tar -cJf .gpu/bins.tar.xz -C .gpu/bin . && rm -rf .gpu/bin && cp scripts/gpu-sanitize.sh .gpu/
 # then, with .gpu/ copied to the GPU machine: bash .gpu/gpu-sanitize.sh
 # TOOLS="memcheck racecheck" and ONLY="<binary-substring> ..." (one or more) narrow the run.

@@ -5,8 +5,8 @@
 # (memcheck, racecheck, synccheck) on the binaries named in SANITIZE.
 #
 # Here (with Rust), from the repository root:
-#   rm -rf .gpu && ../shared/tools/gpu-pack test --release --features cuda --tests --no-run
-#   ../shared/tools/gpu-pack build --release --features cuda --examples
+#   rm -rf .gpu && ../shared/tools/gpu-pack test --release -p acc-suite --features cuda --tests --no-run
+#   ../shared/tools/gpu-pack build --release -p acc-examples --features cuda --examples
 #   tar -cJf .gpu/bins.tar.xz -C .gpu/bin . && rm -rf .gpu/bin && cp scripts/gpu-suite.sh .gpu/
 # then, with .gpu/ copied to the GPU machine: bash .gpu/gpu-suite.sh
 cd "$(dirname "$0")" || exit 2

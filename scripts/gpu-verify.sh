@@ -24,26 +24,26 @@ if [ "${1:-}" = pack ]; then
   pack=../shared/tools/gpu-pack
   [ -x "$pack" ] || pack=/work/shared/tools/gpu-pack
   rm -rf .gpu .gpu-papers
-  nice "$pack" test --release --features cuda --tests --no-run
+  nice "$pack" test --release -p acc-suite --features cuda --tests --no-run
   # The CUDA backend's own GPU tests (acc-runtime/tests/cuda_smoke.rs: pool, pinned copies,
-  # copies behind a launch, kept device copies), which the package's tests above leave out.
+  # copies behind a launch, kept device copies), which the suite above leaves out.
   nice "$pack" test --release -p acc-runtime --features cuda --test cuda_smoke --no-run
-  nice "$pack" build --release --features cuda --examples
+  nice "$pack" build --release -p acc-examples --features cuda --examples
   nice cargo build --release --features cuda --manifest-path examples/05-library/Cargo.toml --target-dir target
   cp target/release/app .gpu/bin/example-05-library-app
   nice "$pack" test --release -p acc-difftest --features acc-difftest/cuda --no-run
   benches="stencils gpu cache1d cache2d nbody jacobi"
-  for b in $benches; do nice "$pack" bench --features cuda --bench "$b" --no-run; done
+  for b in $benches; do nice "$pack" bench -p acc-benches --features cuda --bench "$b" --no-run; done
   # gpu-pack names every binary of a test profile `test-*`: the difftest and the benches go
   # apart from the suite's binaries.
   mkdir -p .gpu/extra
   mv .gpu/bin/test-difftest-* .gpu/extra/
-  rm -f .gpu/bin/test-acc_difftest-* .gpu/bin/test-ui-*
+  rm -f .gpu/bin/test-acc_difftest-* .gpu/bin/test-acc_suite-* .gpu/bin/test-ui-*
   for b in $benches; do
     for f in .gpu/bin/test-"$b"-*; do mv "$f" ".gpu/extra/bench-$b-${f##*-}"; done
   done
   strip --strip-debug .gpu/bin/* .gpu/extra/* 2>/dev/null || true
-  # -9: a 64 MiB window, so the package's PTX that every binary embeds (35 MiB) is stored once
+  # -9: a 64 MiB window, so the PTX that each package's binaries embed is stored once
   # (-6 stored it per binary: 64 MiB in all, past the carry limit).
   XZ_OPT="-T2 -9" tar -cJf .gpu/bins.tar.xz -C .gpu/bin .
   XZ_OPT="-T2 -9" tar -cJf .gpu/extra.tar.xz -C .gpu/extra .
@@ -87,7 +87,7 @@ for b in cache1d cache2d nbody jacobi; do
   echo "$b rc=$?" >> "$out/$b.log"
   grep -E "^acc |^nvcc |launches|rc=" "$out/$b.log"
 done
-# The existing bench beside nvcc and CuPy (scripts/gpu-bench.sh: benches/gpu.rs).
+# The existing bench beside nvcc and CuPy (scripts/gpu-bench.sh: benches/benches/gpu.rs).
 if ls .gpu/extra/bench-gpu-* >/dev/null 2>&1; then
   OUT=/tmp/bench-out ACC_BENCH_BIN="$(ls .gpu/extra/bench-gpu-* | head -1)" timeout 240 bash scripts/gpu-bench.sh > /tmp/bench.log 2>&1
   echo "bench rc=$?" >> /tmp/bench.log

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Whether the index checks of the device crate name the user's line in a kernel panic.
 
-Usage (from the repository root, after a `--features cuda` build):
-    python3 scripts/panic-lines.py target/debug/build/acc-*/out/acc-device-crate
+Usage (from the root of the package whose files it checks, after its `--features cuda` build;
+the suite's, for example):
+    cd suite && python3 ../scripts/panic-lines.py ../target/debug/build/acc-suite-*/out/acc-device-crate
 
 acc-build prints each module of the device crate so that the user's tokens keep their lines
 (`acc-build/src/print.rs`), but a second copy of a multi-line body (a nest's lean kernel, the

@@ -13,10 +13,12 @@
 #   scratch-cuda   the same with `--features cuda` (the PTX and the binary)
 #   scratch-cuda-bo  scratch-cuda with `[profile.release.build-override] opt-level = 3` in the
 #                  crate's manifest (acc's macros and acc-build run optimised); not a default row
-#   package-host   acc's own examples, `cargo build --release --examples`, a loop body of
-#                  examples/03-jacobi.rs edited (the file is restored at the end)
-#   package-cuda   the same with `--features cuda` (acc-build scans the whole package: tests,
-#                  examples, benches)
+#   package-host   acc's own examples, `cargo build --release -p acc-examples --examples`, a
+#                  loop body of examples/examples/03-jacobi.rs edited (the file is restored at
+#                  the end)
+#   package-cuda   the same with `--features cuda` (acc-build scans the examples' package;
+#                  with ACC_ROOT at a checkout without that package, the `acc` package: its
+#                  tests, examples and benches)
 #
 # Each edit writes a literal never used before, so no cache can hold the result. Each row is
 # built once untimed first (warm), then edited and rebuilt REPEAT times; the table shows the
@@ -152,7 +154,9 @@ edit_scratch() { # region r: its literal becomes a fresh one
   sed -i -E "s#[0-9.]+ /\\*EDIT$r\\*/#$(fresh) /*EDIT$r*/#" "$SCRATCH/src/main.rs"
 }
 
-JACOBI=examples/03-jacobi.rs
+# The examples' package (a checkout without it: the `acc` package's examples/).
+JACOBI=examples/examples/03-jacobi.rs; EXAMPLES=(-p acc-examples)
+[ -f "$JACOBI" ] || { JACOBI=examples/03-jacobi.rs; EXAMPLES=(); }
 restore_jacobi() { [ -f "$BENCH/03-jacobi.rs.orig" ] && cp "$BENCH/03-jacobi.rs.orig" "$ROOT/$JACOBI" && rm "$BENCH/03-jacobi.rs.orig"; true; }
 edit_jacobi() { # the copy loop's body: `a[..] = anew[..] + 0.0 * <fresh>;`
   [ -f "$BENCH/03-jacobi.rs.orig" ] || cp "$ROOT/$JACOBI" "$BENCH/03-jacobi.rs.orig"
@@ -174,9 +178,9 @@ for row in $ROWS; do
       time_build "$row" "edit_scratch $mid" \
         cargo build --release --manifest-path "$SCRATCH/Cargo.toml" --target-dir "$BENCH/target" "${feat[@]}" ;;
     package-host)
-      time_build "$row" edit_jacobi cargo build --release --examples --target-dir "$BENCH/target" ;;
+      time_build "$row" edit_jacobi cargo build --release "${EXAMPLES[@]}" --examples --target-dir "$BENCH/target" ;;
     package-cuda)
-      time_build "$row" edit_jacobi cargo build --release --examples --features cuda --target-dir "$BENCH/target" ;;
+      time_build "$row" edit_jacobi cargo build --release "${EXAMPLES[@]}" --examples --features cuda --target-dir "$BENCH/target" ;;
     *) echo "unknown row $row"; exit 1 ;;
   esac
 done

@@ -1,24 +1,11 @@
 #!/usr/bin/env bash
-# Installs what acc needs on a fresh machine; idempotent. The host crates build on stable; the
-# device code (PTX) needs the pinned nightly with rust-src and llvm-tools.
+# Installs what a GPU build of acc needs on a fresh machine (what scripts/example.sh runs);
+# idempotent. The host crates build on stable; the device code (PTX) needs the pinned nightly
+# with rust-src and llvm-tools. What the tests need beyond it: scripts/setup-tests.sh.
 set -euo pipefail
 NIGHTLY=nightly-2026-05-20
 if ! rustup run "$NIGHTLY" rustc --version >/dev/null 2>&1 \
    || ! rustup component list --toolchain "$NIGHTLY" --installed 2>/dev/null | grep -q '^rust-src' \
    || ! rustup component list --toolchain "$NIGHTLY" --installed 2>/dev/null | grep -q '^llvm-tools'; then
   rustup toolchain install "$NIGHTLY" --profile minimal -c rust-src -c llvm-tools
-fi
-# Clippy on the stable toolchain: test.sh checks that it reports nothing on acc's expansions.
-if ! cargo clippy --version >/dev/null 2>&1; then
-  rustup component add clippy
-fi
-# The MPI example (examples/mpi-jacobi) builds the `mpi` crate against the system's Open MPI,
-# with libclang for its bindings: Debian's packages, installed where apt can (root or sudo).
-if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1 || ! ls /usr/lib/llvm-*/lib/libclang*.so* >/dev/null 2>&1; then
-  if command -v apt-get >/dev/null 2>&1; then
-    SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
-    $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends libopenmpi-dev openmpi-bin libclang-dev
-  else
-    echo "setup: install Open MPI (mpicc, mpirun) and libclang for examples/mpi-jacobi" >&2
-  fi
 fi

@@ -2,7 +2,7 @@
 //! device (the host backend, or the GPU with `--features cuda` and `ACC_DEVICE_TYPE=nvidia`) and
 //! compared with the sequential Rust of the same program.
 //!
-//! The programs are in `programs.rs`, written by `python3 tests/gen/difftest.py` from a fixed
+//! The programs are in `programs.rs`, written by `python3 suite/tests/gen/difftest.py` from a fixed
 //! seed: a few hundred region *shapes* (acc-build compiles the regions it sees in the source,
 //! so the randomness of their structure is fixed when the file is written). Each shape then runs
 //! at many run-time *inputs* (a case): sizes (0, 1, odd, large), data, initial reduction values,
@@ -97,7 +97,7 @@ pub enum Op {
 }
 
 /// The element types of the programs and the data the generator assumes of them
-/// (`tests/gen/difftest.py`: `small`, `wide`).
+/// (`suite/tests/gen/difftest.py`: `small`, `wide`).
 pub trait Elem: Copy + PartialEq + Debug + Send + Sync + 'static {
     /// Signed integers in `-9..=9`, unsigned in `0..=9`, floats `k / 8` for `k` in `-72..=72`
     /// (zero of either sign), bools either.
