@@ -377,6 +377,15 @@ impl Walk<'_, '_> {
                 format!("`{id}` is assigned in a parallel loop but declared outside it: name it in `reduction(op: {id})` or `private({id})`, use `acc::atomic!`, or declare it inside the loop"),
             );
         }
+        // Local arrays whose elements the loop writes that the region reduces (an array
+        // reduction of the region's clause): reductions of the loop, as assigned scalars are.
+        for a in &frame.shadow_arrays {
+            if !frame.privates.contains(a) && !frame.reductions.iter().any(|r| &r.2 == a) {
+                if let Some(r) = self.cx.region_reductions.iter().find(|r| &r.2 == a) {
+                    frame.reductions.push(r.clone());
+                }
+            }
+        }
         frame.shadow_arrays.retain(|a| !frame.privates.contains(a) && !frame.reductions.iter().any(|r| &r.2 == a));
         let ParFrame { reductions, privates, shadow_arrays, atomic_scalars, .. } = frame;
         self.plan.loops[slot] = HostLoop::Parallel(ParallelLoop { headers, reductions, privates, shadow_arrays, atomic_scalars });

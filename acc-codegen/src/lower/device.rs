@@ -980,10 +980,14 @@ fn nest_kernel(
             }
         }
     }
-    let wb_slots: Vec<usize> = (reds.len()..reds.len() + writebacks.len()).collect();
     let red_vars: Vec<&Ident> = reds.iter().map(|r| &r.1).collect();
     let red_ops: Vec<TokenStream> = reds.iter().map(|(op, _)| schedule::op_path(*op)).collect();
-    let red_slots: Vec<usize> = (0..reds.len()).collect();
+    // A reduction variable takes a partial slot per scalar it holds (an array one per element),
+    // the writebacks one each after them; in the kernel and at the launch alike.
+    let dev_path = quote!(#dev);
+    let red_slots = schedule::red_slots(&dev_path, &red_vars);
+    let red_total = schedule::red_slots_total(&dev_path, &red_vars);
+    let wb_slots: Vec<TokenStream> = (0..writebacks.len()).map(|k| quote!((#red_total + #k))).collect();
     let mut sched_notes = Notes::default();
     // The launch's dimensions, for a nest on a multi-dimensional grid (`grid.rs`).
     let mut dims: Option<TokenStream> = None;
@@ -1031,7 +1035,8 @@ fn nest_kernel(
         let loops::NestSpace { setup, total, bind } = loops::normalise_nest(&headers, 1, &quote!(#dev::idx));
         let stmts = body_of(&body).stmts;
         // The values a one-thread kernel computes for the host, after the partials.
-        let base = reds.len() + writebacks.len();
+        let nwb = writebacks.len();
+        let base = quote!(#red_total + #nwb);
         let out_names = outputs.iter().map(|o| &o.name);
         let code = quote! {
             #setup
@@ -1049,7 +1054,7 @@ fn nest_kernel(
             }
             #(
                 if #dev::block_thread_index() == 0 {
-                    #dev::store_partial(__acc_partials, #red_slots, #red_vars);
+                    #dev::store_partial_var(__acc_partials, #red_slots, #red_vars);
                 }
             )*
         };
@@ -1270,7 +1275,15 @@ fn nest_kernel(
         .collect::<Vec<_>>();
     let num_gangs = dir.clauses.num_gangs.as_ref().map_or_else(|| quote!(0usize), super::clause_usize);
     let queue = quote!(__acc_queue);
-    let nreds = reds.len() + writebacks.len();
+    let host_red_slots = schedule::red_slots(&rt, &red_vars);
+    let host_wb_slots: Vec<TokenStream> = {
+        let total = schedule::red_slots_total(&rt, &red_vars);
+        (0..writebacks.len()).map(|k| quote!((#total + #k))).collect()
+    };
+    let nreds = {
+        let (total, nwb) = (schedule::red_slots_total(&rt, &red_vars), writebacks.len());
+        quote!((#total + #nwb))
+    };
     // The values of a one-thread kernel: their types are their witnesses' (never called).
     let out_names: Vec<&Ident> = outputs.iter().map(|o| &o.name).collect();
     let out_witness: Vec<Ident> = (0..outputs.len()).map(|i| format_ident!("__acc_w{}", i)).collect();
@@ -1344,10 +1357,10 @@ fn nest_kernel(
         __acc_cells.download();
         #(#cells = __acc_cells.get(#cell_slots, &#cells);)*
         #(
-            #writebacks = __acc_partials.fold(#wb_slots, __acc_grid, &#writebacks, |_, last| last);
+            #writebacks = __acc_partials.fold(#host_wb_slots, __acc_grid, &#writebacks, |_, last| last);
         )*
         #(
-            #red_vars = #host_ops.combine(#red_vars, __acc_partials.fold(#red_slots, __acc_grid, &#red_vars, |a, b| #host_ops.combine(a, b)));
+            #red_vars = #host_ops.combine(#red_vars, __acc_partials.fold_var(#host_red_slots, __acc_grid, &#red_vars, |a, b| #host_ops.combine(a, b)));
         )*
         #values
     }};
