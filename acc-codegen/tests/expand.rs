@@ -1093,3 +1093,29 @@ fn streaming_loops_of_the_whole_grid_may_take_eight_waves_of_blocks() {
         }
     }));
 }
+
+#[test]
+fn the_gpu_path_types_the_kernels_locals_from_their_loop_as_the_host_path_does() {
+    let s = region(
+        RegionKind::Parallel,
+        quote!(),
+        quote! {
+            fn norm2(x: &[f64]) -> f64 {
+                let mut s = 0.0;
+                #[acc::r#loop(gang, vector, reduction(+: s))]
+                for i in 0..x.len() {
+                    acc::cache!(x[i..i + 1]);
+                    s += x[i] * x[i];
+                }
+                s.sqrt()
+            }
+        },
+    );
+    // The GPU path (before the host path's `par_reduce_chunks`): the launch, and beside it the
+    // loop as host code in a closure never called, without acc's loop attribute and hints, so
+    // that `s` is an `f64` there too.
+    let gpu = &s[s.find("if __acc_gpu").expect("a GPU path")..s.find("par_reduce_chunks").expect("a host path")];
+    has(gpu, "# [allow (unused , unreachable_code , clippy :: all)] let _ = | | { for i in 0 .. x . len () { () ; s += x [i] * x [i] ; } } ;");
+    has(gpu, ":: acc :: __private :: launch (");
+    assert!(!gpu.contains("r#loop") && !gpu.contains("cache !"), "{gpu}");
+}

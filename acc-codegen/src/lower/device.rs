@@ -290,9 +290,38 @@ impl Lowering<'_> {
                 }
                 self.reports.push(KernelReport { name: name.clone(), line: info::loop_line(fl), what, notes });
                 self.kernels.push(Kernel { name, device_fn: kernel });
-                launch
+                let typing = self.host_typing(fl);
+                quote!(#typing #launch)
             }
             None => TokenStream::new(),
+        }
+    }
+
+    /// The code a kernel runs, as host code that is never run: a closure never called, so
+    /// that the host path types the locals the kernel shares with it (a reduction's `let mut
+    /// s = 0.0`, a value computed on the device) from the same uses the host backend's
+    /// expansion types them from. Without it a local whose type only the loop body fixes is
+    /// ambiguous here (`s.sqrt()` after the loop) where the host build accepts it. `deviceptr`
+    /// arrays are typed as their host slices. (The user's spans: an error in the body is the
+    /// host path's too, reported once.)
+    fn host_typing(&self, fl: &ExprForLoop) -> TokenStream {
+        let mut block: syn::Block = syn::parse_quote!({ #fl });
+        syntax::strip_helpers_block(&mut block);
+        let rebinds = self.params.iter().filter_map(|p| {
+            let id = &p.ident;
+            match p.kind {
+                ParamKind::DeviceSlice => Some(quote!(let #id = #id.host_slice();)),
+                ParamKind::DeviceSliceMut => Some(quote!(let #id = #id.host_slice_mut();)),
+                _ => None,
+            }
+        });
+        let stmts = &block.stmts;
+        quote! {
+            #[allow(unused, unreachable_code, clippy::all)]
+            let _ = || {
+                #(#rebinds)*
+                #(#stmts)*
+            };
         }
     }
 
