@@ -1195,7 +1195,7 @@ fn nest_kernel(
     // info: the kernel's inputs besides the region's parameters, its block shape, its
     // reductions' partials and the `cache!` windows.
     kernel_notes(notes, &mut sched_notes, f, &KernelFacts {
-        dir, serial, grid: dims.is_some(), uses_worker, group_locals, staged: &cached.iter().map(|c| c.0.clone()).chain(staged1).collect::<Vec<_>>(), staged_tiles: &tile_lines, reds: &reds, writebacks: &writebacks, cells: &cells,
+        dir, serial, grid: dims.is_some(), uses_worker, group_locals, staged: &cached.iter().map(|c| c.0.clone()).chain(staged1).collect::<Vec<_>>(), staged_tiles: &tile_lines, reds: &reds, array_reds: &array_locals(lets, &reds), writebacks: &writebacks, cells: &cells,
         captured: &captured.iter().map(|l| l.name.clone()).filter(|n| !n.to_string().starts_with("__acc_") && !reds.iter().any(|r| &r.1 == n)).collect::<Vec<_>>(),
         privates: &privates.iter().map(|p| p.ident.clone()).collect::<Vec<_>>(),
         per_trip,
@@ -1415,6 +1415,9 @@ struct KernelFacts<'a> {
     /// The lines of the `cache!`s whose 2-D windows are staged (`lower/tiles.rs`).
     staged_tiles: &'a [usize],
     reds: &'a [(RedOp, Ident)],
+    /// The reduction variables declared as arrays (`let mut q = [0.0; 10]`, `let mut q: [f64;
+    /// 10]`): their reports say how the elements combine.
+    array_reds: &'a [Ident],
     writebacks: &'a [Ident],
     cells: &'a [Ident],
     captured: &'a [Ident],
@@ -1424,6 +1427,19 @@ struct KernelFacts<'a> {
     waves: usize,
     /// The top loop takes chunks: the launch gives it a thread per chunk.
     chunks: bool,
+}
+
+/// info: the reduction variables of `reds` that a `let` of `lets` declares as an array: its
+/// type `[T; N]` or its initialiser an array expression (`[0.0; 10]`, `[a, b]`).
+fn array_locals(lets: &[Let], reds: &[(RedOp, Ident)]) -> Vec<Ident> {
+    reds.iter()
+        .filter(|(_, v)| {
+            lets.iter().rev().find(|l| &l.name == v).is_some_and(|l| {
+                matches!(l.ty, Some(syn::Type::Array(_))) || matches!(l.init, Some(Expr::Repeat(_) | Expr::Array(_)))
+            })
+        })
+        .map(|(_, v)| v.clone())
+        .collect()
 }
 
 /// info: a kernel's launch shape, inputs, reductions' partials and `cache!` windows, as the
@@ -1485,6 +1501,11 @@ fn kernel_notes(notes: &mut Notes, loop_notes: &mut Notes, f: &ExprForLoop, k: &
         notes.add(at, 0, format!(
             "{}: thread 0 of each block stores the block's value (a partial); the host folds the partials after the launch and combines them with `{v}`'s value before the loop",
             info::red(*op, v)
+        ));
+    }
+    for v in k.array_reds {
+        notes.add(at, 0, format!(
+            "`{v}` is an array: each thread's copy in registers (local memory where they do not hold it), its elements combined over the block one after another, each through the scalar block reduction's shared slots; a partial per element and block"
         ));
     }
     for v in k.writebacks {
