@@ -16,6 +16,7 @@ export ACC_DEVICE_TYPE=${ACC_DEVICE_TYPE:-host}
 # their regions, which `macro_rules!` would hide): they must be up to date.
 python3 suite/tests/gen/matrix.py --check
 python3 suite/tests/gen/reductions.py --check
+python3 suite/tests/gen/array_reductions.py --check
 python3 suite/tests/gen/nested_reductions.py --check
 python3 suite/tests/gen/loops.py --check
 python3 suite/tests/gen/schedules.py --check
