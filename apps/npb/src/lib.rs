@@ -5,6 +5,7 @@
 pub mod cg;
 pub mod class;
 pub mod ep;
+pub mod is;
 pub mod randdp;
 pub mod report;
 pub mod timer;
@@ -13,13 +14,14 @@ pub use class::Class;
 pub use report::Report;
 
 /// The benchmarks, by NPB's names.
-pub const BENCHMARKS: &[&str] = &["ep", "cg"];
+pub const BENCHMARKS: &[&str] = &["ep", "cg", "is"];
 
 /// Runs benchmark `name` (`"ep"`, `"cg"`, ...) at `class`.
 pub fn run(name: &str, class: Class) -> Result<Report, String> {
     match name.to_ascii_lowercase().as_str() {
         "ep" => Ok(ep::run(class)),
         "cg" => Ok(cg::run(class)),
+        "is" => is::run(class),
         _ => Err(format!("unknown benchmark `{name}` (expected one of {})", BENCHMARKS.join(", "))),
     }
 }
