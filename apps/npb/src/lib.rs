@@ -6,6 +6,7 @@ pub mod cg;
 pub mod class;
 pub mod ep;
 pub mod is;
+pub mod mg;
 pub mod randdp;
 pub mod report;
 pub mod timer;
@@ -14,7 +15,7 @@ pub use class::Class;
 pub use report::Report;
 
 /// The benchmarks, by NPB's names.
-pub const BENCHMARKS: &[&str] = &["ep", "cg", "is"];
+pub const BENCHMARKS: &[&str] = &["ep", "cg", "is", "mg"];
 
 /// Runs benchmark `name` (`"ep"`, `"cg"`, ...) at `class`.
 pub fn run(name: &str, class: Class) -> Result<Report, String> {
@@ -22,6 +23,7 @@ pub fn run(name: &str, class: Class) -> Result<Report, String> {
         "ep" => Ok(ep::run(class)),
         "cg" => Ok(cg::run(class)),
         "is" => is::run(class),
+        "mg" => Ok(mg::run(class)),
         _ => Err(format!("unknown benchmark `{name}` (expected one of {})", BENCHMARKS.join(", "))),
     }
 }

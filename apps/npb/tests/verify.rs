@@ -36,6 +36,16 @@ fn is_w() {
 }
 
 #[test]
+fn mg_s() {
+    verifies("mg", Class::S);
+}
+
+#[test]
+fn mg_w() {
+    verifies("mg", Class::W);
+}
+
+#[test]
 fn unknown_names_are_errors() {
     assert!(npb::run("xx", Class::S).is_err());
     assert!("Q".parse::<Class>().is_err());
