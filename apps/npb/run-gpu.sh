@@ -8,8 +8,8 @@
 # Here (with Rust), from the repository root:
 #   cargo build --release --features cuda --manifest-path apps/npb/Cargo.toml --target-dir target
 #   mkdir -p .npb && cp target/release/npb apps/npb/run-gpu.sh .npb/
-# then with the device tool: run(command="bash .npb/run-gpu.sh ep cg is mg S W A B C", carry=[".npb"]).
-#   bash run-gpu.sh [ep|cg|is|mg]... [S|W|A|B|C|D]...     (default: ep cg is mg, S W A B C)
+# then with the device tool: run(command="bash .npb/run-gpu.sh ep cg is mg ft S W A B C", carry=[".npb"]).
+#   bash run-gpu.sh [ep|cg|is|mg|ft]... [S|W|A|B|C|D]...     (default: ep cg is mg ft, S W A B C)
 # NPB_HOST=0 leaves out the host backend's runs. With $OUT set, the table and the logs go there.
 cd "$(dirname "$0")" || exit 2
 bin=${NPB_BIN:-./npb}
@@ -20,7 +20,7 @@ for a in "$@"; do
     *) benches+=("${a,,}") ;;
   esac
 done
-[ ${#benches[@]} -gt 0 ] || benches=(ep cg is mg)
+[ ${#benches[@]} -gt 0 ] || benches=(ep cg is mg ft)
 [ ${#classes[@]} -gt 0 ] || classes=(S W A B C)
 logs=${OUT:-/tmp}/npb-logs; mkdir -p "$logs"
 chmod +x "$bin"

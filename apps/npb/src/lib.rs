@@ -5,6 +5,7 @@
 pub mod cg;
 pub mod class;
 pub mod ep;
+pub mod ft;
 pub mod is;
 pub mod mg;
 pub mod randdp;
@@ -15,7 +16,7 @@ pub use class::Class;
 pub use report::Report;
 
 /// The benchmarks, by NPB's names.
-pub const BENCHMARKS: &[&str] = &["ep", "cg", "is", "mg"];
+pub const BENCHMARKS: &[&str] = &["ep", "cg", "is", "mg", "ft"];
 
 /// Runs benchmark `name` (`"ep"`, `"cg"`, ...) at `class`.
 pub fn run(name: &str, class: Class) -> Result<Report, String> {
@@ -24,6 +25,7 @@ pub fn run(name: &str, class: Class) -> Result<Report, String> {
         "cg" => Ok(cg::run(class)),
         "is" => is::run(class),
         "mg" => Ok(mg::run(class)),
+        "ft" => Ok(ft::run(class)),
         _ => Err(format!("unknown benchmark `{name}` (expected one of {})", BENCHMARKS.join(", "))),
     }
 }

@@ -46,6 +46,16 @@ fn mg_w() {
 }
 
 #[test]
+fn ft_s() {
+    verifies("ft", Class::S);
+}
+
+#[test]
+fn ft_w() {
+    verifies("ft", Class::W);
+}
+
+#[test]
 fn unknown_names_are_errors() {
     assert!(npb::run("xx", Class::S).is_err());
     assert!("Q".parse::<Class>().is_err());
