@@ -5,10 +5,10 @@
 # and the launches each run made on the GPU and on the host (counted from a second run with
 # ACC_NOTIFY=1, one line a launch; the timed run is without it, as its lines cost time).
 #
-# Here (with Rust), from the repository root:
+# Here (with Rust), from the repository root, pack the binary and this script:
 #   cargo build --release --features cuda --manifest-path apps/npb/Cargo.toml --target-dir target
 #   mkdir -p .npb && cp target/release/npb apps/npb/run-gpu.sh .npb/
-# then with the device tool: run(command="bash .npb/run-gpu.sh ep cg is mg ft S W A B C", carry=[".npb"]).
+# then, with .npb copied to the GPU machine:  bash .npb/run-gpu.sh ep cg is mg ft S W A B C
 #   bash run-gpu.sh [ep|cg|is|mg|ft]... [S|W|A|B|C|D]...     (default: ep cg is mg ft, S W A B C)
 # NPB_HOST=0 leaves out the host backend's runs. With $OUT set, the table and the logs go there.
 cd "$(dirname "$0")" || exit 2
