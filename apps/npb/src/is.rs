@@ -45,9 +45,8 @@ fn params(class: Class) -> Result<Params, String> {
 fn expected_rank(class: Class, p: &Params, i: usize, iteration: i32) -> i32 {
     let r = p.test_rank[i];
     let up = match class {
-        Class::S | Class::C => i <= 2,
+        Class::S | Class::A | Class::C => i <= 2,
         Class::W | Class::D => i < 2,
-        Class::A => i <= 2,
         Class::B => i == 1 || i == 2 || i == 4,
     };
     match (class, up) {
