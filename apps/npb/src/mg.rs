@@ -288,8 +288,7 @@ fn interp(z: &[f64], mm1: usize, mm2: usize, mm3: usize, u: &mut [f64], n1: usiz
 fn norm2u3(r: &[f64], n1: usize, n2: usize, n3: usize) -> (f64, f64) {
     let at = |i3: usize, i2: usize, i1: usize| (i3 * n2 + i2) * n1 + i1;
     let mut s = 0.0;
-    // acc lacks: `let mut temp = 0.0;` with `temp.max(..)` below: the `--features cuda` build
-    // cannot infer the float type (the host build does); hence the suffix.
+    // Typed: Rust calls no method (`temp.max` below) on a float literal of unknown type.
     let mut temp = 0.0f64;
     #[acc::r#loop(gang, reduction(+: s), reduction(max: temp))]
     for i3 in 1..n3 - 1 {
