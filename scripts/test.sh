@@ -64,6 +64,9 @@ cargo test --release $REGIONS --features cuda --test ptx_facts
 # kernels call the library's routine on its types).
 cargo run --release --manifest-path examples/05-library/Cargo.toml --target-dir target
 cargo build --release --features cuda --manifest-path examples/05-library/Cargo.toml --target-dir target
+# The NAS Parallel Benchmarks in acc (apps/npb, a workspace of its own): each benchmark at
+# classes S (and W) verifies against NPB's reference values.
+cargo test --release --manifest-path apps/npb/Cargo.toml --target-dir target
 # Every published crate packages (acc's suite, examples and benches are packages of their own,
 # not published).
 cargo package --workspace --no-verify --allow-dirty --offline --quiet

@@ -1,0 +1,3 @@
+fn main() {
+    acc_build::compile_kernels();
+}
