@@ -7,6 +7,7 @@ pub mod class;
 pub mod ep;
 pub mod ft;
 pub mod is;
+pub mod lu;
 pub mod mg;
 pub mod randdp;
 pub mod report;
@@ -16,7 +17,7 @@ pub use class::Class;
 pub use report::Report;
 
 /// The benchmarks, by NPB's names.
-pub const BENCHMARKS: &[&str] = &["ep", "cg", "is", "mg", "ft"];
+pub const BENCHMARKS: &[&str] = &["ep", "cg", "is", "mg", "ft", "lu"];
 
 /// Runs benchmark `name` (`"ep"`, `"cg"`, ...) at `class`.
 pub fn run(name: &str, class: Class) -> Result<Report, String> {
@@ -26,6 +27,7 @@ pub fn run(name: &str, class: Class) -> Result<Report, String> {
         "is" => is::run(class),
         "mg" => Ok(mg::run(class)),
         "ft" => Ok(ft::run(class)),
+        "lu" => Ok(lu::run(class)),
         _ => Err(format!("unknown benchmark `{name}` (expected one of {})", BENCHMARKS.join(", "))),
     }
 }
