@@ -11,13 +11,14 @@ pub mod lu;
 pub mod mg;
 pub mod randdp;
 pub mod report;
+pub mod sp;
 pub mod timer;
 
 pub use class::Class;
 pub use report::Report;
 
 /// The benchmarks, by NPB's names.
-pub const BENCHMARKS: &[&str] = &["ep", "cg", "is", "mg", "ft", "lu"];
+pub const BENCHMARKS: &[&str] = &["ep", "cg", "is", "mg", "ft", "lu", "sp"];
 
 /// Runs benchmark `name` (`"ep"`, `"cg"`, ...) at `class`.
 pub fn run(name: &str, class: Class) -> Result<Report, String> {
@@ -28,6 +29,7 @@ pub fn run(name: &str, class: Class) -> Result<Report, String> {
         "mg" => Ok(mg::run(class)),
         "ft" => Ok(ft::run(class)),
         "lu" => Ok(lu::run(class)),
+        "sp" => Ok(sp::run(class)),
         _ => Err(format!("unknown benchmark `{name}` (expected one of {})", BENCHMARKS.join(", "))),
     }
 }

@@ -61,6 +61,11 @@ fn lu_s() {
 }
 
 #[test]
+fn sp_s() {
+    verifies("sp", Class::S);
+}
+
+#[test]
 fn unknown_names_are_errors() {
     assert!(npb::run("xx", Class::S).is_err());
     assert!("Q".parse::<Class>().is_err());
