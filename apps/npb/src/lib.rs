@@ -3,6 +3,7 @@
 //! class and returns NPB's report, its verification against NPB's reference values included.
 
 pub mod cg;
+pub mod cfd;
 pub mod class;
 pub mod ep;
 pub mod ft;
