@@ -3,6 +3,7 @@
 //! class and returns NPB's report, its verification against NPB's reference values included.
 
 pub mod cg;
+pub mod bt;
 pub mod cfd;
 pub mod class;
 pub mod ep;
@@ -19,7 +20,7 @@ pub use class::Class;
 pub use report::Report;
 
 /// The benchmarks, by NPB's names.
-pub const BENCHMARKS: &[&str] = &["ep", "cg", "is", "mg", "ft", "lu", "sp"];
+pub const BENCHMARKS: &[&str] = &["ep", "cg", "is", "mg", "ft", "lu", "sp", "bt"];
 
 /// Runs benchmark `name` (`"ep"`, `"cg"`, ...) at `class`.
 pub fn run(name: &str, class: Class) -> Result<Report, String> {
@@ -31,6 +32,7 @@ pub fn run(name: &str, class: Class) -> Result<Report, String> {
         "ft" => Ok(ft::run(class)),
         "lu" => Ok(lu::run(class)),
         "sp" => Ok(sp::run(class)),
+        "bt" => Ok(bt::run(class)),
         _ => Err(format!("unknown benchmark `{name}` (expected one of {})", BENCHMARKS.join(", "))),
     }
 }

@@ -66,6 +66,11 @@ fn sp_s() {
 }
 
 #[test]
+fn bt_s() {
+    verifies("bt", Class::S);
+}
+
+#[test]
 fn unknown_names_are_errors() {
     assert!(npb::run("xx", Class::S).is_err());
     assert!("Q".parse::<Class>().is_err());
