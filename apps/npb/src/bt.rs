@@ -4355,6 +4355,8 @@ pub fn run(class: Class) -> Report {
         };
         // One time step untimed, to touch all code and data.
         adi(&mut f, g, cs);
+        // acc lacks: `acc::update!(device(f.u))`, a field path in `update!` (it takes names only:
+        // "expected `,`" at the `.`); the field rebound to a name instead.
         let u = &mut *f.u;
         initialize(u, &g, &cs);
         acc::update!(device(u));
@@ -4367,6 +4369,7 @@ pub fn run(class: Class) -> Report {
             adi(&mut f, g, cs);
         }
         timer.stop();
+        // acc lacks: `acc::update!(host(f.u))`; and a `&mut [f64]` name needs `let mut` to be written back.
         let mut u = &mut *f.u;
         acc::update!(host(u));
         let xce = error_norm(u, &g, &cs);

@@ -1868,7 +1868,8 @@ fn buts(
     }
 }
 
-/// The blocks zeroed before the sweeps.
+/// The blocks zeroed before the sweeps, on NPB-ACC's `(ISIZ1 * ISIZ2) / 1024` gangs rounded up
+/// (NPB-ACC's count is 0 below 32 x 32 points, which OpenACC leaves to the implementation).
 #[acc::parallel(num_gangs(g.np.div_ceil(1024)), num_workers(32), vector_length(32))]
 fn zero_blocks(a: &mut [f64], b: &mut [f64], c: &mut [f64], d: &mut [f64], g: Grid) {
     #[acc::r#loop(gang, worker, vector)]
@@ -2249,11 +2250,14 @@ pub fn run(class: Class) -> Report {
         erhs(&mut f, g, cs);
         // One iteration untimed, to touch all code and data.
         ssor(&mut f, g, cs, &np, 1, pr.itmax);
+        // acc lacks: `acc::update!(device(f.u))`, a field path in `update!` (it takes names only:
+        // "expected `,`" at the `.`); the field rebound to a name instead.
         let u = &mut *f.u;
         setbv(u, &g);
         setiv(u, &g);
         acc::update!(device(u));
         let (rsdnm, time) = ssor(&mut f, g, cs, &np, pr.itmax, pr.itmax);
+        // acc lacks: `acc::update!(host(f.u))`; and a `&mut [f64]` name needs `let mut` to be written back.
         let mut u = &mut *f.u;
         acc::update!(host(u));
         (rsdnm, error(u, &g), pintgr(u, &g, &cs), time)
