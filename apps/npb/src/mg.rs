@@ -86,7 +86,7 @@ fn comm3(u: &mut [f64], n1: usize, n2: usize, n3: usize) {
 /// `r = v - A u` (the residual) over the interior, then the periodic boundary.
 #[acc::parallel(num_gangs(n3 - 2), num_workers(8), vector_length(128))]
 #[allow(clippy::too_many_arguments)]
-fn resid(u: &[f64], v: &[f64], r: &mut [f64], u1: &mut DeviceSlice<f64>, u2: &mut DeviceSlice<f64>, n1: usize, n2: usize, n3: usize, a0: f64, a2: f64, a3: f64) {
+fn resid(u: &[f64], v: &[f64], r: &mut [f64], u1: &mut acc::DeviceSlice<f64>, u2: &mut acc::DeviceSlice<f64>, n1: usize, n2: usize, n3: usize, a0: f64, a2: f64, a3: f64) {
     let at = |i3: usize, i2: usize, i1: usize| (i3 * n2 + i2) * n1 + i1;
     #[acc::r#loop(gang)]
     for i3 in 1..n3 - 1 {
@@ -118,7 +118,7 @@ fn resid(u: &[f64], v: &[f64], r: &mut [f64], u1: &mut DeviceSlice<f64>, u2: &mu
 /// has no `&[f64]` and `&mut [f64]` of one array, so it is a region of its own).
 #[acc::parallel(num_gangs(n3 - 2), num_workers(8), vector_length(128))]
 #[allow(clippy::too_many_arguments)]
-fn resid_in_place(u: &[f64], r: &mut [f64], u1: &mut DeviceSlice<f64>, u2: &mut DeviceSlice<f64>, n1: usize, n2: usize, n3: usize, a0: f64, a2: f64, a3: f64) {
+fn resid_in_place(u: &[f64], r: &mut [f64], u1: &mut acc::DeviceSlice<f64>, u2: &mut acc::DeviceSlice<f64>, n1: usize, n2: usize, n3: usize, a0: f64, a2: f64, a3: f64) {
     let at = |i3: usize, i2: usize, i1: usize| (i3 * n2 + i2) * n1 + i1;
     #[acc::r#loop(gang)]
     for i3 in 1..n3 - 1 {
@@ -149,7 +149,7 @@ fn resid_in_place(u: &[f64], r: &mut [f64], u1: &mut DeviceSlice<f64>, u2: &mut 
 /// The smoother: `u = u + C r` over the interior.
 #[acc::parallel(num_gangs(n3 - 2), num_workers(16), vector_length(64))]
 #[allow(clippy::too_many_arguments)]
-fn psinv(r: &[f64], u: &mut [f64], r1: &mut DeviceSlice<f64>, r2: &mut DeviceSlice<f64>, n1: usize, n2: usize, n3: usize, c0: f64, c1: f64, c2: f64) {
+fn psinv(r: &[f64], u: &mut [f64], r1: &mut acc::DeviceSlice<f64>, r2: &mut acc::DeviceSlice<f64>, n1: usize, n2: usize, n3: usize, c0: f64, c1: f64, c2: f64) {
     let at = |i3: usize, i2: usize, i1: usize| (i3 * n2 + i2) * n1 + i1;
     #[acc::r#loop(gang)]
     for i3 in 1..n3 - 1 {
@@ -181,7 +181,7 @@ fn psinv(r: &[f64], u: &mut [f64], r1: &mut DeviceSlice<f64>, r2: &mut DeviceSli
 /// the full-weighting 27-point operator.
 #[acc::parallel(num_gangs(m3j - 2), num_workers(8), vector_length(128))]
 #[allow(clippy::too_many_arguments)]
-fn rprj3(r: &[f64], m1k: usize, m2k: usize, s: &mut [f64], m1j: usize, m2j: usize, m3j: usize, x1: &mut DeviceSlice<f64>, y1: &mut DeviceSlice<f64>, d1: usize, d2: usize, d3: usize) {
+fn rprj3(r: &[f64], m1k: usize, m2k: usize, s: &mut [f64], m1j: usize, m2j: usize, m3j: usize, x1: &mut acc::DeviceSlice<f64>, y1: &mut acc::DeviceSlice<f64>, d1: usize, d2: usize, d3: usize) {
     let rk = |i3: usize, i2: usize, i1: usize| (i3 * m2k + i2) * m1k + i1;
     let sj = |j3: usize, j2: usize, j1: usize| (j3 * m2j + j2) * m1j + j1;
     #[acc::r#loop(gang)]
@@ -222,7 +222,7 @@ fn rprj3(r: &[f64], m1k: usize, m2k: usize, s: &mut [f64], m1j: usize, m2j: usiz
 /// mm3`; `u` is `n1 x n2` planes, none of its sides 3 points).
 #[acc::parallel(num_gangs(mm3 - 1), num_workers(8), vector_length(128))]
 #[allow(clippy::too_many_arguments)]
-fn interp(z: &[f64], mm1: usize, mm2: usize, mm3: usize, u: &mut [f64], n1: usize, n2: usize, z1: &mut DeviceSlice<f64>, z2: &mut DeviceSlice<f64>, z3: &mut DeviceSlice<f64>) {
+fn interp(z: &[f64], mm1: usize, mm2: usize, mm3: usize, u: &mut [f64], n1: usize, n2: usize, z1: &mut acc::DeviceSlice<f64>, z2: &mut acc::DeviceSlice<f64>, z3: &mut acc::DeviceSlice<f64>) {
     let zz = |i3: usize, i2: usize, i1: usize| (i3 * mm2 + i2) * mm1 + i1;
     let uu = |i3: usize, i2: usize, i1: usize| (i3 * n2 + i2) * n1 + i1;
     #[acc::r#loop(gang)]
