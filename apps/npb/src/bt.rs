@@ -32,6 +32,7 @@ struct Params {
     xce: [f64; 5],
 }
 
+#[allow(clippy::excessive_precision)] // NPB's reference values, digit for digit
 fn params(class: Class) -> Params {
     let (n, niter, dt, xcr, xce) = match class {
         Class::S => (

@@ -504,9 +504,7 @@ pub fn exact_rhs(forcing: &mut [f64], g: &Grid, cs: &Consts) {
             for i in 0..=g.gp0 - 1 {
                 let xi = i as f64 * cs.dnxm1;
                 let dtemp = exact_solution(xi, eta, zeta);
-                for m in 0..5 {
-                    ue[i][m] = dtemp[m];
-                }
+                ue[i] = dtemp;
                 let dtpp = 1.0 / dtemp[0];
                 for m in 1..5 {
                     buf[i][m] = dtpp * dtemp[m];
@@ -564,9 +562,7 @@ pub fn exact_rhs(forcing: &mut [f64], g: &Grid, cs: &Consts) {
             for j in 0..=g.gp1 - 1 {
                 let eta = j as f64 * cs.dnym1;
                 let dtemp = exact_solution(xi, eta, zeta);
-                for m in 0..5 {
-                    ue[j][m] = dtemp[m];
-                }
+                ue[j] = dtemp;
                 let dtpp = 1.0 / dtemp[0];
                 for m in 1..5 {
                     buf[j][m] = dtpp * dtemp[m];
@@ -624,9 +620,7 @@ pub fn exact_rhs(forcing: &mut [f64], g: &Grid, cs: &Consts) {
             for k in 0..=g.gp2 - 1 {
                 let zeta = k as f64 * cs.dnzm1;
                 let dtemp = exact_solution(xi, eta, zeta);
-                for m in 0..5 {
-                    ue[k][m] = dtemp[m];
-                }
+                ue[k] = dtemp;
                 let dtpp = 1.0 / dtemp[0];
                 for m in 1..5 {
                     buf[k][m] = dtpp * dtemp[m];
@@ -681,7 +675,7 @@ pub fn exact_rhs(forcing: &mut [f64], g: &Grid, cs: &Consts) {
         for j in 1..=g.gp1 - 2 {
             for i in 1..=g.gp0 - 2 {
                 for m in 0..5 {
-                    forcing[g.at(m, k, j, i)] = -1.0 * forcing[g.at(m, k, j, i)];
+                    forcing[g.at(m, k, j, i)] = -forcing[g.at(m, k, j, i)];
                 }
             }
         }

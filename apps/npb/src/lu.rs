@@ -40,6 +40,7 @@ struct Params {
     xci: f64,
 }
 
+#[allow(clippy::excessive_precision)] // NPB's reference values, digit for digit
 fn params(class: Class) -> Params {
     let (n, itmax, dt, xcr, xce, xci) = match class {
         Class::S => (
