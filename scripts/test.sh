@@ -15,6 +15,7 @@ export ACC_DEVICE_TYPE=${ACC_DEVICE_TYPE:-host}
 # their regions, which `macro_rules!` would hide): they must be up to date.
 python3 tests/gen/matrix.py --check
 python3 tests/gen/reductions.py --check
+python3 tests/gen/array_reductions.py --check
 python3 tests/gen/nested_reductions.py --check
 python3 tests/gen/loops.py --check
 python3 tests/gen/schedules.py --check

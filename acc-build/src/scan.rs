@@ -21,14 +21,15 @@
 //! `method` module; a generic region gives the kernels of each instance its `instances(..)`
 //! clause names), `#[acc::routine]` fns (generic ones as they are: rustc instantiates them for
 //! their callers), `const`s, immutable `static`s without interior mutability, `type` aliases,
-//! `const fn`s, enums, `#[derive(acc::DeviceCopy)]` structs, traits, the `impl` blocks of those
+//! `const fn`s, enums, `#[derive(acc::DeviceCopy)]` structs, traits, `macro_rules!` macros (at
+//! their places, for the kernels that invoke them; a macro's expansion is rustc's to check), the `impl` blocks of those
 //! types (inherent methods one by one; impls of `core`'s operator and comparison traits, and of
 //! the package's carried traits, whole; impls of those traits for primitive types too), and the
 //! `use` items that resolve to something carried or to `core`. An item is carried only
 //! if every path in it resolves to something carried (or to `core`, or to nothing the package
 //! defines: a local, a primitive, the prelude), and it names no `std`-only prelude item
 //! (`Vec`, `String`, `Box`...). Everything else (plain fns, `static mut`s, other structs,
-//! unsafe traits, macros, `use`s of other crates such as `rayon::*` or `std::collections`) stays on the
+//! unsafe traits, the items macro invocations make, `use`s of other crates such as `rayon::*` or `std::collections`) stays on the
 //! host and out of the device crate, so it cannot break the device build.
 //!
 //! A region or routine that uses what stays out is an error of acc-build, on the path that
@@ -790,7 +791,8 @@ impl<'a> Scan<'a> {
             syn::Item::Trait(t) if t.unsafety.is_some() || t.auto_token.is_some() => Err("an unsafe or auto trait (not carried to the device)".into()),
             syn::Item::Trait(t) => uses("a trait", &|ch| ch.visit_item_trait(t)),
             syn::Item::Union(_) => Err("a union (not device data)".into()),
-            syn::Item::Macro(_) => Err("a macro (acc-build does not carry macros to the device)".into()),
+            syn::Item::Macro(mac) if is_macro_rules(mac) => Ok(()),
+            syn::Item::Macro(_) => Err("a macro invocation (acc-build carries `macro_rules!` definitions, not the items macros make)".into()),
             _ => Err("an item acc-build does not carry to the device".into()),
         }
     }
@@ -1068,6 +1070,11 @@ fn replace_self_type(ts: TokenStream, ty: &TokenStream) -> TokenStream {
 }
 
 /// Attributes of a carried item that the device crate can take.
+/// Whether an item macro is a `macro_rules!` definition.
+fn is_macro_rules(mac: &syn::ItemMacro) -> bool {
+    mac.ident.is_some() && mac.mac.path.is_ident("macro_rules")
+}
+
 fn device_attrs(attrs: &[syn::Attribute]) -> Vec<syn::Attribute> {
     let mut out = Vec::new();
     for a in attrs {
@@ -1269,10 +1276,21 @@ impl Scan<'_> {
                         items.push((line, self.rewrite_paths(m, quote!(#vis #use_token #lead #(#ids)::* #tail;))));
                     }
                 }
+                // `macro_rules!` definitions at their places, so that the kernels that invoke
+                // them (an index macro in a loop body) see them in the same textual scope;
+                // `#[macro_export]` dropped (the device crate's root would take every crate
+                // root's), unused ones allowed.
+                syn::Item::Macro(mac) if is_macro_rules(mac) => {
+                    let mut mac = mac.clone();
+                    mac.attrs = device_attrs(&mac.attrs);
+                    items.push((line, self.rewrite_paths(m, quote!(#[allow(unused_macros)] #mac))));
+                }
                 syn::Item::Mod(md) => {
                     let Some(&child) = module.children.get(&k) else { continue };
                     let (mod_token, name) = (&md.mod_token, &md.ident);
-                    let attrs = device_attrs(&md.attrs);
+                    // `#[macro_use]`: the module's macros stay in scope after it, as in the package.
+                    let mut attrs = device_attrs(&md.attrs);
+                    attrs.extend(md.attrs.iter().filter(|a| a.path().is_ident("macro_use")).cloned());
                     let attrs = attrs.iter().filter(|a| !a.path().is_ident("doc"));
                     let path = md.attrs.iter().filter(|a| a.path().is_ident("path"));
                     if md.content.is_some() {
@@ -1885,6 +1903,45 @@ mod tests {
         assert!(ix.starts_with("impl<T:Copy>::core::ops::Index<::acc_device::Ix>forV<T>{"), "{ix}");
         let imp: syn::ItemImpl = syn::parse_quote!(impl Index<core::ops::Range<usize>> for V { type Output = [f32]; fn index(&self, r: Range<usize>) -> &[f32] { &self.0[r] } });
         assert!(index_by_ix(&imp).is_none());
+    }
+
+    #[test]
+    fn macro_rules_macros_are_carried_where_they_are_defined() {
+        let dir = std::env::temp_dir().join(format!("acc-build-macros-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        let lib = "#[macro_use]
+mod index {
+    macro_rules! i2d { ($n:expr, $j:expr, $i:expr) => { $j * $n + $i }; }
+}
+#[macro_export]
+macro_rules! i3d { ($n1:expr, $n2:expr, $k:expr, $j:expr, $i:expr) => { ($k * $n2 + $j) * $n1 + $i }; }
+macro_rules! make_items { () => { pub fn made() {} }; }
+make_items!();
+#[acc::parallel]
+pub fn zero(u: &mut [f64], n1: usize, n2: usize) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..n1 {
+        u[i3d!(n1, n2, 0, 0, i)] = 0.0;
+        u[i2d!(n1, 1, i)] = 0.0;
+    }
+}
+";
+        std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
+        let c = device_crate(&dir, Some("macros"), &|_| Vec::new()).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::remove_dir_all(&dir).unwrap();
+        let own = module(&c, "src/lib.rs");
+        let flat = own.replace([' ', '\n'], "");
+        // Each definition at its place (before the kernel that invokes it), unused ones
+        // allowed, `#[macro_export]` dropped, `#[macro_use]` kept on its module.
+        assert!(flat.contains("#[macro_use]pubmodindex{"), "{own}");
+        assert!(flat.contains("#[allow(unused_macros)]macro_rules!i2d"), "{own}");
+        assert!(flat.contains("#[allow(unused_macros)]macro_rules!i3d"), "{own}");
+        assert!(!own.contains("macro_export"), "{own}");
+        assert!(own.find("macro_rules! i3d").unwrap() < own.find("ptx-kernel").unwrap(), "{own}");
+        assert!(own.lines().position(|l| l.contains("macro_rules! i3d")) == Some(5), "on its line:\n{own}");
+        // A macro's invocation at item level (the items it makes) stays on the host.
+        assert!(!own.contains("make_items!();"), "{own}");
+        assert_eq!(c.kernels, 1);
     }
 
     #[test]

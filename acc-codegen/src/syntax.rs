@@ -76,6 +76,11 @@ pub fn strip_helpers(item: &mut ItemFn) {
     StripHelpers.visit_item_fn_mut(item);
 }
 
+/// [`strip_helpers`] of a block: host code as the host backend would type it.
+pub fn strip_helpers_block(b: &mut syn::Block) {
+    StripHelpers.visit_block_mut(b);
+}
+
 struct StripHelpers;
 
 impl VisitMut for StripHelpers {

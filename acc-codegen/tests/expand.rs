@@ -313,7 +313,7 @@ fn gang_worker_vector_reduction_finishes_once_over_the_block() {
     assert_eq!(k.matches("block_reduce").count(), 1, "one combination:\n{k}");
     assert_eq!(k.matches("group_reduce").count(), 0, "no combination per trip:\n{k}");
     has(&k, "let __acc_mine = if (true || __acc_vtx == 0) && (true || __acc_vty == 0) { s }");
-    has(&k, ":: acc_device :: block_reduce (__acc_mine , :: acc_device :: ops :: Add . identity (& s) , | a , b | :: acc_device :: ops :: Add . combine (a , b) ,");
+    has(&k, ":: acc_device :: block_reduce_var (__acc_mine , :: acc_device :: ops :: Add . identity (& s) , | a , b | :: acc_device :: ops :: Add . combine (a , b) ,");
     assert!(k.contains("(__acc_vty as usize)") && k.contains("(__acc_vtx as usize)"), "worker and vector levels on the thread indices of a gang:\n{k}");
 }
 
@@ -495,10 +495,10 @@ fn a_worker_loop_with_a_trip_for_every_warp_runs_a_worker_per_warp() {
     for k in [&nest, &lean] {
         has(k, "let __acc_ww3 : bool = ! __acc_warps && { let __acc_nt : u32 = __acc_vbdx * __acc_vbdy ; __acc_nt % 32 == 0 && __acc_nt / 32 > __acc_vbdy && __acc_total3 >= (__acc_nt / 32) as usize } ;");
         has(k, "__acc_vbdy = __acc_vbdx * __acc_vbdy / 32 ; __acc_vtx = __acc_tid % 32 ; __acc_vbdx = 32 ; __acc_vty = __acc_tid / 32 ;");
-        has(k, "if __acc_ww3 { let __acc_mine = if (false || __acc_vtx == 0) && (true || __acc_vty == 0) { t } else { :: acc_device :: ops :: Add . identity (& t) } ; :: acc_device :: block_reduce (__acc_mine");
+        has(k, "if __acc_ww3 { let __acc_mine = if (false || __acc_vtx == 0) && (true || __acc_vty == 0) { t } else { :: acc_device :: ops :: Add . identity (& t) } ; :: acc_device :: block_reduce_var (__acc_mine");
         has(k, "(__acc_vtx , __acc_vbdx , __acc_vty , __acc_vbdy) = __acc_saved3 ;");
         // The restore comes after the combination, which reads the warp's lanes.
-        assert!(k.find("= __acc_saved3").unwrap() > k.find("block_reduce (__acc_mine").unwrap(), "restored after the combination:
+        assert!(k.find("= __acc_saved3").unwrap() > k.find("block_reduce_var (__acc_mine").unwrap(), "restored after the combination:
 {k}");
         // The worker loop on the virtual workers, the vector loop on the virtual lanes.
         has(k, "__acc_base3 + (__acc_vty as usize) < __acc_total3");
@@ -991,8 +991,8 @@ fn a_kernels_nest_with_a_reduction_takes_the_grid_and_combines_each_block() {
         }
     });
     assert!(k.contains("grid_dim_y") && k.contains("block_idx_y"), "the outer loop on the grid's y:\n{k}");
-    has(&k, "block_reduce_xyz (err , :: acc_device :: ops :: Max . identity (& err) , | a , b | :: acc_device :: ops :: Max . combine (a , b) , :: acc_device :: dynamic_shared ())");
-    has(&k, "store_grid_partial (__acc_partials , 0usize , __acc_v)");
+    has(&k, "block_reduce_xyz_var (err , :: acc_device :: ops :: Max . identity (& err) , | a , b | :: acc_device :: ops :: Max . combine (a , b) , :: acc_device :: dynamic_shared ())");
+    has(&k, "store_grid_partial_var (__acc_partials , (0usize) , __acc_v)");
     assert!(!k.contains("group_reduce"), "no one-dimensional combine:\n{k}");
 }
 
@@ -1092,4 +1092,30 @@ fn streaming_loops_of_the_whole_grid_may_take_eight_waves_of_blocks() {
             }
         }
     }));
+}
+
+#[test]
+fn the_gpu_path_types_the_kernels_locals_from_their_loop_as_the_host_path_does() {
+    let s = region(
+        RegionKind::Parallel,
+        quote!(),
+        quote! {
+            fn norm2(x: &[f64]) -> f64 {
+                let mut s = 0.0;
+                #[acc::r#loop(gang, vector, reduction(+: s))]
+                for i in 0..x.len() {
+                    acc::cache!(x[i..i + 1]);
+                    s += x[i] * x[i];
+                }
+                s.sqrt()
+            }
+        },
+    );
+    // The GPU path (before the host path's `par_reduce_chunks`): the launch, and beside it the
+    // loop as host code in a closure never called, without acc's loop attribute and hints, so
+    // that `s` is an `f64` there too.
+    let gpu = &s[s.find("if __acc_gpu").expect("a GPU path")..s.find("par_reduce_chunks").expect("a host path")];
+    has(gpu, "# [allow (unused , unreachable_code , clippy :: all)] let _ = | | { for i in 0 .. x . len () { () ; s += x [i] * x [i] ; } } ;");
+    has(gpu, ":: acc :: __private :: launch (");
+    assert!(!gpu.contains("r#loop") && !gpu.contains("cache !"), "{gpu}");
 }

@@ -473,3 +473,26 @@ fn windows_that_move_with_a_tile_nest_are_staged_once_a_tile() {
     has(&r, "src/jacobi.rs:4:", &["loop `i`: blockIdx.y, threadIdx.y (multi-dimensional schedule); trip = blockIdx.y * blockDim.y + threadIdx.y"]);
     assert!(!r.contains("each thread takes"), "{r}");
 }
+
+#[test]
+fn an_array_reduction_says_how_its_elements_combine() {
+    let r = report(
+        RegionKind::Parallel,
+        "tests/ep.rs",
+        1,
+        "#[acc::parallel]
+fn ep(x: &[f64]) -> (f64, [f64; 10]) {
+    let mut sx = 0.0f64;
+    let mut q = [0.0f64; 10];
+    #[acc::r#loop(gang, vector, reduction(+: sx, q))]
+    for i in 0..x.len() {
+        q[(x[i] * 10.0) as usize % 10] += 1.0;
+        sx += x[i];
+    }
+    (sx, q)
+}",
+    );
+    has(&r, "tests/ep.rs:6:", &["reduction(+: q): thread 0 of each block stores the block's value"]);
+    has(&r, "tests/ep.rs:6:", &["`q` is an array", "elements combined over the block one after another", "a partial per element and block"]);
+    assert!(!r.contains("`sx` is an array"), "{r}");
+}

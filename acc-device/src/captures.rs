@@ -91,6 +91,36 @@ pub unsafe fn store_grid_partial<T: Copy>(partials: *mut u8, slot: usize, v: T) 
     unsafe { (partials.add((slot * gx * gy * gz + block) * 16) as *mut T).write_unaligned(v) };
 }
 
+/// [`store_partial`] of each element of a reduction variable's value: element `i` at slot
+/// `slot + i` (a scalar at `slot`), as the host's `Partials::fold` reads them.
+///
+/// # Safety
+/// `partials` points to a device buffer of at least `(slot + V::ELEMS) * gridDim.x * 16` bytes.
+#[inline(always)]
+pub unsafe fn store_partial_var<V: crate::reduce::RedVar>(partials: *mut u8, slot: usize, v: V) {
+    let mut i = 0;
+    while i < V::ELEMS {
+        // SAFETY: the caller's contract covers slots `slot..slot + V::ELEMS`.
+        unsafe { store_partial(partials, slot + i, v.elem(i)) };
+        i += 1;
+    }
+}
+
+/// [`store_grid_partial`] of each element of a reduction variable's value (see
+/// [`store_partial_var`]).
+///
+/// # Safety
+/// `partials` points to a device buffer of at least `(slot + V::ELEMS) * blocks * 16` bytes.
+#[inline(always)]
+pub unsafe fn store_grid_partial_var<V: crate::reduce::RedVar>(partials: *mut u8, slot: usize, v: V) {
+    let mut i = 0;
+    while i < V::ELEMS {
+        // SAFETY: the caller's contract covers slots `slot..slot + V::ELEMS`.
+        unsafe { store_grid_partial(partials, slot + i, v.elem(i)) };
+        i += 1;
+    }
+}
+
 /// Stores a value that a one-thread kernel computed for the host (a `let` of the region body
 /// that reads an array): at 16-byte slot `*at` of the partials buffer, taking as many slots as
 /// it needs, and advances `*at` past them. The host reads it back with `Partials::value`.

@@ -73,10 +73,10 @@ pub mod shuffle;
 pub mod slice;
 
 pub use atomic::{cell, AtomicRef, AtomicValue};
-pub use captures::{store_grid_partial, store_partial, store_value, Captures};
+pub use captures::{store_grid_partial, store_grid_partial_var, store_partial, store_partial_var, store_value, Captures};
 pub use index::*;
 pub use math::Float;
-pub use reduce::{block_reduce, block_reduce_xyz, broadcast, group_reduce, vector_reduce, warp_reduce, worker_reduce, BLOCK_REDUCE_SLOTS};
+pub use reduce::{block_reduce, block_reduce_var, block_reduce_xyz, block_reduce_xyz_var, broadcast, group_reduce, group_reduce_var, red_elems, vector_reduce, warp_reduce, worker_reduce, RedVar, BLOCK_REDUCE_SLOTS};
 pub use shuffle::Shuffle;
 pub use slice::{ix, unchecked, unchecked_add, unchecked_sub, DeviceIndex, Ix, ReadOnlyPtr, Slice, SliceMut, Unchecked, UncheckedAt};
 

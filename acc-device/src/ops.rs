@@ -14,6 +14,10 @@
 //! | `&&` | [`ReduceAnd`] | `true` | `bool` |
 //! | <code>&#124;&#124;</code> | [`ReduceOr`] | `false` | `bool` |
 //!
+//! An array `[T; N]` of such a `T` reduces element by element (OpenACC 2.7's array
+//! reductions): its identity is `T`'s in every element, and `combine` combines the elements
+//! at each index with `T`'s.
+//!
 //! The partial results are combined so that a reduction gives what the sequential loop gives:
 //!
 //! - Integer `+` and `*` combine with the plain operator, so they overflow as the user's own
@@ -264,6 +268,30 @@ impl ReduceOr for bool {
     }
 }
 
+/// Arrays reduce element by element: each index with the element type's operator.
+macro_rules! array_impls {
+    ($($trait:ident),*) => {$(
+        impl<T: $trait + Copy, const N: usize> $trait for [T; N] {
+            #[inline]
+            fn identity() -> Self {
+                [T::identity(); N]
+            }
+            #[inline]
+            fn combine(self, other: Self) -> Self {
+                let mut out = self;
+                let mut i = 0;
+                while i < N {
+                    out[i] = self[i].combine(other[i]);
+                    i += 1;
+                }
+                out
+            }
+        }
+    )*};
+}
+
+array_impls!(ReduceAdd, ReduceMul, ReduceMax, ReduceMin, ReduceBitAnd, ReduceBitOr, ReduceBitXor, ReduceAnd, ReduceOr);
+
 macro_rules! op_value {
     ($(#[$doc:meta])* $name:ident, $trait:ident) => {
         $(#[$doc])*
@@ -502,6 +530,29 @@ mod tests {
         );
         assert!(<bool as ReduceAnd>::identity());
         assert!(!<bool as ReduceOr>::identity());
+    }
+
+    #[test]
+    fn arrays_reduce_element_by_element() {
+        let a = [1.5f64, -2.0, 0.25];
+        let b = [0.5f64, 4.0, f64::NAN];
+        let sum = Add.combine(a, b);
+        assert_eq!(sum[..2], [2.0, 2.0]);
+        assert!(sum[2].is_nan());
+        assert_eq!(Max.combine(a, b)[..2], [1.5, 4.0]);
+        assert_eq!(Max.combine(a, b)[2], 0.25);
+        assert_eq!(Min.combine(a, b), [0.5, -2.0, 0.25]);
+        assert_eq!(Mul.combine([3i32, -2], [5, 7]), [15, -14]);
+        assert_eq!(BitXor.combine([0b1100u8, 1], [0b1010, 1]), [0b0110, 0]);
+        assert_eq!(And.combine([true, true, false], [true, false, false]), [true, false, false]);
+        assert_eq!(Or.combine([true, false], [false, false]), [true, false]);
+        // the identity is the element's in every element, and neutral
+        assert_eq!(Max.identity(&[0i64; 4]), [i64::MIN; 4]);
+        assert_eq!(BitAnd.identity(&[0u16; 2]), [u16::MAX; 2]);
+        let z = Add.identity(&[1.0f32; 3]);
+        assert!(z.iter().all(|x| x.to_bits() == (-0.0f32).to_bits()));
+        assert_eq!(Add.combine(z, [1.0, 0.0, -3.5]), [1.0, 0.0, -3.5]);
+        assert_eq!(Add.combine([0u32; 0], []), []);
     }
 
     #[test]

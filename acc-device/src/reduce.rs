@@ -15,6 +15,10 @@
 //! | [`worker_reduce`] | `threadIdx.y` (each vector column apart) | every thread of the column | `blockDim.x * blockDim.y` |
 //! | [`grid_reduce_last_block`] | all blocks (`gridDim.x`) | every thread of the last block to finish | 32, plus `gridDim.x` partials in global memory |
 //!
+//! A reduction variable's value is a [`RedVar`]: a scalar, or an array of scalars, which
+//! [`group_reduce_var`], [`block_reduce_var`] and [`block_reduce_xyz_var`] reduce element by
+//! element, one scalar reduction after another through the same shared slots.
+//!
 //! `op` must be associative and commutative (as OpenACC's reduction operators are; floating
 //! point `+` up to rounding) and `identity` its identity (`0` for `+`, `-inf` for `max`...).
 //!
@@ -276,6 +280,113 @@ pub unsafe fn group_reduce<T: Shuffle, F: Fn(T, T) -> T>(
         (false, true) => unsafe { worker_reduce(v, identity, op, shared) },
         (false, false) => v,
     }
+}
+
+/// The value of a reduction variable: a scalar of OpenACC's reductions (one element, itself),
+/// or an array `[T; N]` of them (OpenACC 2.7's array reductions), reduced element by element.
+pub trait RedVar: Copy {
+    /// The scalar each element is.
+    type Elem: Shuffle;
+    /// How many scalars the value holds (1 for a scalar).
+    const ELEMS: usize;
+    /// Element `i` (`i < ELEMS`).
+    fn elem(&self, i: usize) -> Self::Elem;
+    /// Sets element `i` (`i < ELEMS`).
+    fn set_elem(&mut self, i: usize, e: Self::Elem);
+}
+
+macro_rules! scalar_red_var {
+    ($($t:ty),*) => {$(
+        impl RedVar for $t {
+            type Elem = $t;
+            const ELEMS: usize = 1;
+            #[inline(always)]
+            fn elem(&self, _: usize) -> $t {
+                *self
+            }
+            #[inline(always)]
+            fn set_elem(&mut self, _: usize, e: $t) {
+                *self = e;
+            }
+        }
+    )*};
+}
+
+scalar_red_var!(u8, i8, u16, i16, u32, i32, u64, i64, usize, isize, f32, f64, bool);
+
+impl<T: RedVar<Elem = T> + Shuffle, const N: usize> RedVar for [T; N] {
+    type Elem = T;
+    const ELEMS: usize = N;
+    #[inline(always)]
+    fn elem(&self, i: usize) -> T {
+        self[i]
+    }
+    #[inline(always)]
+    fn set_elem(&mut self, i: usize, e: T) {
+        self[i] = e;
+    }
+}
+
+/// The scalars a reduction variable holds (`RedVar::ELEMS`): the partial slots it takes.
+#[inline(always)]
+pub const fn red_elems<V: RedVar>(_like: &V) -> usize {
+    V::ELEMS
+}
+
+/// [`group_reduce`] of each element of `v` in turn (`op` and `identity` elementwise: a scalar's
+/// own, an array's element type's); every thread gets the result.
+///
+/// # Safety
+/// As for [`group_reduce`], with `shared` slots of the element type.
+#[inline(always)]
+pub unsafe fn group_reduce_var<V: RedVar, F: Fn(V::Elem, V::Elem) -> V::Elem>(
+    v: V,
+    identity: V,
+    op: F,
+    over_x: bool,
+    over_y: bool,
+    shared: *mut V::Elem,
+) -> V {
+    let mut out = v;
+    let mut i = 0;
+    while i < V::ELEMS {
+        // SAFETY: the caller's contract, which is the callee's; each call leaves `shared` free.
+        out.set_elem(i, unsafe { group_reduce(v.elem(i), identity.elem(i), &op, over_x, over_y, shared) });
+        i += 1;
+    }
+    out
+}
+
+/// [`block_reduce`] of each element of `v` in turn; every thread gets the result.
+///
+/// # Safety
+/// As for [`block_reduce`], with `shared` slots of the element type.
+#[inline(always)]
+pub unsafe fn block_reduce_var<V: RedVar, F: Fn(V::Elem, V::Elem) -> V::Elem>(v: V, identity: V, op: F, shared: *mut V::Elem) -> V {
+    let mut out = v;
+    let mut i = 0;
+    while i < V::ELEMS {
+        // SAFETY: the caller's contract, which is the callee's; each call leaves `shared` free.
+        out.set_elem(i, unsafe { block_reduce(v.elem(i), identity.elem(i), &op, shared) });
+        i += 1;
+    }
+    out
+}
+
+/// [`block_reduce_xyz`] of each element of `v` in turn; every thread gets the result.
+///
+/// # Safety
+/// As for [`block_reduce_xyz`], with `shared` slots of the element type.
+#[inline(always)]
+pub unsafe fn block_reduce_xyz_var<V: RedVar, F: Fn(V::Elem, V::Elem) -> V::Elem>(v: V, identity: V, op: F, shared: *mut V::Elem) -> V {
+    let mut out = v;
+    let mut i = 0;
+    while i < V::ELEMS {
+        // SAFETY: the caller's contract, which is the callee's; each call leaves `shared` free.
+        out.set_elem(i, unsafe { block_reduce_xyz(v.elem(i), identity.elem(i), &op, shared) });
+        i += 1;
+    }
+    out
 }
 
 /// Hands the value of a group's leader to every thread of the group, where a group is the

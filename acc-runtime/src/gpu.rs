@@ -556,6 +556,34 @@ impl Partials {
 }
 
 impl Partials {
+    /// [`fold`](Self::fold) of a reduction variable's value, a scalar or an array: element `i`
+    /// of each block's value from slot `slot + i` (`acc_device::store_partial_var`).
+    pub fn fold_var<V: acc_device::RedVar>(&self, slot: usize, launched: u32, like: &V, combine: impl Fn(V, V) -> V) -> V {
+        let value = |b: usize| {
+            let mut v = *like;
+            for i in 0..V::ELEMS {
+                v.set_elem(i, self.entry::<V::Elem>(slot + i, launched, b));
+            }
+            v
+        };
+        let launched_blocks = (launched as usize).clamp(1, self.grid);
+        (1..launched_blocks).fold(value(0), |acc, b| combine(acc, value(b)))
+    }
+
+    /// Entry `block` of slot `slot` of a launch of `launched` blocks (a partial of one scalar).
+    fn entry<T: Copy>(&self, slot: usize, launched: u32, block: usize) -> T {
+        const { assert!(std::mem::size_of::<T>() <= ENTRY) };
+        let (_, buf) = self.buf.as_ref().unwrap_or_else(|| panic!("acc: {}: no reduction partials to fold", self.region));
+        self.settle();
+        let launched = (launched as usize).clamp(1, self.grid);
+        let at = (slot * launched + block) * ENTRY;
+        assert!(block < launched && at + ENTRY <= buf.bytes, "acc: {}: partial slot {slot} out of range", self.region);
+        // SAFETY: in bounds (checked above); the 16-byte aligned entry holds a `T` (a scalar
+        // of at most 16 bytes) written by the kernel's `store_partial`, and the kernel has
+        // completed (`settle`). Volatile: the device wrote it.
+        unsafe { buf.host.add(at).cast::<T>().read_volatile() }
+    }
+
     /// Reads a value that a one-thread kernel computed for the host (`acc_device::store_value`)
     /// from 16-byte slot `*at` on, and advances `*at` past it; `_witness` (never called) gives
     /// its type. A launch on an async queue is waited for first.

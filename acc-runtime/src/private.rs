@@ -16,6 +16,7 @@ pub use crate::idx::{index, nest_trip, trip, trip_inclusive, trip_inclusive_step
 pub use crate::profile;
 pub use acc_device::Captures;
 pub use acc_device::{tile_pitch, TileReads};
+pub use acc_device::{red_elems, RedVar};
 #[cfg(feature = "cuda")]
 pub use crate::cuda::KernelArgs;
 #[cfg(feature = "cuda")]

@@ -57,6 +57,8 @@ pub struct ParallelLoop {
 pub struct Context<'a> {
     pub kind: RegionKind,
     pub params: Vec<String>,
+    /// The parameters that are arrays (slices, `DeviceSlice`s): not reduction variables.
+    pub array_params: Vec<String>,
     pub region_reductions: Vec<(RedOp, Span, Ident)>,
     pub region_privates: Vec<Ident>,
     pub routine: Option<RoutineLevel>,
@@ -69,6 +71,7 @@ impl<'a> Context<'a> {
         Context {
             kind,
             params: form.params.iter().map(|p| p.ident.to_string()).collect(),
+            array_params: form.params.iter().filter(|p| p.kind != crate::front::region::ParamKind::Value).map(|p| p.ident.to_string()).collect(),
             region_reductions: dir.clauses.reduction.iter().flat_map(|r| r.vars.iter().map(move |v| (r.op, r.op_span, v.clone()))).collect(),
             region_privates: dir.clauses.private.iter().chain(&dir.clauses.firstprivate).cloned().collect(),
             routine: None,
@@ -84,7 +87,7 @@ impl<'a> Context<'a> {
                 pat_idents(&t.pat, &mut params);
             }
         }
-        Context { kind: RegionKind::Parallel, params, region_reductions: Vec::new(), region_privates: Vec::new(), routine: Some(level), loops }
+        Context { kind: RegionKind::Parallel, params, array_params: Vec::new(), region_reductions: Vec::new(), region_privates: Vec::new(), routine: Some(level), loops }
     }
 }
 
@@ -125,6 +128,11 @@ impl Walk<'_, '_> {
         self.scopes.iter().any(|s| s.iter().any(|n| name == n))
     }
 
+    /// Whether `name` is an array parameter of the region that no `let` shadows.
+    fn array_param(&self, name: &Ident) -> bool {
+        self.cx.array_params.iter().any(|p| name == p) && !self.scopes[1..].iter().any(|s| s.iter().any(|n| name == n))
+    }
+
     /// Whether `name` is bound outside the current host-parallel loop.
     fn outside_frame(&self, name: &Ident) -> bool {
         let Some(frame) = self.frames.last() else { return false };
@@ -152,7 +160,13 @@ impl Walk<'_, '_> {
     fn check_declared(&mut self, ids: &[Ident], skip: &[String], what: &str) -> bool {
         let mut all = true;
         for id in ids {
-            if !self.declared(id) && !skip.iter().any(|s| id == s) {
+            if what == "reduction variable" && self.array_param(id) {
+                all = false;
+                self.errors.error(
+                    id.span(),
+                    format!("the array parameter `{id}` cannot be a reduction variable: a reduction takes a local scalar or a local array `[T; N]` (`let mut q = [0.0; N];`, reduced element by element); reduce such a local and copy it into `{id}` after the loop"),
+                );
+            } else if !self.declared(id) && !skip.iter().any(|s| id == s) {
                 all = false;
                 self.errors.error(
                     id.span(),
@@ -376,6 +390,15 @@ impl Walk<'_, '_> {
                 id.span(),
                 format!("`{id}` is assigned in a parallel loop but declared outside it: name it in `reduction(op: {id})` or `private({id})`, use `acc::atomic!`, or declare it inside the loop"),
             );
+        }
+        // Local arrays whose elements the loop writes that the region reduces (an array
+        // reduction of the region's clause): reductions of the loop, as assigned scalars are.
+        for a in &frame.shadow_arrays {
+            if !frame.privates.contains(a) && !frame.reductions.iter().any(|r| &r.2 == a) {
+                if let Some(r) = self.cx.region_reductions.iter().find(|r| &r.2 == a) {
+                    frame.reductions.push(r.clone());
+                }
+            }
         }
         frame.shadow_arrays.retain(|a| !frame.privates.contains(a) && !frame.reductions.iter().any(|r| &r.2 == a));
         let ParFrame { reductions, privates, shadow_arrays, atomic_scalars, .. } = frame;

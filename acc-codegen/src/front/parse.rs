@@ -455,12 +455,26 @@ impl Parse for ReductionArgs {
             )));
         }
         input.parse::<Token![:]>()?;
-        let vars = Punctuated::<Ident, Token![,]>::parse_terminated(input)?;
+        let vars = Punctuated::<Ident, Token![,]>::parse_terminated_with(input, reduction_var)?;
         if vars.is_empty() {
             return Err(input.error("expected the reduction variables after `:`"));
         }
         Ok(ReductionArgs(Reduction { op, op_span, vars: vars.into_iter().collect() }))
     }
+}
+
+/// A reduction variable: a name (a scalar, or an array `[T; N]` reduced element by element).
+/// A section `q[lo..hi]` is refused, spanned on its brackets.
+fn reduction_var(input: ParseStream) -> syn::Result<Ident> {
+    let v: Ident = input.parse()?;
+    if input.peek(syn::token::Bracket) {
+        let section: proc_macro2::Group = input.parse()?;
+        return Err(syn::Error::new(
+            section.span(),
+            format!("array sections are not supported in `reduction`: name the whole array, as in `reduction(+: {v})`, which reduces every element of a `[T; N]` local"),
+        ));
+    }
+    Ok(v)
 }
 
 fn reduction(clause: &RawClause, errors: &mut Errors) -> Option<Reduction> {

@@ -290,9 +290,38 @@ impl Lowering<'_> {
                 }
                 self.reports.push(KernelReport { name: name.clone(), line: info::loop_line(fl), what, notes });
                 self.kernels.push(Kernel { name, device_fn: kernel });
-                launch
+                let typing = self.host_typing(fl);
+                quote!(#typing #launch)
             }
             None => TokenStream::new(),
+        }
+    }
+
+    /// The code a kernel runs, as host code that is never run: a closure never called, so
+    /// that the host path types the locals the kernel shares with it (a reduction's `let mut
+    /// s = 0.0`, a value computed on the device) from the same uses the host backend's
+    /// expansion types them from. Without it a local whose type only the loop body fixes is
+    /// ambiguous here (`s.sqrt()` after the loop) where the host build accepts it. `deviceptr`
+    /// arrays are typed as their host slices. (The user's spans: an error in the body is the
+    /// host path's too, reported once.)
+    fn host_typing(&self, fl: &ExprForLoop) -> TokenStream {
+        let mut block: syn::Block = syn::parse_quote!({ #fl });
+        syntax::strip_helpers_block(&mut block);
+        let rebinds = self.params.iter().filter_map(|p| {
+            let id = &p.ident;
+            match p.kind {
+                ParamKind::DeviceSlice => Some(quote!(let #id = #id.host_slice();)),
+                ParamKind::DeviceSliceMut => Some(quote!(let #id = #id.host_slice_mut();)),
+                _ => None,
+            }
+        });
+        let stmts = &block.stmts;
+        quote! {
+            #[allow(unused, unreachable_code, clippy::all)]
+            let _ = || {
+                #(#rebinds)*
+                #(#stmts)*
+            };
         }
     }
 
@@ -980,10 +1009,14 @@ fn nest_kernel(
             }
         }
     }
-    let wb_slots: Vec<usize> = (reds.len()..reds.len() + writebacks.len()).collect();
     let red_vars: Vec<&Ident> = reds.iter().map(|r| &r.1).collect();
     let red_ops: Vec<TokenStream> = reds.iter().map(|(op, _)| schedule::op_path(*op)).collect();
-    let red_slots: Vec<usize> = (0..reds.len()).collect();
+    // A reduction variable takes a partial slot per scalar it holds (an array one per element),
+    // the writebacks one each after them; in the kernel and at the launch alike.
+    let dev_path = quote!(#dev);
+    let red_slots = schedule::red_slots(&dev_path, &red_vars);
+    let red_total = schedule::red_slots_total(&dev_path, &red_vars);
+    let wb_slots: Vec<TokenStream> = (0..writebacks.len()).map(|k| quote!((#red_total + #k))).collect();
     let mut sched_notes = Notes::default();
     // The launch's dimensions, for a nest on a multi-dimensional grid (`grid.rs`).
     let mut dims: Option<TokenStream> = None;
@@ -1031,7 +1064,8 @@ fn nest_kernel(
         let loops::NestSpace { setup, total, bind } = loops::normalise_nest(&headers, 1, &quote!(#dev::idx));
         let stmts = body_of(&body).stmts;
         // The values a one-thread kernel computes for the host, after the partials.
-        let base = reds.len() + writebacks.len();
+        let nwb = writebacks.len();
+        let base = quote!(#red_total + #nwb);
         let out_names = outputs.iter().map(|o| &o.name);
         let code = quote! {
             #setup
@@ -1049,7 +1083,7 @@ fn nest_kernel(
             }
             #(
                 if #dev::block_thread_index() == 0 {
-                    #dev::store_partial(__acc_partials, #red_slots, #red_vars);
+                    #dev::store_partial_var(__acc_partials, #red_slots, #red_vars);
                 }
             )*
         };
@@ -1161,7 +1195,7 @@ fn nest_kernel(
     // info: the kernel's inputs besides the region's parameters, its block shape, its
     // reductions' partials and the `cache!` windows.
     kernel_notes(notes, &mut sched_notes, f, &KernelFacts {
-        dir, serial, grid: dims.is_some(), uses_worker, group_locals, staged: &cached.iter().map(|c| c.0.clone()).chain(staged1).collect::<Vec<_>>(), staged_tiles: &tile_lines, reds: &reds, writebacks: &writebacks, cells: &cells,
+        dir, serial, grid: dims.is_some(), uses_worker, group_locals, staged: &cached.iter().map(|c| c.0.clone()).chain(staged1).collect::<Vec<_>>(), staged_tiles: &tile_lines, reds: &reds, array_reds: &array_locals(lets, &reds), writebacks: &writebacks, cells: &cells,
         captured: &captured.iter().map(|l| l.name.clone()).filter(|n| !n.to_string().starts_with("__acc_") && !reds.iter().any(|r| &r.1 == n)).collect::<Vec<_>>(),
         privates: &privates.iter().map(|p| p.ident.clone()).collect::<Vec<_>>(),
         per_trip,
@@ -1270,7 +1304,15 @@ fn nest_kernel(
         .collect::<Vec<_>>();
     let num_gangs = dir.clauses.num_gangs.as_ref().map_or_else(|| quote!(0usize), super::clause_usize);
     let queue = quote!(__acc_queue);
-    let nreds = reds.len() + writebacks.len();
+    let host_red_slots = schedule::red_slots(&rt, &red_vars);
+    let host_wb_slots: Vec<TokenStream> = {
+        let total = schedule::red_slots_total(&rt, &red_vars);
+        (0..writebacks.len()).map(|k| quote!((#total + #k))).collect()
+    };
+    let nreds = {
+        let (total, nwb) = (schedule::red_slots_total(&rt, &red_vars), writebacks.len());
+        quote!((#total + #nwb))
+    };
     // The values of a one-thread kernel: their types are their witnesses' (never called).
     let out_names: Vec<&Ident> = outputs.iter().map(|o| &o.name).collect();
     let out_witness: Vec<Ident> = (0..outputs.len()).map(|i| format_ident!("__acc_w{}", i)).collect();
@@ -1344,10 +1386,10 @@ fn nest_kernel(
         __acc_cells.download();
         #(#cells = __acc_cells.get(#cell_slots, &#cells);)*
         #(
-            #writebacks = __acc_partials.fold(#wb_slots, __acc_grid, &#writebacks, |_, last| last);
+            #writebacks = __acc_partials.fold(#host_wb_slots, __acc_grid, &#writebacks, |_, last| last);
         )*
         #(
-            #red_vars = #host_ops.combine(#red_vars, __acc_partials.fold(#red_slots, __acc_grid, &#red_vars, |a, b| #host_ops.combine(a, b)));
+            #red_vars = #host_ops.combine(#red_vars, __acc_partials.fold_var(#host_red_slots, __acc_grid, &#red_vars, |a, b| #host_ops.combine(a, b)));
         )*
         #values
     }};
@@ -1373,6 +1415,9 @@ struct KernelFacts<'a> {
     /// The lines of the `cache!`s whose 2-D windows are staged (`lower/tiles.rs`).
     staged_tiles: &'a [usize],
     reds: &'a [(RedOp, Ident)],
+    /// The reduction variables declared as arrays (`let mut q = [0.0; 10]`, `let mut q: [f64;
+    /// 10]`): their reports say how the elements combine.
+    array_reds: &'a [Ident],
     writebacks: &'a [Ident],
     cells: &'a [Ident],
     captured: &'a [Ident],
@@ -1382,6 +1427,19 @@ struct KernelFacts<'a> {
     waves: usize,
     /// The top loop takes chunks: the launch gives it a thread per chunk.
     chunks: bool,
+}
+
+/// info: the reduction variables of `reds` that a `let` of `lets` declares as an array: its
+/// type `[T; N]` or its initialiser an array expression (`[0.0; 10]`, `[a, b]`).
+fn array_locals(lets: &[Let], reds: &[(RedOp, Ident)]) -> Vec<Ident> {
+    reds.iter()
+        .filter(|(_, v)| {
+            lets.iter().rev().find(|l| &l.name == v).is_some_and(|l| {
+                matches!(l.ty, Some(syn::Type::Array(_))) || matches!(l.init, Some(Expr::Repeat(_) | Expr::Array(_)))
+            })
+        })
+        .map(|(_, v)| v.clone())
+        .collect()
 }
 
 /// info: a kernel's launch shape, inputs, reductions' partials and `cache!` windows, as the
@@ -1443,6 +1501,11 @@ fn kernel_notes(notes: &mut Notes, loop_notes: &mut Notes, f: &ExprForLoop, k: &
         notes.add(at, 0, format!(
             "{}: thread 0 of each block stores the block's value (a partial); the host folds the partials after the launch and combines them with `{v}`'s value before the loop",
             info::red(*op, v)
+        ));
+    }
+    for v in k.array_reds {
+        notes.add(at, 0, format!(
+            "`{v}` is an array: each thread's copy in registers (local memory where they do not hold it), its elements combined over the block one after another, each through the scalar block reduction's shared slots; a partial per element and block"
         ));
     }
     for v in k.writebacks {

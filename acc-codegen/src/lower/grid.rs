@@ -371,13 +371,14 @@ pub fn schedule(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, 
     }
     // The reductions: each thread's copy, combined over its block (all its threads, in x, y
     // and z), then one partial per block at the block's linear index, folded on the host.
-    for (slot, (op, v)) in reds.iter().enumerate() {
+    let vars: Vec<&syn::Ident> = reds.iter().map(|r| &r.1).collect();
+    for ((op, v), slot) in reds.iter().zip(crate::lower::schedule::red_slots(&dev, &vars)) {
         let ops = crate::lower::schedule::op_path(*op);
         code = quote! {
             #code
-            let __acc_v = #dev::block_reduce_xyz(#v, #ops.identity(&#v), |a, b| #ops.combine(a, b), #dev::dynamic_shared());
+            let __acc_v = #dev::block_reduce_xyz_var(#v, #ops.identity(&#v), |a, b| #ops.combine(a, b), #dev::dynamic_shared());
             if #dev::thread_idx_x() == 0 && #dev::thread_idx_y() == 0 && #dev::thread_idx_z() == 0 {
-                #dev::store_grid_partial(__acc_partials, #slot, __acc_v);
+                #dev::store_grid_partial_var(__acc_partials, #slot, __acc_v);
             }
         };
         notes.at(chain[0].line, 0, format!("reduction `{v}`: each thread's copy is combined over all the threads of its block (x, y, z), then the host folds one partial per block of the grid"));

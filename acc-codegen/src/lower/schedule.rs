@@ -278,13 +278,14 @@ impl<'a> Scheduler<'a> {
             },
             None => TokenStream::new(),
         };
-        for (slot, (op, v)) in reds.iter().enumerate() {
+        let vars: Vec<&Ident> = reds.iter().map(|r| &r.1).collect();
+        for ((op, v), slot) in reds.iter().zip(red_slots(&dev, &vars)) {
             let over = levels_of(&unreduced, v);
             let combined = if self.per_warp == Some(true) { self.first_threads_combined(*op, v, over) } else { self.combined(*op, v, over) };
             finish.extend(quote! {
                 let __acc_v = #combined;
                 if #dev::block_thread_index() == 0 {
-                    #dev::store_partial(__acc_partials, #slot, __acc_v);
+                    #dev::store_partial_var(__acc_partials, #slot, __acc_v);
                 }
             });
         }
@@ -304,7 +305,7 @@ impl<'a> Scheduler<'a> {
         let (x, y) = (over.vector, over.worker && self.uses_worker);
         quote! {{
             let __acc_mine = if (#x || __acc_vtx == 0) && (#y || __acc_vty == 0) { #v } else { #ops.identity(&#v) };
-            #dev::block_reduce(__acc_mine, #ops.identity(&#v), |a, b| #ops.combine(a, b), #dev::dynamic_shared())
+            #dev::block_reduce_var(__acc_mine, #ops.identity(&#v), |a, b| #ops.combine(a, b), #dev::dynamic_shared())
         }}
     }
 
@@ -314,7 +315,7 @@ impl<'a> Scheduler<'a> {
         let dev = DEV();
         let ops = op_path(op);
         let (x, y) = (over.vector, over.worker && self.uses_worker);
-        quote!(#dev::group_reduce(#v, #ops.identity(&#v), |a, b| #ops.combine(a, b), #x, #y, #dev::dynamic_shared()))
+        quote!(#dev::group_reduce_var(#v, #ops.identity(&#v), |a, b| #ops.combine(a, b), #x, #y, #dev::dynamic_shared()))
     }
 
     fn fresh(&mut self) -> usize {
@@ -2293,7 +2294,7 @@ fn block_level(code: &TokenStream) -> bool {
     code.clone().into_iter().any(|t| match t {
         proc_macro2::TokenTree::Ident(i) => matches!(
             i.to_string().as_str(),
-            "sync_threads" | "sync_threads_checked" | "group_reduce" | "vector_reduce" | "worker_reduce" | "block_reduce" | "block_reduce_xyz" | "broadcast" | "dynamic_shared" | "group_local" | "block_thread_index" | "thread_idx_x" | "thread_idx_y" | "thread_idx_z" | "block_dim_x" | "block_dim_y" | "block_dim_z" | "cache_window" | "cache_fetch" | "cache_store"
+            "sync_threads" | "sync_threads_checked" | "group_reduce" | "group_reduce_var" | "vector_reduce" | "worker_reduce" | "block_reduce" | "block_reduce_var" | "block_reduce_xyz" | "block_reduce_xyz_var" | "broadcast" | "dynamic_shared" | "group_local" | "block_thread_index" | "thread_idx_x" | "thread_idx_y" | "thread_idx_z" | "block_dim_x" | "block_dim_y" | "block_dim_z" | "cache_window" | "cache_fetch" | "cache_store"
         ),
         proc_macro2::TokenTree::Group(g) => block_level(&g.stream()),
         _ => false,
@@ -2301,12 +2302,15 @@ fn block_level(code: &TokenStream) -> bool {
 }
 
 fn uses_barriers(code: &TokenStream) -> bool {
-    const BARRIER_FNS: [&str; 11] = [
+    const BARRIER_FNS: [&str; 14] = [
         "sync_threads",
         "sync_threads_checked",
         "sync_threads_or",
         "group_reduce",
+        "group_reduce_var",
         "block_reduce",
+        "block_reduce_var",
+        "block_reduce_xyz_var",
         "vector_reduce",
         "worker_reduce",
         "group_local",
@@ -2365,6 +2369,25 @@ fn count_mentions(e: &Expr, v: &Ident) -> usize {
             .sum()
     }
     count(quote!(#e), v)
+}
+
+/// The first partial slot of each reduction variable of `vars`, in order: a variable takes a
+/// slot per scalar it holds (one for a scalar, `N` for an array `[T; N]`), so each slot is
+/// the count of the scalars before it, `path::red_elems(&v)` of each earlier variable (`path`:
+/// `::acc_device` in a kernel, the runtime's on the host, where the variables are in scope).
+pub(crate) fn red_slots(path: &TokenStream, vars: &[&Ident]) -> Vec<TokenStream> {
+    (0..=vars.len())
+        .map(|k| {
+            let before = &vars[..k];
+            quote!((0usize #(+ #path::red_elems(&#before))*))
+        })
+        .take(vars.len())
+        .collect()
+}
+
+/// The partial slots of all the reduction variables of `vars` (see [`red_slots`]).
+pub(crate) fn red_slots_total(path: &TokenStream, vars: &[&Ident]) -> TokenStream {
+    quote!((0usize #(+ #path::red_elems(&#vars))*))
 }
 
 /// The device-side operator value of `op` (`::acc_device::ops::Add`, ...).

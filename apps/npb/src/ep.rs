@@ -1,11 +1,12 @@
 //! EP, the "embarrassingly parallel" benchmark: `2^(M+1)` uniform random numbers become
 //! Gaussian pairs by the acceptance-rejection (polar) method, counted in ten square annuli.
 //!
-//! As NPB-ACC's `ep.c` writes it: the pairs are made in blocks of `BLKSIZE` sequences of
-//! `2 NK` numbers, one sequence per thread, in a device scratch array `xx` stored
-//! column-major (`xx[i * blksize + k]`, so that neighbouring threads touch neighbouring
-//! words); each thread counts its pairs in its own column of `qq`, and a gang per annulus
-//! sums the columns.
+//! As NPB-ACC's `ep.c` writes it, but for the counts: the pairs are made in blocks of
+//! `BLKSIZE` sequences of `2 NK` numbers, one sequence per thread, in a device scratch array
+//! `xx` stored column-major (`xx[i * blksize + k]`, so that neighbouring threads touch
+//! neighbouring words). The sums of the deviates and the ten counts are one reduction,
+//! `reduction(+: sx, sy, q)` with `q` an array (OpenACC 2.7's array reductions), where
+//! NPB-ACC counts in a scratch column per thread and sums the columns in a second region.
 
 use crate::class::Class;
 use crate::randdp::{lcg, randlc, R46};
@@ -49,33 +50,14 @@ fn reference(m: u32) -> Option<(f64, f64)> {
     })
 }
 
-#[acc::parallel(num_gangs(q.len().div_ceil(128)), vector_length(128), present(q))]
-fn zero(q: &mut [f64]) {
-    #[acc::r#loop(gang, vector)]
-    for i in 0..q.len() {
-        q[i] = 0.0;
-    }
-}
-
-/// Zeroes the counts of the block's `blksize` sequences.
-#[acc::parallel(num_gangs(blksize), vector_length(128), present(qq))]
-fn zero_counts(qq: &mut [f64], blksize: usize) {
-    #[acc::r#loop(gang)]
-    for k in 0..blksize {
-        #[acc::r#loop(vector)]
-        for i in 0..NQ {
-            qq[k * NQ + i] = 0.0;
-        }
-    }
-}
-
-/// Makes the block's sequences (sequence `koff + k - 1` by thread `k`), counts each thread's
-/// pairs in its column of `qq` and returns the sums of the deviates.
-#[acc::parallel(num_gangs(blksize.div_ceil(256)), num_workers(1), vector_length(256), present(xx, qq))]
-fn gaussian_pairs(xx: &mut [f64], qq: &mut [f64], blksize: usize, koff: usize, an: f64) -> (f64, f64) {
+/// Makes the block's sequences (sequence `koff + k - 1` by thread `k`); returns the sums of
+/// the deviates and the pairs counted in each annulus.
+#[acc::parallel(num_gangs(blksize.div_ceil(256)), num_workers(1), vector_length(256), present(xx))]
+fn gaussian_pairs(xx: &mut [f64], blksize: usize, koff: usize, an: f64) -> (f64, f64, [f64; NQ]) {
     let mut sx = 0.0;
     let mut sy = 0.0;
-    #[acc::r#loop(gang, worker, vector, reduction(+: sx, sy))]
+    let mut q = [0.0f64; NQ];
+    #[acc::r#loop(gang, worker, vector, reduction(+: sx, sy, q))]
     for k in 1..=blksize {
         let mut kk = koff + k - 1;
         let mut t1 = S;
@@ -109,7 +91,7 @@ fn gaussian_pairs(xx: &mut [f64], qq: &mut [f64], blksize: usize, koff: usize, a
                 let t3 = x1 * t2;
                 let t4 = x2 * t2;
                 let l = t3.abs().max(t4.abs()) as usize;
-                qq[l * blksize + (k - 1)] += 1.0;
+                q[l] += 1.0;
                 tmp_sx += t3;
                 tmp_sy += t4;
             }
@@ -117,24 +99,7 @@ fn gaussian_pairs(xx: &mut [f64], qq: &mut [f64], blksize: usize, koff: usize, a
         sx += tmp_sx;
         sy += tmp_sy;
     }
-    (sx, sy)
-}
-
-/// Adds the block's counts to `q`, a gang per annulus; returns the block's pairs.
-#[acc::parallel(num_gangs(NQ), num_workers(4), vector_length(32), present(q, qq))]
-fn tally(q: &mut [f64], qq: &[f64], blksize: usize) -> f64 {
-    let mut gc = 0.0;
-    #[acc::r#loop(gang, reduction(+: gc))]
-    for i in 0..NQ {
-        let mut sum_qi = 0.0;
-        #[acc::r#loop(worker, vector, reduction(+: sum_qi))]
-        for k in 0..blksize {
-            sum_qi += qq[i * blksize + k];
-        }
-        q[i] += sum_qi;
-        gc += sum_qi;
-    }
-    gc
+    (sx, sy, q)
 }
 
 pub fn run(class: Class) -> Report {
@@ -146,13 +111,11 @@ pub fn run(class: Class) -> Report {
     let mut blksize = BLKSIZE.min(nn);
     let numblks = nn.div_ceil(blksize);
     let mut xx = vec![0.0f64; blksize * 2 * NK];
-    let mut qq = vec![0.0f64; blksize * NQ];
     let mut q = [0.0f64; NQ];
     let mut timer = Timer::new();
-    let (mut sx, mut sy, mut gc) = (0.0, 0.0, 0.0);
+    let (mut sx, mut sy) = (0.0, 0.0);
 
-    acc::data!(create(xx, qq), copyout(q) {
-        zero(&mut q);
+    acc::data!(create(xx) {
         timer.start();
         // AN = A^(2 NK) (mod 2^46).
         let mut t1 = A;
@@ -166,15 +129,17 @@ pub fn run(class: Class) -> Report {
             if koff + blksize > nn {
                 blksize = nn - koff;
             }
-            zero_counts(&mut qq, blksize);
-            let (bx, by) = gaussian_pairs(&mut xx, &mut qq, blksize, koff, an);
+            let (bx, by, bq) = gaussian_pairs(&mut xx, blksize, koff, an);
             sx += bx;
             sy += by;
-            gc += tally(&mut q, &qq, blksize);
+            for (c, b) in q.iter_mut().zip(bq) {
+                *c += b;
+            }
         }
     });
     timer.stop();
     let tm = timer.read();
+    let gc: f64 = q.iter().sum();
 
     let verified = reference(m).is_some_and(|(vx, vy)| {
         ((sx - vx) / vx).abs() <= EPSILON && ((sy - vy) / vy).abs() <= EPSILON
