@@ -2,9 +2,9 @@
 //! OpenACC C port of the OpenUH group): each benchmark is a module whose `run` executes one
 //! class and returns NPB's report, its verification against NPB's reference values included.
 
-pub mod cg;
 pub mod bt;
 pub mod cfd;
+pub mod cg;
 pub mod class;
 pub mod ep;
 pub mod ft;
