@@ -2,21 +2,25 @@
 //! OpenACC C port of the OpenUH group): each benchmark is a module whose `run` executes one
 //! class and returns NPB's report, its verification against NPB's reference values included.
 
+pub mod bt;
+pub mod cfd;
 pub mod cg;
 pub mod class;
 pub mod ep;
 pub mod ft;
 pub mod is;
+pub mod lu;
 pub mod mg;
 pub mod randdp;
 pub mod report;
+pub mod sp;
 pub mod timer;
 
 pub use class::Class;
 pub use report::Report;
 
 /// The benchmarks, by NPB's names.
-pub const BENCHMARKS: &[&str] = &["ep", "cg", "is", "mg", "ft"];
+pub const BENCHMARKS: &[&str] = &["ep", "cg", "is", "mg", "ft", "lu", "sp", "bt"];
 
 /// Runs benchmark `name` (`"ep"`, `"cg"`, ...) at `class`.
 pub fn run(name: &str, class: Class) -> Result<Report, String> {
@@ -26,6 +30,9 @@ pub fn run(name: &str, class: Class) -> Result<Report, String> {
         "is" => is::run(class),
         "mg" => Ok(mg::run(class)),
         "ft" => Ok(ft::run(class)),
+        "lu" => Ok(lu::run(class)),
+        "sp" => Ok(sp::run(class)),
+        "bt" => Ok(bt::run(class)),
         _ => Err(format!("unknown benchmark `{name}` (expected one of {})", BENCHMARKS.join(", "))),
     }
 }

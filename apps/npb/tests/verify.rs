@@ -56,6 +56,21 @@ fn ft_w() {
 }
 
 #[test]
+fn lu_s() {
+    verifies("lu", Class::S);
+}
+
+#[test]
+fn sp_s() {
+    verifies("sp", Class::S);
+}
+
+#[test]
+fn bt_s() {
+    verifies("bt", Class::S);
+}
+
+#[test]
 fn unknown_names_are_errors() {
     assert!(npb::run("xx", Class::S).is_err());
     assert!("Q".parse::<Class>().is_err());
