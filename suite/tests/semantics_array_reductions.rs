@@ -2154,7 +2154,7 @@ fn size1_add_i64() {
         #[acc::r#loop(gang, vector, reduction(+: q))]
         for i in 0..a.len() {
             let x = a[i];
-            let k = i % 1;
+            let k = 0;
             q[k] = q[k] + x;
         }
         q
@@ -2170,7 +2170,7 @@ fn size1_max_f64() {
         #[acc::r#loop(gang, vector, reduction(max: q))]
         for i in 0..a.len() {
             let x = a[i];
-            let k = i % 1;
+            let k = 0;
             q[k] = q[k].max(x);
         }
         q

@@ -30,7 +30,8 @@ BOOL_OPS = {"and": ("&", "q[k] & x"), "or": ("|", "q[k] | x"), "xor": ("^", "q[k
 
 def update(e, n, indent):
     pad = " " * indent
-    return f"{pad}let x = a[i];\n{pad}let k = i % {n};\n{pad}q[k] = {e};\n"
+    k = f"i % {n}" if n > 1 else "0"  # `i % 1` is clippy's modulo_one, an error
+    return f"{pad}let x = a[i];\n{pad}let k = {k};\n{pad}q[k] = {e};\n"
 
 
 def body(form, op, e, n):
