@@ -479,8 +479,10 @@ fn update_section_out_of_range_names_it() {
         let e = catch_unwind(AssertUnwindSafe(|| acc::update!(device(a[4..hi])))).expect_err("a[4..11] is outside a");
         let msg = panic_message(&*e);
         assert!(msg.contains("section `a[4..hi]` is elements 4..11, not inside its array of 10 elements"), "{msg}");
-        let e = catch_unwind(AssertUnwindSafe(|| acc::update!(device(a[6..5])))).expect_err("a[6..5] is reversed");
-        assert!(panic_message(&*e).contains("elements 6..5"));
+        let lo = 6;
+        let e = catch_unwind(AssertUnwindSafe(|| acc::update!(device(a[lo..5])))).expect_err("a[6..5] is reversed");
+        let msg = panic_message(&*e);
+        assert!(msg.contains("section `a[lo..5]` is elements 6..5"), "{msg}");
     });
     let e = catch_unwind(AssertUnwindSafe(|| acc::update!(host(b[2..4])))).expect_err("b is absent");
     let msg = panic_message(&*e);
