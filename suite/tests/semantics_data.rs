@@ -387,6 +387,109 @@ fn update_if_present_and_absent() {
     assert!(panic_message(&*e).contains("`a`"));
 }
 
+/// Fields for `update!` of field paths.
+struct Fields {
+    u: Vec<f64>,
+    inner: Inner,
+}
+
+struct Inner {
+    v: Vec<f64>,
+}
+
+impl Fields {
+    /// `update!` of `self.u` in a method.
+    fn refresh(&mut self) {
+        acc::update!(device(self.u));
+        acc::update!(host(self.u));
+    }
+}
+
+/// `update!` takes field paths: `f.u`, `f.inner.v`, `self.u`.
+#[test]
+fn update_fields() {
+    let n = 1000;
+    let mut f = Fields { u: vec_of(n, |i| i as f64), inner: Inner { v: vec![0.0; n] } };
+    // Data clauses take names: the fields enter through names bound to them.
+    let u = &f.u;
+    let mut v = &mut f.inner.v;
+    acc::enter_data!(copyin(u), create(v));
+    for x in f.u.iter_mut() {
+        *x *= 3.0;
+    }
+    acc::update!(device(f.u));
+    copy_into(&f.u, &mut f.inner.v);
+    scale(&mut f.inner.v, 2.0);
+    acc::update!(host(f.inner.v));
+    assert_eq!(f.inner.v, (0..n).map(|i| i as f64 * 6.0).collect::<Vec<_>>());
+    f.refresh();
+    // A section of a field.
+    f.inner.v[0] = -1.0;
+    acc::update!(device(f.inner.v[..1]));
+    assert_eq!(sum(&f.inner.v), f.inner.v.iter().sum::<f64>());
+    assert!(acc::is_present(&f.u) && acc::is_present(&f.inner.v));
+    let (u, v) = (&f.u, &f.inner.v);
+    acc::exit_data!(delete(u), delete(v));
+    assert!(!acc::is_present(&f.u));
+}
+
+/// `update!` of a section copies only the section's elements: after host changes inside and
+/// outside `a[lo..hi]`, `update!(device(a[lo..hi]))` leaves the device's other elements as they
+/// were, and `update!(host(c[..hi]))` leaves the host's `c[hi..]`. (On the host backend the
+/// device is the host memory, so a region sees every host change.)
+#[test]
+fn update_sections() {
+    for n in [10, 1000, 100_000] {
+        let (lo, hi) = (n / 10, n / 2);
+        let mut a = vec![1.0f64; n];
+        let mut c = vec![0.0f64; n];
+        acc::data!(copyin(a), create(c) {
+            a.fill(2.0);
+            acc::update!(device(a[lo..hi]));
+            copy_into(&a, &mut c);
+            acc::update!(host(c[..hi]));
+            let want: Vec<f64> = (0..n)
+                .map(|i| match i {
+                    _ if on_host() => 2.0,
+                    i if i < lo => 1.0,
+                    i if i < hi => 2.0,
+                    _ => 0.0,
+                })
+                .collect();
+            assert_eq!(c, want, "{n} elements");
+            // The other range forms, one element, the whole array.
+            acc::update!(device(a[hi..]), device(c[lo..=lo]), host(c[..]));
+            copy_into(&a, &mut c);
+            acc::update!(host(c[hi - 1..]));
+            assert_eq!(c[n - 1], 2.0);
+            assert!(acc::is_present(&c[lo..hi]));
+        });
+        assert!(!acc::is_present(&c));
+    }
+}
+
+/// A section outside its array's elements panics naming the section as written, before
+/// anything is copied; a section of absent data is named as written too.
+#[test]
+fn update_section_out_of_range_names_it() {
+    let a = vec![0u8; 10];
+    let mut b = vec![0u8; 10];
+    acc::data!(copyin(a) {
+        let hi = 11;
+        let e = catch_unwind(AssertUnwindSafe(|| acc::update!(device(a[4..hi])))).expect_err("a[4..11] is outside a");
+        let msg = panic_message(&*e);
+        assert!(msg.contains("section `a[4..hi]` is elements 4..11, not inside its array of 10 elements"), "{msg}");
+        let lo = 6;
+        let e = catch_unwind(AssertUnwindSafe(|| acc::update!(device(a[lo..5])))).expect_err("a[6..5] is reversed");
+        let msg = panic_message(&*e);
+        assert!(msg.contains("section `a[lo..5]` is elements 6..5"), "{msg}");
+    });
+    let e = catch_unwind(AssertUnwindSafe(|| acc::update!(host(b[2..4])))).expect_err("b is absent");
+    let msg = panic_message(&*e);
+    assert!(msg.contains("`b[2..4]` is not on the device"), "{msg}");
+    acc::update!(host(b[2..4]), if_present);
+}
+
 // ---- present, default(present), is_present --------------------------------------------------
 
 /// `present` on data that is not present panics, naming the variable (DESIGN §4.5).

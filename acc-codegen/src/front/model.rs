@@ -77,11 +77,23 @@ pub struct DataClause {
     pub vars: Vec<Var>,
 }
 
-/// A variable named in a clause: the identifier, and an optional element range `a[lo..hi]`
-/// is not supported yet, so a plain name.
+/// A variable named in a data clause: a plain name (`update!` takes [`Place`]s: fields and
+/// sections too).
 #[derive(Clone, Debug)]
 pub struct Var {
     pub ident: Ident,
+}
+
+/// A place in an `update!` clause: a name, a field path (`f.u`, `self.u`, `s.a.b`), or a
+/// section of either (`a[lo..hi]`, `f.u[..hi]`, `a[lo..]`).
+#[derive(Clone, Debug)]
+pub struct Place {
+    /// The name or field path, as an expression.
+    pub base: syn::Expr,
+    /// The element range of a section.
+    pub range: Option<syn::ExprRange>,
+    /// The place as written, for messages and `ACC_NOTIFY`: `f.u`, `a[lo..hi]`.
+    pub name: String,
 }
 
 /// The OpenACC reduction operators.

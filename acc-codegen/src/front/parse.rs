@@ -339,12 +339,98 @@ fn ident_list(clause: &RawClause, errors: &mut Errors) -> Vec<Ident> {
         .unwrap_or_default()
 }
 
+/// A variable of a `data!`, `enter_data!` or `exit_data!` clause: a name. A field path or a
+/// section is a compile error on its `.` or `[` saying what to write instead.
+fn data_var(input: ParseStream) -> syn::Result<Ident> {
+    let ident: Ident = input.parse()?;
+    let binding = if input.peek(Token![.]) {
+        let ahead = input.fork();
+        ahead.parse::<Token![.]>()?;
+        let field = match ahead.parse::<syn::Member>() {
+            Ok(syn::Member::Named(m)) => m.to_string(),
+            Ok(syn::Member::Unnamed(m)) => m.index.to_string(),
+            Err(_) => "u".to_string(),
+        };
+        format!("`let {field} = &mut {ident}.{field};`")
+    } else if input.peek(syn::token::Bracket) {
+        format!("`let s = &mut {ident}[lo..hi];`")
+    } else {
+        return Ok(ident);
+    };
+    Err(input.error(format!(
+        "data clauses of `data!`, `enter_data!` and `exit_data!` take variable names: bind it to one first, \
+         {binding} (a `let mut` binding where the clause writes back), and name that; `update!` takes fields \
+         and sections as they are"
+    )))
+}
+
 fn data_clause(kind: DataKind, clause: &RawClause, errors: &mut Errors) -> DataClause {
-    DataClause {
-        kind,
-        span: clause.name.span(),
-        vars: ident_list(clause, errors).into_iter().map(|ident| Var { ident }).collect(),
+    let vars = match need_args(clause, "variable names", errors) {
+        None => Vec::new(),
+        Some(_) => parse_or_report(clause, |input: ParseStream| Punctuated::<Ident, Token![,]>::parse_terminated_with(input, data_var), errors)
+            .map(|p| p.into_iter().collect())
+            .unwrap_or_default(),
+    };
+    DataClause { kind, span: clause.name.span(), vars: vars.into_iter().map(|ident| Var { ident }).collect() }
+}
+
+/// The name of a variable or field path (`a`, `self`, `f.u`, `s.a.0`), or `None` for any
+/// other expression.
+fn path_name(e: &Expr) -> Option<String> {
+    match e {
+        Expr::Path(p) if p.qself.is_none() && p.attrs.is_empty() => p.path.get_ident().map(|i| i.to_string()),
+        Expr::Field(f) if f.attrs.is_empty() => {
+            let member = match &f.member {
+                syn::Member::Named(i) => i.to_string(),
+                syn::Member::Unnamed(i) => i.index.to_string(),
+            };
+            Some(format!("{}.{member}", path_name(&f.base)?))
+        }
+        _ => None,
     }
+}
+
+/// One place of an `update!` clause (see [`Place`]); a compile error spanned on what is not
+/// a name, field path or section of one.
+fn place(e: Expr) -> syn::Result<Place> {
+    const WHAT: &str = "`update!` takes a variable `a`, a field `f.u` or a section `a[lo..hi]`";
+    match e {
+        Expr::Index(ix) => {
+            let name = path_name(&ix.expr).ok_or_else(|| syn::Error::new(ix.expr.span(), WHAT))?;
+            let Expr::Range(range) = *ix.index else {
+                return Err(syn::Error::new(
+                    ix.index.span(),
+                    "a section is an element range: `a[lo..hi]`, `a[lo..]`, `a[..hi]` (for one element, `a[i..i + 1]`)",
+                ));
+            };
+            let bound = |b: &Option<Box<Expr>>| b.as_ref().map(|b| quote::ToTokens::to_token_stream(b).to_string()).unwrap_or_default();
+            let dots = match range.limits {
+                syn::RangeLimits::HalfOpen(_) => "..",
+                syn::RangeLimits::Closed(_) => "..=",
+            };
+            let name = format!("{name}[{}{dots}{}]", bound(&range.start), bound(&range.end));
+            Ok(Place { base: *ix.expr, range: Some(range), name })
+        }
+        e => {
+            let name = path_name(&e).ok_or_else(|| syn::Error::new(e.span(), WHAT))?;
+            Ok(Place { base: e, range: None, name })
+        }
+    }
+}
+
+/// The places of an `update!` clause with arguments: `host(a, f.u, b[lo..hi])`.
+pub(crate) fn place_list(clause: &RawClause, errors: &mut Errors) -> Vec<Place> {
+    let exprs = parse_or_report(clause, Punctuated::<Expr, Token![,]>::parse_terminated, errors).unwrap_or_default();
+    exprs
+        .into_iter()
+        .filter_map(|e| match place(e) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                errors.push(e);
+                None
+            }
+        })
+        .collect()
 }
 
 /// A variable of a region clause: a name, or `self.field` in a method region (the field's

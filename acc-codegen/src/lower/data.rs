@@ -7,7 +7,7 @@ use quote::{quote, quote_spanned};
 use syn::parse::Parser;
 use syn::spanned::Spanned;
 
-use crate::front::model::{DataClause, DataKind};
+use crate::front::model::{DataClause, DataKind, Place};
 use crate::front::parse::{self, Directive};
 use crate::report::Errors;
 use crate::Source;
@@ -43,6 +43,26 @@ fn view(kind_writes: bool, ident: &syn::Ident) -> TokenStream {
         quote_spanned!(ident.span()=> ::acc::__private::view_mut(&mut #ident))
     } else {
         quote_spanned!(ident.span()=> ::acc::__private::view(&#ident))
+    }
+}
+
+/// A host view of an `update!` place: as [`view`] for a name or field path; a section views
+/// only its elements, checked against the array's length (a panic naming the section).
+fn place_view(kind_writes: bool, place: &Place) -> TokenStream {
+    let base = &place.base;
+    let span = base.span();
+    let Some(range) = &place.range else {
+        return if kind_writes {
+            quote_spanned!(span=> ::acc::__private::view_mut(&mut #base))
+        } else {
+            quote_spanned!(span=> ::acc::__private::view(&#base))
+        };
+    };
+    let name = &place.name;
+    if kind_writes {
+        quote_spanned!(span=> ::acc::__private::section_mut(&__ACC_REGION, #name, &mut #base, #range))
+    } else {
+        quote_spanned!(span=> ::acc::__private::section(&__ACC_REGION, #name, &#base, #range))
     }
 }
 
@@ -185,25 +205,17 @@ pub fn expand_update(input: TokenStream, src: &Source) -> TokenStream {
         if key == "async" {
             continue;
         }
-        let Some(args) = &c.args else {
+        if c.args.is_none() {
             errors.error(c.name.span(), format!("`{key}` needs the variables to update: `{key}(a, b)`"));
             continue;
-        };
-        let vars = match syn::punctuated::Punctuated::<syn::Ident, syn::Token![,]>::parse_terminated.parse2(args.clone()) {
-            Ok(v) => v,
-            Err(e) => {
-                errors.push(e);
-                continue;
-            }
-        };
-        for ident in vars {
+        }
+        for place in parse::place_list(c, &mut errors) {
             any = true;
-            let name = ident.to_string();
+            let name = &place.name;
+            let view = place_view(key != "device", &place);
             calls.extend(if key == "device" {
-                let view = view(false, &ident);
                 quote!(::acc::__private::update_device_on(&__ACC_REGION, #name, #view, #if_present, #queue);)
             } else {
-                let view = view(true, &ident);
                 quote!(::acc::__private::update_host_on(&__ACC_REGION, #name, #view, #if_present, #queue);)
             });
         }

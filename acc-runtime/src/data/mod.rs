@@ -29,6 +29,7 @@ mod transfer;
 pub use mirror::Mirror;
 pub use slice::DeviceSlice;
 
+use std::ops::{Bound, RangeBounds};
 use std::sync::{Arc, PoisonError};
 
 use crate::backend::{Backend, DevPtr};
@@ -142,6 +143,43 @@ pub fn view<D: HostData + ?Sized>(d: &D) -> HostView {
 /// ```
 pub fn view_mut<D: HostData + ?Sized>(d: &mut D) -> HostView {
     view(&*d)
+}
+
+/// The host byte range of the elements `range` of `d`: the view of a section `a[lo..hi]` in an
+/// `update!` clause (`name` is the section as written). Panics naming the section and the
+/// region when `range` is not inside `d`, as indexing would, before anything is copied.
+///
+/// ```
+/// # static R: acc_runtime::private::RegionInfo = acc_runtime::private::RegionInfo {
+/// #     name: "update", kind: "update", file: "doc.rs", line: 1, kernel: "" };
+/// let a = vec![0f64; 10];
+/// let v = acc_runtime::private::section(&R, "a[2..5]", &a, 2..5);
+/// assert_eq!((v.addr, v.bytes), (a.as_ptr() as usize + 16, 24));
+/// assert_eq!(acc_runtime::private::section(&R, "a[..]", &a, ..).bytes, 80);
+/// ```
+pub fn section<D: HostData + ?Sized>(region: &RegionInfo, name: &str, d: &D, range: impl RangeBounds<usize>) -> HostView {
+    let len = d.host_len();
+    let lo = match range.start_bound() {
+        Bound::Included(&n) => n,
+        Bound::Excluded(&n) => n.saturating_add(1),
+        Bound::Unbounded => 0,
+    };
+    let hi = match range.end_bound() {
+        Bound::Included(&n) => n.saturating_add(1),
+        Bound::Excluded(&n) => n,
+        Bound::Unbounded => len,
+    };
+    if lo > hi || hi > len {
+        panic!("acc: {region}: section `{name}` is elements {lo}..{hi}, not inside its array of {len} elements");
+    }
+    let size = std::mem::size_of::<D::Elem>();
+    HostView { addr: d.host_ptr() as usize + lo * size, bytes: (hi - lo) * size, elem: std::any::type_name::<D::Elem>() }
+}
+
+/// [`section`] taken through a mutable borrow, for sections the construct writes
+/// (`update host`); see [`view_mut`].
+pub fn section_mut<D: HostData + ?Sized>(region: &RegionInfo, name: &str, d: &mut D, range: impl RangeBounds<usize>) -> HostView {
+    section(region, name, &*d, range)
 }
 
 /// A data clause of a structured construct (data region or compute region).

@@ -2251,17 +2251,12 @@ pub fn run(class: Class) -> Report {
         erhs(&mut f, g, cs);
         // One iteration untimed, to touch all code and data.
         ssor(&mut f, g, cs, &np, 1, pr.itmax);
-        // acc lacks: `acc::update!(device(f.u))`, a field path in `update!` (it takes names only:
-        // "expected `,`" at the `.`); the field rebound to a name instead.
-        let u = &mut *f.u;
-        setbv(u, &g);
-        setiv(u, &g);
-        acc::update!(device(u));
+        setbv(f.u, &g);
+        setiv(f.u, &g);
+        acc::update!(device(f.u));
         let (rsdnm, time) = ssor(&mut f, g, cs, &np, pr.itmax, pr.itmax);
-        // acc lacks: `acc::update!(host(f.u))`; and a `&mut [f64]` name needs `let mut` to be written back.
-        let mut u = &mut *f.u;
-        acc::update!(host(u));
-        (rsdnm, error(u, &g), pintgr(u, &g, &cs), time)
+        acc::update!(host(f.u));
+        (rsdnm, error(f.u, &g), pintgr(f.u, &g, &cs), time)
     });
     let verified = verify(&pr, &rsdnm, &errnm, frc);
     let n0 = g.nx as f64;
