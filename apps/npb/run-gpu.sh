@@ -26,7 +26,8 @@ done
 logs=${OUT:-/tmp}/npb-logs; mkdir -p "$logs"
 chmod +x "$bin"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
-field() { grep -m1 "$1" "$2" | awk -F= '{gsub(/ /, "", $2); print $2}'; }
+# NPB's report lines `Name = value` (LU, SP and BT print "Verification being performed" first).
+field() { grep -m1 "^ *$1 *=" "$2" | awk -F= '{gsub(/ /, "", $2); print $2}'; }
 row() {  # device bench class: "seconds Mop/s verification"
   local log="$logs/$2-$3-$1.log"
   ACC_DEVICE_TYPE=$1 timeout "${NPB_TIMEOUT:-1800}" "$bin" "$2" "$3" > "$log" 2>&1
