@@ -1,12 +1,14 @@
 //! EP, the "embarrassingly parallel" benchmark: `2^(M+1)` uniform random numbers become
 //! Gaussian pairs by the acceptance-rejection (polar) method, counted in ten square annuli.
 //!
-//! As NPB-ACC's `ep.c` writes it, but for the counts: the pairs are made in blocks of
-//! `BLKSIZE` sequences of `2 NK` numbers, one sequence per thread, in a device scratch array
-//! `xx` stored column-major (`xx[i * blksize + k]`, so that neighbouring threads touch
-//! neighbouring words). The sums of the deviates and the ten counts are one reduction,
-//! `reduction(+: sx, sy, q)` with `q` an array (OpenACC 2.7's array reductions), where
-//! NPB-ACC counts in a scratch column per thread and sums the columns in a second region.
+//! One region over all `2^(M-16)` sequences of `2 NK` numbers, a sequence an iteration of one
+//! `gang, worker, vector` loop, each made `CHUNK` pairs at a time in an array of the
+//! iteration's own (a local of the loop body, private to it). NPB-ACC's `ep.c` makes blocks
+//! of 2048 sequences into a device scratch array `xx` instead, which keeps 2048 threads busy
+//! on a GPU that holds a quarter of a million. The sums of the deviates and the ten counts
+//! are one reduction, `reduction(+: sx, sy, q)` with `q` an array (OpenACC 2.7's array
+//! reductions), where NPB-ACC counts in a scratch column per thread and sums the columns in a
+//! second region.
 
 use crate::class::Class;
 use crate::randdp::{lcg, randlc, R46};
@@ -21,8 +23,6 @@ const NQ: usize = 10;
 const EPSILON: f64 = 1.0e-8;
 const A: f64 = 1220703125.0;
 const S: f64 = 271828183.0;
-/// Sequences made at once (NPB-ACC's `BLKSIZE`; the results do not depend on it).
-const BLKSIZE: usize = 2048;
 
 /// `M`: there are `2^(M+1)` random numbers.
 fn m_of(class: Class) -> u32 {
@@ -50,16 +50,20 @@ fn reference(m: u32) -> Option<(f64, f64)> {
     })
 }
 
-/// Makes the block's sequences (sequence `koff + k - 1` by thread `k`); returns the sums of
-/// the deviates and the pairs counted in each annulus.
-#[acc::parallel(num_gangs(blksize.div_ceil(256)), num_workers(1), vector_length(256), present(xx))]
-fn gaussian_pairs(xx: &mut [f64], blksize: usize, koff: usize, an: f64) -> (f64, f64, [f64; NQ]) {
+/// Pairs a thread makes at once in its own array (NPB-GPU's `RECOMPUTATION`).
+const CHUNK: usize = 128;
+
+/// Makes the `nn` sequences (sequence `k - 1` by iteration `k`), `CHUNK` pairs at a time in
+/// each iteration's own array; returns the sums of the deviates and the pairs counted in each
+/// annulus.
+#[acc::parallel(num_gangs(nn.div_ceil(128)), num_workers(1), vector_length(128))]
+fn gaussian_pairs(nn: usize, an: f64) -> (f64, f64, [f64; NQ]) {
     let mut sx = 0.0;
     let mut sy = 0.0;
     let mut q = [0.0f64; NQ];
     #[acc::r#loop(gang, worker, vector, reduction(+: sx, sy, q))]
-    for k in 1..=blksize {
-        let mut kk = koff + k - 1;
+    for k in 1..=nn {
+        let mut kk = k - 1;
         let mut t1 = S;
         let mut t2 = an;
         // Find the starting seed t1 for this kk: t1 = S * an^kk (mod 2^46).
@@ -74,26 +78,29 @@ fn gaussian_pairs(xx: &mut [f64], blksize: usize, koff: usize, an: f64) -> (f64,
             t2 = lcg(t2, t2);
             kk = ik;
         }
-        // Compute uniform pseudorandom numbers (vranlc).
-        for i in 0..2 * NK {
-            t1 = lcg(t1, A);
-            xx[i * blksize + (k - 1)] = R46 * t1;
-        }
-        // Gaussian deviates by acceptance-rejection, tallied in square annuli.
         let mut tmp_sx = 0.0;
         let mut tmp_sy = 0.0;
-        for i in 0..NK {
-            let x1 = 2.0 * xx[2 * i * blksize + (k - 1)] - 1.0;
-            let x2 = 2.0 * xx[(2 * i + 1) * blksize + (k - 1)] - 1.0;
-            let t1 = x1 * x1 + x2 * x2;
-            if t1 <= 1.0 {
-                let t2 = (-2.0 * t1.ln() / t1).sqrt();
-                let t3 = x1 * t2;
-                let t4 = x2 * t2;
-                let l = t3.abs().max(t4.abs()) as usize;
-                q[l] += 1.0;
-                tmp_sx += t3;
-                tmp_sy += t4;
+        for _ in 0..NK / CHUNK {
+            // Uniform pseudorandom numbers (vranlc), then Gaussian deviates by
+            // acceptance-rejection, tallied in square annuli.
+            let mut x = [0.0f64; 2 * CHUNK];
+            for xi in 0..2 * CHUNK {
+                t1 = lcg(t1, A);
+                x[xi] = R46 * t1;
+            }
+            for i in 0..CHUNK {
+                let x1 = 2.0 * x[2 * i] - 1.0;
+                let x2 = 2.0 * x[2 * i + 1] - 1.0;
+                let t1 = x1 * x1 + x2 * x2;
+                if t1 <= 1.0 {
+                    let t2 = (-2.0 * t1.ln() / t1).sqrt();
+                    let t3 = x1 * t2;
+                    let t4 = x2 * t2;
+                    let l = t3.abs().max(t4.abs()) as usize;
+                    q[l] += 1.0;
+                    tmp_sx += t3;
+                    tmp_sy += t4;
+                }
             }
         }
         sx += tmp_sx;
@@ -108,35 +115,16 @@ pub fn run(class: Class) -> Report {
     println!("\n\n NAS Parallel Benchmarks (NPB3.3, acc) - EP Benchmark\n");
     println!(" Number of random numbers generated: {:>15}", format!("{:.0}", 2f64.powi(m as i32 + 1)));
 
-    let mut blksize = BLKSIZE.min(nn);
-    let numblks = nn.div_ceil(blksize);
-    let mut xx = vec![0.0f64; blksize * 2 * NK];
-    let mut q = [0.0f64; NQ];
     let mut timer = Timer::new();
-    let (mut sx, mut sy) = (0.0, 0.0);
-
-    acc::data!(create(xx) {
-        timer.start();
-        // AN = A^(2 NK) (mod 2^46).
-        let mut t1 = A;
-        for _ in 0..MK + 1 {
-            let t = t1;
-            randlc(&mut t1, t);
-        }
-        let an = t1;
-        for blk in 0..numblks {
-            let koff = blk * blksize;
-            if koff + blksize > nn {
-                blksize = nn - koff;
-            }
-            let (bx, by, bq) = gaussian_pairs(&mut xx, blksize, koff, an);
-            sx += bx;
-            sy += by;
-            for (c, b) in q.iter_mut().zip(bq) {
-                *c += b;
-            }
-        }
-    });
+    timer.start();
+    // AN = A^(2 NK) (mod 2^46).
+    let mut t1 = A;
+    for _ in 0..MK + 1 {
+        let t = t1;
+        randlc(&mut t1, t);
+    }
+    let an = t1;
+    let (sx, sy, q) = gaussian_pairs(nn, an);
     timer.stop();
     let tm = timer.read();
     let gc: f64 = q.iter().sum();
