@@ -180,7 +180,7 @@ fn environment_errors_are_quoted() {
 
 /// Regions the GPU lowering refuses, and the first line of what the `--features cuda` build
 /// says about each.
-const REFUSED: [(&str, &str); 3] = [
+const REFUSED: [(&str, &str); 5] = [
     (
         "continue in a worker loop that holds parallel loops",
         "fn f(a: &mut [f64], n: usize) {
@@ -202,6 +202,25 @@ const REFUSED: [(&str, &str); 3] = [
                 #[acc::r#loop(gang, vector)]
                 for i in 0..a.len() { a[i] += 1.0; }
             }
+        }",
+    ),
+    (
+        "a name a closure mentions bound again before the nest that calls it",
+        "fn f(c: &mut [usize], n: usize) {
+            let at = |i: usize| i + n;
+            let n = 2 * n;
+            #[acc::r#loop(gang, vector)]
+            for i in 0..c.len() { c[i] = at(i) + n; }
+        }",
+    ),
+    (
+        "a move closure copying a local, called by a nest",
+        "fn f(c: &mut [f64], k: f64) {
+            let mut g = k;
+            let times = move |x: f64| x * g;
+            g += 1.0;
+            #[acc::r#loop(gang, vector)]
+            for i in 0..c.len() { c[i] = times(c[i]) + g; }
         }",
     ),
     (

@@ -101,3 +101,48 @@ fn an_index_macro_in_a_loop_body() {
         assert_eq!(u, want, "{n1} x {n2} x {n3}");
     }
 }
+
+/// NPB MG's `zero3` and `comm3`: index closures bound before the nests, capturing the
+/// region's sizes (by reference) and one of its arrays, called in a gang / worker / vector
+/// nest of 1024-thread blocks. The GPU kernel builds each closure again from its own values:
+/// the closure's bytes on the host hold the host's addresses.
+#[acc::parallel(num_gangs(n3), num_workers(8), vector_length(128))]
+fn closures_before_nests(z: &mut [f64], w: &[f64], n1: usize, n2: usize, n3: usize) {
+    let at = |i3: usize, i2: usize, i1: usize| (i3 * n2 + i2) * n1 + i1;
+    let scale = 0.5;
+    let weight = |k: usize| scale * w[k % w.len()];
+    #[acc::r#loop(gang)]
+    for i3 in 0..n3 {
+        #[acc::r#loop(worker)]
+        for i2 in 0..n2 {
+            #[acc::r#loop(vector)]
+            for i1 in 0..n1 {
+                z[at(i3, i2, i1)] = weight(at(i3, i2, i1)) + i1 as f64;
+            }
+        }
+    }
+    #[acc::r#loop(gang)]
+    for i3 in 0..n3 {
+        #[acc::r#loop(vector)]
+        for i2 in 0..n2 {
+            z[at(i3, i2, 0)] = z[at(i3, i2, n1 - 1)];
+        }
+    }
+}
+
+#[test]
+fn closures_bound_before_nests() {
+    for (n1, n2, n3) in [(1usize, 1usize, 1usize), (34, 34, 34), (130, 9, 3)] {
+        let w: Vec<f64> = (0..37).map(|i| (hash(i) % 16) as f64).collect();
+        let mut z = vec![-1.0f64; n1 * n2 * n3];
+        closures_before_nests(&mut z, &w, n1, n2, n3);
+        let mut want = vec![0.0f64; n1 * n2 * n3];
+        for k in 0..want.len() {
+            want[k] = 0.5 * w[k % w.len()] + (k % n1) as f64;
+        }
+        for p in 0..n3 * n2 {
+            want[p * n1] = want[p * n1 + n1 - 1];
+        }
+        assert_eq!(z, want, "{n1} x {n2} x {n3}");
+    }
+}

@@ -948,6 +948,34 @@ fn nest_kernel(
             return None;
         }
     }
+    // Closures bound before the nest are built again in the kernel from its own values (their
+    // bytes on the host hold references to the host's locals and arrays): replayed, not
+    // captured. The names a closure mentions must mean there what they meant at its `let`.
+    let (replayed, captured): (Vec<&Let>, Vec<&Let>) = captured.into_iter().partition(|l| matches!(&l.init, Some(Expr::Closure(_))));
+    for r in &replayed {
+        let Some(Expr::Closure(c)) = &r.init else { unreachable!() };
+        let at = lets.iter().position(|l| std::ptr::eq(l, *r)).expect("a replayed closure is one of the lets");
+        let init = r.init.as_ref().expect("a closure let has an initialiser");
+        let mut own = Vec::new();
+        for input in &c.inputs {
+            crate::syntax::pat_idents(input, &mut own);
+        }
+        let outer = |l: &&Let| !own.contains(&l.name.to_string()) && loops::mentions(init, &l.name);
+        if let Some(later) = lets[at + 1..].iter().find(outer) {
+            errors.error(later.name.span(), format!(
+                "on the GPU, a loop nest builds closure `{}` again from the values at its launch, where `{}` names this later binding: rename one of them",
+                r.name, later.name));
+            return None;
+        }
+        if let Some(mv) = c.capture {
+            if let Some(l) = lets[..at].iter().find(outer) {
+                errors.error(mv.span, format!(
+                    "on the GPU, a loop nest builds closure `{}` again from the values at its launch, not from those `move` copied at its `let` (`{}`): write it without `move`",
+                    r.name, l.name));
+                return None;
+            }
+        }
+    }
 
     // Region-level `private`/`firstprivate` arrays the kernel may write: each gang works on
     // its own copy, filled from the original by the gang's threads before the nest.
@@ -995,6 +1023,10 @@ fn nest_kernel(
             _ => unreachable!(),
         };
         prologue.extend(quote!(#[allow(unused_mut, unreachable_code)] let mut #n = __acc_caps.take(&mut __acc_off, #witness);));
+    }
+    for r in &replayed {
+        let (n, init) = (&r.name, r.init.as_ref().expect("a closure let has an initialiser"));
+        prologue.extend(quote!(#[allow(unused_mut)] let mut #n = #init;));
     }
     let cell_slots: Vec<usize> = (0..cells.len()).collect();
     prologue.extend(quote!(#(let #cells = #dev::cell(__acc_cells, #cell_slots, #cells);)*));
@@ -1205,7 +1237,7 @@ fn nest_kernel(
     let kname = Ident::new(name, Span::call_site());
     let priv_elems: Vec<&syn::Type> = privates.iter().map(|p| &p.elem).collect();
     let mut uses: Vec<&Expr> = vec![&nest_expr];
-    uses.extend(captured.iter().filter_map(|l| l.init.as_ref()));
+    uses.extend(captured.iter().chain(&replayed).filter_map(|l| l.init.as_ref()));
     let items = used_items(items, &uses);
     // The element bytes of the nest's staged 1-D windows, together: their points a thread a
     // trip (`acc_device::window_points`), as the host's `Geometry::window_points` counts them.
