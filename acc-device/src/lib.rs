@@ -41,6 +41,7 @@
 //! | [`shuffle`] | warp shuffles (`shfl.sync.down`, `shfl.sync.bfly`) of 32- and 64-bit values |
 //! | [`shared`] | the block's dynamic shared memory |
 //! | [`reduce`] | warp, vector, worker and block reductions; a grid-level finish |
+//! | [`launch`] | [`launch::Shape`]: a nest's launch shape, which acc-codegen writes and acc-runtime launches; [`launch::Dims`]; the waves schedules ask for |
 //! | [`ops`] | the OpenACC reduction operators' identities and combines (shared with the host runtime) |
 //! | [`math`] | the [`Float`] trait: `sqrt`, `exp`, `sin`, ... on `f32`/`f64` as in `std` |
 //! | [`panic`](mod@panic) | `report_panic`: kernel panics reported to the host |
@@ -62,6 +63,7 @@ pub mod atomic;
 pub mod captures;
 pub mod chunk;
 pub mod index;
+pub mod launch;
 pub mod math;
 pub mod ops;
 pub mod panic;

@@ -4,7 +4,7 @@
 
 use std::cell::Cell;
 
-use super::geometry::{block_shared, linear_grid, most_shared, Dims, Geometry, CACHE_SHARED};
+use super::geometry::{block_shared, linear_grid, most_shared, Dims, Geometry, Shape, CACHE_SHARED};
 use super::kernels::{max_default_grid, one_wave, with_entry, Launchable, Source};
 use super::recompile::{capped_key, capped_kernel, compiles_for_block, entry_geometry, load_for_block, rounds_for_block, tile_compile_threads, twin_registers, RECOMPILED};
 use super::{cuda_of, fail};
@@ -44,7 +44,7 @@ fn launch_as(region: &'static RegionInfo, ptx: &'static str, name: &str, args: &
     // A nest with a lean kernel runs it where it is expected to be faster (see
     // `Geometry::lean_kernel`).
     if let Some((kernel, registers)) = lean_choice(src, name, geom) {
-        let plain = Geometry { lean_kernel: None, ..*geom };
+        let plain = Geometry { shape: Shape { lean_kernel: None, ..geom.shape }, ..*geom };
         return launch_as(region, ptx, kernel, args, &plain, queue, registers);
     }
     // The kernel is opened up to the shared memory of the largest block (16 KiB, under the
@@ -53,9 +53,9 @@ fn launch_as(region: &'static RegionInfo, ptx: &'static str, name: &str, args: &
     // A kernel with `cache!` windows is opened up to 64 KiB more for them.
     let most_shared = most_shared(geom);
     // The kernel of one point a thread, on the grid that covers the trips.
-    if let (Some(dims), false, Some(point)) = (&geom.dims, geom.serial, geom.point_kernel) {
+    if let (Some(dims), false, Some(point)) = (&geom.shape.dims, geom.shape.serial, geom.point_kernel) {
         let launched = with_entry(src, point, most_shared, |e| {
-            let block = dims.block_shape(geom.vector_length, e.kernel.max_threads());
+            let block = dims.block_shape(geom.shape.vector_length, e.kernel.max_threads());
             let grid = dims.covering_shape(block)?;
             let shared = 16 * block.iter().product::<u32>().max(32);
             Some(launch_with(src, point, &e.kernel, grid_config(grid, block, shared, queue), args, grid.iter().product()))
@@ -64,7 +64,7 @@ fn launch_as(region: &'static RegionInfo, ptx: &'static str, name: &str, args: &
             return blocks;
         }
     }
-    with_entry(src, name, most_shared, |entry| match (&geom.dims, geom.serial) {
+    with_entry(src, name, most_shared, |entry| match (&geom.shape.dims, geom.shape.serial) {
         (Some(dims), false) => launch_on_dims(src, name, entry, geom, dims, (queue, args)),
         _ => launch_linear(src, name, entry, geom, registers, (queue, args)),
     })
@@ -74,7 +74,7 @@ fn launch_as(region: &'static RegionInfo, ptx: &'static str, name: &str, args: &
 /// as built), where the lean kernel is expected to be faster (see `Geometry::lean_kernel`);
 /// `None`: the nest's kernel `name` runs.
 fn lean_choice(src: Source, name: &str, geom: &Geometry) -> Option<(&'static str, u32)> {
-    let (lean, _, _) = geom.lean_kernel?;
+    let lean = geom.shape.lean_kernel?.name;
     // The lean kernel as checked, and the one without the checks where the launch bounded
     // the indices (`_lean_inb`).
     let checked = lean.strip_suffix("_inb").unwrap_or(lean);
@@ -105,7 +105,7 @@ fn lean_choice(src: Source, name: &str, geom: &Geometry) -> Option<(&'static str
 /// per dimension within a wave.
 fn launch_on_dims(src: Source, name: &str, entry: &mut Launchable, geom: &Geometry, dims: &Dims, (queue, args): (Option<i64>, &mut KernelArgs)) -> u32 {
     let Source { cuda, region, .. } = src;
-    let block = dims.block_shape(geom.vector_length, entry.kernel.max_threads());
+    let block = dims.block_shape(geom.shape.vector_length, entry.kernel.max_threads());
     let threads = block.iter().product::<u32>();
     let cache = geom.cache.0 * block[0] as usize + geom.cache_y * block[1] as usize + geom.cache.1;
     if cache > CACHE_SHARED as usize {
@@ -175,14 +175,14 @@ fn launch_linear(src: Source, name: &str, entry: &mut Launchable, geom: &Geometr
         fail(format!("acc: {region}: kernel `{name}`: its `cache!` windows take {cache} bytes of shared memory with blocks of {bx} threads, more than the {CACHE_SHARED} acc gives them: narrow the windows or the `vector_length`"));
     }
     let shared = shared + cache as u32;
-    let grid = if geom.serial {
+    let grid = if geom.shape.serial {
         1
-    } else if geom.num_gangs > 0 {
-        geom.num_gangs.min(i32::MAX as usize) as u32
+    } else if geom.shape.num_gangs > 0 {
+        geom.shape.num_gangs.min(i32::MAX as usize) as u32
     } else {
         let block = geom.block();
         let wave = one_wave(cuda, kernel, name, &mut entry.waves, capped_key(block, registers), block, shared);
-        linear_grid(wave, geom.waves, geom.blocks_needed(block), max_default_grid(cuda))
+        linear_grid(wave, geom.shape.waves, geom.blocks_needed(block), max_default_grid(cuda))
     };
     let mut cfg = LaunchConfig::linear(grid, bx).with_shared(shared);
     cfg.block = (bx, by, 1);

@@ -19,7 +19,7 @@ mod launch;
 mod partials;
 mod recompile;
 
-pub use geometry::{elem_bytes, elem_size, Dims, Elements, Geometry};
+pub use geometry::{elem_bytes, elem_size, Dims, Elements, Geometry, LeanKernel, Shape, CHUNK_WAVES, STREAM_WAVES};
 pub use kernels::max_default_grid;
 pub use launch::launch;
 pub use partials::{value_slots, Partials};

@@ -31,14 +31,14 @@ impl Partials {
     /// Room for `vars` reduction variables of the launch `geom` (none when `vars == 0`).
     pub fn new(region: &'static RegionInfo, vars: usize, geom: &Geometry) -> Self {
         let cuda = (vars > 0).then(|| cuda_of(region));
-        let grid = if geom.serial {
+        let grid = if geom.shape.serial {
             1
-        } else if let Some(dims) = &geom.dims {
+        } else if let Some(dims) = &geom.shape.dims {
             // A multi-dimensional grid (`launch`): at most `waves` waves of the blocks acc
             // chooses (a wave at most this device's default grid), or the blocks `gang(n)` fixes.
             dims.most_blocks(cuda.as_deref().map_or(0, max_default_grid))
-        } else if geom.num_gangs > 0 {
-            geom.num_gangs
+        } else if geom.shape.num_gangs > 0 {
+            geom.shape.num_gangs
         } else {
             cuda.as_deref().map_or(0, max_default_grid)
         };

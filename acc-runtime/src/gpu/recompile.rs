@@ -108,21 +108,21 @@ pub(super) const RECOMPILED: u32 = 1 << 31;
 
 /// Whether the nest's kernel (not its lean kernel: `launch` has passed that by) is compiled for
 /// `geom`'s block whatever its registers: its inner loops reduce in rounds of chunks
-/// (`Geometry::lean_kernel`'s third field), and the outermost loop's trips are shared by the
+/// (`LeanKernel::chunked_reductions`), and the outermost loop's trips are shared by the
 /// block's lanes or workers. Compiled without the block, the rounds' loop (chunk.rs) kept its
 /// loads behind its adds: the papers' vector position ran 1.64 ms on an H100, compiled for the
 /// block 1.09 ms (1.23 before the rounds lost their checks; the logs of b59d590 in `benches/results/`).
 /// Other nests keep their own compilation: compiling every nest whose trips are shared for
 /// its block took the papers' gang and gang worker positions from 0.25 to 0.35-0.40 ms.
 pub(super) fn rounds_for_block(geom: &Geometry) -> bool {
-    geom.lean_kernel.is_some_and(|(_, _, rounds)| rounds) && (geom.per_trip.0 || geom.per_trip.1)
+    geom.shape.lean_kernel.is_some_and(|l| l.chunked_reductions) && (geom.shape.per_trip.0 || geom.shape.per_trip.1)
 }
 
 /// Whether a kernel that holds at most `max_threads` threads a block is compiled again for
 /// `geom`'s block (see `launch`): the block is larger, and the outermost loop's trips are
 /// shared by the block's lanes or workers.
 pub(super) fn compiles_for_block(geom: &Geometry, max_threads: u32) -> bool {
-    geom.block() > max_threads && (geom.per_trip.0 || geom.per_trip.1)
+    geom.block() > max_threads && (geom.shape.per_trip.0 || geom.shape.per_trip.1)
 }
 
 /// `geom` with a block of at most `max_threads` threads.
@@ -134,12 +134,12 @@ pub(super) fn entry_geometry(geom: &Geometry, max_threads: u32) -> Geometry {
     let mut g = *geom;
     let max = max_threads as usize;
     if (bx as usize) <= max {
-        g.vector_length = bx as usize;
-        g.num_workers = (max / bx as usize).max(1);
+        g.shape.vector_length = bx as usize;
+        g.shape.num_workers = (max / bx as usize).max(1);
     } else {
         // Whole warps where possible.
-        g.vector_length = if max >= 32 { max / 32 * 32 } else { max };
-        g.num_workers = 1;
+        g.shape.vector_length = if max >= 32 { max / 32 * 32 } else { max };
+        g.shape.num_workers = 1;
     }
     g
 }
