@@ -18,6 +18,9 @@ belongs to the layer naming it or its nearest parent (`front` holds `front::mode
 of no layer are not checked.
 
 Usage: python3 scripts/import-cycles.py [--graph] [--layers=..] [SRC_DIR]
+  python3 scripts/import-cycles.py                    # acc-runtime/src
+  python3 scripts/import-cycles.py acc-device/src     # acc-device (its root re-exports the rest)
+  python3 scripts/import-cycles.py acc-codegen/src --layers=syntax,report:front:check:info:lower
 """
 
 import os

@@ -68,7 +68,7 @@ pub const COLUMNS_LINE: &str = "// acc-build: columns";
 /// Whether atom `i` marks its source line as one that can hold a panic located by
 /// `#[track_caller]` (its place in the device crate's text): a division or remainder, a range
 /// (slicing), or a name of a panicking macro or method. Indexing is not one: `ix` gives its
-/// own place (`scan::InlineBounds`).
+/// own place (`scan::index::InlineBounds`).
 fn can_panic(atoms: &[Atom], i: usize) -> bool {
     const NAMES: [&str; 14] = [
         "panic", "assert", "assert_eq", "assert_ne", "debug_assert", "debug_assert_eq", "debug_assert_ne", "unreachable", "todo",

@@ -121,7 +121,7 @@ mod tests {
     #[test]
     fn a_module_of_one_file_stays_whole() {
         let one = PTX.replace("acc_examples_b_rs_l9_g_0", "acc_tests_a_rs_l9_g_0");
-        assert_eq!(by_file(&[one.clone()]), [one]);
+        assert_eq!(by_file(std::slice::from_ref(&one)), [one]);
         let unclosed = "//\n.visible .entry acc_a_rs_l1_f_0(\n)\n{\n\tret;\n.visible .entry acc_b_rs_l1_f_0(\n";
         assert_eq!(by_file(&[unclosed.to_owned()]), [unclosed.to_owned()], "not the printer's shape: left whole");
     }

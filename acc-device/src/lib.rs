@@ -34,14 +34,14 @@
 //! # Map
 //! | module | what |
 //! | --- | --- |
-//! | [`index`] (re-exported at the root) | thread/block indices and dims, barriers, per-level loop starts and strides |
+//! | [`index`](mod@index) (re-exported at the root) | thread/block indices and dims, barriers, per-level loop starts and strides; loop normalisation: `k in 0..trip`, `i = lo + k * step` (shared with the host runtime) |
 //! | [`chunk`] | [`chunk::Chunks`]: 4 consecutive elements in one wide access (chunked `vector` loops) |
 //! | [`slice`](mod@slice) | [`Slice`] (read-only, `ld.global.nc`), [`SliceMut`], the kernel parameter type [`ReadOnlyPtr`], [`ix`]: device code's inline bounds checks |
 //! | [`atomic`] | [`AtomicRef`]: `fetch_add` ... on integers, `f32`, `f64`, `bool` |
 //! | [`shuffle`] | warp shuffles (`shfl.sync.down`, `shfl.sync.bfly`) of 32- and 64-bit values |
 //! | [`shared`] | the block's dynamic shared memory |
 //! | [`reduce`] | warp, vector, worker and block reductions; a grid-level finish |
-//! | [`idx`] | loop normalisation: `k in 0..trip`, `i = lo + k * step` (shared with the host runtime) |
+//! | [`launch`] | [`launch::Shape`]: a nest's launch shape, which acc-codegen writes and acc-runtime launches; [`launch::Dims`]; the waves schedules ask for |
 //! | [`ops`] | the OpenACC reduction operators' identities and combines (shared with the host runtime) |
 //! | [`math`] | the [`Float`] trait: `sqrt`, `exp`, `sin`, ... on `f32`/`f64` as in `std` |
 //! | [`panic`](mod@panic) | `report_panic`: kernel panics reported to the host |
@@ -62,8 +62,8 @@
 pub mod atomic;
 pub mod captures;
 pub mod chunk;
-pub mod idx;
 pub mod index;
+pub mod launch;
 pub mod math;
 pub mod ops;
 pub mod panic;
@@ -75,6 +75,10 @@ pub mod slice;
 pub use atomic::{cell, AtomicRef, AtomicValue};
 pub use captures::{store_grid_partial, store_grid_partial_var, store_partial, store_partial_var, store_value, Captures};
 pub use index::*;
+/// [`index`](mod@index) under the path of its loop normalisation that generated code names
+/// (`acc_device::idx::trip`).
+#[doc(hidden)]
+pub use index::{self as idx};
 pub use math::Float;
 pub use reduce::{block_reduce, block_reduce_var, block_reduce_xyz, block_reduce_xyz_var, broadcast, group_reduce, group_reduce_var, red_elems, vector_reduce, warp_reduce, worker_reduce, RedVar, BLOCK_REDUCE_SLOTS};
 pub use shuffle::Shuffle;

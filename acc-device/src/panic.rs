@@ -48,6 +48,9 @@
 //! `flag` is written last, after a system-scope fence, so a host that sees
 //! `flag == PANIC_FLAG` sees the whole record. A kernel launched with a null slot traps.
 
+#[cfg(target_arch = "nvptx64")]
+use crate::index::exit;
+
 /// The value of [`PanicRecord::flag`] once a record is complete.
 pub const PANIC_FLAG: u32 = 0x4143_4350; // "ACCP"
 
@@ -302,14 +305,6 @@ fn claim() -> Option<*mut PanicRecord> {
         exit()
     }
     Some(rec)
-}
-
-/// Ends the calling thread (`exit`); the rest of the launch runs on.
-#[cfg(target_arch = "nvptx64")]
-#[inline(always)]
-pub(crate) fn exit() -> ! {
-    // SAFETY: `exit` ends this thread; the barriers it would have met count it as arrived.
-    unsafe { core::arch::asm!("exit;", options(noreturn, nostack)) }
 }
 
 /// Writes the location (its line and column replaced by `line` and `column` unless 0), kind, values and

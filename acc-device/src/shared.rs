@@ -657,9 +657,9 @@ mod tests {
         for cols in 1..100 {
             for eb in [4, 8] {
                 let p = tile_pitch(cols, eb, Rows);
-                assert!(p >= cols && (p * eb) % 16 == 0 && (p * eb / 16) % 2 == 1, "{cols} x {eb}: {p}");
+                assert!(p >= cols && (p * eb).is_multiple_of(16) && (p * eb / 16) % 2 == 1, "{cols} x {eb}: {p}");
                 let p = tile_pitch(cols, eb, Lanes);
-                assert!(p >= cols && (p * eb) % 16 == 0 && p * eb < cols * eb + 16, "{cols} x {eb}: {p}");
+                assert!(p >= cols && (p * eb).is_multiple_of(16) && p * eb < cols * eb + 16, "{cols} x {eb}: {p}");
             }
         }
     }

@@ -102,15 +102,15 @@ impl PrivateCopies {
         let (bx, by) = geom.block_xy();
         let per_block = if share.0 { 1 } else { bx as usize } * if share.1 { 1 } else { by as usize };
         let per_gang = per_block.saturating_mul(bytes);
-        let gangs = if geom.serial {
+        let gangs = if geom.shape.serial {
             1
-        } else if geom.num_gangs > 0 {
-            geom.num_gangs
+        } else if geom.shape.num_gangs > 0 {
+            geom.shape.num_gangs
         } else {
             let fit = (PRIVATE_BUDGET / per_gang).max(1);
             let most = crate::gpu::max_default_grid(&crate::gpu::cuda_of(region));
             if fit < most {
-                geom.num_gangs = fit;
+                geom.shape.num_gangs = fit;
             }
             fit.min(most)
         };

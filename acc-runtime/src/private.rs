@@ -22,7 +22,7 @@ pub use crate::cuda::KernelArgs;
 #[cfg(feature = "cuda")]
 pub use crate::cells::{Cells, PrivateCopies};
 #[cfg(feature = "cuda")]
-pub use crate::gpu::{elem_bytes, elem_size, gpu_ready, launch, value_slots, Dims, Geometry, Partials};
+pub use crate::gpu::{elem_bytes, elem_size, gpu_ready, launch, value_slots, Dims, Geometry, LeanKernel, Partials, Shape};
 pub use crate::reduce::{self, *};
 pub use crate::region_info::RegionInfo;
 pub use crate::device_copy::DeviceCopy;

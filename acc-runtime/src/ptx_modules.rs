@@ -57,7 +57,7 @@ pub fn module_of(ptx: &'static str, name: &str) -> &'static str {
 
 /// Module `module` with kernel `name` and none of its other kernels (every global, function
 /// and declaration stays): what the driver compiles again when one kernel needs other
-/// settings (a block size, see `gpu.rs`), in milliseconds where the whole module of a file
+/// settings (a block size, see `gpu/recompile.rs`), in milliseconds where the whole module of a file
 /// of many regions takes seconds. A kernel runs from its `.entry` line to the first `}` at
 /// the start of a line (the PTX printer indents every inner brace).
 pub fn only_kernel(module: &str, name: &str) -> String {
