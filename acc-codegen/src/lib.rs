@@ -51,6 +51,7 @@ pub mod check;
 pub mod front;
 pub mod info;
 pub mod lower;
+pub mod paths;
 pub mod report;
 pub mod syntax;
 
@@ -724,10 +725,9 @@ pub fn device_region(
                     let q = q.as_ref().map_or_else(|| "the default queue".to_string(), |e| format!("queue `{}`", quote!(#e)));
                     notes.at(src.line as usize, 0, format!("async: the launches go on {q}'s stream; the call returns before they finish"));
                 }
-                for r in &dir.clauses.reduction {
-                    for v in &r.vars {
-                        notes.add(v.span(), 0, format!("{} (region): the kernels that update `{v}` reduce it; the region returns it", info::red(r.op, v)));
-                    }
+                for r in dir.clauses.reductions() {
+                    let v = r.var;
+                    notes.add(v.span(), 0, format!("{} (region): the kernels that update `{v}` reduce it; the region returns it", info::red(r.op, v)));
                 }
                 notes.0.extend(g.notes.0);
                 out.reports.push(info::RegionReport {

@@ -46,6 +46,7 @@ use syn::visit_mut::VisitMut;
 use syn::{BinOp, Expr, ExprForLoop, Ident, Pat, RangeLimits};
 
 use crate::front::loops::{place_root, strip_parens as strip};
+use crate::paths;
 
 /// An index of the nest: where its array's name starts, and the tokens of `x[e]`. (Two
 /// indices share a site only where a `macro_rules!` expansion repeats tokens: see [`prove`].)
@@ -240,6 +241,7 @@ impl<'ast> Visit<'ast> for HasItem {
 /// a stencil's neighbours `u[c - s]`, `u[c + 2 * s]` of one flattened point share `&u[c]`).
 /// `ACC_EXP_NOSPLITIX=1` writes them all `unchecked(e)`, for A/B runs on the GPU.
 pub fn write_unchecked(e: &mut syn::ExprIndex) {
+    let dev = paths::device();
     let i = &e.index;
     let split = match &**i {
         Expr::Binary(b) if matches!(&*b.left, Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some()) && std::env::var_os("ACC_EXP_NOSPLITIX").is_none() => match b.op {
@@ -250,8 +252,8 @@ pub fn write_unchecked(e: &mut syn::ExprIndex) {
         _ => None,
     };
     let index = match split {
-        Some((f, l, r)) => syn::parse_quote!(unsafe { ::acc_device::#f(#l, #r) }),
-        None => syn::parse_quote!(unsafe { ::acc_device::unchecked(#i) }),
+        Some((f, l, r)) => syn::parse_quote!(unsafe { #dev::#f(#l, #r) }),
+        None => syn::parse_quote!(unsafe { #dev::unchecked(#i) }),
     };
     *e.index = index;
 }
@@ -543,7 +545,8 @@ impl<'a> Prover<'a> {
         if !self.outside(id) {
             return None;
         }
-        Some(self.point(quote!(::acc::__private::index_leaf(#id))))
+        let rt = paths::runtime();
+        Some(self.point(quote!(#rt::index_leaf(#id))))
     }
 
     /// The interval of binding `b` (computed once).
