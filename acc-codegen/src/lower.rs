@@ -10,6 +10,7 @@ pub mod grid;
 pub mod host;
 pub mod loads;
 pub mod nest;
+pub mod region;
 pub mod schedule;
 pub mod tiles;
 pub mod written;

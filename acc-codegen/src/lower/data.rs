@@ -11,7 +11,7 @@ use crate::front::model::{DataClause, DataKind, Place};
 use crate::front::parse::{self, Directive};
 use crate::paths;
 use crate::report::Errors;
-use crate::Source;
+use crate::front::Source;
 
 fn region_static(src: &Source, kind: &str) -> TokenStream {
     let rt = paths::runtime();

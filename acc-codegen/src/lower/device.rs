@@ -23,7 +23,7 @@ use crate::front::model::*;
 use crate::front::region::{Form, Param, ParamKind};
 use crate::info::{self, KernelReport, Notes};
 use crate::lower::device_body::flat_tokens;
-use crate::lower::nest::{self, NestSource};
+use crate::lower::nest::{self, Let, NestSource};
 use crate::lower::schedule;
 use crate::report::Errors;
 use crate::syntax::{self, is_acc_path};
@@ -45,13 +45,6 @@ pub struct GpuRegion {
     pub notes: Notes,
     /// info: what each kernel runs and how (schedule report), in the order of `kernels`.
     pub reports: Vec<KernelReport>,
-}
-
-/// A local of the region body in scope at a nest, with what tells a kernel its type.
-pub struct Let {
-    pub name: Ident,
-    pub init: Option<Expr>,
-    pub ty: Option<syn::Type>,
 }
 
 /// Lowers `form` (its fn, parameters and loop table; already checked: both callers run

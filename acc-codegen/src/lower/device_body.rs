@@ -1,7 +1,7 @@
 //! A nest's body as the device runs it: inner acc loop attributes stripped (those loops run in
 //! order in each thread), `cache!` hints dropped, `atomic!` on slice elements and outer scalars
 //! turned into device atomics, slices passed to routines as they take them, proved indices
-//! unchecked; and the body's items and outer atomics a nest's kernel takes with it.
+//! unchecked; and the body's items a nest's kernel takes with it.
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
@@ -13,7 +13,6 @@ use crate::front::atomic::{AtomicForm, Place};
 use crate::front::loops;
 use crate::lower::atomic;
 use crate::lower::bounds;
-use crate::lower::device::Let;
 use crate::syntax::is_acc_path;
 
 /// Strips inner acc loop attributes (those loops run in order in each thread), drops
@@ -186,28 +185,6 @@ fn item_names(item: &syn::Item) -> Vec<Ident> {
         _ => {}
     }
     out
-}
-
-/// The locals declared outside the nest that it updates with scalar atomics: each gets a
-/// device cell (acc-runtime's `Cells`).
-pub fn outer_scalar_atomics(f: &ExprForLoop, lets: &[Let]) -> Vec<Ident> {
-    struct V<'a>(&'a [Let], Vec<Ident>);
-    impl<'ast> syn::visit::Visit<'ast> for V<'_> {
-        fn visit_macro(&mut self, m: &'ast syn::Macro) {
-            if is_acc_path(&m.path, "atomic") {
-                if let Ok(form) = syn::parse2::<AtomicForm>(m.tokens.clone()) {
-                    if let Place::Scalar(id) = form.place() {
-                        if self.0.iter().any(|l| &l.name == id) && !self.1.contains(id) {
-                            self.1.push(id.clone());
-                        }
-                    }
-                }
-            }
-        }
-    }
-    let mut v = V(lets, Vec::new());
-    syn::visit::Visit::visit_expr_for_loop(&mut v, f);
-    v.1
 }
 
 /// A token stream with its groups opened (delimiters dropped).

@@ -12,17 +12,25 @@ use quote::{format_ident, quote};
 use syn::spanned::Spanned;
 use syn::{Expr, ExprForLoop, Ident};
 
+use crate::front::atomic::{AtomicForm, Place};
 use crate::front::directives::LoopDirectives;
 use crate::front::loops::{self, LoopHeader};
 use crate::front::model::*;
 use crate::front::region::{Param, ParamKind};
 use crate::info::Notes;
 use crate::lower::bounds::{self, Proved};
-use crate::lower::device::Let;
-use crate::lower::device_body::{self, outer_scalar_atomics, used_items};
+use crate::lower::device_body::{self, used_items};
 use crate::lower::{grid, schedule};
 use crate::paths;
 use crate::report::Errors;
+use crate::syntax::is_acc_path;
+
+/// A local of the region body in scope at a nest, with what tells a kernel its type.
+pub struct Let {
+    pub name: Ident,
+    pub init: Option<Expr>,
+    pub ty: Option<syn::Type>,
+}
 
 /// What a nest's kernel is made from: the nest and what the region's walk knows at it.
 pub struct NestSource<'a> {
@@ -473,4 +481,26 @@ fn rescheduled(src: &NestSource, nest: &Nest, sites: &std::collections::HashSet<
     let sch = if lean { sch.lean().unrolled(2) } else { sch };
     let w = sch.nest(src.f, &nest.abi.reds);
     w.filter(|_| again.is_empty())
+}
+
+/// The locals declared outside the nest that it updates with scalar atomics: each gets a
+/// device cell (acc-runtime's `Cells`).
+fn outer_scalar_atomics(f: &ExprForLoop, lets: &[Let]) -> Vec<Ident> {
+    struct V<'a>(&'a [Let], Vec<Ident>);
+    impl<'ast> syn::visit::Visit<'ast> for V<'_> {
+        fn visit_macro(&mut self, m: &'ast syn::Macro) {
+            if is_acc_path(&m.path, "atomic") {
+                if let Ok(form) = syn::parse2::<AtomicForm>(m.tokens.clone()) {
+                    if let Place::Scalar(id) = form.place() {
+                        if self.0.iter().any(|l| &l.name == id) && !self.1.contains(id) {
+                            self.1.push(id.clone());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut v = V(lets, Vec::new());
+    syn::visit::Visit::visit_expr_for_loop(&mut v, f);
+    v.1
 }

@@ -6,10 +6,9 @@ use quote::quote;
 use syn::spanned::Spanned;
 use syn::{Expr, ExprForLoop, Ident};
 
-use super::{NestPlan, NestSource};
+use super::{Let, NestPlan, NestSource};
 use crate::front::model::*;
 use crate::info::{self, Notes};
-use crate::lower::device::Let;
 use crate::syntax::is_acc_path;
 
 /// The report of the plan's kernel into `notes` (the plan's loop notes taken).
