@@ -30,7 +30,7 @@ python3 suite/tests/gen/difftest.py --check
 python3 scripts/import-cycles.py
 # So does the compiler: syntax and error collection, then front (parse, model), check, the
 # schedule report, lower; no cycle, and no import from a layer to one above it.
-python3 scripts/import-cycles.py acc-codegen/src --layers=syntax,report:front:check:info:lower
+python3 scripts/import-cycles.py acc-codegen/src --layers=syntax,report,paths:front:check:info:lower
 cargo test --workspace
 # The runtime's GPU path has unit tests of its own (grids, waves, blocks): they need no GPU.
 cargo test -p acc-runtime --features cuda --lib
