@@ -169,7 +169,13 @@ fn decide(n: &GridNest, reds: &[(RedOp, syn::Ident)]) -> Option<GridPlan> {
     for (line, text) in why_not {
         notes.at(line, chain.len(), text);
     }
-    let coarse = coarse_rows(&chain, &body, &levels, &staged, tile_nest && uniform, &mut notes);
+    let coarse = match coarse_rows(&body, &levels, &staged, tile_nest && uniform) {
+        Ok(c) => c,
+        Err(why) => {
+            notes.at(chain[0].line, 0, format!("tile: one row of the tile a thread: {why}"));
+            None
+        }
+    };
     if let Some(c) = &coarse {
         levels[c.level].coarse = c.m;
         coarse_notes(&chain, c, staged.is_empty(), &mut notes);
@@ -218,11 +224,12 @@ fn dims_notes(chain: &[GridLoop]) -> Notes {
 
 /// The chain's loops as `tiles.rs` takes them.
 fn tile_levels(chain: &[GridLoop]) -> Vec<tiles::Level> {
+    let dev = paths::device();
     chain
         .iter()
         .enumerate()
         .map(|(lvl, g)| {
-            let norm = loops::normalise(&g.header, 900 + lvl, &quote!(::acc_device::idx));
+            let norm = loops::normalise(&g.header, 900 + lvl, &quote!(#dev::idx));
             let size = match &g.block_size {
                 Some(Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. })) => n.base10_parse::<usize>().ok().filter(|n| (1..=1024).contains(n)),
                 _ => None,
@@ -237,21 +244,15 @@ fn tile_levels(chain: &[GridLoop]) -> Vec<tiles::Level> {
 /// GEMM, loaded once). Not a body without one (a stencil's): the copies share no load, and
 /// the jammed copies' registers left a 9-point Jacobi step at 0.35 ms against 0.093 with
 /// one row a thread (4096^2 f32, `tile(32, 32)`, H100). `uniform_tiles`: a tile nest whose
-/// every thread of a block takes the same trips.
-fn coarse_rows(chain: &[GridLoop], body: &syn::Block, levels: &[tiles::Level], staged: &[tiles::StagedLoop], uniform_tiles: bool, notes: &mut Notes) -> Option<tiles::Coarse> {
+/// every thread of a block takes the same trips. `Err`: why the tile keeps one row a thread.
+fn coarse_rows(body: &syn::Block, levels: &[tiles::Level], staged: &[tiles::StagedLoop], uniform_tiles: bool) -> Result<Option<tiles::Coarse>, String> {
     if staged.is_empty() && !(uniform_tiles && levels.len() == 2 && has_loop(body)) {
-        return None;
+        return Ok(None);
     }
-    match tiles::coarsening(body, levels) {
-        Ok(c) => c.map(|c| match tiles::adjacent_rows(staged, levels, &c) {
-            Some(m) => tiles::Coarse { adjacent: true, m, ..c },
-            None => c,
-        }),
-        Err(why) => {
-            notes.at(chain[0].line, 0, format!("tile: one row of the tile a thread: {why}"));
-            None
-        }
-    }
+    Ok(tiles::coarsening(body, levels)?.map(|c| match tiles::adjacent_rows(staged, levels, &c) {
+        Some(m) => tiles::Coarse { adjacent: true, m, ..c },
+        None => c,
+    }))
 }
 
 /// info: the coarsened level's trips restated, and the rows a thread takes.
@@ -329,7 +330,8 @@ fn reg(name: &str, d: usize) -> TokenStream {
 /// The loops around `code` (the body, run by one thread): one point a thread (`point`), or a
 /// grid-stride loop a level, innermost first.
 fn loops_code(plan: &GridPlan, point: bool, mut code: TokenStream) -> TokenStream {
-    let norms: Vec<loops::Normalised> = plan.chain.iter().enumerate().map(|(lvl, g)| loops::normalise(&g.header, 900 + lvl, &quote!(::acc_device::idx))).collect();
+    let dev = paths::device();
+    let norms: Vec<loops::Normalised> = plan.chain.iter().enumerate().map(|(lvl, g)| loops::normalise(&g.header, 900 + lvl, &quote!(#dev::idx))).collect();
     // One point a thread: every loop's trip first, then one test of all of them (the loops'
     // bounds name no variable of the loops around them: `takes_points`), in 32 bits: the launch
     // runs this kernel only on a grid whose every index fits a `u32` (`Dims::covering_shape`),
@@ -610,67 +612,14 @@ fn chain_of(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives) -> O
     if d0.seq.is_some() || !d0.private.is_empty() {
         return None;
     }
-    // `tile(..)`: the tile is a block.
     if let Some((_, sizes)) = &d0.tile {
-        if !(2..=3).contains(&sizes.len()) {
-            return None;
-        }
-        let (headers, body) = loops::directive_nest(f, &d0)?;
-        if crate::lower::schedule::holds_parallel(&body, directives) {
-            return None;
-        }
-        let n = headers.len();
-        let mut lines = Vec::new();
-        let mut cur = f;
-        for lvl in 0..n {
-            lines.push(info::loop_line(cur));
-            if lvl + 1 < n {
-                cur = loops::only_inner_loop(&cur.body)?;
-            }
-        }
-        let chain = headers
-            .into_iter()
-            .enumerate()
-            .map(|(lvl, header)| {
-                let dim = n - 1 - lvl;
-                GridLoop { header, line: lines[lvl], gang: Some(dim), block: Some(dim), gang_size: None, block_size: Some(sizes[dim].clone()) }
-            })
-            .collect();
-        return Some((chain, body));
+        return tile_chain(f, &d0, sizes, directives);
     }
     if kind != RegionKind::Kernels || d0.collapse.is_some() {
         return None;
     }
     let explicit = d0.has_level();
-    // The tightly nested loops that take dimensions: all bare or all naming levels, none
-    // `seq`, `collapse`, `tile` or with privates, each proved independent.
-    let mut chain: Vec<(&ExprForLoop, LoopDirective)> = vec![(f, d0)];
-    while chain.len() < 3 {
-        let Some(inner) = loops::only_inner_loop(&chain.last().expect("not empty").0.body) else { break };
-        let d = directives.get(inner).cloned().unwrap_or_default();
-        if d.has_level() != explicit || d.seq.is_some() || d.collapse.is_some() || d.tile.is_some() || !d.private.is_empty() {
-            break;
-        }
-        // An inner loop that updates a variable an outer loop of the chain reduces, without a
-        // clause of its own, reduces it too (OpenUH's placement: a clause on the outermost
-        // loop is enough): its test counts those variables as reductions.
-        let mut reds = d.reduction_vars();
-        for v in chain.iter().flat_map(|(_, od)| od.reduction_vars()) {
-            if !reds.contains(&v) {
-                reds.push(v);
-            }
-        }
-        let dependence = if reds.len() == d.reduction_vars().len() {
-            directives.dependence(inner).is_some()
-        } else {
-            let d = directives.get(inner).cloned().unwrap_or_else(|| LoopDirective { auto: Some(inner.for_token.span), ..LoopDirective::default() });
-            loops::dependence_of(inner, &d, kind, &reds).is_some()
-        };
-        if loops::LoopHeader::parse(inner).is_err() || dependence {
-            break;
-        }
-        chain.push((inner, d));
-    }
+    let chain = tight_chain(f, d0, kind, directives);
     if chain.len() < 2 {
         return None;
     }
@@ -698,10 +647,85 @@ fn chain_of(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives) -> O
         }
         return Some((out, body));
     }
-    // Block dimensions: the worker/vector loops, innermost first.
+    let dirs: Vec<&LoopDirective> = chain.iter().map(|(_, d)| d).collect();
+    level_dims(&dirs, &mut out)?;
+    Some((out, body))
+}
+
+/// `tile(..)`: the tile is a block; its loops, each on the grid and block dimension of its
+/// size (the first size the innermost loop's, on `x`).
+fn tile_chain(f: &ExprForLoop, d0: &LoopDirective, sizes: &[Expr], directives: &LoopDirectives) -> Option<(Vec<GridLoop>, syn::Block)> {
+    if !(2..=3).contains(&sizes.len()) {
+        return None;
+    }
+    let (headers, body) = loops::directive_nest(f, d0)?;
+    if crate::lower::schedule::holds_parallel(&body, directives) {
+        return None;
+    }
+    let n = headers.len();
+    let mut lines = Vec::new();
+    let mut cur = f;
+    for lvl in 0..n {
+        lines.push(info::loop_line(cur));
+        if lvl + 1 < n {
+            cur = loops::only_inner_loop(&cur.body)?;
+        }
+    }
+    let chain = headers
+        .into_iter()
+        .enumerate()
+        .map(|(lvl, header)| {
+            let dim = n - 1 - lvl;
+            GridLoop { header, line: lines[lvl], gang: Some(dim), block: Some(dim), gang_size: None, block_size: Some(sizes[dim].clone()) }
+        })
+        .collect();
+    Some((chain, body))
+}
+
+/// The tightly nested loops from `f` (directive `d0`) that take dimensions: all bare or all
+/// naming levels, none `seq`, `collapse`, `tile` or with privates, each proved independent;
+/// up to three.
+fn tight_chain<'f>(f: &'f ExprForLoop, d0: LoopDirective, kind: RegionKind, directives: &LoopDirectives) -> Vec<(&'f ExprForLoop, LoopDirective)> {
+    let explicit = d0.has_level();
+    let mut chain: Vec<(&ExprForLoop, LoopDirective)> = vec![(f, d0)];
+    while chain.len() < 3 {
+        let Some(inner) = loops::only_inner_loop(&chain.last().expect("not empty").0.body) else { break };
+        let d = directives.get(inner).cloned().unwrap_or_default();
+        if d.has_level() != explicit || d.seq.is_some() || d.collapse.is_some() || d.tile.is_some() || !d.private.is_empty() {
+            break;
+        }
+        // An inner loop that updates a variable an outer loop of the chain reduces, without a
+        // clause of its own, reduces it too (OpenUH's placement: a clause on the outermost
+        // loop is enough): its test counts those variables as reductions.
+        let mut reds = d.reduction_vars();
+        for v in chain.iter().flat_map(|(_, od)| od.reduction_vars()) {
+            if !reds.contains(&v) {
+                reds.push(v);
+            }
+        }
+        let dependence = if reds.len() == d.reduction_vars().len() {
+            directives.dependence(inner).is_some()
+        } else {
+            let d = directives.get(inner).cloned().unwrap_or_else(|| LoopDirective { auto: Some(inner.for_token.span), ..LoopDirective::default() });
+            loops::dependence_of(inner, &d, kind, &reds).is_some()
+        };
+        if loops::LoopHeader::parse(inner).is_err() || dependence {
+            break;
+        }
+        chain.push((inner, d));
+    }
+    chain
+}
+
+/// The dimensions of a chain whose loops name levels (`dirs`: their directives): the
+/// worker/vector loops take block dimensions, innermost first; `gang(dim: d)` its grid
+/// dimension, then the other gang loops innermost first (the outermost loop when none names
+/// `gang`). `None` where two loops ask for one grid dimension.
+fn level_dims(dirs: &[&LoopDirective], out: &mut [GridLoop]) -> Option<()> {
+    let n = dirs.len();
     let mut next = 0;
     for lvl in (0..n).rev() {
-        let d = &chain[lvl].1;
+        let d = dirs[lvl];
         if d.worker.is_some() || d.vector.is_some() {
             out[lvl].block = Some(next);
             next += 1;
@@ -710,10 +734,9 @@ fn chain_of(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives) -> O
     if next == 0 {
         out[n - 1].block = Some(0);
     }
-    // Grid dimensions: `gang(dim: d)` first, then the other gang loops innermost first.
     let mut taken = [false; 3];
     for lvl in 0..n {
-        if let Some(g) = &chain[lvl].1.gang {
+        if let Some(g) = &dirs[lvl].gang {
             if let Some(dim) = g.dim {
                 let dim = dim as usize - 1;
                 if taken[dim] {
@@ -731,12 +754,12 @@ fn chain_of(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives) -> O
         Some(d)
     };
     for lvl in (0..n).rev() {
-        if chain[lvl].1.gang.as_ref().is_some_and(|g| g.dim.is_none()) {
+        if dirs[lvl].gang.as_ref().is_some_and(|g| g.dim.is_none()) {
             out[lvl].gang = Some(free(&mut taken)?);
         }
     }
     if out.iter().all(|g| g.gang.is_none()) {
         out[0].gang = Some(free(&mut taken)?);
     }
-    Some((out, body))
+    Some(())
 }
