@@ -354,7 +354,7 @@ impl<'ast> Visit<'ast> for Panics {
 /// A name bound inside the nest.
 enum Bind {
     /// A loop variable over `lo..hi` (`..=` when `inclusive`).
-    Var { lo: Expr, hi: Expr, inclusive: bool },
+    Var { lo: Box<Expr>, hi: Box<Expr>, inclusive: bool },
     /// A `let` without `mut`, with its initialiser.
     Let(Expr),
     /// A routine's `usize` parameter: host code giving its interval (`(lo, hi)`).
@@ -744,7 +744,7 @@ impl<'ast> Visit<'ast> for Prover<'_> {
         self.visit_expr(&f.expr);
         let depth = self.env.len();
         match loop_range(f) {
-            Some((var, lo, hi, inclusive)) => self.bind(var.to_string(), Bind::Var { lo, hi, inclusive }),
+            Some((var, lo, hi, inclusive)) => self.bind(var.to_string(), Bind::Var { lo: Box::new(lo), hi: Box::new(hi), inclusive }),
             None => self.opaque_pattern(&f.pat),
         }
         self.visit_block(&f.body);
