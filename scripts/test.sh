@@ -30,7 +30,7 @@ python3 suite/tests/gen/difftest.py --check
 python3 scripts/import-cycles.py
 # So does the compiler: syntax and error collection, then front (parse, model), check, the
 # schedule report, lower; no cycle, and no import from a layer to one above it.
-python3 scripts/import-cycles.py acc-codegen/src --layers=syntax,report:front:check:info:lower
+python3 scripts/import-cycles.py acc-codegen/src --layers=syntax,report,paths:front:check:info:lower
 # And the device crate: no import cycle among acc-device's modules.
 python3 scripts/import-cycles.py acc-device/src
 cargo test --workspace

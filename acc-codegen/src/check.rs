@@ -44,11 +44,9 @@ pub fn region_clauses(dir: &RegionDirective, params: &[Param], f: &ItemFn, error
             pat_idents(&l.pat, &mut top_lets);
         }
     }
-    for r in &dir.clauses.reduction {
-        for v in &r.vars {
-            if !top_lets.iter().any(|n| v == n) {
-                errors.error(v.span(), format!("region reduction variable `{v}` must be a local declared at the top of the region (`let mut {v} = ..;`) and returned by it"));
-            }
+    for v in dir.clauses.reductions().map(|r| r.var) {
+        if !top_lets.iter().any(|n| v == n) {
+            errors.error(v.span(), format!("region reduction variable `{v}` must be a local declared at the top of the region (`let mut {v} = ..;`) and returned by it"));
         }
     }
 }

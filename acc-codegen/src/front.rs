@@ -10,3 +10,10 @@ pub mod method;
 pub mod model;
 pub mod parse;
 pub mod region;
+
+/// Where a directive was written: the file relative to the package root, and the line.
+#[derive(Clone, Debug)]
+pub struct Source {
+    pub file: String,
+    pub line: u32,
+}

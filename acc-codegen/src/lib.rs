@@ -15,10 +15,13 @@
 //!             atomic.rs (atomic forms), cache.rs (cache windows)
 //! check/      check.rs (signature, region clauses), loops.rs (one loop in context),
 //!             body.rs (the scoped walk: every error in order, the host plan)
-//! lower/      host.rs (the host plan as rayon code), device.rs (GPU lowering),
-//!             schedule.rs (the schedule of a nest), data.rs (data directives),
-//!             atomic.rs (atomic operations written out)
-//! info.rs     the schedule report;  report.rs  error collection
+//! lower/      region.rs (a form's body: data scope, GPU path, host lowering),
+//!             host.rs (the host plan as rayon code), device.rs (GPU lowering: the region
+//!             body around its nests), nest.rs (a nest's kernel planned; nest/emit.rs writes
+//!             it, nest/report.rs reports it), schedule.rs and grid.rs (the schedule of a
+//!             nest), data.rs (data directives), atomic.rs (atomic operations written out)
+//! info.rs     the schedule report;  report.rs  error collection;  paths.rs  the runtime
+//!             paths generated code names
 //! lib.rs      the drivers: expand_region (try_expand: front_end -> lower_region),
 //!             expand_routine, device_region
 //! ```
@@ -51,14 +54,16 @@ pub mod check;
 pub mod front;
 pub mod info;
 pub mod lower;
+pub mod paths;
 pub mod report;
 pub mod syntax;
 
 pub use front::model;
+pub use front::Source;
 
 use check::body::HostPlan;
 use front::region::{Form, Region};
-use front::{cache, generic, loops, method, parse, region};
+use front::{cache, generic, method, parse};
 use lower::{atomic, device, host};
 
 use proc_macro2::TokenStream;
@@ -67,15 +72,7 @@ use syn::spanned::Spanned;
 use syn::ItemFn;
 
 use model::*;
-use region::ParamKind;
 use report::Errors;
-
-/// Where a directive was written: the file relative to the package root, and the line.
-#[derive(Clone, Debug)]
-pub struct Source {
-    pub file: String,
-    pub line: u32,
-}
 
 /// The PTX entry name of a region: stable across the macro and the build helper, unique per
 /// file, line and fn name.
@@ -226,14 +223,16 @@ fn try_expand(kind: RegionKind, attr: TokenStream, f: &ItemFn, src: &Source) -> 
     Ok(lower_region(f, checked, src))
 }
 
-/// The host code of checked region fn `f`: each form's body (see [`region_body`]) in the fn,
+/// The host code of checked region fn `f`: each form's body (see
+/// [`lower::region::region_body`]) in the fn,
 /// a method's fields bound before it, a generic fn dispatching to its instances.
 fn lower_region(f: &ItemFn, checked: Checked, src: &Source) -> TokenStream {
     let Checked { region, plans } = checked;
     let mut bodies = region.forms.iter().zip(plans).enumerate().map(|(i, (form, plan))| {
         let kernel = kernel_name(&src.file, src.line, &form.name);
         // The instances differ in types only: the first one reports what all would.
-        plan.map_or_else(TokenStream::new, |plan| region_body(&region, form, plan, src, &kernel, i == 0))
+        let body = lower::region::FormBody { region: &region, form, src, kernel: &kernel, report_gpu: i == 0 };
+        plan.map_or_else(TokenStream::new, |plan| lower::region::region_body(&body, plan))
     });
     let body = match &region.instances {
         None => {
@@ -258,245 +257,6 @@ fn lower_region(f: &ItemFn, checked: Checked, src: &Source) -> TokenStream {
         #vis #sig {
             #body
         }
-    }
-}
-
-/// The body of one form of a region (a free fn: a method's or an instance's): its data scope,
-/// its GPU path and its host lowering (`host_plan`). `kernel` is its kernels' base name;
-/// `report_gpu`: whether the GPU lowering's refusals are reported here (once per generic
-/// region).
-fn region_body(region: &Region, form: &Form, host_plan: HostPlan, src: &Source, kernel: &str, report_gpu: bool) -> TokenStream {
-    let (kind, dir, f, params, plan, name) = (region.kind, &region.dir, &form.f, &form.params, &form.plan, &form.display);
-    let mut body = (*f.block).clone();
-    host::lower(&mut body, host_plan, params);
-
-    let (file, line, kind_name) = (&src.file, src.line, kind.name());
-    let c = &dir.clauses;
-    let if_cond = c.if_.as_ref().map_or_else(|| quote!(true), |e| quote_spanned!(e.span()=> #e));
-    // `self(cond)`: on the host when `cond` holds; `self`: always.
-    let self_cond = match &c.self_ {
-        Some((_, Some(e))) => quote_spanned!(e.span()=> let __acc_if: bool = __acc_if && !::core::convert::identity::<bool>(#e);),
-        Some((span, None)) => quote_spanned!(*span=> let __acc_if: bool = false;),
-        None => TokenStream::new(),
-    };
-    let mut prologue = TokenStream::new();
-    // `wait(..)`: without `async` the host waits first; with `async`, once it is known where
-    // the region runs, its queue waits on the GPU (the host does not), or the host waits
-    // (`waits`, after the GPU check).
-    let mut waits = TokenStream::new();
-    match (&c.wait, &c.async_) {
-        (None, _) => {}
-        (Some(qs), None) => {
-            for q in qs {
-                let q = lower::queue_i64(q);
-                prologue.extend(quote!(::acc::wait(#q);));
-            }
-            if qs.is_empty() {
-                prologue.extend(quote!(::acc::wait_all();));
-            }
-        }
-        (Some(qs), Some(_)) => {
-            let on = if qs.is_empty() {
-                quote!(::core::option::Option::None)
-            } else {
-                let qs = qs.iter().map(lower::queue_i64);
-                quote!(::core::option::Option::Some(&[#(#qs),*]))
-            };
-            waits.extend(quote!(::acc::__private::wait_before(__acc_queue, __acc_gpu, #on);));
-        }
-    }
-    for e in [&c.num_gangs, &c.num_workers, &c.vector_length].into_iter().flatten() {
-        let n = lower::clause_usize(e);
-        prologue.extend(quote!(let _: usize = #n;));
-    }
-    // Values are copied to the device bit for bit: they must be `DeviceCopy` (the error
-    // points at the parameter's type; slice elements are checked by `__acc_view` below).
-    for p in params {
-        if p.kind == ParamKind::Value {
-            let elem = &p.elem;
-            prologue.extend(if matches!(elem, syn::Type::Infer(_)) {
-                // A field of a method region: its type is the field's.
-                let id = &p.ident;
-                quote_spanned! {id.span()=>
-                    {
-                        fn __acc_device_copy<T: ::acc::__private::DeviceCopy>(_: &T) {}
-                        __acc_device_copy(&#id);
-                    }
-                }
-            } else {
-                quote_spanned! {elem.span()=>
-                    {
-                        fn __acc_device_copy<T: ::acc::__private::DeviceCopy>() {}
-                        __acc_device_copy::<#elem>();
-                    }
-                }
-            });
-        }
-    }
-    // The region's async queue: its launches and its copy-back go there (acc-runtime's
-    // `RegionInfo::queue`; `None` runs synchronously).
-    prologue.extend(match &c.async_ {
-        Some(Some(q)) => {
-            let q = lower::queue_i64(q);
-            quote!(let __acc_queue: ::core::option::Option<i64> = __ACC_REGION.queue(#q);)
-        }
-        Some(None) => quote!(let __acc_queue: ::core::option::Option<i64> = __ACC_REGION.queue(-1);),
-        None => quote!(let __acc_queue: ::core::option::Option<i64> = ::core::option::Option::None;),
-    });
-    let mut enters = TokenStream::new();
-    for (p, kind, span) in plan {
-        if matches!(p.kind, ParamKind::DeviceSlice | ParamKind::DeviceSliceMut) {
-            continue;
-        }
-        let ident = &p.ident;
-        let pname = method::display(ident);
-        // `deviceptr` data are `DeviceSlice`s, skipped above.
-        let clause = kind.runtime_clause();
-        // The view goes through `__acc_view`, whose bound reports a slice of elements that
-        // cannot live on the device at the element type.
-        let elem = &p.elem;
-        let view = quote_spanned!(elem.span()=> __acc_view::<#elem>(#ident));
-        // A small array the kernels only store to may get its device copy in host memory
-        // (`lower::written`).
-        let enter = if p.kind == ParamKind::SliceMut && matches!(kind, DataKind::Copy | DataKind::CopyOut) && lower::written::written_only(&f.block, ident) {
-            quote!(enter_written)
-        } else {
-            quote!(enter)
-        };
-        enters.extend(quote_spanned!(*span=> __acc_data.#enter(#pname, #view, ::acc::__private::Clause::#clause);));
-    }
-    if !enters.is_empty() {
-        enters = quote! {
-            fn __acc_view<T: ::acc::__private::DeviceCopy>(s: &[T]) -> ::acc::__private::HostView {
-                ::acc::__private::view(s)
-            }
-            #enters
-        };
-    }
-    let mut host_setup = TokenStream::new();
-    for p in params {
-        let ident = &p.ident;
-        match p.kind {
-            ParamKind::DeviceSlice => host_setup.extend(quote!(let #ident = #ident.host_slice();)),
-            ParamKind::DeviceSliceMut => host_setup.extend(quote!(let #ident = #ident.host_slice_mut();)),
-            _ => {}
-        }
-    }
-    for id in c.private.iter().chain(&c.firstprivate) {
-        let Some(p) = params.iter().find(|p| &p.ident == id) else { continue };
-        match p.kind {
-            ParamKind::Value => host_setup.extend(quote!(#[allow(unused_mut)] let mut #id = #id;)),
-            ParamKind::Slice | ParamKind::SliceMut => {
-                let buf = quote::format_ident!("__acc_private_{}", id);
-                host_setup.extend(quote!(let mut #buf = #id.to_vec(); #[allow(unused_variables)] let #id = &mut #buf[..];));
-            }
-            _ => {}
-        }
-    }
-    // The GPU path: taken when the device is a GPU and the region's `if`/`self` let it. The
-    // package's PTX has its kernels (acc-build declares `acc_region = "<name>"` for each
-    // region it built): a region that cannot run on the GPU is a compile error of the GPU
-    // build, spanned on what prevents it, never a silent run on the host (DESIGN §4.7).
-    let mut gpu_errors = TokenStream::new();
-    let (gpu_ready, gpu_path) = match (dir.host_only(), device::gpu_region(kind, dir, form, kernel)) {
-        (true, _) => (TokenStream::new(), TokenStream::new()),
-        (false, Ok(g)) => {
-            let host_path = g.host_path;
-            let names: Vec<&String> = g.kernels.iter().map(|k| &k.name).collect();
-            let unseen = format!(
-                "acc: region `{name}` is not in the package's GPU build: acc-build reads the files under src/, tests/, examples/ and benches/ and did not find it there (a region generated by `macro_rules!` cannot be seen); write the region out in such a file, or run it on the host with `self`"
-            );
-            let ident = &f.sig.ident;
-            gpu_errors.extend(quote_spanned! {ident.span()=>
-                #[cfg(all(acc_kernels, not(acc_region = #kernel)))]
-                ::core::compile_error!(#unseen);
-            });
-            (
-                quote! {
-                    {
-                        #![allow(unexpected_cfgs)]
-                        #[cfg(acc_kernels)]
-                        {
-                            __acc_gpu = ::acc::__private::gpu_ready(
-                                &__ACC_REGION, __acc_if, include_str!(concat!(env!("OUT_DIR"), "/acc_kernels.ptx")), &[#(#names),*]);
-                        }
-                    }
-                },
-                quote! {{
-                    #![allow(unexpected_cfgs)]
-                    #[cfg(acc_kernels)]
-                    if __acc_gpu {
-                        static __ACC_PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/acc_kernels.ptx"));
-                        #[allow(unreachable_code, clippy::needless_return)]
-                        return { #host_path };
-                    }
-                }},
-            )
-        }
-        (false, Err(e)) => {
-            for (span, msg) in e.into_messages().into_iter().filter(|_| report_gpu) {
-                let msg = format!("{msg}\n(this region cannot run on the GPU; `self` on the region runs it on the host, keeping the arrays it uses coherent)");
-                gpu_errors.extend(quote_spanned! {span=>
-                    #[cfg(acc_kernels)]
-                    ::core::compile_error!(#msg);
-                });
-            }
-            (TokenStream::new(), TokenStream::new())
-        }
-    };
-    // A region run on the host in a program on the GPU (`self`, `if`): the arrays it uses
-    // that are present on the device are copied to the host before it, and those it writes
-    // back to the device after it. An array its body never names is neither (a `create`d
-    // one's device copy is undefined: copying it would clobber the host's); a region-level
-    // `private` array is never the original's, a `firstprivate` one only read.
-    let mut coherence = TokenStream::new();
-    for p in params {
-        let (ident, pname) = (&p.ident, method::display(&p.ident));
-        if !loops::block_mentions(&f.block, ident) || dir.clauses.private.contains(ident) {
-            continue;
-        }
-        match p.kind {
-            ParamKind::Slice => coherence.extend(quote!(__acc_coherent.read(#pname, #ident);)),
-            ParamKind::SliceMut if dir.clauses.firstprivate.contains(ident) => coherence.extend(quote!(__acc_coherent.read(#pname, #ident);)),
-            ParamKind::SliceMut => coherence.extend(quote!(__acc_coherent.write(#pname, #ident);)),
-            _ => {}
-        }
-    }
-    let stmts = &body.stmts;
-    // (The cfgs are acc-build's: a crate whose build script does not declare them, a
-    // trybuild case say, must not be warned about them. They stand in the body, which is
-    // where an associated fn can hold them.)
-    let gpu_errors = if gpu_errors.is_empty() {
-        gpu_errors
-    } else {
-        quote!({ #![allow(unexpected_cfgs)] #gpu_errors })
-    };
-    quote! {
-        #gpu_errors
-        static __ACC_REGION: ::acc::__private::RegionInfo = ::acc::__private::RegionInfo {
-            name: #name, kind: #kind_name, file: #file, line: #line, kernel: #kernel,
-        };
-        #prologue
-        let __acc_if: bool = #if_cond;
-        #self_cond
-        #[allow(unused_mut)]
-        let mut __acc_gpu = false;
-        #gpu_ready
-        #waits
-        let mut __acc_data = ::acc::__private::DataScope::on_queue(&__ACC_REGION, __acc_queue);
-        // Data clauses apply when the region runs on the device: on the GPU, or on the
-        // host backend (which keeps the present table); not when a GPU program runs this
-        // region on the host.
-        if __acc_if && (__acc_gpu || !::acc::__private::use_device(&__ACC_REGION, true)) {
-            #enters
-        }
-        #gpu_path
-        let __acc_launch = ::acc::__private::run_on_host_queued(&__ACC_REGION, __acc_queue);
-        #[allow(unused_mut)]
-        let mut __acc_coherent = ::acc::__private::HostRun::new(&__ACC_REGION);
-        #coherence
-        #host_setup
-        #(#stmts)*
     }
 }
 
@@ -724,10 +484,9 @@ pub fn device_region(
                     let q = q.as_ref().map_or_else(|| "the default queue".to_string(), |e| format!("queue `{}`", quote!(#e)));
                     notes.at(src.line as usize, 0, format!("async: the launches go on {q}'s stream; the call returns before they finish"));
                 }
-                for r in &dir.clauses.reduction {
-                    for v in &r.vars {
-                        notes.add(v.span(), 0, format!("{} (region): the kernels that update `{v}` reduce it; the region returns it", info::red(r.op, v)));
-                    }
+                for r in dir.clauses.reductions() {
+                    let v = r.var;
+                    notes.add(v.span(), 0, format!("{} (region): the kernels that update `{v}` reduce it; the region returns it", info::red(r.op, v)));
                 }
                 notes.0.extend(g.notes.0);
                 out.reports.push(info::RegionReport {

@@ -5,9 +5,12 @@ pub mod bounds;
 pub mod chunk;
 pub mod data;
 pub mod device;
+pub mod device_body;
 pub mod grid;
 pub mod host;
 pub mod loads;
+pub mod nest;
+pub mod region;
 pub mod schedule;
 pub mod tiles;
 pub mod written;
@@ -23,13 +26,15 @@ use syn::spanned::Spanned;
 /// is a type error at `n`.
 pub fn clause_usize(n: &syn::Expr) -> TokenStream {
     let n = typed_literal(n, "usize");
-    quote_spanned!(n.span()=> ::acc::__private::clause_usize(#n))
+    let rt = crate::paths::runtime_at(n.span());
+    quote_spanned!(n.span()=> #rt::clause_usize(#n))
 }
 
 /// An async queue (`async(q)`, `wait(q)`) as an `i64`, as [`clause_usize`] does counts.
 pub fn queue_i64(q: &syn::Expr) -> TokenStream {
     let q = typed_literal(q, "i64");
-    quote_spanned!(q.span()=> ::acc::__private::queue_i64(#q))
+    let rt = crate::paths::runtime_at(q.span());
+    quote_spanned!(q.span()=> #rt::queue_i64(#q))
 }
 
 /// `e`, with the suffix `ty` when it is an unsuffixed integer literal: the type it had under

@@ -72,7 +72,7 @@ impl<'a> Context<'a> {
             kind,
             params: form.params.iter().map(|p| p.ident.to_string()).collect(),
             array_params: form.params.iter().filter(|p| p.kind != crate::front::region::ParamKind::Value).map(|p| p.ident.to_string()).collect(),
-            region_reductions: dir.clauses.reduction.iter().flat_map(|r| r.vars.iter().map(move |v| (r.op, r.op_span, v.clone()))).collect(),
+            region_reductions: dir.clauses.reductions().map(|r| (r.op, r.op_span, r.var.clone())).collect(),
             region_privates: dir.clauses.private.iter().chain(&dir.clauses.firstprivate).cloned().collect(),
             routine: None,
             loops: &form.loops,
@@ -243,7 +243,7 @@ impl Walk<'_, '_> {
             cur = loops::only_inner_loop(&l.body);
         }
         let reductions_declared = self.check_declared(
-            &d.reduction.iter().flat_map(|r| r.vars.clone()).collect::<Vec<_>>(),
+            &d.reduction_vars(),
             &loop_vars,
             "reduction variable",
         );
@@ -253,11 +253,9 @@ impl Walk<'_, '_> {
             self.visit_block(&f.body);
             return;
         };
-        for r in &d.reduction {
-            for v in &r.vars {
-                if headers.iter().any(|h| &h.var == v) {
-                    self.errors.error(v.span(), format!("the loop variable `{v}` cannot be a reduction variable"));
-                }
+        for v in d.reductions().map(|r| r.var) {
+            if headers.iter().any(|h| &h.var == v) {
+                self.errors.error(v.span(), format!("the loop variable `{v}` cannot be a reduction variable"));
             }
         }
         if d.seq.is_none() {
@@ -274,18 +272,17 @@ impl Walk<'_, '_> {
         if !parallel && !self.frames.is_empty() {
             // A reduction on a loop nested in the host-parallel loop, of a variable declared
             // outside that loop, is a reduction of the parallel loop too.
-            for r in &d.reduction {
-                for v in &r.vars {
-                    if self.outside_frame(v) {
-                        let frame = self.frames.last_mut().unwrap();
-                        match frame.reductions.iter().find(|x| &x.2 == v) {
-                            Some(x) if x.0 != r.op => self.errors.error(
-                                r.op_span,
-                                format!("`{v}` is reduced with `{}` here and with `{}` on an enclosing loop", r.op.symbol(), x.0.symbol()),
-                            ),
-                            Some(_) => {}
-                            None => frame.reductions.push((r.op, r.op_span, v.clone())),
-                        }
+            for r in d.reductions() {
+                let v = r.var;
+                if self.outside_frame(v) {
+                    let frame = self.frames.last_mut().unwrap();
+                    match frame.reductions.iter().find(|x| &x.2 == v) {
+                        Some(x) if x.0 != r.op => self.errors.error(
+                            r.op_span,
+                            format!("`{v}` is reduced with `{}` here and with `{}` on an enclosing loop", r.op.symbol(), x.0.symbol()),
+                        ),
+                        Some(_) => {}
+                        None => frame.reductions.push((r.op, r.op_span, v.clone())),
                     }
                 }
             }
@@ -348,11 +345,7 @@ impl Walk<'_, '_> {
     /// unreduced again.
     fn parallel(&mut self, f: &ExprForLoop, d: &LoopDirective, headers: Vec<LoopHeader>, reductions_known: bool, slot: usize) {
         let mut frame = ParFrame { scope_base: self.scopes.len(), ..ParFrame::default() };
-        for r in &d.reduction {
-            for v in &r.vars {
-                frame.reductions.push((r.op, r.op_span, v.clone()));
-            }
-        }
+        frame.reductions.extend(d.reductions().map(|r| (r.op, r.op_span, r.var.clone())));
         frame.privates.extend(d.private.iter().cloned());
         frame.privates.extend(self.cx.region_privates.iter().cloned());
         self.frames.push(frame);

@@ -43,7 +43,7 @@ impl AtomicOp {
 #[derive(Clone)]
 pub enum Place {
     Scalar(Ident),
-    Element { base: Ident, index: Expr },
+    Element { base: Ident, index: Box<Expr> },
 }
 
 impl Place {
@@ -89,7 +89,7 @@ fn place_of(e: &Expr) -> syn::Result<Place> {
         Expr::Index(ix) => match &*ix.expr {
             Expr::Path(p) if p.path.get_ident().is_some() => Ok(Place::Element {
                 base: p.path.get_ident().unwrap().clone(),
-                index: (*ix.index).clone(),
+                index: ix.index.clone(),
             }),
             other => Err(syn::Error::new(other.span(), "an atomic element is `a[i]` of a named array")),
         },

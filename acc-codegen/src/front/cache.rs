@@ -41,8 +41,8 @@ pub struct Slot {
 
 /// One window of a `cache!`.
 pub enum Item {
-    Range(Window),
-    Tiled(Tiled),
+    Range(Box<Window>),
+    Tiled(Box<Tiled>),
 }
 
 impl Item {
@@ -71,7 +71,7 @@ impl Item {
 
 /// The one-dimensional windows of a `cache!` (`a[lo..hi]`); see [`parse_all`].
 pub fn parse(tokens: TokenStream) -> syn::Result<Vec<Window>> {
-    Ok(parse_all(tokens)?.into_iter().filter_map(|w| match w { Item::Range(w) => Some(w), Item::Tiled(_) => None }).collect())
+    Ok(parse_all(tokens)?.into_iter().filter_map(|w| match w { Item::Range(w) => Some(*w), Item::Tiled(_) => None }).collect())
 }
 
 /// The windows of a `cache!`: `a[lo..hi]`, `a[lo..=hi]`, or a 2-D window ([`Tiled`]).
@@ -98,12 +98,12 @@ pub fn parse_all(tokens: TokenStream) -> syn::Result<Vec<Item>> {
             let (Some(lo), Some(hi)) = (&r.start, &r.end) else {
                 return Err(syn::Error::new(r.span(), "a cache window needs both bounds"));
             };
-            Item::Range(Window {
+            Item::Range(Box::new(Window {
                 array,
                 lo: (**lo).clone(),
                 hi: (**hi).clone(),
                 inclusive: matches!(r.limits, syn::RangeLimits::Closed(_)),
-            })
+            }))
         } else {
             let mut slots = Vec::new();
             find_slots(&ix.index, &mut slots, false)?;
@@ -116,7 +116,7 @@ pub fn parse_all(tokens: TokenStream) -> syn::Result<Vec<Item>> {
             if slots.len() > 2 {
                 return Err(syn::Error::new(ix.index.span(), "a cache window has at most two ranges (a 2-D window, as in `t[(r..r + 16) * n + (c..c + 16)]`)"));
             }
-            Item::Tiled(Tiled { array, index: (*ix.index).clone(), slots })
+            Item::Tiled(Box::new(Tiled { array, index: (*ix.index).clone(), slots }))
         };
         if let Item::Tiled(_) = &item {
             if out.iter().any(|o| o.array() == item.array()) {
@@ -370,7 +370,7 @@ pub fn leading_tiles(body: &syn::Block) -> Vec<Tiled> {
         .unwrap_or_default()
         .into_iter()
         .filter_map(|w| match w {
-            Item::Tiled(t) => Some(t),
+            Item::Tiled(t) => Some(*t),
             Item::Range(_) => None,
         })
         .collect()
@@ -603,7 +603,7 @@ mod tests {
 
     fn tiled(src: &str) -> Tiled {
         match parse_all(src.parse().unwrap()).unwrap().pop().unwrap() {
-            Item::Tiled(t) => t,
+            Item::Tiled(t) => *t,
             Item::Range(_) => panic!("a 1-D window"),
         }
     }

@@ -161,6 +161,22 @@ pub struct Reduction {
     pub vars: Vec<Ident>,
 }
 
+/// One variable of a `reduction` clause, with its clause's operator: what every stage reads
+/// of a list of clauses (`reduction(+: a, b) reduction(max: m)` is `(+, a)`, `(+, b)`,
+/// `(max, m)`, in the order written).
+#[derive(Clone, Copy, Debug)]
+pub struct Reduced<'a> {
+    pub op: RedOp,
+    /// The operator's token.
+    pub op_span: Span,
+    pub var: &'a Ident,
+}
+
+/// The variables of `clauses`, each with its operator (see [`Reduced`]).
+pub fn reduced(clauses: &[Reduction]) -> impl Iterator<Item = Reduced<'_>> {
+    clauses.iter().flat_map(|r| r.vars.iter().map(move |var| Reduced { op: r.op, op_span: r.op_span, var }))
+}
+
 /// `default(none)` / `default(present)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DefaultKind {
@@ -192,6 +208,13 @@ pub struct RegionClauses {
     /// info: `info`: acc-build prints this region's schedule report (see [`crate::info`])
     /// even without `ACC_INFO`.
     pub info: Option<Span>,
+}
+
+impl RegionClauses {
+    /// The variables of its `reduction` clauses, each with its operator.
+    pub fn reductions(&self) -> impl Iterator<Item = Reduced<'_>> {
+        reduced(&self.reduction)
+    }
 }
 
 /// One instance of a generic region: its generic arguments, in the order of the fn's type and
@@ -264,9 +287,14 @@ impl LoopDirective {
         self.collapse.map_or(0, |c| c.1).max(self.tile.as_ref().map_or(0, |t| t.1.len())).max(1)
     }
 
+    /// The variables of its `reduction` clauses, each with its operator.
+    pub fn reductions(&self) -> impl Iterator<Item = Reduced<'_>> {
+        reduced(&self.reduction)
+    }
+
     /// The variables of its `reduction` clauses.
     pub fn reduction_vars(&self) -> Vec<Ident> {
-        self.reduction.iter().flat_map(|r| r.vars.clone()).collect()
+        self.reductions().map(|r| r.var.clone()).collect()
     }
 }
 

@@ -9,14 +9,16 @@ use syn::spanned::Spanned;
 
 use crate::front::model::{DataClause, DataKind, Place};
 use crate::front::parse::{self, Directive};
+use crate::paths;
 use crate::report::Errors;
-use crate::Source;
+use crate::front::Source;
 
 fn region_static(src: &Source, kind: &str) -> TokenStream {
+    let rt = paths::runtime();
     let file = &src.file;
     let line = src.line;
     quote! {
-        static __ACC_REGION: ::acc::__private::RegionInfo = ::acc::__private::RegionInfo {
+        static __ACC_REGION: #rt::RegionInfo = #rt::RegionInfo {
             name: #kind, kind: #kind, file: #file, line: #line, kernel: "",
         };
     }
@@ -39,10 +41,11 @@ fn check_unique(clauses: &[DataClause], errors: &mut Errors) {
 /// A host view of `var`; written-back data is viewed through a `&mut` borrow, so the name must
 /// be a mutable binding (as the data will change under it).
 fn view(kind_writes: bool, ident: &syn::Ident) -> TokenStream {
+    let rt = paths::runtime_at(ident.span());
     if kind_writes {
-        quote_spanned!(ident.span()=> ::acc::__private::view_mut(&mut #ident))
+        quote_spanned!(ident.span()=> #rt::view_mut(&mut #ident))
     } else {
-        quote_spanned!(ident.span()=> ::acc::__private::view(&#ident))
+        quote_spanned!(ident.span()=> #rt::view(&#ident))
     }
 }
 
@@ -51,23 +54,25 @@ fn view(kind_writes: bool, ident: &syn::Ident) -> TokenStream {
 fn place_view(kind_writes: bool, place: &Place) -> TokenStream {
     let base = &place.base;
     let span = base.span();
+    let rt = paths::runtime_at(span);
     let Some(range) = &place.range else {
         return if kind_writes {
-            quote_spanned!(span=> ::acc::__private::view_mut(&mut #base))
+            quote_spanned!(span=> #rt::view_mut(&mut #base))
         } else {
-            quote_spanned!(span=> ::acc::__private::view(&#base))
+            quote_spanned!(span=> #rt::view(&#base))
         };
     };
     let name = &place.name;
     if kind_writes {
-        quote_spanned!(span=> ::acc::__private::section_mut(&__ACC_REGION, #name, &mut #base, #range))
+        quote_spanned!(span=> #rt::section_mut(&__ACC_REGION, #name, &mut #base, #range))
     } else {
-        quote_spanned!(span=> ::acc::__private::section(&__ACC_REGION, #name, &#base, #range))
+        quote_spanned!(span=> #rt::section(&__ACC_REGION, #name, &#base, #range))
     }
 }
 
 /// `data!(clauses { body })`.
 pub fn expand_data(input: TokenStream, src: &Source) -> TokenStream {
+    let rt = paths::runtime();
     let mut errors = Errors::default();
     let (raw, block) = match parse::parse_clauses_then_block.parse2(input) {
         Ok(v) => v,
@@ -85,7 +90,7 @@ pub fn expand_data(input: TokenStream, src: &Source) -> TokenStream {
             let name = ident.to_string();
             let view = view(c.kind.writes_back(), ident);
             enters.extend(quote! {
-                __acc_scope.enter(#name, #view, ::acc::__private::Clause::#path);
+                __acc_scope.enter(#name, #view, #rt::Clause::#path);
             });
             let unmoved = self::view(false, ident);
             recheck.extend(quote! {
@@ -98,7 +103,7 @@ pub fn expand_data(input: TokenStream, src: &Source) -> TokenStream {
     quote! {{
         #errs
         #region
-        let mut __acc_scope = ::acc::__private::DataScope::new(&__ACC_REGION);
+        let mut __acc_scope = #rt::DataScope::new(&__ACC_REGION);
         #enters
         let __acc_value = { #(#stmts)* };
         // Unreachable when the body diverges (ends in `return`, `break`, a panic): the scope's
@@ -124,6 +129,7 @@ pub fn expand_exit_data(input: TokenStream, src: &Source) -> TokenStream {
 }
 
 fn unstructured(dir: Directive, input: TokenStream, src: &Source) -> TokenStream {
+    let rt = paths::runtime();
     let mut errors = Errors::default();
     let span = input.span();
     let raw = match parse::parse_clause_list(input) {
@@ -149,15 +155,15 @@ fn unstructured(dir: Directive, input: TokenStream, src: &Source) -> TokenStream
                 DataKind::CopyIn | DataKind::Create => {
                     let k = if c.kind == DataKind::CopyIn { quote!(CopyIn) } else { quote!(Create) };
                     let view = view(c.kind == DataKind::Create, ident);
-                    quote!(::acc::__private::enter_data(&__ACC_REGION, #name, #view, ::acc::__private::EnterClause::#k);)
+                    quote!(#rt::enter_data(&__ACC_REGION, #name, #view, #rt::EnterClause::#k);)
                 }
                 DataKind::CopyOut => {
                     let view = view(true, ident);
-                    quote!(::acc::__private::exit_data(&__ACC_REGION, #name, #view, ::acc::__private::ExitClause::CopyOut, #finalize);)
+                    quote!(#rt::exit_data(&__ACC_REGION, #name, #view, #rt::ExitClause::CopyOut, #finalize);)
                 }
                 _ => {
                     let view = view(false, ident);
-                    quote!(::acc::__private::exit_data(&__ACC_REGION, #name, #view, ::acc::__private::ExitClause::Delete, #finalize);)
+                    quote!(#rt::exit_data(&__ACC_REGION, #name, #view, #rt::ExitClause::Delete, #finalize);)
                 }
             });
         }
@@ -170,6 +176,7 @@ fn unstructured(dir: Directive, input: TokenStream, src: &Source) -> TokenStream
 /// queue) each copy goes in order with the work queued on queue `q`, and waits for that queue
 /// only (a synchronous update waits for every busy queue first).
 pub fn expand_update(input: TokenStream, src: &Source) -> TokenStream {
+    let rt = paths::runtime();
     let mut errors = Errors::default();
     let span = input.span();
     let raw = match parse::parse_clause_list(input) {
@@ -214,9 +221,9 @@ pub fn expand_update(input: TokenStream, src: &Source) -> TokenStream {
             let name = &place.name;
             let view = place_view(key != "device", &place);
             calls.extend(if key == "device" {
-                quote!(::acc::__private::update_device_on(&__ACC_REGION, #name, #view, #if_present, #queue);)
+                quote!(#rt::update_device_on(&__ACC_REGION, #name, #view, #if_present, #queue);)
             } else {
-                quote!(::acc::__private::update_host_on(&__ACC_REGION, #name, #view, #if_present, #queue);)
+                quote!(#rt::update_host_on(&__ACC_REGION, #name, #view, #if_present, #queue);)
             });
         }
     }

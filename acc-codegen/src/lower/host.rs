@@ -16,6 +16,7 @@ use crate::front::loops;
 use crate::front::region::{Param, ParamKind};
 use crate::front::atomic::AtomicForm;
 use crate::lower::atomic;
+use crate::paths;
 use crate::syntax::{is_acc_path, take_loop_attr};
 
 /// Lowers `body` (checked, without errors) for the host as `plan` says.
@@ -58,7 +59,7 @@ impl HostLowerer {
     }
 
     fn lower_parallel(&mut self, f: ExprForLoop, par: ParallelLoop) -> Expr {
-        let rt = quote!(::acc::__private);
+        let rt = paths::runtime();
         let headers = &par.headers;
         // The innermost body of the nest.
         let mut body_loop = f;
@@ -95,7 +96,8 @@ impl HostLowerer {
             }
         }
         for x in &par.atomic_scalars {
-            shadows.extend(quote_spanned!(x.span()=> let #x = ::acc::__private::AtomicRef::new(&mut #x);));
+            let rt = paths::runtime_at(x.span());
+            shadows.extend(quote_spanned!(x.span()=> let #x = #rt::AtomicRef::new(&mut #x);));
         }
         for p in &par.privates {
             let is_slice = self.param_kinds.iter().any(|(n, k)| n == p && matches!(k, ParamKind::Slice | ParamKind::SliceMut));
