@@ -330,11 +330,11 @@ const GPU_BUILD: [&str; 3] = ["on the GPU, ", "cannot run on the GPU", "is not i
 /// that prints it.
 const FROM_SOURCE: [(&str, &str); 8] = [
     ("panicked at ", "acc-runtime/src/cuda/error.rs"),
-    ("is not in the package's PTX: rebuild with `--features cuda`", "acc-runtime/src/gpu.rs"),
+    ("is not in the package's PTX: rebuild with `--features cuda`", "acc-runtime/src/gpu/mod.rs"),
     ("running regions on the host", "acc-runtime/src/devices.rs"),
-    ("the GPU kernel cannot use", "acc-build/src/scan.rs"),
-    ("a fn without `#[acc::routine]`", "acc-build/src/scan.rs"),
-    ("uses of what the device cannot take", "acc-build/src/scan.rs"),
+    ("the GPU kernel cannot use", "acc-build/src/scan/carry.rs"),
+    ("a fn without `#[acc::routine]`", "acc-build/src/scan/carry.rs"),
+    ("of what the device cannot take", "acc-build/src/scan/mod.rs"),
     ("is not installed", "acc-build/src/nvptx.rs"),
     ("acc compiles GPU code with the Rust toolchain", "acc-build/src/nvptx.rs"),
 ];

@@ -3,7 +3,7 @@
 //! fields of every kind, `DeviceCopy` value fields, a tuple struct), `kernels` and `serial`
 //! methods, reductions returning the region's value, a field passed to a routine, and an
 //! associated fn of a `DeviceCopy` type that uses `Self`. acc-build finds each of them (see
-//! `acc-build/src/scan.rs`) and builds its kernels; each is compared with plain Rust.
+//! `acc-build/src/scan/`) and builds its kernels; each is compared with plain Rust.
 
 #[derive(Clone, Copy, Debug, PartialEq, acc::DeviceCopy)]
 #[repr(C)]

@@ -3,7 +3,7 @@
 //! `super::` and `self::` paths, an immutable `static`, a `#[repr(u8)]` enum compared in a loop
 //! body, a `DeviceCopy` struct with a method and an `impl Add`, an item of `tests/common/mod.rs`,
 //! and items declared next to regions inside test fns (two tests each with their own `K`).
-//! acc-build carries each of these to the device crate (see `acc-build/src/scan.rs`); items it
+//! acc-build carries each of these to the device crate (see `acc-build/src/scan/`); items it
 //! cannot carry (`HashMap`, the host-only method `describe`) stay out without breaking it.
 
 mod common;
