@@ -261,13 +261,13 @@ fn launch_shape(src: &NestSource, plan: &NestPlan) -> TokenStream {
     let Shape { serial, uses_worker, per_trip: (per_x, per_y), group_locals, per_warp, reduction_chunks, waves, .. } = plan.shape;
     let count = |e: &Option<syn::Expr>| e.as_ref().map_or_else(|| quote!(0usize), crate::lower::clause_usize);
     let (num_gangs, num_workers, vector_length) = (count(&c.num_gangs), count(&c.num_workers), count(&c.vector_length));
-    let with_dims = plan.shape.dims.as_ref().map(|d| quote!(.dims(#d)));
-    let with_lean = lean_kernel(src, plan).map(|l| quote!(.lean_kernel(#l, #per_warp, #reduction_chunks)));
-    let with_waves = (waves > 1).then(|| quote!(.waves(#waves)));
+    let some = |t: Option<TokenStream>| t.map_or_else(|| quote!(::core::option::Option::None), |t| quote!(::core::option::Option::Some(#t)));
+    let dims = some(plan.shape.dims.as_ref().map(|d| quote!(#d)));
+    let lean = some(lean_kernel(src, plan).map(|l| quote!(#rt::LeanKernel { name: #l, per_warp: #per_warp, chunked_reductions: #reduction_chunks })));
     // A thread per chunk: 4 trips, 2 where an array's elements are wider than 4 bytes (as the
     // kernel chooses, `chunk.rs`).
     let top_chunks = &plan.shape.top_chunks;
-    let with_chunks = (!top_chunks.is_empty()).then(|| quote!(.chunks(if true #(&& #rt::elem_size(&*#top_chunks) <= 4)* { 4usize } else { 2usize })));
+    let chunk = if top_chunks.is_empty() { quote!(1usize) } else { quote!(if true #(&& #rt::elem_size(&*#top_chunks) <= 4)* { 4usize } else { 2usize }) };
     let with_cache = plan
         .shape
         .cached
@@ -275,7 +275,13 @@ fn launch_shape(src: &NestSource, plan: &NestPlan) -> TokenStream {
         .map(|(a, span)| quote!(.cache(#rt::elem_bytes(&#a[..]), #span)))
         .chain(plan.shape.tiles.iter().map(|(a, [x, y, fixed])| quote!(.cache_tile(#rt::elem_bytes(&#a[..]), #x, #y, #fixed))))
         .collect::<Vec<_>>();
-    quote!(#rt::Geometry::new(__acc_total, #num_gangs, #vector_length, #serial).workers(#num_workers, #uses_worker).per_trip(#per_x, #per_y).group_locals(#group_locals)#with_dims #with_lean #with_waves #with_chunks #(#with_cache)*)
+    quote! {
+        #rt::Geometry::from(#rt::Shape {
+            iterations: __acc_total, num_gangs: #num_gangs, vector_length: #vector_length, serial: #serial,
+            num_workers: #num_workers, uses_worker: #uses_worker, per_trip: (#per_x, #per_y), group_locals: #group_locals,
+            dims: #dims, lean_kernel: #lean, waves: #waves, chunk: #chunk,
+        }) #(#with_cache)*
+    }
 }
 
 /// The lean kernel's name at the launch: its unchecked twin's where the bounds hold.
