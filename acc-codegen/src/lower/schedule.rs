@@ -40,7 +40,8 @@ use syn::{Expr, ExprForLoop, Ident, Stmt};
 
 use crate::front::directives::LoopDirectives;
 use super::chunk;
-use crate::info::{self, Notes};
+use crate::info;
+use crate::info::schedule::{Combine, FormReport, Group, InOrder, Leader, LevelSet, LoopReport, RedReport, RoundsReport, Sched, SchedNote, Then, WindowReport};
 use crate::front::loops;
 use crate::front::model::*;
 use crate::syntax::{self, is_acc_path};
@@ -140,7 +141,7 @@ pub struct Scheduled {
     /// and the window's elements.
     pub tiles1: Vec<(Ident, usize)>,
     /// info: what each loop and statement of the nest became (schedule report).
-    pub notes: Notes,
+    pub notes: info::Notes,
     /// The top gang loop may give each warp trips of its own.
     pub per_warp: bool,
     /// A loop inside the top loop takes chunks of 16 bytes: the nest has a lean kernel too
@@ -184,8 +185,8 @@ pub struct Scheduler<'a> {
     cached: Vec<(Ident, usize)>,
     /// The 1-D windows of tile loops staged (see [`Scheduled::tiles1`]).
     tiles1: Vec<(Ident, usize)>,
-    /// info: the report's notes, and how deep in the nest the current loop is.
-    notes: Notes,
+    /// info: the report's entries, and how deep in the nest the current loop is.
+    notes: Vec<SchedNote>,
     depth: usize,
     /// info: the user's line of a statement acc rewrote (a `continue` made a flag), whose
     /// own tokens have none.
@@ -221,7 +222,7 @@ const DEV: fn() -> TokenStream = || quote!(::acc_device);
 
 impl<'a> Scheduler<'a> {
     pub fn new(kind: RegionKind, loops: &'a LoopDirectives, mut_slices: &'a [Ident], body_of: &'a mut dyn FnMut(&syn::Block) -> syn::Block, errors: &'a mut Errors) -> Self {
-        Scheduler { kind, loops, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), stageable: &[], cached: Vec::new(), tiles1: Vec::new(), notes: Notes::default(), depth: 0, line_override: None, per_warp: None, lean: false, unroll: 1, inner_chunks: false, reduction_chunks: false, chunked: false, waves: 1, top_chunks: Vec::new() }
+        Scheduler { kind, loops, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), stageable: &[], cached: Vec::new(), tiles1: Vec::new(), notes: Vec::new(), depth: 0, line_override: None, per_warp: None, lean: false, unroll: 1, inner_chunks: false, reduction_chunks: false, chunked: false, waves: 1, top_chunks: Vec::new() }
     }
 
     /// The same scheduler staging `cache!` windows of the read-only `&[T]` parameters
@@ -291,7 +292,7 @@ impl<'a> Scheduler<'a> {
         }
         let per_trip = if inner_par { (!levels.vector, self.uses_worker && !levels.worker) } else { (false, false) };
         let per_warp = self.per_warp == Some(true);
-        Some(Scheduled { code: quote!(#virt #code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty(), cached: self.cached, tiles1: self.tiles1, notes: self.notes, per_warp, inner_chunks: self.inner_chunks, reduction_chunks: self.reduction_chunks, chunked: self.chunked, waves: self.waves, top_chunks: self.top_chunks })
+        Some(Scheduled { code: quote!(#virt #code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty(), cached: self.cached, tiles1: self.tiles1, notes: info::schedule::render(&self.notes), per_warp, inner_chunks: self.inner_chunks, reduction_chunks: self.reduction_chunks, chunked: self.chunked, waves: self.waves, top_chunks: self.top_chunks })
     }
 
     /// `v` combined with `op` over the whole block where groups of threads ran the same trips
@@ -402,41 +403,22 @@ impl<'a> Scheduler<'a> {
         let thread_varying = lv_w || lv.vector;
         let uniform = inner_par && thread_varying;
         // info: the loop's levels, its index, and how its trips meet.
-        let note_at = self.notes.0.len();
+        let note_at = self.notes.len();
         {
-            let vars: Vec<String> = headers.iter().map(|h| format!("`{}`", h.var)).collect();
-            let written = info::level_names(d.gang.is_some(), d.worker.is_some(), d.vector.is_some());
-            let got = info::level_names(lv.gang, lv_w, lv.vector);
-            let mut text = if got.is_empty() {
-                format!("loop {}: {} -> runs in order in each thread (its levels are taken by the loops around it)", vars.join(", "), if written.is_empty() { "auto".to_string() } else { written.clone() })
-            } else {
-                format!("loop {}: {got} -> {}", vars.join(", "), info::index_text(lv.gang, lv_w, lv.vector))
+            let report = LoopReport {
+                vars: headers.iter().map(|h| h.var.clone()).collect(),
+                written: LevelSet { gang: d.gang.is_some(), worker: d.worker.is_some(), vector: d.vector.is_some() },
+                got: LevelSet { gang: lv.gang, worker: lv_w, vector: lv.vector },
+                top_gang: top && d.gang.is_none(),
+                took_free: !inner_par && ((lv.vector && d.vector.is_none()) || (lv_w && d.worker.is_none())),
+                not_again: (d.gang.is_some() && !lv.gang) || (d.worker.is_some() && !lv_w) || (d.vector.is_some() && !lv.vector),
+                collapse: d.collapse.map(|(_, n)| n),
+                tile: d.tile.as_ref().map(|(_, sizes)| sizes.iter().map(|e| quote!(#e).to_string()).collect()),
+                uniform,
+                ..LoopReport::default()
             };
-            if !got.is_empty() && got != written {
-                let mut why = Vec::new();
-                if top && d.gang.is_none() {
-                    why.push("the outermost loop of a nest always spreads over the gangs");
-                }
-                if !inner_par && ((lv.vector && d.vector.is_none()) || (lv_w && d.worker.is_none())) {
-                    why.push("the innermost parallel loop takes every level its enclosing loops left free");
-                }
-                if (d.gang.is_some() && !lv.gang) || (d.worker.is_some() && !lv_w) || (d.vector.is_some() && !lv.vector) {
-                    why.push("a level the loops around it spread already is not spread again");
-                }
-                text.push_str(&format!(" (written: {}; {})", if written.is_empty() { "no level" } else { &written }, why.join("; ")));
-            }
-            if let Some((_, n)) = d.collapse {
-                text.push_str(&format!("; collapse({n}): the {n} loops as one index space of trips multiplied, split back into {}", vars.join(", ")));
-            }
-            if let Some((_, sizes)) = &d.tile {
-                let sizes: Vec<String> = sizes.iter().map(|e| quote!(#e).to_string()).collect();
-                text.push_str(&format!("; tile({}): the {} loops as one index space, like collapse (the tile sizes do not shape the schedule yet)", sizes.join(", "), sizes.len()));
-            }
-            if uniform {
-                text.push_str("; uniform: every thread of a block takes the same trips (the parallel loops inside meet at barriers)");
-            }
             // (Whether a barrier ends each trip is added below, once the body is lowered.)
-            self.notes.at(info::loop_line(f), self.depth, text);
+            self.note(info::loop_line(f), self.depth, Sched::Loop(report));
         }
         self.depth += 1;
         let active_id = format_ident!("__acc_active{}", n);
@@ -490,9 +472,7 @@ impl<'a> Scheduler<'a> {
         } else {
             (Vec::new(), Vec::new())
         };
-        for (line, why) in why_not1 {
-            self.notes.0[note_at].text.push_str(&format!("; at line {line}, {why}"));
-        }
+        self.loop_report(note_at).not_staged = why_not1;
         let body = if tiles1.is_empty() { body } else { super::tiles::lower_1d(&body, &tiles1, &format_ident!("__acc_in1d"), &dev) };
         let any_staged = !staged.is_empty() || !tiles1.is_empty();
         // The body as one thread runs it (a loop holding no parallel loop), for chunking.
@@ -532,8 +512,7 @@ impl<'a> Scheduler<'a> {
         let split_ok = split.iter().all(|(_, v)| only_updates(&body, v));
         // info: the unrolled form below.
         if unroll && !uniform && !any_staged && body_code.clone().into_iter().count() <= UNROLL_TOKENS {
-            let how = if split_ok { "each trip on a copy of the reduced values of its own, combined after the round" } else { "the trips in order" };
-            self.notes.0[note_at].text.push_str(&format!("; unrolled in rounds of {UNROLL} trips (values of 4 bytes or less; else 4), then of 4, {how} (a reduction's loads in flight together)"));
+            self.loop_report(note_at).unrolled = Some((UNROLL, split_ok));
         }
         let k = format_ident!("__acc_k");
         let base = format_ident!("__acc_base{}", n);
@@ -548,12 +527,7 @@ impl<'a> Scheduler<'a> {
         let end_trip = if inner_par && uses_barriers(&body_code) { quote!(#dev::sync_threads();) } else { TokenStream::new() };
         // info: whether a barrier ends each trip.
         if inner_par {
-            self.notes.0[note_at].text.push_str(match (uniform, end_trip.is_empty()) {
-                (true, false) => ", a barrier ends each trip",
-                (false, false) => "; a barrier ends each trip (the block's shared memory is reused by the next)",
-                (true, true) => ", no barrier ends a trip (its body uses no shared memory)",
-                (false, true) => "; no barrier ends a trip (its body uses no shared memory)",
-            });
+            self.loop_report(note_at).barrier = Some(!end_trip.is_empty());
         }
         // A worker loop (no other level) inside a top gang loop, whose trips meet no barrier
         // and whose body uses nothing of the block as a whole: where it has a trip for every
@@ -572,7 +546,7 @@ impl<'a> Scheduler<'a> {
         let saved_id = format_ident!("__acc_saved{}", n);
         let (virt_on, virt_off) = if warp_workers {
             // info: a worker per warp.
-            self.notes.0[note_at].text.push_str("; a worker per warp where the loop has a trip for every warp of the block (each warp runs trips of its own, the vector loops inside on its 32 lanes), else the block's workers");
+            self.loop_report(note_at).worker_per_warp = true;
             (
                 quote! {
                     let #saved_id: (u32, u32, u32, u32) = (__acc_vtx, __acc_vbdx, __acc_vty, __acc_vbdy);
@@ -727,18 +701,10 @@ impl<'a> Scheduler<'a> {
                 loads_now.extend(quote!(let #pf = #dev::cache_prefetch(&*#a, __acc_bi.wrapping_add((#lo) as usize), __acc_mbx + #span);));
                 stores_now.extend(quote!(#dev::cache_store(#a.len(), #win, #pf, __acc_bi.wrapping_add((#lo) as usize), __acc_mbx + #span);));
                 self.cached.push((a.clone(), span));
-                let show = |c: i64| match c {
-                    0 => format!("{var}"),
-                    c if c < 0 => format!("{var} - {}", -c),
-                    c => format!("{var} + {c}"),
-                };
-                shown.push(format!("{a}[{}..={}] ({} + 4 x blockDim.x elements)", show(w.lo), show(w.hi), span));
+                shown.push(WindowReport { array: a.clone(), var: var.clone(), lo: w.lo, hi: w.hi, span });
             }
             // info: the windows.
-            self.notes.0[note_at].text.push_str(&format!(
-                "; cache!: {} staged in shared memory, shared by the block's threads: a trip of the block takes 4 points a thread, a block apart (2 or 1 where the windows of 4 would pass 32 KiB), and fetches its windows in parallel (clamped to the arrays; a window of at most 5 x blockDim.x elements loaded into registers a trip ahead), a barrier, then the trip's points read them there with no range check (references proved inside at compile time) and, where a point's windows lie inside their arrays, no check against the array's length either, a barrier ends the trip",
-                shown.join(", ")
-            ));
+            self.loop_report(note_at).form = FormReport::Windows(shown);
             // The trip's body without a check of each window reference, where the whole
             // windows lie inside their arrays.
             let inside = window_inside(&staged, None);
@@ -820,11 +786,8 @@ impl<'a> Scheduler<'a> {
             // loop's end run only the tile loops' fetches and barriers, `tiles::lower_1d`).
             let start = ctx.shared_end.as_ref().map_or_else(|| quote!(0usize), |e| quote!(#e));
             let (places, sizes) = super::tiles::places_1d(&tiles1, &start, &dev);
-            let shown: Vec<String> = tiles1.iter().flat_map(|l| &l.wins).map(|w| format!("{}[{} elements]", w.tiled.array, w.width)).collect();
-            self.notes.0[note_at].text.push_str(&format!(
-                "; cache!: {} staged in shared memory at the top of the loops inside, shared by the block's threads: each of their trips the whole block fetches them in parallel (clamped to the arrays), a barrier, then the trip reads them there with no range check (references proved inside at compile time), a barrier ends the trip; this loop runs in trips of the whole block, threads past its end fetching and meeting the barriers",
-                shown.join(", ")
-            ));
+            let shown = tiles1.iter().flat_map(|l| &l.wins).map(|w| (w.tiled.array.clone(), w.width)).collect();
+            self.loop_report(note_at).form = FormReport::Tiles1(shown);
             self.tiles1.extend(sizes);
             quote! {
                 #places
@@ -854,7 +817,7 @@ impl<'a> Scheduler<'a> {
             let rounds = match rounds {
                 Some((code, note)) => {
                     // info: the rounds.
-                    self.notes.0[note_at].text.push_str(&note);
+                    self.loop_report(note_at).form = FormReport::Rounds(note);
                     code
                 }
                 None => TokenStream::new(),
@@ -873,10 +836,10 @@ impl<'a> Scheduler<'a> {
             // kernel from 32 to 40 registers, one block of 1024 threads a multiprocessor.
             let body_code = match &pairs {
                 Some(_) => {
-                    let (notes, unroll) = (self.notes.0.len(), self.unroll);
+                    let (notes, unroll) = (self.notes.len(), self.unroll);
                     self.unroll = 1;
                     let rest = self.lower_body(&body.stmts, &inner, &mut Vec::new());
-                    self.notes.0.truncate(notes);
+                    self.notes.truncate(notes);
                     self.unroll = unroll;
                     rest?
                 }
@@ -980,13 +943,8 @@ impl<'a> Scheduler<'a> {
                 (Some(chunked), Some(b)) if !top => {
                     self.inner_chunks = true;
                     self.reduction_chunks = true;
-                    // info: the chunks.
-                    self.notes.0[note_at].text.push_str(&format!(
-                        "; in the nest's kernel, chunks of 16 bytes instead (4 trips a thread, 2 where an array has 8-byte elements) in rounds of 12, 4, 2, then 1 chunks, the chunks inside the arrays counted once before the rounds: {} moved a chunk an access where it is aligned and inside the array, the other trips one at a time",
-                        chunk::names(chunked)
-                    ));
-                    // info: the lean kernel.
-                    self.notes.0[note_at].text.push_str("; the nest also has a lean kernel with the unrolled rounds, launched instead where the launch has more blocks than the GPU has multiprocessors");
+                    // info: the chunks, and the lean kernel.
+                    self.loop_report(note_at).form = FormReport::ReductionChunks(chunk::array_names(chunked));
                     let parts = chunk::Loop { n, k: &k, bind: &bind, body_code: &body_code, total: &total_id, stride: &stride, start: quote!(#bpart + #tpart) };
                     // Arrays whose chunks never align together, or rows of fewer than a chunk a
                     // thread: one trip at a time (the unrolled rounds here kept the kernel's
@@ -1003,7 +961,7 @@ impl<'a> Scheduler<'a> {
             // gang position ran 2 x 32 of 1024 threads a trip). Else the block runs each trip.
             self.per_warp = Some(true);
             // info: gang per warp.
-            self.notes.0[note_at].text.push_str("; a gang per warp where the loop has at least as many trips as the grid has warps (each warp runs trips of its own, the loops inside on its 32 lanes: its trips meet no barrier), else a gang per block");
+            self.loop_report(note_at).form = FormReport::GangPerWarp;
             quote! {
                 let __acc_threads: usize = #dev::block_dim_x() as usize * #dev::block_dim_y() as usize;
                 let __acc_nw: usize = __acc_threads / 32;
@@ -1032,15 +990,10 @@ impl<'a> Scheduler<'a> {
             // the body moved 4 elements an access (`chunk.rs`).
             match (chunked, &lowered_body) {
                 (Some(chunked), Some(b)) => {
-                    // info: the chunks.
-                    self.notes.0[note_at].text.push_str(&format!(
-                        "; chunks of 16 bytes (4 trips a thread, 2 where an array has 8-byte elements): {} moved a chunk an access where it is aligned and inside the array, the other trips one at a time",
-                        chunk::names(&chunked)
-                    ));
+                    // info: the chunks, and the lean kernel.
+                    self.loop_report(note_at).form = FormReport::Chunks { arrays: chunk::array_names(&chunked), lean: !top };
                     if !top {
                         self.inner_chunks = true;
-                        // info: the lean kernel.
-                        self.notes.0[note_at].text.push_str("; the nest also has a lean kernel, this loop without chunks (fewer registers), launched instead where the nest's kernel holds one block a multiprocessor, the lean one two or more, and the launch has the blocks for them, or where the gang loop gives every warp the GPU holds trips of its own");
                     }
                     let parts = chunk::Loop { n, k: &k, bind: &bind, body_code: &body_code, total: &total_id, stride: &stride, start: quote!(#bpart + #tpart) };
                     parts.code_16_bytes(&chunked, b, &[1], plain)
@@ -1057,20 +1010,17 @@ impl<'a> Scheduler<'a> {
         for (i, (op, v)) in reds.iter().enumerate() {
             let over = lv.union(levels_of(&child_unreduced, v));
             // info: where the reduction is combined.
-            let clause = if top || d.reduction.iter().any(|r| r.vars.contains(v)) { "" } else { " (the clause of a loop around it: this loop updates it)" };
+            let inherited = !(top || d.reduction.iter().any(|r| r.vars.contains(v)));
             if deferred.contains(v) {
-                let text = if top {
+                let combine = if top {
                     let over = levels_of(&unreduced, v).union(over);
-                    format!(
-                        "{}{clause}: a private copy per thread from the operator's identity; combined once at the nest's end over {}",
-                        info::red(*op, v),
-                        info::over_text(over.worker && self.uses_worker, over.vector)
-                    )
+                    Combine::AtNestEnd(over.worker && self.uses_worker, over.vector)
                 } else {
-                    format!("{}{clause}: each thread keeps its partial value; combined once at the end of the loop around it", info::red(*op, v))
+                    Combine::Outer
                 };
                 red_at += 1;
-                self.notes.0.insert(red_at, info::Note { line: info::loop_line(f), depth: self.depth + 1, text });
+                let what = Sched::Reduction(RedReport { op: *op, var: v.clone(), inherited, combine });
+                self.notes.insert(red_at, SchedNote { line: info::loop_line(f), depth: self.depth + 1, what });
                 if warp_workers && !over.vector {
                     // A worker's lanes hold equal copies, and a worker is a warp or a row of
                     // the block: the first lane keeps the value, the others the identity, and
@@ -1084,12 +1034,8 @@ impl<'a> Scheduler<'a> {
                 continue;
             }
             red_at += 1;
-            self.notes.0.insert(red_at, info::Note { line: info::loop_line(f), depth: self.depth + 1, text: format!(
-                "{}{clause}: a private copy per thread from the operator's identity; combined at the loop's end over {}{}, then with `{v}`'s value before the loop",
-                info::red(*op, v),
-                info::over_text(over.worker && self.uses_worker, over.vector),
-                if over.vector || (over.worker && self.uses_worker) { " (shuffles and shared memory)" } else { "" },
-            ) });
+            let what = Sched::Reduction(RedReport { op: *op, var: v.clone(), inherited, combine: Combine::Here(over.worker && self.uses_worker, over.vector) });
+            self.notes.insert(red_at, SchedNote { line: info::loop_line(f), depth: self.depth + 1, what });
             let ops = op_path(*op);
             let orig = format_ident!("__acc_orig{}_{}", n, i);
             let mut combined = self.combined(*op, v, over);
@@ -1144,9 +1090,9 @@ impl<'a> Scheduler<'a> {
         // keeps the shared memory's end the worker loop's body starts from.)
         let jam = Ctx { jam: Some(Jam { vars: vars.to_vec(), trips: trips.clone() }), ..ctx.clone() };
         // (The loop was lowered once already: its notes are not written twice.)
-        let (notes, depth) = (self.notes.0.len(), self.depth);
+        let (notes, depth) = (self.notes.len(), self.depth);
         let lowered = self.lower_loop(fl, &jam, false, &[]);
-        self.notes.0.truncate(notes);
+        self.notes.truncate(notes);
         self.depth = depth;
         let lowered = lowered.filter(|x| x.unreduced.is_empty())?;
         let code = lowered.code;
@@ -1180,7 +1126,7 @@ impl<'a> Scheduler<'a> {
     /// trips' indices and their spacing, until one fails. The loop after the rounds runs the
     /// rest, one trip at a time as written. Returns the code, which advances `base`, and the
     /// report's words.
-    fn worker_rounds(&mut self, stmts: &[Stmt], reds: &[(RedOp, Ident)], l: &RoundLoop) -> Option<(TokenStream, String)> {
+    fn worker_rounds(&mut self, stmts: &[Stmt], reds: &[(RedOp, Ident)], l: &RoundLoop) -> Option<(TokenStream, RoundsReport)> {
         let dev = DEV();
         let (last, updates) = stmts.split_last()?;
         let Stmt::Expr(Expr::ForLoop(fl), _) = last else { return None };
@@ -1378,13 +1324,7 @@ impl<'a> Scheduler<'a> {
                     #code
                 }
             };
-            let shown: Vec<String> = sizes.iter().map(|r| r.to_string()).collect();
-            note = format!(
-                "; in rounds of {} trips a thread (rounds of more than 4 where every array's elements are 4 bytes or less) where each trip's vector loop has at most one trip a lane: the round's loads ({}) issued before its trips run, each index checked once for all of the thread's trips (it is affine in `{}`)",
-                shown.join(", then "),
-                chunk::names(&vec_arrays),
-                v
-            );
+            note = RoundsReport::Counted { sizes, arrays: chunk::array_names(&vec_arrays), var: v.clone() };
         } else {
             for r in [4usize, 2] {
                 let gs: Vec<Ident> = (0..r).map(|u| format_ident!("__acc_g{}_{}", vn, u)).collect();
@@ -1442,7 +1382,7 @@ impl<'a> Scheduler<'a> {
                     }
                 });
             }
-            note = format!("; in rounds of 4, then 2 trips a thread where each trip's vector loop has at most one trip a lane: the round's loads ({}) issued before its trips run", chunk::names(&vec_arrays));
+            note = RoundsReport::Checked { arrays: chunk::array_names(&vec_arrays) };
         }
         // (The loop's trips meet no barrier: the threads need not leave the rounds together.)
         Some((quote!({ use ::acc_device::chunk::{Chunks as _, ChunksMut as _}; #code }), note))
@@ -1493,16 +1433,11 @@ impl<'a> Scheduler<'a> {
         let leader = if conds.is_empty() { quote!(true) } else { quote!(#(#conds)&&*) };
         // info: who runs the body's statements.
         let group = match (ctx.used.worker, ctx.used.vector) {
-            (_, true) => "thread",
-            (true, false) => "worker",
-            (false, false) => "gang",
+            (_, true) => Group::Thread,
+            (true, false) => Group::Worker,
+            (false, false) => Group::Gang,
         };
-        let leader_text = match (rx, ry) {
-            (true, true) => "threadIdx.x == 0 && threadIdx.y == 0",
-            (true, false) => "threadIdx.x == 0",
-            (false, true) => "threadIdx.y == 0",
-            (false, false) => "every thread",
-        };
+        let lead = Leader { x: rx, y: ry };
         let depth = self.depth;
         let mut out = TokenStream::new();
         // Where this body's group locals start in shared memory: after the enclosing bodies'.
@@ -1522,7 +1457,7 @@ impl<'a> Scheduler<'a> {
                 let (flag, lowered) = rewritten;
                 out.extend(quote!(let mut #flag = false;));
                 // info: the flag.
-                self.notes.add(stmt.span(), depth, format!("`continue` here sets a flag: the rest of the trip is skipped by the whole {group}'s threads together"));
+                self.note(info::line_of(stmt.span()), depth, Sched::ContinueFlag(group));
                 self.line_override = Some(info::line_of(stmt.span()));
                 let first = self.lower_body(&[lowered], ctx, unreduced);
                 self.line_override = None;
@@ -1558,7 +1493,7 @@ impl<'a> Scheduler<'a> {
                             out.extend(self.one_thread(&first));
                             out.extend(quote!(let #n = #dev::group_local(#value, #rx, #ry, &mut #end);));
                             // info: a local of the group in shared memory.
-                            self.notes.add(l.span(), depth, format!("`{n}` is the {group}'s: one copy in shared memory (parallel loops inside write it), first value computed by {leader_text}"));
+                            self.note(info::line_of(l.span()), depth, Sched::GroupLocal { name: n.clone(), group, leader: lead });
                             self.group_locals.push(n);
                         }
                         (Some(n), None) => {
@@ -1568,7 +1503,7 @@ impl<'a> Scheduler<'a> {
                         (None, _) => {
                             // info: a local every thread keeps.
                             if let Some(n) = pat_ident(&l.pat) {
-                                self.notes.add(l.span(), depth, format!("`let {n}`: computed by every thread of the {group} (each keeps an equal copy)"));
+                                self.note(info::line_of(l.span()), depth, Sched::Local { name: n, group });
                             }
                             out.extend(self.one_thread(stmt))
                         }
@@ -1583,7 +1518,7 @@ impl<'a> Scheduler<'a> {
                     out.extend(l.code);
                     if more && self.effect(stmt).memory {
                         // info: the barrier between phases.
-                        self.notes.at(info::loop_line(fl), depth, format!("barrier after the loop at line {} (it writes memory the {group}'s next statements may read)", info::loop_line(fl)));
+                        self.note(info::loop_line(fl), depth, Sched::BarrierAfterLoop { line: info::loop_line(fl), group });
                         out.extend(quote!(#dev::sync_threads_checked();));
                     }
                 }
@@ -1599,7 +1534,7 @@ impl<'a> Scheduler<'a> {
                     // through it: the statement names the variable).
                     let inner = Ctx { mine: Vec::new(), ..ctx.clone() };
                     // info: a sequential loop around parallel loops.
-                    self.notes.at(info::loop_line(fl), depth, format!("sequential `for` around parallel loops: every thread of the {group} takes its trips; a barrier ends each trip"));
+                    self.note(info::loop_line(fl), depth, Sched::SequentialAround(group));
                     self.depth += 1;
                     let body = self.lower_body(&fl.body.stmts, &inner, &mut Vec::new())?;
                     self.depth -= 1;
@@ -1609,12 +1544,12 @@ impl<'a> Scheduler<'a> {
                 }
                 Stmt::Expr(Expr::If(i), _) if self.holds_parallel_expr(&Expr::If(i.clone())) && !ctx.used.worker && !ctx.used.vector => {
                     // info: a branch of the gang.
-                    self.notes.add(i.span(), depth, "`if` around parallel loops: the whole gang takes one branch (its condition has one value in the block)");
+                    self.note(info::line_of(i.span()), depth, Sched::GangIf);
                     self.depth += 1;
                     out.extend(self.branch(i, ctx)?);
                     self.depth -= 1;
                     if more && self.effect(stmt).memory {
-                        self.notes.add(i.span(), depth, "barrier after the `if` (it writes memory)");
+                        self.note(info::line_of(i.span()), depth, Sched::BarrierAfterIf);
                         out.extend(quote!(#dev::sync_threads_checked();));
                     }
                 }
@@ -1647,22 +1582,18 @@ impl<'a> Scheduler<'a> {
                             out.extend(quote!(#dev::sync_threads_checked();));
                         }
                         // info: a statement of the leader, and how the group meets again.
-                        let names: Vec<String> = eff.assigned.iter().filter(|v| !v.to_string().starts_with("__acc_")).map(|v| format!("`{v}`")).collect();
-                        let flag = if eff.assigned.len() > names.len() { "its `continue` flag" } else { "" };
-                        let names = names.into_iter().chain((!flag.is_empty()).then(|| flag.to_string())).collect::<Vec<_>>();
+                        let names: Vec<Ident> = eff.assigned.iter().filter(|v| !v.to_string().starts_with("__acc_")).cloned().collect();
+                        let flag = eff.assigned.len() > names.len();
                         let then = if !eff.assigned.is_empty() {
-                            format!("then a broadcast of {} to the {group}'s threads (a barrier)", names.join(", "))
+                            Then::Broadcast(names, flag)
                         } else if more {
-                            "then a barrier".to_string()
+                            Then::Barrier
                         } else {
-                            "no barrier after it (the trip's last statement)".to_string()
+                            Then::Nothing
                         };
                         let line = self.line_override.unwrap_or_else(|| info::line_of(stmt.span()));
-                        if rx || ry {
-                            self.notes.at(line, depth, format!("statement writes memory: run by the {group}'s leader ({leader_text}), {then}"));
-                        } else {
-                            self.notes.at(line, depth, format!("statement writes memory: run by each {group} on its own trip, {then}"));
-                        }
+                        let leader = (rx || ry).then_some(lead);
+                        self.note(line, depth, Sched::Leader { group, leader, then });
                     } else if let Some(g) = &guard {
                         out.extend(quote!(if #g { #lowered }));
                     } else {
@@ -1755,27 +1686,27 @@ impl<'a> Scheduler<'a> {
     /// info: the `for` loops of `body` (which holds no parallel loop: one thread runs it) and
     /// why each runs in order.
     fn note_sequential_loops(&mut self, body: &syn::Block) {
-        struct V<'l>(RegionKind, &'l LoopDirectives, Vec<(usize, String)>);
+        struct V<'l>(RegionKind, &'l LoopDirectives, Vec<(usize, Sched)>);
         impl<'ast> Visit<'ast> for V<'_> {
             fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
                 let kind = self.0;
                 let var = quote::ToTokens::to_token_stream(&*f.pat).to_string();
                 let d = self.1.get(f);
                 let why = match d {
-                    Some(d) if d.seq.is_some() => Some("it says `seq`".to_string()),
+                    Some(d) if d.seq.is_some() => Some(InOrder::Seq),
                     Some(d) => {
                         let dep = self.1.dependence(f).cloned();
                         Some(match dep {
-                            Some((span, msg)) => format!("not proved independent: {msg} (line {})", info::line_of(span)),
-                            None if d.has_level() => "its levels are taken by the loops around it".to_string(),
-                            None => "it names no level".to_string(),
+                            Some((span, msg)) => InOrder::Dependent(msg.to_string(), info::line_of(span)),
+                            None if d.has_level() => InOrder::LevelsTaken,
+                            None => InOrder::NoLevel,
                         })
                     }
-                    None if kind == RegionKind::Kernels && loops::LoopHeader::parse(f).is_ok() => Some("no `acc::loop` on it: an inner loop of a parallel loop".to_string()),
+                    None if kind == RegionKind::Kernels && loops::LoopHeader::parse(f).is_ok() => Some(InOrder::NoDirective),
                     None => None,
                 };
                 if let Some(why) = why {
-                    self.2.push((info::loop_line(f), format!("loop over `{var}` runs in order in each thread ({why})")));
+                    self.2.push((info::loop_line(f), Sched::InOrder { var, why }));
                 }
                 syn::visit::visit_expr_for_loop(self, f);
             }
@@ -1787,8 +1718,21 @@ impl<'a> Scheduler<'a> {
             v.visit_block(body);
             v.2
         };
-        for (line, text) in found {
-            self.notes.at(line, self.depth, text);
+        for (line, what) in found {
+            self.note(line, self.depth, what);
+        }
+    }
+
+    /// info: an entry of the report.
+    fn note(&mut self, line: usize, depth: usize, what: Sched) {
+        self.notes.push(SchedNote { line, depth, what });
+    }
+
+    /// info: the report of the loop whose entry is at `at`.
+    fn loop_report(&mut self, at: usize) -> &mut LoopReport {
+        match &mut self.notes[at].what {
+            Sched::Loop(r) => r,
+            _ => unreachable!("a loop's entry"),
         }
     }
 
