@@ -2,14 +2,19 @@
 //! its trips runs it (see the module docs of `schedule`): each statement by its kind, in
 //! [`Scheduler::lower_body`].
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 use syn::spanned::Spanned;
+use syn::visit::Visit;
+use syn::visit_mut::VisitMut;
 use syn::{Expr, ExprForLoop, Ident, Stmt};
 
 use super::{jumps, merge_levels, pat_ident, writes_into, Ctx, Levels, Scheduler, DEV};
 use crate::info;
-use crate::info::schedule::{Group, Leader, Sched, Then};
+use crate::front::directives::LoopDirectives;
+use crate::front::loops;
+use crate::front::model::RegionKind;
+use crate::info::schedule::{Group, InOrder, Leader, Sched, Then};
 
 /// Who runs a body's statements: every thread of the group its lets and plain statements
 /// (where `guard`, a thread of every enclosing uniform loop's real trip), the leader (`leader`:
@@ -255,4 +260,123 @@ impl Scheduler<'_> {
         self.note(line, runs.depth, Sched::Leader { group: runs.group, leader, then });
         Some(out)
     }
+
+    /// For a statement with a `continue` of the loop whose body it is: a fresh flag, and the
+    /// statement with each such `continue` turned into setting the flag and leaving the
+    /// statement (`'label: { .. break 'label; .. }`).
+    fn skip_rest(&mut self, stmt: &Stmt) -> Option<(Ident, Stmt)> {
+        let span = jumps(std::slice::from_ref(stmt)).next_trip?;
+        if matches!(stmt, Stmt::Local(_)) {
+            self.errors.error(span, "on the GPU, a `continue` inside a `let` of a loop that holds parallel loops is not supported: test the condition in an `if` before the `let`");
+            return None;
+        }
+        let n = self.fresh();
+        let flag = format_ident!("__acc_skip{}", n);
+        let label = syn::Lifetime::new(&format!("'__acc_stmt{n}"), Span::call_site());
+        struct R<'a>(&'a Ident, &'a syn::Lifetime, usize);
+        impl VisitMut for R<'_> {
+            fn visit_expr_mut(&mut self, e: &mut Expr) {
+                match e {
+                    Expr::Continue(c) if self.2 == 0 && c.label.is_none() => {
+                        let (flag, label) = (self.0, self.1);
+                        *e = syn::parse_quote!({ #flag = true; break #label; });
+                    }
+                    Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) => {
+                        self.2 += 1;
+                        syn::visit_mut::visit_expr_mut(self, e);
+                        self.2 -= 1;
+                    }
+                    Expr::Closure(_) => {}
+                    _ => syn::visit_mut::visit_expr_mut(self, e),
+                }
+            }
+            fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+        }
+        let mut stmt = stmt.clone();
+        R(&flag, &label, 0).visit_stmt_mut(&mut stmt);
+        let lowered: Stmt = syn::parse_quote!(#label: { #stmt });
+        Some((flag, lowered))
+    }
+
+    /// An `if` (or `if let`) around parallel loops in the body of a gang loop (or a
+    /// sequential loop there). Every thread of the block holds the gang's trip and the same
+    /// locals (statements that write memory broadcast what they assign), so the condition
+    /// has one value in the block: all its threads take the same branch and meet at the
+    /// barriers inside it.
+    fn branch(&mut self, i: &syn::ExprIf, ctx: &Ctx) -> Option<TokenStream> {
+        if self.effect(&Stmt::Expr((*i.cond).clone(), None)).memory {
+            self.errors.error(i.cond.span(), "on the GPU, the condition of an `if` around parallel loops is computed by every thread of the gang: it must not write memory; compute it in a `let` before the `if`");
+            return None;
+        }
+        if let Some(span) = jumps(&[Stmt::Expr(Expr::If(i.clone()), None)]).loop_exit {
+            self.errors.error(span, "on the GPU, `break` or `continue` inside an `if` that holds parallel loops is not supported yet: guard the rest of the body with the `if` instead");
+            return None;
+        }
+        // The condition as one thread computes it (device slices, `atomic!` reads).
+        let head = syn::ExprIf { then_branch: syn::parse_quote!({}), else_branch: None, ..i.clone() };
+        let lowered = (self.body_of)(&syn::Block { brace_token: Default::default(), stmts: vec![Stmt::Expr(Expr::If(head), None)] });
+        let cond = match lowered.stmts.as_slice() {
+            [Stmt::Expr(Expr::If(h), _)] => h.cond.clone(),
+            _ => i.cond.clone(),
+        };
+        // Reductions are finished inside each branch (no deferral across it: the `if` names
+        // the variable).
+        let inner = Ctx { mine: Vec::new(), ..ctx.clone() };
+        let then = self.lower_body(&i.then_branch.stmts, &inner, &mut Vec::new())?;
+        let otherwise = match i.else_branch.as_ref().map(|(_, e)| &**e) {
+            None => TokenStream::new(),
+            Some(Expr::Block(b)) if b.label.is_none() => {
+                let b = self.lower_body(&b.block.stmts, &inner, &mut Vec::new())?;
+                quote!(else { #b })
+            }
+            // `else if ..`: a statement of its own.
+            Some(other) => {
+                let b = self.lower_body(&[Stmt::Expr(other.clone(), None)], &inner, &mut Vec::new())?;
+                quote!(else { #b })
+            }
+        };
+        let attrs = &i.attrs;
+        Some(quote!(#(#attrs)* if #cond { #then } #otherwise))
+    }
+
+    /// info: the `for` loops of `body` (which holds no parallel loop: one thread runs it) and
+    /// why each runs in order.
+    pub(super) fn note_sequential_loops(&mut self, body: &syn::Block) {
+        struct V<'l>(RegionKind, &'l LoopDirectives, Vec<(usize, Sched)>);
+        impl<'ast> Visit<'ast> for V<'_> {
+            fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
+                let kind = self.0;
+                let var = quote::ToTokens::to_token_stream(&*f.pat).to_string();
+                let d = self.1.get(f);
+                let why = match d {
+                    Some(d) if d.seq.is_some() => Some(InOrder::Seq),
+                    Some(d) => {
+                        let dep = self.1.dependence(f).cloned();
+                        Some(match dep {
+                            Some((span, msg)) => InOrder::Dependent(msg.to_string(), info::line_of(span)),
+                            None if d.has_level() => InOrder::LevelsTaken,
+                            None => InOrder::NoLevel,
+                        })
+                    }
+                    None if kind == RegionKind::Kernels && loops::LoopHeader::parse(f).is_ok() => Some(InOrder::NoDirective),
+                    None => None,
+                };
+                if let Some(why) = why {
+                    self.2.push((info::loop_line(f), Sched::InOrder { var, why }));
+                }
+                syn::visit::visit_expr_for_loop(self, f);
+            }
+            fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+            fn visit_item(&mut self, _: &'ast syn::Item) {}
+        }
+        let found = {
+            let mut v = V(self.kind, self.loops, Vec::new());
+            v.visit_block(body);
+            v.2
+        };
+        for (line, what) in found {
+            self.note(line, self.depth, what);
+        }
+    }
+
 }

@@ -4,9 +4,10 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
+use syn::visit_mut::VisitMut;
 use syn::{Expr, Ident, Stmt};
 
-use super::{block_assigns, chunk, degree, distinct, hoistable, replace_reads, worker_round_sizes, RoundLoop, Scheduler, DEV};
+use super::{block_assigns, chunk, experiment_size, Ctx, Jam, Scheduler, DEV};
 use crate::front::loops;
 use crate::front::model::*;
 use crate::info::schedule::RoundsReport;
@@ -75,6 +76,53 @@ impl RoundsBody<'_> {
 }
 
 impl Scheduler<'_> {
+    /// A worker loop's trips in rounds of [`Scheduler::unrolled`]'s size (pairs), for the lean
+    /// kernel without index checks, while every thread has a trip in each step of the round
+    /// (the loop is uniform: `base` is the same in all its threads). Where the body is one vector
+    /// loop whose header does not name the worker loop's variables `vars`, with no reduction
+    /// and no parallel loop inside, that loop runs the round's trips together: each of its
+    /// trips runs the body once for each, every read of a read-only array first
+    /// (`loads.rs`). Under a gang per warp a worker loop runs its trips one at a time in a warp
+    /// (the papers' gang position: 2 trips of 32 lanes each gang), one load in flight a
+    /// thread; its pairs took the kernel from 0.67 to 0.93 of its bound on an H200 (hand-made
+    /// in `benches/results/jam-h200/` as of f98ec92). Returns the code, which advances `base`.
+    pub(super) fn paired_trips(&mut self, body: &syn::Block, ctx: &Ctx, vars: &[Ident], n: usize, l: &RoundLoop) -> Option<TokenStream> {
+        let [Stmt::Expr(Expr::ForLoop(fl), _)] = body.stmts.as_slice() else { return None };
+        if !self.is_parallel(fl) || self.holds_parallel(&fl.body) {
+            return None;
+        }
+        let d = self.directive(fl)?;
+        if !d.reduction.is_empty() || ctx.reds.iter().any(|(_, v)| block_assigns(&fl.body, v)) || vars.iter().any(|v| block_assigns(&fl.body, v)) {
+            return None;
+        }
+        // (Nor does it name its own variable as one of theirs: each body binds theirs.)
+        let (headers, _) = loops::directive_nest(fl, &d)?;
+        if headers.iter().any(|h| vars.contains(&h.var) || vars.iter().any(|v| h.mentions(v))) {
+            return None;
+        }
+        let u = self.unroll;
+        let trips: Vec<Ident> = (0..u).map(|c| format_ident!("__acc_pair{}_{}", n, c)).collect();
+        // (The body declares no group locals, and a jammed loop stages no windows: the loop
+        // keeps the shared memory's end the worker loop's body starts from.)
+        let jam = Ctx { jam: Some(Jam { vars: vars.to_vec(), trips: trips.clone() }), ..ctx.clone() };
+        // (The loop was lowered once already: its notes are not written twice.)
+        let (notes, depth) = (self.notes.len(), self.depth);
+        let lowered = self.lower_loop(fl, &jam, false, &[]);
+        self.notes.truncate(notes);
+        self.depth = depth;
+        let lowered = lowered.filter(|x| x.unreduced.is_empty())?;
+        let code = lowered.code;
+        let RoundLoop { k, bind, total, tpart, stride, base, .. } = l;
+        let values = trips.iter().enumerate().map(|(c, t)| quote!(let #t = { let #k: usize = #base + #c * #stride + #tpart; #bind (#(#vars,)*) };));
+        Some(quote! {
+            while #base + #u * #stride <= #total {
+                #(#values)*
+                #code
+                #base += #u * #stride;
+            }
+        })
+    }
+
     /// Rounds of several trips of a worker loop that may run a worker per warp (`warp_workers`
     /// in `lower_loop`), each round's loads issued before any of its trips computes or stores:
     /// where the body is updates of the loop's reductions (reading arrays at indices of names the
@@ -362,3 +410,123 @@ impl Scheduler<'_> {
         code
     }
 }
+
+/// A worker loop's pieces its rounds (`Scheduler::worker_rounds`) are written from.
+pub(super) struct RoundLoop<'a> {
+    pub k: &'a Ident,
+    /// The loop's variable, where it spreads one loop (not a `collapse` nest).
+    pub var: Option<&'a Ident>,
+    pub bind: &'a TokenStream,
+    pub total: &'a Ident,
+    pub tpart: &'a TokenStream,
+    pub stride: &'a TokenStream,
+    pub base: &'a Ident,
+}
+
+/// Trips per round of a worker loop's counted rounds (`Scheduler::worker_rounds`), largest
+/// first, then rounds of 4 and 2. `ACC_EXP_WROUND=R` sets the first size, for A/B runs on the
+/// GPU (`scripts/gpu-ab.sh`).
+pub(super) fn worker_round_sizes() -> Vec<usize> {
+    let first = experiment_size("ACC_EXP_WROUND", 2..=32, 8);
+    let mut sizes = vec![first];
+    sizes.extend([4, 2].into_iter().filter(|&r| r < first));
+    sizes
+}
+
+/// How index `e` depends on the loop variable `v`: `Some(0)` not at all, `Some(1)` affinely
+/// (`v` through sums, differences, products by factors without it and left shifts by amounts
+/// without it: then, in wrapping `usize` arithmetic, `e` at trip `t` is its value at one trip
+/// plus a fixed step per trip), `None` otherwise (`v` under a cast, a call, a division or
+/// remainder, an element access, ..).
+pub(super) fn degree(e: &Expr, v: &Ident) -> Option<u8> {
+    if !chunk::mentions(quote::ToTokens::to_token_stream(e), v) {
+        return Some(0);
+    }
+    match e {
+        Expr::Path(p) if p.qself.is_none() && p.path.is_ident(v) => Some(1),
+        Expr::Paren(p) => degree(&p.expr, v),
+        Expr::Group(g) => degree(&g.expr, v),
+        Expr::Binary(b) => {
+            let (l, r) = (degree(&b.left, v)?, degree(&b.right, v)?);
+            match b.op {
+                syn::BinOp::Add(_) | syn::BinOp::Sub(_) => Some(l.max(r)),
+                syn::BinOp::Mul(_) => (l + r <= 1).then_some(l + r),
+                syn::BinOp::Shl(_) => (r == 0).then_some(l),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The number of `e` among `seen` (by its tokens), added where new.
+pub(super) fn distinct<'e>(seen: &mut Vec<&'e Expr>, e: &'e Expr, text: &dyn Fn(&Expr) -> String) -> usize {
+    match seen.iter().position(|x| text(x) == text(e)) {
+        Some(m) => m,
+        None => {
+            seen.push(e);
+            seen.len() - 1
+        }
+    }
+}
+
+/// Whether `e` (the value of a reduction's update) has no control flow, jump or macro, and reads
+/// arrays only as `a[idx]` of an array parameter in `arrays` with `idx` arithmetic of names
+/// (not the reductions' `reds`): such reads may be issued before the trip runs. `found`: the
+/// reads, in the order [`replace_reads`] meets them.
+pub(super) fn hoistable(e: &Expr, arrays: &[Ident], reds: &[&Ident], found: &mut Vec<(Ident, Expr)>) -> bool {
+    match e {
+        Expr::Lit(_) => true,
+        Expr::Path(p) => p.qself.is_none(),
+        Expr::Paren(p) => hoistable(&p.expr, arrays, reds, found),
+        Expr::Group(g) => hoistable(&g.expr, arrays, reds, found),
+        Expr::Cast(c) => hoistable(&c.expr, arrays, reds, found),
+        Expr::Unary(u) => matches!(u.op, syn::UnOp::Neg(_) | syn::UnOp::Not(_)) && hoistable(&u.expr, arrays, reds, found),
+        Expr::Binary(b) => {
+            !crate::front::loops::is_compound_assign(&b.op)
+                && !matches!(b.op, syn::BinOp::And(_) | syn::BinOp::Or(_))
+                && hoistable(&b.left, arrays, reds, found)
+                && hoistable(&b.right, arrays, reds, found)
+        }
+        Expr::MethodCall(m) => m.turbofish.is_none() && hoistable(&m.receiver, arrays, reds, found) && m.args.iter().all(|a| hoistable(a, arrays, reds, found)),
+        Expr::Index(ix) => match &*ix.expr {
+            Expr::Path(p) if p.qself.is_none() => {
+                let Some(a) = p.path.get_ident().filter(|a| arrays.contains(a)) else { return false };
+                let idx = &*ix.index;
+                if !chunk::pure_offset(idx) || reds.iter().any(|v| chunk::mentions(quote::ToTokens::to_token_stream(idx), v)) {
+                    return false;
+                }
+                found.push((a.clone(), idx.clone()));
+                true
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// `s` with each read `a[idx]` of an array in `arrays` (in the order [`hoistable`] found them)
+/// replaced by the next of `by`.
+pub(super) fn replace_reads(s: &mut Stmt, arrays: &[Ident], by: &[Ident]) {
+    struct R<'a> {
+        arrays: &'a [Ident],
+        by: std::slice::Iter<'a, Ident>,
+    }
+    impl VisitMut for R<'_> {
+        fn visit_expr_mut(&mut self, e: &mut Expr) {
+            if let Expr::Index(ix) = e {
+                if let Expr::Path(p) = &*ix.expr {
+                    if p.path.get_ident().is_some_and(|a| self.arrays.contains(a)) {
+                        if let Some(x) = self.by.next() {
+                            *e = syn::parse_quote!(#x);
+                        }
+                        return;
+                    }
+                }
+            }
+            syn::visit_mut::visit_expr_mut(self, e);
+        }
+    }
+    R { arrays, by: by.iter() }.visit_stmt_mut(s);
+}
+
