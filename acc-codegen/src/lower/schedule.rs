@@ -188,26 +188,31 @@ pub struct Scheduler<'a> {
     /// Locals of gang or worker loop bodies kept in shared memory: writing them is a memory
     /// effect, as writing an array is.
     group_locals: Vec<Ident>,
+    mode: Mode<'a>,
+    launch: Launch,
+    report: Report,
+}
+
+/// Which kernel of the nest the scheduler lowers (its builder's settings).
+struct Mode<'a> {
     /// The `&[T]` parameters a `cache!` window may stage (see [`Scheduler::stage`]).
     stageable: &'a [Ident],
-    /// The windows staged (see [`Scheduled::cached`]).
-    cached: Vec<(Ident, usize)>,
-    /// The 1-D windows of tile loops staged (see [`Scheduled::tiles1`]).
-    tiles1: Vec<(Ident, usize)>,
-    /// info: the report's entries, and how deep in the nest the current loop is.
-    notes: Vec<SchedNote>,
-    depth: usize,
-    /// info: the user's line of a statement acc rewrote (a `continue` made a flag), whose
-    /// own tokens have none.
-    line_override: Option<usize>,
-    /// The top loop is a gang loop whose trips meet no barrier: its trips may each go to one
-    /// warp (`Some(true)`), or its inner loops name the virtual thread indices but keep the
-    /// block's (`Some(false)`).
-    per_warp: Option<bool>,
     /// Lowering the nest's lean kernel: only the top loop may take chunks (see [`Scheduler::lean`]).
     lean: bool,
     /// Trips a round of the lean kernel's loops of single trips (see [`Scheduler::unrolled`]).
     unroll: usize,
+}
+
+/// What the launch must know, gathered as the loops are planned (see [`Scheduled`]).
+struct Launch {
+    /// The windows staged (see [`Scheduled::cached`]).
+    cached: Vec<(Ident, usize)>,
+    /// The 1-D windows of tile loops staged (see [`Scheduled::tiles1`]).
+    tiles1: Vec<(Ident, usize)>,
+    /// The top loop is a gang loop whose trips meet no barrier: its trips may each go to one
+    /// warp (`Some(true)`), or its inner loops name the virtual thread indices but keep the
+    /// block's (`Some(false)`).
+    per_warp: Option<bool>,
     /// A loop inside the top loop took chunks.
     inner_chunks: bool,
     chunked: bool,
@@ -217,6 +222,16 @@ pub struct Scheduler<'a> {
     waves: usize,
     /// See [`Scheduled::top_chunks`].
     top_chunks: Vec<Ident>,
+}
+
+/// info: the report's entries, and how deep in the nest the current loop is.
+#[derive(Default)]
+struct Report {
+    notes: Vec<SchedNote>,
+    depth: usize,
+    /// The user's line of a statement acc rewrote (a `continue` made a flag), whose own tokens
+    /// have none.
+    line_override: Option<usize>,
 }
 
 /// Bodies of at most this many tokens (a few statements) are unrolled.
@@ -231,13 +246,15 @@ const DEV: fn() -> TokenStream = || quote!(::acc_device);
 
 impl<'a> Scheduler<'a> {
     pub fn new(kind: RegionKind, loops: &'a LoopDirectives, mut_slices: &'a [Ident], body_of: &'a mut dyn FnMut(&syn::Block) -> syn::Block, errors: &'a mut Errors) -> Self {
-        Scheduler { kind, loops, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), stageable: &[], cached: Vec::new(), tiles1: Vec::new(), notes: Vec::new(), depth: 0, line_override: None, per_warp: None, lean: false, unroll: 1, inner_chunks: false, reduction_chunks: false, chunked: false, waves: 1, top_chunks: Vec::new() }
+        let mode = Mode { stageable: &[], lean: false, unroll: 1 };
+        let launch = Launch { cached: Vec::new(), tiles1: Vec::new(), per_warp: None, inner_chunks: false, chunked: false, reduction_chunks: false, waves: 1, top_chunks: Vec::new() };
+        Scheduler { kind, loops, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), mode, launch, report: Report::default() }
     }
 
     /// The same scheduler staging `cache!` windows of the read-only `&[T]` parameters
     /// `arrays` in shared memory.
     pub fn stage(mut self, arrays: &'a [Ident]) -> Self {
-        self.stageable = arrays;
+        self.mode.stageable = arrays;
         self
     }
 
@@ -247,7 +264,7 @@ impl<'a> Scheduler<'a> {
     /// 64-trip rows never take, and its blocks of 1024 threads fitted once per multiprocessor
     /// instead of twice. The host picks the kernel at each launch (`acc_runtime::gpu::launch`).
     pub fn lean(mut self) -> Self {
-        self.lean = true;
+        self.mode.lean = true;
         self
     }
 
@@ -262,7 +279,7 @@ impl<'a> Scheduler<'a> {
     /// the whole check; rounds of 4 took the worker nest's kernel past the 32 registers a
     /// thread that two blocks of 1024 threads a multiprocessor allow (`benches/README.md`). `ACC_EXP_LUNROLL=R` sets the size, for A/B runs on the GPU.
     pub fn unrolled(mut self, trips: usize) -> Self {
-        self.unroll = experiment_size("ACC_EXP_LUNROLL", 1..=8, trips);
+        self.mode.unroll = experiment_size("ACC_EXP_LUNROLL", 1..=8, trips);
         self
     }
 
@@ -278,7 +295,7 @@ impl<'a> Scheduler<'a> {
         let mut finish = TokenStream::new();
         // The thread indices the loops inside a top gang loop use: the block's, unless the
         // gang loop gives each warp trips of its own (`__acc_warps`, set by the loop).
-        let virt = match self.per_warp {
+        let virt = match self.launch.per_warp {
             Some(_) => quote! {
                 let mut __acc_vtx: u32 = #dev::thread_idx_x();
                 let mut __acc_vbdx: u32 = #dev::block_dim_x();
@@ -291,7 +308,7 @@ impl<'a> Scheduler<'a> {
         let vars: Vec<&Ident> = reds.iter().map(|r| &r.1).collect();
         for ((op, v), slot) in reds.iter().zip(red_slots(&dev, &vars)) {
             let over = levels_of(&unreduced, v);
-            let combined = if self.per_warp == Some(true) { self.first_threads_combined(*op, v, over) } else { self.combined(*op, v, over) };
+            let combined = if self.launch.per_warp == Some(true) { self.first_threads_combined(*op, v, over) } else { self.combined(*op, v, over) };
             finish.extend(quote! {
                 let __acc_v = #combined;
                 if #dev::block_thread_index() == 0 {
@@ -300,8 +317,10 @@ impl<'a> Scheduler<'a> {
             });
         }
         let per_trip = if inner_par { (!levels.vector, self.uses_worker && !levels.worker) } else { (false, false) };
-        let per_warp = self.per_warp == Some(true);
-        Some(Scheduled { code: quote!(#virt #code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty(), cached: self.cached, tiles1: self.tiles1, notes: info::schedule::render(&self.notes), per_warp, inner_chunks: self.inner_chunks, reduction_chunks: self.reduction_chunks, chunked: self.chunked, waves: self.waves, top_chunks: self.top_chunks })
+        let per_warp = self.launch.per_warp == Some(true);
+        let Launch { cached, tiles1, inner_chunks, reduction_chunks, chunked, waves, top_chunks, .. } = self.launch;
+        let notes = info::schedule::render(&self.report.notes);
+        Some(Scheduled { code: quote!(#virt #code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty(), cached, tiles1, notes, per_warp, inner_chunks, reduction_chunks, chunked, waves, top_chunks })
     }
 
     /// `v` combined with `op` over the whole block where groups of threads ran the same trips
@@ -357,7 +376,7 @@ impl<'a> Scheduler<'a> {
         let (headers, body) = loops::directive_nest(f, &d)?;
         let mut p = self.plan_loop(f, &d, headers, &body, ctx, top);
         let s = emit::Space::new(&p, ctx);
-        self.depth += 1;
+        self.report.depth += 1;
         let inner = self.inner_ctx(&p, &s, ctx);
         let (body, unchecked_body) = self.plan_windows(&mut p, body, ctx);
         let mut child_unreduced: Vec<(Ident, Levels)> = Vec::new();
@@ -367,7 +386,7 @@ impl<'a> Scheduler<'a> {
         let plain = self.one_trip_loop(&p, &s, ctx, lowered.as_ref(), &body_code)?;
         let inputs = emit::FormInputs { ctx, inner: &inner, body: &body, body_code: &body_code, lowered: lowered.as_ref(), unchecked_body: unchecked_body.as_ref() };
         let looped = self.emit_form(&p, &s, &inputs, plain)?;
-        self.depth -= 1;
+        self.report.depth -= 1;
         // info: the reductions' entries follow the loop's own.
         let reds = self.plan_reductions(&p, f, &d, &child_unreduced, deferred);
         let (pre, post, unreduced) = self.emit_reductions(&p, &s, &reds);
@@ -393,7 +412,7 @@ impl<'a> Scheduler<'a> {
         // thread indices.
         if p.per_warp_candidate {
             inner.virt = true;
-            self.per_warp = Some(false);
+            self.launch.per_warp = Some(false);
         }
         if p.uniform {
             let active_id = &s.active_id;
@@ -458,12 +477,12 @@ impl<'a> Scheduler<'a> {
 
     /// info: an entry of the report.
     fn note(&mut self, line: usize, depth: usize, what: Sched) {
-        self.notes.push(SchedNote { line, depth, what });
+        self.report.notes.push(SchedNote { line, depth, what });
     }
 
     /// info: the report of the loop whose entry is at `at`.
     fn loop_report(&mut self, at: usize) -> &mut LoopReport {
-        match &mut self.notes[at].what {
+        match &mut self.report.notes[at].what {
             Sched::Loop(r) => r,
             _ => unreachable!("a loop's entry"),
         }

@@ -60,9 +60,9 @@ impl Scheduler<'_> {
                 out.extend(quote!(let mut #flag = false;));
                 // info: the flag.
                 self.note(info::line_of(stmt.span()), runs.depth, Sched::ContinueFlag(runs.group));
-                self.line_override = Some(info::line_of(stmt.span()));
+                self.report.line_override = Some(info::line_of(stmt.span()));
                 let first = self.lower_body(&[lowered], ctx, unreduced);
-                self.line_override = None;
+                self.report.line_override = None;
                 out.extend(first?);
                 let rest = self.lower_body(&stmts[i + 1..], ctx, unreduced)?;
                 out.extend(quote!(if !#flag { #rest }));
@@ -97,7 +97,7 @@ impl Scheduler<'_> {
             (false, false) => Group::Gang,
         };
         let end = format_ident!("__acc_shared_end{}", self.fresh());
-        Runs { rx, ry, guard, leader, group, depth: self.depth, end }
+        Runs { rx, ry, guard, leader, group, depth: self.report.depth, end }
     }
 
     /// Statement `i` of the body `stmts`.
@@ -131,9 +131,9 @@ impl Scheduler<'_> {
             Stmt::Expr(Expr::If(i), _) if self.holds_parallel_expr(&Expr::If(i.clone())) && !ctx.used.worker && !ctx.used.vector => {
                 // info: a branch of the gang.
                 self.note(info::line_of(i.span()), depth, Sched::GangIf);
-                self.depth += 1;
+                self.report.depth += 1;
                 let mut out = self.branch(i, ctx)?;
-                self.depth -= 1;
+                self.report.depth -= 1;
                 if more && self.effect(stmt).memory {
                     self.note(info::line_of(i.span()), depth, Sched::BarrierAfterIf);
                     out.extend(quote!(#dev::sync_threads_checked();));
@@ -208,9 +208,9 @@ impl Scheduler<'_> {
         let inner = Ctx { mine: Vec::new(), ..ctx.clone() };
         // info: a sequential loop around parallel loops.
         self.note(info::loop_line(fl), runs.depth, Sched::SequentialAround(runs.group));
-        self.depth += 1;
+        self.report.depth += 1;
         let body = self.lower_body(&fl.body.stmts, &inner, &mut Vec::new())?;
-        self.depth -= 1;
+        self.report.depth -= 1;
         let (label, pat, expr) = (&fl.label, &fl.pat, &fl.expr);
         // (A barrier ends each trip, as in a parallel loop's trips.)
         Some(quote!(#label for #pat in #expr { #body #dev::sync_threads(); }))
@@ -255,7 +255,7 @@ impl Scheduler<'_> {
         } else {
             Then::Nothing
         };
-        let line = self.line_override.unwrap_or_else(|| info::line_of(stmt.span()));
+        let line = self.report.line_override.unwrap_or_else(|| info::line_of(stmt.span()));
         let leader = (rx || ry).then_some(runs.lead());
         self.note(line, runs.depth, Sched::Leader { group: runs.group, leader, then });
         Some(out)
@@ -375,7 +375,7 @@ impl Scheduler<'_> {
             v.2
         };
         for (line, what) in found {
-            self.note(line, self.depth, what);
+            self.note(line, self.report.depth, what);
         }
     }
 

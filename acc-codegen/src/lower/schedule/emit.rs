@@ -168,7 +168,7 @@ impl Scheduler<'_> {
                 }
             });
         }
-        let u = self.unroll;
+        let u = self.mode.unroll;
         let last = u - 1;
         // The round's reads of read-only arrays first (`loads.rs`), then its trips' bodies:
         // written one after the other, each trip's load stayed by its store in the SASS
@@ -337,7 +337,7 @@ impl Scheduler<'_> {
             w.next_pf.extend(quote!(#pf = #dev::cache_prefetch(&*#a, __acc_bi.wrapping_add(__acc_mst).wrapping_add((#lo) as usize), __acc_mbx + #span);));
             w.loads_now.extend(quote!(let #pf = #dev::cache_prefetch(&*#a, __acc_bi.wrapping_add((#lo) as usize), __acc_mbx + #span);));
             w.stores_now.extend(quote!(#dev::cache_store(#a.len(), #win, #pf, __acc_bi.wrapping_add((#lo) as usize), __acc_mbx + #span);));
-            self.cached.push((a.clone(), span));
+            self.launch.cached.push((a.clone(), span));
             w.shown.push(WindowReport { array: a.clone(), var: var.clone(), lo: m.lo, hi: m.hi, span });
         }
         w
@@ -353,7 +353,7 @@ impl Scheduler<'_> {
         let (places, sizes) = crate::lower::tiles::places_1d(&p.tiles1, &start, &dev);
         let shown = p.tiles1.iter().flat_map(|l| &l.wins).map(|w| (w.tiled.array.clone(), w.width)).collect();
         self.report_form(p, FormReport::Tiles1(shown));
-        self.tiles1.extend(sizes);
+        self.launch.tiles1.extend(sizes);
         quote! {
             #places
             let mut #base = #bpart;
@@ -379,7 +379,7 @@ impl Scheduler<'_> {
         // papers' gang worker and the bench's Table 2 gang lean kernels took 64 registers
         // and no longer fitted two blocks of 1024 threads a multiprocessor, 0.26 -> 0.41 ms
         // and 0.94 -> 0.89 of nvcc on an H100).
-        let rounds = if p.trips.warp_workers && !self.lean {
+        let rounds = if p.trips.warp_workers && !self.mode.lean {
             let var = (p.headers.len() == 1).then(|| &p.headers[0].var);
             let l = RoundLoop { k, var, bind, total: total_id, tpart, stride, base };
             self.worker_rounds(&c.body.stmts, &p.reds, &l)
@@ -395,7 +395,7 @@ impl Scheduler<'_> {
             None => TokenStream::new(),
         };
         // In the lean kernel without index checks, trips in pairs first.
-        let pairs = if self.lean && self.unroll > 1 && !p.trips.end_barrier {
+        let pairs = if self.mode.lean && self.mode.unroll > 1 && !p.trips.end_barrier {
             let vars: Vec<Ident> = p.headers.iter().map(|h| h.var.clone()).collect();
             let l = RoundLoop { k, var: None, bind, total: total_id, tpart, stride, base };
             let outer = Ctx { active: ctx.active.clone(), ..inner.clone() };
@@ -409,11 +409,11 @@ impl Scheduler<'_> {
         let rest;
         let body_code = match &pairs {
             Some(_) => {
-                let (notes, unroll) = (self.notes.len(), self.unroll);
-                self.unroll = 1;
+                let (notes, unroll) = (self.report.notes.len(), self.mode.unroll);
+                self.mode.unroll = 1;
                 let lowered = self.lower_body(&c.body.stmts, inner, &mut Vec::new());
-                self.notes.truncate(notes);
-                self.unroll = unroll;
+                self.report.notes.truncate(notes);
+                self.mode.unroll = unroll;
                 rest = lowered?;
                 &rest
             }
@@ -477,8 +477,8 @@ impl Scheduler<'_> {
         // -0.03 to +0.07 of nvcc).
         match (&t.chunked, c.lowered) {
             (Some(chunked), Some(b)) if !p.top => {
-                self.inner_chunks = true;
-                self.reduction_chunks = true;
+                self.launch.inner_chunks = true;
+                self.launch.reduction_chunks = true;
                 // info: the chunks, and the lean kernel.
                 self.report_form(p, FormReport::ReductionChunks(chunk::array_names(chunked)));
                 // Arrays whose chunks never align together, or rows of fewer than a chunk a
@@ -499,7 +499,7 @@ impl Scheduler<'_> {
         let dev = DEV();
         let Space { k, bind, total_id, .. } = s;
         let body_code = c.body_code;
-        self.per_warp = Some(true);
+        self.launch.per_warp = Some(true);
         // info: gang per warp.
         self.report_form(p, FormReport::GangPerWarp);
         quote! {
@@ -535,7 +535,7 @@ impl Scheduler<'_> {
                 // info: the chunks, and the lean kernel.
                 self.report_form(p, FormReport::Chunks { arrays: chunk::array_names(chunked), lean: !p.top });
                 if !p.top {
-                    self.inner_chunks = true;
+                    self.launch.inner_chunks = true;
                 }
                 s.chunk_loop(p.n, c.body_code).code_16_bytes(chunked, b, &[1], plain)
             }

@@ -140,7 +140,7 @@ impl Scheduler<'_> {
         let n = self.fresh();
         let uniform = inner_par && (lv_w || lv.vector);
         // info: the loop's levels, its index, and how its trips meet.
-        let note_at = self.notes.len();
+        let note_at = self.report.notes.len();
         let report = LoopReport {
             vars: headers.iter().map(|h| h.var.clone()).collect(),
             written: LevelSet { gang: d.gang.is_some(), worker: d.worker.is_some(), vector: d.vector.is_some() },
@@ -154,7 +154,7 @@ impl Scheduler<'_> {
             ..LoopReport::default()
         };
         // (How its trips run is added once the body is lowered.)
-        self.note(info::loop_line(f), self.depth, Sched::Loop(report));
+        self.note(info::loop_line(f), self.report.depth, Sched::Loop(report));
         // A top gang loop (no other level) holding worker loops (a block of several warps
         // whose inner loops may use few of its threads: the papers' gang position): its trips
         // may each go to one warp (decided below, once its body is lowered). Not for a gang
@@ -162,7 +162,7 @@ impl Scheduler<'_> {
         // 14 more registers for the virtual indices and ran at 0.62 of nvcc from 0.95 on an
         // H100, in the block-per-gang mode its 4094 rows chose.
         let per_warp_candidate = top && inner_par && lv.gang && !lv_w && !lv.vector && ctx.active.is_none() && self.uses_worker;
-        let read_only: Vec<Ident> = self.stageable.iter().filter(|a| !self.mut_slices.contains(a)).cloned().collect();
+        let read_only: Vec<Ident> = self.mode.stageable.iter().filter(|a| !self.mut_slices.contains(a)).cloned().collect();
         LoopPlan { n, top, headers, lv, lv_w, inner_par, uniform, reds, per_warp_candidate, read_only, staged: Vec::new(), wins: Vec::new(), tiles1: Vec::new(), trips: Trips::default(), note_at }
     }
 
@@ -254,14 +254,14 @@ impl Scheduler<'_> {
         }
         // A loop over `threadIdx.x` (step 1, one variable, no barrier ending a trip) whose
         // body reaches arrays only as `a[e + i]`: chunks of 4 trips a thread (`chunk.rs`).
-        let chunk_arrays: Vec<Ident> = self.stageable.iter().chain(self.mut_slices).cloned().collect();
+        let chunk_arrays: Vec<Ident> = self.mode.stageable.iter().chain(self.mut_slices).cloned().collect();
         let headers = &p.headers;
         t.row_loop = lv.vector && headers.len() == 1 && headers[0].step.is_none() && !t.end_barrier && !any_staged && !uniform;
         t.chunked = match lowered {
-            Some(b) if t.row_loop && (top || !self.lean) => chunk::arrays(b, &headers[0].var, &chunk_arrays, self.mut_slices),
+            Some(b) if t.row_loop && (top || !self.mode.lean) => chunk::arrays(b, &headers[0].var, &chunk_arrays, self.mut_slices),
             _ => None,
         };
-        self.chunked |= t.chunked.is_some();
+        self.launch.chunked |= t.chunked.is_some();
         // A loop of the whole grid with no reduction across its trips: a streaming loop (a
         // top-level `gang, vector` loop with no parallel loop inside; chunked, staging `cache!`
         // windows, or neither), or a top-level gang loop over vector loops (no worker loop:
@@ -269,18 +269,18 @@ impl Scheduler<'_> {
         let streaming = lv.vector && !inner_par && !uniform;
         let gang_rows = inner_par && !self.uses_worker;
         if top && lv.gang && (streaming || gang_rows) && p.reds.is_empty() && p.tiles1.is_empty() {
-            self.waves = STREAM_WAVES;
+            self.launch.waves = STREAM_WAVES;
             // A streaming loop of chunks: a thread per chunk, up to CHUNK_WAVES waves.
             if let (true, Some(arrays)) = (streaming, &t.chunked) {
-                self.waves = CHUNK_WAVES;
-                self.top_chunks = arrays.iter().map(|a| a.name.clone()).collect();
+                self.launch.waves = CHUNK_WAVES;
+                self.launch.top_chunks = arrays.iter().map(|a| a.name.clone()).collect();
             }
         }
         // The loop one trip at a time: this thread's trips, a grid stride apart; in a lean
         // kernel's rounds (`Scheduler::unrolled`) where the loop would take chunks in the
         // nest's kernel (its body matched as written, before the launch's proved indices lost
         // their checks).
-        t.rounds = matches!(lowered, Some(b) if t.row_loop && self.lean && !top && self.unroll > 1 && chunk::arrays(&crate::lower::bounds::checked_form(b), &headers[0].var, &chunk_arrays, self.mut_slices).is_some());
+        t.rounds = matches!(lowered, Some(b) if t.row_loop && self.mode.lean && !top && self.mode.unroll > 1 && chunk::arrays(&crate::lower::bounds::checked_form(b), &headers[0].var, &chunk_arrays, self.mut_slices).is_some());
         t.form = if !p.staged.is_empty() {
             Form::Windows
         } else if !p.tiles1.is_empty() {
@@ -318,7 +318,7 @@ impl Scheduler<'_> {
             };
             red_at += 1;
             let what = Sched::Reduction(RedReport { op: *op, var: v.clone(), inherited, combine });
-            self.notes.insert(red_at, SchedNote { line: info::loop_line(f), depth: self.depth + 1, what });
+            self.report.notes.insert(red_at, SchedNote { line: info::loop_line(f), depth: self.report.depth + 1, what });
             plans.push(RedPlan { op: *op, var: v.clone(), slot, over, finish });
         }
         plans

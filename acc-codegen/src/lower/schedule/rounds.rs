@@ -100,16 +100,16 @@ impl Scheduler<'_> {
         if headers.iter().any(|h| vars.contains(&h.var) || vars.iter().any(|v| h.mentions(v))) {
             return None;
         }
-        let u = self.unroll;
+        let u = self.mode.unroll;
         let trips: Vec<Ident> = (0..u).map(|c| format_ident!("__acc_pair{}_{}", n, c)).collect();
         // (The body declares no group locals, and a jammed loop stages no windows: the loop
         // keeps the shared memory's end the worker loop's body starts from.)
         let jam = Ctx { jam: Some(Jam { vars: vars.to_vec(), trips: trips.clone() }), ..ctx.clone() };
         // (The loop was lowered once already: its notes are not written twice.)
-        let (notes, depth) = (self.notes.len(), self.depth);
+        let (notes, depth) = (self.report.notes.len(), self.report.depth);
         let lowered = self.lower_loop(fl, &jam, false, &[]);
-        self.notes.truncate(notes);
-        self.depth = depth;
+        self.report.notes.truncate(notes);
+        self.report.depth = depth;
         let lowered = lowered.filter(|x| x.unreduced.is_empty())?;
         let code = lowered.code;
         let RoundLoop { k, bind, total, tpart, stride, base, .. } = l;
@@ -168,7 +168,7 @@ impl Scheduler<'_> {
         // The updates: `v op= e` / `v = e` of a reduction variable, `e` without control flow or
         // memory writes; their array reads (parameters, at indices of names the body does not
         // change) are hoisted.
-        let arrays: Vec<Ident> = self.stageable.iter().chain(self.mut_slices).cloned().collect();
+        let arrays: Vec<Ident> = self.mode.stageable.iter().chain(self.mut_slices).cloned().collect();
         let mut reads: Vec<Vec<(Ident, Expr)>> = Vec::new();
         for s in updates {
             let Stmt::Expr(e, Some(_)) = s else { return None };
@@ -202,7 +202,7 @@ impl Scheduler<'_> {
         }
         let b = (self.body_of)(&body);
         let vec_arrays = chunk::arrays(&b, &headers[0].var, &arrays, self.mut_slices)?;
-        self.chunked = true;
+        self.launch.chunked = true;
         let vn = self.fresh();
         let loops::NestSpace { setup: vsetup, total: vtotal, bind: vbind } = loops::normalise_nest(&headers, vn, &quote!(#dev::idx));
         // The distinct index expressions: the vector body's (in its trip, with `i` bound), then
