@@ -30,6 +30,15 @@
 //! `if` in a worker or vector loop, a sequential loop around parallel loops inside a worker or
 //! vector loop, a jump out of a statement only the leader runs) are refused: a compile error
 //! of the GPU build on the offending token, rather than a hang on the GPU.
+//!
+//! The pass in rooms: `plan.rs` decides each loop (`LoopPlan`: its levels, reductions,
+//! windows and the form its trips take) and records it for the report, `emit.rs` writes a
+//! plan's tokens (deciding only the worker rounds of a uniform loop, matched as `rounds.rs`
+//! writes them), `body.rs` lowers a body its group of threads shares
+//! (leaders, barriers, broadcasts, group locals, refusals), `rounds.rs` the worker rounds and
+//! the lean kernel's paired trips, `effects.rs` what code does (memory writes, jumps,
+//! barriers), `windows.rs` the staged `cache!` windows. The report's text is written from the
+//! recorded entries by `info::schedule`.
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
@@ -381,9 +390,9 @@ impl<'a> Scheduler<'a> {
         let (body, unchecked_body) = self.plan_windows(&mut p, body, ctx);
         let mut child_unreduced: Vec<(Ident, Levels)> = Vec::new();
         let (body_code, lowered) = self.lower_loop_body(&p, &body, &inner, &mut child_unreduced)?;
-        self.plan_trips(&mut p, &body, &body_code, lowered.as_ref(), &inner.reds, ctx);
+        self.plan_trips(&mut p, &body, &body_code, lowered.as_ref(), &inner.reds, ctx)?;
         let (virt_on, virt_off) = Self::warp_switch(&p, &s);
-        let plain = self.one_trip_loop(&p, &s, ctx, lowered.as_ref(), &body_code)?;
+        let plain = self.one_trip_loop(&p, &s, ctx, lowered.as_ref(), &body_code);
         let inputs = emit::FormInputs { ctx, inner: &inner, body: &body, body_code: &body_code, lowered: lowered.as_ref(), unchecked_body: unchecked_body.as_ref() };
         let looped = self.emit_form(&p, &s, &inputs, plain)?;
         self.report.depth -= 1;

@@ -9,7 +9,7 @@ use syn::Ident;
 use super::plan::{Finish, Form, LoopPlan, RedPlan};
 use super::{chunk, op_path, reduction_chunk_rounds, run_once, window_inside, Ctx, Levels, RoundLoop, Scheduler, DEV, UNROLL};
 use crate::front::loops;
-use crate::info::schedule::{FormReport, WindowReport};
+use crate::info::schedule::FormReport;
 
 /// The names and expressions of a loop's trips.
 pub(super) struct Space {
@@ -129,36 +129,29 @@ impl Scheduler<'_> {
 
     /// The loop one trip at a time: this thread's trips, a grid stride apart; the trips of an
     /// enclosing worker loop run together (`Scheduler::paired_trips`); or a lean kernel's
-    /// rounds. `None` where the loop was asked to run a worker loop's trips together and
-    /// cannot (the worker loop then runs its trips one at a time).
-    pub(super) fn one_trip_loop(&self, p: &LoopPlan, s: &Space, ctx: &Ctx, lowered: Option<&syn::Block>, body_code: &TokenStream) -> Option<TokenStream> {
+    /// rounds.
+    pub(super) fn one_trip_loop(&self, p: &LoopPlan, s: &Space, ctx: &Ctx, lowered: Option<&syn::Block>, body_code: &TokenStream) -> TokenStream {
         let (n, t) = (p.n, &p.trips);
         let Space { k, bind, bpart, tpart, stride, total_id, .. } = s;
         let end_trip = end_trip(p);
-        let any_staged = !p.staged.is_empty() || !p.tiles1.is_empty();
         // The trips of the enclosing worker loop run together (`Scheduler::paired_trips`):
         // each trip of this loop runs the body once for each of them, all their reads of
         // read-only arrays first (`loads.rs`), then the bodies in order.
-        match (&ctx.jam, lowered) {
-            (Some(jam), Some(b)) if !p.inner_par && p.reds.is_empty() && !any_staged && !p.uniform && !t.unroll && !t.end_barrier => {
-                let vars = &jam.vars;
-                let binds: Vec<TokenStream> = jam.trips.iter().map(|trip| quote!(let (#(#vars,)*) = #trip;)).collect();
-                let trips = crate::lower::loads::trips_loads_first(b, &p.read_only, n, &binds, run_once);
-                return Some(quote! {
-                    let mut #k = #bpart + #tpart;
-                    while #k < #total_id {
-                        #bind
-                        #trips
-                        #k += #stride;
-                    }
-                });
-            }
-            // (Refused: the worker loop runs its trips one at a time.)
-            (Some(_), _) => return None,
-            _ => {}
+        if let (true, Some(jam), Some(b)) = (t.jammed, &ctx.jam, lowered) {
+            let vars = &jam.vars;
+            let binds: Vec<TokenStream> = jam.trips.iter().map(|trip| quote!(let (#(#vars,)*) = #trip;)).collect();
+            let trips = crate::lower::loads::trips_loads_first(b, &p.read_only, n, &binds, run_once);
+            return quote! {
+                let mut #k = #bpart + #tpart;
+                while #k < #total_id {
+                    #bind
+                    #trips
+                    #k += #stride;
+                }
+            };
         }
         if !t.rounds {
-            return Some(quote! {
+            return quote! {
                 let mut #k = #bpart + #tpart;
                 while #k < #total_id {
                     #bind
@@ -166,7 +159,7 @@ impl Scheduler<'_> {
                     #end_trip
                     #k += #stride;
                 }
-            });
+            };
         }
         let u = self.mode.unroll;
         let last = u - 1;
@@ -176,7 +169,7 @@ impl Scheduler<'_> {
         let b = lowered.expect("a loop of rounds has its body lowered");
         let binds: Vec<TokenStream> = (0..u).map(|c| quote!(let #k: usize = #k + #c * __acc_st; #bind)).collect();
         let trips = crate::lower::loads::trips_loads_first(b, &p.read_only, n, &binds, run_once);
-        Some(quote! {
+        quote! {
             let __acc_st: usize = #stride;
             let mut #k = #bpart + #tpart;
             let __acc_ulim: usize = #total_id.saturating_sub(#last * __acc_st);
@@ -189,7 +182,7 @@ impl Scheduler<'_> {
                 #body_code
                 #k += __acc_st;
             }
-        })
+        }
     }
 
     /// The loop's trips in the form its plan chose.
@@ -199,7 +192,7 @@ impl Scheduler<'_> {
             Form::Tiles1 => self.emit_tiles1(p, s, c),
             Form::Uniform => self.emit_uniform(p, s, c)?,
             Form::Unrolled => self.emit_unrolled(p, s, c, plain),
-            Form::GangPerWarp => self.emit_gang_per_warp(p, s, c),
+            Form::GangPerWarp => self.emit_gang_per_warp(s, c),
             Form::Streaming => self.emit_streaming(p, s, c, plain),
         })
     }
@@ -217,9 +210,7 @@ impl Scheduler<'_> {
         let Space { k, bind, bpart, tpart, total_id, active_id, base, .. } = s;
         let body_code = c.body_code;
         let var = &p.headers[0].var;
-        let w = self.window_pieces(p, s, c.ctx);
-        // info: the windows.
-        self.report_form(p, FormReport::Windows(w.shown));
+        let w = window_pieces(p, s, c.ctx);
         let (places, ahead, fetches) = (w.places, w.ahead, w.fetches);
         let (mut first_pf, mut stores, mut next_pf) = (w.first_pf, w.stores, w.next_pf);
         // The trip's body without a check of each window reference, where the whole
@@ -301,59 +292,58 @@ impl Scheduler<'_> {
         }
     }
 
-    /// The staged windows' places in shared memory and their fetches, prefetches and stores
-    /// (see [`Scheduler::emit_windows`]); records each window for the launch's size.
-    fn window_pieces(&mut self, p: &LoopPlan, s: &Space, ctx: &Ctx) -> WindowPieces {
-        let dev = DEV();
-        let (n, var, stride, base, total_id) = (p.n, &p.headers[0].var, &s.stride, &s.base, &s.total_id);
-        let start = ctx.shared_end.as_ref().map_or_else(|| quote!(0usize), |e| quote!(#e));
-        let mut w = WindowPieces {
-            places: quote! {
-                let __acc_tx: usize = #dev::thread_idx_x() as usize;
-                let __acc_bdx: usize = #dev::block_dim_x() as usize;
-                let __acc_m: usize = #dev::window_points(__acc_bdx, __acc_wbytes);
-                let __acc_mbx: usize = __acc_m * __acc_bdx;
-                let __acc_mst: usize = #stride * __acc_m;
-                let mut __acc_woff: usize = #start;
-            },
-            ahead: quote!(true),
-            ..WindowPieces::default()
-        };
-        for (j, (m, win)) in p.staged.iter().zip(&p.wins).enumerate() {
-            let (a, span) = (&m.array, (m.hi - m.lo) as usize);
-            let lo = proc_macro2::Literal::i64_suffixed(m.lo);
-            let pf = format_ident!("__acc_pf{}_{}", n, j);
-            w.places.extend(quote!(let #win = #dev::cache_window(&*#a, __acc_mbx + #span, &mut __acc_woff);));
-            w.fetches.extend(quote!(#dev::cache_fetch(&*#a, #win, __acc_bi.wrapping_add((#lo) as usize), __acc_mbx + #span);));
-            w.ahead.extend(quote!(&& __acc_mbx + #span <= #dev::CACHE_AHEAD * __acc_bdx));
-            w.first_pf.extend(quote! {
-                let mut #pf = if __acc_ahead && #base < #total_id {
-                    #dev::cache_prefetch(&*#a, __acc_bi.wrapping_add((#lo) as usize), __acc_mbx + #span)
-                } else {
-                    #dev::cache_nothing()
-                };
-            });
-            w.stores.extend(quote!(#dev::cache_store(#a.len(), #win, #pf, __acc_bi.wrapping_add((#lo) as usize), __acc_mbx + #span);));
-            w.next_pf.extend(quote!(#pf = #dev::cache_prefetch(&*#a, __acc_bi.wrapping_add(__acc_mst).wrapping_add((#lo) as usize), __acc_mbx + #span);));
-            w.loads_now.extend(quote!(let #pf = #dev::cache_prefetch(&*#a, __acc_bi.wrapping_add((#lo) as usize), __acc_mbx + #span);));
-            w.stores_now.extend(quote!(#dev::cache_store(#a.len(), #win, #pf, __acc_bi.wrapping_add((#lo) as usize), __acc_mbx + #span);));
-            self.launch.cached.push((a.clone(), span));
-            w.shown.push(WindowReport { array: a.clone(), var: var.clone(), lo: m.lo, hi: m.hi, span });
-        }
-        w
+}
+
+/// The staged windows' places in shared memory and their fetches, prefetches and stores (see
+/// [`Scheduler::emit_windows`]).
+fn window_pieces(p: &LoopPlan, s: &Space, ctx: &Ctx) -> WindowPieces {
+    let dev = DEV();
+    let (n, stride, base, total_id) = (p.n, &s.stride, &s.base, &s.total_id);
+    let start = ctx.shared_end.as_ref().map_or_else(|| quote!(0usize), |e| quote!(#e));
+    let mut w = WindowPieces {
+        places: quote! {
+            let __acc_tx: usize = #dev::thread_idx_x() as usize;
+            let __acc_bdx: usize = #dev::block_dim_x() as usize;
+            let __acc_m: usize = #dev::window_points(__acc_bdx, __acc_wbytes);
+            let __acc_mbx: usize = __acc_m * __acc_bdx;
+            let __acc_mst: usize = #stride * __acc_m;
+            let mut __acc_woff: usize = #start;
+        },
+        ahead: quote!(true),
+        ..WindowPieces::default()
+    };
+    for (j, (m, win)) in p.staged.iter().zip(&p.wins).enumerate() {
+        let (a, span) = (&m.array, (m.hi - m.lo) as usize);
+        let lo = proc_macro2::Literal::i64_suffixed(m.lo);
+        let pf = format_ident!("__acc_pf{}_{}", n, j);
+        w.places.extend(quote!(let #win = #dev::cache_window(&*#a, __acc_mbx + #span, &mut __acc_woff);));
+        w.fetches.extend(quote!(#dev::cache_fetch(&*#a, #win, __acc_bi.wrapping_add((#lo) as usize), __acc_mbx + #span);));
+        w.ahead.extend(quote!(&& __acc_mbx + #span <= #dev::CACHE_AHEAD * __acc_bdx));
+        w.first_pf.extend(quote! {
+            let mut #pf = if __acc_ahead && #base < #total_id {
+                #dev::cache_prefetch(&*#a, __acc_bi.wrapping_add((#lo) as usize), __acc_mbx + #span)
+            } else {
+                #dev::cache_nothing()
+            };
+        });
+        w.stores.extend(quote!(#dev::cache_store(#a.len(), #win, #pf, __acc_bi.wrapping_add((#lo) as usize), __acc_mbx + #span);));
+        w.next_pf.extend(quote!(#pf = #dev::cache_prefetch(&*#a, __acc_bi.wrapping_add(__acc_mst).wrapping_add((#lo) as usize), __acc_mbx + #span);));
+        w.loads_now.extend(quote!(let #pf = #dev::cache_prefetch(&*#a, __acc_bi.wrapping_add((#lo) as usize), __acc_mbx + #span);));
+        w.stores_now.extend(quote!(#dev::cache_store(#a.len(), #win, #pf, __acc_bi.wrapping_add((#lo) as usize), __acc_mbx + #span);));
     }
+    w
+}
+
+impl Scheduler<'_> {
 
     /// Trips of the whole block: every thread takes the same trips (those past the loop's end
     /// run only the tile loops' fetches and barriers, `tiles::lower_1d`).
-    fn emit_tiles1(&mut self, p: &LoopPlan, s: &Space, c: &FormInputs) -> TokenStream {
+    fn emit_tiles1(&self, p: &LoopPlan, s: &Space, c: &FormInputs) -> TokenStream {
         let dev = DEV();
         let Space { k, bind, bpart, tpart, stride, total_id, active_id, base, .. } = s;
         let body_code = c.body_code;
         let start = c.ctx.shared_end.as_ref().map_or_else(|| quote!(0usize), |e| quote!(#e));
-        let (places, sizes) = crate::lower::tiles::places_1d(&p.tiles1, &start, &dev);
-        let shown = p.tiles1.iter().flat_map(|l| &l.wins).map(|w| (w.tiled.array.clone(), w.width)).collect();
-        self.report_form(p, FormReport::Tiles1(shown));
-        self.launch.tiles1.extend(sizes);
+        let places = crate::lower::tiles::places_1d(&p.tiles1, &start, &dev);
         quote! {
             #places
             let mut #base = #bpart;
@@ -389,7 +379,7 @@ impl Scheduler<'_> {
         let rounds = match rounds {
             Some((code, note)) => {
                 // info: the rounds.
-                self.report_form(p, FormReport::Rounds(note));
+                self.loop_report(p.note_at).form = FormReport::Rounds(note);
                 code
             }
             None => TokenStream::new(),
@@ -439,7 +429,7 @@ impl Scheduler<'_> {
     /// loads in flight (one per trip without it, each waiting for the previous combine, caps
     /// a reduction's bandwidth). Rounds of UNROLL trips, then rounds of 4 (a short loop: the
     /// worker-vector position's 8 trips a lane), then one trip at a time.
-    fn emit_unrolled(&mut self, p: &LoopPlan, s: &Space, c: &FormInputs, plain: TokenStream) -> TokenStream {
+    fn emit_unrolled(&self, p: &LoopPlan, s: &Space, c: &FormInputs, plain: TokenStream) -> TokenStream {
         let Space { k, bind, tpart, bpart, stride, total_id, .. } = s;
         let (body_code, t) = (c.body_code, &p.trips);
         // Rounds of UNROLL trips where the reductions' values are 4 bytes or less: on an
@@ -477,10 +467,6 @@ impl Scheduler<'_> {
         // -0.03 to +0.07 of nvcc).
         match (&t.chunked, c.lowered) {
             (Some(chunked), Some(b)) if !p.top => {
-                self.launch.inner_chunks = true;
-                self.launch.reduction_chunks = true;
-                // info: the chunks, and the lean kernel.
-                self.report_form(p, FormReport::ReductionChunks(chunk::array_names(chunked)));
                 // Arrays whose chunks never align together, or rows of fewer than a chunk a
                 // thread: one trip at a time (the unrolled rounds here kept the kernel's
                 // registers above a block of 1024 threads' 64).
@@ -495,13 +481,10 @@ impl Scheduler<'_> {
     /// loops inside spread over its 32 lanes as one worker (a gang loop whose inner loops use
     /// few of a block's threads kept the others idle: the papers' gang position ran 2 x 32 of
     /// 1024 threads a trip). Else the block runs each trip.
-    fn emit_gang_per_warp(&mut self, p: &LoopPlan, s: &Space, c: &FormInputs) -> TokenStream {
+    fn emit_gang_per_warp(&self, s: &Space, c: &FormInputs) -> TokenStream {
         let dev = DEV();
         let Space { k, bind, total_id, .. } = s;
         let body_code = c.body_code;
-        self.launch.per_warp = Some(true);
-        // info: gang per warp.
-        self.report_form(p, FormReport::GangPerWarp);
         quote! {
             let __acc_threads: usize = #dev::block_dim_x() as usize * #dev::block_dim_y() as usize;
             let __acc_nw: usize = __acc_threads / 32;
@@ -529,14 +512,9 @@ impl Scheduler<'_> {
 
     /// A streaming loop over `threadIdx.x`: chunks of 4 trips a thread, each array of the body
     /// moved 4 elements an access (`chunk.rs`), where it takes them; else `plain`.
-    fn emit_streaming(&mut self, p: &LoopPlan, s: &Space, c: &FormInputs, plain: TokenStream) -> TokenStream {
+    fn emit_streaming(&self, p: &LoopPlan, s: &Space, c: &FormInputs, plain: TokenStream) -> TokenStream {
         match (&p.trips.chunked, c.lowered) {
             (Some(chunked), Some(b)) => {
-                // info: the chunks, and the lean kernel.
-                self.report_form(p, FormReport::Chunks { arrays: chunk::array_names(chunked), lean: !p.top });
-                if !p.top {
-                    self.launch.inner_chunks = true;
-                }
                 s.chunk_loop(p.n, c.body_code).code_16_bytes(chunked, b, &[1], plain)
             }
             _ => plain,
@@ -588,7 +566,7 @@ pub(super) struct FormInputs<'a> {
     pub unchecked_body: Option<&'a syn::Block>,
 }
 
-/// The pieces of the staged windows' code (see [`Scheduler::window_pieces`]).
+/// The pieces of the staged windows' code (see [`window_pieces`]).
 #[derive(Default)]
 struct WindowPieces {
     places: TokenStream,
@@ -599,7 +577,6 @@ struct WindowPieces {
     next_pf: TokenStream,
     loads_now: TokenStream,
     stores_now: TokenStream,
-    shown: Vec<WindowReport>,
 }
 
 /// Rounds of `n` trips of an unrolled reduction loop, each trip's reductions on copies of

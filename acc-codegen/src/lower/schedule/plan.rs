@@ -11,7 +11,7 @@ use super::{block_assigns, block_level, chunk, cached_reads, levels_of, only_upd
 use crate::front::cache::Moving;
 use crate::front::loops::LoopHeader;
 use crate::front::model::*;
-use crate::info::schedule::{Combine, FormReport, LevelSet, LoopReport, RedReport, Sched, SchedNote};
+use crate::info::schedule::{Combine, FormReport, LevelSet, LoopReport, RedReport, Sched, SchedNote, WindowReport};
 use crate::info;
 use crate::lower::tiles::StagedLoop1;
 
@@ -65,6 +65,8 @@ pub(super) struct Trips {
     pub chunked: Option<Vec<chunk::ChunkArray>>,
     /// A lean kernel's rounds of single trips (`Scheduler::unrolled`).
     pub rounds: bool,
+    /// The trips of the worker loop around it run together (`Scheduler::paired_trips`).
+    pub jammed: bool,
     pub form: Form,
 }
 
@@ -197,8 +199,10 @@ impl Scheduler<'_> {
 
     /// How loop `p`'s trips run, once its body (`body`, lowered `body_code`; `lowered`: as one
     /// thread runs it, for a loop holding no parallel loop) is known; `reds`: the reductions
-    /// of its body's code (`inner.reds`).
-    pub(super) fn plan_trips(&mut self, p: &mut LoopPlan, body: &syn::Block, body_code: &TokenStream, lowered: Option<&syn::Block>, reds: &[(RedOp, Ident)], ctx: &Ctx) {
+    /// of its body's code (`inner.reds`). `None` where the loop was asked to run the trips of
+    /// the worker loop around it together (`Scheduler::paired_trips`) and cannot: the worker
+    /// loop then runs its trips one at a time.
+    pub(super) fn plan_trips(&mut self, p: &mut LoopPlan, body: &syn::Block, body_code: &TokenStream, lowered: Option<&syn::Block>, reds: &[(RedOp, Ident)], ctx: &Ctx) -> Option<()> {
         let (lv, inner_par, uniform, top) = (p.lv, p.inner_par, p.uniform, p.top);
         let any_staged = !p.staged.is_empty() || !p.tiles1.is_empty();
         let mut t = Trips {
@@ -281,6 +285,15 @@ impl Scheduler<'_> {
         // nest's kernel (its body matched as written, before the launch's proved indices lost
         // their checks).
         t.rounds = matches!(lowered, Some(b) if t.row_loop && self.mode.lean && !top && self.mode.unroll > 1 && chunk::arrays(&crate::lower::bounds::checked_form(b), &headers[0].var, &chunk_arrays, self.mut_slices).is_some());
+        // The trips of the enclosing worker loop run together (`Scheduler::paired_trips`)
+        // where this loop holds no parallel loop, reduction, window, unrolled round or barrier.
+        if ctx.jam.is_some() {
+            let can = lowered.is_some() && !inner_par && p.reds.is_empty() && !any_staged && !uniform && !t.unroll && !t.end_barrier;
+            if !can {
+                return None;
+            }
+            t.jammed = true;
+        }
         t.form = if !p.staged.is_empty() {
             Form::Windows
         } else if !p.tiles1.is_empty() {
@@ -295,6 +308,56 @@ impl Scheduler<'_> {
             Form::Streaming
         };
         p.trips = t;
+        self.form_facts(p);
+        Some(())
+    }
+
+    /// What the launch and the report learn from the form loop `p`'s trips take (the worker
+    /// rounds of a uniform loop, matched as they are written, record theirs in `emit.rs`).
+    fn form_facts(&mut self, p: &LoopPlan) {
+        let (t, top) = (&p.trips, p.top);
+        let form = match t.form {
+            Form::Windows => {
+                let var = &p.headers[0].var;
+                let mut shown = Vec::new();
+                for w in &p.staged {
+                    let span = (w.hi - w.lo) as usize;
+                    self.launch.cached.push((w.array.clone(), span));
+                    shown.push(WindowReport { array: w.array.clone(), var: var.clone(), lo: w.lo, hi: w.hi, span });
+                }
+                FormReport::Windows(shown)
+            }
+            Form::Tiles1 => {
+                let sizes: Vec<(Ident, usize)> = p.tiles1.iter().flat_map(|l| &l.wins).map(|w| (w.tiled.array.clone(), w.width)).collect();
+                self.launch.tiles1.extend(sizes.iter().cloned());
+                FormReport::Tiles1(sizes)
+            }
+            Form::Uniform => return,
+            Form::Unrolled => match &t.chunked {
+                // The nest's kernel takes chunks; its lean kernel the unrolled rounds.
+                Some(chunked) if !top => {
+                    self.launch.inner_chunks = true;
+                    self.launch.reduction_chunks = true;
+                    FormReport::ReductionChunks(chunk::array_names(chunked))
+                }
+                _ => return,
+            },
+            Form::GangPerWarp => {
+                self.launch.per_warp = Some(true);
+                FormReport::GangPerWarp
+            }
+            Form::Streaming => match &t.chunked {
+                Some(chunked) => {
+                    if !top {
+                        self.launch.inner_chunks = true;
+                    }
+                    FormReport::Chunks { arrays: chunk::array_names(chunked), lean: !top }
+                }
+                None => return,
+            },
+        };
+        // info: the form.
+        self.loop_report(p.note_at).form = form;
     }
 
     /// Where each reduction of loop `p` combines (`child`: the levels over which the loops of
@@ -322,10 +385,5 @@ impl Scheduler<'_> {
             plans.push(RedPlan { op: *op, var: v.clone(), slot, over, finish });
         }
         plans
-    }
-
-    /// info: the form loop `p`'s trips took, where the report tells it.
-    pub(super) fn report_form(&mut self, p: &LoopPlan, form: FormReport) {
-        self.loop_report(p.note_at).form = form;
     }
 }

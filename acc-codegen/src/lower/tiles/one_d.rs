@@ -87,17 +87,15 @@ pub(super) fn plan_loop_1d(s: usize, f: &syn::ExprForLoop, windows: &[cache::Win
     Ok(StagedLoop1 { stmt: s, wins })
 }
 
-/// The places of the 1-D windows in shared memory (after `start` bytes), before the loop, and
-/// the host's sizes of them: (array, elements).
-pub fn places_1d(staged: &[StagedLoop1], start: &TokenStream, dev: &TokenStream) -> (TokenStream, Vec<(Ident, usize)>) {
+/// The places of the 1-D windows in shared memory (after `start` bytes), before the loop (the
+/// host sizes them from the plan: `Scheduled::tiles1`).
+pub fn places_1d(staged: &[StagedLoop1], start: &TokenStream, dev: &TokenStream) -> TokenStream {
     let mut code = quote!(let mut __acc_woff1: usize = #start;);
-    let mut sizes = Vec::new();
     for w in staged.iter().flat_map(|l| &l.wins) {
         let (a, place, width) = (&w.tiled.array, &w.place, w.width);
         code.extend(quote!(let #place = #dev::cache_window(&*#a, #width, &mut __acc_woff1);));
-        sizes.push((a.clone(), width));
     }
-    (code, sizes)
+    code
 }
 
 /// The `vector` loop's body with its tile loops staged ([`Window1`]): `active` names whether
