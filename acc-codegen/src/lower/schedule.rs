@@ -33,8 +33,8 @@
 //!
 //! The pass in rooms: `plan.rs` decides each loop (`LoopPlan`: its levels, reductions,
 //! windows and the form its trips take) and records it for the report, `emit.rs` writes a
-//! plan's tokens (deciding only the worker rounds of a uniform loop, matched as `rounds.rs`
-//! writes them), `body.rs` lowers a body its group of threads shares
+//! plan's tokens (deciding only the lean kernel's paired trips, which lower the loop inside
+//! again), `body.rs` lowers a body its group of threads shares
 //! (leaders, barriers, broadcasts, group locals, refusals), `rounds.rs` the worker rounds and
 //! the lean kernel's paired trips, `effects.rs` what code does (memory writes, jumps,
 //! barriers), `windows.rs` the staged `cache!` windows. The report's text is written from the
@@ -390,11 +390,11 @@ impl<'a> Scheduler<'a> {
         let (body, unchecked_body) = self.plan_windows(&mut p, body, ctx);
         let mut child_unreduced: Vec<(Ident, Levels)> = Vec::new();
         let (body_code, lowered) = self.lower_loop_body(&p, &body, &inner, &mut child_unreduced)?;
-        self.plan_trips(&mut p, &body, &body_code, lowered.as_ref(), &inner.reds, ctx)?;
+        let b = plan::LoopBody { ctx, inner: &inner, body: &body, body_code: &body_code, lowered: lowered.as_ref(), unchecked_body: unchecked_body.as_ref() };
+        self.plan_trips(&mut p, &b)?;
         let (virt_on, virt_off) = Self::warp_switch(&p, &s);
-        let plain = self.one_trip_loop(&p, &s, ctx, lowered.as_ref(), &body_code);
-        let inputs = emit::FormInputs { ctx, inner: &inner, body: &body, body_code: &body_code, lowered: lowered.as_ref(), unchecked_body: unchecked_body.as_ref() };
-        let looped = self.emit_form(&p, &s, &inputs, plain)?;
+        let plain = self.one_trip_loop(&p, &s, &b);
+        let looped = self.emit_form(&p, &s, &b, plain)?;
         self.report.depth -= 1;
         // info: the reductions' entries follow the loop's own.
         let reds = self.plan_reductions(&p, f, &d, &child_unreduced, deferred);

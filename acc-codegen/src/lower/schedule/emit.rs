@@ -6,10 +6,9 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::Ident;
 
-use super::plan::{Finish, Form, LoopPlan, RedPlan};
+use super::plan::{Finish, Form, LoopBody, LoopPlan, RedPlan};
 use super::{chunk, op_path, reduction_chunk_rounds, run_once, window_inside, Ctx, Levels, RoundLoop, Scheduler, DEV, UNROLL};
 use crate::front::loops;
-use crate::info::schedule::FormReport;
 
 /// The names and expressions of a loop's trips.
 pub(super) struct Space {
@@ -130,7 +129,8 @@ impl Scheduler<'_> {
     /// The loop one trip at a time: this thread's trips, a grid stride apart; the trips of an
     /// enclosing worker loop run together (`Scheduler::paired_trips`); or a lean kernel's
     /// rounds.
-    pub(super) fn one_trip_loop(&self, p: &LoopPlan, s: &Space, ctx: &Ctx, lowered: Option<&syn::Block>, body_code: &TokenStream) -> TokenStream {
+    pub(super) fn one_trip_loop(&self, p: &LoopPlan, s: &Space, b: &LoopBody) -> TokenStream {
+        let (ctx, lowered, body_code) = (b.ctx, b.lowered, b.body_code);
         let (n, t) = (p.n, &p.trips);
         let Space { k, bind, bpart, tpart, stride, total_id, .. } = s;
         let end_trip = end_trip(p);
@@ -186,7 +186,7 @@ impl Scheduler<'_> {
     }
 
     /// The loop's trips in the form its plan chose.
-    pub(super) fn emit_form(&mut self, p: &LoopPlan, s: &Space, c: &FormInputs, plain: TokenStream) -> Option<TokenStream> {
+    pub(super) fn emit_form(&mut self, p: &LoopPlan, s: &Space, c: &LoopBody, plain: TokenStream) -> Option<TokenStream> {
         Some(match p.trips.form {
             Form::Windows => self.emit_windows(p, s, c),
             Form::Tiles1 => self.emit_tiles1(p, s, c),
@@ -205,7 +205,7 @@ impl Scheduler<'_> {
     /// `__acc_wbytes`: the element bytes of all the nest's staged windows, as the host counts
     /// them (`device.rs`), so that every staged loop of the nest takes the points the launch
     /// sized its windows for.
-    fn emit_windows(&mut self, p: &LoopPlan, s: &Space, c: &FormInputs) -> TokenStream {
+    fn emit_windows(&mut self, p: &LoopPlan, s: &Space, c: &LoopBody) -> TokenStream {
         let dev = DEV();
         let Space { k, bind, bpart, tpart, total_id, active_id, base, .. } = s;
         let body_code = c.body_code;
@@ -338,7 +338,7 @@ impl Scheduler<'_> {
 
     /// Trips of the whole block: every thread takes the same trips (those past the loop's end
     /// run only the tile loops' fetches and barriers, `tiles::lower_1d`).
-    fn emit_tiles1(&self, p: &LoopPlan, s: &Space, c: &FormInputs) -> TokenStream {
+    fn emit_tiles1(&self, p: &LoopPlan, s: &Space, c: &LoopBody) -> TokenStream {
         let dev = DEV();
         let Space { k, bind, bpart, tpart, stride, total_id, active_id, base, .. } = s;
         let body_code = c.body_code;
@@ -360,34 +360,19 @@ impl Scheduler<'_> {
 
     /// A loop holding parallel loops: every thread of the block takes the same trips, the
     /// threads past the end on the last trip as spare threads.
-    fn emit_uniform(&mut self, p: &LoopPlan, s: &Space, c: &FormInputs) -> Option<TokenStream> {
+    fn emit_uniform(&mut self, p: &LoopPlan, s: &Space, c: &LoopBody) -> Option<TokenStream> {
         let Space { k, bind, tpart, bpart, stride, total_id, active_id, base, .. } = s;
         let end_trip = end_trip(p);
         let (ctx, inner) = (c.ctx, c.inner);
-        // A worker loop that may run a worker per warp: rounds of its trips first, in the
-        // nest's kernel (a lean kernel keeps the fewest registers: with the rounds the
-        // papers' gang worker and the bench's Table 2 gang lean kernels took 64 registers
-        // and no longer fitted two blocks of 1024 threads a multiprocessor, 0.26 -> 0.41 ms
-        // and 0.94 -> 0.89 of nvcc on an H100).
-        let rounds = if p.trips.warp_workers && !self.mode.lean {
-            let var = (p.headers.len() == 1).then(|| &p.headers[0].var);
-            let l = RoundLoop { k, var, bind, total: total_id, tpart, stride, base };
-            self.worker_rounds(&c.body.stmts, &p.reds, &l)
-        } else {
-            None
-        };
-        let rounds = match rounds {
-            Some((code, note)) => {
-                // info: the rounds.
-                self.loop_report(p.note_at).form = FormReport::Rounds(note);
-                code
-            }
+        // The worker rounds its plan chose (`plan::Trips::worker_rounds`) first.
+        let rounds = match &p.trips.worker_rounds {
+            Some(r) => self.worker_rounds(r, &RoundLoop { k, bind, total: total_id, tpart, stride, base }),
             None => TokenStream::new(),
         };
         // In the lean kernel without index checks, trips in pairs first.
         let pairs = if self.mode.lean && self.mode.unroll > 1 && !p.trips.end_barrier {
             let vars: Vec<Ident> = p.headers.iter().map(|h| h.var.clone()).collect();
-            let l = RoundLoop { k, var: None, bind, total: total_id, tpart, stride, base };
+            let l = RoundLoop { k, bind, total: total_id, tpart, stride, base };
             let outer = Ctx { active: ctx.active.clone(), ..inner.clone() };
             self.paired_trips(c.body, &outer, &vars, p.n, &l)
         } else {
@@ -429,7 +414,7 @@ impl Scheduler<'_> {
     /// loads in flight (one per trip without it, each waiting for the previous combine, caps
     /// a reduction's bandwidth). Rounds of UNROLL trips, then rounds of 4 (a short loop: the
     /// worker-vector position's 8 trips a lane), then one trip at a time.
-    fn emit_unrolled(&self, p: &LoopPlan, s: &Space, c: &FormInputs, plain: TokenStream) -> TokenStream {
+    fn emit_unrolled(&self, p: &LoopPlan, s: &Space, c: &LoopBody, plain: TokenStream) -> TokenStream {
         let Space { k, bind, tpart, bpart, stride, total_id, .. } = s;
         let (body_code, t) = (c.body_code, &p.trips);
         // Rounds of UNROLL trips where the reductions' values are 4 bytes or less: on an
@@ -481,7 +466,7 @@ impl Scheduler<'_> {
     /// loops inside spread over its 32 lanes as one worker (a gang loop whose inner loops use
     /// few of a block's threads kept the others idle: the papers' gang position ran 2 x 32 of
     /// 1024 threads a trip). Else the block runs each trip.
-    fn emit_gang_per_warp(&self, s: &Space, c: &FormInputs) -> TokenStream {
+    fn emit_gang_per_warp(&self, s: &Space, c: &LoopBody) -> TokenStream {
         let dev = DEV();
         let Space { k, bind, total_id, .. } = s;
         let body_code = c.body_code;
@@ -512,7 +497,7 @@ impl Scheduler<'_> {
 
     /// A streaming loop over `threadIdx.x`: chunks of 4 trips a thread, each array of the body
     /// moved 4 elements an access (`chunk.rs`), where it takes them; else `plain`.
-    fn emit_streaming(&self, p: &LoopPlan, s: &Space, c: &FormInputs, plain: TokenStream) -> TokenStream {
+    fn emit_streaming(&self, p: &LoopPlan, s: &Space, c: &LoopBody, plain: TokenStream) -> TokenStream {
         match (&p.trips.chunked, c.lowered) {
             (Some(chunked), Some(b)) => {
                 s.chunk_loop(p.n, c.body_code).code_16_bytes(chunked, b, &[1], plain)
@@ -552,18 +537,6 @@ impl Scheduler<'_> {
         }
         (pre, post, unreduced)
     }
-}
-
-/// What the form emitters read besides the plan: the context the loop runs under and the
-/// one its body runs under, the body (as written, after staging), its code, as one thread
-/// runs it (a loop holding no parallel loop) and without its window checks.
-pub(super) struct FormInputs<'a> {
-    pub ctx: &'a Ctx,
-    pub inner: &'a Ctx,
-    pub body: &'a syn::Block,
-    pub body_code: &'a TokenStream,
-    pub lowered: Option<&'a syn::Block>,
-    pub unchecked_body: Option<&'a syn::Block>,
 }
 
 /// The pieces of the staged windows' code (see [`window_pieces`]).

@@ -67,6 +67,8 @@ pub(super) struct Trips {
     pub rounds: bool,
     /// The trips of the worker loop around it run together (`Scheduler::paired_trips`).
     pub jammed: bool,
+    /// A uniform worker loop's rounds of trips (`rounds.rs`).
+    pub worker_rounds: Option<super::rounds::RoundsBody>,
     pub form: Form,
 }
 
@@ -86,6 +88,19 @@ pub(super) enum Form {
     /// One trip at a time, chunked where it can be.
     #[default]
     Streaming,
+}
+
+/// A loop's body once lowered, which the rest of its plan and its emitters read: the context
+/// the loop runs under and the one its body runs under, the body (as written, after staging),
+/// its code, the body as one thread runs it (a loop holding no parallel loop) and without its
+/// window checks.
+pub(super) struct LoopBody<'a> {
+    pub ctx: &'a Ctx,
+    pub inner: &'a Ctx,
+    pub body: &'a syn::Block,
+    pub body_code: &'a TokenStream,
+    pub lowered: Option<&'a syn::Block>,
+    pub unchecked_body: Option<&'a syn::Block>,
 }
 
 /// Where one reduction of a loop combines.
@@ -197,12 +212,11 @@ impl Scheduler<'_> {
         (body, unchecked_body)
     }
 
-    /// How loop `p`'s trips run, once its body (`body`, lowered `body_code`; `lowered`: as one
-    /// thread runs it, for a loop holding no parallel loop) is known; `reds`: the reductions
-    /// of its body's code (`inner.reds`). `None` where the loop was asked to run the trips of
+    /// How loop `p`'s trips run, once its body `b` is lowered. `None` where the loop was asked to run the trips of
     /// the worker loop around it together (`Scheduler::paired_trips`) and cannot: the worker
     /// loop then runs its trips one at a time.
-    pub(super) fn plan_trips(&mut self, p: &mut LoopPlan, body: &syn::Block, body_code: &TokenStream, lowered: Option<&syn::Block>, reds: &[(RedOp, Ident)], ctx: &Ctx) -> Option<()> {
+    pub(super) fn plan_trips(&mut self, p: &mut LoopPlan, b: &LoopBody) -> Option<()> {
+        let (body, body_code, lowered, reds, ctx) = (b.body, b.body_code, b.lowered, &b.inner.reds[..], b.ctx);
         let (lv, inner_par, uniform, top) = (p.lv, p.inner_par, p.uniform, p.top);
         let any_staged = !p.staged.is_empty() || !p.tiles1.is_empty();
         let mut t = Trips {
@@ -308,13 +322,13 @@ impl Scheduler<'_> {
             Form::Streaming
         };
         p.trips = t;
-        self.form_facts(p);
+        self.form_facts(p, b);
         Some(())
     }
 
     /// What the launch and the report learn from the form loop `p`'s trips take (the worker
     /// rounds of a uniform loop, matched as they are written, record theirs in `emit.rs`).
-    fn form_facts(&mut self, p: &LoopPlan) {
+    fn form_facts(&mut self, p: &mut LoopPlan, b: &LoopBody) {
         let (t, top) = (&p.trips, p.top);
         let form = match t.form {
             Form::Windows => {
@@ -331,6 +345,17 @@ impl Scheduler<'_> {
                 let sizes: Vec<(Ident, usize)> = p.tiles1.iter().flat_map(|l| &l.wins).map(|w| (w.tiled.array.clone(), w.width)).collect();
                 self.launch.tiles1.extend(sizes.iter().cloned());
                 FormReport::Tiles1(sizes)
+            }
+            // A worker loop that may run a worker per warp: rounds of its trips first, in the
+            // nest's kernel (a lean kernel keeps the fewest registers: with the rounds the
+            // papers' gang worker and the bench's Table 2 gang lean kernels took 64 registers
+            // and no longer fitted two blocks of 1024 threads a multiprocessor, 0.26 -> 0.41 ms
+            // and 0.94 -> 0.89 of nvcc on an H100).
+            Form::Uniform if t.warp_workers && !self.mode.lean => {
+                let var = (p.headers.len() == 1).then(|| &p.headers[0].var);
+                let Some((rounds, report)) = self.plan_rounds(&b.body.stmts, &p.reds, var) else { return };
+                p.trips.worker_rounds = Some(rounds);
+                FormReport::Rounds(report)
             }
             Form::Uniform => return,
             Form::Unrolled => match &t.chunked {

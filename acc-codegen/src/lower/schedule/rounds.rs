@@ -14,9 +14,9 @@ use crate::info::schedule::RoundsReport;
 
 /// A worker loop's body that runs in rounds: updates of the loop's reductions, then one
 /// vector loop whose body reaches arrays only as `a[e + i]`.
-struct RoundsBody<'s> {
+pub(super) struct RoundsBody {
     /// The updates, and each one's array reads (hoisted before the round).
-    updates: &'s [Stmt],
+    updates: Vec<Stmt>,
     reads: Vec<Vec<(Ident, Expr)>>,
     /// The vector loop's body as one thread runs it, its arrays, its number and space.
     b: syn::Block,
@@ -38,11 +38,12 @@ struct RoundsBody<'s> {
     /// The arrays the round reaches (the parameters).
     arrays: Vec<Ident>,
     /// The loop's variable where every index is affine in it and the vector loop's bounds do
-    /// not name it: counted rounds.
+    /// not name it: counted rounds, of these sizes.
     counted: Option<Ident>,
+    sizes: Vec<usize>,
 }
 
-impl RoundsBody<'_> {
+impl RoundsBody {
     fn nv(&self) -> usize {
         self.vexprs.len()
     }
@@ -140,24 +141,19 @@ impl Scheduler<'_> {
     /// then rounds of 8, 4 and 2 trips ([`worker_round_sizes`]) run with one compare each, and
     /// a thread whose check fails runs none. Otherwise each round of 4, then 2 checks its own
     /// trips' indices and their spacing, until one fails. The loop after the rounds runs the
-    /// rest, one trip at a time as written. Returns the code, which advances `base`, and the
-    /// report's entry.
-    pub(super) fn worker_rounds(&mut self, stmts: &[Stmt], reds: &[(RedOp, Ident)], l: &RoundLoop) -> Option<(TokenStream, RoundsReport)> {
-        let r = self.rounds_body(stmts, reds, l)?;
-        let (code, note) = match r.counted.clone() {
-            Some(v) => {
-                let sizes = worker_round_sizes();
-                let code = self.counted_rounds(&r, l, &sizes);
-                (code, RoundsReport::Counted { sizes, arrays: chunk::array_names(&r.vec_arrays), var: v })
-            }
-            None => (self.checked_rounds(&r, l), RoundsReport::Checked { arrays: chunk::array_names(&r.vec_arrays) }),
+    /// rest, one trip at a time as written. Returns the code, which advances `base`.
+    pub(super) fn worker_rounds(&mut self, r: &RoundsBody, l: &RoundLoop) -> TokenStream {
+        let code = match &r.counted {
+            Some(_) => self.counted_rounds(r, l, &r.sizes),
+            None => self.checked_rounds(r, l),
         };
         // (The loop's trips meet no barrier: the threads need not leave the rounds together.)
-        Some((quote!({ use ::acc_device::chunk::{Chunks as _, ChunksMut as _}; #code }), note))
+        quote!({ use ::acc_device::chunk::{Chunks as _, ChunksMut as _}; #code })
     }
 
-    /// The body `stmts` matched for rounds (see [`Scheduler::worker_rounds`]).
-    fn rounds_body<'s>(&mut self, stmts: &'s [Stmt], reds: &[(RedOp, Ident)], l: &RoundLoop) -> Option<RoundsBody<'s>> {
+    /// The body `stmts` of a worker loop (its variable `var`, where it spreads one) matched for
+    /// rounds (see [`Scheduler::worker_rounds`]), and the report's entry.
+    pub(super) fn plan_rounds(&mut self, stmts: &[Stmt], reds: &[(RedOp, Ident)], var: Option<&Ident>) -> Option<(RoundsBody, RoundsReport)> {
         let dev = DEV();
         let (last, updates) = stmts.split_last()?;
         let Stmt::Expr(Expr::ForLoop(fl), _) = last else { return None };
@@ -219,10 +215,19 @@ impl Scheduler<'_> {
         // loop's bounds not naming it, so one check per thread, before the rounds, covers all
         // its trips (each index runs evenly from its first trip to the loop's last), and a
         // round is one compare. Else each round checks its own trips (`checked_rounds`).
-        let counted = l.var.filter(|v| !chunk::mentions(quote!(#lo #hi), v) && vexprs.iter().chain(&sexprs).all(|e| degree(e, v).is_some())).cloned();
+        let counted = var.filter(|v| !chunk::mentions(quote!(#lo #hi), v) && vexprs.iter().chain(&sexprs).all(|e| degree(e, v).is_some())).cloned();
         let es: Vec<Ident> = (0..firsts.len()).map(|m| format_ident!("__acc_x{}", m)).collect();
         let (vexprs, sexprs) = (vexprs.into_iter().cloned().collect(), sexprs.into_iter().cloned().collect());
-        Some(RoundsBody { updates, reads, b, vec_arrays, vn, vsetup, vtotal, vbind, vexprs, vix, sexprs, six, firsts, steps, es, arrays, counted })
+        let names = chunk::array_names(&vec_arrays);
+        let (report, sizes) = match &counted {
+            Some(v) => {
+                let sizes = worker_round_sizes();
+                (RoundsReport::Counted { sizes: sizes.clone(), arrays: names, var: v.clone() }, sizes)
+            }
+            None => (RoundsReport::Checked { arrays: names }, Vec::new()),
+        };
+        let updates = updates.to_vec();
+        Some((RoundsBody { updates, reads, b, vec_arrays, vn, vsetup, vtotal, vbind, vexprs, vix, sexprs, six, firsts, steps, es, arrays, counted, sizes }, report))
     }
 
     /// Trip `u` of a round: the loads (the updates' elements, then the vector trip's), and
@@ -414,8 +419,6 @@ impl Scheduler<'_> {
 /// A worker loop's pieces its rounds (`Scheduler::worker_rounds`) are written from.
 pub(super) struct RoundLoop<'a> {
     pub k: &'a Ident,
-    /// The loop's variable, where it spreads one loop (not a `collapse` nest).
-    pub var: Option<&'a Ident>,
     pub bind: &'a TokenStream,
     pub total: &'a Ident,
     pub tpart: &'a TokenStream,
