@@ -308,19 +308,7 @@ impl Scheduler<'_> {
             }
             t.jammed = true;
         }
-        t.form = if !p.staged.is_empty() {
-            Form::Windows
-        } else if !p.tiles1.is_empty() {
-            Form::Tiles1
-        } else if uniform {
-            Form::Uniform
-        } else if t.unroll && short {
-            Form::Unrolled
-        } else if p.per_warp_candidate && !t.end_barrier && !block_level(body_code) {
-            Form::GangPerWarp
-        } else {
-            Form::Streaming
-        };
+        t.form = form_of(p, &t, short, body_code);
         p.trips = t;
         self.form_facts(p, b);
         Some(())
@@ -410,5 +398,23 @@ impl Scheduler<'_> {
             plans.push(RedPlan { op: *op, var: v.clone(), slot, over, finish });
         }
         plans
+    }
+}
+
+/// The form loop `p`'s trips take (`t`: how they run; `short`: its body's code is short
+/// enough to unroll).
+fn form_of(p: &LoopPlan, t: &Trips, short: bool, body_code: &TokenStream) -> Form {
+    if !p.staged.is_empty() {
+        Form::Windows
+    } else if !p.tiles1.is_empty() {
+        Form::Tiles1
+    } else if p.uniform {
+        Form::Uniform
+    } else if t.unroll && short {
+        Form::Unrolled
+    } else if p.per_warp_candidate && !t.end_barrier && !block_level(body_code) {
+        Form::GangPerWarp
+    } else {
+        Form::Streaming
     }
 }
