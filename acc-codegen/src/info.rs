@@ -5,11 +5,12 @@
 //!
 //! The GPU lowering writes the report as it decides: the hooks are the lines marked
 //! `// info:` in `lower/device.rs` (kernels, one-thread kernels, host control around them, the
-//! order a nest runs in and why, reductions' partials, captures, `cache!`), `lower/schedule.rs`
-//! (each loop's levels and indices, reductions and where they are combined, the statements a
-//! leader runs and the barriers between phases) and `lib.rs` (data clauses and their
-//! defaults). A refactor that moves a decision moves its hook with it, so the report keeps
-//! saying what the code does.
+//! order a nest runs in and why, reductions' partials, captures, `cache!`) and `lib.rs` (data
+//! clauses and their defaults). `lower/schedule` records what it decided for each loop and
+//! statement of a nest (levels and indices, reductions and where they are combined, the
+//! statements a leader runs and the barriers between phases) as typed entries, which
+//! [`schedule`] words. A refactor that moves a decision moves its hook with it, so the report
+//! keeps saying what the code does.
 //!
 //! ```
 //! use acc_codegen::{info, model::RegionKind, Source};
@@ -30,6 +31,8 @@ use proc_macro2::Span;
 
 use crate::front::model::{DataKind, RegionKind, RedOp};
 use crate::front::region::{Param, ParamKind};
+
+pub mod schedule;
 
 /// One line of the report: the user's line it is about, its depth (indentation), its text.
 #[derive(Clone, Debug)]

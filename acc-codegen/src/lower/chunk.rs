@@ -328,8 +328,8 @@ pub fn trip_body(body: &syn::Block, arrays: &[ChunkArray], n: usize, u: usize) -
 }
 
 /// The names of `arrays`, for the schedule report.
-pub fn names(arrays: &[ChunkArray]) -> String {
-    arrays.iter().map(|a| format!("`{}`", a.name)).collect::<Vec<_>>().join(", ")
+pub fn array_names(arrays: &[ChunkArray]) -> Vec<Ident> {
+    arrays.iter().map(|a| a.name.clone()).collect()
 }
 
 /// A loop over `threadIdx.x` as `schedule.rs` lowers it: the pieces a chunked form needs.
