@@ -33,6 +33,7 @@ python3 scripts/import-cycles.py
 python3 scripts/import-cycles.py acc-codegen/src --layers=syntax,report,paths:front:check:info:lower
 # And the device crate: no import cycle among acc-device's modules.
 python3 scripts/import-cycles.py acc-device/src
+python3 scripts/import-cycles.py acc-build/src
 cargo test --workspace
 # The runtime's GPU path has unit tests of its own (grids, waves, blocks): they need no GPU.
 cargo test -p acc-runtime --features cuda --lib

@@ -695,7 +695,7 @@ fn a_reduction_over_an_inner_loop_takes_chunks_in_rounds_and_its_nest_a_lean_ker
     // the blocks fill the GPU).
     let host = region(RegionKind::Parallel, quote!(num_workers(8), vector_length(128)), f);
     // (Its lean kernel without the checks the launch proves where their bounds hold.)
-    has(&host, "if __acc_bounded { \"acc_examples_01_vadd_rs_l4_rows_0_lean_inb\" } else { \"acc_examples_01_vadd_rs_l4_rows_0_lean\" } } , false , true)");
+    has(&host, "if __acc_bounded { \"acc_examples_01_vadd_rs_l4_rows_0_lean_inb\" } else { \"acc_examples_01_vadd_rs_l4_rows_0_lean\" } } , per_warp : false , chunked_reductions : true }");
     // A reduction over the top loop has no lean kernel to fall back on: its unrolled rounds.
     let top = kernels(quote! {
         fn sum(a: &[f32]) -> f32 {
@@ -823,7 +823,7 @@ fn clause_numbers_reach_the_runtime_without_casts() {
     has(&s, "let _ : usize = :: acc :: __private :: clause_usize (1024usize) ;");
     has(&s, "__ACC_REGION . queue (:: acc :: __private :: queue_i64 (q))");
     has(&s, ":: acc :: __private :: wait_before (__acc_queue , __acc_gpu , :: core :: option :: Option :: Some (& [:: acc :: __private :: queue_i64 (3i64)]))");
-    has(&s, "Geometry :: new (__acc_total , :: acc :: __private :: clause_usize (g) , :: acc :: __private :: clause_usize (1024usize) , false)");
+    has(&s, "Shape { iterations : __acc_total , num_gangs : :: acc :: __private :: clause_usize (g) , vector_length : :: acc :: __private :: clause_usize (1024usize) , serial : false ,");
     for cast in ["(g) as usize", "(1024) as usize", "(q) as i64"] {
         assert!(!s.contains(cast), "`{cast}` in:\n{s}");
     }
@@ -1026,8 +1026,8 @@ fn streaming_loops_of_the_whole_grid_may_take_eight_waves_of_blocks() {
     // element sizes as the kernel sets them.
     let waves = |item: proc_macro2::TokenStream| {
         let code = region(RegionKind::Parallel, quote!(), item);
-        assert!(!code.contains(". chunks ("), "{code}");
-        code.contains(". waves (8usize)")
+        assert!(code.contains("chunk : 1usize"), "{code}");
+        code.contains("waves : 8usize")
     };
     let copy = region(RegionKind::Parallel, quote!(), quote! {
         fn copy(a: &[f32], c: &mut [f32]) {
@@ -1035,8 +1035,8 @@ fn streaming_loops_of_the_whole_grid_may_take_eight_waves_of_blocks() {
             for i in 0..c.len() { c[i] = a[i]; }
         }
     });
-    assert!(copy.contains(". waves (128usize) . chunks (if true && :: acc :: __private :: elem_size (& * a) <= 4 && :: acc :: __private :: elem_size (& * c) <= 4 { 4usize } else { 2usize })")
-        || copy.contains(". waves (128usize) . chunks (if true && :: acc :: __private :: elem_size (& * c) <= 4 && :: acc :: __private :: elem_size (& * a) <= 4 { 4usize } else { 2usize })"), "{copy}");
+    assert!(copy.contains("waves : 128usize , chunk : if true && :: acc :: __private :: elem_size (& * a) <= 4 && :: acc :: __private :: elem_size (& * c) <= 4 { 4usize } else { 2usize }")
+        || copy.contains("waves : 128usize , chunk : if true && :: acc :: __private :: elem_size (& * c) <= 4 && :: acc :: __private :: elem_size (& * a) <= 4 { 4usize } else { 2usize }"), "{copy}");
     assert!(waves(quote! {
         fn stencil(a: &[f32], b: &mut [f32]) {
             #[acc::r#loop(gang, vector)]

@@ -11,7 +11,6 @@ use syn::visit::Visit;
 
 use quote::quote;
 
-use super::items::is_macro_rules;
 use super::resolve::{STD_ONLY, STD_ONLY_MACROS};
 use super::walk::{is_routine, region_kind};
 use super::{render, Out, Res, Scan};
@@ -257,4 +256,9 @@ impl Scan<'_> {
             }
         }
     }
+}
+
+/// Whether an item macro is a `macro_rules!` definition.
+pub(super) fn is_macro_rules(mac: &syn::ItemMacro) -> bool {
+    mac.ident.is_some() && mac.mac.path.is_ident("macro_rules")
 }

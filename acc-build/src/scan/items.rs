@@ -12,7 +12,7 @@ use syn::visit_mut::VisitMut;
 
 use syn::spanned::Spanned;
 
-use super::carry::{Checker, PRIMITIVES};
+use super::carry::{is_macro_rules, Checker, PRIMITIVES};
 use super::index::index_by_ix;
 use super::paths::{replace_self_type, StripAcc};
 use super::resolve::{use_leaves, Binding, CORE_DERIVES, CORE_TRAITS};
@@ -310,11 +310,6 @@ impl Scan<'_> {
 }
 
 /// Attributes of a carried item that the device crate can take.
-/// Whether an item macro is a `macro_rules!` definition.
-pub(super) fn is_macro_rules(mac: &syn::ItemMacro) -> bool {
-    mac.ident.is_some() && mac.mac.path.is_ident("macro_rules")
-}
-
 pub(super) fn device_attrs(attrs: &[syn::Attribute]) -> Vec<syn::Attribute> {
     let mut out = Vec::new();
     for a in attrs {

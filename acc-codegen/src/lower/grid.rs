@@ -229,7 +229,7 @@ fn tile_levels(chain: &[GridLoop]) -> Vec<tiles::Level> {
         .iter()
         .enumerate()
         .map(|(lvl, g)| {
-            let norm = loops::normalise(&g.header, 900 + lvl, &quote!(#dev::idx));
+            let norm = loops::normalise(&g.header, 900 + lvl, &quote!(#dev::index));
             let size = match &g.block_size {
                 Some(Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. })) => n.base10_parse::<usize>().ok().filter(|n| (1..=1024).contains(n)),
                 _ => None,
@@ -331,7 +331,7 @@ fn reg(name: &str, d: usize) -> TokenStream {
 /// grid-stride loop a level, innermost first.
 fn loops_code(plan: &GridPlan, point: bool, mut code: TokenStream) -> TokenStream {
     let dev = paths::device();
-    let norms: Vec<loops::Normalised> = plan.chain.iter().enumerate().map(|(lvl, g)| loops::normalise(&g.header, 900 + lvl, &quote!(#dev::idx))).collect();
+    let norms: Vec<loops::Normalised> = plan.chain.iter().enumerate().map(|(lvl, g)| loops::normalise(&g.header, 900 + lvl, &quote!(#dev::index))).collect();
     // One point a thread: every loop's trip first, then one test of all of them (the loops'
     // bounds name no variable of the loops around them: `takes_points`), in 32 bits: the launch
     // runs this kernel only on a grid whose every index fits a `u32` (`Dims::covering_shape`),

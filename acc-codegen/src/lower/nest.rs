@@ -433,7 +433,7 @@ fn schedule_nest(src: &NestSource, nest: &Nest, errors: &mut Errors) -> Option<N
 /// are stored after the partials.
 fn serial_code(src: &NestSource, nest: &Nest, body_of: &mut dyn FnMut(&syn::Block) -> syn::Block) -> TokenStream {
     let dev = paths::device();
-    let loops::NestSpace { setup, total, bind } = loops::normalise_nest(&nest.headers, 1, &quote!(#dev::idx));
+    let loops::NestSpace { setup, total, bind } = loops::normalise_nest(&nest.headers, 1, &quote!(#dev::index));
     let stmts = body_of(&nest.body).stmts;
     let red_vars: Vec<&Ident> = nest.abi.reds.iter().map(|r| &r.1).collect();
     let red_slots = schedule::red_slots(&dev, &red_vars);

@@ -529,25 +529,9 @@ fn reduction_chunk_rounds() -> Vec<usize> {
     [first, 4, 2, 1].to_vec()
 }
 
-/// The waves of blocks a streaming loop of the whole grid may launch (`Geometry::waves`),
-/// each thread's trips a grid stride apart. One wave held too few loads in flight: on an H100
-/// (one call, each variant twice) 8 waves took a 3-point stencil on 2^26 `f32`s from 0.385 to
-/// 0.26 ms (nvcc's kernel of one point a thread: 0.24), its 9-point form from 0.350 to 0.30
-/// (0.26), the same with a `cache!` window from 0.38 to 0.33, and `copy_f32` from 0.91-0.93 to
-/// 0.95-0.97 of nvcc. Bands of consecutive trips a block (as 2-D nests take, `grid.rs`) gained
-/// nothing more there; 4 waves gained less. A gang loop over a vector loop, the bench's
-/// `rowsum_f64` (8192 rows, 8 a block on one wave), went from 0.93-0.95 to 0.97-0.98 of nvcc's
-/// kernel of a block a row (4 waves: 0.96); Heat2D's step and the papers' shapes stayed.
-const STREAM_WAVES: usize = 8;
-
-/// The waves of blocks a streaming loop that takes chunks may launch: as many as give each
-/// thread one chunk (4 trips; 2 of 8-byte elements), up to this many waves, past which each
-/// thread takes more chunks a grid stride apart. On an H200, CUDA events around 50M `f32`s
-/// copied by acc's `copy_f32` kernel (one 16-byte chunk a trip; median of 41, four rounds):
-/// 102.0-102.6 us on 8 waves, 100.8-101.3 on 16, 99-100 for a hand-written `float4` copy of a
-/// chunk a thread (46 waves), against `cudaMemcpy`'s 102.3-103.5 (`benches/README.md`, "A
-/// thread per chunk").
-const CHUNK_WAVES: usize = 128;
+/// The waves of blocks a streaming loop may launch, and one that takes chunks: the launch
+/// shape's constants, which acc-runtime reads too (their measurements are there).
+use acc_device::launch::{CHUNK_WAVES, STREAM_WAVES};
 
 /// The size an experiment switch `name` sets where it holds a number in `allowed` (read where
 /// the device code is generated; acc-build reruns when it changes), else `default`.

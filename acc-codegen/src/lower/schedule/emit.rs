@@ -35,7 +35,7 @@ impl Space {
     pub fn new(p: &LoopPlan, ctx: &Ctx) -> Space {
         let dev = DEV();
         let (n, lv, lv_w) = (p.n, p.lv, p.lv_w);
-        let loops::NestSpace { setup, total, bind } = loops::normalise_nest(&p.headers, n, &quote!(#dev::idx));
+        let loops::NestSpace { setup, total, bind } = loops::normalise_nest(&p.headers, n, &quote!(#dev::index));
         // This thread's place among the loop's threads in a block, and their number.
         let (tpart, tcount) = match (lv_w, lv.vector, ctx.virt) {
             (true, true, false) => (

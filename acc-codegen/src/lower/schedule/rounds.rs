@@ -200,7 +200,7 @@ impl Scheduler<'_> {
         let vec_arrays = chunk::arrays(&b, &headers[0].var, &arrays, self.mut_slices)?;
         self.launch.chunked = true;
         let vn = self.fresh();
-        let loops::NestSpace { setup: vsetup, total: vtotal, bind: vbind } = loops::normalise_nest(&headers, vn, &quote!(#dev::idx));
+        let loops::NestSpace { setup: vsetup, total: vtotal, bind: vbind } = loops::normalise_nest(&headers, vn, &quote!(#dev::index));
         // The distinct index expressions: the vector body's (in its trip, with `i` bound), then
         // the updates' (with the worker loop's variables bound). `vix`/`six`: each access's.
         let text = |e: &Expr| quote::ToTokens::to_token_stream(e).to_string();

@@ -310,7 +310,7 @@ pub(super) fn fetch(w: &TileWin, levels: &[Level], tile_base: &dyn Fn(usize) -> 
         fn visit_expr_mut(&mut self, e: &mut Expr) {
             if cache::slot_node(e) {
                 let (lo, at, dev) = (&self.t.slots[self.next].lo, &self.at, self.dev);
-                *e = if self.moving.contains(&self.next) { syn::parse_quote!(#dev::idx::index(#lo, #at, 1)) } else { syn::parse_quote!(((#lo) + #at)) };
+                *e = if self.moving.contains(&self.next) { syn::parse_quote!(#dev::index::index(#lo, #at, 1)) } else { syn::parse_quote!(((#lo) + #at)) };
                 self.next += 1;
                 return;
             }
