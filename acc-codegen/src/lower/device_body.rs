@@ -124,7 +124,7 @@ pub fn generated(ts: TokenStream) -> TokenStream {
         .collect()
 }
 
-/// A nest body as the device runs it ([`DeviceBody`]), the indices of `proven` unchecked.
+/// A nest body as the device runs it (`DeviceBody`), the indices of `proven` unchecked.
 pub fn device_body<'a>(slices: &'a [Ident], read_only: &'a [Ident], cells: &'a [Ident], proven: &'a std::collections::HashSet<bounds::Site>) -> impl FnMut(&syn::Block) -> syn::Block + 'a {
     move |b: &syn::Block| {
         let mut b = b.clone();

@@ -116,7 +116,7 @@ pub struct Abi<'a> {
     pub priv_ptrs: Vec<Ident>,
 }
 
-/// The launch's facts (acc-runtime's `Geometry`): what [`emit::launch_shape`] writes.
+/// The launch's facts (acc-runtime's `Geometry`): what `emit::launch_shape` writes.
 pub struct Shape {
     /// One thread runs the nest in order.
     pub serial: bool,
