@@ -346,7 +346,7 @@ fn captured<'a>(src: &NestSource<'a>, reds: &[(RedOp, Ident)], errors: &mut Erro
 /// `let` (the kernel sees the values at its launch).
 fn replayable(lets: &[Let], replayed: &[&Let], errors: &mut Errors) -> Option<()> {
     for r in replayed {
-        let (Some(init), Some(Expr::Closure(c))) = (&r.init, &r.init) else { continue };
+        let Some(init @ Expr::Closure(c)) = &r.init else { continue };
         let at = lets.iter().position(|l| std::ptr::eq(l, *r)).expect("a replayed closure is one of the lets");
         let mut own = Vec::new();
         for input in &c.inputs {
