@@ -13,7 +13,7 @@
 use std::f64::consts::PI;
 
 use crate::class::Class;
-use crate::randdp::{randlc, vranlc};
+use crate::randdp::{lcg, randlc, R46};
 use crate::report::{sci, Report, Size};
 use crate::timer::Timer;
 
@@ -370,26 +370,37 @@ fn ipow46(a: f64, exponent: usize) -> f64 {
     r
 }
 
-/// NPB's `compute_initial_conditions` on the host: `u1` from NPB's random numbers (real and
-/// imaginary parts in turn), each plane from its own seed; then sent to the device.
-fn initial_conditions(u1_re: &mut [f64], u1_im: &mut [f64], n: Dims) {
-    let Dims { d1, d2, d3 } = n;
-    let mut start = SEED;
-    randlc(&mut start, ipow46(A, 0));
-    let an = ipow46(A, 2 * d1 * d2);
-    let mut line = vec![0.0; 2 * d1];
+/// NPB's `compute_initial_conditions`: `u1` from NPB's random numbers (real and imaginary
+/// parts in turn), plane `k` from its own seed `starts[k]` (NPB's seeds, made on the host). A
+/// thread a plane: the `parallel loop gang vector` NPB-ACC's `ft.c` writes over the planes.
+#[acc::parallel(num_gangs(d3.div_ceil(128)), vector_length(128))]
+fn initial_conditions(u1_re: &mut [f64], u1_im: &mut [f64], starts: &[f64], d1: usize, d2: usize, d3: usize) {
+    #[acc::r#loop(gang, vector)]
     for k in 0..d3 {
-        let mut x0 = start;
+        let mut x0 = starts[k];
         for j in 0..d2 {
-            vranlc(&mut x0, A, &mut line);
             let at = k * d2 * (d1 + 1) + j * (d1 + 1);
             for i in 0..d1 {
-                u1_re[at + i] = line[2 * i];
-                u1_im[at + i] = line[2 * i + 1];
+                x0 = lcg(x0, A);
+                u1_re[at + i] = R46 * x0;
+                x0 = lcg(x0, A);
+                u1_im[at + i] = R46 * x0;
             }
         }
+    }
+}
+
+/// The seed of each plane of `u1`: NPB's first seed, then `A^(2 d1 d2)` times the previous.
+fn plane_seeds(n: Dims) -> Vec<f64> {
+    let mut start = SEED;
+    randlc(&mut start, ipow46(A, 0));
+    let an = ipow46(A, 2 * n.d1 * n.d2);
+    let mut starts = Vec::with_capacity(n.d3);
+    for _ in 0..n.d3 {
+        starts.push(start);
         randlc(&mut start, an);
     }
+    starts
 }
 
 pub fn run(class: Class) -> Report {
@@ -421,8 +432,7 @@ pub fn run(class: Class) -> Report {
                 timer.start();
             }
             compute_indexmap(&mut twiddle, n.d1, n.d2, n.d3);
-            initial_conditions(&mut u1_re, &mut u1_im, n);
-            acc::update!(device(u1_re, u1_im));
+            initial_conditions(&mut u1_re, &mut u1_im, &plane_seeds(n), n.d1, n.d2, n.d3);
             let mut f = Fields {
                 u0_re: &mut u0_re,
                 u0_im: &mut u0_im,

@@ -8,9 +8,12 @@
 //! `worker` over rows, `vector` along a row, the zeta direction through transposed copies
 //! (`utmp`, `rtmp`) with `k` innermost; the lower and upper triangular solves sweep the
 //! hyperplanes `i + j + k = l`, each a region per sweep step with a thread per point of the
-//! plane (the points' `i`, `j` in `indxp`, `jndxp`), the 5x5 blocks `a`, `b`, `c`, `d` and
-//! the solves' scratch `tmat`, `tv` per point. The residual norms are one region reducing
-//! five sums.
+//! plane (the points' `i`, `j` in `indxp`, `jndxp`), the 5x5 blocks `a`, `b`, `c`, `d` per point
+//! in device arrays. Each point's block solve works in arrays of the loop body's own
+//! (`tmat`, the right-hand side), which the compiler keeps in registers (NPB-ACC's global
+//! `tmat[5][5][np]`, `tv[5][np]`: NPB's serial `blts` has them local); the backward sweep's
+//! first nest hands its right-hand side to the second in `tv`. The residual norms are one
+//! region reducing five sums.
 
 use crate::class::Class;
 use crate::report::{sci, Report, Size};
@@ -170,7 +173,7 @@ fn params(class: Class) -> Params {
 /// The grid and the layouts of the arrays: `u`, `rsd`, `frct` are `[5][nz][ldy][ldx]`
 /// (NPB pads the two inner sides of even sizes by one), `qs`, `rho_i` `[nz][ldy][ldx]`,
 /// `flux` `[5][n][n][n]`, the transposed `utmp` `[6][n][n][n]` and `rtmp` `[5][n][n][n]`,
-/// the blocks `a`..`d` and `tmat` `[5][5][np]`, `tv` `[5][np]`, the hyperplanes' `indxp`,
+/// the blocks `a`..`d` `[5][5][np]`, `tv` `[5][np]`, the hyperplanes' `indxp`,
 /// `jndxp` `[3n - 5][np]`, where `np = n * n`.
 #[repr(C)]
 #[derive(Clone, Copy, acc::DeviceCopy)]
@@ -230,7 +233,7 @@ impl Grid {
         ((m * self.n + j) * self.n + i) * self.n + k
     }
 
-    /// `a[p][q][n]` (and `b`, `c`, `d`, `tmat`): block entry `(p, q)` of a hyperplane's point `n`.
+    /// `a[p][q][n]` (and `b`, `c`, `d`): block entry `(p, q)` of a hyperplane's point `n`.
     #[inline]
     fn jac(&self, p: usize, q: usize, n: usize) -> usize {
         (p * 5 + q) * self.np + n
@@ -1424,8 +1427,6 @@ fn blts(
     b: &[f64],
     c: &[f64],
     d: &[f64],
-    tmat: &mut [f64],
-    tv: &mut [f64],
     indxp: &[usize],
     jndxp: &[usize],
     g: Grid,
@@ -1453,8 +1454,11 @@ fn blts(
         let j = jndxp[g.hp(l, n)];
         let i = indxp[g.hp(l, n)];
         let k = l - i - j;
+        // The point's block and right-hand side, in registers.
+        let mut tmat = [[0.0f64; 5]; 5];
+        let mut tv = [0.0f64; 5];
         for m in 0..5 {
-            tv[g.tv(m, n)] = rsd[g.at(m, k, j, i)]
+            tv[m] = rsd[g.at(m, k, j, i)]
                 - omega
                     * (b[g.jac(0, m, n)] * rsd[g.at(0, k, j - 1, i)]
                         + c[g.jac(0, m, n)] * rsd[g.at(0, k, j, i - 1)]
@@ -1468,82 +1472,82 @@ fn blts(
                         + c[g.jac(4, m, n)] * rsd[g.at(4, k, j, i - 1)]);
         }
         for m in 0..5 {
-            tmat[g.jac(m, 0, n)] = d[g.jac(0, m, n)];
-            tmat[g.jac(m, 1, n)] = d[g.jac(1, m, n)];
-            tmat[g.jac(m, 2, n)] = d[g.jac(2, m, n)];
-            tmat[g.jac(m, 3, n)] = d[g.jac(3, m, n)];
-            tmat[g.jac(m, 4, n)] = d[g.jac(4, m, n)];
+            tmat[m][0] = d[g.jac(0, m, n)];
+            tmat[m][1] = d[g.jac(1, m, n)];
+            tmat[m][2] = d[g.jac(2, m, n)];
+            tmat[m][3] = d[g.jac(3, m, n)];
+            tmat[m][4] = d[g.jac(4, m, n)];
         }
-        let tmp1 = 1.0 / tmat[g.jac(0, 0, n)];
-        let tmp = tmp1 * tmat[g.jac(1, 0, n)];
-        tmat[g.jac(1, 1, n)] = tmat[g.jac(1, 1, n)] - tmp * tmat[g.jac(0, 1, n)];
-        tmat[g.jac(1, 2, n)] = tmat[g.jac(1, 2, n)] - tmp * tmat[g.jac(0, 2, n)];
-        tmat[g.jac(1, 3, n)] = tmat[g.jac(1, 3, n)] - tmp * tmat[g.jac(0, 3, n)];
-        tmat[g.jac(1, 4, n)] = tmat[g.jac(1, 4, n)] - tmp * tmat[g.jac(0, 4, n)];
-        tv[g.tv(1, n)] = tv[g.tv(1, n)] - tv[g.tv(0, n)] * tmp;
-        let tmp = tmp1 * tmat[g.jac(2, 0, n)];
-        tmat[g.jac(2, 1, n)] = tmat[g.jac(2, 1, n)] - tmp * tmat[g.jac(0, 1, n)];
-        tmat[g.jac(2, 2, n)] = tmat[g.jac(2, 2, n)] - tmp * tmat[g.jac(0, 2, n)];
-        tmat[g.jac(2, 3, n)] = tmat[g.jac(2, 3, n)] - tmp * tmat[g.jac(0, 3, n)];
-        tmat[g.jac(2, 4, n)] = tmat[g.jac(2, 4, n)] - tmp * tmat[g.jac(0, 4, n)];
-        tv[g.tv(2, n)] = tv[g.tv(2, n)] - tv[g.tv(0, n)] * tmp;
-        let tmp = tmp1 * tmat[g.jac(3, 0, n)];
-        tmat[g.jac(3, 1, n)] = tmat[g.jac(3, 1, n)] - tmp * tmat[g.jac(0, 1, n)];
-        tmat[g.jac(3, 2, n)] = tmat[g.jac(3, 2, n)] - tmp * tmat[g.jac(0, 2, n)];
-        tmat[g.jac(3, 3, n)] = tmat[g.jac(3, 3, n)] - tmp * tmat[g.jac(0, 3, n)];
-        tmat[g.jac(3, 4, n)] = tmat[g.jac(3, 4, n)] - tmp * tmat[g.jac(0, 4, n)];
-        tv[g.tv(3, n)] = tv[g.tv(3, n)] - tv[g.tv(0, n)] * tmp;
-        let tmp = tmp1 * tmat[g.jac(4, 0, n)];
-        tmat[g.jac(4, 1, n)] = tmat[g.jac(4, 1, n)] - tmp * tmat[g.jac(0, 1, n)];
-        tmat[g.jac(4, 2, n)] = tmat[g.jac(4, 2, n)] - tmp * tmat[g.jac(0, 2, n)];
-        tmat[g.jac(4, 3, n)] = tmat[g.jac(4, 3, n)] - tmp * tmat[g.jac(0, 3, n)];
-        tmat[g.jac(4, 4, n)] = tmat[g.jac(4, 4, n)] - tmp * tmat[g.jac(0, 4, n)];
-        tv[g.tv(4, n)] = tv[g.tv(4, n)] - tv[g.tv(0, n)] * tmp;
-        let tmp1 = 1.0 / tmat[g.jac(1, 1, n)];
-        let tmp = tmp1 * tmat[g.jac(2, 1, n)];
-        tmat[g.jac(2, 2, n)] = tmat[g.jac(2, 2, n)] - tmp * tmat[g.jac(1, 2, n)];
-        tmat[g.jac(2, 3, n)] = tmat[g.jac(2, 3, n)] - tmp * tmat[g.jac(1, 3, n)];
-        tmat[g.jac(2, 4, n)] = tmat[g.jac(2, 4, n)] - tmp * tmat[g.jac(1, 4, n)];
-        tv[g.tv(2, n)] = tv[g.tv(2, n)] - tv[g.tv(1, n)] * tmp;
-        let tmp = tmp1 * tmat[g.jac(3, 1, n)];
-        tmat[g.jac(3, 2, n)] = tmat[g.jac(3, 2, n)] - tmp * tmat[g.jac(1, 2, n)];
-        tmat[g.jac(3, 3, n)] = tmat[g.jac(3, 3, n)] - tmp * tmat[g.jac(1, 3, n)];
-        tmat[g.jac(3, 4, n)] = tmat[g.jac(3, 4, n)] - tmp * tmat[g.jac(1, 4, n)];
-        tv[g.tv(3, n)] = tv[g.tv(3, n)] - tv[g.tv(1, n)] * tmp;
-        let tmp = tmp1 * tmat[g.jac(4, 1, n)];
-        tmat[g.jac(4, 2, n)] = tmat[g.jac(4, 2, n)] - tmp * tmat[g.jac(1, 2, n)];
-        tmat[g.jac(4, 3, n)] = tmat[g.jac(4, 3, n)] - tmp * tmat[g.jac(1, 3, n)];
-        tmat[g.jac(4, 4, n)] = tmat[g.jac(4, 4, n)] - tmp * tmat[g.jac(1, 4, n)];
-        tv[g.tv(4, n)] = tv[g.tv(4, n)] - tv[g.tv(1, n)] * tmp;
-        let tmp1 = 1.0 / tmat[g.jac(2, 2, n)];
-        let tmp = tmp1 * tmat[g.jac(3, 2, n)];
-        tmat[g.jac(3, 3, n)] = tmat[g.jac(3, 3, n)] - tmp * tmat[g.jac(2, 3, n)];
-        tmat[g.jac(3, 4, n)] = tmat[g.jac(3, 4, n)] - tmp * tmat[g.jac(2, 4, n)];
-        tv[g.tv(3, n)] = tv[g.tv(3, n)] - tv[g.tv(2, n)] * tmp;
-        let tmp = tmp1 * tmat[g.jac(4, 2, n)];
-        tmat[g.jac(4, 3, n)] = tmat[g.jac(4, 3, n)] - tmp * tmat[g.jac(2, 3, n)];
-        tmat[g.jac(4, 4, n)] = tmat[g.jac(4, 4, n)] - tmp * tmat[g.jac(2, 4, n)];
-        tv[g.tv(4, n)] = tv[g.tv(4, n)] - tv[g.tv(2, n)] * tmp;
-        let tmp1 = 1.0 / tmat[g.jac(3, 3, n)];
-        let tmp = tmp1 * tmat[g.jac(4, 3, n)];
-        tmat[g.jac(4, 4, n)] = tmat[g.jac(4, 4, n)] - tmp * tmat[g.jac(3, 4, n)];
-        tv[g.tv(4, n)] = tv[g.tv(4, n)] - tv[g.tv(3, n)] * tmp;
-        rsd[g.at(4, k, j, i)] = tv[g.tv(4, n)] / tmat[g.jac(4, 4, n)];
-        tv[g.tv(3, n)] = tv[g.tv(3, n)] - tmat[g.jac(3, 4, n)] * rsd[g.at(4, k, j, i)];
-        rsd[g.at(3, k, j, i)] = tv[g.tv(3, n)] / tmat[g.jac(3, 3, n)];
-        tv[g.tv(2, n)] = tv[g.tv(2, n)] - tmat[g.jac(2, 3, n)] * rsd[g.at(3, k, j, i)] - tmat[g.jac(2, 4, n)] * rsd[g.at(4, k, j, i)];
-        rsd[g.at(2, k, j, i)] = tv[g.tv(2, n)] / tmat[g.jac(2, 2, n)];
-        tv[g.tv(1, n)] = tv[g.tv(1, n)]
-            - tmat[g.jac(1, 2, n)] * rsd[g.at(2, k, j, i)]
-            - tmat[g.jac(1, 3, n)] * rsd[g.at(3, k, j, i)]
-            - tmat[g.jac(1, 4, n)] * rsd[g.at(4, k, j, i)];
-        rsd[g.at(1, k, j, i)] = tv[g.tv(1, n)] / tmat[g.jac(1, 1, n)];
-        tv[g.tv(0, n)] = tv[g.tv(0, n)]
-            - tmat[g.jac(0, 1, n)] * rsd[g.at(1, k, j, i)]
-            - tmat[g.jac(0, 2, n)] * rsd[g.at(2, k, j, i)]
-            - tmat[g.jac(0, 3, n)] * rsd[g.at(3, k, j, i)]
-            - tmat[g.jac(0, 4, n)] * rsd[g.at(4, k, j, i)];
-        rsd[g.at(0, k, j, i)] = tv[g.tv(0, n)] / tmat[g.jac(0, 0, n)];
+        let tmp1 = 1.0 / tmat[0][0];
+        let tmp = tmp1 * tmat[1][0];
+        tmat[1][1] = tmat[1][1] - tmp * tmat[0][1];
+        tmat[1][2] = tmat[1][2] - tmp * tmat[0][2];
+        tmat[1][3] = tmat[1][3] - tmp * tmat[0][3];
+        tmat[1][4] = tmat[1][4] - tmp * tmat[0][4];
+        tv[1] = tv[1] - tv[0] * tmp;
+        let tmp = tmp1 * tmat[2][0];
+        tmat[2][1] = tmat[2][1] - tmp * tmat[0][1];
+        tmat[2][2] = tmat[2][2] - tmp * tmat[0][2];
+        tmat[2][3] = tmat[2][3] - tmp * tmat[0][3];
+        tmat[2][4] = tmat[2][4] - tmp * tmat[0][4];
+        tv[2] = tv[2] - tv[0] * tmp;
+        let tmp = tmp1 * tmat[3][0];
+        tmat[3][1] = tmat[3][1] - tmp * tmat[0][1];
+        tmat[3][2] = tmat[3][2] - tmp * tmat[0][2];
+        tmat[3][3] = tmat[3][3] - tmp * tmat[0][3];
+        tmat[3][4] = tmat[3][4] - tmp * tmat[0][4];
+        tv[3] = tv[3] - tv[0] * tmp;
+        let tmp = tmp1 * tmat[4][0];
+        tmat[4][1] = tmat[4][1] - tmp * tmat[0][1];
+        tmat[4][2] = tmat[4][2] - tmp * tmat[0][2];
+        tmat[4][3] = tmat[4][3] - tmp * tmat[0][3];
+        tmat[4][4] = tmat[4][4] - tmp * tmat[0][4];
+        tv[4] = tv[4] - tv[0] * tmp;
+        let tmp1 = 1.0 / tmat[1][1];
+        let tmp = tmp1 * tmat[2][1];
+        tmat[2][2] = tmat[2][2] - tmp * tmat[1][2];
+        tmat[2][3] = tmat[2][3] - tmp * tmat[1][3];
+        tmat[2][4] = tmat[2][4] - tmp * tmat[1][4];
+        tv[2] = tv[2] - tv[1] * tmp;
+        let tmp = tmp1 * tmat[3][1];
+        tmat[3][2] = tmat[3][2] - tmp * tmat[1][2];
+        tmat[3][3] = tmat[3][3] - tmp * tmat[1][3];
+        tmat[3][4] = tmat[3][4] - tmp * tmat[1][4];
+        tv[3] = tv[3] - tv[1] * tmp;
+        let tmp = tmp1 * tmat[4][1];
+        tmat[4][2] = tmat[4][2] - tmp * tmat[1][2];
+        tmat[4][3] = tmat[4][3] - tmp * tmat[1][3];
+        tmat[4][4] = tmat[4][4] - tmp * tmat[1][4];
+        tv[4] = tv[4] - tv[1] * tmp;
+        let tmp1 = 1.0 / tmat[2][2];
+        let tmp = tmp1 * tmat[3][2];
+        tmat[3][3] = tmat[3][3] - tmp * tmat[2][3];
+        tmat[3][4] = tmat[3][4] - tmp * tmat[2][4];
+        tv[3] = tv[3] - tv[2] * tmp;
+        let tmp = tmp1 * tmat[4][2];
+        tmat[4][3] = tmat[4][3] - tmp * tmat[2][3];
+        tmat[4][4] = tmat[4][4] - tmp * tmat[2][4];
+        tv[4] = tv[4] - tv[2] * tmp;
+        let tmp1 = 1.0 / tmat[3][3];
+        let tmp = tmp1 * tmat[4][3];
+        tmat[4][4] = tmat[4][4] - tmp * tmat[3][4];
+        tv[4] = tv[4] - tv[3] * tmp;
+        rsd[g.at(4, k, j, i)] = tv[4] / tmat[4][4];
+        tv[3] = tv[3] - tmat[3][4] * rsd[g.at(4, k, j, i)];
+        rsd[g.at(3, k, j, i)] = tv[3] / tmat[3][3];
+        tv[2] = tv[2] - tmat[2][3] * rsd[g.at(3, k, j, i)] - tmat[2][4] * rsd[g.at(4, k, j, i)];
+        rsd[g.at(2, k, j, i)] = tv[2] / tmat[2][2];
+        tv[1] = tv[1]
+            - tmat[1][2] * rsd[g.at(2, k, j, i)]
+            - tmat[1][3] * rsd[g.at(3, k, j, i)]
+            - tmat[1][4] * rsd[g.at(4, k, j, i)];
+        rsd[g.at(1, k, j, i)] = tv[1] / tmat[1][1];
+        tv[0] = tv[0]
+            - tmat[0][1] * rsd[g.at(1, k, j, i)]
+            - tmat[0][2] * rsd[g.at(2, k, j, i)]
+            - tmat[0][3] * rsd[g.at(3, k, j, i)]
+            - tmat[0][4] * rsd[g.at(4, k, j, i)];
+        rsd[g.at(0, k, j, i)] = tv[0] / tmat[0][0];
     }
 }
 
@@ -1745,7 +1749,6 @@ fn buts(
     b: &[f64],
     c: &[f64],
     d: &[f64],
-    tmat: &mut [f64],
     tv: &mut [f64],
     indxp: &[usize],
     jndxp: &[usize],
@@ -1773,8 +1776,11 @@ fn buts(
         let j = jndxp[g.hp(l, n)];
         let i = indxp[g.hp(l, n)];
         let k = l - i - j;
+        // The point's block and right-hand side, in registers.
+        let mut tmat = [[0.0f64; 5]; 5];
+        let mut v = [0.0f64; 5];
         for m in 0..5 {
-            tv[g.tv(m, n)] = tv[g.tv(m, n)]
+            v[m] = tv[g.tv(m, n)]
                 + omega
                     * (b[g.jac(0, m, n)] * rsd[g.at(0, k, j + 1, i)]
                         + a[g.jac(0, m, n)] * rsd[g.at(0, k, j, i + 1)]
@@ -1788,84 +1794,84 @@ fn buts(
                         + a[g.jac(4, m, n)] * rsd[g.at(4, k, j, i + 1)]);
         }
         for m in 0..5 {
-            tmat[g.jac(m, 0, n)] = d[g.jac(0, m, n)];
-            tmat[g.jac(m, 1, n)] = d[g.jac(1, m, n)];
-            tmat[g.jac(m, 2, n)] = d[g.jac(2, m, n)];
-            tmat[g.jac(m, 3, n)] = d[g.jac(3, m, n)];
-            tmat[g.jac(m, 4, n)] = d[g.jac(4, m, n)];
+            tmat[m][0] = d[g.jac(0, m, n)];
+            tmat[m][1] = d[g.jac(1, m, n)];
+            tmat[m][2] = d[g.jac(2, m, n)];
+            tmat[m][3] = d[g.jac(3, m, n)];
+            tmat[m][4] = d[g.jac(4, m, n)];
         }
-        let tmp1 = 1.0 / tmat[g.jac(0, 0, n)];
-        let tmp = tmp1 * tmat[g.jac(1, 0, n)];
-        tmat[g.jac(1, 1, n)] = tmat[g.jac(1, 1, n)] - tmp * tmat[g.jac(0, 1, n)];
-        tmat[g.jac(1, 2, n)] = tmat[g.jac(1, 2, n)] - tmp * tmat[g.jac(0, 2, n)];
-        tmat[g.jac(1, 3, n)] = tmat[g.jac(1, 3, n)] - tmp * tmat[g.jac(0, 3, n)];
-        tmat[g.jac(1, 4, n)] = tmat[g.jac(1, 4, n)] - tmp * tmat[g.jac(0, 4, n)];
-        tv[g.tv(1, n)] = tv[g.tv(1, n)] - tv[g.tv(0, n)] * tmp;
-        let tmp = tmp1 * tmat[g.jac(2, 0, n)];
-        tmat[g.jac(2, 1, n)] = tmat[g.jac(2, 1, n)] - tmp * tmat[g.jac(0, 1, n)];
-        tmat[g.jac(2, 2, n)] = tmat[g.jac(2, 2, n)] - tmp * tmat[g.jac(0, 2, n)];
-        tmat[g.jac(2, 3, n)] = tmat[g.jac(2, 3, n)] - tmp * tmat[g.jac(0, 3, n)];
-        tmat[g.jac(2, 4, n)] = tmat[g.jac(2, 4, n)] - tmp * tmat[g.jac(0, 4, n)];
-        tv[g.tv(2, n)] = tv[g.tv(2, n)] - tv[g.tv(0, n)] * tmp;
-        let tmp = tmp1 * tmat[g.jac(3, 0, n)];
-        tmat[g.jac(3, 1, n)] = tmat[g.jac(3, 1, n)] - tmp * tmat[g.jac(0, 1, n)];
-        tmat[g.jac(3, 2, n)] = tmat[g.jac(3, 2, n)] - tmp * tmat[g.jac(0, 2, n)];
-        tmat[g.jac(3, 3, n)] = tmat[g.jac(3, 3, n)] - tmp * tmat[g.jac(0, 3, n)];
-        tmat[g.jac(3, 4, n)] = tmat[g.jac(3, 4, n)] - tmp * tmat[g.jac(0, 4, n)];
-        tv[g.tv(3, n)] = tv[g.tv(3, n)] - tv[g.tv(0, n)] * tmp;
-        let tmp = tmp1 * tmat[g.jac(4, 0, n)];
-        tmat[g.jac(4, 1, n)] = tmat[g.jac(4, 1, n)] - tmp * tmat[g.jac(0, 1, n)];
-        tmat[g.jac(4, 2, n)] = tmat[g.jac(4, 2, n)] - tmp * tmat[g.jac(0, 2, n)];
-        tmat[g.jac(4, 3, n)] = tmat[g.jac(4, 3, n)] - tmp * tmat[g.jac(0, 3, n)];
-        tmat[g.jac(4, 4, n)] = tmat[g.jac(4, 4, n)] - tmp * tmat[g.jac(0, 4, n)];
-        tv[g.tv(4, n)] = tv[g.tv(4, n)] - tv[g.tv(0, n)] * tmp;
-        let tmp1 = 1.0 / tmat[g.jac(1, 1, n)];
-        let tmp = tmp1 * tmat[g.jac(2, 1, n)];
-        tmat[g.jac(2, 2, n)] = tmat[g.jac(2, 2, n)] - tmp * tmat[g.jac(1, 2, n)];
-        tmat[g.jac(2, 3, n)] = tmat[g.jac(2, 3, n)] - tmp * tmat[g.jac(1, 3, n)];
-        tmat[g.jac(2, 4, n)] = tmat[g.jac(2, 4, n)] - tmp * tmat[g.jac(1, 4, n)];
-        tv[g.tv(2, n)] = tv[g.tv(2, n)] - tv[g.tv(1, n)] * tmp;
-        let tmp = tmp1 * tmat[g.jac(3, 1, n)];
-        tmat[g.jac(3, 2, n)] = tmat[g.jac(3, 2, n)] - tmp * tmat[g.jac(1, 2, n)];
-        tmat[g.jac(3, 3, n)] = tmat[g.jac(3, 3, n)] - tmp * tmat[g.jac(1, 3, n)];
-        tmat[g.jac(3, 4, n)] = tmat[g.jac(3, 4, n)] - tmp * tmat[g.jac(1, 4, n)];
-        tv[g.tv(3, n)] = tv[g.tv(3, n)] - tv[g.tv(1, n)] * tmp;
-        let tmp = tmp1 * tmat[g.jac(4, 1, n)];
-        tmat[g.jac(4, 2, n)] = tmat[g.jac(4, 2, n)] - tmp * tmat[g.jac(1, 2, n)];
-        tmat[g.jac(4, 3, n)] = tmat[g.jac(4, 3, n)] - tmp * tmat[g.jac(1, 3, n)];
-        tmat[g.jac(4, 4, n)] = tmat[g.jac(4, 4, n)] - tmp * tmat[g.jac(1, 4, n)];
-        tv[g.tv(4, n)] = tv[g.tv(4, n)] - tv[g.tv(1, n)] * tmp;
-        let tmp1 = 1.0 / tmat[g.jac(2, 2, n)];
-        let tmp = tmp1 * tmat[g.jac(3, 2, n)];
-        tmat[g.jac(3, 3, n)] = tmat[g.jac(3, 3, n)] - tmp * tmat[g.jac(2, 3, n)];
-        tmat[g.jac(3, 4, n)] = tmat[g.jac(3, 4, n)] - tmp * tmat[g.jac(2, 4, n)];
-        tv[g.tv(3, n)] = tv[g.tv(3, n)] - tv[g.tv(2, n)] * tmp;
-        let tmp = tmp1 * tmat[g.jac(4, 2, n)];
-        tmat[g.jac(4, 3, n)] = tmat[g.jac(4, 3, n)] - tmp * tmat[g.jac(2, 3, n)];
-        tmat[g.jac(4, 4, n)] = tmat[g.jac(4, 4, n)] - tmp * tmat[g.jac(2, 4, n)];
-        tv[g.tv(4, n)] = tv[g.tv(4, n)] - tv[g.tv(2, n)] * tmp;
-        let tmp1 = 1.0 / tmat[g.jac(3, 3, n)];
-        let tmp = tmp1 * tmat[g.jac(4, 3, n)];
-        tmat[g.jac(4, 4, n)] = tmat[g.jac(4, 4, n)] - tmp * tmat[g.jac(3, 4, n)];
-        tv[g.tv(4, n)] = tv[g.tv(4, n)] - tv[g.tv(3, n)] * tmp;
-        tv[g.tv(4, n)] = tv[g.tv(4, n)] / tmat[g.jac(4, 4, n)];
-        tv[g.tv(3, n)] = tv[g.tv(3, n)] - tmat[g.jac(3, 4, n)] * tv[g.tv(4, n)];
-        tv[g.tv(3, n)] = tv[g.tv(3, n)] / tmat[g.jac(3, 3, n)];
-        tv[g.tv(2, n)] = tv[g.tv(2, n)] - tmat[g.jac(2, 3, n)] * tv[g.tv(3, n)] - tmat[g.jac(2, 4, n)] * tv[g.tv(4, n)];
-        tv[g.tv(2, n)] = tv[g.tv(2, n)] / tmat[g.jac(2, 2, n)];
-        tv[g.tv(1, n)] = tv[g.tv(1, n)] - tmat[g.jac(1, 2, n)] * tv[g.tv(2, n)] - tmat[g.jac(1, 3, n)] * tv[g.tv(3, n)] - tmat[g.jac(1, 4, n)] * tv[g.tv(4, n)];
-        tv[g.tv(1, n)] = tv[g.tv(1, n)] / tmat[g.jac(1, 1, n)];
-        tv[g.tv(0, n)] = tv[g.tv(0, n)]
-            - tmat[g.jac(0, 1, n)] * tv[g.tv(1, n)]
-            - tmat[g.jac(0, 2, n)] * tv[g.tv(2, n)]
-            - tmat[g.jac(0, 3, n)] * tv[g.tv(3, n)]
-            - tmat[g.jac(0, 4, n)] * tv[g.tv(4, n)];
-        tv[g.tv(0, n)] = tv[g.tv(0, n)] / tmat[g.jac(0, 0, n)];
-        rsd[g.at(0, k, j, i)] = rsd[g.at(0, k, j, i)] - tv[g.tv(0, n)];
-        rsd[g.at(1, k, j, i)] = rsd[g.at(1, k, j, i)] - tv[g.tv(1, n)];
-        rsd[g.at(2, k, j, i)] = rsd[g.at(2, k, j, i)] - tv[g.tv(2, n)];
-        rsd[g.at(3, k, j, i)] = rsd[g.at(3, k, j, i)] - tv[g.tv(3, n)];
-        rsd[g.at(4, k, j, i)] = rsd[g.at(4, k, j, i)] - tv[g.tv(4, n)];
+        let tmp1 = 1.0 / tmat[0][0];
+        let tmp = tmp1 * tmat[1][0];
+        tmat[1][1] = tmat[1][1] - tmp * tmat[0][1];
+        tmat[1][2] = tmat[1][2] - tmp * tmat[0][2];
+        tmat[1][3] = tmat[1][3] - tmp * tmat[0][3];
+        tmat[1][4] = tmat[1][4] - tmp * tmat[0][4];
+        v[1] = v[1] - v[0] * tmp;
+        let tmp = tmp1 * tmat[2][0];
+        tmat[2][1] = tmat[2][1] - tmp * tmat[0][1];
+        tmat[2][2] = tmat[2][2] - tmp * tmat[0][2];
+        tmat[2][3] = tmat[2][3] - tmp * tmat[0][3];
+        tmat[2][4] = tmat[2][4] - tmp * tmat[0][4];
+        v[2] = v[2] - v[0] * tmp;
+        let tmp = tmp1 * tmat[3][0];
+        tmat[3][1] = tmat[3][1] - tmp * tmat[0][1];
+        tmat[3][2] = tmat[3][2] - tmp * tmat[0][2];
+        tmat[3][3] = tmat[3][3] - tmp * tmat[0][3];
+        tmat[3][4] = tmat[3][4] - tmp * tmat[0][4];
+        v[3] = v[3] - v[0] * tmp;
+        let tmp = tmp1 * tmat[4][0];
+        tmat[4][1] = tmat[4][1] - tmp * tmat[0][1];
+        tmat[4][2] = tmat[4][2] - tmp * tmat[0][2];
+        tmat[4][3] = tmat[4][3] - tmp * tmat[0][3];
+        tmat[4][4] = tmat[4][4] - tmp * tmat[0][4];
+        v[4] = v[4] - v[0] * tmp;
+        let tmp1 = 1.0 / tmat[1][1];
+        let tmp = tmp1 * tmat[2][1];
+        tmat[2][2] = tmat[2][2] - tmp * tmat[1][2];
+        tmat[2][3] = tmat[2][3] - tmp * tmat[1][3];
+        tmat[2][4] = tmat[2][4] - tmp * tmat[1][4];
+        v[2] = v[2] - v[1] * tmp;
+        let tmp = tmp1 * tmat[3][1];
+        tmat[3][2] = tmat[3][2] - tmp * tmat[1][2];
+        tmat[3][3] = tmat[3][3] - tmp * tmat[1][3];
+        tmat[3][4] = tmat[3][4] - tmp * tmat[1][4];
+        v[3] = v[3] - v[1] * tmp;
+        let tmp = tmp1 * tmat[4][1];
+        tmat[4][2] = tmat[4][2] - tmp * tmat[1][2];
+        tmat[4][3] = tmat[4][3] - tmp * tmat[1][3];
+        tmat[4][4] = tmat[4][4] - tmp * tmat[1][4];
+        v[4] = v[4] - v[1] * tmp;
+        let tmp1 = 1.0 / tmat[2][2];
+        let tmp = tmp1 * tmat[3][2];
+        tmat[3][3] = tmat[3][3] - tmp * tmat[2][3];
+        tmat[3][4] = tmat[3][4] - tmp * tmat[2][4];
+        v[3] = v[3] - v[2] * tmp;
+        let tmp = tmp1 * tmat[4][2];
+        tmat[4][3] = tmat[4][3] - tmp * tmat[2][3];
+        tmat[4][4] = tmat[4][4] - tmp * tmat[2][4];
+        v[4] = v[4] - v[2] * tmp;
+        let tmp1 = 1.0 / tmat[3][3];
+        let tmp = tmp1 * tmat[4][3];
+        tmat[4][4] = tmat[4][4] - tmp * tmat[3][4];
+        v[4] = v[4] - v[3] * tmp;
+        v[4] = v[4] / tmat[4][4];
+        v[3] = v[3] - tmat[3][4] * v[4];
+        v[3] = v[3] / tmat[3][3];
+        v[2] = v[2] - tmat[2][3] * v[3] - tmat[2][4] * v[4];
+        v[2] = v[2] / tmat[2][2];
+        v[1] = v[1] - tmat[1][2] * v[2] - tmat[1][3] * v[3] - tmat[1][4] * v[4];
+        v[1] = v[1] / tmat[1][1];
+        v[0] = v[0]
+            - tmat[0][1] * v[1]
+            - tmat[0][2] * v[2]
+            - tmat[0][3] * v[3]
+            - tmat[0][4] * v[4];
+        v[0] = v[0] / tmat[0][0];
+        rsd[g.at(0, k, j, i)] = rsd[g.at(0, k, j, i)] - v[0];
+        rsd[g.at(1, k, j, i)] = rsd[g.at(1, k, j, i)] - v[1];
+        rsd[g.at(2, k, j, i)] = rsd[g.at(2, k, j, i)] - v[2];
+        rsd[g.at(3, k, j, i)] = rsd[g.at(3, k, j, i)] - v[3];
+        rsd[g.at(4, k, j, i)] = rsd[g.at(4, k, j, i)] - v[4];
     }
 }
 
@@ -1966,7 +1972,6 @@ struct Fields<'a> {
     b: &'a mut [f64],
     c: &'a mut [f64],
     d: &'a mut [f64],
-    tmat: &'a mut [f64],
     tv: &'a mut [f64],
     indxp: &'a [usize],
     jndxp: &'a [usize],
@@ -2032,11 +2037,11 @@ fn ssor(f: &mut Fields, g: Grid, cs: Consts, np: &[usize], niter: u32, itmax: u3
         scale_rsd(f.rsd, g, cs.dt);
         for l in lst..=lend {
             jacld(f.u, f.qs, f.rho_i, f.a, f.b, f.c, f.d, f.indxp, f.jndxp, g, cs, l, np[l]);
-            blts(f.rsd, f.a, f.b, f.c, f.d, f.tmat, f.tv, f.indxp, f.jndxp, g, l, np[l], OMEGA);
+            blts(f.rsd, f.a, f.b, f.c, f.d, f.indxp, f.jndxp, g, l, np[l], OMEGA);
         }
         for l in (lst..=lend).rev() {
             jacu(f.u, f.qs, f.rho_i, f.a, f.b, f.c, f.d, f.indxp, f.jndxp, g, cs, l, np[l]);
-            buts(f.rsd, f.a, f.b, f.c, f.d, f.tmat, f.tv, f.indxp, f.jndxp, g, l, np[l], OMEGA);
+            buts(f.rsd, f.a, f.b, f.c, f.d, f.tv, f.indxp, f.jndxp, g, l, np[l], OMEGA);
         }
         add(f.u, f.rsd, g, tmp);
         rhs(f, g, cs);
@@ -2220,13 +2225,12 @@ pub fn run(class: Class) -> Report {
     let mut b = vec![0.0; 25 * g.np];
     let mut c = vec![0.0; 25 * g.np];
     let mut d = vec![0.0; 25 * g.np];
-    let mut tmat = vec![0.0; 25 * g.np];
     let mut tv = vec![0.0; 5 * g.np];
     let mut indxp = vec![0usize; 3 * g.n * g.np];
     let mut jndxp = vec![0usize; 3 * g.n * g.np];
     let mut np = vec![0usize; 3 * g.n];
     calcnp(g, g.ist + g.jst + 1, g.iend + g.jend + g.nz - 2, &mut indxp, &mut jndxp, &mut np);
-    let (rsdnm, errnm, frc, time) = acc::data!(copyin(indxp, jndxp), create(a, b, c, d, flux, rho_i, frct, qs, rsd, u, tmat, tv, utmp, rtmp) {
+    let (rsdnm, errnm, frc, time) = acc::data!(copyin(indxp, jndxp), create(a, b, c, d, flux, rho_i, frct, qs, rsd, u, tv, utmp, rtmp) {
         setbv(&mut u, &g);
         setiv(&mut u, &g);
         acc::update!(device(u));
@@ -2243,7 +2247,6 @@ pub fn run(class: Class) -> Report {
             b: &mut b,
             c: &mut c,
             d: &mut d,
-            tmat: &mut tmat,
             tv: &mut tv,
             indxp: &indxp,
             jndxp: &jndxp,
