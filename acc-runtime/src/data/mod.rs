@@ -38,7 +38,7 @@ pub use crate::present::HostView;
 use crate::present::{Held, Lookup, Table};
 use crate::profile::{self, Direction};
 use crate::region_info::RegionInfo;
-use transfer::transfer;
+use transfer::{transfer, Transfer};
 
 /// Types that can be named in a data clause: contiguous host arrays of `Copy` elements.
 ///
@@ -234,23 +234,43 @@ pub enum ExitClause {
     Delete,
 }
 
-/// Copies `v` to its device copy at `dev` (in order with `queue`'s work when there is one;
+/// Data as a construct names it in a clause: the construct, the data's name there, and the
+/// data's host bytes. The present table's entries record all three, and its messages name them.
+#[derive(Clone, Copy, Debug)]
+struct Named {
+    region: &'static RegionInfo,
+    name: &'static str,
+    view: HostView,
+}
+
+/// A device's present table, locked, with the device's backend: what the data clauses'
+/// present-or steps work on.
+struct DeviceTable<'a> {
+    table: &'a mut Table,
+    backend: &'a dyn Backend,
+}
+
+/// Copies `d` to its device copy at `dev` (in order with `queue`'s work when there is one;
 /// `ahead` of the synchronous launch of a compute region, see [`Backend::h2d_before_launch`]).
-fn upload(b: &dyn Backend, region: &'static RegionInfo, name: &'static str, dev: DevPtr, v: HostView, queue: Option<i64>, ahead: bool) -> Result<(), String> {
+fn upload(b: &dyn Backend, d: Named, dev: DevPtr, queue: Option<i64>, ahead: bool) -> Result<(), String> {
+    let Named { region, name, view: v } = d;
+    let copy = Transfer { dir: Direction::HostToDevice, dev, host: v.addr, bytes: v.bytes, queue, ahead };
     // SAFETY: `v` describes live host data the caller keeps borrowed (the contract of
     // `HostView`); `dev` has room for `v.bytes` bytes (an allocation of that size, or the
     // matching part of a present array that contains `v`).
-    unsafe { transfer(b, region, name, Direction::HostToDevice, dev, v.addr, v.bytes, queue, ahead) }.map_err(|e| format!("acc: {region}: {e}"))
+    unsafe { transfer(b, region, name, copy) }.map_err(|e| format!("acc: {region}: {e}"))
 }
 
-/// Copies the device copy at `dev` back to `v`: in order with the work queued on `queue`
+/// Copies the device copy at `dev` back to `d`: in order with the work queued on `queue`
 /// when there is one (the kernels of an async region), done when this returns (the host
 /// data is borrowed only until the construct ends, so nothing may write it later).
-fn download(b: &dyn Backend, region: &'static RegionInfo, name: &'static str, dev: DevPtr, v: HostView, queue: Option<i64>) -> Result<(), String> {
+fn download(b: &dyn Backend, d: Named, dev: DevPtr, queue: Option<i64>) -> Result<(), String> {
+    let Named { region, name, view: v } = d;
+    let copy = Transfer { dir: Direction::DeviceToHost, dev, host: v.addr, bytes: v.bytes, queue, ahead: false };
     // SAFETY: `v` describes live host data that the construct's caller holds mutably
     // borrowed (the contract of `HostView` for written-back data); `dev` is the matching
     // part of a live device allocation.
-    unsafe { transfer(b, region, name, Direction::DeviceToHost, dev, v.addr, v.bytes, queue, false) }.map_err(|e| format!("acc: {region}: {e}"))
+    unsafe { transfer(b, region, name, copy) }.map_err(|e| format!("acc: {region}: {e}"))
 }
 
 /// Frees `dev`: after the work queued on `queue` (deferred until it has completed) when there
@@ -276,7 +296,7 @@ fn absent_empty(b: &dyn Backend, v: HostView) -> DevPtr {
     }
 }
 
-/// How [`create`] fills a new device copy.
+/// How [`DeviceTable::create`] fills a new device copy.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Fill {
     /// Not at all.
@@ -290,169 +310,139 @@ enum Fill {
     UploadHosted,
 }
 
-/// A new entry for `v` in `t` with the given counts: its device copy allocated (unless the
-/// device is the host) and filled as `fill` says.
-#[allow(clippy::too_many_arguments)]
-fn create(
-    t: &mut Table,
-    b: &dyn Backend,
-    region: &'static RegionInfo,
-    name: &'static str,
-    v: HostView,
-    fill: Fill,
-    counts: (usize, usize),
-) -> Result<Held, String> {
-    let on = t.device_name();
-    // A synchronous compute region's own copy takes the device memory its last call kept
-    // (`Backend::keep_copy`), and uploads nothing where the host holds what that memory does.
-    // SAFETY: `v` describes live host data the caller keeps borrowed (the contract of
-    // `HostView`); nothing writes it during the call.
-    let mut kept = if fill == Fill::UploadAhead && keepable(v) && !b.is_host() { b.take_copy(copy_key(region, name), unsafe { host_bytes(v) }) } else { None };
-    let held = t.insert(region, name, v, counts, || {
-        if b.is_host() {
-            return Ok(DevPtr(v.addr as u64));
-        }
-        if let Some((dev, same)) = kept.take() {
-            if !same {
-                if let Err(e) = upload(b, region, name, dev, v, None, true) {
-                    // SAFETY: `dev` is ours (`take_copy`) and nothing else knows it.
+impl DeviceTable<'_> {
+    /// A new entry for `d` in the table with the given counts: its device copy allocated (unless
+    /// the device is the host) and filled as `fill` says.
+    fn create(&mut self, d: Named, fill: Fill, counts: (usize, usize)) -> Result<Held, String> {
+        let (t, b) = (&mut *self.table, self.backend);
+        let Named { region, name, view: v } = d;
+        let on = t.device_name();
+        // A synchronous compute region's own copy takes the device memory its last call kept
+        // (`Backend::keep_copy`), and uploads nothing where the host holds what that memory does.
+        // SAFETY: `v` describes live host data the caller keeps borrowed (the contract of
+        // `HostView`); nothing writes it during the call.
+        let mut kept = if fill == Fill::UploadAhead && keepable(v) && !b.is_host() { b.take_copy(copy_key(region, name), unsafe { host_bytes(v) }) } else { None };
+        let held = t.insert(region, name, v, counts, || {
+            if b.is_host() {
+                return Ok(DevPtr(v.addr as u64));
+            }
+            if let Some((dev, same)) = kept.take() {
+                if !same {
+                    if let Err(e) = upload(b, d, dev, None, true) {
+                        // SAFETY: `dev` is ours (`take_copy`) and nothing else knows it.
+                        let _ = unsafe { b.free(dev) };
+                        return Err(e);
+                    }
+                }
+                return Ok(dev);
+            }
+            // Host memory mapped for the device where the backend gives it, else device memory.
+            let hosted = if fill == Fill::UploadHosted { b.alloc_hosted(v.bytes) } else { None };
+            let dev = match hosted {
+                Some(dev) => dev,
+                None => b.alloc(v.bytes).map_err(|e| {
+                    format!(
+                        "acc: {region}: cannot allocate {} ({} bytes) for `{name}` on {on}: {e}",
+                        profile::human_bytes(v.bytes as u64),
+                        v.bytes,
+                    )
+                })?,
+            };
+            if fill != Fill::No {
+                if let Err(e) = upload(b, d, dev, None, fill != Fill::Upload) {
+                    // SAFETY: `dev` was just allocated by `b` and nothing else knows it.
                     let _ = unsafe { b.free(dev) };
                     return Err(e);
                 }
             }
-            return Ok(dev);
+            Ok(dev)
+        });
+        if let Some((dev, _)) = kept {
+            // The entry was refused before it needed memory.
+            // SAFETY: `dev` is ours (`take_copy`) and nothing else knows it.
+            let _ = unsafe { b.free(dev) };
         }
-        // Host memory mapped for the device where the backend gives it, else device memory.
-        let hosted = if fill == Fill::UploadHosted { b.alloc_hosted(v.bytes) } else { None };
-        let dev = match hosted {
-            Some(dev) => dev,
-            None => b.alloc(v.bytes).map_err(|e| {
-                format!(
-                    "acc: {region}: cannot allocate {} ({} bytes) for `{name}` on {on}: {e}",
-                    profile::human_bytes(v.bytes as u64),
-                    v.bytes,
-                )
-            })?,
-        };
-        if fill != Fill::No {
-            if let Err(e) = upload(b, region, name, dev, v, None, fill != Fill::Upload) {
-                // SAFETY: `dev` was just allocated by `b` and nothing else knows it.
-                let _ = unsafe { b.free(dev) };
-                return Err(e);
+        let held = held?;
+        // Reads `ACC_NOTIFY` now, so that the report of what is left at exit is set up.
+        arm_leftover_report();
+        Ok(held)
+    }
+
+    /// Removes the entry of the table at `start` if both its counts are zero, copying `d` back
+    /// first if `copyout`. With an async `queue`, the copy follows the work queued there and the
+    /// memory is freed once that work has completed. `keep`: the device copy may be kept for the
+    /// region's next call (`Backend::keep_copy`) when a synchronous copy back of all of it leaves
+    /// the host holding the same bytes.
+    fn release_if_unused(&mut self, d: Named, start: usize, copyout: bool, queue: Option<i64>, keep: bool) -> Result<(), String> {
+        let (t, b) = (&mut *self.table, self.backend);
+        let Named { region, name, view: v } = d;
+        let Some((base, bytes)) = t.remove_if_unused(start) else { return Ok(()) };
+        if b.is_host() {
+            return Ok(());
+        }
+        let copied = if copyout { download(b, d, DevPtr(base.0 + (v.addr - start) as u64), queue) } else { Ok(()) };
+        // Copied back whole and synchronously: the host holds what the device copy does, which
+        // may be kept for the region's next call.
+        // SAFETY: `base` came from `b.alloc` for `bytes == v.bytes` bytes, equal to `v`'s now (the
+        // synchronous download above); the entry has left the table, so nothing else uses it;
+        // `v` describes live host data the construct's caller holds (the contract of `HostView`).
+        if keep && copyout && copied.is_ok() && queue.is_none() && v.addr == start && v.bytes == bytes && keepable(v) && unsafe { b.keep_copy(copy_key(region, name), base, host_bytes(v)) } {
+            return Ok(());
+        }
+        // SAFETY: the entry came from `b.alloc` and has just left the table, so this is the only
+        // free; the download above has completed (it is synchronous); the work queued on `queue`
+        // is waited for by `free_on`.
+        let freed = unsafe { free_on(b, base, queue) }.map_err(|err| format!("acc: {region}: freeing `{name}` on the device failed: {err}"));
+        copied.and(freed)
+    }
+
+    /// A structured construct's clause `clause` for `d`: its device address, and the reference
+    /// it holds (none for `deviceptr` and zero-length data). `ahead`: the construct is a
+    /// synchronous compute region, whose launch comes next (its uploads need not wait);
+    /// `written`: its kernels only store to `d` ([`DataScope::enter_written`]).
+    fn enter_structured(&mut self, d: Named, clause: Clause, ahead: bool, written: bool) -> Result<(DevPtr, Option<Held>), String> {
+        let (t, b) = (&mut *self.table, self.backend);
+        let Named { region, name, view: v } = d;
+        if clause == Clause::DevicePtr {
+            return Ok((DevPtr(v.addr as u64), None));
+        }
+        match t.lookup_here(region, name, v)? {
+            Lookup::Present(start) if v.bytes == 0 => Ok((t.dev_of(start, v), None)),
+            Lookup::Present(start) => Ok((t.dev_of(start, v), Some(t.add_structured(start)))),
+            Lookup::Overlap(start) => Err(t.overlap_error(region, name, v, start)),
+            Lookup::Absent if v.bytes == 0 => Ok((absent_empty(b, v), None)),
+            Lookup::Absent if clause == Clause::Present => Err(format!("acc: {region}: `present` data `{name}` is not on the device")),
+            Lookup::Absent => {
+                // `copyout` uploads too: elements the device never writes (a stencil's boundary)
+                // come back as the host had them, as on the host backend, where OpenACC leaves
+                // them undefined (the device's uninitialised memory).
+                let fill = match clause {
+                    Clause::Copy | Clause::CopyOut if ahead && written => Fill::UploadHosted,
+                    Clause::Copy | Clause::CopyIn | Clause::CopyOut if ahead => Fill::UploadAhead,
+                    Clause::Copy | Clause::CopyIn | Clause::CopyOut => Fill::Upload,
+                    _ => Fill::No,
+                };
+                let held = self.create(d, fill, (1, 0))?;
+                let dev = self.table.dev_of(v.addr, v);
+                // Its copy back may come right behind the region's launch (`Backend::download_behind_launch`).
+                if ahead && matches!(clause, Clause::Copy | Clause::CopyOut) {
+                    // (Where it cannot, the exit copies it back as any other.)
+                    let _ = b.download_behind_launch(region, dev, v.bytes);
+                }
+                Ok((dev, Some(held)))
             }
         }
-        Ok(dev)
-    });
-    if let Some((dev, _)) = kept {
-        // The entry was refused before it needed memory.
-        // SAFETY: `dev` is ours (`take_copy`) and nothing else knows it.
-        let _ = unsafe { b.free(dev) };
     }
-    let held = held?;
-    // Reads `ACC_NOTIFY` now, so that the report of what is left at exit is set up.
-    arm_leftover_report();
-    Ok(held)
-}
 
-/// Removes the entry of `t` at `start` if both its counts are zero, copying `v` back first if
-/// `copyout`. With an async `queue`, the copy follows the work queued there and the memory is
-/// freed once that work has completed.
-#[allow(clippy::too_many_arguments)]
-fn release_if_unused(
-    t: &mut Table,
-    b: &dyn Backend,
-    region: &'static RegionInfo,
-    name: &'static str,
-    start: usize,
-    v: HostView,
-    copyout: bool,
-    queue: Option<i64>,
-    keep: bool,
-) -> Result<(), String> {
-    let Some((base, bytes)) = t.remove_if_unused(start) else { return Ok(()) };
-    if b.is_host() {
-        return Ok(());
-    }
-    let copied = if copyout { download(b, region, name, DevPtr(base.0 + (v.addr - start) as u64), v, queue) } else { Ok(()) };
-    // Copied back whole and synchronously: the host holds what the device copy does, which
-    // may be kept for the region's next call.
-    // SAFETY: `base` came from `b.alloc` for `bytes == v.bytes` bytes, equal to `v`'s now (the
-    // synchronous download above); the entry has left the table, so nothing else uses it;
-    // `v` describes live host data the construct's caller holds (the contract of `HostView`).
-    if keep && copyout && copied.is_ok() && queue.is_none() && v.addr == start && v.bytes == bytes && keepable(v) && unsafe { b.keep_copy(copy_key(region, name), base, host_bytes(v)) } {
-        return Ok(());
-    }
-    // SAFETY: the entry came from `b.alloc` and has just left the table, so this is the only
-    // free; the download above has completed (it is synchronous); the work queued on `queue`
-    // is waited for by `free_on`.
-    let freed = unsafe { free_on(b, base, queue) }.map_err(|err| format!("acc: {region}: freeing `{name}` on the device failed: {err}"));
-    copied.and(freed)
-}
-
-/// A structured construct's clause `clause` for `v`: its device address, and the reference
-/// it holds (none for `deviceptr` and zero-length data). `ahead`: the construct is a
-/// synchronous compute region, whose launch comes next (its uploads need not wait);
-/// `written`: its kernels only store to `v` ([`DataScope::enter_written`]).
-#[allow(clippy::too_many_arguments)]
-fn enter_structured(
-    t: &mut Table,
-    b: &dyn Backend,
-    region: &'static RegionInfo,
-    name: &'static str,
-    v: HostView,
-    clause: Clause,
-    ahead: bool,
-    written: bool,
-) -> Result<(DevPtr, Option<Held>), String> {
-    if clause == Clause::DevicePtr {
-        return Ok((DevPtr(v.addr as u64), None));
-    }
-    match t.lookup_here(region, name, v)? {
-        Lookup::Present(start) if v.bytes == 0 => Ok((t.dev_of(start, v), None)),
-        Lookup::Present(start) => Ok((t.dev_of(start, v), Some(t.add_structured(start)))),
-        Lookup::Overlap(start) => Err(t.overlap_error(region, name, v, start)),
-        Lookup::Absent if v.bytes == 0 => Ok((absent_empty(b, v), None)),
-        Lookup::Absent if clause == Clause::Present => Err(format!("acc: {region}: `present` data `{name}` is not on the device")),
-        Lookup::Absent => {
-            // `copyout` uploads too: elements the device never writes (a stencil's boundary)
-            // come back as the host had them, as on the host backend, where OpenACC leaves
-            // them undefined (the device's uninitialised memory).
-            let fill = match clause {
-                Clause::Copy | Clause::CopyOut if ahead && written => Fill::UploadHosted,
-                Clause::Copy | Clause::CopyIn | Clause::CopyOut if ahead => Fill::UploadAhead,
-                Clause::Copy | Clause::CopyIn | Clause::CopyOut => Fill::Upload,
-                _ => Fill::No,
-            };
-            let held = create(t, b, region, name, v, fill, (1, 0))?;
-            let dev = t.dev_of(v.addr, v);
-            // Its copy back may come right behind the region's launch (`Backend::download_behind_launch`).
-            if ahead && matches!(clause, Clause::Copy | Clause::CopyOut) {
-                // (Where it cannot, the exit copies it back as any other.)
-                let _ = b.download_behind_launch(region, dev, v.bytes);
-            }
-            Ok((dev, Some(held)))
+    /// Gives back the reference `held` of a structured construct's clause `clause` for `d`
+    /// (`queue`, `keep`: as for [`release_if_unused`](Self::release_if_unused)).
+    fn exit_structured(&mut self, d: Named, clause: Clause, held: Held, queue: Option<i64>, keep: bool) -> Result<(), String> {
+        if !self.table.drop_structured(held) {
+            return Ok(());
         }
+        let copyout = matches!(clause, Clause::Copy | Clause::CopyOut);
+        self.release_if_unused(d, held.start(), copyout, queue, keep)
     }
-}
-
-/// Gives back the reference `held` of a structured construct's clause `clause` for `v`.
-#[allow(clippy::too_many_arguments)]
-fn exit_structured(
-    t: &mut Table,
-    b: &dyn Backend,
-    region: &'static RegionInfo,
-    name: &'static str,
-    v: HostView,
-    clause: Clause,
-    held: Held,
-    queue: Option<i64>,
-    keep: bool,
-) -> Result<(), String> {
-    if !t.drop_structured(held) {
-        return Ok(());
-    }
-    let copyout = matches!(clause, Clause::Copy | Clause::CopyOut);
-    release_if_unused(t, b, region, name, held.start(), v, copyout, queue, keep)
 }
 
 /// The key of `name`'s device copy kept for `region`'s next call (`Backend::keep_copy`).
@@ -599,7 +589,8 @@ impl DataScope {
         // A synchronous compute region launches next, on the stream of the uploads.
         let ahead = self.queue.is_none() && is_compute(region);
         self.behind |= ahead && matches!(c, Clause::Copy | Clause::CopyOut);
-        let (dev, held) = try_with_table_on(self.device(), |t, b| enter_structured(t, b, region, name, v, c, ahead, written)).unwrap_or_else(|msg| panic!("{msg}"));
+        let d = Named { region, name, view: v };
+        let (dev, held) = try_with_table_on(self.device(), |t, b| DeviceTable { table: t, backend: b }.enter_structured(d, c, ahead, written)).unwrap_or_else(|msg| panic!("{msg}"));
         if let Some(held) = held {
             self.entries.push(ScopeEntry {
                 name,
@@ -688,13 +679,14 @@ impl Drop for DataScope {
                 None => Vec::new(),
                 Some(b) if b.lost().is_some() => Vec::new(),
                 Some(b) => {
+                    let mut on = DeviceTable { table: &mut table, backend: &*b };
                     let errors = self
                         .entries
                         .drain(..)
                         .rev()
                         .filter_map(|e| {
                             let clause = if e.stale || (untouched && e.clause == Clause::CopyOut) { Clause::Create } else { e.clause };
-                            exit_structured(&mut table, &*b, region, e.name, e.view, clause, e.held, self.queue, keep && !e.stale).err()
+                            on.exit_structured(Named { region, name: e.name, view: e.view }, clause, e.held, self.queue, keep && !e.stale).err()
                         })
                         .collect();
                     if self.behind {
@@ -737,7 +729,10 @@ pub(crate) fn enter_data_in(dev: &Device, region: &'static RegionInfo, name: &'s
             Ok(())
         }
         Lookup::Overlap(start) => Err(t.overlap_error(region, name, v, start)),
-        Lookup::Absent => create(t, b, region, name, v, if c == EnterClause::CopyIn { Fill::Upload } else { Fill::No }, (0, 1)).map(|_| ()),
+        Lookup::Absent => {
+            let fill = if c == EnterClause::CopyIn { Fill::Upload } else { Fill::No };
+            DeviceTable { table: t, backend: b }.create(Named { region, name, view: v }, fill, (0, 1)).map(|_| ())
+        }
     })
     .unwrap_or_else(|msg| panic!("{msg}"))
 }
@@ -789,7 +784,7 @@ pub(crate) fn try_exit_data_in(
             if !t.drop_dynamic(start, finalize) {
                 return Ok(());
             }
-            release_if_unused(t, b, region, name, start, v, c == ExitClause::CopyOut, None, false)
+            DeviceTable { table: t, backend: b }.release_if_unused(Named { region, name, view: v }, start, c == ExitClause::CopyOut, None, false)
         }
     })
 }
@@ -830,10 +825,11 @@ fn update_queued(
         Lookup::Present(_) if b.is_host() => Ok(()),
         Lookup::Present(start) => {
             let dev = t.dev_of(start, v);
+            let d = Named { region, name, view: v };
             if to_host {
-                download(b, region, name, dev, v, queue)
+                download(b, d, dev, queue)
             } else {
-                upload(b, region, name, dev, v, queue, false)
+                upload(b, d, dev, queue, false)
             }
         }
     }

@@ -2,7 +2,7 @@
 
 use std::fmt;
 use std::sync::Arc;
-use super::transfer::transfer;
+use super::transfer::{transfer, Transfer};
 use crate::backend::{Backend, DevPtr};
 use crate::devices;
 use crate::profile::{self, Direction};
@@ -64,7 +64,7 @@ impl<T: Copy> DeviceSlice<T> {
             });
             // SAFETY: `init` is readable for `bytes` bytes; `ptr` is a fresh allocation of
             // that size.
-            if let Err(e) = unsafe { transfer(&*backend, &DEVICE_SLICE, NAME, Direction::HostToDevice, ptr, init.as_ptr() as usize, bytes, None, false) } {
+            if let Err(e) = unsafe { transfer(&*backend, &DEVICE_SLICE, NAME, Transfer { dir: Direction::HostToDevice, dev: ptr, host: init.as_ptr() as usize, bytes, queue: None, ahead: false }) } {
                 // SAFETY: `ptr` was just allocated and is known to nobody else.
                 let _ = unsafe { backend.free(ptr) };
                 panic!("acc::DeviceSlice: {e}");
@@ -202,7 +202,7 @@ impl<T: Copy> DeviceSlice<T> {
                 }
                 // SAFETY: `src` is readable for `bytes` bytes; the allocation holds `len`
                 // elements, which is `bytes` bytes (lengths checked above).
-                unsafe { transfer(&**backend, &DEVICE_SLICE, NAME, Direction::HostToDevice, *ptr, src.as_ptr() as usize, bytes, None, false) }
+                unsafe { transfer(&**backend, &DEVICE_SLICE, NAME, Transfer { dir: Direction::HostToDevice, dev: *ptr, host: src.as_ptr() as usize, bytes, queue: None, ahead: false }) }
                     .unwrap_or_else(|e| panic!("acc::DeviceSlice::copy_from_host: {e}"));
             }
         }
@@ -228,7 +228,7 @@ impl<T: Copy> DeviceSlice<T> {
         }
         // SAFETY: callers pass a buffer with room for `len` elements (`bytes` bytes) that
         // nothing else accesses; `ptr` is a live allocation of `bytes` bytes.
-        unsafe { transfer(&**backend, &DEVICE_SLICE, NAME, Direction::DeviceToHost, *ptr, dst as usize, bytes, None, false) }
+        unsafe { transfer(&**backend, &DEVICE_SLICE, NAME, Transfer { dir: Direction::DeviceToHost, dev: *ptr, host: dst as usize, bytes, queue: None, ahead: false }) }
             .unwrap_or_else(|e| panic!("acc::DeviceSlice: {e}"));
     }
 

@@ -10,28 +10,36 @@ use crate::backend::{Backend, DevPtr};
 use crate::profile::{self, Direction};
 use crate::region_info::RegionInfo;
 
-/// Copies `bytes` bytes between host address `host` and device address `dev` in direction
-/// `dir` for `region` (the data named `name` in reports): in order with the work queued on
-/// `queue` when there is one (see [`Backend::h2d_on`]); done when this returns, but for an
-/// upload `ahead` of a synchronous launch ([`Backend::h2d_before_launch`]). The error
-/// says what was copied (`uploading `a` (4.0 MiB) to the device failed: ..`); callers put
-/// the construct before it.
+/// One copy between host memory and a device copy, as the data API asks for it of
+/// [`transfer`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Transfer {
+    /// Which way.
+    pub dir: Direction,
+    /// The device address.
+    pub dev: DevPtr,
+    /// The host address.
+    pub host: usize,
+    /// How many bytes.
+    pub bytes: usize,
+    /// The async queue the copy is in order with (see [`Backend::h2d_on`]); `None`: done when
+    /// [`transfer`] returns.
+    pub queue: Option<i64>,
+    /// An upload ahead of a synchronous launch ([`Backend::h2d_before_launch`]), not done on
+    /// return (no effect with a `queue`, nor on a download).
+    pub ahead: bool,
+}
+
+/// Copies as `copy` says for `region` (the data named `name` in reports). The error says what
+/// was copied (`uploading `a` (4.0 MiB) to the device failed: ..`); callers put the construct
+/// before it.
 ///
 /// # Safety
-/// `host` is readable (to the device) or writable and accessed by no one else (to the host)
-/// for `bytes` bytes; `dev` lies in a live allocation of `b` with `bytes` bytes after it.
-#[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn transfer(
-    b: &dyn Backend,
-    region: &'static RegionInfo,
-    name: &'static str,
-    dir: Direction,
-    dev: DevPtr,
-    host: usize,
-    bytes: usize,
-    queue: Option<i64>,
-    ahead: bool,
-) -> Result<(), String> {
+/// `copy.host` is readable (to the device) or writable and accessed by no one else (to the
+/// host) for `copy.bytes` bytes; `copy.dev` lies in a live allocation of `b` with `copy.bytes`
+/// bytes after it.
+pub(crate) unsafe fn transfer(b: &dyn Backend, region: &'static RegionInfo, name: &'static str, copy: Transfer) -> Result<(), String> {
+    let Transfer { dir, dev, host, bytes, queue, ahead } = copy;
     if dir == Direction::HostToDevice {
         crate::backend::note_device_write();
     }
@@ -76,8 +84,9 @@ mod tests {
         let (copied, log) = recorded(|| {
             // SAFETY: both buffers hold 1536 bytes, as does the device allocation.
             unsafe {
-                transfer(&*b, &R, "a", Direction::HostToDevice, dev, host.as_ptr() as usize, host.len(), None, false)?;
-                transfer(&*b, &R, "a", Direction::DeviceToHost, dev, back.as_mut_ptr() as usize, back.len(), None, false)
+                let copy = Transfer { dir: Direction::HostToDevice, dev, host: host.as_ptr() as usize, bytes: host.len(), queue: None, ahead: false };
+                transfer(&*b, &R, "a", copy)?;
+                transfer(&*b, &R, "a", Transfer { dir: Direction::DeviceToHost, host: back.as_mut_ptr() as usize, bytes: back.len(), ..copy })
             }
         });
         copied.unwrap();
@@ -95,7 +104,7 @@ mod tests {
         let unwound = catch_unwind(AssertUnwindSafe(|| {
             recorded(|| {
                 // SAFETY: `host` holds 8 bytes; the device address is the mock's to refuse.
-                unsafe { transfer(&*b, &R, "b", Direction::HostToDevice, DevPtr(0x10), host.as_ptr() as usize, 8, None, false) }
+                unsafe { transfer(&*b, &R, "b", Transfer { dir: Direction::HostToDevice, dev: DevPtr(0x10), host: host.as_ptr() as usize, bytes: 8, queue: None, ahead: false }) }
             })
         }));
         assert!(unwound.is_err(), "the mock copies to no allocation");

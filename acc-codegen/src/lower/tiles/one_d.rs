@@ -33,7 +33,7 @@ pub struct StagedLoop1 {
 pub fn plan_1d(body: &syn::Block, var: &Ident, stageable: &[Ident]) -> (Vec<StagedLoop1>, Vec<(usize, String)>) {
     let (mut staged, mut notes) = (Vec::new(), Vec::new());
     let (bound, assigned) = names_bound(body);
-    let exit = early_exit(body);
+    let vector_body = VectorBody { var, bound, assigned, stageable, exit: early_exit(body) };
     for (s, st) in body.stmts.iter().enumerate() {
         let Stmt::Expr(Expr::ForLoop(f), _) = st else { continue };
         let windows = cache::leading(&f.body);
@@ -41,7 +41,7 @@ pub fn plan_1d(body: &syn::Block, var: &Ident, stageable: &[Ident]) -> (Vec<Stag
             continue;
         }
         let line = crate::info::loop_line(f);
-        match plan_loop_1d(s, f, &windows, var, &bound, &assigned, stageable, exit) {
+        match vector_body.plan_loop(s, f, &windows) {
             Ok(l) => staged.push(l),
             Err(why) => notes.push((line, format!("cache!: not staged: {why}"))),
         }
@@ -49,42 +49,57 @@ pub fn plan_1d(body: &syn::Block, var: &Ident, stageable: &[Ident]) -> (Vec<Stag
     (staged, notes)
 }
 
-#[allow(clippy::too_many_arguments)]
-pub(super) fn plan_loop_1d(s: usize, f: &syn::ExprForLoop, windows: &[cache::Window], var: &Ident, bound: &[Ident], assigned: &[Ident], stageable: &[Ident], exit: Option<&str>) -> Result<StagedLoop1, String> {
-    if let Some(j) = exit {
-        return Err(format!("the loop's body leaves early (`{j}`), so its threads would not meet at the same barriers"));
-    }
-    let syn::Pat::Ident(pi) = &*f.pat else { return Err("the tile loop's variable is not a plain name".into()) };
-    let kvar = &pi.ident;
-    let (inner_bound, inner_assigned) = names_bound(&f.body);
-    if inner_bound.contains(kvar) || inner_assigned.contains(kvar) {
-        return Err(format!("`{kvar}` is bound again or assigned in the loop's body"));
-    }
-    let varying = |id: &Ident| id == var || ((bound.contains(id) || assigned.contains(id)) && id != kvar);
-    if let Some(id) = cache::names_in(&f.expr).iter().find(|id| varying(id)) {
-        return Err(format!("the tile loop's bounds read `{id}`, which is not the same in every thread of the block (every thread must take the same trips to meet at the barriers)"));
-    }
-    let mut wins = Vec::new();
-    for (w, win) in windows.iter().enumerate() {
-        let a = &win.array;
-        if !stageable.contains(a) {
-            return Err(format!("`{a}` is not a read-only `&[T]` parameter of the region"));
+/// What [`plan_1d`] knows of a `vector` loop's body, the same for each tile loop in it: the
+/// vector loop's variable `var`, the names the body binds and assigns, the arrays that may be
+/// staged, and a way the body leaves early.
+struct VectorBody<'a> {
+    var: &'a Ident,
+    bound: Vec<Ident>,
+    assigned: Vec<Ident>,
+    stageable: &'a [Ident],
+    exit: Option<&'static str>,
+}
+
+impl VectorBody<'_> {
+    /// The tile loop `f` (statement `s` of the body) with its leading `cache!` windows
+    /// `windows` staged, or why not.
+    fn plan_loop(&self, s: usize, f: &syn::ExprForLoop, windows: &[cache::Window]) -> Result<StagedLoop1, String> {
+        let (var, bound, assigned, stageable) = (self.var, &self.bound, &self.assigned, self.stageable);
+        if let Some(j) = self.exit {
+            return Err(format!("the loop's body leaves early (`{j}`), so its threads would not meet at the same barriers"));
         }
-        let ((lb, lo_off), (hb, hi_off)) = (cache::split_offset(&win.lo), cache::split_offset(&win.hi));
-        let width = hi_off - lo_off + i64::from(win.inclusive);
-        if lb != hb || !(1..=4096).contains(&width) {
-            return Err(format!("the window `{a}[..]` is not `lo..lo + w` with a literal width of 1 to 4096"));
+        let syn::Pat::Ident(pi) = &*f.pat else { return Err("the tile loop's variable is not a plain name".into()) };
+        let kvar = &pi.ident;
+        let (inner_bound, inner_assigned) = names_bound(&f.body);
+        if inner_bound.contains(kvar) || inner_assigned.contains(kvar) {
+            return Err(format!("`{kvar}` is bound again or assigned in the loop's body"));
         }
-        if let Some(id) = cache::names_in(&win.lo).iter().find(|id| varying(id)) {
-            return Err(format!("the window `{a}[..]` reads `{id}`, which is not the same in every thread of the block"));
+        let varying = |id: &Ident| id == var || ((bound.contains(id) || assigned.contains(id)) && id != kvar);
+        if let Some(id) = cache::names_in(&f.expr).iter().find(|id| varying(id)) {
+            return Err(format!("the tile loop's bounds read `{id}`, which is not the same in every thread of the block (every thread must take the same trips to meet at the barriers)"));
         }
-        let lo = &win.lo;
-        let slot = cache::Slot { lo: lo.clone(), base: lb, off: lo_off, width };
-        // (Parenthesized: a range in a window's index is one of its slots, `cache::slot_node`.)
-        let index: Expr = syn::parse_quote!(((#lo)..(#lo) + #width));
-        wins.push(Window1 { tiled: Tiled { array: a.clone(), index, slots: vec![slot] }, width: width as usize, place: format_ident!("__acc_win1_{}_{}", s, w) });
+        let mut wins = Vec::new();
+        for (w, win) in windows.iter().enumerate() {
+            let a = &win.array;
+            if !stageable.contains(a) {
+                return Err(format!("`{a}` is not a read-only `&[T]` parameter of the region"));
+            }
+            let ((lb, lo_off), (hb, hi_off)) = (cache::split_offset(&win.lo), cache::split_offset(&win.hi));
+            let width = hi_off - lo_off + i64::from(win.inclusive);
+            if lb != hb || !(1..=4096).contains(&width) {
+                return Err(format!("the window `{a}[..]` is not `lo..lo + w` with a literal width of 1 to 4096"));
+            }
+            if let Some(id) = cache::names_in(&win.lo).iter().find(|id| varying(id)) {
+                return Err(format!("the window `{a}[..]` reads `{id}`, which is not the same in every thread of the block"));
+            }
+            let lo = &win.lo;
+            let slot = cache::Slot { lo: lo.clone(), base: lb, off: lo_off, width };
+            // (Parenthesized: a range in a window's index is one of its slots, `cache::slot_node`.)
+            let index: Expr = syn::parse_quote!(((#lo)..(#lo) + #width));
+            wins.push(Window1 { tiled: Tiled { array: a.clone(), index, slots: vec![slot] }, width: width as usize, place: format_ident!("__acc_win1_{}_{}", s, w) });
+        }
+        Ok(StagedLoop1 { stmt: s, wins })
     }
-    Ok(StagedLoop1 { stmt: s, wins })
 }
 
 /// The places of the 1-D windows in shared memory (after `start` bytes), before the loop (the
