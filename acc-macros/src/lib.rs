@@ -18,6 +18,10 @@
 //! scale(&a, &mut c, 2.0);
 //! assert!(c.iter().all(|&x| x == 3.0));
 //! ```
+//!
+//! Each region entry point passes acc-codegen where it was invoked (`Source`: the file relative to
+//! the package root, as acc-build names it, and the line), so that both callers name the region's
+//! kernels alike.
 
 use acc_codegen::model::RegionKind;
 use acc_codegen::Source;

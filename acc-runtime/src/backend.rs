@@ -4,6 +4,9 @@
 //! [`Backend`] too; nothing above this module needs to know which backend it talks to,
 //! except the GPU launch path, which the device hands the CUDA backend by its own type
 //! (`devices::cuda_backend`, feature `cuda`).
+//!
+//! It also counts the device writes (kernel launches, uploads: `note_device_write`), which a data
+//! region that unwinds asks before it copies its `copyout` data back.
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};

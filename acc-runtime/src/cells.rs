@@ -2,6 +2,10 @@
 //! local declared before the loop): each scalar gets a 16-byte cell of device memory that
 //! holds its value before the launch, the kernel's atomics update it, and its value after the
 //! launch comes back to the local.
+//!
+//! Also the device copies of a region-level `private`/`firstprivate` array that a kernel writes
+//! ([`PrivateCopies`]): one copy for each group of threads that shares a trip of the nest's
+//! outermost loop, filled from the original before the nest.
 
 use crate::devices::{backend, Backend, DevPtr};
 use crate::region_info::RegionInfo;

@@ -7,6 +7,10 @@
 //! chunks shared out by rayon's work stealing. For reductions each chunk folds its own
 //! partial value and the partials are combined in chunk order, so a floating-point
 //! reduction gives the same result on every run with the same number of threads.
+//!
+//! The drivers are thin generic wrappers over one non-generic `run_chunks`, compiled once in this
+//! crate, so that a region does not instantiate rayon. Loop normalisation and the reduction
+//! operators are acc-device's (`idx`, `reduce`, re-exported).
 
 use std::marker::PhantomData;
 use std::ops::{Index, IndexMut};

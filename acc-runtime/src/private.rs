@@ -3,6 +3,10 @@
 //! The contracts here are the code generator's to keep: views passed to [`DataScope`] and
 //! the `*_data`/`update_*` functions describe live data that stays borrowed while in use,
 //! and a [`SharedMut`] is only shared between iterations that write distinct elements.
+//!
+//! Besides the re-exports from the layers below: [`HostRun`] (a region run on the host while the
+//! program runs on a GPU) and [`ClauseInt`] (a clause's count or queue of any integer type,
+//! converted as `as` would, without a cast in the user's crate).
 
 pub use crate::atomic::{AtomicArith, AtomicBits, AtomicRef, AtomicValue};
 pub use crate::data::{

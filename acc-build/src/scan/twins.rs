@@ -1,6 +1,12 @@
 //! Twins: the routines of a module whose indices the launch can bound, and the unchecked
 //! kernels' calls of them rewritten to their twins without checks, with the bounds file
 //! (`acc_bounds/<kernel>.rs`) each such kernel's launch asks.
+//!
+//! In each unchecked kernel (`_inb`), the calls of a routine of the region's own module that
+//! `prove_routine` bounds (and that nothing in the region fn rebinds) become calls of its twin
+//! `__acc_inb_<name>`, and the kernel's `acc_bounds` file gets the routine's bounds (`Some(true)`
+//! for other names, whose calls keep their checks). The kernel as it was follows as
+//! `<kernel>_inbc`, which the launch runs where the nest's own bounds hold and a routine's do not.
 
 use std::collections::{BTreeSet, HashMap};
 

@@ -1,5 +1,15 @@
 //! `acc::cache!(a[lo..hi], b[lo..=hi])`: stage array windows in the gang's shared memory. On the
 //! host backend the hint has no effect; its form is checked the same on every backend.
+//!
+//! The windows: `a[lo..hi]` and `a[lo..=hi]` ([`Window`]), a window that moves with a loop
+//! variable (`a[i - 1..=i + 1]`, [`Moving`]), and 2-D windows of a flat slice
+//! (`a[i * n + (kk..kk + 16)]`, [`Tiled`]). The references to a moving window or a 2-D window are
+//! checked against it at compile time (asked by `check::body`). On the GPU, `lower::schedule`
+//! stages the moving windows (`schedule/windows.rs`; the 1-D windows at the top of tile loops in
+//! `lower/tiles/one_d.rs`) through `acc_device::cache_window`, `cache_prefetch` and `cache_store`,
+//! a trip of the block giving each thread `acc_device::window_points` points (4, 2 or 1: the most
+//! whose windows fit 32 KiB; the host's `Geometry::window_points` sizes the launch alike);
+//! `lower::tiles` stages the 2-D windows.
 
 use proc_macro2::TokenStream;
 use syn::parse::Parser;

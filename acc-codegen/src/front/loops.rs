@@ -1,6 +1,9 @@
 //! Loop headers and nests: the accepted `for` forms, normalised to `k in 0..trip` with
 //! `i = lo + k * step`, `collapse`/`tile` nests, and the dependence test that `kernels`
 //! regions use to decide whether a loop may run in parallel.
+//!
+//! [`dependence_of`] is asked through `front/directives.rs` (each loop's decision), and by
+//! `lower/grid.rs` for an inner loop of a nest that updates an outer loop's reduction variable.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, ToTokens};

@@ -1,5 +1,9 @@
 //! A region fn read into the model: its parameters (how each reaches the device) and its data
 //! plan (the data clause each array gets, after the region's clauses and defaults).
+//!
+//! A region ([`Region`]) is one or several forms ([`Form`]): the fn itself, a method's free fn of
+//! its fields (`method.rs`), or each instance of a generic fn (`generic.rs`); each form has its
+//! parameters, its data plan and its loop directives (`directives.rs`), read once here.
 
 use proc_macro2::Span;
 use quote::ToTokens;

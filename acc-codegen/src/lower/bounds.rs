@@ -36,6 +36,21 @@
 //! assigns or borrows mutably, a `mut` local, a cast of anything but a name, a call, a field,
 //! or an array element; the indices of generic routines, methods, and routines of other
 //! modules.
+//!
+//! The unchecked kernel is the nest written again (`nest.rs`, `nest/emit.rs`) as `<name>_inb`,
+//! each proved index `x[unsafe { acc_device::unchecked(e) }]`; an index `b + o` or `b - o` of a
+//! plain name `b` becomes `unchecked_add(b, o)` / `unchecked_sub(b, o)` (`acc_device::UncheckedAt`:
+//! the element's address is `&x[b]` moved by `o`, so a stencil's neighbours `u[c - s]` share one
+//! base address). Its tokens get generated spans, so that acc-build's printer keeps the user's
+//! lines for the checked kernel. A nest staging 2-D `cache!` tiles is proved too (`acc::cache!`
+//! names no assignment, and the copies of a coarsened body, `i__acc2`, are the sites of the
+//! body's indices). A nest with a lean kernel and no other reason to keep its checks (1-D
+//! staging, private arrays, routine calls) gets the lean kernel a second time without them,
+//! `<name>_lean_inb`, its loops in rounds of 2 single trips (`Scheduler::unrolled`;
+//! [`checked_form`] matches the unchecked body as written); the launch names it as the lean
+//! kernel where the bounds hold, and acc-runtime keeps the checked `_lean` where the twin holds
+//! fewer blocks a multiprocessor. acc-build's `scan/twins.rs` adds `<name>_inbc` where it renamed
+//! a nest's calls of routines to their twins.
 
 use std::collections::{HashMap, HashSet};
 

@@ -16,6 +16,11 @@
 //! loads are all in flight before the round's trips combine them, the chunks inside the arrays
 //! counted once before the rounds (`Loop::code`); a reduction over the top loop keeps
 //! `schedule.rs`'s unrolled rounds.
+//!
+//! The loop's code (`Loop::code_16_bytes`): a peel of single trips up to the first chunk aligned
+//! for every array, whole chunks through `acc_device::chunk`'s one wide access per array, in
+//! rounds of several chunks loaded before their trips run, then the rest one trip at a time; the
+//! plain loop where the arrays never align together or the loop has less than a chunk a thread.
 
 use proc_macro2::{TokenStream, TokenTree};
 use quote::{format_ident, quote, ToTokens};

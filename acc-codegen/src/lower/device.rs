@@ -11,6 +11,12 @@
 //! [`crate::lower::schedule`] (gang / worker / vector over blocks, `threadIdx.y`, `threadIdx.x`); a
 //! nest that must run in order (`serial`, `seq`, a `kernels` loop not proved independent) runs
 //! in one thread.
+//!
+//! The walk of the region body (`Lowering`) makes one kernel per acc loop nest, one-thread
+//! kernels for the statements and values between nests that use arrays, and keeps the host's
+//! `if`/`while`/`for` around nests as host control. Beside each launch it writes the kernel's
+//! code as host code in a closure never called (`host_typing`), so that the locals the kernel
+//! shares with the host path get the types the host backend's expansion gives them.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};

@@ -37,6 +37,17 @@
 //!
 //! Only nests whose innermost body holds no parallel loop. Nothing before the reductions'
 //! finish needs a barrier: each thread runs the body for its own iterations.
+//!
+//! What is decided (`GridPlan`: each loop's dimension, tiles, rows a thread, bands) comes before
+//! what is written. A two-loop nest without reductions that is not a `tile` nest gives each block
+//! a band of consecutive `y` trips on up to `BAND_WAVES` (8) waves of blocks (`banded`,
+//! acc-device's `Dims::waves`); other nests are grid-stride in every dimension. A three-loop nest
+//! without reductions, bands or tiles whose trips the host computes (`takes_points`) also gets a
+//! kernel of one point a thread (`schedule` with `point`: each loop's first trip only), written
+//! beside the unchecked kernel as `<name>_pt_inb` (acc-build makes its `_pt_inbc` as for any
+//! `_inb` kernel); the launch runs it on the grid `Dims::covering_shape` computes
+//! (`Geometry::point_kernel`), only where each dimension's threads fit a `u32`, so that the
+//! kernel computes its indices and tests all loops' trips at once in 32 bits.
 
 use proc_macro2::TokenStream;
 use quote::quote;

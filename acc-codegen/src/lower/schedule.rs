@@ -39,6 +39,44 @@
 //! the lean kernel's paired trips, `effects.rs` what code does (memory writes, jumps,
 //! barriers), `windows.rs` the staged `cache!` windows. The report's text is written from the
 //! recorded entries by `info::schedule`.
+//!
+//! # The forms of a loop's trips (`plan::Form`)
+//! - *Streaming*: a loop with no parallel loop inside, one trip at a time on each thread's
+//!   grid-stride, or, where its body reaches arrays only as `a[e + i]`, in chunks of 16 bytes
+//!   (`chunk.rs`: 4 trips a thread, 2 where an array has 8-byte elements). A top-level
+//!   streaming loop, or a top gang loop over vector loops, that writes nothing per block may
+//!   launch up to `STREAM_WAVES` (8) waves of blocks (`Scheduled::waves`, acc-device's
+//!   `Shape::waves`); a top streaming loop that takes chunks, a thread a chunk on up to
+//!   `CHUNK_WAVES` (128) waves (`Scheduled::top_chunks`, `Shape::chunk`). Other nests launch one.
+//! - *Unrolled*: a read-only reduction loop in rounds of `UNROLL` (8) trips for 4-byte values,
+//!   else 4, each trip on a copy of its own so that the loads come first; inside a nest, where
+//!   the body reaches arrays only as `a[e + i]`, rounds of 12, 4, 2, then 1 chunks of 16 bytes
+//!   (`chunk.rs`).
+//! - *Uniform*: a loop that holds parallel loops (above); a trip ends with a barrier only where
+//!   its body meets one.
+//! - *Gang per warp*: a top gang loop whose trips use nothing block-wide gives each warp trips of
+//!   its own where it has at least as many trips as the grid has warps, the loops inside on the
+//!   warp's 32 lanes (the virtual indices `__acc_vtx`/`__acc_vty`); its reductions end in one
+//!   block reduction of each warp's first thread.
+//! - *Worker per warp*: a worker loop inside such a gang loop, whose trips use nothing
+//!   block-wide, sets the virtual indices to 32-lane warps for its trips where it has a trip for
+//!   every warp of the block (restored after it). In the nest's kernel, where its body is
+//!   reduction updates and one vector loop that reaches arrays as `a[e + i]`, its trips run in
+//!   rounds with all their loads first (`Scheduler::worker_rounds`, `rounds.rs`): where every
+//!   index is affine in the loop's variable, rounds of 8 (4 for elements of more than 4 bytes),
+//!   4, 2, each index checked once for all of a thread's trips (`Chunks::elem_run_fits`); else
+//!   rounds of 4 then 2, one check a round and lane; a failed check leaves the rest to the loop
+//!   as written.
+//! - *Windows*, *Tiles1*: trips of the whole block, staging `cache!` windows (`windows.rs`) or
+//!   the 1-D windows of the tile loops inside (`lower/tiles/one_d.rs`).
+//!
+//! A nest whose inner loops take chunks also gets a lean kernel (`Scheduler::lean`: those loops
+//! without chunks, fewer registers), and, without index checks, a lean twin whose loops run in
+//! rounds of 2 single trips (`Scheduler::unrolled`, loads first by `loads.rs`). acc-runtime's
+//! launch runs the lean kernel where the gang loop gives every warp trips of its own, where the
+//! nest's kernel holds one block a multiprocessor, the lean one two or more, and the launch has
+//! the blocks for them, or, where a reduction loop takes chunks, where the launch has more
+//! blocks than the GPU has multiprocessors (`Geometry::lean_kernel`).
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;

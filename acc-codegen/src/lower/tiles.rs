@@ -30,6 +30,18 @@
 //! that the k-tile loop's bounds and the windows may read no variable of the nest, nor any
 //! name the body binds or assigns (besides the k-tile loop's own variable), and the body may
 //! not leave early (`return`, `?`, `break`/`continue` of the body's loops).
+//!
+//! The rows a thread (`tiles/coarse.rs`, `adjacent_rows`) are a block apart, or adjacent where a
+//! window's rows move with the loop: a quarter of the tile's rows a thread, at most 8, so that the
+//! copies' shared rows are read once. A body's own leading `cache!` whose ranges move with the
+//! nest (`Src::Moving`, `StagedLoop::top`: the paper's Jacobi,
+//! `a[(i - 1..i + 2) * n + (j - 1..j + 2)]`) has the block's tile and halo fetched once per tile
+//! of the block. Tile pitches follow
+//! how warps read them (`acc_device::tile_pitch`). Loops over a window's range are versioned to a
+//! constant trip count and written out up to 32 trips (`tiles/emit.rs`). 1-D windows at the top
+//! of a sequential loop in a `vector` loop's body are `tiles/one_d.rs`'s (`Window1`, `plan_1d`,
+//! `lower_1d`), called from `lower::schedule`, which runs that loop in trips of the whole block.
+//! The reasons a window is not staged are strings built here, for the report.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};

@@ -1,6 +1,9 @@
 //! Memory: device allocations, transfers between host and device (synchronous, optionally
 //! through pinned staging buffers), and pinned memory the device reads and writes in place
 //! ([`MappedBuf`]).
+//!
+//! Small copies go through pinned buffers: a synchronous region's uploads of up to 64 KiB ahead of
+//! its launch (`h2d_ahead`), without waiting for their DMA.
 
 use std::sync::atomic::Ordering;
 

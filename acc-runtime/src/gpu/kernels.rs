@@ -2,6 +2,8 @@
 //! launched (its entry: the kernel, the same kernel compiled again for a block or a register
 //! limit, the one-wave grids found for it), looked up by the addresses of the `'static` PTX
 //! text and name the generated code passes.
+//!
+//! The default grid without `num_gangs` is 32 blocks a multiprocessor of the device.
 
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -1,6 +1,14 @@
 //! The launch: which of a nest's kernels runs (its kernel, its lean kernel, its kernel of one
 //! point a thread), the kernel the registers allow for the block, the grid, and the launch
 //! itself.
+//!
+//! The generated code names the kernel its bounds allow (the nest's, `_inb` or `_inbc`, with its
+//! kernel of one point a thread, `_pt_inb` or `_pt_inbc`, where it has one). Here the lean kernel
+//! runs instead where `Geometry::lean_kernel` expects it to be faster: its twin without checks,
+//! `_lean_inb`, where the launch bounded the indices (compiled again with the checked one's
+//! registers where it would run fewer blocks at once), else the checked `_lean`. Otherwise the
+//! kernel of one point a thread runs where its grid covers the trips, else the named kernel, on a
+//! `Dims` grid or a one-dimensional one.
 
 use std::cell::Cell;
 

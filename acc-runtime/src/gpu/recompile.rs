@@ -3,6 +3,11 @@
 //! threads, or its inner loops reduce in rounds of chunks), else the block is clamped to the
 //! kernel's limit; a nest on a multi-dimensional grid compiled for 4 blocks' threads; a lean
 //! kernel's twin without index checks compiled with the checked one's registers.
+//!
+//! A nest's kernel is compiled for its block whatever its registers where its inner loops reduce
+//! in rounds of chunks (`rounds_for_block`). A nest on a multi-dimensional grid is compiled for 4
+//! blocks' threads where it stages 2-D `cache!` tiles, or where it holds fewer than 4 blocks a
+//! multiprocessor and needs at most a quarter more registers than 4 blocks leave.
 
 use super::geometry::{block_shared, most_shared, Geometry};
 use super::kernels::{one_wave, with_entry, Source};
