@@ -1119,3 +1119,24 @@ fn the_gpu_path_types_the_kernels_locals_from_their_loop_as_the_host_path_does()
     has(gpu, ":: acc :: __private :: launch (");
     assert!(!gpu.contains("r#loop") && !gpu.contains("cache !"), "{gpu}");
 }
+
+#[test]
+fn a_closure_that_reads_an_array_is_built_again_in_each_kernel() {
+    // `weight` reads `w`: binding it reads nothing, so no one-thread kernel computes it (its
+    // value would be a closure holding that kernel's addresses); the nest's kernel builds it
+    // again after taking `scale`, as it does `at`.
+    let k = kernels(quote! {
+        fn closures(z: &mut [f64], w: &[f64], n: usize) {
+            let at = |i: usize| i % n;
+            let scale = 0.5;
+            let weight = |k: usize| scale * w[k % w.len()];
+            #[acc::r#loop(gang, vector)]
+            for i in 0..n {
+                z[at(i)] = weight(i);
+            }
+        }
+    });
+    assert_eq!(k.matches("# [no_mangle]").count() - k.matches("_inb (").count() - k.matches("_lean (").count(), 1, "one kernel, the nest's:\n{k}");
+    has(&k, "let mut weight = | k : usize | scale * w [k % w . len ()]");
+    assert!(!k.contains("take (& mut __acc_off , | | { # [allow (unused_mut , unused_variables)] let weight"), "weight taken as bytes:\n{k}");
+}

@@ -190,7 +190,10 @@ impl Lowering<'_> {
             self.errors.error(e.span(), "on the GPU, acc loops stand as statements of the region body or of the `if`/`while`/`for` blocks around them, not inside a `let`");
             return TokenStream::new();
         }
-        let on_device = self.uses_arrays(&Stmt::Local(l.clone()));
+        // A closure is built where it is bound, reading nothing: the host binds it, and each
+        // kernel that calls it builds it again (`nest.rs`'s replayed closures).
+        let closure = matches!(init.map(syntax::unparen), Some(Expr::Closure(_)));
+        let on_device = !closure && self.uses_arrays(&Stmt::Local(l.clone()));
         if l.init.as_ref().is_some_and(|i| i.diverge.is_some()) && on_device {
             self.errors.error(l.span(), "on the GPU, a `let .. else` that reads an array is not supported: compute the value in a `let`, then match it");
             return TokenStream::new();
@@ -542,12 +545,27 @@ impl Lowering<'_> {
         self.params.iter().filter(|p| p.kind != ParamKind::Value).map(|p| &p.ident)
     }
 
-    /// Whether `stmt` uses the elements of an array (its length is the host's too).
+    /// Whether `stmt` uses the elements of an array (its length is the host's too), itself or
+    /// through a closure in scope that does (a call of it runs on the device).
     fn uses_arrays(&self, stmt: &Stmt) -> bool {
-        let names: Vec<&Ident> = self.slice_names().collect();
+        let names = self.array_names();
         let mut v = DataUse { names: &names, found: false };
         syn::visit::Visit::visit_stmt(&mut v, stmt);
         v.found
+    }
+
+    /// The arrays, and the closures in scope whose bodies use an array's elements.
+    fn array_names(&self) -> Vec<&Ident> {
+        let mut names: Vec<&Ident> = self.slice_names().collect();
+        for l in &self.lets {
+            let Some(init @ Expr::Closure(_)) = l.init.as_ref().map(syntax::unparen) else { continue };
+            let mut v = DataUse { names: &names, found: false };
+            syn::visit::Visit::visit_expr(&mut v, init);
+            if v.found {
+                names.push(&l.name);
+            }
+        }
+        names
     }
 
     fn mentions_array(&self, e: &Expr) -> bool {
@@ -620,3 +638,4 @@ fn contains_acc_loop(e: &Expr) -> bool {
     syn::visit::Visit::visit_expr(&mut v, e);
     v.0
 }
+
