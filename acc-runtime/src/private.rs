@@ -72,31 +72,44 @@ pub fn clause_usize<T: ClauseInt>(n: T) -> usize {
     n.clause_usize()
 }
 
-/// A name of an index expression that acc-codegen bounds at the launch (`lower::bounds`): a
-/// `usize`, or a reference to one.
-pub trait IndexLeaf {
-    /// The `usize`.
-    fn value(self) -> usize;
+/// A name of an index expression that acc-codegen bounds at the launch (`lower::bounds`),
+/// by reference: `(&IndexLeaf(&name)).leaf()`, with [`UsizeLeaf`] and [`OtherLeaf`] in scope,
+/// is `Some` of a `usize` (or of a reference to one) and `None` for a name of any other type
+/// (an `f64` constant passed to a routine, a struct), whose interval is then unknown.
+pub struct IndexLeaf<T>(pub T);
+
+/// [`IndexLeaf`] of a `usize`: its value.
+pub trait UsizeLeaf {
+    /// The value.
+    fn leaf(&self) -> Option<usize>;
 }
 
-impl IndexLeaf for usize {
+impl UsizeLeaf for IndexLeaf<&usize> {
     #[inline]
-    fn value(self) -> usize {
-        self
+    fn leaf(&self) -> Option<usize> {
+        Some(*self.0)
     }
 }
 
-impl IndexLeaf for &usize {
+impl UsizeLeaf for IndexLeaf<&&usize> {
     #[inline]
-    fn value(self) -> usize {
-        *self
+    fn leaf(&self) -> Option<usize> {
+        Some(**self.0)
     }
 }
 
-/// The value of an index expression's name (see [`IndexLeaf`]).
-#[inline]
-pub fn index_leaf<T: IndexLeaf>(v: T) -> usize {
-    v.value()
+/// [`IndexLeaf`] of anything else: no value (picked by method resolution only where
+/// [`UsizeLeaf`] has no impl, one reference further).
+pub trait OtherLeaf {
+    /// None.
+    fn leaf(&self) -> Option<usize>;
+}
+
+impl<T> OtherLeaf for &IndexLeaf<T> {
+    #[inline]
+    fn leaf(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// An async queue's number (see [`ClauseInt`]).

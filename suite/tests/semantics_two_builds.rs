@@ -2,7 +2,8 @@
 //! too, checked against plain sequential Rust. A local whose type only the loop body fixes (a
 //! reduction's `let mut s = 0.0`, read by a method after the loop), and a package's
 //! `macro_rules!` index macro invoked in a loop body (NPB MG's `I3D`), which acc-build carries
-//! into the device crate.
+//! into the device crate, closures bound before nests (NPB MG), and a routine given a float
+//! constant in a nest whose indices the launch bounds (NPB FT).
 
 mod common;
 use common::*;
@@ -144,5 +145,48 @@ fn closures_bound_before_nests() {
             want[p * n1] = want[p * n1 + n1 - 1];
         }
         assert_eq!(z, want, "{n1} x {n2} x {n3}");
+    }
+}
+
+/// A multiplier of a generator, a constant of the module.
+const MULT: f64 = 5.0;
+
+/// A generator step `a x + 3 (mod 1024)`: small integers, exact in `f64` in any order.
+#[acc::routine(seq)]
+fn next_seed(x: f64, a: f64) -> f64 {
+    let t = a * x + 3.0;
+    t - (t / 1024.0).floor() * 1024.0
+}
+
+/// NPB FT's initial conditions: a nest whose indices the launch bounds, calling a routine
+/// with a module's `f64` constant (the launch's check asks the routine's bounds for each
+/// argument's interval; the constant has none).
+#[acc::parallel(num_gangs(planes.div_ceil(32)), vector_length(32))]
+fn seeded_planes(u: &mut [f64], starts: &[f64], planes: usize, per: usize) {
+    #[acc::r#loop(gang, vector)]
+    for k in 0..planes {
+        let mut x = starts[k];
+        for i in 0..per {
+            x = next_seed(x, MULT);
+            u[k * per + i] = x;
+        }
+    }
+}
+
+#[test]
+fn a_routine_given_a_float_constant_in_a_bounded_nest() {
+    for (planes, per) in [(1usize, 1usize), (33, 17), (64, 100)] {
+        let starts: Vec<f64> = (0..planes).map(|k| (1 + 2 * k) as f64).collect();
+        let mut u = vec![0.0f64; planes * per];
+        seeded_planes(&mut u, &starts, planes, per);
+        let mut want = vec![0.0f64; planes * per];
+        for k in 0..planes {
+            let mut x = starts[k];
+            for i in 0..per {
+                x = next_seed(x, MULT);
+                want[k * per + i] = x;
+            }
+        }
+        assert_eq!(u, want, "{planes} planes of {per}");
     }
 }

@@ -561,7 +561,11 @@ impl<'a> Prover<'a> {
             return None;
         }
         let rt = paths::runtime();
-        Some(self.point(quote!(#rt::index_leaf(#id))))
+        // (A name of another type, a routine's `f64` argument, has no interval.)
+        Some(self.point(quote!({
+            use #rt::{OtherLeaf as _, UsizeLeaf as _};
+            (&#rt::IndexLeaf(&#id)).leaf()?
+        })))
     }
 
     /// The interval of binding `b` (computed once).

@@ -59,17 +59,45 @@ impl Done {
     /// # Safety
     /// `stream` is a live stream.
     pub(crate) unsafe fn wait(&self, stream: sys::CUstream) -> Driven<()> {
-        if !self.works.load(Ordering::Relaxed) {
+        // SAFETY: the caller's contract.
+        match unsafe { self.mark(stream) } {
             // SAFETY: the caller's contract.
-            return unsafe { driver::stream_synchronize(stream) };
+            Some(seq) => unsafe { self.wait_for(stream, seq) },
+            // SAFETY: the caller's contract.
+            None => unsafe { driver::stream_synchronize(stream) },
+        }
+    }
+
+    /// Queues the write of a new value behind the work queued on `stream` so far and returns
+    /// it, for [`wait_for`](Self::wait_for); `None` where the stream cannot write the word
+    /// (then the caller synchronises the stream).
+    ///
+    /// # Safety
+    /// `stream` is a live stream, held by the caller.
+    pub(crate) unsafe fn mark(&self, stream: sys::CUstream) -> Option<u32> {
+        if !self.works.load(Ordering::Relaxed) {
+            return None;
         }
         let seq = self.seq.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
-        // SAFETY: the word lives as long as `self`, which outlives the wait below.
+        // SAFETY: the word lives as long as `self`, which outlives any wait for it.
         if unsafe { driver::stream_write_value32(stream, self.dev, seq) }.is_err() {
             self.works.store(false, Ordering::Relaxed);
-            // SAFETY: the caller's contract.
-            return unsafe { driver::stream_synchronize(stream) };
+            return None;
         }
+        Some(seq)
+    }
+
+    /// Whether the stream can write the word (else every wait synchronises the stream).
+    pub(crate) fn works(&self) -> bool {
+        self.works.load(Ordering::Relaxed)
+    }
+
+    /// Waits until the stream has written `seq` (from [`mark`](Self::mark)) or a later
+    /// value: the work queued before that mark has completed.
+    ///
+    /// # Safety
+    /// `stream` is a live stream.
+    pub(crate) unsafe fn wait_for(&self, stream: sys::CUstream, seq: u32) -> Driven<()> {
         let mut spins = 0u32;
         loop {
             // SAFETY: the word (see `new`); the device writes it behind the compiler's back.

@@ -68,6 +68,7 @@ mod args;
 mod behind;
 mod hosted;
 mod kept;
+mod lazy;
 mod context;
 mod done;
 mod driver;
@@ -135,6 +136,12 @@ pub struct CudaBackend {
     sync_done: done::Done,
     /// Held by a synchronous launch from the launch until its panic record was read.
     sync_launch: Mutex<()>,
+    /// The synchronous launch whose wait was left to the next use of the backend (`lazy.rs`),
+    /// whether there is one (read by every call without the lock), and whether launches
+    /// may leave it (`ACC_EXP_LAZYSYNC=1`).
+    pending: Mutex<Option<lazy::Pending>>,
+    has_pending: AtomicBool,
+    lazy_on: bool,
     staging: Mutex<Option<Staging>>,
     /// The pinned buffer small synchronous transfers go through (made at first use; see
     /// `memory.rs`), and whether they do.
@@ -212,6 +219,9 @@ impl CudaBackend {
             sync_panic,
             sync_done,
             sync_launch: Mutex::new(()),
+            pending: Mutex::new(None),
+            has_pending: AtomicBool::new(false),
+            lazy_on: std::env::var_os("ACC_EXP_LAZYSYNC").is_some_and(|v| !v.is_empty() && v != "0"),
             staging: Mutex::new(None),
             bounce: Mutex::new(None),
             bounced: std::env::var_os("ACC_EXP_NOBOUNCE").is_none(),
@@ -251,8 +261,16 @@ impl CudaBackend {
         self.props.sm_count
     }
 
-    /// Makes the context current on this thread, unless a kernel failure poisoned it.
+    /// Makes the context current on this thread, unless a kernel failure poisoned it, and
+    /// waits for a synchronous launch left pending (`lazy.rs`).
     fn enter(&self) -> Result<(), CudaError> {
+        self.make_current()?;
+        self.settle_sync()
+    }
+
+    /// [`enter`](Self::enter) without the wait for a pending launch (a synchronous launch,
+    /// which waits for it once its own kernel is queued).
+    fn make_current(&self) -> Result<(), CudaError> {
         if self.is_poisoned.load(Ordering::Acquire) {
             if let Some(why) = lock(&self.poisoned).clone() {
                 return Err(CudaError::Poisoned(why));
@@ -314,8 +332,9 @@ impl CudaBackend {
 
 impl Drop for CudaBackend {
     fn drop(&mut self) {
-        let alive = self.enter().is_ok();
+        let alive = self.make_current().is_ok();
         if alive {
+            let _ = self.settle_sync();
             let _ = driver::ctx_synchronize();
         }
         for m in lock(&self.modules).values() {

@@ -57,15 +57,19 @@ impl Partials {
     }
 
     /// Waits for the launch that writes the partials (this thread's last [`launch`](super::launch())) when it
-    /// went to an async queue; a synchronous launch has finished already.
+    /// went to an async queue, or left its wait pending (`cuda/lazy.rs`); any other
+    /// synchronous launch has finished already.
     fn settle(&self) {
         if self.settled.replace(true) {
             return;
         }
-        if let (Some(q), Some((b, _))) = (LAST_QUEUE.get(), &self.buf) {
-            if let Err(e) = b.wait_queue(q) {
-                fail(format!("acc: {}: async queue {q} failed: {e}", self.region));
-            }
+        let Some((b, _)) = &self.buf else { return };
+        let waited = match LAST_QUEUE.get() {
+            Some(q) => b.wait_queue(q).map_err(|e| format!("async queue {q} failed: {e}")),
+            None => b.settle_sync().map_err(|e| e.to_string()),
+        };
+        if let Err(e) = waited {
+            fail(format!("acc: {}: {e}", self.region));
         }
     }
 
