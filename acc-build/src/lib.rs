@@ -66,6 +66,9 @@ pub fn compile_kernels() {
     println!("cargo::rerun-if-env-changed=ACC_EXP_WINDOW_NOW");
     println!("cargo::rerun-if-env-changed=ACC_EXP_POINT_NESTED");
     println!("cargo::rerun-if-env-changed=ACC_EXP_KEEPSLOT");
+    // Kernels without their element index checks (measurement only: an index past its array
+    // is then undefined behaviour on the GPU), `nvptx.rs`'s `rustflags`.
+    println!("cargo::rerun-if-env-changed=ACC_EXP_NOCHECKS");
     if std::env::var_os("CARGO_FEATURE_CUDA").is_none() {
         return;
     }

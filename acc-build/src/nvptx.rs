@@ -214,9 +214,16 @@ fn keep_slots() -> bool {
     std::env::var_os("ACC_EXP_KEEPSLOT").is_some()
 }
 
-/// The rustflags of every crate of the device build.
+/// The rustflags of every crate of the device build; with the experiment switch
+/// `ACC_EXP_NOCHECKS=1`, `--cfg acc_no_index_checks`: acc-device's element indices then check
+/// nothing (an A/B measurement of what the checks cost; an index past its array is undefined
+/// behaviour on the GPU).
 fn rustflags(sm: &str) -> Vec<String> {
-    vec![format!("-Ctarget-cpu={sm}"), "-Zmir-enable-passes=-JumpThreading".to_owned(), "-Cllvm-args=-disable-lsr".to_owned()]
+    let mut flags = vec![format!("-Ctarget-cpu={sm}"), "-Zmir-enable-passes=-JumpThreading".to_owned(), "-Cllvm-args=-disable-lsr".to_owned()];
+    if std::env::var_os("ACC_EXP_NOCHECKS").is_some_and(|v| !v.is_empty() && v != "0") {
+        flags.extend(["--cfg".to_owned(), "acc_no_index_checks".to_owned()]);
+    }
+    flags
 }
 
 /// `cargo rustc` of the pinned nightly for the library of `manifest`, as a `cdylib` of

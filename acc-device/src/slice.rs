@@ -524,15 +524,20 @@ impl<T> IndexMut<UncheckedAt> for SliceMut<T> {
     }
 }
 
+/// Whether element indices are checked: always, but in a device build with the experiment
+/// switch `ACC_EXP_NOCHECKS=1` (`--cfg acc_no_index_checks`, acc-build's), which measures what
+/// the checks cost; there an index past its array is undefined behaviour.
+const CHECKED: bool = !cfg!(acc_no_index_checks);
+
 impl<T> Index<Ix> for [T] {
     type Output = T;
     #[inline(always)]
     #[track_caller]
     fn index(&self, Ix { index: i, line, column }: Ix) -> &T {
-        if i >= self.len() {
+        if CHECKED && i >= self.len() {
             panic_bounds_at(i, self.len(), line, column);
         }
-        // SAFETY: `i < len`.
+        // SAFETY: `i < len` (or, in a build without checks, the caller's word: `CHECKED`).
         unsafe { self.get_unchecked(i) }
     }
 }
@@ -541,10 +546,10 @@ impl<T> IndexMut<Ix> for [T] {
     #[inline(always)]
     #[track_caller]
     fn index_mut(&mut self, Ix { index: i, line, column }: Ix) -> &mut T {
-        if i >= self.len() {
+        if CHECKED && i >= self.len() {
             panic_bounds_at(i, self.len(), line, column);
         }
-        // SAFETY: `i < len`.
+        // SAFETY: `i < len` (or, in a build without checks, the caller's word: `CHECKED`).
         unsafe { self.get_unchecked_mut(i) }
     }
 }
@@ -563,10 +568,10 @@ impl<T> Index<Ix> for SliceMut<T> {
     #[inline(always)]
     #[track_caller]
     fn index(&self, Ix { index: i, line, column }: Ix) -> &T {
-        if i >= self.len {
+        if CHECKED && i >= self.len {
             panic_bounds_at(i, self.len, line, column);
         }
-        // SAFETY: in bounds; `from_raw`'s contract makes it valid for reads.
+        // SAFETY: in bounds (see `CHECKED`); `from_raw`'s contract makes it valid for reads.
         unsafe { &*self.ptr.add(i) }
     }
 }
@@ -575,10 +580,10 @@ impl<T> IndexMut<Ix> for SliceMut<T> {
     #[inline(always)]
     #[track_caller]
     fn index_mut(&mut self, Ix { index: i, line, column }: Ix) -> &mut T {
-        if i >= self.len {
+        if CHECKED && i >= self.len {
             panic_bounds_at(i, self.len, line, column);
         }
-        // SAFETY: in bounds; `from_raw`'s contract makes it valid for writes, and the
+        // SAFETY: in bounds (see `CHECKED`); `from_raw`'s contract makes it valid for writes, and the
         // schedule gives this thread the element (or the accesses are synchronised).
         unsafe { &mut *self.ptr.add(i) }
     }
