@@ -73,12 +73,37 @@ impl std::ops::Deref for Open {
 fn try_cuda_backend(num: usize) -> Result<Open, String> {
     #[cfg(feature = "cuda")]
     {
-        CudaBackend::new(num).map(Open::cuda).map_err(|e| e.to_string())
+        let b = CudaBackend::new(num).map_err(|e| e.to_string())?;
+        if b.leaves_waits_pending() {
+            static AT_EXIT: std::sync::Once = std::sync::Once::new();
+            // SAFETY: `settle_at_exit` is an `extern "C" fn()` that does not unwind.
+            AT_EXIT.call_once(|| unsafe {
+                libc::atexit(settle_at_exit);
+            });
+        }
+        Ok(Open::cuda(b))
     }
     #[cfg(not(feature = "cuda"))]
     {
         let _ = num;
         Err("built without the `cuda` feature".to_string())
+    }
+}
+
+/// At the process's exit (`ACC_EXP_LAZYSYNC=1`, `cuda/lazy.rs`): waits for the synchronous
+/// launch each open GPU left pending; one that failed is printed and the process exits with
+/// status 101, as a panic's would.
+#[cfg(feature = "cuda")]
+extern "C" fn settle_at_exit() {
+    let devices: Vec<Arc<Device>> = lock(&DEVICES).clone();
+    for d in devices {
+        let open = lock(&d.backend).clone();
+        let Some(cuda) = open.and_then(|o| o.cuda) else { continue };
+        if let Err(e) = cuda.settle_sync() {
+            eprintln!("acc: at exit, {d}: {e}");
+            // SAFETY: ends the process at once, as a failed panic would; nothing runs after.
+            unsafe { libc::_exit(101) };
+        }
     }
 }
 

@@ -35,6 +35,14 @@ pub enum CudaError {
         /// File, line, column, message, block and thread of the panic.
         record: Box<PanicRecord>,
     },
+    /// The failure of a synchronous launch whose wait was left to this call (`ACC_EXP_LAZYSYNC`,
+    /// `lazy.rs`): the region it ran, and its error.
+    Pending {
+        /// How messages name the region (`region `jacld` (src/lu.rs:1230)`), when known.
+        region: Option<String>,
+        /// The launch's failure.
+        error: Box<CudaError>,
+    },
     /// An earlier kernel failure left the context unusable (a `trap` or a fault ends a CUDA
     /// context for good); every later call reports it.
     Poisoned(String),
@@ -54,6 +62,7 @@ impl CudaError {
         match self {
             CudaError::Poisoned(_) => true,
             CudaError::Driver { code, .. } => is_sticky(*code),
+            CudaError::Pending { error, .. } => error.is_sticky(),
             _ => false,
         }
     }
@@ -110,6 +119,13 @@ impl fmt::Display for CudaError {
                 let ([bx, by, bz], [tx, ty, tz]) = (record.block, record.thread);
                 write!(f, " (block ({bx}, {by}, {bz}), thread ({tx}, {ty}, {tz}))")
             }
+            CudaError::Pending { region, error } => {
+                write!(f, "{error}")?;
+                match region {
+                    Some(r) => write!(f, ", in {r}, whose launch was waited for at this call (ACC_EXP_LAZYSYNC)"),
+                    None => f.write_str(", in a launch waited for at this call (ACC_EXP_LAZYSYNC)"),
+                }
+            }
             CudaError::Poisoned(why) => {
                 write!(f, "the CUDA context is unusable after an earlier failure: {why}")
             }
@@ -129,5 +145,23 @@ impl std::error::Error for CudaError {}
 impl From<CudaError> for String {
     fn from(e: CudaError) -> String {
         e.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pending_launch_failure_names_its_region_and_keeps_its_stickiness() {
+        let sticky = CudaError::Poisoned("a kernel faulted".into());
+        let e = CudaError::Pending { region: Some("region `jacld` (src/lu.rs:1230)".into()), error: Box::new(sticky) };
+        assert!(e.is_sticky());
+        let text = e.to_string();
+        assert!(text.ends_with(", in region `jacld` (src/lu.rs:1230), whose launch was waited for at this call (ACC_EXP_LAZYSYNC)"), "{text}");
+        assert!(text.starts_with("the CUDA context is unusable after an earlier failure: a kernel faulted"), "{text}");
+        let plain = CudaError::Pending { region: None, error: Box::new(CudaError::Invalid("boom".into())) };
+        assert!(!plain.is_sticky());
+        assert_eq!(plain.to_string(), "boom, in a launch waited for at this call (ACC_EXP_LAZYSYNC)");
     }
 }

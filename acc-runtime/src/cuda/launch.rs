@@ -327,7 +327,7 @@ impl CudaBackend {
             end.record(stream).doing(|| "timing a launch".into())?;
         }
         if !timed && self.may_leave_pending() {
-            return self.launch_left_pending(stream, name).map(|()| None);
+            return self.launch_left_pending(stream, name, label.and_then(|l| l.0)).map(|()| None);
         }
         // The region's small arrays copied back right behind its kernel (`behind.rs`).
         let behind = match self.queue_downloads_behind(stream) {
@@ -357,7 +357,7 @@ impl CudaBackend {
     /// synchronous one, held) that leaves its wait pending (`lazy.rs`): marks the kernel's end,
     /// waits for the launch pending before it, and leaves its own pending. Where the stream
     /// cannot mark its end, waits for it at once.
-    fn launch_left_pending(&self, stream: sys::CUstream, name: &str) -> Result<(), CudaError> {
+    fn launch_left_pending(&self, stream: sys::CUstream, name: &str, region: Option<&'static RegionInfo>) -> Result<(), CudaError> {
         let ahead = self.ahead_copies_queued();
         // SAFETY: the backend's synchronous stream, held by the caller.
         let Some(seq) = (unsafe { self.sync_done.mark(stream) }) else {
@@ -370,7 +370,7 @@ impl CudaBackend {
             return self.take_panic(&self.sync_panic, stream, Some(name));
         };
         let earlier = self.settle_held();
-        self.leave_pending(seq, ahead, name);
+        self.leave_pending(seq, ahead, name, region);
         earlier
     }
 }

@@ -12,14 +12,17 @@
 //!
 //! What differs: a kernel panic (or failure) of a region whose results stay on the device is
 //! reported by the next call that uses the device (the next region's launch, a copy, a
-//! wait), naming the kernel and the panic's location; where the pending launch is the
-//! process's last use of the device, nothing reports it.
+//! wait) as [`CudaError::Pending`], naming that region, its kernel and the panic's location;
+//! at the process's exit a launch still pending is waited for and its failure printed, and
+//! the process then exits with status 101, as a panic's would
+//! (`devices::settle_at_exit`).
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use super::error::CudaError;
 use super::{lock, CudaBackend};
+use crate::region_info::RegionInfo;
 
 /// The synchronous launch whose wait was left to the next use of the backend.
 pub(crate) struct Pending {
@@ -27,8 +30,9 @@ pub(crate) struct Pending {
     pub(crate) seq: u32,
     /// The copies ahead of launches queued before it (landed once it has completed).
     pub(crate) ahead: u64,
-    /// Its kernel's name.
+    /// Its kernel's name, and its region.
     pub(crate) kernel: Arc<str>,
+    pub(crate) region: Option<&'static RegionInfo>,
 }
 
 impl CudaBackend {
@@ -54,17 +58,26 @@ impl CudaBackend {
         self.has_pending.store(false, Ordering::Release);
         let stream = self.sync_stream.raw();
         // SAFETY: the backend's synchronous stream, held by the caller.
-        if let Err(f) = unsafe { self.sync_done.wait_for(stream, p.seq) } {
-            return Err(self.sync_error(f, &self.sync_panic, Some(p.kernel.to_string()), format!("running `{}`", p.kernel)));
-        }
-        self.ahead_copies_landed(p.ahead);
-        self.take_panic(&self.sync_panic, stream, Some(&p.kernel))
+        let waited = match unsafe { self.sync_done.wait_for(stream, p.seq) } {
+            Err(f) => Err(self.sync_error(f, &self.sync_panic, Some(p.kernel.to_string()), format!("running `{}`", p.kernel))),
+            Ok(()) => {
+                self.ahead_copies_landed(p.ahead);
+                self.take_panic(&self.sync_panic, stream, Some(&p.kernel))
+            }
+        };
+        waited.map_err(|e| CudaError::Pending { region: p.region.map(|r| r.to_string()), error: Box::new(e) })
     }
 
-    /// Leaves the wait for the synchronous launch of `kernel`, whose end `seq` marks, to the
-    /// next use of the backend (the synchronous stream is held, and nothing is pending).
-    pub(crate) fn leave_pending(&self, seq: u32, ahead: u64, kernel: &str) {
-        *lock(&self.pending) = Some(Pending { seq, ahead, kernel: kernel.into() });
+    /// Whether synchronous launches may leave their waits pending (`ACC_EXP_LAZYSYNC=1`).
+    pub fn leaves_waits_pending(&self) -> bool {
+        self.lazy_on
+    }
+
+    /// Leaves the wait for the synchronous launch of `kernel` (of `region`), whose end `seq`
+    /// marks, to the next use of the backend (the synchronous stream is held, and nothing is
+    /// pending).
+    pub(crate) fn leave_pending(&self, seq: u32, ahead: u64, kernel: &str, region: Option<&'static RegionInfo>) {
+        *lock(&self.pending) = Some(Pending { seq, ahead, kernel: kernel.into(), region });
         self.has_pending.store(true, Ordering::Release);
     }
 }

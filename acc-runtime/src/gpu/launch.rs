@@ -256,7 +256,7 @@ fn launch_with(src: Source, name: &str, kernel: &Kernel, cfg: LaunchConfig, args
     let range = profile::nvtx::Range::launch(region);
     cuda.launch_kernel(kernel, cfg, args, Some(region)).unwrap_or_else(|e| match e {
         // The panic's own text names the kernel and the user's file:line.
-        crate::cuda::CudaError::KernelPanic { .. } => fail(format!("acc: {region}: {e}")),
+        crate::cuda::CudaError::KernelPanic { .. } | crate::cuda::CudaError::Pending { .. } => fail(format!("acc: {region}: {e}")),
         e => fail(format!("acc: {region}: kernel `{name}` failed on {}: {e}", cuda.name())),
     });
     drop(range);
