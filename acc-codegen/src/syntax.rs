@@ -7,7 +7,7 @@ use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
-use syn::{Expr, ExprForLoop, ItemFn, Pat};
+use syn::{ExprForLoop, ItemFn, Pat};
 
 /// Whether `path` names an acc item (`acc::name` or plain `name`).
 pub fn is_acc_path(path: &syn::Path, name: &str) -> bool {
@@ -103,13 +103,4 @@ impl VisitMut for StripHelpers {
     }
 
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
-}
-
-/// `e` without the parentheses (and invisible groups) around it.
-pub fn unparen(e: &Expr) -> &Expr {
-    match e {
-        Expr::Paren(p) => unparen(&p.expr),
-        Expr::Group(g) => unparen(&g.expr),
-        e => e,
-    }
 }

@@ -192,7 +192,7 @@ impl Lowering<'_> {
         }
         // A closure is built where it is bound, reading nothing: the host binds it, and each
         // kernel that calls it builds it again (`nest.rs`'s replayed closures).
-        let closure = matches!(init.map(syntax::unparen), Some(Expr::Closure(_)));
+        let closure = matches!(init.map(loops::strip_parens), Some(Expr::Closure(_)));
         let on_device = !closure && self.uses_arrays(&Stmt::Local(l.clone()));
         if l.init.as_ref().is_some_and(|i| i.diverge.is_some()) && on_device {
             self.errors.error(l.span(), "on the GPU, a `let .. else` that reads an array is not supported: compute the value in a `let`, then match it");
@@ -558,7 +558,7 @@ impl Lowering<'_> {
     fn array_names(&self) -> Vec<&Ident> {
         let mut names: Vec<&Ident> = self.slice_names().collect();
         for l in &self.lets {
-            let Some(init @ Expr::Closure(_)) = l.init.as_ref().map(syntax::unparen) else { continue };
+            let Some(init @ Expr::Closure(_)) = l.init.as_ref().map(loops::strip_parens) else { continue };
             let mut v = DataUse { names: &names, found: false };
             syn::visit::Visit::visit_expr(&mut v, init);
             if v.found {
@@ -638,4 +638,3 @@ fn contains_acc_loop(e: &Expr) -> bool {
     syn::visit::Visit::visit_expr(&mut v, e);
     v.0
 }
-
