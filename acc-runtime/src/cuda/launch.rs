@@ -241,9 +241,9 @@ impl CudaBackend {
         args: &mut KernelArgs,
         region: Option<&'static RegionInfo>,
     ) -> Result<(), CudaError> {
-        // A synchronous launch that may leave its wait pending waits for the launch pending
-        // before it once its own kernel is queued (`lazy.rs`).
-        if cfg.queue.is_none() && self.may_leave_pending() {
+        // Where synchronous launches may leave their waits pending, one waits for the launch
+        // pending before it once its own kernel is queued (`lazy.rs`).
+        if cfg.queue.is_none() && self.leaves_waits_pending() {
             self.make_current()?;
         } else {
             self.enter()?;
@@ -326,8 +326,19 @@ impl CudaBackend {
         if let Some((_, end)) = &events {
             end.record(stream).doing(|| "timing a launch".into())?;
         }
-        if !timed && self.may_leave_pending() {
-            return self.launch_left_pending(stream, name, label.and_then(|l| l.0)).map(|()| None);
+        if self.leaves_waits_pending() && !timed {
+            // (`lazy.rs`) This launch leaves its wait pending where nothing is copied back
+            // behind its kernel and the stream marks the kernel's end; either way the launch
+            // pending before it is waited for now, behind this one's kernel.
+            let ahead = self.ahead_copies_queued();
+            // SAFETY: the backend's synchronous stream, held (`_sync`).
+            let mark = if self.may_leave_pending() { unsafe { self.sync_done.mark(stream) } } else { None };
+            let earlier = self.settle_held();
+            if let Some(seq) = mark {
+                self.leave_pending(seq, ahead, name, label.and_then(|l| l.0));
+                return earlier.map(|()| None);
+            }
+            earlier?;
         }
         // The region's small arrays copied back right behind its kernel (`behind.rs`).
         let behind = match self.queue_downloads_behind(stream) {
@@ -349,29 +360,6 @@ impl CudaBackend {
             Some((start, end)) => end.elapsed_since(&start).doing(|| "timing a launch".into()).map(Some),
             None => Ok(None),
         }
-    }
-}
-
-impl CudaBackend {
-    /// The end of a synchronous launch of `name` whose kernel is queued on `stream` (the
-    /// synchronous one, held) that leaves its wait pending (`lazy.rs`): marks the kernel's end,
-    /// waits for the launch pending before it, and leaves its own pending. Where the stream
-    /// cannot mark its end, waits for it at once.
-    fn launch_left_pending(&self, stream: sys::CUstream, name: &str, region: Option<&'static RegionInfo>) -> Result<(), CudaError> {
-        let ahead = self.ahead_copies_queued();
-        // SAFETY: the backend's synchronous stream, held by the caller.
-        let Some(seq) = (unsafe { self.sync_done.mark(stream) }) else {
-            self.settle_held()?;
-            // SAFETY: as above.
-            if let Err(f) = unsafe { driver::stream_synchronize(stream) } {
-                return Err(self.sync_error(f, &self.sync_panic, Some(name.to_owned()), format!("running `{name}`")));
-            }
-            self.ahead_copies_landed(ahead);
-            return self.take_panic(&self.sync_panic, stream, Some(name));
-        };
-        let earlier = self.settle_held();
-        self.leave_pending(seq, ahead, name, region);
-        earlier
     }
 }
 

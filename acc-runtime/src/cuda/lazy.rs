@@ -37,7 +37,8 @@ pub(crate) struct Pending {
 
 impl CudaBackend {
     /// Whether a synchronous launch may leave its wait pending: the switch is on, the stream
-    /// marks the end of its work in host memory, and no copy back waits behind launches.
+    /// marks the end of its work in host memory, and no copy back waits behind launches
+    /// (`launch.rs`'s `launch_inner`, which then asks the stream for the mark).
     pub(crate) fn may_leave_pending(&self) -> bool {
         self.lazy_on && self.sync_done.works() && self.behind_count.load(Ordering::Acquire) == 0
     }
