@@ -160,6 +160,12 @@ panic = "abort"
     for (kernel, text) in &device.bounds {
         write_if_changed(&bounds_dir.join(format!("{kernel}.rs")), text)?;
     }
+    // The bounds of the index methods the regions call on their value parameters.
+    let methods_dir = bounds_dir.join("methods");
+    std::fs::create_dir_all(&methods_dir).map_err(|e| format!("error: acc-build: cannot create {}: {e}", methods_dir.display()))?;
+    for (name, text) in &device.methods {
+        write_if_changed(&methods_dir.join(format!("{name}.rs")), text)?;
+    }
     let sm = std::env::var("ACC_SM").unwrap_or_else(|_| nvptx::DEFAULT_SM.to_string());
     let loadable = build_changed(out, &crate_dir, &cargo_toml, &device.root, &device.modules, &acc_device, &sm)?;
     // The schedule report (`ACC_INFO`, the `info` clause), with the kernels' resources.

@@ -112,6 +112,18 @@ fn indices_bounded_at_the_launch_have_a_kernel_without_checks() {
     ptx::assert_unchecked(PTX, &format!("{name}_inb"));
 }
 
+/// A nest indexed through a method of a value parameter (`c[g.at(k, j, i)]`, acc-build's
+/// bounds of `Planes::at`) has its kernel without checks too.
+#[test]
+fn indices_through_a_method_of_a_parameter_have_a_kernel_without_checks() {
+    let name = panic_test_kernel("planes_shifted");
+    let checked = inlined_panic_sites(entry(&name));
+    for site in panic_test_sites("c[g.at(k, j, i)] = a[g.at(k, j, i) + off] + a[g.ld * k];", &["c[g.at", "a[g.at", "a[g.ld"]) {
+        assert!(checked.contains(&site), "{name} checks {site:?}: {checked:?}");
+    }
+    ptx::assert_unchecked(PTX, &format!("{name}_inb"));
+}
+
 /// A nest that calls a routine whose indices the launch bounds from its arguments (`spread`,
 /// acc-codegen's `prove_routine`): its `_inb` kernel calls the routine's twin and has no
 /// panic site at all; the checked kernel checks the routine's reads at the routine's line.

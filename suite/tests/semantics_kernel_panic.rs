@@ -206,6 +206,63 @@ fn an_index_bounded_past_its_array_keeps_its_check() {
     assert_eq!(c, vec_of(n * n, |i| 3 * i as u32));
 }
 
+/// A grid of planes of rows, indexed through its method as a port of a C code writes an
+/// index macro (`u[k][j][i]` over a flat array): `at` is one expression of its arguments and
+/// fields, which acc-build bounds for the launch (acc-codegen's `prove_index_method`).
+#[derive(Clone, Copy, Debug, acc::DeviceCopy)]
+#[repr(C)]
+struct Planes {
+    nk: usize,
+    nj: usize,
+    ld: usize,
+}
+
+impl Planes {
+    fn at(&self, k: usize, j: usize, i: usize) -> usize {
+        (k * self.nj + j) * self.ld + i
+    }
+}
+
+/// A nest whose indices are `g.at(..)` of a value parameter and `g.ld`, a field: bounded at
+/// the launch like sums and products of loop variables.
+#[acc::parallel]
+fn planes_shifted(a: &[u32], c: &mut [u32], g: Planes, off: usize) {
+    #[acc::r#loop(gang)]
+    for k in 0..g.nk {
+        #[acc::r#loop(vector)]
+        for j in 0..g.nj {
+            for i in 0..g.ld {
+                c[g.at(k, j, i)] = a[g.at(k, j, i) + off] + a[g.ld * k];
+            }
+        }
+    }
+}
+
+/// Bounded inside the arrays through the method, the nest runs without checks and gives the
+/// host's values; one element past, the checked kernel runs and panics at the user's line.
+#[test]
+fn an_index_through_a_method_of_a_parameter_is_bounded_at_the_launch() {
+    let g = Planes { nk: 5, nj: 7, ld: 9 };
+    let len = g.nk * g.nj * g.ld;
+    let a = vec_of(len + 3, |i| i as u32);
+    let mut c = vec![0u32; len];
+    planes_shifted(&a, &mut c, g, 3);
+    let mut want = vec![0u32; len];
+    for k in 0..g.nk {
+        for j in 0..g.nj {
+            for i in 0..g.ld {
+                want[g.at(k, j, i)] = (g.at(k, j, i) + 3 + g.ld * k) as u32;
+            }
+        }
+    }
+    assert_eq!(c, want);
+    record_sites();
+    let r = catch_unwind(AssertUnwindSafe(|| planes_shifted(&a, &mut c, g, 4)));
+    let msg = panic_message(&*r.expect_err("the last element's index is past the array"));
+    assert!(msg.contains(&format!("index out of bounds: the len is {} but the index is {}", len + 3, len + 3)), "{msg}");
+    assert_located(&msg, "c[g.at(k, j, i)] = a[g.at(k, j, i) + off] + a[g.ld * k];", "planes_shifted");
+}
+
 /// A routine whose indices the launch bounds from its arguments (`c - k * s`, `c + k * s`:
 /// sums and products of its `usize` parameters; its closure followed at each call).
 #[acc::routine(seq)]

@@ -205,6 +205,7 @@ impl Scan<'_> {
         // info: the regions' schedule reports, for `ACC_INFO` and the `info` clause.
         out.reports.extend(r.reports);
         let routines = self.module_routines(m);
+        self.index_methods(m, f, &mut out.methods);
         for (base, ks) in r.forms {
             out.kernels += ks.len();
             out.regions.push(base);

@@ -60,6 +60,7 @@ mod carry;
 mod index;
 mod items;
 mod manifest;
+mod methods;
 mod paths;
 mod resolve;
 mod twins;
@@ -85,6 +86,9 @@ pub struct DeviceCrate {
     /// host code of `$OUT_DIR/acc_bounds/<kernel>.rs`: the bounds of the routines it calls
     /// (see [`routine_bounds`]).
     pub bounds: Vec<(String, String)>,
+    /// The bounds of the index methods the regions call on their value parameters, by file
+    /// name (`$OUT_DIR/acc_bounds/methods/<Type>__<method>.rs`; see `methods.rs`).
+    pub methods: Vec<(String, String)>,
 }
 
 /// `error: msg` with the file, line and the source line, like rustc.
@@ -184,6 +188,8 @@ struct Out {
     errors: Vec<String>,
     /// The routine bounds of each unchecked kernel (see [`DeviceCrate::bounds`]).
     bounds: Vec<(String, String)>,
+    /// The bounds of the regions' index methods, before [`methods::merged`].
+    methods: Vec<methods::MethodBounds>,
 }
 
 /// A dependency of the package that uses acc: its crate name (as the package's code calls it)

@@ -38,6 +38,8 @@ pub struct Param {
     /// The element type of slices, the type itself for values.
     pub elem: Type,
     pub ty: Type,
+    /// Declared `mut` (`mut n: usize`).
+    pub mutable: bool,
 }
 
 fn device_slice_elem(ty: &Type) -> Option<Type> {
@@ -103,6 +105,23 @@ fn vec_ref(ty: &Type) -> Option<(Span, String)> {
     Some((last.ident.span(), t.to_token_stream().to_string()))
 }
 
+/// The name of a type written as a plain path without generic arguments, or a shared
+/// reference to one (`Grid`, `&cfd::Grid` give `"Grid"`): the key of an index method's bounds
+/// (see `lower::bounds::prove_index_method`), which acc-build's scan of the region fn uses too.
+pub fn plain_type_name(ty: &Type) -> Option<String> {
+    use syn::ext::IdentExt;
+    let ty = match ty {
+        Type::Reference(r) if r.mutability.is_none() => &*r.elem,
+        t => t,
+    };
+    let Type::Path(p) = ty else { return None };
+    // (`Self` is the impl's type, which acc-build's copy of the fn writes out.)
+    if p.qself.is_some() || p.path.segments.iter().any(|s| !s.arguments.is_none() || s.ident == "Self") {
+        return None;
+    }
+    Some(p.path.segments.last()?.ident.unraw().to_string())
+}
+
 /// Classifies the region fn's parameters, reporting unsupported forms.
 pub fn params(f: &ItemFn, errors: &mut Errors) -> Vec<Param> {
     let mut out = Vec::new();
@@ -114,8 +133,8 @@ pub fn params(f: &ItemFn, errors: &mut Errors) -> Vec<Param> {
             }
             FnArg::Typed(t) => t,
         };
-        let ident = match &*typed.pat {
-            Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => p.ident.clone(),
+        let (ident, mutable) = match &*typed.pat {
+            Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => (p.ident.clone(), p.mutability.is_some()),
             other => {
                 errors.error(other.span(), "acc region parameters must be plain names (`a: &[f32]`)");
                 continue;
@@ -139,7 +158,7 @@ pub fn params(f: &ItemFn, errors: &mut Errors) -> Vec<Param> {
             other => Some((ParamKind::Value, other.clone())),
         };
         match kind_elem {
-            Some((kind, elem)) => out.push(Param { ident, kind, elem, ty }),
+            Some((kind, elem)) => out.push(Param { ident, kind, elem, ty, mutable }),
             None => unsupported_param(&ty, errors),
         }
     }

@@ -31,11 +31,19 @@
 //! and the launch's check asks the routine's bounds (`__acc_rb(name, intervals)`, acc-build's
 //! `$OUT_DIR/acc_bounds/<kernel>.rs`) for the arguments' intervals there.
 //!
+//! A field of a value parameter (`g.n`) is its value at the launch, and a method called on
+//! one (`u[g.at(m, k, j, i)]`, the Rust form of a C code's index macro over a flat array) is
+//! bounded by acc-build: where the method's body is one expression of its `usize` arguments,
+//! the receiver's fields and literals, [`prove_index_method`] writes its interval arithmetic
+//! into `$OUT_DIR/acc_bounds/methods/<Type>__<method>.rs`, which the launch's check includes
+//! with the arguments' intervals.
+//!
 //! Not proved (checked as before): indices inside closures passed on or not bound by `let`,
 //! macros, `if let`/`while let` and `match` arms' bindings, those using a name the nest
-//! assigns or borrows mutably, a `mut` local, a cast of anything but a name, a call, a field,
-//! or an array element; the indices of generic routines, methods, and routines of other
-//! modules.
+//! assigns or borrows mutably, a `mut` local, a cast of anything but a name, a call, a field
+//! of anything but a value parameter, a method of anything else or whose body is more than
+//! such an expression, or an array element; the indices of generic routines, methods, and
+//! routines of other modules.
 //!
 //! The unchecked kernel is the nest written again (`nest.rs`, `nest/emit.rs`) as `<name>_inb`,
 //! each proved index `x[unsafe { acc_device::unchecked(e) }]`; an index `b + o` or `b - o` of a
@@ -56,6 +64,7 @@ use std::collections::{HashMap, HashSet};
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, ToTokens};
+use syn::ext::IdentExt;
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{BinOp, Expr, ExprForLoop, Ident, Pat, RangeLimits};
@@ -126,8 +135,9 @@ pub struct Proved {
 
 /// The indices of nest `f` on `arrays` (the region's array parameters) that the host can
 /// bound at the launch, or `None` when there are none.
-pub fn prove(f: &ExprForLoop, arrays: &[Ident]) -> Option<Proved> {
+pub fn prove(f: &ExprForLoop, arrays: &[Ident], receivers: &HashMap<String, String>) -> Option<Proved> {
     let mut p = Prover::new(arrays, assigned_names(|v| v.visit_expr_for_loop(f)), true);
+    p.receivers = receivers.clone();
     p.visit_expr_for_loop(f);
     let mut all = Sites(Vec::new());
     all.visit_expr_for_loop(f);
@@ -239,6 +249,55 @@ pub fn prove_routine(f: &syn::ItemFn) -> Option<ProvedRoutine> {
     twin.attrs.retain(|a| !crate::syntax::is_acc_path(a.path(), "routine") && !a.path().is_ident("doc"));
     Unchecked.visit_block_mut(&mut twin.block);
     Some(ProvedRoutine { twin: quote!(#[allow(dead_code)] #twin), check })
+}
+
+/// The bounds of an index method (`fn at(&self, m: usize, k: usize, j: usize, i: usize) ->
+/// usize { ((m * self.n + k) * self.ld + j) * self.ld + i }`) for its arguments' intervals:
+/// host code, an expression of type `Option<(usize, usize)>` with `__acc_r` (a reference to
+/// the receiver) and `__acc_a: [(usize, usize); N]` (the arguments' intervals) in scope, which
+/// a nest's launch check includes where an index calls the method on a value parameter
+/// ([`Prover::method_call`]). The body must be one expression of its `usize` parameters, the
+/// receiver's fields and literals, which the prover bounds as it bounds a nest's index (with
+/// checked arithmetic, so a bound that would wrap proves nothing); anything else (another
+/// name, a call, a statement, `&mut self`, generics) is `None`: the index keeps its check.
+pub fn prove_index_method(f: &syn::ImplItemFn) -> TokenStream {
+    let none = quote!(::core::option::Option::None);
+    let sig = &f.sig;
+    let returns_usize = matches!(&sig.output, syn::ReturnType::Type(_, t) if matches!(&**t, syn::Type::Path(p) if p.path.is_ident("usize")));
+    if sig.asyncness.is_some() || sig.variadic.is_some() || !sig.generics.params.is_empty() || !returns_usize {
+        return none;
+    }
+    let mut inputs = sig.inputs.iter();
+    match inputs.next() {
+        Some(syn::FnArg::Receiver(r)) if r.reference.is_some() && r.mutability.is_none() => {}
+        _ => return none,
+    }
+    let mut p = Prover::new(&[], HashSet::new(), false);
+    p.method_body = true;
+    for (k, arg) in inputs.enumerate() {
+        let syn::FnArg::Typed(pt) = arg else { return none };
+        let Pat::Ident(id) = &*pt.pat else { return none };
+        if id.by_ref.is_some() || id.subpat.is_some() || id.mutability.is_some() {
+            return none;
+        }
+        let usize_param = matches!(&*pt.ty, syn::Type::Path(t) if t.path.is_ident("usize"));
+        let bind = if usize_param { Bind::Given(quote!(__acc_a.get(#k).copied()?)) } else { Bind::Opaque };
+        p.bind(id.ident.to_string(), bind);
+    }
+    let [syn::Stmt::Expr(body, None)] = f.block.stmts.as_slice() else { return none };
+    let mut panics = Panics(false);
+    panics.visit_expr(body);
+    if panics.0 {
+        return none;
+    }
+    let Some(b) = p.interval(body, p.env.len()) else { return none };
+    let stmts = &p.stmts;
+    quote! {
+        (|| -> ::core::option::Option<(usize, usize)> {
+            #(#stmts)*
+            ::core::option::Option::Some(#b)
+        })()
+    }
 }
 
 /// Whether a body declares an item.
@@ -409,6 +468,13 @@ struct Prover<'a> {
     /// The routine calls followed (where their callees start), by name, and each one's check.
     calls: HashMap<String, HashSet<(usize, usize)>>,
     call_checks: Vec<(String, TokenStream)>,
+    /// The region's value parameters that index methods and fields may be read from, by name:
+    /// the name of their type (`g: Grid` or `g: &Grid` gives `"Grid"`), which keys acc-build's
+    /// file of a method's bounds ([`prove_index_method`]).
+    receivers: HashMap<String, String>,
+    /// Proving an index method's body ([`prove_index_method`]): `self` is the host's
+    /// `__acc_r`, and no other name from outside is visible.
+    method_body: bool,
     temps: usize,
 }
 
@@ -429,6 +495,8 @@ impl<'a> Prover<'a> {
             follow_routines,
             calls: HashMap::new(),
             call_checks: Vec::new(),
+            receivers: HashMap::new(),
+            method_body: false,
             temps: 0,
         }
     }
@@ -531,8 +599,27 @@ impl<'a> Prover<'a> {
                         let op = &m.method;
                         Some(self.emit(quote!(#a.0.#op(#b.0)), quote!(#a.1.#op(#b.1))))
                     }
-                    _ => None,
+                    _ => self.method_call(m, visible),
                 }
+            }
+            Expr::Field(fe) => {
+                // A field of a value parameter (`g.n`), or of `self` in an index method's body.
+                let syn::Member::Named(field) = &fe.member else { return None };
+                let Expr::Path(p) = strip(&fe.base) else { return None };
+                let id = p.path.get_ident()?;
+                let rt = paths::runtime();
+                let base = if self.method_body && id == "self" {
+                    quote!(__acc_r)
+                } else if self.receiver(id, visible) {
+                    quote!(#id)
+                } else {
+                    return None;
+                };
+                Some(self.point(quote!({
+                    #[allow(unused_imports)]
+                    use #rt::{OtherLeaf as _, UsizeLeaf as _};
+                    (&#rt::IndexLeaf(&#base.#field)).leaf()?
+                })))
             }
             Expr::Binary(bin) => {
                 let a = self.interval(&bin.left, visible)?;
@@ -550,6 +637,38 @@ impl<'a> Prover<'a> {
         }
     }
 
+    /// Whether `id` is a value parameter of the region that the nest does not rebind: its
+    /// fields and index methods have values at the launch.
+    fn receiver(&self, id: &Ident, visible: usize) -> bool {
+        !self.method_body && self.receivers.contains_key(&id.to_string()) && self.lookup(&id.to_string(), visible).is_none()
+    }
+
+    /// The interval of `r.m(args)`, a method of a value parameter `r` (`g.at(m, k, j, i)`):
+    /// acc-build's bounds of the method's body for the arguments' intervals
+    /// (`$OUT_DIR/acc_bounds/methods/<Type>__<m>.rs`, see [`prove_index_method`]), which are
+    /// `None` where it could not prove them.
+    fn method_call(&mut self, m: &syn::ExprMethodCall, visible: usize) -> Option<Ident> {
+        let Expr::Path(p) = strip(&m.receiver) else { return None };
+        let r = p.path.get_ident()?;
+        if !self.receiver(r, visible) {
+            return None;
+        }
+        let ty = self.receivers[&r.to_string()].clone();
+        let args = m.args.iter().map(|a| self.interval(a, visible)).collect::<Option<Vec<Ident>>>()?;
+        let n = args.len();
+        let file = format!("/acc_bounds/methods/{ty}__{}.rs", m.method.unraw());
+        let v = format_ident!("__acc_b{}", self.temps);
+        self.temps += 1;
+        self.stmts.push(quote! {
+            let #v: (usize, usize) = {
+                let __acc_r = &#r;
+                let __acc_a: [(usize, usize); #n] = [#(#args),*];
+                include!(concat!(env!("OUT_DIR"), #file))
+            }?;
+        });
+        Some(v)
+    }
+
     /// A name from outside the nest that keeps its value through the launch.
     fn outside(&self, id: &Ident) -> bool {
         !id.to_string().starts_with("__acc") && !self.assigned.contains(&id.to_string()) && !self.arrays.contains(id)
@@ -557,7 +676,7 @@ impl<'a> Prover<'a> {
 
     /// The interval of a name from outside the nest: its value at the launch.
     fn invariant(&mut self, id: &Ident) -> Option<Ident> {
-        if !self.outside(id) {
+        if self.method_body || !self.outside(id) {
             return None;
         }
         let rt = paths::runtime();

@@ -464,6 +464,17 @@ fn serial_code(src: &NestSource, nest: &Nest, body_of: &mut dyn FnMut(&syn::Bloc
     }
 }
 
+/// The region's value parameters whose fields and index methods the launch can read
+/// (`bounds::prove`), by name, with their type's name: those of a type named by a plain path
+/// (`g: Grid`, `g: &cfd::Grid`), not declared `mut` and not shadowed by a local in scope.
+fn receivers(src: &NestSource) -> std::collections::HashMap<String, String> {
+    src.params
+        .iter()
+        .filter(|p| p.kind == ParamKind::Value && !p.mutable && !src.lets.iter().any(|l| l.name == p.ident))
+        .filter_map(|p| Some((p.ident.to_string(), crate::front::region::plain_type_name(&p.ty)?)))
+        .collect()
+}
+
 /// The nest's kernels without the checks of the indices the launch can bound (`bounds`),
 /// where the nest has such indices and nothing else keeps their checks (1-D staging, private
 /// arrays; a nest of 2-D staged tiles has none: the grid schedule stages its windows before
@@ -474,7 +485,7 @@ fn unchecked_kernels(src: &NestSource, nest: &Nest, s: &NestSchedule) -> (Option
     let proof = if nest.serial || !abi.privates.is_empty() || !s.shape.cached.is_empty() || !s.staged1.is_empty() {
         None
     } else {
-        bounds::prove(src.f, &nest.arrays.slices).filter(|p| p.panic_free)
+        bounds::prove(src.f, &nest.arrays.slices, &receivers(src)).filter(|p| p.panic_free)
     };
     // The nest again without those checks, where it has no lean kernel and takes no chunks
     // (whose references are matched as written): launched when the bounds hold. Or, for a

@@ -6,7 +6,7 @@ use super::*;
 fn proved(src: &str, arrays: &[&str]) -> (Vec<String>, usize) {
     let f: ExprForLoop = syn::parse_str(src).unwrap();
     let arrays: Vec<Ident> = arrays.iter().map(|a| format_ident!("{}", a)).collect();
-    match prove(&f, &arrays) {
+    match prove(&f, &arrays, &HashMap::new()) {
         Some(p) => {
             let mut s: Vec<String> = p.sites.into_iter().map(|s| s.1.replace(' ', "")).collect();
             s.sort();
@@ -56,7 +56,7 @@ fn a_staged_window_is_proved_and_the_rows_copies_are_its_sites() {
     // `acc::cache!` names its window's arrays and variables without changing them.
     let src = "for i in 1..n - 1 { for j in 1..n - 1 { acc::cache!(a[(i - 1..i + 2) * n + (j - 1..j + 2)]); b[i * n + j] = a[(i - 1) * n + j] + a[i * n + j]; } }";
     let f: ExprForLoop = syn::parse_str(src).unwrap();
-    let p = prove(&f, &[format_ident!("a"), format_ident!("b")]).unwrap();
+    let p = prove(&f, &[format_ident!("a"), format_ident!("b")], &HashMap::new()).unwrap();
     assert!(p.panic_free && p.sites.len() == 3 && p.total == 3, "{:?}", p.sites);
     // A thread's copy of the body for another row of its tile (`tiles::copy_name`).
     let store: syn::ExprIndex = syn::parse_str("b[i * n + j]").unwrap();
@@ -89,7 +89,7 @@ fn what_is_not_proved() {
 fn a_name_shadowed_later_keeps_the_value_the_let_saw() {
     // `c` is the loop's `i`, not the `i` of the later `let`.
     let f: ExprForLoop = syn::parse_str("for i in 0..n { let c = i; let i = 7; a[c] = 0.0; a[i] = 1.0; }").unwrap();
-    let p = prove(&f, &[format_ident!("a")]).unwrap();
+    let p = prove(&f, &[format_ident!("a")], &HashMap::new()).unwrap();
     let check = p.check.to_string().replace(' ', "");
     // `a[c]`: the loop's interval, `0..n`; `a[i]`: the literal 7.
     assert!(check.contains("checked_sub(1)?"), "{check}");
@@ -100,7 +100,7 @@ fn a_name_shadowed_later_keeps_the_value_the_let_saw() {
 #[test]
 fn subtraction_and_division_bound_each_side_by_the_other_s_extreme() {
     let f: ExprForLoop = syn::parse_str("for i in 2..n { a[(i - 2) / 2 % m] = 0.0; }").unwrap();
-    let check = prove(&f, &[format_ident!("a")]).unwrap().check.to_string().replace(' ', "");
+    let check = prove(&f, &[format_ident!("a")], &HashMap::new()).unwrap().check.to_string().replace(' ', "");
     assert!(check.contains(".0.checked_sub(__acc_b"), "{check}");
     assert!(check.contains(".1.checked_div(__acc_b"), "{check}");
     assert!(check.contains(".checked_sub(1)?)"), "{check}");
@@ -121,7 +121,7 @@ fn closures_bound_by_let_are_proved_at_each_call() {
 #[test]
 fn routine_calls_ask_the_routine_s_bounds_for_the_arguments() {
     let f: ExprForLoop = syn::parse_str("for i in 2..n - 2 { b[i] = lap(a, i, n, 0.5); }").unwrap();
-    let p = prove(&f, &[format_ident!("a"), format_ident!("b")]).unwrap();
+    let p = prove(&f, &[format_ident!("a"), format_ident!("b")], &HashMap::new()).unwrap();
     assert_eq!(p.calls, ["lap"]);
     assert!(p.panic_free);
     let check = p.check.to_string().replace(' ', "");
@@ -130,11 +130,11 @@ fn routine_calls_ask_the_routine_s_bounds_for_the_arguments() {
     assert!(check.contains("::core::option::Option::None])==::core::option::Option::Some(true))"), "{check}");
     // A name also bound as a closure somewhere: the unchecked kernel never runs.
     let f: ExprForLoop = syn::parse_str("for i in 0..n { b[i] = lap(a, i, n, 0.5); { let lap = |x: usize| x; b[i] = lap(3) as f32; } }").unwrap();
-    let check = prove(&f, &[format_ident!("a"), format_ident!("b")]).unwrap().check.to_string().replace(' ', "");
+    let check = prove(&f, &[format_ident!("a"), format_ident!("b")], &HashMap::new()).unwrap().check.to_string().replace(' ', "");
     assert!(check.contains("__acc_rb(\"lap\",&[])==::core::option::Option::Some(true)"), "{check}");
     // A call inside a closure called twice is one call, checked at each.
     let f: ExprForLoop = syn::parse_str("for i in 1..n { let g = |k: usize| lap(a, i - k); b[i] = g(0) + g(1); }").unwrap();
-    let check = prove(&f, &[format_ident!("a"), format_ident!("b")]).unwrap().check.to_string().replace(' ', "");
+    let check = prove(&f, &[format_ident!("a"), format_ident!("b")], &HashMap::new()).unwrap().check.to_string().replace(' ', "");
     assert_eq!(check.matches("__acc_rb(").count(), 2, "{check}");
     assert!(!check.contains("&[])"), "{check}");
 }
@@ -172,4 +172,46 @@ fn a_routine_s_indices_are_bounded_by_its_arguments() {
     // Loops and lets inside the routine are followed.
     let f: syn::ItemFn = syn::parse_str("fn sum(u: &[f32], c: usize, m: usize) -> f32 { let mut s = 0.0; for k in 0..m { let j = c + k; s += u[j]; } s }").unwrap();
     assert!(prove_routine(&f).is_some());
+}
+
+#[test]
+fn an_index_method_of_a_value_parameter_is_bounded_by_acc_build_s_file() {
+    let f: ExprForLoop = syn::parse_str("for k in 1..n - 1 { for i in 0..g.n { a[g.at(k, i + 1)] = b[g.at(k - 1, i)] + b[g.n * k]; } }").unwrap();
+    let receivers: HashMap<String, String> = [("g".to_string(), "Grid".to_string())].into();
+    let p = prove(&f, &[format_ident!("a"), format_ident!("b")], &receivers).unwrap();
+    assert_eq!(p.sites.len(), 3);
+    assert!(p.panic_free);
+    let check = p.check.to_string().replace(' ', "");
+    assert_eq!(check.matches("include!(concat!(env!(\"OUT_DIR\"),\"/acc_bounds/methods/Grid__at.rs\"))").count(), 2, "{check}");
+    assert!(check.contains("let__acc_r=&g;"), "{check}");
+    // A field of the parameter is its value at the launch.
+    assert!(check.contains("IndexLeaf(&g.n)"), "{check}");
+    // Not without the receiver (another name, or one the nest binds).
+    let (s, _) = proved("for k in 0..n { a[h.at(k)] = 0.0; }", &["a"]);
+    assert!(s.is_empty());
+    let f: ExprForLoop = syn::parse_str("for k in 0..n { let g = k; a[g.at(k)] = 0.0; }").unwrap();
+    assert!(prove(&f, &[format_ident!("a")], &receivers).is_none());
+}
+
+#[test]
+fn an_index_method_s_body_is_bounded_from_its_arguments_and_the_receiver_s_fields() {
+    let m: syn::ImplItemFn = syn::parse_str("fn at(&self, m: usize, i: usize) -> usize { (m * self.n + i) * self.ld - 1 }").unwrap();
+    let text = prove_index_method(&m).to_string().replace(' ', "");
+    assert!(text.contains("__acc_a.get(0usize).copied()?"), "{text}");
+    assert!(text.contains("IndexLeaf(&__acc_r.n)"), "{text}");
+    assert!(text.contains("checked_mul") && text.contains("checked_sub"), "{text}");
+    let none = "::core::option::Option::None";
+    for src in [
+        // A statement, a name from outside, a call, `&mut self`, no receiver, another type.
+        "fn at(&self, i: usize) -> usize { let j = i; j }",
+        "fn at(&self, i: usize) -> usize { i * LD }",
+        "fn at(&self, i: usize) -> usize { f(i) }",
+        "fn at(&mut self, i: usize) -> usize { i }",
+        "fn at(i: usize) -> usize { i }",
+        "fn at(&self, i: usize) -> u32 { i as u32 }",
+        "fn at(&self, x: f64) -> usize { x }",
+    ] {
+        let m: syn::ImplItemFn = syn::parse_str(src).unwrap();
+        assert_eq!(prove_index_method(&m).to_string().replace(' ', ""), none.replace(' ', ""), "{src}");
+    }
 }
