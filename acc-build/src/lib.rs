@@ -164,7 +164,7 @@ panic = "abort"
     let methods_dir = bounds_dir.join("methods");
     std::fs::create_dir_all(&methods_dir).map_err(|e| format!("error: acc-build: cannot create {}: {e}", methods_dir.display()))?;
     for (name, text) in &device.methods {
-        write_if_changed(&methods_dir.join(format!("{name}.rs")), text)?;
+        write_if_changed(&methods_dir.join(name), text)?;
     }
     let sm = std::env::var("ACC_SM").unwrap_or_else(|_| nvptx::DEFAULT_SM.to_string());
     let loadable = build_changed(out, &crate_dir, &cargo_toml, &device.root, &device.modules, &acc_device, &sm)?;

@@ -205,8 +205,8 @@ impl Scan<'_> {
         // info: the regions' schedule reports, for `ACC_INFO` and the `info` clause.
         out.reports.extend(r.reports);
         let routines = self.module_routines(m);
-        self.index_methods(m, f, &mut out.methods);
         for (base, ks) in r.forms {
+            self.index_methods(m, f, &base, &mut out.methods);
             out.kernels += ks.len();
             out.regions.push(base);
             for k in ks {

@@ -87,5 +87,5 @@ pub(super) fn write(scan: &Scan, mut texts: HashMap<usize, (String, TokenStream)
          // file on its line there: a kernel's panic names the file and line of your source.\n{}",
         prettyplease::unparse(&file)
     );
-    Ok(DeviceCrate { root, modules, kernels: out.kernels, regions: out.regions, refused: out.refused, reports: out.reports, bounds: out.bounds, methods: super::methods::merged(out.methods) })
+    Ok(DeviceCrate { root, modules, kernels: out.kernels, regions: out.regions, refused: out.refused, reports: out.reports, bounds: out.bounds, methods: out.methods })
 }

@@ -2,13 +2,12 @@
 //! (`lhs[g.at(m, k, j, i)]`, `g: Grid`), for the launches' checks.
 //!
 //! A nest's launch check bounds such an index by including
-//! `$OUT_DIR/acc_bounds/methods/<Type>__<method>.rs` (acc-codegen's `lower::bounds`,
-//! `Prover::method_call`): an expression of the receiver `__acc_r` and the arguments'
-//! intervals `__acc_a`. Here each region fn's method calls on its parameters get that file:
-//! the method's body bounded by `prove_index_method` where the parameter's type resolves to a
-//! struct or enum of the package and its inherent `impl` has the method, `None` (the index
-//! keeps its check) otherwise, and `None` where two regions' types of one name resolve to
-//! different items (the file is keyed by the type's name).
+//! `$OUT_DIR/acc_bounds/methods/<region>__<param>__<method>.rs` (acc-codegen's
+//! `lower::bounds`, `Prover::method_call`): an expression of the receiver `__acc_r` and the
+//! arguments' intervals `__acc_a`. Here each region fn's method calls on its parameters get
+//! that file: the method's body bounded by `prove_index_method` where the parameter's type
+//! resolves, in the region's module, to a struct or enum of the package whose inherent `impl`
+//! has the method; `None` (the index keeps its check) otherwise.
 
 use std::collections::HashMap;
 
@@ -17,39 +16,42 @@ use syn::visit::Visit;
 
 use super::{Res, Scan};
 
-/// A method's bounds file: its name (`Grid__at`), the item the type resolved to, and the
-/// text (an expression of type `Option<(usize, usize)>`).
-pub(super) type MethodBounds = (String, Option<(usize, usize)>, String);
+/// A method's bounds file: its name (`<region>__g__at.rs`) and text (an expression of type
+/// `Option<(usize, usize)>`).
+pub(super) type MethodBounds = (String, String);
 
 impl Scan<'_> {
-    /// The bounds files of the methods that region fn `f` of module `m` calls on its value
-    /// parameters (a superset of those its nests' indices call, which the launch checks
-    /// include).
-    pub(super) fn index_methods(&self, m: usize, f: &syn::ItemFn, out: &mut Vec<MethodBounds>) {
+    /// The bounds files of the methods that region fn `f` of module `m`, whose kernels' base
+    /// name is `region`, calls on its value parameters (a superset of those its nests' indices
+    /// call, which the launch checks include).
+    pub(super) fn index_methods(&self, m: usize, f: &syn::ItemFn, region: &str, out: &mut Vec<MethodBounds>) {
         let mut params: HashMap<String, (String, syn::Path)> = HashMap::new();
         for arg in &f.sig.inputs {
             let syn::FnArg::Typed(pt) = arg else { continue };
             let syn::Pat::Ident(id) = &*pt.pat else { continue };
-            let Some(name) = acc_codegen::front::region::plain_type_name(&pt.ty) else { continue };
+            if acc_codegen::front::region::plain_type_name(&pt.ty).is_none() {
+                continue;
+            }
             let ty = match &*pt.ty {
                 syn::Type::Reference(r) => &*r.elem,
                 t => t,
             };
             let syn::Type::Path(tp) = ty else { continue };
-            params.insert(id.ident.unraw().to_string(), (name, tp.path.clone()));
+            let param = id.ident.unraw().to_string();
+            params.insert(param.clone(), (format!("{region}__{param}"), tp.path.clone()));
         }
         if params.is_empty() {
             return;
         }
         let mut calls = Calls { params: &params, found: Vec::new() };
         calls.visit_block(&f.block);
-        for (ty_name, path, method) in calls.found {
-            let key = format!("{ty_name}__{method}");
-            let (item, text) = match self.resolve(m, &path) {
-                Res::Item(m2, k2) => (Some((m2, k2)), self.method_bounds(m2, k2, &method)),
-                _ => (None, none()),
+        for (stem, path, method) in calls.found {
+            let text = match self.resolve(m, &path) {
+                Res::Item(m2, k2) => self.method_bounds(m2, k2, &method),
+                _ => none(),
             };
-            out.push((key, item, text));
+            let text = format!("// Written by acc-build: the bounds of an index method.\n{text}\n");
+            out.push((acc_codegen::lower::bounds::method_file(&stem, &method), text));
         }
     }
 
@@ -81,25 +83,11 @@ impl Scan<'_> {
     }
 }
 
-/// The files written, one per name: where regions' types of one name resolve to different
-/// items (or to none), the file bounds nothing.
-pub(super) fn merged(all: Vec<MethodBounds>) -> Vec<(String, String)> {
-    let mut by_key: Vec<MethodBounds> = Vec::new();
-    for (key, item, text) in all {
-        match by_key.iter_mut().find(|(k, _, _)| *k == key) {
-            Some(e) if e.1 != item || item.is_none() => e.2 = none(),
-            Some(_) => {}
-            None => by_key.push((key, item, text)),
-        }
-    }
-    by_key.into_iter().map(|(k, _, t)| (k, format!("// Written by acc-build: the bounds of an index method.\n{t}\n"))).collect()
-}
-
 fn none() -> String {
     "::core::option::Option::None".to_string()
 }
 
-/// The method calls whose receiver is one of `params` (by name): (type name, type path, method).
+/// The method calls whose receiver is one of `params` (by name): (file stem, type path, method).
 struct Calls<'a> {
     params: &'a HashMap<String, (String, syn::Path)>,
     found: Vec<(String, syn::Path, String)>,
@@ -116,26 +104,5 @@ impl<'ast> Visit<'ast> for Calls<'_> {
             }
         }
         syn::visit::visit_expr_method_call(self, c);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_name_two_items_share_bounds_nothing() {
-        let files = merged(vec![
-            ("Grid__at".into(), Some((1, 2)), "Some(x)".into()),
-            ("Grid__at".into(), Some((1, 2)), "Some(x)".into()),
-            ("Box__at".into(), Some((1, 3)), "Some(y)".into()),
-            ("Box__at".into(), Some((4, 0)), "Some(z)".into()),
-            ("Ext__at".into(), None, none()),
-        ]);
-        let text = |k: &str| files.iter().find(|(n, _)| n == k).map(|(_, t)| t.lines().nth(1).unwrap().to_string());
-        assert_eq!(files.len(), 3);
-        assert_eq!(text("Grid__at").as_deref(), Some("Some(x)"));
-        assert_eq!(text("Box__at"), Some(none()));
-        assert_eq!(text("Ext__at"), Some(none()));
     }
 }

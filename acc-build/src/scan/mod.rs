@@ -87,7 +87,7 @@ pub struct DeviceCrate {
     /// (see [`routine_bounds`]).
     pub bounds: Vec<(String, String)>,
     /// The bounds of the index methods the regions call on their value parameters, by file
-    /// name (`$OUT_DIR/acc_bounds/methods/<Type>__<method>.rs`; see `methods.rs`).
+    /// name (`$OUT_DIR/acc_bounds/methods/<region>__<param>__<method>.rs`; see `methods.rs`).
     pub methods: Vec<(String, String)>,
 }
 
@@ -188,7 +188,7 @@ struct Out {
     errors: Vec<String>,
     /// The routine bounds of each unchecked kernel (see [`DeviceCrate::bounds`]).
     bounds: Vec<(String, String)>,
-    /// The bounds of the regions' index methods, before [`methods::merged`].
+    /// The bounds of the regions' index methods (see [`DeviceCrate::methods`]).
     methods: Vec<methods::MethodBounds>,
 }
 

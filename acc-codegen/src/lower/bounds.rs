@@ -35,7 +35,7 @@
 //! one (`u[g.at(m, k, j, i)]`, the Rust form of a C code's index macro over a flat array) is
 //! bounded by acc-build: where the method's body is one expression of its `usize` arguments,
 //! the receiver's fields and literals, [`prove_index_method`] writes its interval arithmetic
-//! into `$OUT_DIR/acc_bounds/methods/<Type>__<method>.rs`, which the launch's check includes
+//! into `$OUT_DIR/acc_bounds/methods/<region>__<param>__<method>.rs`, which the launch's check includes
 //! with the arguments' intervals.
 //!
 //! Not proved (checked as before): indices inside closures passed on or not bound by `let`,
@@ -249,6 +249,13 @@ pub fn prove_routine(f: &syn::ItemFn) -> Option<ProvedRoutine> {
     twin.attrs.retain(|a| !crate::syntax::is_acc_path(a.path(), "routine") && !a.path().is_ident("doc"));
     Unchecked.visit_block_mut(&mut twin.block);
     Some(ProvedRoutine { twin: quote!(#[allow(dead_code)] #twin), check })
+}
+
+/// The name of acc-build's file of the bounds of method `method` of the value parameter whose
+/// stem is `stem` (`<region>__<param>`: the region's kernels' base name, acc-codegen's
+/// `kernel_name`, and the parameter's name).
+pub fn method_file(stem: &str, method: &str) -> String {
+    format!("{stem}__{method}.rs")
 }
 
 /// The bounds of an index method (`fn at(&self, m: usize, k: usize, j: usize, i: usize) ->
@@ -469,8 +476,8 @@ struct Prover<'a> {
     calls: HashMap<String, HashSet<(usize, usize)>>,
     call_checks: Vec<(String, TokenStream)>,
     /// The region's value parameters that index methods and fields may be read from, by name:
-    /// the name of their type (`g: Grid` or `g: &Grid` gives `"Grid"`), which keys acc-build's
-    /// file of a method's bounds ([`prove_index_method`]).
+    /// the stem of acc-build's files of their methods' bounds (`<region>__<param>`, see
+    /// [`method_file`]).
     receivers: HashMap<String, String>,
     /// Proving an index method's body ([`prove_index_method`]): `self` is the host's
     /// `__acc_r`, and no other name from outside is visible.
@@ -645,7 +652,7 @@ impl<'a> Prover<'a> {
 
     /// The interval of `r.m(args)`, a method of a value parameter `r` (`g.at(m, k, j, i)`):
     /// acc-build's bounds of the method's body for the arguments' intervals
-    /// (`$OUT_DIR/acc_bounds/methods/<Type>__<m>.rs`, see [`prove_index_method`]), which are
+    /// (`$OUT_DIR/acc_bounds/methods/<region>__<r>__<m>.rs`, see [`prove_index_method`]), which are
     /// `None` where it could not prove them.
     fn method_call(&mut self, m: &syn::ExprMethodCall, visible: usize) -> Option<Ident> {
         let Expr::Path(p) = strip(&m.receiver) else { return None };
@@ -653,10 +660,10 @@ impl<'a> Prover<'a> {
         if !self.receiver(r, visible) {
             return None;
         }
-        let ty = self.receivers[&r.to_string()].clone();
+        let stem = self.receivers[&r.to_string()].clone();
         let args = m.args.iter().map(|a| self.interval(a, visible)).collect::<Option<Vec<Ident>>>()?;
         let n = args.len();
-        let file = format!("/acc_bounds/methods/{ty}__{}.rs", m.method.unraw());
+        let file = format!("/acc_bounds/methods/{}", method_file(&stem, &m.method.unraw().to_string()));
         let v = format_ident!("__acc_b{}", self.temps);
         self.temps += 1;
         self.stmts.push(quote! {

@@ -465,13 +465,17 @@ fn serial_code(src: &NestSource, nest: &Nest, body_of: &mut dyn FnMut(&syn::Bloc
 }
 
 /// The region's value parameters whose fields and index methods the launch can read
-/// (`bounds::prove`), by name, with their type's name: those of a type named by a plain path
-/// (`g: Grid`, `g: &cfd::Grid`), not declared `mut` and not shadowed by a local in scope.
+/// (`bounds::prove`), by name, with the stem of acc-build's files of their methods' bounds
+/// (`<region>__<param>`): those of a type named by a plain path (`g: Grid`, `g: &cfd::Grid`),
+/// not declared `mut` and not shadowed by a local in scope.
 fn receivers(src: &NestSource) -> std::collections::HashMap<String, String> {
+    // (The nest's kernel is `<region>_<n>`.)
+    let Some((region, _)) = src.name.rsplit_once('_') else { return Default::default() };
     src.params
         .iter()
         .filter(|p| p.kind == ParamKind::Value && !p.mutable && !src.lets.iter().any(|l| l.name == p.ident))
-        .filter_map(|p| Some((p.ident.to_string(), crate::front::region::plain_type_name(&p.ty)?)))
+        .filter(|p| crate::front::region::plain_type_name(&p.ty).is_some())
+        .map(|p| (p.ident.to_string(), format!("{region}__{}", syn::ext::IdentExt::unraw(&p.ident))))
         .collect()
 }
 

@@ -177,12 +177,12 @@ fn a_routine_s_indices_are_bounded_by_its_arguments() {
 #[test]
 fn an_index_method_of_a_value_parameter_is_bounded_by_acc_build_s_file() {
     let f: ExprForLoop = syn::parse_str("for k in 1..n - 1 { for i in 0..g.n { a[g.at(k, i + 1)] = b[g.at(k - 1, i)] + b[g.n * k]; } }").unwrap();
-    let receivers: HashMap<String, String> = [("g".to_string(), "Grid".to_string())].into();
+    let receivers: HashMap<String, String> = [("g".to_string(), "acc_r_l1_f__g".to_string())].into();
     let p = prove(&f, &[format_ident!("a"), format_ident!("b")], &receivers).unwrap();
     assert_eq!(p.sites.len(), 3);
     assert!(p.panic_free);
     let check = p.check.to_string().replace(' ', "");
-    assert_eq!(check.matches("include!(concat!(env!(\"OUT_DIR\"),\"/acc_bounds/methods/Grid__at.rs\"))").count(), 2, "{check}");
+    assert_eq!(check.matches("include!(concat!(env!(\"OUT_DIR\"),\"/acc_bounds/methods/acc_r_l1_f__g__at.rs\"))").count(), 2, "{check}");
     assert!(check.contains("let__acc_r=&g;"), "{check}");
     // A field of the parameter is its value at the launch.
     assert!(check.contains("IndexLeaf(&g.n)"), "{check}");
