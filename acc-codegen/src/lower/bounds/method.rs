@@ -94,7 +94,7 @@ pub fn method_file(stem: &str, method: &str) -> String {
 /// host code, an expression of type `Option<(usize, usize)>` with `__acc_r` (a reference to
 /// the receiver) and `__acc_a: [(usize, usize); N]` (the arguments' intervals) in scope, which
 /// a nest's launch check includes where an index calls the method on a value parameter
-/// ([`Prover::method_call`]). The body must be one expression of its `usize` parameters, the
+/// (`Prover::method_call`). The body must be one expression of its `usize` parameters, the
 /// receiver's fields and literals, which the prover bounds as it bounds a nest's index (with
 /// checked arithmetic, so a bound that would wrap proves nothing); anything else (another
 /// name, a call, a statement, `&mut self`, generics) is `None`: the index keeps its check.
