@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """NPB on an H200: seconds of NPB's timed section per benchmark at classes B and C, acc on the
-GPU (as built, and with ACC_EXP_LAZYSYNC=1), NPB-GPU's CUDA, acc's host backend on the
+GPU, NPB-GPU's CUDA, acc's host backend on the
 machine's 16 cores (B) and NPB-ACC's C on one core (B), from the tables in
 benches/results/npb-h200/ (see apps/npb/README.md). Writes npb-h200.png beside this file.
 
@@ -48,20 +48,18 @@ def tsv(name):
 
 
 def main():
-    acc = acc_table("acc-gpu-table-ec41569.md")
-    acc.update(acc_table("acc-gpu-table.md"))  # the later run where it has the row
+    acc = acc_table("acc-gpu-table.md")
     series = [
         ("acc, GPU", acc),
-        ("acc, GPU, ACC_EXP_LAZYSYNC=1", pairs("acc-gpu-lazysync.txt", r"lazy (\w+) ([BC]) rc=0 .*Time in seconds = ([\d.]+)")),
         ("NPB-GPU CUDA", tsv("npb-gpu-cuda.tsv")),
         ("acc, host backend, 16 cores", pairs("host-backend.txt", r"host (\w+) ([BC]) rc=0 .*Time in seconds = ([\d.]+)")),
         ("NPB-ACC C, 1 core", tsv("serial-c.tsv")),
     ]
     fig, axes = plt.subplots(1, 2, figsize=(13, 4.5), sharey=True)
-    width = 0.16
+    width = 0.2
     for ax, cls in zip(axes, ["B", "C"]):
         for k, (label, data) in enumerate(series):
-            xs = [i + (k - 2) * width for i, b in enumerate(BENCHES) if (b, cls) in data]
+            xs = [i + (k - 1.5) * width for i, b in enumerate(BENCHES) if (b, cls) in data]
             ys = [max(data[(b, cls)], 0.005) for b in BENCHES if (b, cls) in data]
             if xs:
                 ax.bar(xs, ys, width, label=label)
