@@ -69,6 +69,7 @@ pub fn compile_kernels() {
     // Kernels without their element index checks (measurement only: an index past its array
     // is then undefined behaviour on the GPU), `nvptx.rs`'s `rustflags`.
     println!("cargo::rerun-if-env-changed=ACC_EXP_NOCHECKS");
+    println!("cargo::rerun-if-env-changed=ACC_EXP_NOALIAS");
     if std::env::var_os("CARGO_FEATURE_CUDA").is_none() {
         return;
     }

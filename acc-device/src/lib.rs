@@ -82,7 +82,7 @@ pub use index::{self as idx};
 pub use math::Float;
 pub use reduce::{block_reduce, block_reduce_var, block_reduce_xyz, block_reduce_xyz_var, broadcast, group_reduce, group_reduce_var, red_elems, vector_reduce, warp_reduce, worker_reduce, RedVar, BLOCK_REDUCE_SLOTS};
 pub use shuffle::Shuffle;
-pub use slice::{ix, unchecked, unchecked_add, unchecked_sub, DeviceIndex, Ix, ReadOnlyPtr, Slice, SliceMut, Unchecked, UncheckedAt};
+pub use slice::{ix, unchecked, unchecked_add, unchecked_sub, DeviceIndex, Ix, MutPtr, ReadOnlyPtr, Slice, SliceMut, Unchecked, UncheckedAt};
 
 #[cfg(target_arch = "nvptx64")]
 pub use panic::report_panic;

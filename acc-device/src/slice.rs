@@ -70,6 +70,23 @@ impl<T> ReadOnlyPtr<T> {
     }
 }
 
+/// The kernel parameter type of a `&mut [T]`'s data pointer in a kernel whose arrays nothing
+/// else reaches (acc-codegen's experiment switch `ACC_EXP_NOALIAS`): a `#[repr(transparent)]`
+/// `&mut [T; 0]`, which rustc marks `noalias` (and, being zero-sized, not `dereferenceable`),
+/// so that LLVM may keep a value of one array in a register across stores to another. On the
+/// launch side it is one 64-bit pointer, non-null and aligned for `T`.
+#[repr(transparent)]
+pub struct MutPtr<T: 'static>(&'static mut [T; 0]);
+
+impl<T> MutPtr<T> {
+    /// The address, as a raw pointer (its provenance stays the parameter's).
+    #[inline(always)]
+    #[must_use]
+    pub fn as_ptr(self) -> *mut T {
+        self.0.as_mut_ptr()
+    }
+}
+
 /// A read-only view of a region's `&[T]` on the device: `len`, bounds-checked indexing
 /// (`a[i]` panics with the caller's location when `i >= len`), and, through `Deref`, every
 /// method of `[T]` (`iter`, `get`, sub-slices...).

@@ -42,7 +42,7 @@ pub(super) fn device_fns(src: &NestSource, plan: &NestPlan) -> TokenStream {
 fn kernel_fn(src: &NestSource, plan: &NestPlan, kname: &Ident, nest_code: &TokenStream) -> TokenStream {
     let dev = paths::device();
     let abi = &plan.abi;
-    let (sig, prologue) = kernel_params(src, plan);
+    let (sig, prologue) = kernel_params(src, plan, apart(src, nest_code));
     let priv_ptrs = &abi.priv_ptrs;
     let priv_elems: Vec<&syn::Type> = abi.privates.iter().map(|p| &p.elem).collect();
     let items = &plan.items;
@@ -80,7 +80,7 @@ fn kernel_fn(src: &NestSource, plan: &NestPlan, kname: &Ident, nest_code: &Token
 /// [T]` -> pointer, `usize`, values by value), and the prologue that makes them slices again
 /// (a private array's from its copy, filled first), unpacks the captured locals and names
 /// the atomic cells.
-fn kernel_params(src: &NestSource, plan: &NestPlan) -> (Vec<TokenStream>, TokenStream) {
+fn kernel_params(src: &NestSource, plan: &NestPlan, apart: bool) -> (Vec<TokenStream>, TokenStream) {
     let dev = paths::device();
     let abi = &plan.abi;
     let mut sig = Vec::new();
@@ -96,11 +96,16 @@ fn kernel_params(src: &NestSource, plan: &NestPlan) -> (Vec<TokenStream>, TokenS
                 prologue.extend(quote!(let #id = #dev::Slice::from_param(#ptr, #len);));
             }
             ParamKind::SliceMut | ParamKind::DeviceSliceMut => {
-                sig.push(quote!(#ptr: *mut #elem, #len: usize));
                 let data = match abi.privates.iter().position(|q| q.ident == p.ident) {
                     Some(i) => abi.priv_ptrs[i].clone(),
+                    None if apart => {
+                        sig.push(quote!(#ptr: #dev::MutPtr<#elem>, #len: usize));
+                        prologue.extend(quote!(let mut #id = #dev::SliceMut::from_raw(#ptr.as_ptr(), #len);));
+                        continue;
+                    }
                     None => ptr.clone(),
                 };
+                sig.push(quote!(#ptr: *mut #elem, #len: usize));
                 prologue.extend(quote!(let mut #id = #dev::SliceMut::from_raw(#data, #len);));
             }
             ParamKind::Value => {
@@ -128,6 +133,27 @@ fn kernel_params(src: &NestSource, plan: &NestPlan) -> (Vec<TokenStream>, TokenS
     prologue.extend(quote!(#(let #cells = #dev::cell(__acc_cells, #cell_slots, #cells);)*));
     let copies = private_copies(plan);
     (sig, quote!(#copies #prologue))
+}
+
+/// Whether the kernel's `&mut [T]` parameters are `MutPtr`s, which tell LLVM that no other
+/// pointer of the kernel reaches their arrays (`noalias`): with the experiment switch
+/// `ACC_EXP_NOALIAS=1` at build time, in a kernel with no barrier (through which one thread
+/// could read what another wrote) and no call of a fn of the package (a routine may hold
+/// one). Two `&mut [T]` of a region are two borrows, so never the same memory.
+fn apart(src: &NestSource, nest_code: &TokenStream) -> bool {
+    struct Calls(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Calls {
+        fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
+            self.0 = true;
+            syn::visit::visit_expr_call(self, c);
+        }
+    }
+    if !std::env::var_os("ACC_EXP_NOALIAS").is_some_and(|v| !v.is_empty() && v != "0") {
+        return false;
+    }
+    let mut calls = Calls(false);
+    syn::visit::Visit::visit_expr_for_loop(&mut calls, src.f);
+    !calls.0 && !nest_code.to_string().contains("sync_threads")
 }
 
 /// The private copies: one for each group of threads that runs a trip of the outermost loop
