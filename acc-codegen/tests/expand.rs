@@ -1140,3 +1140,45 @@ fn a_closure_that_reads_an_array_is_built_again_in_each_kernel() {
     has(&k, "let mut weight = | k : usize | scale * w [k % w . len ()]");
     assert!(!k.contains("take (& mut __acc_off , | | { # [allow (unused_mut , unused_variables)] let weight"), "weight taken as bytes:\n{k}");
 }
+
+#[test]
+fn loop_sizes_in_kernels_set_a_one_dimensional_launch() {
+    // `gang(n)`, `worker(4)`, `vector(32)` on a kernels nest's loops: its launch's gangs,
+    // workers and vector lanes, as the region's clauses would (a CG mat-vec's inner
+    // `vector(32)` loop).
+    let s = region(
+        RegionKind::Kernels,
+        quote!(),
+        quote! {
+            fn matvec(a: &[f64], x: &[f64], y: &mut [f64], n: usize, g: usize) {
+                #[acc::r#loop(gang(g), worker(4))]
+                for i in 0..n {
+                    let mut s = 0.0;
+                    #[acc::r#loop(vector(32), reduction(+: s))]
+                    for j in 0..n {
+                        s += a[i * n + j] * x[j];
+                    }
+                    y[i] = s;
+                }
+            }
+        },
+    );
+    has(&s, "num_gangs : :: acc :: __private :: clause_usize (g)");
+    has(&s, "vector_length : :: acc :: __private :: clause_usize (32usize)");
+    has(&s, "num_workers : :: acc :: __private :: clause_usize (4usize)");
+    // A region's clause wins over a loop's size.
+    let s = region(
+        RegionKind::Kernels,
+        quote!(vector_length(64)),
+        quote! {
+            fn scale(y: &mut [f64]) {
+                #[acc::r#loop(gang, vector(32))]
+                for i in 0..y.len() {
+                    y[i] *= 2.0;
+                }
+            }
+        },
+    );
+    has(&s, "vector_length : :: acc :: __private :: clause_usize (64usize)");
+    assert!(!s.contains("clause_usize (32usize)"), "{s}");
+}

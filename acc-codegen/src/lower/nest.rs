@@ -464,6 +464,45 @@ fn serial_code(src: &NestSource, nest: &Nest, body_of: &mut dyn FnMut(&syn::Bloc
     }
 }
 
+/// The launch's `num_gangs`, `num_workers` and `vector_length`: the region's clauses, else,
+/// in a `kernels` region on the one-dimensional schedule, the sizes the nest's loops give their
+/// levels (`gang(n)`, `worker(n)`, `vector(n)`: the outermost loop of each level that sizes
+/// it), as OpenACC's loop sizes set the launch in a `kernels` construct. (A multi-dimensional
+/// schedule sizes its grid and blocks from the loops itself, `grid.rs`.)
+pub struct LaunchSizes {
+    pub num_gangs: Option<Expr>,
+    pub num_workers: Option<Expr>,
+    pub vector_length: Option<Expr>,
+}
+
+impl LaunchSizes {
+    pub fn of(src: &NestSource, plan: &NestPlan) -> LaunchSizes {
+        let c = &src.dir.clauses;
+        let mut sizes = LaunchSizes { num_gangs: c.num_gangs.clone(), num_workers: c.num_workers.clone(), vector_length: c.vector_length.clone() };
+        if src.kind != RegionKind::Kernels || plan.shape.dims.is_some() {
+            return sizes;
+        }
+        struct Loops<'a>(&'a LoopDirectives, Vec<LoopDirective>);
+        impl<'ast> syn::visit::Visit<'ast> for Loops<'_> {
+            fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
+                if let Some(d) = self.0.get(f) {
+                    self.1.push(d.clone());
+                }
+                syn::visit::visit_expr_for_loop(self, f);
+            }
+            fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+            fn visit_item(&mut self, _: &'ast syn::Item) {}
+        }
+        let mut loops = Loops(src.loops, Vec::new());
+        syn::visit::Visit::visit_expr_for_loop(&mut loops, src.f);
+        let size = |level: fn(&LoopDirective) -> &Option<LevelClause>| loops.1.iter().find_map(|d| level(d).as_ref().and_then(|l| l.size.clone()));
+        sizes.num_gangs = sizes.num_gangs.or_else(|| size(|d| &d.gang));
+        sizes.num_workers = sizes.num_workers.or_else(|| size(|d| &d.worker));
+        sizes.vector_length = sizes.vector_length.or_else(|| size(|d| &d.vector));
+        sizes
+    }
+}
+
 /// The region's value parameters whose fields and index methods the launch can read
 /// (`bounds::prove`), by name, with the stem of acc-build's files of their methods' bounds
 /// (`<region>__<param>`): those of a type named by a plain path (`g: Grid`, `g: &cfd::Grid`),

@@ -37,7 +37,7 @@ pub(super) fn render(src: &NestSource, plan: &mut NestPlan, notes: &mut Notes) {
     let captured: Vec<Ident> = abi.captured.iter().map(|l| l.name.clone()).filter(|n| !n.to_string().starts_with("__acc_") && !abi.reds.iter().any(|r| &r.1 == n)).collect();
     let privates: Vec<Ident> = abi.privates.iter().map(|p| p.ident.clone()).collect();
     kernel_notes(notes, &mut loop_notes, f, &KernelFacts {
-        dir: src.dir,
+        sizes: &super::LaunchSizes::of(src, plan),
         serial: shape.serial,
         grid: shape.dims.is_some(),
         uses_worker: shape.uses_worker,
@@ -76,7 +76,8 @@ fn order_notes(src: &NestSource, plan: &NestPlan, notes: &mut Notes) {
 
 /// info: what the report says of a kernel besides its loops (see [`kernel_notes`]).
 struct KernelFacts<'a> {
-    dir: &'a RegionDirective,
+    /// The launch's sizes: the region's clauses, or its loops' in `kernels`.
+    sizes: &'a super::LaunchSizes,
     serial: bool,
     /// On a multi-dimensional grid (`grid.rs`).
     grid: bool,
@@ -128,7 +129,7 @@ fn kernel_notes(notes: &mut Notes, loop_notes: &mut Notes, f: &ExprForLoop, k: &
 /// info: the launch's block, grid, shared memory and trips per block.
 fn launch_notes(notes: &mut Notes, f: &ExprForLoop, k: &KernelFacts) {
     let at = f.for_token.span;
-    let c = &k.dir.clauses;
+    let c = k.sizes;
     let text = |e: &Expr| quote!(#e).to_string();
     if k.serial {
         notes.add(at, 0, "launch: one block of one thread");
