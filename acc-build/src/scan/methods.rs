@@ -29,16 +29,9 @@ impl Scan<'_> {
         for arg in &f.sig.inputs {
             let syn::FnArg::Typed(pt) = arg else { continue };
             let syn::Pat::Ident(id) = &*pt.pat else { continue };
-            if acc_codegen::front::region::plain_type_name(&pt.ty).is_none() {
-                continue;
-            }
-            let ty = match &*pt.ty {
-                syn::Type::Reference(r) => &*r.elem,
-                t => t,
-            };
-            let syn::Type::Path(tp) = ty else { continue };
+            let Some(path) = acc_codegen::front::region::plain_type_path(&pt.ty) else { continue };
             let param = id.ident.unraw().to_string();
-            params.insert(param.clone(), (format!("{region}__{param}"), tp.path.clone()));
+            params.insert(param.clone(), (format!("{region}__{param}"), path.clone()));
         }
         if params.is_empty() {
             return;

@@ -105,11 +105,11 @@ fn vec_ref(ty: &Type) -> Option<(Span, String)> {
     Some((last.ident.span(), t.to_token_stream().to_string()))
 }
 
-/// The name of a type written as a plain path without generic arguments, or a shared
-/// reference to one (`Grid`, `&cfd::Grid` give `"Grid"`): the key of an index method's bounds
-/// (see `lower::bounds::prove_index_method`), which acc-build's scan of the region fn uses too.
-pub fn plain_type_name(ty: &Type) -> Option<String> {
-    use syn::ext::IdentExt;
+/// The path of a type written as a plain path without generic arguments, or a shared
+/// reference to one (`Grid`, `&cfd::Grid`): a value parameter whose index methods the launch
+/// can bound (see `lower::bounds::prove_index_method`), which acc-build's scan of the region
+/// fn resolves.
+pub fn plain_type_path(ty: &Type) -> Option<&syn::Path> {
     let ty = match ty {
         Type::Reference(r) if r.mutability.is_none() => &*r.elem,
         t => t,
@@ -119,7 +119,7 @@ pub fn plain_type_name(ty: &Type) -> Option<String> {
     if p.qself.is_some() || p.path.segments.iter().any(|s| !s.arguments.is_none() || s.ident == "Self") {
         return None;
     }
-    Some(p.path.segments.last()?.ident.unraw().to_string())
+    Some(&p.path)
 }
 
 /// Classifies the region fn's parameters, reporting unsupported forms.

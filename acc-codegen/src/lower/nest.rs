@@ -513,7 +513,7 @@ fn receivers(src: &NestSource) -> std::collections::HashMap<String, String> {
     src.params
         .iter()
         .filter(|p| p.kind == ParamKind::Value && !p.mutable && !src.lets.iter().any(|l| l.name == p.ident))
-        .filter(|p| crate::front::region::plain_type_name(&p.ty).is_some())
+        .filter(|p| crate::front::region::plain_type_path(&p.ty).is_some())
         .map(|p| (p.ident.to_string(), format!("{region}__{}", syn::ext::IdentExt::unraw(&p.ident))))
         .collect()
 }
