@@ -174,6 +174,8 @@ pub struct NestPlan<'a> {
     pub dependence: Option<(Span, String)>,
     pub abi: Abi<'a>,
     pub shape: Shape,
+    /// The launch's gangs, workers and vector lanes as written (the launch and the report's).
+    pub sizes: LaunchSizes,
     pub kernels: Kernels,
     /// The body's items the kernels declare.
     pub items: Vec<syn::Item>,
@@ -269,7 +271,8 @@ pub fn plan<'a>(src: &NestSource<'a>, errors: &mut Errors) -> Option<NestPlan<'a
     uses.extend(nest.abi.captured.iter().chain(&nest.abi.replayed).filter_map(|l| l.init.as_ref()));
     let items = used_items(src.items, &uses);
     let staged = s.shape.cached.iter().map(|c| c.0.clone()).chain(s.staged1).collect();
-    Some(NestPlan { d, headers: nest.headers, dependence, abi: nest.abi, shape: s.shape, kernels, items, staged, staged_tiles: s.tile_lines, loop_notes: s.notes })
+    let sizes = LaunchSizes::of(src, &s.shape);
+    Some(NestPlan { d, headers: nest.headers, dependence, abi: nest.abi, shape: s.shape, sizes, kernels, items, staged, staged_tiles: s.tile_lines, loop_notes: s.notes })
 }
 
 /// Every reduction clause inside a nest: (op, variable).
@@ -476,10 +479,10 @@ pub struct LaunchSizes {
 }
 
 impl LaunchSizes {
-    pub fn of(src: &NestSource, plan: &NestPlan) -> LaunchSizes {
+    fn of(src: &NestSource, shape: &Shape) -> LaunchSizes {
         let c = &src.dir.clauses;
         let mut sizes = LaunchSizes { num_gangs: c.num_gangs.clone(), num_workers: c.num_workers.clone(), vector_length: c.vector_length.clone() };
-        if src.kind != RegionKind::Kernels || plan.shape.dims.is_some() {
+        if src.kind != RegionKind::Kernels || shape.dims.is_some() {
             return sizes;
         }
         struct Loops<'a>(&'a LoopDirectives, Vec<LoopDirective>);

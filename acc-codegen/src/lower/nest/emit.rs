@@ -283,7 +283,7 @@ fn kernel_args(src: &NestSource) -> TokenStream {
 /// `num_gangs`/`num_workers`/`vector_length`, the lean kernel named.
 fn launch_shape(src: &NestSource, plan: &NestPlan) -> TokenStream {
     let rt = paths::runtime();
-    let c = super::LaunchSizes::of(src, plan);
+    let c = &plan.sizes;
     let Shape { serial, uses_worker, per_trip: (per_x, per_y), group_locals, per_warp, reduction_chunks, waves, .. } = plan.shape;
     let count = |e: &Option<syn::Expr>| e.as_ref().map_or_else(|| quote!(0usize), crate::lower::clause_usize);
     let (num_gangs, num_workers, vector_length) = (count(&c.num_gangs), count(&c.num_workers), count(&c.vector_length));

@@ -37,7 +37,7 @@ pub(super) fn render(src: &NestSource, plan: &mut NestPlan, notes: &mut Notes) {
     let captured: Vec<Ident> = abi.captured.iter().map(|l| l.name.clone()).filter(|n| !n.to_string().starts_with("__acc_") && !abi.reds.iter().any(|r| &r.1 == n)).collect();
     let privates: Vec<Ident> = abi.privates.iter().map(|p| p.ident.clone()).collect();
     kernel_notes(notes, &mut loop_notes, f, &KernelFacts {
-        sizes: &super::LaunchSizes::of(src, plan),
+        sizes: &plan.sizes,
         serial: shape.serial,
         grid: shape.dims.is_some(),
         uses_worker: shape.uses_worker,
