@@ -96,16 +96,15 @@ fn kernel_params(src: &NestSource, plan: &NestPlan, apart: bool) -> (Vec<TokenSt
                 prologue.extend(quote!(let #id = #dev::Slice::from_param(#ptr, #len);));
             }
             ParamKind::SliceMut | ParamKind::DeviceSliceMut => {
-                let data = match abi.privates.iter().position(|q| q.ident == p.ident) {
-                    Some(i) => abi.priv_ptrs[i].clone(),
-                    None if apart => {
-                        sig.push(quote!(#ptr: #dev::MutPtr<#elem>, #len: usize));
-                        prologue.extend(quote!(let mut #id = #dev::SliceMut::from_raw(#ptr.as_ptr(), #len);));
-                        continue;
+                let (param, data) = match abi.privates.iter().position(|q| q.ident == p.ident) {
+                    Some(i) => {
+                        let copy = &abi.priv_ptrs[i];
+                        (quote!(*mut #elem), quote!(#copy))
                     }
-                    None => ptr.clone(),
+                    None if apart => (quote!(#dev::MutPtr<#elem>), quote!(#ptr.as_ptr())),
+                    None => (quote!(*mut #elem), quote!(#ptr)),
                 };
-                sig.push(quote!(#ptr: *mut #elem, #len: usize));
+                sig.push(quote!(#ptr: #param, #len: usize));
                 prologue.extend(quote!(let mut #id = #dev::SliceMut::from_raw(#data, #len);));
             }
             ParamKind::Value => {
