@@ -12,7 +12,7 @@
 mod common;
 use common::*;
 
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 
 /// Elements per array: past 2^32, and not a multiple of any block, chunk or wave; 4,097 rows
 /// of 1,048,577 (17 x 241 planes of them in 3-D).
@@ -21,13 +21,14 @@ const N: usize = 4097 * 1_048_577;
 /// One test's arrays at a time.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
-/// Whether the test runs (on a GPU, or on the host with `ACC_LARGE=1`), printing why not.
-fn large_or_skip(test: &str) -> bool {
+/// Where the test runs (on a GPU, or on the host with `ACC_LARGE=1`), the hold on the
+/// machine's memory for it, one test at a time; else `None`, printing why not.
+fn large_or_skip(test: &str) -> Option<MutexGuard<'static, ()>> {
     if !on_host() || std::env::var("ACC_LARGE").is_ok_and(|v| v == "1") {
-        return true;
+        return Some(ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner()));
     }
     println!("skipped {test}: arrays of {N} elements run on the host backend with ACC_LARGE=1 only");
-    false
+    None
 }
 
 /// `u8` data that differs between neighbours and wraps every 251 elements.
@@ -45,10 +46,7 @@ fn assert_same(what: &str, got: &[u8], want: impl Fn(usize) -> u8) {
 
 #[test]
 fn gang_vector_over_all_elements() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    if !large_or_skip("gang_vector_over_all_elements") {
-        return;
-    }
+    let Some(_one) = large_or_skip("gang_vector_over_all_elements") else { return };
     #[acc::parallel]
     fn shifted(a: &[u8], b: &mut [u8]) {
         #[acc::r#loop(gang, vector)]
@@ -64,10 +62,7 @@ fn gang_vector_over_all_elements() {
 
 #[test]
 fn gang_worker_vector_rows_whose_flat_index_passes_2_32() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    if !large_or_skip("gang_worker_vector_rows_whose_flat_index_passes_2_32") {
-        return;
-    }
+    let Some(_one) = large_or_skip("gang_worker_vector_rows_whose_flat_index_passes_2_32") else { return };
     #[acc::parallel]
     fn rows(a: &[u8], b: &mut [u8], rows: usize, cols: usize) {
         #[acc::r#loop(gang, worker)]
@@ -89,10 +84,7 @@ fn gang_worker_vector_rows_whose_flat_index_passes_2_32() {
 
 #[test]
 fn two_and_three_dimensional_kernels_nests() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    if !large_or_skip("two_and_three_dimensional_kernels_nests") {
-        return;
-    }
+    let Some(_one) = large_or_skip("two_and_three_dimensional_kernels_nests") else { return };
     #[acc::kernels]
     fn plane(a: &[u8], b: &mut [u8], n: usize, m: usize) {
         for i in 0..n {
@@ -125,10 +117,7 @@ fn two_and_three_dimensional_kernels_nests() {
 
 #[test]
 fn a_tile_over_rows_past_2_32() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    if !large_or_skip("a_tile_over_rows_past_2_32") {
-        return;
-    }
+    let Some(_one) = large_or_skip("a_tile_over_rows_past_2_32") else { return };
     #[acc::kernels]
     fn tiled(a: &[u8], b: &mut [u8], n: usize, m: usize) {
         #[acc::r#loop(tile(32, 8))]
@@ -147,10 +136,7 @@ fn a_tile_over_rows_past_2_32() {
 
 #[test]
 fn reductions_over_the_whole_array_and_per_row() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    if !large_or_skip("reductions_over_the_whole_array_and_per_row") {
-        return;
-    }
+    let Some(_one) = large_or_skip("reductions_over_the_whole_array_and_per_row") else { return };
     #[acc::parallel]
     fn total(a: &[u8]) -> (u64, u8) {
         let mut s = 0u64;
@@ -188,10 +174,7 @@ fn reductions_over_the_whole_array_and_per_row() {
 
 #[test]
 fn a_staged_window_past_2_32() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    if !large_or_skip("a_staged_window_past_2_32") {
-        return;
-    }
+    let Some(_one) = large_or_skip("a_staged_window_past_2_32") else { return };
     #[acc::parallel]
     fn smooth(a: &[u8], b: &mut [u8]) {
         let n = a.len();
@@ -209,10 +192,7 @@ fn a_staged_window_past_2_32() {
 
 #[test]
 fn an_atomic_histogram_of_all_elements() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    if !large_or_skip("an_atomic_histogram_of_all_elements") {
-        return;
-    }
+    let Some(_one) = large_or_skip("an_atomic_histogram_of_all_elements") else { return };
     #[acc::parallel]
     fn histogram(a: &[u8], h: &mut [u64]) {
         #[acc::r#loop(gang, vector)]
