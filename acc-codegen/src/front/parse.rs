@@ -761,7 +761,7 @@ fn collapse_args(input: ParseStream) -> syn::Result<(Option<Span>, usize)> {
 
 /// One size of `tile(..)`: an expression or `*` (OpenACC's implementation-chosen size).
 enum TileSize {
-    Expr(Expr),
+    Expr(Box<Expr>),
     Star(Span),
 }
 
@@ -770,7 +770,7 @@ impl Parse for TileSize {
         if input.peek(Token![*]) {
             return Ok(TileSize::Star(input.parse::<Token![*]>()?.span));
         }
-        input.parse().map(TileSize::Expr)
+        input.parse().map(|e| TileSize::Expr(Box::new(e)))
     }
 }
 
@@ -790,12 +790,12 @@ fn tile_sizes(sizes: Vec<TileSize>, errors: &mut Errors) -> Vec<Expr> {
                 Expr::Lit(syn::ExprLit { attrs: Vec::new(), lit: syn::Lit::Int(LitInt::new(&n.to_string(), span)) })
             }
             TileSize::Expr(e) => {
-                if let Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(l), .. }) = &e {
+                if let Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(l), .. }) = &*e {
                     if l.base10_parse::<u64>().map_or(true, |v| v == 0) {
                         errors.push(syn::Error::new(l.span(), "tile sizes must be at least 1"));
                     }
                 }
-                e
+                *e
             }
         })
         .collect()
