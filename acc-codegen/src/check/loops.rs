@@ -44,6 +44,11 @@ pub fn directive(d: &LoopDirective, kind: RegionKind, errors: &mut Errors) {
             }
         }
     }
+    if let Some((_, Some(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. })))) = d.gang.as_ref().and_then(|g| g.chunk.as_ref()) {
+        if n.base10_parse::<u64>().map_or(true, |v| v == 0) {
+            errors.error(n.span(), "`gang(static: n)` deals the trips in chunks of n: n must be at least 1 (`gang(static: *)` lets acc choose)");
+        }
+    }
     gpu_sizes(d, errors);
     if let (Some((span, _)), Some(_)) = (&d.tile, &d.collapse) {
         errors.error(*span, "`tile` and `collapse` cannot be combined on one loop");
@@ -119,6 +124,33 @@ pub fn nesting(d: &LoopDirective, enclosing: Option<u8>, kind: RegionKind, routi
     if let Some(RoutineLevel::Seq) = routine {
         errors.error(span, "a `routine(seq)` cannot contain a parallel loop level");
     }
+}
+
+/// `collapse(force: n)` (OpenACC 3.3): on `depth` tightly nested loops it is `collapse(n)`;
+/// loops with code between them are a compile error on `force` saying what to write (acc does
+/// not run that code once per collapsed iteration). Whether the nest is tight.
+pub fn forced(f: &ExprForLoop, depth: usize, force: Span, errors: &mut Errors) -> bool {
+    let mut cur = f;
+    for level in 1..depth {
+        match loops::only_inner_loop(&cur.body) {
+            Some(inner) => cur = inner,
+            None => {
+                let fewer = match level {
+                    1 => "or put `#[acc::r#loop]` on the inner loop instead of collapsing".to_string(),
+                    _ => format!("or collapse the tightly nested loops only (`collapse({level})`, with an inner `#[acc::r#loop]` on the rest)"),
+                };
+                errors.error(
+                    force,
+                    format!(
+                        "`collapse(force: {depth})` over loops with code between them is not supported: the body at depth {level} is not a single `for` loop. \
+                         Move that code into the innermost loop (it then runs for every collapsed iteration, as `force` means), {fewer}"
+                    ),
+                );
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// The `collapse(n)` / `tile(..)` nest under `f`: `depth` tightly nested loops of the accepted

@@ -254,6 +254,9 @@ pub struct LevelClause {
     pub size: Option<Expr>,
     /// `gang(dim: d)` (kernels only).
     pub dim: Option<u32>,
+    /// `gang(static: n)` (`Some(n)`) or `gang(static: *)` (`None`), spanned on `static`: the
+    /// chunk of consecutive trips a gang takes at a time.
+    pub chunk: Option<(Span, Option<Expr>)>,
 }
 
 /// The clauses of `#[acc::r#loop(..)]`.
@@ -267,6 +270,8 @@ pub struct LoopDirective {
     pub auto: Option<Span>,
     pub independent: Option<Span>,
     pub collapse: Option<(Span, usize)>,
+    /// `collapse(force: n)`'s `force` (OpenACC 3.3): the loops need not be tightly nested.
+    pub collapse_force: Option<Span>,
     pub tile: Option<(Span, Vec<Expr>)>,
     pub private: Vec<Ident>,
     pub reduction: Vec<Reduction>,

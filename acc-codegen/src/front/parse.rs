@@ -658,45 +658,79 @@ pub fn region_directive(kind: RegionKind, attr: TokenStream, errors: &mut Errors
     RegionDirective { kind, clauses: c }
 }
 
-/// `gang`, `gang(n)`, `gang(dim: d)`, `gang(num: n)`, `worker(n)`, `vector(n)`.
+/// The argument names of the level clauses (OpenACC 3.3's spelled forms).
+mod kw {
+    syn::custom_keyword!(dim);
+    syn::custom_keyword!(num);
+    syn::custom_keyword!(length);
+    syn::custom_keyword!(force);
+}
+
+/// `gang`, `gang(n)`, `gang(num: n)`, `gang(dim: d)`, `gang(static: n)`, `gang(static: *)`,
+/// `worker(n)`, `worker(num: n)`, `vector(n)`, `vector(length: n)`.
 fn level_clause(clause: &RawClause, errors: &mut Errors) -> LevelClause {
-    let mut level = LevelClause { span: clause.name.span(), size: None, dim: None };
+    let mut level = LevelClause { span: clause.name.span(), size: None, dim: None, chunk: None };
     if clause.args.is_none() {
         return level;
     }
-    let is_gang = clause.key() == "gang";
+    let key = clause.key();
     let parsed = clause.parse_args(|input: ParseStream| -> syn::Result<()> {
         if input.is_empty() {
             return Err(syn::Error::new(
                 clause.args_span(),
-                format!("empty parentheses: write `{}` or `{}(n)`", clause.key(), clause.key()),
+                format!("empty parentheses: write `{key}` or `{key}(n)`"),
             ));
         }
-        if is_gang && input.peek(Ident) && input.peek2(Token![:]) {
-            let name: Ident = input.parse()?;
-            input.parse::<Token![:]>()?;
-            match name.to_string().as_str() {
-                "dim" => {
-                    let lit: LitInt = input.parse()?;
-                    let d: u32 = lit.base10_parse()?;
-                    if !(1..=3).contains(&d) {
-                        return Err(syn::Error::new(lit.span(), "`gang(dim: d)` takes d = 1, 2 or 3"));
-                    }
-                    level.dim = Some(d);
-                }
-                "num" | "static" => level.size = Some(input.parse()?),
-                _ => {
-                    return Err(syn::Error::new(
-                        name.span(),
-                        format!("unknown gang argument `{name}`; expected `dim:` or `num:`"),
-                    ))
-                }
-            }
-        } else {
+        if !(input.peek(Ident::peek_any) || input.peek(Token![static])) || !input.peek2(Token![:]) {
             level.size = Some(input.parse()?);
+            return Ok(());
         }
-        if !input.is_empty() {
-            return Err(input.error("unexpected tokens in the level clause"));
+        let look = input.lookahead1();
+        match key.as_str() {
+            "gang" if look.peek(kw::dim) => {
+                input.parse::<kw::dim>()?;
+                input.parse::<Token![:]>()?;
+                let lit: LitInt = input.parse()?;
+                let d: u32 = lit.base10_parse()?;
+                if !(1..=3).contains(&d) {
+                    return Err(syn::Error::new(lit.span(), "`gang(dim: d)` takes d = 1, 2 or 3"));
+                }
+                level.dim = Some(d);
+            }
+            "gang" | "worker" if look.peek(kw::num) => {
+                input.parse::<kw::num>()?;
+                input.parse::<Token![:]>()?;
+                level.size = Some(input.parse()?);
+            }
+            "vector" if look.peek(kw::length) => {
+                input.parse::<kw::length>()?;
+                input.parse::<Token![:]>()?;
+                level.size = Some(input.parse()?);
+            }
+            "gang" if look.peek(Token![static]) => {
+                let at = input.parse::<Token![static]>()?.span;
+                input.parse::<Token![:]>()?;
+                let size = if input.peek(Token![*]) {
+                    input.parse::<Token![*]>()?;
+                    None
+                } else {
+                    let e: Expr = input.parse()?;
+                    if !matches!(e, Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(_), .. })) {
+                        return Err(syn::Error::new(e.span(), "`gang(static: n)` takes an integer literal chunk size (`gang(static: 64)`) or `*` (acc chooses)"));
+                    }
+                    Some(e)
+                };
+                level.chunk = Some((at, size));
+            }
+            _ => {
+                let forms = match key.as_str() {
+                    "gang" => "`gang(n)`, `gang(num: n)`, `gang(dim: d)`, `gang(static: n)`, `gang(static: *)`",
+                    "worker" => "`worker(n)`, `worker(num: n)`",
+                    _ => "`vector(n)`, `vector(length: n)`",
+                };
+                let e = look.error();
+                return Err(syn::Error::new(e.span(), format!("{e}: `{key}` takes {forms}")));
+            }
         }
         Ok(())
     });
@@ -704,6 +738,67 @@ fn level_clause(clause: &RawClause, errors: &mut Errors) -> LevelClause {
         errors.push(e);
     }
     level
+}
+
+/// `collapse(n)` or `collapse(force: n)`: the `force` token's span and `n`.
+fn collapse_args(input: ParseStream) -> syn::Result<(Option<Span>, usize)> {
+    let force = if input.peek(kw::force) {
+        let at = input.parse::<kw::force>()?.span;
+        input.parse::<Token![:]>()?;
+        Some(at)
+    } else {
+        None
+    };
+    let lit: LitInt = input.parse().map_err(|e| {
+        syn::Error::new(e.span(), "`collapse(n)` takes an integer literal: the number of loops it spreads together (`collapse(force: n)` for loops with code between them)")
+    })?;
+    let n: usize = lit.base10_parse()?;
+    if n == 0 {
+        return Err(syn::Error::new(lit.span(), "`collapse(n)` needs n >= 1"));
+    }
+    Ok((force, n))
+}
+
+/// One size of `tile(..)`: an expression or `*` (OpenACC's implementation-chosen size).
+enum TileSize {
+    Expr(Box<Expr>),
+    Star(Span),
+}
+
+impl Parse for TileSize {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        if input.peek(Token![*]) {
+            return Ok(TileSize::Star(input.parse::<Token![*]>()?.span));
+        }
+        input.parse().map(|e| TileSize::Expr(Box::new(e)))
+    }
+}
+
+/// The sizes acc chooses for `tile(*)`, innermost loop first: the block of threads a tile is
+/// on the GPU, 32 x 8 x 4 (at most 1024 threads, 64 in `z`).
+pub const TILE_STAR: [u64; 3] = [32, 8, 4];
+
+/// `tile(..)`'s sizes as expressions, each `*` the literal of [`TILE_STAR`] for its position
+/// (the first size is the innermost loop's), spanned on the `*`; a literal 0 is an error.
+fn tile_sizes(sizes: Vec<TileSize>, errors: &mut Errors) -> Vec<Expr> {
+    sizes
+        .into_iter()
+        .enumerate()
+        .map(|(i, size)| match size {
+            TileSize::Star(span) => {
+                let n = TILE_STAR.get(i).copied().unwrap_or(1);
+                Expr::Lit(syn::ExprLit { attrs: Vec::new(), lit: syn::Lit::Int(LitInt::new(&n.to_string(), span)) })
+            }
+            TileSize::Expr(e) => {
+                if let Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(l), .. }) = &*e {
+                    if l.base10_parse::<u64>().map_or(true, |v| v == 0) {
+                        errors.push(syn::Error::new(l.span(), "tile sizes must be at least 1"));
+                    }
+                }
+                *e
+            }
+        })
+        .collect()
 }
 
 /// Interprets `#[acc::r#loop(..)]`.
@@ -734,39 +829,19 @@ pub fn loop_directive(span: Span, attr: TokenStream, errors: &mut Errors) -> Loo
                 d.independent = Some(clause.name.span())
             }
             "collapse" => {
-                if let Some(args) = need_args(&clause, "the number of loops", errors) {
-                    match syn::parse2::<LitInt>(args.clone()).and_then(|l| {
-                        let n: usize = l.base10_parse()?;
-                        if n == 0 {
-                            Err(syn::Error::new(l.span(), "`collapse(n)` needs n >= 1"))
-                        } else {
-                            Ok(n)
-                        }
-                    }) {
-                        Ok(n) => d.collapse = Some((clause.name.span(), n)),
-                        Err(_) if syn::parse2::<LitInt>(args.clone()).is_err() => {
-                            errors.push(syn::Error::new(
-                                args.span(),
-                                "`collapse(n)` takes an integer literal: the number of tightly nested loops",
-                            ))
-                        }
-                        Err(e) => errors.push(e),
+                if need_args(&clause, "the number of loops", errors).is_some() {
+                    if let Some((force, n)) = parse_or_report(&clause, collapse_args, errors) {
+                        d.collapse = Some((clause.name.span(), n));
+                        d.collapse_force = force;
                     }
                 }
             }
             "tile" => {
                 if need_args(&clause, "tile sizes", errors).is_some() {
                     if let Some(sizes) =
-                        parse_or_report(&clause, Punctuated::<Expr, Token![,]>::parse_terminated, errors)
+                        parse_or_report(&clause, |input: ParseStream| Punctuated::<TileSize, Token![,]>::parse_terminated(input), errors)
                     {
-                        let sizes: Vec<Expr> = sizes.into_iter().collect();
-                        for s in &sizes {
-                            if let Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(l), .. }) = s {
-                                if l.base10_parse::<u64>().map_or(true, |v| v == 0) {
-                                    errors.push(syn::Error::new(l.span(), "tile sizes must be at least 1"));
-                                }
-                            }
-                        }
+                        let sizes = tile_sizes(sizes.into_iter().collect(), errors);
                         d.tile = Some((clause.name.span(), sizes));
                     }
                 }

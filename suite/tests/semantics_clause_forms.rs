@@ -1,0 +1,145 @@
+//! OpenACC 3.3's spelled clause forms (issue 53): `worker(num: n)`, `vector(length: n)`,
+//! `gang(static: n)`, `gang(static: *)`, `collapse(force: n)` on tightly nested loops,
+//! `tile(*)` and `tile(*, *)`. Each region's result is checked against the same loop in plain
+//! Rust, on whichever backend runs the suite.
+
+mod common;
+
+/// The lengths the loops are run over: empty, one, odd, not a multiple of any block or chunk.
+const LENS: [usize; 6] = [0, 1, 7, 33, 1000, 4099];
+
+#[acc::kernels]
+fn spelled_sizes(a: &[i64], rows: usize, cols: usize, out: &mut [i64]) {
+    #[acc::r#loop(gang(num: 4), worker(num: 2))]
+    for r in 0..rows {
+        #[acc::r#loop(vector(length: 32))]
+        for c in 0..cols {
+            out[r * cols + c] = 3 * a[r * cols + c] + r as i64;
+        }
+    }
+}
+
+#[test]
+fn worker_num_and_vector_length_size_the_levels() {
+    for (rows, cols) in [(0, 5), (1, 1), (3, 33), (17, 100), (64, 7)] {
+        let a: Vec<i64> = (0..rows * cols).map(|x| x as i64 * 7 - 50).collect();
+        let mut out = vec![0i64; rows * cols];
+        spelled_sizes(&a, rows, cols, &mut out);
+        let want: Vec<i64> = (0..rows * cols).map(|k| 3 * a[k] + (k / cols.max(1)) as i64).collect();
+        assert_eq!(out, want, "{rows} x {cols}");
+    }
+}
+
+#[acc::parallel]
+fn static_chunks(a: &[i64], out: &mut [i64]) {
+    #[acc::r#loop(gang(static: 4), vector)]
+    for i in 0..out.len() {
+        out[i] = a[i] * a[i] - 1;
+    }
+}
+
+#[acc::parallel]
+fn static_star_sum(a: &[i64]) -> i64 {
+    let mut s = 0i64;
+    #[acc::r#loop(gang(static: *), reduction(+: s))]
+    for i in 0..a.len() {
+        s += a[i] * (i as i64 % 5);
+    }
+    s
+}
+
+#[acc::kernels]
+fn static_chunks_kernels(a: &[i64], out: &mut [i64]) {
+    #[acc::r#loop(gang(static: 3))]
+    for i in 0..out.len() {
+        out[i] = a[i] + 11;
+    }
+}
+
+#[test]
+fn gang_static_visits_every_trip_once() {
+    for n in LENS {
+        let a: Vec<i64> = (0..n as i64).map(|x| x - 300).collect();
+        let mut out = vec![i64::MIN; n];
+        static_chunks(&a, &mut out);
+        assert_eq!(out, a.iter().map(|x| x * x - 1).collect::<Vec<_>>(), "n = {n}");
+        let want: i64 = a.iter().enumerate().map(|(i, x)| x * (i as i64 % 5)).sum();
+        assert_eq!(static_star_sum(&a), want, "n = {n}");
+        let mut out = vec![i64::MIN; n];
+        static_chunks_kernels(&a, &mut out);
+        assert_eq!(out, a.iter().map(|x| x + 11).collect::<Vec<_>>(), "n = {n}");
+    }
+}
+
+#[acc::parallel]
+fn force_collapsed(a: &[i64], n: usize, m: usize, out: &mut [i64]) -> i64 {
+    let mut s = 0i64;
+    #[acc::r#loop(gang, vector, collapse(force: 2), reduction(+: s))]
+    for i in 0..n {
+        for j in 0..m {
+            out[i * m + j] = a[i * m + j] - (j as i64);
+            s += a[i * m + j];
+        }
+    }
+    s
+}
+
+#[test]
+fn collapse_force_on_a_tight_nest_is_collapse() {
+    for (n, m) in [(0, 3), (1, 1), (5, 7), (33, 65), (100, 3)] {
+        let a: Vec<i64> = (0..n * m).map(|x| (x as i64 * 13) % 101).collect();
+        let mut out = vec![0i64; n * m];
+        let s = force_collapsed(&a, n, m, &mut out);
+        assert_eq!(s, a.iter().sum::<i64>(), "{n} x {m}");
+        let want: Vec<i64> = (0..n * m).map(|k| a[k] - (k % m.max(1)) as i64).collect();
+        assert_eq!(out, want, "{n} x {m}");
+    }
+}
+
+#[acc::parallel]
+fn tiled_star(a: &[i64], n: usize, m: usize, out: &mut [i64]) {
+    #[acc::r#loop(tile(*, *))]
+    for i in 0..n {
+        for j in 0..m {
+            out[i * m + j] = 2 * a[j * n + i];
+        }
+    }
+}
+
+#[acc::parallel]
+fn tiled_star_1d(a: &[i64], out: &mut [i64]) {
+    #[acc::r#loop(tile(*))]
+    for i in 0..out.len() {
+        out[i] = a[i] + 5;
+    }
+}
+
+#[acc::kernels]
+fn tiled_star_mixed(a: &[i64], n: usize, m: usize, out: &mut [i64]) {
+    #[acc::r#loop(tile(*, 4))]
+    for i in 0..n {
+        for j in 0..m {
+            out[i * m + j] = a[i * m + j] * 3;
+        }
+    }
+}
+
+#[test]
+fn tile_star_takes_every_element_once() {
+    for (n, m) in [(0, 4), (1, 1), (9, 31), (40, 33), (70, 129)] {
+        let a: Vec<i64> = (0..n * m).map(|x| x as i64 * 3 - 7).collect();
+        let mut out = vec![i64::MIN; n * m];
+        tiled_star(&a, n, m, &mut out);
+        let want: Vec<i64> = (0..n * m).map(|k| 2 * a[(k % m) * n + k / m]).collect();
+        assert_eq!(out, want, "tile(*, *) {n} x {m}");
+        let mut out = vec![i64::MIN; n * m];
+        tiled_star_mixed(&a, n, m, &mut out);
+        assert_eq!(out, a.iter().map(|x| x * 3).collect::<Vec<_>>(), "tile(*, 4) {n} x {m}");
+    }
+    for n in LENS {
+        let a: Vec<i64> = (0..n as i64).collect();
+        let mut out = vec![i64::MIN; n];
+        tiled_star_1d(&a, &mut out);
+        assert_eq!(out, a.iter().map(|x| x + 5).collect::<Vec<_>>(), "tile(*) n = {n}");
+    }
+}
