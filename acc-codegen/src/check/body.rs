@@ -249,8 +249,7 @@ impl Walk<'_, '_> {
         );
         self.check_declared(&d.private, &loop_vars, "private variable");
         let clause_span = d.collapse.map(|c| c.0).or(d.tile.as_ref().map(|t| t.0)).unwrap_or(attr_span);
-        let forced = d.collapse_force.is_none_or(|force| check::loops::forced(f, d.depth(), force, self.errors));
-        let Some(headers) = forced.then(|| check::loops::nest(f, d.depth(), clause_span, self.errors)).flatten() else {
+        let Some(headers) = check::loops::nest(f, d.depth(), clause_span, d.collapse_force, self.errors) else {
             self.visit_block(&f.body);
             return;
         };

@@ -126,36 +126,12 @@ pub fn nesting(d: &LoopDirective, enclosing: Option<u8>, kind: RegionKind, routi
     }
 }
 
-/// `collapse(force: n)` (OpenACC 3.3): on `depth` tightly nested loops it is `collapse(n)`;
-/// loops with code between them are a compile error on `force` saying what to write (acc does
-/// not run that code once per collapsed iteration). Whether the nest is tight.
-pub fn forced(f: &ExprForLoop, depth: usize, force: Span, errors: &mut Errors) -> bool {
-    let mut cur = f;
-    for level in 1..depth {
-        match loops::only_inner_loop(&cur.body) {
-            Some(inner) => cur = inner,
-            None => {
-                let fewer = match level {
-                    1 => "or put `#[acc::r#loop]` on the inner loop instead of collapsing".to_string(),
-                    _ => format!("or collapse the tightly nested loops only (`collapse({level})`, with an inner `#[acc::r#loop]` on the rest)"),
-                };
-                errors.error(
-                    force,
-                    format!(
-                        "`collapse(force: {depth})` over loops with code between them is not supported: the body at depth {level} is not a single `for` loop. \
-                         Move that code into the innermost loop (it then runs for every collapsed iteration, as `force` means), {fewer}"
-                    ),
-                );
-                return false;
-            }
-        }
-    }
-    true
-}
-
 /// The `collapse(n)` / `tile(..)` nest under `f`: `depth` tightly nested loops of the accepted
-/// forms, whose bounds do not depend on the outer loops' variables.
-pub fn nest(f: &ExprForLoop, depth: usize, clause_span: Span, errors: &mut Errors) -> Option<Vec<LoopHeader>> {
+/// forms, whose bounds do not depend on the outer loops' variables. `force` is
+/// `collapse(force: n)`'s `force` (OpenACC 3.3): on tightly nested loops it is `collapse(n)`;
+/// loops with code between them are a compile error on `force` saying what to write (acc does
+/// not run that code once per collapsed iteration).
+pub fn nest(f: &ExprForLoop, depth: usize, clause_span: Span, force: Option<Span>, errors: &mut Errors) -> Option<Vec<LoopHeader>> {
     let mut headers = Vec::new();
     let mut cur = f;
     for level in 0..depth {
@@ -177,10 +153,7 @@ pub fn nest(f: &ExprForLoop, depth: usize, clause_span: Span, errors: &mut Error
                 cur = inner;
             }
             None => {
-                errors.error(
-                    clause_span,
-                    format!("`collapse`/`tile` of {depth} loops needs {depth} tightly nested `for` loops, but the loop body at depth {} is not a single `for` loop", level + 1),
-                );
+                errors.push(not_tight(depth, level + 1, clause_span, force));
                 return None;
             }
         }
@@ -197,6 +170,28 @@ pub fn nest(f: &ExprForLoop, depth: usize, clause_span: Span, errors: &mut Error
         }
     }
     Some(headers)
+}
+
+/// The error for a `collapse`/`tile` nest whose body at `level` is not a single `for` loop:
+/// spanned on `force` where `collapse(force: n)` asked for it, saying what to write.
+fn not_tight(depth: usize, level: usize, clause_span: Span, force: Option<Span>) -> syn::Error {
+    let Some(force) = force else {
+        return syn::Error::new(
+            clause_span,
+            format!("`collapse`/`tile` of {depth} loops needs {depth} tightly nested `for` loops, but the loop body at depth {level} is not a single `for` loop"),
+        );
+    };
+    let fewer = match level {
+        1 => "or put `#[acc::r#loop]` on the inner loop instead of collapsing".to_string(),
+        _ => format!("or collapse the tightly nested loops only (`collapse({level})`, with an inner `#[acc::r#loop]` on the rest)"),
+    };
+    syn::Error::new(
+        force,
+        format!(
+            "`collapse(force: {depth})` over loops with code between them is not supported: the body at depth {level} is not a single `for` loop. \
+             Move that code into the innermost loop (it then runs for every collapsed iteration, as `force` means), {fewer}"
+        ),
+    )
 }
 
 /// The control flow a parallel loop body cannot have: leaving the loop (`break`, `return`,

@@ -839,7 +839,7 @@ pub fn loop_directive(span: Span, attr: TokenStream, errors: &mut Errors) -> Loo
             "tile" => {
                 if need_args(&clause, "tile sizes", errors).is_some() {
                     if let Some(sizes) =
-                        parse_or_report(&clause, |input: ParseStream| Punctuated::<TileSize, Token![,]>::parse_terminated(input), errors)
+                        parse_or_report(&clause, Punctuated::<TileSize, Token![,]>::parse_terminated, errors)
                     {
                         let sizes = tile_sizes(sizes.into_iter().collect(), errors);
                         d.tile = Some((clause.name.span(), sizes));
