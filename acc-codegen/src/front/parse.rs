@@ -750,7 +750,7 @@ fn collapse_args(input: ParseStream) -> syn::Result<(Option<Span>, usize)> {
         None
     };
     let lit: LitInt = input.parse().map_err(|e| {
-        syn::Error::new(e.span(), "`collapse(n)` takes an integer literal: the number of loops it spreads together (`collapse(force: n)` for loops with code between them)")
+        syn::Error::new(e.span(), "`collapse(n)` takes an integer literal: the number of tightly nested loops")
     })?;
     let n: usize = lit.base10_parse()?;
     if n == 0 {
