@@ -44,7 +44,8 @@
 //! the panic path reads it from there. So kernels running at once on two queues, or
 //! launched by two host threads, panic into two records, and each launch's synchronisation
 //! reads its own. Within a slot, only the first panicking thread writes the record: the claim
-//! word, which the host zeroes again once it has read the record, decides. The record's
+//! word, which the host zeroes again once it has read the record, decides, and it writes the
+//! launch's tag (the slot address's low bits, see [`enter`]) beside the location. The record's
 //! `flag` is written last, after a system-scope fence, so a host that sees
 //! `flag == PANIC_FLAG` sees the whole record. A kernel launched with a null slot traps.
 
@@ -81,7 +82,12 @@ pub const COLUMN_PRINTED: u32 = 1 << 31;
 pub const FILE_CAP: usize = 256;
 
 /// Bytes of the message kept (longer messages are cut, at a UTF-8 boundary).
-pub const MSG_CAP: usize = 704;
+pub const MSG_CAP: usize = 696;
+
+/// The low bits of a launch's panic slot address that carry its launch tag (see [`enter`]):
+/// the host aligns each slot to `1 << LAUNCH_TAG_BITS` bytes, and the kernel masks the tag
+/// off before it reads the slot.
+pub const LAUNCH_TAG_BITS: u32 = 12;
 
 /// The panic record in host-mapped memory: 1024 bytes, `#[repr(C)]`, shared by the device
 /// (which writes it) and the host runtime (which reads it after a launch).
@@ -106,6 +112,11 @@ pub struct PanicRecord {
     pub block: [u32; 3],
     /// `threadIdx.{x,y,z}` of the panicking thread.
     pub thread: [u32; 3],
+    /// The launch's tag: the low [`LAUNCH_TAG_BITS`] bits of the slot address it was given,
+    /// by which the host tells which of the launches it has not yet waited for panicked.
+    pub launch: u32,
+    /// Padding (keeps `values` 8-byte aligned).
+    pub pad: u32,
     /// [`KIND_BOUNDS`]: the index and the length; [`KIND_SHARED_WINDOW`],
     /// [`KIND_SHARED_LOCAL`]: the bytes needed and the bytes left.
     pub values: [u64; 2],
@@ -127,6 +138,8 @@ impl PanicRecord {
         msg_len: 0,
         block: [0; 3],
         thread: [0; 3],
+        launch: 0,
+        pad: 0,
         kind: 0,
         values: [0; 2],
         file: [0; FILE_CAP],
@@ -230,6 +243,11 @@ core::arch::global_asm!(".shared .align 8 .u64 __acc_panic_slot;");
 /// the host) where the panic path of this thread finds it. Every thread of an acc kernel
 /// calls it first; a kernel that does not, and panics, reads an undefined slot. A no-op on
 /// the host.
+///
+/// The parameter's low [`LAUNCH_TAG_BITS`] bits are the launch's tag, not part of the slot's
+/// address: a panicking thread masks them off and writes them into the record's `launch`, so
+/// that a host with several launches on one stream not yet waited for knows whose panic it
+/// reads.
 #[inline(always)]
 pub fn enter(slot: *mut PanicSlot) {
     #[cfg(target_arch = "nvptx64")]
@@ -290,7 +308,8 @@ fn claim() -> Option<*mut PanicRecord> {
     let slot: u64;
     // SAFETY: reads the `.shared` variable `enter` wrote at the kernel's start.
     unsafe { core::arch::asm!("ld.shared.u64 {s}, [__acc_panic_slot];", s = out(reg64) slot, options(nostack, readonly, preserves_flags)) };
-    let slot = slot as *mut PanicSlot;
+    let tag = (slot & ((1 << LAUNCH_TAG_BITS) - 1)) as u32;
+    let slot = (slot & !((1 << LAUNCH_TAG_BITS) - 1)) as *mut PanicSlot;
     if slot.is_null() {
         return None;
     }
@@ -304,6 +323,8 @@ fn claim() -> Option<*mut PanicRecord> {
     if claim.compare_exchange(0, 1, Relaxed, Relaxed).is_err() {
         exit()
     }
+    // SAFETY: the claimed record, written by this thread alone (see `finish`).
+    unsafe { (&raw mut (*rec).launch).write_volatile(tag) };
     Some(rec)
 }
 
@@ -460,9 +481,10 @@ mod tests {
 
     #[test]
     fn layout_is_fixed() {
-        assert_eq!(core::mem::offset_of!(PanicRecord, values), 48);
-        assert_eq!(core::mem::offset_of!(PanicRecord, file), 64);
-        assert_eq!(core::mem::offset_of!(PanicRecord, msg), 64 + FILE_CAP);
+        assert_eq!(core::mem::offset_of!(PanicRecord, launch), 48);
+        assert_eq!(core::mem::offset_of!(PanicRecord, values), 56);
+        assert_eq!(core::mem::offset_of!(PanicRecord, file), 72);
+        assert_eq!(core::mem::offset_of!(PanicRecord, msg), 72 + FILE_CAP);
     }
 
     #[test]

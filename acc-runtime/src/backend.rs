@@ -176,6 +176,12 @@ pub trait Backend: Send + Sync + 'static {
     fn wait_all(&self) -> Result<(), String> {
         Ok(())
     }
+    /// Waits for the synchronous launches that returned before their kernels ended (the CUDA
+    /// backend's, `cuda/deferred.rs`), and reports a failure of this thread's among them. The
+    /// default (the host backend) has none: its launches end before they return.
+    fn wait_launches(&self) -> Result<(), String> {
+        Ok(())
+    }
     /// Makes async queue `queue` wait for the work queued so far on queue `on` (`None`: on
     /// every other queue) without the host waiting (OpenACC's `acc_wait_async`). The default
     /// (the host backend) has nothing to do: its async work is done when queued.

@@ -74,7 +74,7 @@ fn try_cuda_backend(num: usize) -> Result<Open, String> {
     #[cfg(feature = "cuda")]
     {
         let b = CudaBackend::new(num).map_err(|e| e.to_string())?;
-        if b.leaves_waits_pending() {
+        if b.defers_waits() {
             static AT_EXIT: std::sync::Once = std::sync::Once::new();
             // SAFETY: `settle_at_exit` is an `extern "C" fn()` that does not unwind.
             AT_EXIT.call_once(|| unsafe {
@@ -90,21 +90,55 @@ fn try_cuda_backend(num: usize) -> Result<Open, String> {
     }
 }
 
-/// At the process's exit (`ACC_EXP_LAZYSYNC=1`, `cuda/lazy.rs`): waits for the synchronous
-/// launch each open GPU left pending; one that failed is printed and the process exits with
-/// status 101, as a panic's would.
+/// At the process's exit: waits for the synchronous launches each open GPU has not waited for
+/// (`cuda/deferred.rs`); a failure among them is printed and the process exits with status
+/// 101, as a panic's would.
 #[cfg(feature = "cuda")]
 extern "C" fn settle_at_exit() {
+    settle_or_exit("at exit");
+}
+
+/// Waits for the launches not yet waited for on every open GPU; where one of this thread's
+/// failed, prints it after `when` and ends the process with status 101 (nothing is left to
+/// unwind to: the process or the thread is ending).
+#[cfg(feature = "cuda")]
+fn settle_or_exit(when: &str) {
     let devices: Vec<Arc<Device>> = lock(&DEVICES).clone();
     for d in devices {
         let open = lock(&d.backend).clone();
         let Some(cuda) = open.and_then(|o| o.cuda) else { continue };
         if let Err(e) = cuda.settle_sync() {
-            eprintln!("acc: at exit, {d}: {e}");
+            eprintln!("acc: {when}, {d}: {e}");
             // SAFETY: ends the process at once, as a failed panic would; nothing runs after.
             unsafe { libc::_exit(101) };
         }
     }
+}
+
+/// Waits, when the thread ends, for the synchronous launches it left without a wait
+/// ([`settle_thread`]).
+#[cfg(feature = "cuda")]
+struct ThreadLaunches;
+
+#[cfg(feature = "cuda")]
+impl Drop for ThreadLaunches {
+    fn drop(&mut self) {
+        settle_or_exit("at the end of a thread");
+    }
+}
+
+#[cfg(feature = "cuda")]
+thread_local! {
+    static THREAD_LAUNCHES: ThreadLaunches = const { ThreadLaunches };
+}
+
+/// Called by a thread whose synchronous launch returned before its kernel ended
+/// (`cuda/deferred.rs`): when the thread ends, its launches not yet waited for are, and a
+/// failure among them ends the process (printed), since no call of the thread is left to
+/// report it. (The main thread's are waited for at the process's exit, [`settle_at_exit`].)
+#[cfg(feature = "cuda")]
+pub(crate) fn settle_thread() {
+    THREAD_LAUNCHES.with(|_| {});
 }
 
 /// Hook for the CUDA backend: how many NVIDIA devices the driver reports (0 without a

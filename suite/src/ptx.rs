@@ -63,8 +63,8 @@ pub fn global_strings(ptx: &str) -> Vec<String> {
 }
 
 /// The panic sites of a kernel whose location acc-device's `panic_bounds`, inlined, writes
-/// with immediate stores into the panic record (`PanicRecord`: the file's bytes from offset
-/// 64, the line at 8 and the column at 12): (file, line, column) each.
+/// with immediate stores into the panic record (`PanicRecord`: the file's 256 bytes from
+/// offset 72, the line at 8 and the column at 12): (file, line, column) each.
 pub fn inlined_panic_sites(kernel: &str) -> Vec<(String, u32, u32)> {
     let mut sites: Vec<(Vec<u8>, u32, u32)> = Vec::new();
     for l in kernel.lines() {
@@ -75,8 +75,8 @@ pub fn inlined_panic_sites(kernel: &str) -> Vec<(String, u32, u32)> {
             continue;
         };
         match offset {
-            64 => sites.push((vec![value as u8], 0, 0)),
-            65..320 => sites.last_mut().expect("the file's first byte is stored first").0.push(value as u8),
+            72 => sites.push((vec![value as u8], 0, 0)),
+            73..328 => sites.last_mut().expect("the file's first byte is stored first").0.push(value as u8),
             8 => sites.last_mut().expect("a site").1 = value,
             12 => sites.last_mut().expect("a site").2 = value,
             _ => {}

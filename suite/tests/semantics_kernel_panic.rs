@@ -2,7 +2,9 @@
 //! the data regions around it give their data back (§4.6). On a GPU the panicking thread ends
 //! and the device goes on (`tests/semantics_recovery.rs` checks what comes after). The tests
 //! run at once, as the harness likes: each stream has its own panic record, so that each
-//! launch reports its own kernel's panic (the last two tests make it happen on purpose).
+//! launch reports its own kernel's panic (two tests make it happen on purpose). A region whose
+//! results stay on the device returns before its kernel ends on a GPU, and the next call that
+//! waits reports its panic (the last two tests).
 
 mod common;
 use common::*;
@@ -488,6 +490,102 @@ fn panics_on_two_queues_are_each_reported_by_their_wait() {
         assert!(msg.contains(&own), "queue {q}: {own} in {msg}");
         assert!(on_host() || msg.contains("pick_all_async"), "queue {q}: the region in {msg}");
     }
+}
+
+/// `gather` with its arrays present: nothing of it comes back to the host by itself.
+#[acc::parallel(present(a, idx, out))]
+fn gather_present(a: &[u32], idx: &[usize], out: &mut [u32]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..out.len() {
+        out[i] = a[idx[i]];
+    }
+}
+
+/// Whether synchronous regions wait for their kernels at their calls here: on the host
+/// backend, and on a GPU under `ACC_LAUNCH_BLOCKING=1` or `ACC_PROFILE` (which times each).
+fn regions_wait_at_their_calls() -> bool {
+    let set = |v: &str| std::env::var_os(v).is_some_and(|x| !x.is_empty() && x != "0");
+    on_host() || set("ACC_LAUNCH_BLOCKING") || set("ACC_PROFILE")
+}
+
+/// On a GPU, a region whose results stay on the device returns before its kernel ends: its
+/// kernel panic is reported by the next call that waits (here `update!(host(c))`), naming the
+/// region, its kernel and the user's line, and that call's copy is made all the same; the
+/// regions called meanwhile have run, and the data region copies back as it unwinds.
+#[test]
+fn a_panic_of_a_region_whose_results_stay_on_the_device_is_reported_by_the_next_wait() {
+    let n = 1000;
+    let a = vec_of(n, |i| 2 * i as u32);
+    let bad = vec_of(n, |i| if i == 321 { 7000 } else { i });
+    let good = vec_of(n, |i| n - 1 - i);
+    let (mut c, mut d) = (vec![1u32; n], vec![1u32; n]);
+    record_sites();
+    let (mut at_call, mut at_update) = (None, None);
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        acc::data!(copyin(a, bad, good), copy(c, d) {
+            at_call = catch_unwind(AssertUnwindSafe(|| gather_present(&a, &bad, &mut c))).err().map(|e| panic_message(&*e));
+            gather_present(&a, &good, &mut d);
+            at_update = catch_unwind(AssertUnwindSafe(|| acc::update!(host(c)))).err().map(|e| panic_message(&*e));
+        })
+    }));
+    assert!(r.is_ok(), "the panic was reported once, inside the data region");
+    let msg = if regions_wait_at_their_calls() {
+        assert!(at_update.is_none(), "{at_update:?}");
+        at_call.expect("the region's call panics")
+    } else {
+        assert!(at_call.is_none(), "the region returns before its kernel ends: {at_call:?}");
+        at_update.expect("the next wait reports the panic")
+    };
+    assert!(msg.contains("the len is 1000 but the index is 7000"), "{msg}");
+    assert_located(&msg, "out[i] = a[idx[i]];", "gather_present");
+    assert!(on_host() || regions_wait_at_their_calls() || msg.contains("an earlier region whose kernel this call waited for"), "{msg}");
+    // What the region wrote came back: on a GPU every element but the panicking thread's (the
+    // kernel ran on), on the host those its loop reached before the panic. The region called
+    // after it ran.
+    assert!((0..n).all(|i| c[i] == 2 * i as u32 || c[i] == 1), "c came back");
+    assert!(on_host() || (0..n).filter(|&i| i != 321).all(|i| c[i] == 2 * i as u32), "c came back whole");
+    assert_eq!(d, vec_of(n, |i| 2 * (n - 1 - i) as u32));
+    assert!(!acc::is_present(&c) && !acc::is_present(&a));
+}
+
+/// A thread whose last region panicked on a GPU, its results on the device, and which ends
+/// without a call that waits: the thread's end waits for it, prints the panic and ends the
+/// process with status 101 (no call is left to report it to). On the host backend (and with
+/// `ACC_LAUNCH_BLOCKING=1`) the thread's region panics at its call, and its join says so.
+#[test]
+fn a_panic_left_unreported_at_a_threads_end_ends_the_process() {
+    const CHILD: &str = "ACC_DEFERRED_CHILD";
+    let body = || {
+        let n = 4096;
+        let a = vec_of(n, |i| i as u32);
+        let idx = vec_of(n, |i| if i == 99 { n + 5 } else { i });
+        let mut c = vec![0u32; n];
+        acc::enter_data!(copyin(a, idx, c));
+        let joined = std::thread::scope(|s| s.spawn(|| gather_present(&a, &idx, &mut c)).join());
+        acc::exit_data!(delete(a, idx, c));
+        joined
+    };
+    if regions_wait_at_their_calls() {
+        let joined = body();
+        let msg = panic_message(&*joined.expect_err("the thread's region panics at its call"));
+        assert!(msg.contains(&format!("the len is 4096 but the index is {}", 4096 + 5)), "{msg}");
+        return;
+    }
+    if std::env::var_os(CHILD).is_some() {
+        let _ = body();
+        unreachable!("the thread's end ends the process");
+    }
+    let name = "a_panic_left_unreported_at_a_threads_end_ends_the_process";
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", name, "--nocapture", "--test-threads=1"])
+        .env(CHILD, "1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(101), "{err}");
+    assert!(err.contains("acc: at the end of a thread"), "{err}");
+    assert!(err.contains("the len is 4096 but the index is 4101"), "{err}");
+    assert!(err.contains("region `gather_present`"), "{err}");
 }
 
 /// This file as a panic names it: on the host rustc's path (`file!()`: relative to the root of

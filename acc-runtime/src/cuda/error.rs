@@ -35,8 +35,8 @@ pub enum CudaError {
         /// File, line, column, message, block and thread of the panic.
         record: Box<PanicRecord>,
     },
-    /// The failure of a synchronous launch whose wait was left to this call (`ACC_EXP_LAZYSYNC`,
-    /// `lazy.rs`): the region it ran, and its error.
+    /// The failure of an earlier synchronous launch whose wait was left to this call
+    /// (`deferred.rs`): the region it ran, and its error.
     Pending {
         /// How messages name the region (`region `jacld` (src/lu.rs:1230)`), when known.
         region: Option<String>,
@@ -122,8 +122,8 @@ impl fmt::Display for CudaError {
             CudaError::Pending { region, error } => {
                 write!(f, "{error}")?;
                 match region {
-                    Some(r) => write!(f, ", in {r}, whose launch was waited for at this call (ACC_EXP_LAZYSYNC)"),
-                    None => f.write_str(", in a launch waited for at this call (ACC_EXP_LAZYSYNC)"),
+                    Some(r) => write!(f, ", in {r}, an earlier region whose kernel this call waited for (ACC_LAUNCH_BLOCKING=1 waits at each region)"),
+                    None => f.write_str(", in an earlier launch this call waited for (ACC_LAUNCH_BLOCKING=1 waits at each region)"),
                 }
             }
             CudaError::Poisoned(why) => {
@@ -158,10 +158,10 @@ mod tests {
         let e = CudaError::Pending { region: Some("region `jacld` (src/lu.rs:1230)".into()), error: Box::new(sticky) };
         assert!(e.is_sticky());
         let text = e.to_string();
-        assert!(text.ends_with(", in region `jacld` (src/lu.rs:1230), whose launch was waited for at this call (ACC_EXP_LAZYSYNC)"), "{text}");
+        assert!(text.ends_with(", in region `jacld` (src/lu.rs:1230), an earlier region whose kernel this call waited for (ACC_LAUNCH_BLOCKING=1 waits at each region)"), "{text}");
         assert!(text.starts_with("the CUDA context is unusable after an earlier failure: a kernel faulted"), "{text}");
         let plain = CudaError::Pending { region: None, error: Box::new(CudaError::Invalid("boom".into())) };
         assert!(!plain.is_sticky());
-        assert_eq!(plain.to_string(), "boom, in a launch waited for at this call (ACC_EXP_LAZYSYNC)");
+        assert_eq!(plain.to_string(), "boom, in an earlier launch this call waited for (ACC_LAUNCH_BLOCKING=1 waits at each region)");
     }
 }

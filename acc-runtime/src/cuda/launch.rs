@@ -233,7 +233,9 @@ impl CudaBackend {
     }
 
     /// Launches `kernel` as [`launch`](Self::launch) does, without looking it up; `region`
-    /// is named when a wait finds that the launch failed.
+    /// is named when a wait finds that the launch failed. With a `region`, a synchronous
+    /// launch with nothing to copy back behind it returns once its kernel is queued, and the
+    /// next use of the backend waits for it (`deferred.rs`: the runtime's region launches).
     pub fn launch_kernel(
         &self,
         kernel: &Kernel,
@@ -241,9 +243,9 @@ impl CudaBackend {
         args: &mut KernelArgs,
         region: Option<&'static RegionInfo>,
     ) -> Result<(), CudaError> {
-        // Where synchronous launches may leave their waits pending, one waits for the launch
-        // pending before it once its own kernel is queued (`lazy.rs`).
-        if cfg.queue.is_none() && self.leaves_waits_pending() {
+        // A synchronous launch waits for the launches not yet waited for only where they
+        // are another thread's, or too many (`deferred.rs`).
+        if cfg.queue.is_none() {
             self.make_current()?;
         } else {
             self.enter()?;
@@ -293,10 +295,18 @@ impl CudaBackend {
             )));
         }
         let (stream, panics) = self.stream_and_panics(cfg.queue)?;
-        args.fill_panic_slot(panics.device_ptr());
-        // A synchronous launch holds the synchronous stream until it has read its panic
-        // record (see the module docs of `cuda`).
+        // A synchronous launch holds the synchronous stream while it queues its kernel, and
+        // where it waits, until it has read its panic record (see the module docs of `cuda`);
+        // its kernel gets its tag in the window of launches not yet waited for (`deferred.rs`).
+        let me = std::thread::current().id();
         let _sync = cfg.queue.is_none().then(|| lock(&self.sync_launch));
+        if cfg.queue.is_none() {
+            self.take_parked(me)?;
+            let tag = self.next_tag(me)?;
+            args.fill_panic_slot(panics.tagged(tag));
+        } else {
+            args.fill_panic_slot(panics.device_ptr());
+        }
         // Dropped (destroyed) on every path out, errors included.
         let events = if timed { Some((Event::new(true)?, Event::new(true)?)) } else { None };
         if let Some((start, _)) = &events {
@@ -326,36 +336,26 @@ impl CudaBackend {
         if let Some((_, end)) = &events {
             end.record(stream).doing(|| "timing a launch".into())?;
         }
-        if self.leaves_waits_pending() && !timed {
-            // (`lazy.rs`) This launch leaves its wait pending where nothing is copied back
-            // behind its kernel and the stream marks the kernel's end; either way the launch
-            // pending before it is waited for now, behind this one's kernel.
-            let ahead = self.ahead_copies_queued();
-            // SAFETY: the backend's synchronous stream, held (`_sync`).
-            let mark = if self.may_leave_pending() { unsafe { self.sync_done.mark(stream) } } else { None };
-            let earlier = self.settle_held();
-            if let Some(seq) = mark {
-                self.leave_pending(seq, ahead, name, label.and_then(|l| l.0));
-                return earlier.map(|()| None);
-            }
-            earlier?;
+        let (region, kernel) = match label {
+            Some((region, kernel)) => (region, kernel.clone()),
+            None => (None, name.into()),
+        };
+        self.add_launch(me, kernel, region);
+        // A region's launch (the runtime's: the backend's own API waits, as it says).
+        if region.is_some() && self.may_defer(timed) {
+            return Ok(None);
         }
         // The region's small arrays copied back right behind its kernel (`behind.rs`).
         let behind = match self.queue_downloads_behind(stream) {
             Ok(b) => b,
             Err(f) => return Err(self.sync_error(f, &panics, Some(name.to_owned()), format!("copying back after `{name}`"))),
         };
-        let ahead = self.ahead_copies_queued();
-        // SAFETY: the backend's synchronous stream, held (`_sync`).
-        if let Err(f) = unsafe { self.sync_done.wait(stream) } {
-            return Err(self.sync_error(f, &panics, Some(name.to_owned()), format!("running `{name}`")));
-        }
-        // The copies queued ahead of the launch landed before it ran, those behind it after.
-        self.ahead_copies_landed(ahead);
+        // The copies queued ahead of the launch landed before it ran (the wait says so),
+        // those behind it after.
+        self.settle_held(me, true)?;
         if behind {
             self.downloads_behind_landed();
         }
-        self.take_panic(&panics, stream, Some(name))?;
         match events {
             Some((start, end)) => end.elapsed_since(&start).doing(|| "timing a launch".into()).map(Some),
             None => Ok(None),

@@ -35,7 +35,8 @@
 //! backend's stream and a wait for a word of mapped host memory that the stream sets behind
 //! the kernel (`done`: 1.5 us less a launch than `cuStreamSynchronize` on an H200), spun on
 //! where the thread waits by spinning (`ACC_CUDA_SCHED`, see [`CudaBackend::new`]; the other
-//! modes synchronise the stream). Reduction partials live in pinned host memory mapped for the device
+//! modes synchronise the stream). Where nothing of the region comes back to the host, that
+//! wait is left to the next call that could tell the difference (`deferred`). Reduction partials live in pinned host memory mapped for the device
 //! ([`CudaBackend::take_mapped`]): the host reads them where the kernel wrote them.
 //!
 //! # Async queues
@@ -61,15 +62,16 @@
 //! [`CudaError::Poisoned`]. Synchronous launches from several host threads share the
 //! synchronous stream, where the GPU runs them one after the other anyway: each holds the
 //! stream from its launch to the reading of its record, so that each thread gets its own
-//! kernel's panic.
+//! kernel's panic (a launch that returns before its kernel ends leaves the stream at once; a
+//! launch of another thread waits for it first, `deferred`).
 
 mod alloc;
 mod args;
 mod behind;
 mod hosted;
 mod kept;
-mod lazy;
 mod context;
+mod deferred;
 mod done;
 mod driver;
 mod error;
@@ -136,12 +138,16 @@ pub struct CudaBackend {
     sync_done: done::Done,
     /// Held by a synchronous launch from the launch until its panic record was read.
     sync_launch: Mutex<()>,
-    /// The synchronous launch whose wait was left to the next use of the backend (`lazy.rs`),
-    /// whether there is one (read by every call without the lock), and whether launches
-    /// may leave it (`ACC_EXP_LAZYSYNC=1`).
-    pending: Mutex<Option<lazy::Pending>>,
+    /// The synchronous launches not yet waited for (`deferred.rs`), whether there are any
+    /// (read by every call without the lock), and whether launches may return before their
+    /// kernels end (not with `ACC_LAUNCH_BLOCKING=1`).
+    window: Mutex<deferred::Window>,
     has_pending: AtomicBool,
-    lazy_on: bool,
+    defer_on: bool,
+    /// Failures found by one thread's wait among another thread's launches, for that
+    /// thread's next use of the backend, and how many (read without the lock).
+    parked: Mutex<Vec<(std::thread::ThreadId, CudaError)>>,
+    parked_count: AtomicUsize,
     staging: Mutex<Option<Staging>>,
     /// The pinned buffer small synchronous transfers go through (made at first use; see
     /// `memory.rs`), and whether they do.
@@ -219,9 +225,11 @@ impl CudaBackend {
             sync_panic,
             sync_done,
             sync_launch: Mutex::new(()),
-            pending: Mutex::new(None),
+            window: Mutex::new(deferred::Window::default()),
             has_pending: AtomicBool::new(false),
-            lazy_on: std::env::var_os("ACC_EXP_LAZYSYNC").is_some_and(|v| !v.is_empty() && v != "0"),
+            defer_on: !std::env::var_os("ACC_LAUNCH_BLOCKING").is_some_and(|v| !v.is_empty() && v != "0"),
+            parked: Mutex::new(Vec::new()),
+            parked_count: AtomicUsize::new(0),
             staging: Mutex::new(None),
             bounce: Mutex::new(None),
             bounced: std::env::var_os("ACC_EXP_NOBOUNCE").is_none(),
@@ -262,14 +270,14 @@ impl CudaBackend {
     }
 
     /// Makes the context current on this thread, unless a kernel failure poisoned it, and
-    /// waits for a synchronous launch left pending (`lazy.rs`).
+    /// waits for the synchronous launches not yet waited for (`deferred.rs`).
     fn enter(&self) -> Result<(), CudaError> {
         self.make_current()?;
         self.settle_sync()
     }
 
-    /// [`enter`](Self::enter) without the wait for a pending launch (a synchronous launch,
-    /// which waits for it once its own kernel is queued).
+    /// [`enter`](Self::enter) without the wait for the launches not yet waited for (a
+    /// synchronous launch, which adds its own to them).
     fn make_current(&self) -> Result<(), CudaError> {
         if self.is_poisoned.load(Ordering::Acquire) {
             if let Some(why) = lock(&self.poisoned).clone() {
@@ -420,10 +428,18 @@ impl Backend for CudaBackend {
         Ok(unsafe { CudaBackend::free_after(self, ptr.0, queue) }?)
     }
     fn wait(&self, queue: i64) -> Result<(), String> {
+        // The synchronous launches not yet waited for too: after a wait the host sees what
+        // every region before it wrote.
+        self.wait_launches()?;
         self.wait_queue_labelled(queue).map_err(labelled)
     }
     fn wait_all(&self) -> Result<(), String> {
+        self.wait_launches()?;
         self.wait_all_labelled().map_err(labelled)
+    }
+    fn wait_launches(&self) -> Result<(), String> {
+        self.make_current()?;
+        Ok(self.settle_sync()?)
     }
     fn wait_on(&self, queue: i64, on: Option<i64>) -> Result<(), String> {
         Ok(self.queue_wait_for(queue, on)?)

@@ -5,7 +5,7 @@
 
 use cudarc::driver::sys;
 
-use acc_device::panic::{PanicRecord, PanicSlot as DeviceSlot, PANIC_FLAG};
+use acc_device::panic::{PanicRecord, PanicSlot as DeviceSlot, LAUNCH_TAG_BITS, PANIC_FLAG};
 
 use super::driver::{self, Doing, Driven};
 use super::error::CudaError;
@@ -16,8 +16,10 @@ use super::alloc::{DeviceMem, PinnedHost};
 pub(crate) struct PanicSlot {
     /// The record's host address.
     host: *mut PanicRecord,
-    /// The `acc_device::panic::PanicSlot` the kernels get.
-    slot: DeviceMem,
+    /// The `acc_device::panic::PanicSlot` the kernels get, at `at`: the first address in
+    /// `slot` whose low [`LAUNCH_TAG_BITS`] bits are zero, so that a launch's tag fits there.
+    at: u64,
+    _slot: DeviceMem,
     /// The record's memory.
     _record: PinnedHost,
 }
@@ -35,20 +37,31 @@ impl PanicSlot {
         let host = record.as_ptr().cast::<PanicRecord>();
         // SAFETY: pinned memory of the record's size, aligned for any type.
         unsafe { host.write_volatile(PanicRecord::ZERO) };
-        let slot = DeviceMem::new(std::mem::size_of::<DeviceSlot>(), what)?;
+        let align = 1u64 << LAUNCH_TAG_BITS;
+        let slot = DeviceMem::new(align as usize + std::mem::size_of::<DeviceSlot>(), what)?;
+        let at = slot.ptr().next_multiple_of(align);
         let init = DeviceSlot { claim: 0, pad: 0, record: dev };
-        // SAFETY: 16 bytes into the slot's 16; `init` outlives the copy (synchronised here).
+        // SAFETY: 16 bytes at `at`, within the allocation; `init` outlives the copy
+        // (synchronised here).
         unsafe {
-            driver::memcpy_htod_async(slot.ptr(), (&raw const init).cast(), std::mem::size_of::<DeviceSlot>(), stream)
+            driver::memcpy_htod_async(at, (&raw const init).cast(), std::mem::size_of::<DeviceSlot>(), stream)
                 .and_then(|()| driver::stream_synchronize(stream))
         }
         .doing(|| format!("setting up {what}"))?;
-        Ok(PanicSlot { host, slot, _record: record })
+        Ok(PanicSlot { host, at, _slot: slot, _record: record })
     }
 
     /// The slot's device address: the kernel parameter of the launches on its stream.
     pub(crate) fn device_ptr(&self) -> u64 {
-        self.slot.ptr()
+        self.at
+    }
+
+    /// The kernel parameter of a launch tagged `tag` (below `1 << LAUNCH_TAG_BITS`): the
+    /// slot's address with the tag in its low bits, which a panicking kernel writes into the
+    /// record (`PanicRecord::launch`).
+    pub(crate) fn tagged(&self, tag: u32) -> u64 {
+        debug_assert!(tag < 1 << LAUNCH_TAG_BITS);
+        self.at | u64::from(tag)
     }
 
     /// The kernel panic recorded on the slot's stream, if any.
@@ -75,7 +88,7 @@ impl PanicSlot {
         // SAFETY: the slot's record (see `record`).
         unsafe { self.host.write_volatile(PanicRecord::ZERO) };
         // SAFETY: the claim word, the slot's first 4 bytes; synchronised before the return.
-        unsafe { driver::memset_d8_async(self.slot.ptr(), 0, 4, stream).and_then(|()| driver::stream_synchronize(stream))? };
+        unsafe { driver::memset_d8_async(self.at, 0, 4, stream).and_then(|()| driver::stream_synchronize(stream))? };
         Ok(Some(record))
     }
 }

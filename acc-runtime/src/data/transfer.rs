@@ -43,6 +43,10 @@ pub(crate) unsafe fn transfer(b: &dyn Backend, region: &'static RegionInfo, name
     if dir == Direction::HostToDevice {
         crate::backend::note_device_write();
     }
+    // A copy back waits for the synchronous launches not yet waited for first, and makes the
+    // copy even where one of them failed (its kernel panicked), so that the data comes back on
+    // that exit too; the failure is then this call's error.
+    let earlier = if (dir, queue) == (Direction::DeviceToHost, None) { b.wait_launches() } else { Ok(()) };
     let range = profile::nvtx::Range::transfer(region, name, dir, bytes as u64);
     let t = Instant::now();
     // SAFETY: the caller's contract is the backend's.
@@ -56,6 +60,7 @@ pub(crate) unsafe fn transfer(b: &dyn Backend, region: &'static RegionInfo, name
         }
     };
     drop(range);
+    earlier?;
     copied.map_err(|e| {
         let (verb, way) = match dir {
             Direction::HostToDevice => ("uploading", "to"),

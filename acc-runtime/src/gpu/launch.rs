@@ -259,6 +259,9 @@ fn launch_with(src: Source, name: &str, kernel: &Kernel, cfg: LaunchConfig, args
         crate::cuda::CudaError::KernelPanic { .. } | crate::cuda::CudaError::Pending { .. } => fail(format!("acc: {region}: {e}")),
         e => fail(format!("acc: {region}: kernel `{name}` failed on {}: {e}", cuda.name())),
     });
+    if cfg.queue.is_none() && cuda.defers_waits() {
+        crate::devices::settle_thread();
+    }
     drop(range);
     drop(timer);
     blocks

@@ -57,8 +57,7 @@ impl Partials {
     }
 
     /// Waits for the launch that writes the partials (this thread's last [`launch`](super::launch())) when it
-    /// went to an async queue, or left its wait pending (`cuda/lazy.rs`); any other
-    /// synchronous launch has finished already.
+    /// went to an async queue, or returned before its kernel ended (`cuda/deferred.rs`).
     fn settle(&self) {
         if self.settled.replace(true) {
             return;
