@@ -62,13 +62,25 @@ pub struct Shape {
     /// where every thread has one (`chunk * threads <= iterations`), so the launch gives it
     /// one thread per whole chunk, rounded down, at most `waves` waves of blocks.
     pub chunk: usize,
+    /// The top loop is a gang loop whose body is one worker loop alone (acc-codegen's
+    /// `Scheduler::worker_blocks`): that loop's trips go over the grid's `y` blocks as well
+    /// as over each block's workers, so the launch may give the gangs more blocks in `y`
+    /// where the blocks in `x` are fewer than the GPU holds at once (see
+    /// [`WORKER_BLOCK_WAVES`]; acc-runtime does with `ACC_EXP_WORKERBLOCKS=1`).
+    pub worker_blocks: bool,
 }
+
+/// The waves of blocks a nest whose gang loop's workers take blocks of the grid's `y` too
+/// ([`Shape::worker_blocks`]) may launch in all: its gangs' `x` blocks times as many `y`
+/// blocks as make up this many full waves of the GPU (the worker trips past a block's
+/// workers taken by the blocks in `y`, a grid stride apart).
+pub const WORKER_BLOCK_WAVES: usize = 2;
 
 impl Shape {
     /// The shape the clauses ask for (0 = not given), with none of the schedule's choices:
     /// blocks one worker high, no trip shared by a block, one wave, one trip a thread.
     pub const fn new(iterations: usize, num_gangs: usize, vector_length: usize, serial: bool) -> Self {
-        Shape { iterations, num_gangs, vector_length, serial, num_workers: 0, uses_worker: false, per_trip: (false, false), group_locals: false, dims: None, lean_kernel: None, waves: 1, chunk: 1 }
+        Shape { iterations, num_gangs, vector_length, serial, num_workers: 0, uses_worker: false, per_trip: (false, false), group_locals: false, dims: None, lean_kernel: None, waves: 1, chunk: 1, worker_blocks: false }
     }
 }
 

@@ -174,6 +174,8 @@ pub struct LoopReport {
     pub barrier: Option<bool>,
     /// A worker per warp where the loop has a trip for every warp.
     pub worker_per_warp: bool,
+    /// The worker loop alone in a top gang loop: its trips over the grid's `y` blocks too.
+    pub worker_blocks: bool,
     pub form: FormReport,
 }
 
@@ -244,6 +246,9 @@ fn loop_text(r: &LoopReport) -> String {
             (true, false) => ", no barrier ends a trip (its body uses no shared memory)",
             (false, false) => "; no barrier ends a trip (its body uses no shared memory)",
         });
+    }
+    if r.worker_blocks {
+        text.push_str("; the whole body of the gang loop: its trips go over blocks in y too, which the launch adds with ACC_EXP_WORKERBLOCKS=1 where the gangs' blocks are fewer than the GPU holds at once");
     }
     if r.worker_per_warp {
         text.push_str("; a worker per warp where the loop has a trip for every warp of the block (each warp runs trips of its own, the vector loops inside on its 32 lanes), else the block's workers");

@@ -134,6 +134,9 @@ pub struct Shape {
     pub reduction_chunks: bool,
     /// The waves of blocks the launch may give a nest on a one-dimensional grid.
     pub waves: usize,
+    /// The top gang loop's worker loop takes the grid's `y` blocks too
+    /// (`Scheduled::worker_blocks`).
+    pub worker_blocks: bool,
     /// The arrays whose element sizes set the trips a thread of a top loop of chunks takes.
     pub top_chunks: Vec<Ident>,
     /// The `cache!` windows staged in shared memory: (array, span).
@@ -386,6 +389,7 @@ fn schedule_nest(src: &NestSource, nest: &Nest, errors: &mut Errors) -> Option<N
         per_warp: false,
         reduction_chunks: false,
         waves: 1,
+        worker_blocks: false,
         top_chunks: Vec::new(),
         cached: Vec::new(),
         tiles: Vec::new(),
@@ -418,6 +422,7 @@ fn schedule_nest(src: &NestSource, nest: &Nest, errors: &mut Errors) -> Option<N
         staged1 = w.tiles1.into_iter().map(|(a, _)| a).collect();
         chunked = w.chunked;
         shape.waves = w.waves;
+        shape.worker_blocks = w.worker_blocks;
         shape.top_chunks = w.top_chunks;
         (shape.uses_worker, shape.per_trip, shape.group_locals) = (w.uses_worker, w.per_trip, w.group_locals);
         // info: the schedule's notes on the nest's loops and statements.
@@ -427,6 +432,7 @@ fn schedule_nest(src: &NestSource, nest: &Nest, errors: &mut Errors) -> Option<N
     // reductions or values, private copies): those are sized for one wave.
     if !(abi.reds.is_empty() && abi.writebacks.is_empty() && src.outputs.is_empty() && abi.privates.is_empty()) {
         shape.waves = 1;
+        shape.worker_blocks = false;
         shape.top_chunks.clear();
     }
     Some(NestSchedule { code, lean, shape, chunked, staged1, tile_lines, notes })

@@ -139,6 +139,9 @@ struct Ctx {
     /// The trips of the enclosing worker loop that this vector loop runs together (see
     /// [`Scheduler::paired_trips`]).
     jam: Option<Jam>,
+    /// The body of a top gang loop that is one worker loop and nothing else: that loop's
+    /// trips go over the blocks of the grid's `y` too (see [`Scheduler::worker_blocks`]).
+    worker_blocks: bool,
 }
 
 /// Trips of a worker loop run together by the vector loop inside (`Scheduler::paired_trips`):
@@ -217,6 +220,9 @@ pub struct Scheduled {
     /// set the trips each thread takes at once (4, or 2 where one is wider than 4 bytes): the
     /// launch gives such a loop a thread per chunk (`Geometry::chunks`). Empty otherwise.
     pub top_chunks: Vec<Ident>,
+    /// The top loop is a gang loop whose body is one worker loop alone, whose trips go over
+    /// the grid's `y` blocks too (see [`Scheduler::worker_blocks`]).
+    pub worker_blocks: bool,
 }
 
 /// Lowers the nest `f` (a region's top-level loop, not serial) with the reductions `reds`
@@ -269,6 +275,8 @@ struct Launch {
     waves: usize,
     /// See [`Scheduled::top_chunks`].
     top_chunks: Vec<Ident>,
+    /// See [`Scheduled::worker_blocks`].
+    worker_blocks: bool,
 }
 
 /// info: the report's entries, and how deep in the nest the current loop is.
@@ -294,7 +302,7 @@ const DEV: fn() -> TokenStream = || quote!(::acc_device);
 impl<'a> Scheduler<'a> {
     pub fn new(kind: RegionKind, loops: &'a LoopDirectives, mut_slices: &'a [Ident], body_of: &'a mut dyn FnMut(&syn::Block) -> syn::Block, errors: &'a mut Errors) -> Self {
         let mode = Mode { stageable: &[], lean: false, unroll: 1 };
-        let launch = Launch { cached: Vec::new(), tiles1: Vec::new(), per_warp: None, inner_chunks: false, chunked: false, reduction_chunks: false, waves: 1, top_chunks: Vec::new() };
+        let launch = Launch { cached: Vec::new(), tiles1: Vec::new(), per_warp: None, inner_chunks: false, chunked: false, reduction_chunks: false, waves: 1, top_chunks: Vec::new(), worker_blocks: false };
         Scheduler { kind, loops, mut_slices, body_of, errors, uses_worker: false, next: 0, group_locals: Vec::new(), mode, launch, report: Report::default() }
     }
 
@@ -365,9 +373,9 @@ impl<'a> Scheduler<'a> {
         }
         let per_trip = if inner_par { (!levels.vector, self.uses_worker && !levels.worker) } else { (false, false) };
         let per_warp = self.launch.per_warp == Some(true);
-        let Launch { cached, tiles1, inner_chunks, reduction_chunks, chunked, waves, top_chunks, .. } = self.launch;
+        let Launch { cached, tiles1, inner_chunks, reduction_chunks, chunked, waves, top_chunks, worker_blocks, .. } = self.launch;
         let notes = info::schedule::render(&self.report.notes);
-        Some(Scheduled { code: quote!(#virt #code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty(), cached, tiles1, notes, per_warp, inner_chunks, reduction_chunks, chunked, waves, top_chunks })
+        Some(Scheduled { code: quote!(#virt #code #finish), uses_worker: self.uses_worker, per_trip, group_locals: !self.group_locals.is_empty(), cached, tiles1, notes, per_warp, inner_chunks, reduction_chunks, chunked, waves, top_chunks, worker_blocks })
     }
 
     /// `v` combined with `op` over the whole block where groups of threads ran the same trips
@@ -424,7 +432,8 @@ impl<'a> Scheduler<'a> {
         let mut p = self.plan_loop(f, &d, headers, &body, ctx, top);
         let s = emit::Space::new(&p, ctx);
         self.report.depth += 1;
-        let inner = self.inner_ctx(&p, &s, ctx);
+        let mut inner = self.inner_ctx(&p, &s, ctx);
+        inner.worker_blocks = d.private.is_empty() && self.worker_blocks(&p, ctx, &body);
         let (body, unchecked_body) = self.plan_windows(&mut p, body, ctx);
         let mut child_unreduced: Vec<(Ident, Levels)> = Vec::new();
         let (body_code, lowered) = self.lower_loop_body(&p, &body, &inner, &mut child_unreduced)?;
@@ -450,11 +459,39 @@ impl<'a> Scheduler<'a> {
         Some(Lowered { code, levels: p.lv, inner_par: p.inner_par, unreduced })
     }
 
+    /// Whether the trips of the worker loop that is the whole body of loop `p` go over the
+    /// blocks of the grid's `y` as well as over the block's workers: `p` is the nest's top
+    /// loop, a gang loop of no other level, reduction or private copy, in a nest that reduces
+    /// nothing, and its body is that one worker loop (no other level, no reduction, no tile),
+    /// with nothing before or after it. (A `worker, vector` loop spreads over the whole block
+    /// already: NPB's solves have a trip for each of a block's 128 or 256 threads, and blocks in
+    /// `y` would only idle. BT at class B on an H200 ran in 5.15 s with them against 4.24 s.) A gang then shares nothing among its trips' workers
+    /// (no statement of the gang's, no local, no barrier across its workers), so that the
+    /// workers of one gang trip may be those of several blocks: block `(x, y)` runs gang trips
+    /// `x, x + gridDim.x, ...` and, in each, worker trips `y * workers + w`, a stride of
+    /// `gridDim.y * workers` apart. The launch gives such a nest more blocks in `y` where the
+    /// `x` the gang loop asks for (`num_gangs`, or its trips) is less than the GPU holds at
+    /// once (`Shape::worker_blocks`, with `ACC_EXP_WORKERBLOCKS=1`): NPB's point-wise regions
+    /// ask for `num_gangs(nz)` with 8 workers of 32 lanes, 100 blocks of 256 threads on an
+    /// H200's 132 multiprocessors at class B. With `gridDim.y == 1` it is the schedule as
+    /// written.
+    fn worker_blocks(&mut self, p: &plan::LoopPlan, ctx: &Ctx, body: &syn::Block) -> bool {
+        if !(p.top && p.lv.gang && !p.lv_w && !p.lv.vector && p.reds.is_empty() && ctx.reds.is_empty()) {
+            return false;
+        }
+        let [Stmt::Expr(Expr::ForLoop(fl), _)] = body.stmts.as_slice() else { return false };
+        let Some(d) = self.directive(fl) else { return false };
+        let alone = d.worker.is_some() && d.gang.is_none() && d.vector.is_none() && d.seq.is_none() && d.reduction.is_empty() && !d.malformed_reduction && d.tile.is_none() && self.is_parallel(fl);
+        self.launch.worker_blocks |= alone;
+        alone
+    }
+
     /// What the body of loop `p` runs under.
     fn inner_ctx(&mut self, p: &plan::LoopPlan, s: &emit::Space, ctx: &Ctx) -> Ctx {
         let mut inner = ctx.clone();
         inner.used = ctx.used.union(p.lv);
         inner.jam = None;
+        inner.worker_blocks = false;
         // A gang per warp is decided once the body is lowered; its loops name the virtual
         // thread indices.
         if p.per_warp_candidate {

@@ -3,7 +3,7 @@
 //! from it alone, without a device: threads per block, the blocks the trips need, the grid
 //! within its waves, the shared memory a block asks for.
 
-pub use acc_device::launch::{Dims, LeanKernel, Shape, CHUNK_WAVES, STREAM_WAVES};
+pub use acc_device::launch::{Dims, LeanKernel, Shape, CHUNK_WAVES, STREAM_WAVES, WORKER_BLOCK_WAVES};
 
 /// The launch shape of one loop nest: its [`Shape`], the shared memory of its `cache!`
 /// windows and tiles, and the kernel of one point a thread the launch may run.
@@ -272,6 +272,21 @@ pub(super) fn linear_grid(wave: u32, waves: usize, needed: usize, most: usize) -
     (wave as usize).saturating_mul(waves).min(needed.max(1)).min(most.saturating_mul(waves)).min(i32::MAX as usize) as u32
 }
 
+/// The blocks in `y` for a nest whose gang loop's worker loop takes them
+/// (`Shape::worker_blocks`), with `grid` blocks in `x` and `wave` blocks a full wave of the
+/// GPU: as many as make [`WORKER_BLOCK_WAVES`] waves in all, 1 where the `x` blocks alone fill
+/// one.
+pub(super) fn worker_blocks_y(grid: u32, wave: u32) -> u32 {
+    if grid >= wave {
+        return 1;
+    }
+    let all = wave as usize * WORKER_BLOCK_WAVES;
+    (all.div_ceil(grid.max(1) as usize)).clamp(1, MAX_GRID_Y) as u32
+}
+
+/// The most blocks CUDA launches in a grid's `y`.
+const MAX_GRID_Y: usize = 65535;
+
 /// The shared memory a kernel of `geom`'s nest is opened up to: that of the largest block (16
 /// KiB, under the 48 KiB every kernel gets): 16 bytes per thread for the collective reductions
 /// and broadcasts (acc_device::reduce); each launch asks for its own block's share. A kernel
@@ -290,13 +305,23 @@ pub(super) fn block_shared(geom: &Geometry) -> (u32, usize) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn worker_blocks_fill_two_waves_where_the_gangs_do_not_fill_one() {
+        // NPB SP's point-wise regions at class B: 100 gangs of 256 threads, 528 a wave.
+        assert_eq!(worker_blocks_y(100, 528), 11);
+        assert_eq!(worker_blocks_y(528, 528), 1);
+        assert_eq!(worker_blocks_y(4000, 528), 1);
+        assert_eq!(worker_blocks_y(1, 528), 1056);
+        assert_eq!(worker_blocks_y(1, 1 << 20), 65535);
+    }
+
     use super::*;
 
     #[test]
     fn a_shape_written_as_one_literal_is_the_builders_geometry() {
         let built = Geometry::new(1000, 0, 128, false).workers(8, true).per_trip(true, false).group_locals(true).lean_kernel("k_lean", true, false).waves(STREAM_WAVES).chunks(4);
         let lean = LeanKernel { name: "k_lean", per_warp: true, chunked_reductions: false };
-        let shape = Shape { iterations: 1000, num_gangs: 0, vector_length: 128, serial: false, num_workers: 8, uses_worker: true, per_trip: (true, false), group_locals: true, dims: None, lean_kernel: Some(lean), waves: STREAM_WAVES, chunk: 4 };
+        let shape = Shape { iterations: 1000, num_gangs: 0, vector_length: 128, serial: false, num_workers: 8, uses_worker: true, per_trip: (true, false), group_locals: true, dims: None, lean_kernel: Some(lean), waves: STREAM_WAVES, chunk: 4, worker_blocks: false };
         assert_eq!(Geometry::from(shape), built);
         assert_eq!(Geometry::from(shape).block_xy(), (128, 8));
         // Waves and trips a thread of 0 count as 1, as the builders make them.

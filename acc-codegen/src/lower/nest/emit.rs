@@ -283,7 +283,7 @@ fn kernel_args(src: &NestSource) -> TokenStream {
 fn launch_shape(src: &NestSource, plan: &NestPlan) -> TokenStream {
     let rt = paths::runtime();
     let c = &plan.sizes;
-    let Shape { serial, uses_worker, per_trip: (per_x, per_y), group_locals, per_warp, reduction_chunks, waves, .. } = plan.shape;
+    let Shape { serial, uses_worker, per_trip: (per_x, per_y), group_locals, per_warp, reduction_chunks, waves, worker_blocks, .. } = plan.shape;
     let count = |e: &Option<syn::Expr>| e.as_ref().map_or_else(|| quote!(0usize), crate::lower::clause_usize);
     let (num_gangs, num_workers, vector_length) = (count(&c.num_gangs), count(&c.num_workers), count(&c.vector_length));
     let some = |t: Option<TokenStream>| t.map_or_else(|| quote!(::core::option::Option::None), |t| quote!(::core::option::Option::Some(#t)));
@@ -304,7 +304,7 @@ fn launch_shape(src: &NestSource, plan: &NestPlan) -> TokenStream {
         #rt::Geometry::from(#rt::Shape {
             iterations: __acc_total, num_gangs: #num_gangs, vector_length: #vector_length, serial: #serial,
             num_workers: #num_workers, uses_worker: #uses_worker, per_trip: (#per_x, #per_y), group_locals: #group_locals,
-            dims: #dims, lean_kernel: #lean, waves: #waves, chunk: #chunk,
+            dims: #dims, lean_kernel: #lean, waves: #waves, chunk: #chunk, worker_blocks: #worker_blocks,
         }) #(#with_cache)*
     }
 }

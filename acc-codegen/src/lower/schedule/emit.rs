@@ -51,6 +51,10 @@ impl Space {
         };
         let (bpart, stride) = if lv.gang {
             (quote!((#dev::block_idx_x() as usize * #tcount)), quote!((#dev::grid_dim_x() as usize * #tcount)))
+        } else if ctx.worker_blocks && lv_w {
+            // The worker loop alone in a top gang loop: its trips over the grid's `y` blocks
+            // too (`Scheduler::worker_blocks`).
+            (quote!((#dev::block_idx_y() as usize * #tcount)), quote!((#dev::grid_dim_y() as usize * #tcount)))
         } else {
             (quote!(0usize), tcount.clone())
         };

@@ -168,6 +168,7 @@ impl Scheduler<'_> {
             collapse: d.collapse.map(|(_, n)| n),
             tile: d.tile.as_ref().map(|(_, sizes)| sizes.iter().map(|e| quote!(#e).to_string()).collect()),
             uniform,
+            worker_blocks: ctx.worker_blocks && lv_w && !lv.gang,
             ..LoopReport::default()
         };
         // (How its trips run is added once the body is lowered.)
