@@ -40,6 +40,7 @@ use crate::region_info::RegionInfo;
 
 /// The most launches a window holds: their tags are 1 to this (0 is an untagged launch).
 pub(crate) const MAX_LAUNCHES: usize = (1 << LAUNCH_TAG_BITS) - 1;
+const _: () = assert!(MAX_LAUNCHES < 1 << LAUNCH_TAG_BITS && LAUNCH_TAG_BITS <= 12);
 
 /// The synchronous launches of one host thread not yet waited for.
 #[derive(Default)]
@@ -65,18 +66,19 @@ impl Window {
         (record.launch as usize).checked_sub(1).and_then(|i| self.launches.get(i))
     }
 
-    /// How a failure that no record places names the launches: the kernel, or the kernels.
-    fn kernels(&self) -> String {
+    /// How a failure that no record places names the launches: the kernel, where there is one
+    /// launch, and what the wait was doing.
+    fn failed_running(&self) -> (Option<String>, String) {
+        if let [one] = self.launches.as_slice() {
+            return (Some(one.kernel.to_string()), format!("running `{}`", one.kernel));
+        }
         let mut names: Vec<&str> = Vec::new();
         for l in &self.launches {
             if !names.contains(&&*l.kernel) {
                 names.push(&l.kernel);
             }
         }
-        match names.as_slice() {
-            [one] => (*one).to_owned(),
-            many => format!("{} (one of the {} launches not yet waited for)", many.join("`, `"), self.launches.len()),
-        }
+        (None, format!("running the {} launches not yet waited for (`{}`)", self.launches.len(), names.join("`, `")))
     }
 }
 
@@ -156,11 +158,15 @@ impl CudaBackend {
         // SAFETY: the backend's synchronous stream, held by the caller.
         let waited = match unsafe { self.sync_done.wait(stream) } {
             Err(f) => {
-                let kernel = match self.sync_panic.record() {
-                    Some(r) => w.panicked(&r).map(|l| l.kernel.to_string()),
-                    None => Some(w.kernels()),
+                let (kernel, doing) = match self.sync_panic.record() {
+                    Some(r) => {
+                        let kernel = w.panicked(&r).map(|l| l.kernel.to_string());
+                        let doing = format!("running `{}`", kernel.as_deref().unwrap_or("?"));
+                        (kernel, doing)
+                    }
+                    None => w.failed_running(),
                 };
-                Err(self.sync_error(f, &self.sync_panic, kernel.clone(), format!("running `{}`", kernel.as_deref().unwrap_or("?"))))
+                Err(self.sync_error(f, &self.sync_panic, kernel, doing))
             }
             Ok(()) => {
                 self.ahead_copies_landed(w.ahead);
@@ -204,5 +210,35 @@ impl CudaBackend {
         let (_, e) = parked.remove(i);
         self.parked_count.fetch_sub(1, Ordering::AcqRel);
         Err(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn window(kernels: &[&str]) -> Window {
+        Window { owner: None, launches: kernels.iter().map(|k| Launched { kernel: (*k).into(), region: None }).collect(), ahead: 0 }
+    }
+
+    #[test]
+    fn a_record_names_the_launch_of_its_tag() {
+        let w = window(&["k_a", "k_b", "k_a"]);
+        let mut r = PanicRecord::ZERO;
+        r.launch = 2;
+        assert_eq!(w.panicked(&r).map(|l| &*l.kernel), Some("k_b"));
+        r.launch = 3;
+        assert_eq!(w.panicked(&r).map(|l| &*l.kernel), Some("k_a"));
+        // An untagged launch (0), or a tag past the window: no launch.
+        for t in [0, 4] {
+            r.launch = t;
+            assert!(w.panicked(&r).is_none());
+        }
+    }
+
+    #[test]
+    fn a_failure_no_record_places_names_each_kernel_once() {
+        assert_eq!(window(&["k_a"]).failed_running(), (Some("k_a".to_owned()), "running `k_a`".to_owned()));
+        assert_eq!(window(&["k_a", "k_b", "k_a"]).failed_running(), (None, "running the 3 launches not yet waited for (`k_a`, `k_b`)".to_owned()));
     }
 }
