@@ -140,7 +140,7 @@ struct Ctx {
     /// [`Scheduler::paired_trips`]).
     jam: Option<Jam>,
     /// The body of a top gang loop that is one worker loop and nothing else: that loop's
-    /// trips go over the blocks of the grid's `y` too (see [`Scheduler::worker_blocks`]).
+    /// trips go over the blocks of the grid's `y` too (see `Scheduler::worker_blocks`).
     worker_blocks: bool,
 }
 
@@ -221,7 +221,7 @@ pub struct Scheduled {
     /// launch gives such a loop a thread per chunk (`Geometry::chunks`). Empty otherwise.
     pub top_chunks: Vec<Ident>,
     /// The top loop is a gang loop whose body is one worker loop alone, whose trips go over
-    /// the grid's `y` blocks too (see [`Scheduler::worker_blocks`]).
+    /// the grid's `y` blocks too (see `Scheduler::worker_blocks`).
     pub worker_blocks: bool,
 }
 
