@@ -126,7 +126,7 @@ pub struct Dims {
 }
 
 /// The largest grid in `y` and `z`, and block in `z`, that CUDA launches.
-const MAX_GRID_YZ: usize = 65535;
+pub const MAX_GRID_YZ: usize = 65535;
 const MAX_BLOCK_Z: usize = 64;
 
 impl Dims {

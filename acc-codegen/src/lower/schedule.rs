@@ -433,7 +433,7 @@ impl<'a> Scheduler<'a> {
         let s = emit::Space::new(&p, ctx);
         self.report.depth += 1;
         let mut inner = self.inner_ctx(&p, &s, ctx);
-        inner.worker_blocks = d.private.is_empty() && self.worker_blocks(&p, ctx, &body);
+        inner.worker_blocks = self.worker_blocks(&p, &d, ctx, &body);
         let (body, unchecked_body) = self.plan_windows(&mut p, body, ctx);
         let mut child_unreduced: Vec<(Ident, Levels)> = Vec::new();
         let (body_code, lowered) = self.lower_loop_body(&p, &body, &inner, &mut child_unreduced)?;
@@ -459,29 +459,29 @@ impl<'a> Scheduler<'a> {
         Some(Lowered { code, levels: p.lv, inner_par: p.inner_par, unreduced })
     }
 
-    /// Whether the trips of the worker loop that is the whole body of loop `p` go over the
-    /// blocks of the grid's `y` as well as over the block's workers: `p` is the nest's top
-    /// loop, a gang loop of no other level, reduction or private copy, in a nest that reduces
-    /// nothing, and its body is that one worker loop (no other level, no reduction, no tile),
-    /// with nothing before or after it. (A `worker, vector` loop spreads over the whole block
-    /// already: NPB's solves have a trip for each of a block's 128 or 256 threads, and blocks in
-    /// `y` would only idle. BT at class B on an H200 ran in 5.15 s with them against 4.24 s.) A gang then shares nothing among its trips' workers
-    /// (no statement of the gang's, no local, no barrier across its workers), so that the
-    /// workers of one gang trip may be those of several blocks: block `(x, y)` runs gang trips
-    /// `x, x + gridDim.x, ...` and, in each, worker trips `y * workers + w`, a stride of
-    /// `gridDim.y * workers` apart. The launch gives such a nest more blocks in `y` where the
-    /// `x` the gang loop asks for (`num_gangs`, or its trips) is less than the GPU holds at
-    /// once (`Shape::worker_blocks`, with `ACC_EXP_WORKERBLOCKS=1`): NPB's point-wise regions
-    /// ask for `num_gangs(nz)` with 8 workers of 32 lanes, 100 blocks of 256 threads on an
-    /// H200's 132 multiprocessors at class B. With `gridDim.y == 1` it is the schedule as
-    /// written.
-    fn worker_blocks(&mut self, p: &plan::LoopPlan, ctx: &Ctx, body: &syn::Block) -> bool {
-        if !(p.top && p.lv.gang && !p.lv_w && !p.lv.vector && p.reds.is_empty() && ctx.reds.is_empty()) {
+    /// Whether the trips of the worker loop that is the whole body of loop `p` (directive
+    /// `d`) go over the blocks of the grid's `y` as well as over the block's workers: `p` is
+    /// the nest's top loop, a gang loop of no other level, reduction or private copy, in a
+    /// nest that reduces nothing, and its body is that one worker loop (no other level, no
+    /// reduction, no tile), with nothing before or after it. A gang then shares nothing among
+    /// its trips' workers (no statement of the gang's, no local, no barrier across its
+    /// workers), so that the workers of one gang trip may be those of several blocks: block
+    /// `(x, y)` runs gang trips `x, x + gridDim.x, ...` and, in each, worker trips
+    /// `y * workers + w`, a stride of `gridDim.y * workers` apart. The launch gives such a nest
+    /// more blocks in `y` where the `x` the gang loop asks for (`num_gangs`, or its trips) is
+    /// less than the GPU holds at once (`Shape::worker_blocks`, with `ACC_EXP_WORKERBLOCKS=1`):
+    /// NPB's point-wise regions ask for `num_gangs(nz)` with 8 workers of 32 lanes, 100 blocks
+    /// of 256 threads on an H200's 132 multiprocessors at class B. With `gridDim.y == 1` it is
+    /// the schedule as written. (A `worker, vector` loop spreads over the whole block already:
+    /// NPB's solves have a trip for each of a block's 128 or 256 threads, and blocks in `y`
+    /// would only idle; BT at class B on an H200 ran in 5.15 s with them against 4.24 s.)
+    fn worker_blocks(&mut self, p: &plan::LoopPlan, d: &LoopDirective, ctx: &Ctx, body: &syn::Block) -> bool {
+        if !(p.top && p.lv.gang && !p.lv_w && !p.lv.vector && p.reds.is_empty() && d.private.is_empty() && ctx.reds.is_empty()) {
             return false;
         }
         let [Stmt::Expr(Expr::ForLoop(fl), _)] = body.stmts.as_slice() else { return false };
-        let Some(d) = self.directive(fl) else { return false };
-        let alone = d.worker.is_some() && d.gang.is_none() && d.vector.is_none() && d.seq.is_none() && d.reduction.is_empty() && !d.malformed_reduction && d.tile.is_none() && self.is_parallel(fl);
+        let Some(w) = self.directive(fl) else { return false };
+        let alone = w.worker.is_some() && w.gang.is_none() && w.vector.is_none() && w.seq.is_none() && w.reduction.is_empty() && !w.malformed_reduction && w.tile.is_none() && self.is_parallel(fl);
         self.launch.worker_blocks |= alone;
         alone
     }
@@ -491,7 +491,6 @@ impl<'a> Scheduler<'a> {
         let mut inner = ctx.clone();
         inner.used = ctx.used.union(p.lv);
         inner.jam = None;
-        inner.worker_blocks = false;
         // A gang per warp is decided once the body is lowered; its loops name the virtual
         // thread indices.
         if p.per_warp_candidate {

@@ -40,7 +40,6 @@ use crate::region_info::RegionInfo;
 
 /// The most launches a window holds: their tags are 1 to this (0 is an untagged launch).
 pub(crate) const MAX_LAUNCHES: usize = (1 << LAUNCH_TAG_BITS) - 1;
-const _: () = assert!(MAX_LAUNCHES < 1 << LAUNCH_TAG_BITS && LAUNCH_TAG_BITS <= 12);
 
 /// The synchronous launches of one host thread not yet waited for.
 #[derive(Default)]
@@ -113,13 +112,13 @@ impl CudaBackend {
     /// The tag of `me`'s next synchronous launch (the caller holds the synchronous stream):
     /// the window is waited for first where it is another thread's or full.
     pub(crate) fn next_tag(&self, me: ThreadId) -> Result<u32, CudaError> {
-        let w = lock(&self.window);
-        let (theirs, full) = (w.owner.is_some_and(|o| o != me), w.launches.len() >= MAX_LAUNCHES);
-        drop(w);
-        if theirs || full {
+        let mut w = lock(&self.window);
+        if w.owner.is_some_and(|o| o != me) || w.launches.len() >= MAX_LAUNCHES {
+            drop(w);
             self.settle_held(me, false)?;
+            w = lock(&self.window);
         }
-        Ok(lock(&self.window).launches.len() as u32 + 1)
+        Ok(w.launches.len() as u32 + 1)
     }
 
     /// Adds `me`'s launch of `kernel` (of `region`), tagged with [`next_tag`](Self::next_tag), to the window.
@@ -134,6 +133,11 @@ impl CudaBackend {
     /// Waits for the synchronous launches not yet waited for, if any, and returns this
     /// thread's failure among them, or parked by another thread's wait.
     pub(crate) fn settle_sync(&self) -> Result<(), CudaError> {
+        // (Every call of the backend comes here: nothing else without a launch or a failure
+        // to wait for.)
+        if !self.has_pending.load(Ordering::Acquire) && self.parked_count.load(Ordering::Acquire) == 0 {
+            return Ok(());
+        }
         let me = std::thread::current().id();
         if self.has_pending.load(Ordering::Acquire) {
             let _sync = lock(&self.sync_launch);
@@ -158,6 +162,8 @@ impl CudaBackend {
         // SAFETY: the backend's synchronous stream, held by the caller.
         let waited = match unsafe { self.sync_done.wait(stream) } {
             Err(f) => {
+                // (A fault after a recorded panic: the error is the panic, of the launch its
+                // record names, which a poisoned context keeps too.)
                 let (kernel, doing) = match self.sync_panic.record() {
                     Some(r) => {
                         let kernel = w.panicked(&r).map(|l| l.kernel.to_string());
@@ -177,18 +183,17 @@ impl CudaBackend {
         // Name the launch the record names (its kernel, and, for an earlier launch, its
         // region, which is not the region of the call that reports it).
         let newest = w.launches.len() as u32;
-        let (tag, e) = match e {
+        let (tag, launched, e) = match e {
             CudaError::KernelPanic { record, .. } => {
-                let kernel = w.panicked(&record).map(|l| l.kernel.to_string());
-                (record.launch, CudaError::KernelPanic { kernel, record })
+                let launched = w.panicked(&record);
+                (record.launch, launched, CudaError::KernelPanic { kernel: launched.map(|l| l.kernel.to_string()), record })
             }
-            e => (0, e),
+            e => (0, None, e),
         };
         let e = if current && (tag == newest || tag == 0 && newest == 1) {
             e
         } else {
-            let region = (tag as usize).checked_sub(1).and_then(|i| w.launches.get(i)).and_then(|l| l.region);
-            CudaError::Pending { region: region.map(|r| r.to_string()), error: Box::new(e) }
+            CudaError::Pending { region: launched.and_then(|l| l.region).map(|r| r.to_string()), error: Box::new(e) }
         };
         match w.owner {
             Some(owner) if owner != me => {

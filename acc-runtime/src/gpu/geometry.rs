@@ -3,7 +3,7 @@
 //! from it alone, without a device: threads per block, the blocks the trips need, the grid
 //! within its waves, the shared memory a block asks for.
 
-pub use acc_device::launch::{Dims, LeanKernel, Shape, CHUNK_WAVES, STREAM_WAVES, WORKER_BLOCK_WAVES};
+pub use acc_device::launch::{Dims, LeanKernel, Shape, CHUNK_WAVES, MAX_GRID_YZ, STREAM_WAVES, WORKER_BLOCK_WAVES};
 
 /// The launch shape of one loop nest: its [`Shape`], the shared memory of its `cache!`
 /// windows and tiles, and the kernel of one point a thread the launch may run.
@@ -281,11 +281,8 @@ pub(super) fn worker_blocks_y(grid: u32, wave: u32) -> u32 {
         return 1;
     }
     let all = wave as usize * WORKER_BLOCK_WAVES;
-    (all.div_ceil(grid.max(1) as usize)).clamp(1, MAX_GRID_Y) as u32
+    (all.div_ceil(grid.max(1) as usize)).clamp(1, MAX_GRID_YZ) as u32
 }
-
-/// The most blocks CUDA launches in a grid's `y`.
-const MAX_GRID_Y: usize = 65535;
 
 /// The shared memory a kernel of `geom`'s nest is opened up to: that of the largest block (16
 /// KiB, under the 48 KiB every kernel gets): 16 bytes per thread for the collective reductions

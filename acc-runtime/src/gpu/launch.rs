@@ -202,7 +202,6 @@ fn launch_linear(src: Source, name: &str, entry: &mut Launchable, geom: &Geometr
     launch_with(src, name, kernel, cfg, args, grid * grid_y)
 }
 
-
 /// Whether the nest whose kernel is `name` holds one of `geom`'s blocks a multiprocessor where
 /// its lean kernel `lean` holds two or more, and the launch has more blocks than one a
 /// multiprocessor (so the lean kernel runs more of them at once). A block alone on its
