@@ -66,7 +66,7 @@ pub struct Shape {
     /// `Scheduler::worker_blocks`): that loop's trips go over the grid's `y` blocks as well
     /// as over each block's workers, so the launch may give the gangs more blocks in `y`
     /// where the blocks in `x` are fewer than the GPU holds at once (see
-    /// [`WORKER_BLOCK_WAVES`]; acc-runtime does with `ACC_EXP_WORKERBLOCKS=1`).
+    /// [`WORKER_BLOCK_WAVES`]; acc-runtime does but with `ACC_EXP_NOWORKERBLOCKS=1`).
     pub worker_blocks: bool,
 }
 

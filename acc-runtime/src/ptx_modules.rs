@@ -36,23 +36,35 @@ pub fn modules(ptx: &str) -> Vec<&str> {
 /// missing kernel before any launch). The kernels of a file of several modules are indexed
 /// once per file.
 pub fn module_of(ptx: &'static str, name: &str) -> &'static str {
-    type Index = HashMap<&'static str, &'static str>;
-    static INDEXES: Mutex<Vec<(usize, Arc<Index>)>> = Mutex::new(Vec::new());
     if !ptx.starts_with(MODULES_HEADER) {
         return ptx;
     }
-    let index = {
-        let mut indexes = INDEXES.lock().unwrap_or_else(|e| e.into_inner());
-        match indexes.iter().find(|(p, _)| *p == ptx.as_ptr() as usize) {
-            Some((_, i)) => i.clone(),
-            None => {
-                let i = Arc::new(entries(ptx));
-                indexes.push((ptx.as_ptr() as usize, i.clone()));
-                i
-            }
+    index(ptx).get(name).copied().unwrap_or(ptx)
+}
+
+/// Whether `ptx` defines kernel `name` (`.entry name(`): looked up in the index of a file of
+/// several modules (a region's first call would otherwise search a program's whole PTX, 13 MB
+/// for NPB, once for each of its kernels), searched for in one module.
+pub fn defines(ptx: &'static str, name: &str) -> bool {
+    if !ptx.starts_with(MODULES_HEADER) {
+        return ptx.contains(&format!(".entry {name}("));
+    }
+    index(ptx).contains_key(name)
+}
+
+/// The kernels of a file of several modules, each with its module: made once per file.
+fn index(ptx: &'static str) -> Arc<HashMap<&'static str, &'static str>> {
+    type Index = HashMap<&'static str, &'static str>;
+    static INDEXES: Mutex<Vec<(usize, Arc<Index>)>> = Mutex::new(Vec::new());
+    let mut indexes = INDEXES.lock().unwrap_or_else(|e| e.into_inner());
+    match indexes.iter().find(|(p, _)| *p == ptx.as_ptr() as usize) {
+        Some((_, i)) => i.clone(),
+        None => {
+            let i = Arc::new(entries(ptx));
+            indexes.push((ptx.as_ptr() as usize, i.clone()));
+            i
         }
-    };
-    index.get(name).copied().unwrap_or(ptx)
+    }
 }
 
 /// Module `module` with kernel `name` and none of its other kernels (every global, function
@@ -119,6 +131,9 @@ mod tests {
             assert_eq!(module_of(ptx, "k3"), B);
             assert_eq!(module_of(ptx, "k"), ptx, "a missing kernel: the whole text");
         }
+        assert!(defines(ptx, "k1") && defines(ptx, "k3"));
+        assert!(!defines(ptx, "k") && !defines(ptx, "k12"), "a name that only starts a kernel's is not one");
+        assert!(defines(A, "k1") && !defines(A, "k"));
     }
 
     #[test]

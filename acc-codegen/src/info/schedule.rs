@@ -248,7 +248,7 @@ fn loop_text(r: &LoopReport) -> String {
         });
     }
     if r.worker_blocks {
-        text.push_str("; the whole body of the gang loop: its trips go over blocks in y too, which the launch adds with ACC_EXP_WORKERBLOCKS=1 where the gangs' blocks are fewer than the GPU holds at once");
+        text.push_str("; the whole body of the gang loop: its trips go over blocks in y too, which the launch adds where the gangs' blocks are fewer than the GPU holds at once");
     }
     if r.worker_per_warp {
         text.push_str("; a worker per warp where the loop has a trip for every warp of the block (each warp runs trips of its own, the vector loops inside on its 32 lanes), else the block's workers");

@@ -469,7 +469,7 @@ impl<'a> Scheduler<'a> {
     /// `(x, y)` runs gang trips `x, x + gridDim.x, ...` and, in each, worker trips
     /// `y * workers + w`, a stride of `gridDim.y * workers` apart. The launch gives such a nest
     /// more blocks in `y` where the `x` the gang loop asks for (`num_gangs`, or its trips) is
-    /// less than the GPU holds at once (`Shape::worker_blocks`, with `ACC_EXP_WORKERBLOCKS=1`):
+    /// less than the GPU holds at once (`Shape::worker_blocks`; not with `ACC_EXP_NOWORKERBLOCKS=1`):
     /// NPB's point-wise regions ask for `num_gangs(nz)` with 8 workers of 32 lanes, 100 blocks
     /// of 256 threads on an H200's 132 multiprocessors at class B. With `gridDim.y == 1` it is
     /// the schedule as written. (A `worker, vector` loop spreads over the whole block already:

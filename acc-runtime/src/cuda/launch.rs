@@ -317,7 +317,7 @@ impl CudaBackend {
         // SAFETY: `f` is a kernel of a loaded module; `ptrs` holds one pointer per parameter,
         // each to the parameter's bytes, alive for the call (the driver copies them at
         // launch). The kernel's parameter list is the caller's contract with the PTX.
-        if let Err(f) = unsafe { driver::launch_kernel(f, g, b, cfg.shared_bytes, stream, ptrs) } {
+        if let Err(f) = crate::gpu::hosttime::driver(|| unsafe { driver::launch_kernel(f, g, b, cfg.shared_bytes, stream, ptrs) }) {
             let doing = format!("launching `{name}` ({} blocks of {} threads)", g.0 * g.1 * g.2, cfg.block_threads());
             return Err(self.sync_error(f, &panics, Some(name.to_owned()), doing));
         }

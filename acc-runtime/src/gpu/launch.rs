@@ -41,7 +41,10 @@ const WARPS_PER_SM: usize = 64;
 /// launch this costs a `cuLaunchKernel` (and a `cuStreamSynchronize` when synchronous), a
 /// lock of the runtime's state, and a hash lookup.
 pub fn launch(region: &'static RegionInfo, ptx: &'static str, name: &str, args: &mut KernelArgs, geom: &Geometry, queue: Option<i64>) -> u32 {
-    launch_as(region, ptx, name, args, geom, queue, 0)
+    let start = super::hosttime::launch_begin();
+    let blocks = launch_as(region, ptx, name, args, geom, queue, 0);
+    super::hosttime::launch_end(start);
+    blocks
 }
 
 /// [`launch`], with kernel `name` compiled again with at most `registers` registers a thread
@@ -221,14 +224,13 @@ fn lean_fills_more(src: Source, name: &str, lean: &str, geom: &Geometry) -> bool
     blocks_a_wave(src, name, geom) <= sms && blocks_a_wave(src, lean, geom) >= 2 * sms
 }
 
-/// `ACC_EXP_WORKERBLOCKS=1`: a gang loop whose body is one worker loop alone gets blocks in
-/// `y` for that loop's trips (`Shape::worker_blocks`), an experiment switch, off by default.
-/// On an H200 at class B (one call, the launch then adding blocks in `y` to `worker, vector`
-/// loops too) NPB SP ran in 2.18 s with it and 2.69 s without, BT in 5.15 s and 4.24 s; the
-/// launch now adds them to worker loops of no other level only, which is not measured yet.
+/// Whether a gang loop whose body is one worker loop alone gets blocks in `y` for that loop's
+/// trips (`Shape::worker_blocks`): yes, but with `ACC_EXP_NOWORKERBLOCKS=1`, an experiment
+/// switch for A/B runs. On an H200 at class B (one call, each run twice) NPB SP ran in
+/// 2.17 s with them and 2.70 s without, BT in 4.11 s and 4.22-4.24 s, LU in 4.38 s and 4.39 s.
 fn worker_blocks_on() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("ACC_EXP_WORKERBLOCKS").is_some_and(|v| v == "1"))
+    *ON.get_or_init(|| !std::env::var_os("ACC_EXP_NOWORKERBLOCKS").is_some_and(|v| v == "1"))
 }
 
 /// `ACC_EXP_NOLEANINB` set: nests run their checked lean kernel where they have one without

@@ -14,6 +14,7 @@ use crate::cuda::CudaBackend;
 use crate::region_info::RegionInfo;
 
 mod geometry;
+pub(crate) mod hosttime;
 mod kernels;
 mod launch;
 mod partials;
@@ -54,10 +55,11 @@ pub fn gpu_ready(region: &'static RegionInfo, if_cond: bool, ptx: &'static str, 
         return false;
     }
     let key = (region as *const RegionInfo as usize, ptx.as_ptr() as usize);
+    hosttime::region_call();
     if READY.with(|r| r.borrow().contains_key(&key)) {
         return true;
     }
-    if let Some(k) = kernels.iter().find(|k| !ptx.contains(&format!(".entry {k}("))) {
+    if let Some(k) = kernels.iter().find(|k| !crate::ptx_modules::defines(ptx, k)) {
         panic!("acc: {region}: kernel `{k}` is not in the package's PTX: rebuild with `--features cuda` (acc-build writes it)");
     }
     READY.with(|r| r.borrow_mut().insert(key, true));
