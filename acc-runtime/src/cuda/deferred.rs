@@ -115,7 +115,7 @@ impl CudaBackend {
         let mut w = lock(&self.window);
         if w.owner.is_some_and(|o| o != me) || w.launches.len() >= MAX_LAUNCHES {
             drop(w);
-            self.settle_held(me, false)?;
+            crate::gpu::hosttime::window_wait(|| self.settle_held(me, false))?;
             w = lock(&self.window);
         }
         Ok(w.launches.len() as u32 + 1)

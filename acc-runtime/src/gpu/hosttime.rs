@@ -4,7 +4,8 @@
 //! region fns' GPU paths spend before their launches (their data clauses, the kernels'
 //! arguments), in acc's launch (the kernel's choice, the grid, the window of launches not
 //! waited for), in `cuLaunchKernel` itself (where the GPU's queue is full, it waits there for
-//! the kernels ahead), and between a region's last launch and the next region's call (the
+//! the kernels ahead), waiting for the GPU where the window of launches not waited for is full
+//! (`cuda/deferred.rs`), and between a region's last launch and the next region's call (the
 //! region's exit and the program's own host code), beside the wall time from the first region
 //! call to the exit and the process's CPU time. Off, each hook is a load of a flag.
 
@@ -20,6 +21,7 @@ struct Sums {
     setup: AtomicU64,
     launch: AtomicU64,
     driver: AtomicU64,
+    window: AtomicU64,
     between: AtomicU64,
 }
 
@@ -32,6 +34,7 @@ static SUMS: Sums = Sums {
     setup: AtomicU64::new(0),
     launch: AtomicU64::new(0),
     driver: AtomicU64::new(0),
+    window: AtomicU64::new(0),
     between: AtomicU64::new(0),
 };
 
@@ -110,12 +113,21 @@ pub(crate) fn launch_end(start: Option<Instant>) {
 
 /// Times `f`, the driver's launch call.
 pub(crate) fn driver<T>(f: impl FnOnce() -> T) -> T {
+    timed(&SUMS.driver, f)
+}
+
+/// Times `f`, a launch's wait for the launches of a full window (`cuda/deferred.rs`).
+pub(crate) fn window_wait<T>(f: impl FnOnce() -> T) -> T {
+    timed(&SUMS.window, f)
+}
+
+fn timed<T>(sum: &AtomicU64, f: impl FnOnce() -> T) -> T {
     if !on() {
         return f();
     }
     let start = Instant::now();
     let r = f();
-    add(&SUMS.driver, start, Instant::now());
+    add(sum, start, Instant::now());
     r
 }
 
@@ -137,20 +149,16 @@ fn report() {
     let s = |a: &AtomicU64| a.load(Ordering::Relaxed) as f64 * 1e-9;
     let launches = SUMS.launches.load(Ordering::Relaxed).max(1) as f64;
     let per = |x: f64| x / launches * 1e6;
-    let (setup, launch, driver, between) = (
-        s(&SUMS.setup),
-        s(&SUMS.launch),
-        s(&SUMS.driver),
-        s(&SUMS.between),
-    );
+    let (setup, launch, driver, window, between) = (s(&SUMS.setup), s(&SUMS.launch), s(&SUMS.driver), s(&SUMS.window), s(&SUMS.between));
+    let own = launch - driver - window;
     eprintln!(
-        "acc: host time: {} region calls, {} launches; before the launches {setup:.3} s ({:.2} us a launch), in acc's launch {:.3} s ({:.2} us), in cuLaunchKernel {driver:.3} s ({:.2} us), between regions {between:.3} s ({:.2} us); {wall:.3} s from the first region call, CPU {user:.3} s user, {system:.3} s system",
+        "acc: host time: {} region calls, {} launches; before the launches {setup:.3} s ({:.2} us a launch), in acc's launch {own:.3} s ({:.2} us), in cuLaunchKernel {driver:.3} s ({:.2} us), waiting for a full window of launches {window:.3} s ({:.2} us), between regions {between:.3} s ({:.2} us); {wall:.3} s from the first region call, CPU {user:.3} s user, {system:.3} s system",
         SUMS.calls.load(Ordering::Relaxed),
         SUMS.launches.load(Ordering::Relaxed),
         per(setup),
-        launch - driver,
-        per(launch - driver),
+        per(own),
         per(driver),
+        per(window),
         per(between),
     );
 }
