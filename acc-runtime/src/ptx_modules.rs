@@ -104,49 +104,6 @@ pub fn only_kernel(module: &str, name: &str) -> String {
     out
 }
 
-/// Each kernel of `module` with its [`only_kernel`] module, in one pass over the text (a
-/// call of `only_kernel` per kernel reads the whole module each time).
-pub fn each_kernel(module: &str) -> Vec<(&str, String)> {
-    // The text as runs of lines outside the kernels and the kernels' own lines.
-    let mut parts: Vec<(Option<&str>, usize, usize)> = Vec::new();
-    let (mut at, mut start, mut kernel) = (0, 0, None);
-    for line in module.split_inclusive('\n') {
-        let end = at + line.len();
-        match kernel {
-            Some(name) if line.starts_with('}') => {
-                parts.push((Some(name), start, end));
-                (kernel, start) = (None, end);
-            }
-            Some(_) => {}
-            None => {
-                if let Some(e) = line.find(".entry ") {
-                    let rest = &line[e + ".entry ".len()..];
-                    let name = rest.split('(').next().map_or(rest, str::trim);
-                    parts.push((None, start, at));
-                    (kernel, start) = (Some(name), at);
-                }
-            }
-        }
-        at = end;
-    }
-    // (An entry that never closes runs to the end, as `only_kernel` keeps it.)
-    parts.push((kernel, start, module.len()));
-    let common: usize = parts.iter().filter(|p| p.0.is_none()).map(|p| p.2 - p.1).sum();
-    parts
-        .iter()
-        .filter_map(|p| p.0)
-        .map(|name| {
-            let mut out = String::with_capacity(common + module.len() / 64);
-            for &(k, from, to) in &parts {
-                if k.is_none() || k == Some(name) {
-                    out.push_str(&module[from..to]);
-                }
-            }
-            (name, out)
-        })
-        .collect()
-}
-
 /// Each kernel of `ptx` and the module that defines it.
 fn entries(ptx: &str) -> HashMap<&str, &str> {
     let mut index = HashMap::new();
@@ -200,11 +157,5 @@ mod tests {
         let k2 = only_kernel(m, "k2");
         assert!(k2.contains(".entry k2(") && k2.contains("call f, ();") && !k2.contains("k3") && k2.ends_with("\tret;\n}\n"), "{k2}");
         assert_eq!(only_kernel(m, "nope"), ".version 8.7\n.target sm_80\n.global .u64 g;\n.func f()\n{\n\tret;\n}\n");
-        let each = each_kernel(m);
-        assert_eq!(each.iter().map(|(n, _)| *n).collect::<Vec<_>>(), ["k2", "k3"]);
-        for (name, text) in &each {
-            assert_eq!(*text, only_kernel(m, name), "{name}");
-        }
-        assert_eq!(each_kernel(B).iter().map(|(n, t)| (*n, t.clone())).collect::<Vec<_>>(), [("k2", only_kernel(B, "k2")), ("k3", only_kernel(B, "k3"))]);
     }
 }

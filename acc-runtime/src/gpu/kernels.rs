@@ -120,7 +120,8 @@ fn kernel_module(cuda: &CudaBackend, region: &'static RegionInfo, file: &'static
         match files.iter().find(|(k, _)| *k == key) {
             Some((_, k)) => k.clone(),
             None => {
-                let (names, texts): (Vec<&str>, Vec<String>) = crate::ptx_modules::each_kernel(file).into_iter().unzip();
+                let names = crate::ptx_modules::kernels_of(file);
+                let texts: Vec<String> = names.iter().map(|n| crate::ptx_modules::only_kernel(file, n)).collect();
                 let loaded = cuda.load_ptx_each(&texts);
                 let k: Arc<FileKernels> = Arc::new(names.iter().zip(texts).zip(loaded).map(|((n, t), m)| (n.to_string(), (Arc::from(t), m))).collect());
                 files.push((key, k.clone()));
