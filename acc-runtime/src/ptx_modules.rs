@@ -52,17 +52,6 @@ pub fn defines(ptx: &'static str, name: &str) -> bool {
     index(ptx).contains_key(name)
 }
 
-/// The names of the kernels module `module` defines (`.entry name(`), in its order.
-pub fn kernels_of(module: &str) -> Vec<&str> {
-    module
-        .match_indices(".entry ")
-        .filter_map(|(at, _)| {
-            let rest = &module[at + ".entry ".len()..];
-            rest.find('(').map(|end| rest[..end].trim())
-        })
-        .collect()
-}
-
 /// The kernels of a file of several modules, each with its module: made once per file.
 fn index(ptx: &'static str) -> Arc<HashMap<&'static str, &'static str>> {
     type Index = HashMap<&'static str, &'static str>;
@@ -145,8 +134,6 @@ mod tests {
         assert!(defines(ptx, "k1") && defines(ptx, "k3"));
         assert!(!defines(ptx, "k") && !defines(ptx, "k12"), "a name that only starts a kernel's is not one");
         assert!(defines(A, "k1") && !defines(A, "k"));
-        assert_eq!(kernels_of(B), ["k2", "k3"]);
-        assert_eq!(kernels_of(A), ["k1"]);
     }
 
     #[test]

@@ -106,9 +106,6 @@ impl std::fmt::Debug for Kernel {
     }
 }
 
-/// A module loaded, or why it was not.
-pub(crate) type Loaded = Result<Arc<Module>, CudaError>;
-
 impl CudaBackend {
     /// Loads a PTX module (JIT-compiled by the driver for this GPU), once per distinct text:
     /// later calls with the same text return the same module.
@@ -134,53 +131,13 @@ impl CudaBackend {
 
     fn load_ptx_jit(&self, ptx: &str, block_threads: u32, max_registers: u32) -> Result<Arc<Module>, CudaError> {
         self.enter()?;
-        self.load_current(ptx, block_threads, max_registers)
-    }
-
-    /// Loads the PTX modules `texts` (as [`load_ptx`](Self::load_ptx) each), compiled at once
-    /// on up to as many threads as the host has cores: the driver's JIT compiler takes one
-    /// thread a module, and a file of many regions' kernels, each a module of its own, would
-    /// take as long as a module of them all (NPB BT's 212,000 lines of PTX: 38 s on an H200's
-    /// host) where the cores share them. Each text's result, in their order.
-    pub(crate) fn load_ptx_each(&self, texts: &[String]) -> Vec<Loaded> {
-        if let Err(e) = self.enter() {
-            return texts.iter().map(|_| Err(e.clone())).collect();
-        }
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(texts.len());
-        if threads <= 1 {
-            return texts.iter().map(|t| self.load_current(t, 0, 0)).collect();
-        }
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let results: Vec<Mutex<Option<Loaded>>> = texts.iter().map(|_| Mutex::new(None)).collect();
-        std::thread::scope(|s| {
-            for _ in 0..threads {
-                s.spawn(|| {
-                    // The helper's own context: the backend's, as on the calling thread.
-                    let current = self.make_current();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(text) = texts.get(i) else { break };
-                        let r = match &current {
-                            Ok(()) => self.load_current(text, 0, 0),
-                            Err(e) => Err(e.clone()),
-                        };
-                        *lock(&results[i]) = Some(r);
-                    }
-                });
-            }
-        });
-        results.into_iter().map(|r| r.into_inner().unwrap_or_else(|e| e.into_inner()).expect("every text was loaded")).collect()
-    }
-
-    /// The JIT compile of `ptx` (the context is current), or the module of the same text and
-    /// settings loaded before. The compile holds no lock: several threads compile at once.
-    fn load_current(&self, ptx: &str, block_threads: u32, max_registers: u32) -> Result<Arc<Module>, CudaError> {
         let key = {
             let mut h = std::collections::hash_map::DefaultHasher::new();
             ptx.hash(&mut h);
             (h.finish(), ptx.len(), block_threads, max_registers)
         };
-        if let Some(m) = lock(&self.modules).get(&key) {
+        let mut modules = lock(&self.modules);
+        if let Some(m) = modules.get(&key) {
             return Ok(m.clone());
         }
         let image = CString::new(ptx).map_err(|_| CudaError::Invalid("PTX text contains a NUL byte".into()))?;
@@ -189,13 +146,6 @@ impl CudaBackend {
             let end = log.iter().position(|&b| b == 0).unwrap_or(log.len());
             CudaError::Jit { code, log: String::from_utf8_lossy(&log[..end]).into_owned() }
         })?;
-        let mut modules = lock(&self.modules);
-        if let Some(m) = modules.get(&key) {
-            // Another thread compiled the same text meanwhile: its module is the one kept.
-            // SAFETY: loaded just above, and nothing has seen it.
-            let _ = unsafe { driver::module_unload(module) };
-            return Ok(m.clone());
-        }
         let m = Arc::new(Module { module, functions: Mutex::new(HashMap::new()) });
         modules.insert(key, m.clone());
         Ok(m)

@@ -92,52 +92,21 @@ pub fn max_default_grid(cuda: &CudaBackend) -> usize {
     cuda.sm_count() as usize * 32
 }
 
-/// The kernels of one module of the package's PTX (a file's regions, see `ptx_modules`), each
-/// loaded in a module of its own: its text, and the module or why it did not load.
-type FileKernels = HashMap<String, (Arc<str>, Result<Arc<Module>, crate::cuda::CudaError>)>;
-
-/// The module that holds kernel `name` of `file` (a module of the package's PTX) on `cuda`,
-/// with its text. At the first launch of one of a file's kernels, every kernel of the file is
-/// compiled, each alone in a module (`ptx_modules::only_kernel`: the file's functions and
-/// globals, and that kernel), on all the host's cores at once (`CudaBackend::load_ptx_each`):
-/// the driver's JIT compiler takes one thread a module, and NPB BT's file of regions, 212,000
-/// lines of PTX in one module, took 38 s to load on an H200's host. The PTX is a `'static`
-/// text (embedded by `include_str!`), so its address identifies it. A kernel that did not
-/// compile fails its own launches only. `ACC_EXP_FILEJIT=1` (an experiment switch for A/B
-/// runs) loads each file as one module instead.
-fn kernel_module(cuda: &CudaBackend, region: &'static RegionInfo, file: &'static str, name: &str) -> (Arc<Module>, Arc<str>) {
-    /// The backend, the file's text's address.
+/// The module of the PTX text `ptx` on `cuda`, loaded once per process: the PTX is a
+/// `'static` text (embedded by `include_str!`), so its address identifies it, and hashing it
+/// on every launch would cost more than the launch.
+fn module(cuda: &CudaBackend, region: &'static RegionInfo, ptx: &'static str) -> Arc<Module> {
+    /// The backend, the PTX text's address.
     type Key = (u64, usize);
-    static FILES: Mutex<Vec<(Key, Arc<FileKernels>)>> = Mutex::new(Vec::new());
-    static WHOLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    if *WHOLE.get_or_init(|| std::env::var_os("ACC_EXP_FILEJIT").is_some_and(|v| v == "1")) {
-        let module = cuda.load_ptx(file).unwrap_or_else(|e| panic!("acc: {region}: cannot load the kernels' PTX: {e}"));
-        return (module, Arc::from(file));
+    static MODULES: Mutex<Vec<(Key, Arc<Module>)>> = Mutex::new(Vec::new());
+    let mut m = MODULES.lock().unwrap_or_else(|e| e.into_inner());
+    let key = (cuda.id(), ptx.as_ptr() as usize);
+    if let Some((_, module)) = m.iter().find(|(k, _)| *k == key) {
+        return module.clone();
     }
-    let key = (cuda.id(), file.as_ptr() as usize);
-    let kernels = {
-        let mut files = FILES.lock().unwrap_or_else(|e| e.into_inner());
-        match files.iter().find(|(k, _)| *k == key) {
-            Some((_, k)) => k.clone(),
-            None => {
-                let names = crate::ptx_modules::kernels_of(file);
-                let texts: Vec<String> = names.iter().map(|n| crate::ptx_modules::only_kernel(file, n)).collect();
-                let loaded = cuda.load_ptx_each(&texts);
-                let k: Arc<FileKernels> = Arc::new(names.iter().zip(texts).zip(loaded).map(|((n, t), m)| (n.to_string(), (Arc::from(t), m))).collect());
-                files.push((key, k.clone()));
-                k
-            }
-        }
-    };
-    match kernels.get(name) {
-        Some((text, Ok(module))) => (module.clone(), text.clone()),
-        Some((_, Err(e))) => panic!("acc: {region}: cannot load kernel `{name}`: {e}"),
-        // (Not in the file: `gpu_ready` reports a kernel missing from the PTX before any launch.)
-        None => {
-            let module = cuda.load_ptx(file).unwrap_or_else(|e| panic!("acc: {region}: cannot load the kernels' PTX: {e}"));
-            (module, Arc::from(file))
-        }
-    }
+    let module = cuda.load_ptx(ptx).unwrap_or_else(|e| panic!("acc: {region}: cannot load the kernels' PTX: {e}"));
+    m.push((key, module.clone()));
+    module
 }
 
 /// This thread's entry for kernel `name` of `src`, made (the kernel loaded) at its first
@@ -163,9 +132,9 @@ impl Launchable {
         crate::columns::register(ptx);
         // The module of the package's PTX that defines the kernel (acc-build may write
         // several, see `ptx_modules`).
-        let file = crate::ptx_modules::module_of(ptx, name);
-        let (module, text) = kernel_module(cuda, region, file, name);
-        let kernel = cuda.kernel(&module, name, most_shared).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}`: {e}")).with_params_from(&text);
+        let ptx = crate::ptx_modules::module_of(ptx, name);
+        let module = module(cuda, region, ptx);
+        let kernel = cuda.kernel(&module, name, most_shared).unwrap_or_else(|e| panic!("acc: {region}: kernel `{name}`: {e}")).with_params_from(ptx);
         Launchable { kernel, name: name.into(), for_block: Vec::new(), waves: Vec::new(), capped: Vec::new() }
     }
 }
