@@ -302,6 +302,8 @@ pub(super) fn block_shared(geom: &Geometry) -> (u32, usize) {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn worker_blocks_fill_two_waves_where_the_gangs_do_not_fill_one() {
         // NPB SP's point-wise regions at class B: 100 gangs of 256 threads, 528 a wave.
@@ -311,8 +313,6 @@ mod tests {
         assert_eq!(worker_blocks_y(1, 528), 1056);
         assert_eq!(worker_blocks_y(1, 1 << 20), 65535);
     }
-
-    use super::*;
 
     #[test]
     fn a_shape_written_as_one_literal_is_the_builders_geometry() {

@@ -10,7 +10,7 @@
 //! call to the exit and the process's CPU time. Off, each hook is a load of a flag.
 
 use std::cell::Cell;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::Instant;
 
@@ -38,17 +38,17 @@ static SUMS: Sums = Sums {
     between: AtomicU64::new(0),
 };
 
-/// Whether the switch is on (read once; registers the report at the first read).
+/// Whether the switch is on (read once; registers the report at that read).
 fn on() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
-    static SEEN: AtomicBool = AtomicBool::new(false);
     *ON.get_or_init(|| {
         let on = std::env::var_os("ACC_EXP_HOSTTIME").is_some_and(|v| v == "1");
-        if on && !SEEN.swap(true, Ordering::Relaxed) {
+        if on {
             extern "C" fn at_exit() {
                 let _ = std::panic::catch_unwind(report);
             }
-            // SAFETY: a plain `extern "C" fn()` that never unwinds, registered once.
+            // SAFETY: a plain `extern "C" fn()` that never unwinds, registered once (inside
+            // `get_or_init`).
             unsafe { libc::atexit(at_exit) };
         }
         on
@@ -64,10 +64,7 @@ thread_local! {
 }
 
 fn add(sum: &AtomicU64, from: Instant, to: Instant) {
-    sum.fetch_add(
-        to.saturating_duration_since(from).as_nanos() as u64,
-        Ordering::Relaxed,
-    );
+    sum.fetch_add(to.saturating_duration_since(from).as_nanos() as u64, Ordering::Relaxed);
 }
 
 /// A region fn takes its GPU path.
