@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 use crate::nvptx::Fnv128;
 
 /// The format of `acc-ptx-state` and of the keys (bump when either changes).
-const FORMAT: &str = "acc-build incremental PTX 1";
+pub(crate) const FORMAT: &str = "acc-build incremental PTX 1";
 
 /// At most this many modules in `acc_kernels.ptx`; one more makes a full build.
 pub const MAX_MODULES: usize = 8;

@@ -26,7 +26,10 @@
 //! module of their own (the `incremental` module says how; `acc_kernels.ptx` may then hold
 //! several modules), and the nightly `core` for the device is built once per machine and
 //! toolchain, in `ACC_CACHE_DIR` or `~/.cargo/acc-cache` ([`nvptx::core_sysroot`]), not per
-//! package and profile. `cargo build -vv` shows what each build compiled and how long it took.
+//! package and profile. A profile's first build of a package (`cargo build --release` after
+//! `cargo build` or `cargo clippy`) starts from the package's last build in another profile,
+//! kept under the target directory (the `shared` module), so it compiles only what differs.
+//! `cargo build -vv` shows what each build compiled and how long it took.
 
 // The crate docs' example is a build.rs: its `fn main` is the point.
 #![allow(clippy::needless_doctest_main)]
@@ -40,6 +43,7 @@ mod print;
 mod ptxas;
 mod slot;
 mod scan;
+mod shared;
 mod split;
 
 use std::path::{Path, PathBuf};
@@ -168,7 +172,17 @@ panic = "abort"
         write_if_changed(&methods_dir.join(name), text)?;
     }
     let sm = std::env::var("ACC_SM").unwrap_or_else(|_| nvptx::DEFAULT_SM.to_string());
+    // Another profile's last build of this package, where this one has none yet.
+    let shared = shared::dir(out, manifest);
+    if let Some(s) = &shared {
+        if shared::seed(s, out, &crate_dir) {
+            eprintln!("acc-build: started from the build shared by the package's profiles ({})", s.display());
+        }
+    }
     let loadable = build_changed(out, &crate_dir, &cargo_toml, &device.root, &device.modules, &acc_device, &sm)?;
+    if let Some(s) = &shared {
+        shared::publish(s, out, &crate_dir);
+    }
     // The schedule report (`ACC_INFO`, the `info` clause), with the kernels' resources.
     info::emit(&device.reports, &loadable, out, &sm);
     Ok(())
