@@ -75,7 +75,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use acc_macros::{
-    atomic, cache, data, enter_data, exit_data, kernels, parallel, r#loop, routine, serial, update,
+    atomic, cache, data, enter_data, exit_data, host_data, kernels, parallel, r#loop, routine, serial, update,
     DeviceCopy,
 };
 pub use acc_runtime::*;

@@ -80,6 +80,26 @@ pub fn data(input: TokenStream) -> TokenStream {
     acc_codegen::expand_data(input.into(), &source()).into()
 }
 
+/// `acc::host_data!(use_device(a, b) { .. })`: inside the block, `a` and `b` are the
+/// [`acc::DevicePtr`](../acc/struct.DevicePtr.html)s of their present device copies, for a
+/// library that takes device addresses (cuBLAS, cuFFT, CUDA-aware MPI). `if_present` gives the
+/// host address of data that is not present (else that panics); `if(cond)` false gives the
+/// host addresses. On the host backend the addresses are the host arrays'.
+///
+/// ```
+/// let mut y = vec![1.0f32; 4];
+/// acc::data!(copy(y) {
+///     acc::host_data!(use_device(y) {
+///         assert_eq!(y.len(), 4);
+///         // a library call taking `y.as_mut_ptr()` here, on the device copy
+///     });
+/// });
+/// ```
+#[proc_macro]
+pub fn host_data(input: TokenStream) -> TokenStream {
+    acc_codegen::expand_host_data(input.into(), &source()).into()
+}
+
 /// `acc::enter_data!(copyin(a), create(b))`: puts data on the device beyond the current
 /// scope, until an `acc::exit_data!` takes it off (reference counted).
 ///

@@ -63,7 +63,7 @@ pub mod region_info;
 #[cfg(test)]
 mod test_util;
 
-pub use data::{is_present, DeviceSlice, HostData, Mirror};
+pub use data::{is_present, DevicePtr, DeviceSlice, HostData, Mirror};
 pub use device_copy::DeviceCopy;
 pub use devices::{
     device_memory, device_num, device_type, init, num_devices, set_device, shutdown, wait, wait_all, wait_all_async, wait_async, DeviceType, ASYNC_NOVAL,

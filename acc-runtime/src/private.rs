@@ -10,7 +10,7 @@
 
 pub use crate::atomic::{AtomicArith, AtomicBits, AtomicRef, AtomicValue};
 pub use crate::data::{
-    enter_data, exit_data, present_counts, section, section_mut, update_device, update_device_on, update_host, update_host_on, view,
+    enter_data, exit_data, present_counts, section, section_mut, update_device, update_device_on, update_host, update_host_on, device_address, view,
     view_mut, Clause, DataScope, EnterClause, ExitClause, HostData, HostView,
 };
 pub use crate::data::{DeviceSlice, Mirror};

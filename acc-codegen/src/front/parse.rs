@@ -75,10 +75,22 @@ pub fn parse_clause_list(tokens: TokenStream) -> syn::Result<Vec<RawClause>> {
 
 /// Parses clauses up to a `{ .. }` block, for `data!(copyin(a), create(b) { .. })`.
 pub fn parse_clauses_then_block(input: ParseStream) -> syn::Result<(Vec<RawClause>, syn::Block)> {
+    clauses_then_block(input, Directive::Data)
+}
+
+/// [`parse_clauses_then_block`] for `host_data!`.
+pub fn parse_host_data(input: ParseStream) -> syn::Result<(Vec<RawClause>, syn::Block)> {
+    clauses_then_block(input, Directive::HostData)
+}
+
+fn clauses_then_block(input: ParseStream, dir: Directive) -> syn::Result<(Vec<RawClause>, syn::Block)> {
     let mut clauses: Vec<RawClause> = Vec::new();
     while !input.peek(syn::token::Brace) {
         if input.is_empty() {
-            let msg = "`data!` needs the block it covers after its clauses, as in `acc::data!(copyin(a) { .. })` (`enter_data!` opens data without a block)";
+            let msg = match dir {
+                Directive::HostData => "`host_data!` needs the block it covers after its clauses, as in `acc::host_data!(use_device(a) { .. })`",
+                _ => "`data!` needs the block it covers after its clauses, as in `acc::data!(copyin(a) { .. })` (`enter_data!` opens data without a block)",
+            };
             return Err(match clauses.last() {
                 Some(last) => syn::Error::new(last.name.span(), msg),
                 None => input.error(msg),
@@ -96,7 +108,7 @@ pub fn parse_clauses_then_block(input: ParseStream) -> syn::Result<(Vec<RawClaus
     }
     let block: syn::Block = input.parse()?;
     if !input.is_empty() {
-        return Err(input.error("unexpected tokens after the data region's block"));
+        return Err(input.error(format!("unexpected tokens after the {} block", dir.name())));
     }
     Ok((clauses, block))
 }
@@ -112,6 +124,7 @@ pub enum Directive {
     EnterData,
     ExitData,
     Update,
+    HostData,
     Routine,
 }
 
@@ -126,6 +139,7 @@ impl Directive {
             Directive::EnterData => "enter_data",
             Directive::ExitData => "exit_data",
             Directive::Update => "update",
+            Directive::HostData => "host_data",
             Directive::Routine => "routine",
         }
     }
@@ -156,6 +170,7 @@ impl Directive {
             Directive::EnterData => &["copyin", "create"],
             Directive::ExitData => &["copyout", "delete", "finalize"],
             Directive::Update => &["host", "device", "self", "if_present", "async"],
+            Directive::HostData => &["use_device", "if", "if_present"],
             Directive::Routine => &["seq", "vector", "worker", "gang"],
         }
     }
@@ -165,7 +180,7 @@ impl Directive {
         matches!(
             name,
             "copy" | "copyin" | "copyout" | "create" | "present" | "deviceptr" | "delete"
-                | "private" | "firstprivate" | "reduction" | "host" | "device" | "self"
+                | "private" | "firstprivate" | "reduction" | "host" | "device" | "self" | "use_device"
         )
     }
 }
@@ -180,12 +195,13 @@ fn known_anywhere(dir: Directive, name: &str) -> Option<Directive> {
         ExitData => &[EnterData, Data, Update],
         Data => &[EnterData, ExitData, Update],
         Update => &[EnterData, ExitData, Data],
+        HostData => &[Data, EnterData, ExitData, Update],
         _ => &[],
     };
     first
         .iter()
         .copied()
-        .chain([Loop, Parallel, Serial, Kernels, Data, EnterData, ExitData, Update, Routine])
+        .chain([Loop, Parallel, Serial, Kernels, Data, EnterData, ExitData, Update, HostData, Routine])
         .find(|d| d.accepted().contains(&name))
 }
 
@@ -256,7 +272,7 @@ fn not_allowed_hint(dir: Directive) -> String {
     match dir {
         Directive::Serial => " (a serial region runs one gang, one worker, vector length 1)".into(),
         Directive::Kernels => " (kernels regions choose their own schedules)".into(),
-        Directive::Data | Directive::EnterData | Directive::ExitData | Directive::Update => {
+        Directive::Data | Directive::EnterData | Directive::ExitData | Directive::Update | Directive::HostData => {
             format!(", which takes {}", dir.accepted().join(", "))
         }
         _ => String::new(),

@@ -233,3 +233,59 @@ pub fn expand_update(input: TokenStream, src: &Source) -> TokenStream {
     let errs = errors.to_compile_errors();
     quote! {{ #errs #region #calls }}
 }
+
+/// `host_data!(use_device(a, b), if_present, if(cond) { body })`: in `body` each name is the
+/// [`DevicePtr`](../../acc_runtime/struct.DevicePtr.html) of its present data (the host address
+/// where `if(cond)` is false, or where the data is absent and `if_present` is given), for a
+/// library that takes device addresses.
+pub fn expand_host_data(input: TokenStream, src: &Source) -> TokenStream {
+    let rt = paths::runtime();
+    let mut errors = Errors::default();
+    let span = input.span();
+    let (raw, block) = match parse::parse_host_data.parse2(input) {
+        Ok(v) => v,
+        Err(e) => return e.to_compile_error(),
+    };
+    let kept = parse::screen(Directive::HostData, raw, &mut errors);
+    let if_present = kept.iter().any(|c| c.key() == "if_present");
+    let mut use_host = quote!(false);
+    let mut names: Vec<syn::Ident> = Vec::new();
+    for c in &kept {
+        match c.key().as_str() {
+            "if_present" if c.args.is_some() => errors.error(c.args_span(), "`if_present` takes no arguments"),
+            "if" => {
+                if let Some(cond) = parse::parse_or_report(c, <syn::Expr as syn::parse::Parse>::parse, &mut errors) {
+                    use_host = quote_spanned!(cond.span()=> !(#cond));
+                }
+            }
+            "use_device" => {
+                let list = parse::parse_or_report(c, syn::punctuated::Punctuated::<syn::Ident, syn::Token![,]>::parse_terminated, &mut errors);
+                for ident in list.into_iter().flatten() {
+                    if names.contains(&ident) {
+                        errors.error(ident.span(), format!("`{ident}` already appears in a `use_device` clause"));
+                    } else {
+                        names.push(ident);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if names.is_empty() && errors.is_empty() {
+        errors.error(span, "`host_data!` needs a `use_device` clause naming the arrays whose device addresses its block uses, as in `acc::host_data!(use_device(a) { .. })`");
+    }
+    let region = region_static(src, "host_data");
+    let lets = names.iter().map(|ident| {
+        let name = ident.to_string();
+        quote_spanned!(ident.span()=> let #ident = #rt::device_address(&__ACC_REGION, #name, &#ident, #if_present, __acc_use_host);)
+    });
+    let errs = errors.to_compile_errors();
+    let stmts = &block.stmts;
+    quote! {{
+        #errs
+        #region
+        let __acc_use_host: bool = #use_host;
+        #(#lets)*
+        #(#stmts)*
+    }}
+}

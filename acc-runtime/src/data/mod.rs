@@ -22,10 +22,12 @@
 //! the host backend device addresses are host addresses and nothing is copied, but the table
 //! is kept all the same, so `present` clauses, [`is_present`] and the counts behave as on a GPU.
 
+mod host_data;
 mod mirror;
 mod slice;
 mod transfer;
 
+pub use host_data::{device_address, DevicePtr};
 pub use mirror::Mirror;
 pub use slice::DeviceSlice;
 
