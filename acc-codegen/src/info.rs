@@ -172,6 +172,7 @@ pub fn data_notes(notes: &mut Notes, plan: &[(Param, DataKind, Span)], params: &
         let when = match kind {
             DataKind::Present => " (it must be present: `data!`, `enter_data!` or a `Mirror`)",
             DataKind::DevicePtr => "",
+            DataKind::NoCreate => " (used where it is present; absent, it is copied as without a clause)",
             _ => " (if not already present)",
         };
         notes.add(*span, 0, format!("data: {}({name}){when} [{why}]", kind.name()));

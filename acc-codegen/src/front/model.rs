@@ -32,6 +32,8 @@ pub enum DataKind {
     Present,
     DevicePtr,
     Delete,
+    /// `no_create`: present data is used where it is; absent data is not created.
+    NoCreate,
 }
 
 impl DataKind {
@@ -44,6 +46,7 @@ impl DataKind {
             DataKind::Present => "present",
             DataKind::DevicePtr => "deviceptr",
             DataKind::Delete => "delete",
+            DataKind::NoCreate => "no_create",
         }
     }
 
@@ -65,6 +68,7 @@ impl DataKind {
             DataKind::Present => quote::quote!(Present),
             DataKind::DevicePtr => quote::quote!(DevicePtr),
             DataKind::Delete => unreachable!("`delete` is an `exit_data!` clause only"),
+            DataKind::NoCreate => unreachable!("`no_create` enters through `DataScope::enter_no_create`"),
         }
     }
 }
@@ -75,6 +79,31 @@ pub struct DataClause {
     pub kind: DataKind,
     pub span: Span,
     pub vars: Vec<Var>,
+    /// The modifiers before its `:` (`copyin(readonly: a)`, `copy(always: a)`).
+    pub modifiers: DataModifiers,
+}
+
+/// A data clause's modifiers (OpenACC 3.3, 3.4): what each does is the runtime's
+/// `Modifiers`; `readonly` and `capture` change nothing acc does (a `&[T]` is read-only
+/// already; acc's device memory is never the host's, which `capture` is about).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DataModifiers {
+    pub always_in: bool,
+    pub always_out: bool,
+    pub zero: bool,
+    pub readonly: bool,
+}
+
+impl DataModifiers {
+    /// The runtime's `Modifiers` value, or `None` when it is the default.
+    pub fn runtime(self) -> Option<proc_macro2::TokenStream> {
+        if !(self.always_in || self.always_out || self.zero) {
+            return None;
+        }
+        let rt = crate::paths::runtime();
+        let (i, o, z) = (self.always_in, self.always_out, self.zero);
+        Some(quote::quote!(#rt::Modifiers { always_in: #i, always_out: #o, zero: #z }))
+    }
 }
 
 /// A variable named in a data clause: a plain name (`update!` takes [`Place`]s: fields and

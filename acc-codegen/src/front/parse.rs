@@ -4,6 +4,7 @@
 
 use proc_macro2::{Span, TokenStream};
 use syn::ext::IdentExt;
+use syn::parse::discouraged::Speculative;
 use syn::parse::{Parse, ParseStream, Parser};
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
@@ -146,30 +147,29 @@ impl Directive {
 
     /// The clauses this directive accepts, in the order the error message lists them.
     pub fn accepted(self) -> &'static [&'static str] {
-        const DATA: [&str; 5] = ["copy", "copyin", "copyout", "create", "present"];
         match self {
             Directive::Parallel => &[
                 "num_gangs", "num_workers", "vector_length", "async", "wait", "if", "self", "default",
-                "copy", "copyin", "copyout", "create", "present", "deviceptr", "private",
+                "copy", "copyin", "copyout", "create", "present", "no_create", "deviceptr", "private",
                 "firstprivate", "reduction", "instances", "info",
             ],
             // info: `info` asks acc-build for the region's schedule report (acc-codegen's `info`).
             Directive::Kernels => &[
                 "num_gangs", "num_workers", "vector_length", "async", "wait", "if", "self", "default",
-                "copy", "copyin", "copyout", "create", "present", "deviceptr", "instances", "info",
+                "copy", "copyin", "copyout", "create", "present", "no_create", "deviceptr", "instances", "info",
             ],
             Directive::Serial => &[
                 "async", "wait", "if", "self", "default", "copy", "copyin", "copyout", "create",
-                "present", "deviceptr", "private", "firstprivate", "reduction", "instances", "info",
+                "present", "no_create", "deviceptr", "private", "firstprivate", "reduction", "instances", "info",
             ],
             Directive::Loop => &[
                 "gang", "worker", "vector", "seq", "auto", "independent", "collapse", "tile",
                 "private", "reduction",
             ],
-            Directive::Data => &DATA,
-            Directive::EnterData => &["copyin", "create"],
-            Directive::ExitData => &["copyout", "delete", "finalize"],
-            Directive::Update => &["host", "device", "self", "if_present", "async"],
+            Directive::Data => &["copy", "copyin", "copyout", "create", "present", "no_create", "if", "async", "wait"],
+            Directive::EnterData => &["copyin", "create", "if", "async", "wait"],
+            Directive::ExitData => &["copyout", "delete", "finalize", "if", "async", "wait"],
+            Directive::Update => &["host", "device", "self", "if_present", "if", "async", "wait"],
             Directive::HostData => &["use_device", "if", "if_present"],
             Directive::Routine => &["seq", "vector", "worker", "gang"],
         }
@@ -179,7 +179,7 @@ impl Directive {
     fn repeatable(name: &str) -> bool {
         matches!(
             name,
-            "copy" | "copyin" | "copyout" | "create" | "present" | "deviceptr" | "delete"
+            "copy" | "copyin" | "copyout" | "create" | "present" | "no_create" | "deviceptr" | "delete"
                 | "private" | "firstprivate" | "reduction" | "host" | "device" | "self" | "use_device"
         )
     }
@@ -239,6 +239,10 @@ pub fn screen(dir: Directive, clauses: Vec<RawClause>, errors: &mut Errors) -> V
         let key = clause.key();
         if !dir.accepted().contains(&key.as_str()) {
             let msg = match known_anywhere(dir, &key) {
+                None if matches!(key.as_str(), "attach" | "detach") => format!(
+                    "`{key}` has nothing to do in acc: data clauses take whole arrays of `DeviceCopy` elements, which hold no \
+                     pointers to attach; name each array a struct holds in a clause of its own (`let u = &mut s.u;` then `copy(u)`)"
+                ),
                 Some(home) => format!(
                     "`{key}` is not allowed on `{}`{}; it belongs on `{}`",
                     dir.name(),
@@ -381,13 +385,82 @@ fn data_var(input: ParseStream) -> syn::Result<Ident> {
 }
 
 fn data_clause(kind: DataKind, clause: &RawClause, errors: &mut Errors) -> DataClause {
-    let vars = match need_args(clause, "variable names", errors) {
-        None => Vec::new(),
-        Some(_) => parse_or_report(clause, |input: ParseStream| Punctuated::<Ident, Token![,]>::parse_terminated_with(input, data_var), errors)
-            .map(|p| p.into_iter().collect())
-            .unwrap_or_default(),
+    let (mods, vars) = match need_args(clause, "variable names", errors) {
+        None => (Vec::new(), Vec::new()),
+        Some(_) => parse_or_report(
+            clause,
+            |input: ParseStream| {
+                let mods = modifier_list(input)?;
+                Ok((mods, Punctuated::<Ident, Token![,]>::parse_terminated_with(input, data_var)?))
+            },
+            errors,
+        )
+        .map(|(m, p)| (m, p.into_iter().collect()))
+        .unwrap_or_default(),
     };
-    DataClause { kind, span: clause.name.span(), vars: vars.into_iter().map(|ident| Var { ident }).collect() }
+    let modifiers = data_modifiers(kind, &mods, errors);
+    DataClause { kind, span: clause.name.span(), vars: vars.into_iter().map(|ident| Var { ident }).collect(), modifiers }
+}
+
+/// The modifiers before a data clause's `:` (`always, readonly: a, b`), or none where the
+/// clause starts with its variables.
+fn modifier_list(input: ParseStream) -> syn::Result<Vec<Ident>> {
+    let ahead = input.fork();
+    let mut mods = Vec::new();
+    loop {
+        if !ahead.peek(Ident) {
+            return Ok(Vec::new());
+        }
+        mods.push(ahead.parse::<Ident>()?);
+        if ahead.peek(Token![:]) && !ahead.peek(Token![::]) {
+            ahead.parse::<Token![:]>()?;
+            input.advance_to(&ahead);
+            return Ok(mods);
+        }
+        if !ahead.peek(Token![,]) {
+            return Ok(Vec::new());
+        }
+        ahead.parse::<Token![,]>()?;
+    }
+}
+
+/// The modifiers `mods` of a `kind` clause, each checked against those the clause takes.
+fn data_modifiers(kind: DataKind, mods: &[Ident], errors: &mut Errors) -> DataModifiers {
+    let takes: &[&str] = match kind {
+        DataKind::Copy => &["always", "alwaysin", "alwaysout", "capture"],
+        DataKind::CopyIn => &["always", "alwaysin", "readonly", "capture"],
+        DataKind::CopyOut => &["always", "alwaysout", "zero", "capture"],
+        DataKind::Create => &["zero", "capture"],
+        _ => &[],
+    };
+    let mut m = DataModifiers::default();
+    let mut seen: Vec<String> = Vec::new();
+    for id in mods {
+        let name = id.to_string();
+        if seen.contains(&name) {
+            errors.error(id.span(), format!("duplicate modifier `{name}`"));
+            continue;
+        }
+        seen.push(name.clone());
+        if !takes.contains(&name.as_str()) {
+            let known = ["always", "alwaysin", "alwaysout", "readonly", "zero", "capture"].contains(&name.as_str());
+            let what = if takes.is_empty() { format!("`{}` takes no modifiers", kind.name()) } else { format!("`{}` takes {}", kind.name(), takes.join(", ")) };
+            errors.error(id.span(), if known { format!("the modifier `{name}` does not apply here: {what}") } else { format!("unknown modifier `{name}`: {what}") });
+            continue;
+        }
+        match name.as_str() {
+            "always" => {
+                m.always_in |= matches!(kind, DataKind::Copy | DataKind::CopyIn);
+                m.always_out |= matches!(kind, DataKind::Copy | DataKind::CopyOut);
+            }
+            "alwaysin" => m.always_in = true,
+            "alwaysout" => m.always_out = true,
+            "zero" => m.zero = true,
+            "readonly" => m.readonly = true,
+            _ => {}
+        }
+    }
+    m
 }
 
 /// The name of a variable or field path (`a`, `self`, `f.u`, `s.a.0`), or `None` for any
@@ -471,6 +544,23 @@ fn region_var_list(clause: &RawClause, errors: &mut Errors) -> Vec<Ident> {
         .unwrap_or_default()
 }
 
+/// A region's data clause: its modifiers (see [`modifier_list`]) and its variables.
+fn region_data_vars(clause: &RawClause, errors: &mut Errors) -> (Vec<Ident>, Vec<Ident>) {
+    if need_args(clause, "variable names", errors).is_none() {
+        return (Vec::new(), Vec::new());
+    }
+    parse_or_report(
+        clause,
+        |input: ParseStream| {
+            let mods = modifier_list(input)?;
+            Ok((mods, Punctuated::<Ident, Token![,]>::parse_terminated_with(input, region_var)?))
+        },
+        errors,
+    )
+    .map(|(m, p)| (m, p.into_iter().collect()))
+    .unwrap_or_default()
+}
+
 /// `instances(f32, f64)` or `instances(<f32, u32>, <f64, u64>)`: the generic arguments of each
 /// instance of a generic region.
 fn instances(clause: &RawClause, errors: &mut Errors) -> Option<(Span, Vec<Instance>)> {
@@ -505,6 +595,7 @@ fn data_kind(key: &str) -> Option<DataKind> {
         "present" => DataKind::Present,
         "deviceptr" => DataKind::DevicePtr,
         "delete" => DataKind::Delete,
+        "no_create" => DataKind::NoCreate,
         _ => return None,
     })
 }
@@ -584,6 +675,52 @@ fn reduction(clause: &RawClause, errors: &mut Errors) -> Option<Reduction> {
     parse_or_report(clause, ReductionArgs::parse, errors).map(|r| r.0)
 }
 
+/// `async` (`None`) or `async(q)`.
+fn async_queue(clause: &RawClause, errors: &mut Errors) -> Option<Expr> {
+    match &clause.args {
+        None => None,
+        Some(_) => parse_or_report(clause, Expr::parse, errors),
+    }
+}
+
+/// `wait` (empty: every queue) or `wait(q, ..)`.
+fn wait_queues(clause: &RawClause, errors: &mut Errors) -> Vec<Expr> {
+    match &clause.args {
+        None => Vec::new(),
+        Some(_) => parse_or_report(clause, Punctuated::<Expr, Token![,]>::parse_terminated, errors).map(|p| p.into_iter().collect()).unwrap_or_default(),
+    }
+}
+
+/// `if(cond)`.
+fn if_condition(clause: &RawClause, errors: &mut Errors) -> Option<Expr> {
+    need_args(clause, "a `bool` condition", errors)?;
+    parse_or_report(clause, Expr::parse, errors)
+}
+
+/// The `if`, `async` and `wait` clauses of a data directive (`data!`, `enter_data!`,
+/// `exit_data!`, `update!`).
+#[derive(Default)]
+pub struct DataControl {
+    pub if_: Option<Expr>,
+    /// `async` alone (`Some(None)`) or `async(q)`.
+    pub async_: Option<Option<Expr>>,
+    /// `wait` alone (`Some(vec![])`) or `wait(q, ..)`.
+    pub wait: Option<Vec<Expr>>,
+}
+
+impl DataControl {
+    /// Takes `clause` when it is one of `if`, `async`, `wait`.
+    pub fn take(&mut self, clause: &RawClause, errors: &mut Errors) -> bool {
+        match clause.key().as_str() {
+            "if" => self.if_ = if_condition(clause, errors),
+            "async" => self.async_ = Some(async_queue(clause, errors)),
+            "wait" => self.wait = Some(wait_queues(clause, errors)),
+            _ => return false,
+        }
+        true
+    }
+}
+
 /// Interprets the clauses of `parallel`, `kernels` or `serial`.
 pub fn region_directive(kind: RegionKind, attr: TokenStream, errors: &mut Errors) -> RegionDirective {
     let dir = match kind {
@@ -605,29 +742,9 @@ pub fn region_directive(kind: RegionKind, attr: TokenStream, errors: &mut Errors
             "num_gangs" => c.num_gangs = positive_expr(&clause, errors),
             "num_workers" => c.num_workers = positive_expr(&clause, errors),
             "vector_length" => c.vector_length = positive_expr(&clause, errors),
-            "async" => {
-                c.async_ = Some(match &clause.args {
-                    None => None,
-                    Some(_) => parse_or_report(&clause, Expr::parse, errors),
-                })
-            }
-            "wait" => {
-                c.wait = Some(match &clause.args {
-                    None => Vec::new(),
-                    Some(_) => parse_or_report(
-                        &clause,
-                        Punctuated::<Expr, Token![,]>::parse_terminated,
-                        errors,
-                    )
-                    .map(|p| p.into_iter().collect())
-                    .unwrap_or_default(),
-                })
-            }
-            "if" => {
-                if need_args(&clause, "a `bool` condition", errors).is_some() {
-                    c.if_ = parse_or_report(&clause, Expr::parse, errors);
-                }
-            }
+            "async" => c.async_ = Some(async_queue(&clause, errors)),
+            "wait" => c.wait = Some(wait_queues(&clause, errors)),
+            "if" => c.if_ = if_condition(&clause, errors),
             // OpenACC 2.7's `self` on a compute construct: run it on the host (when the
             // condition holds).
             "self" if c.self_.is_some() => {
@@ -666,8 +783,9 @@ pub fn region_directive(kind: RegionKind, attr: TokenStream, errors: &mut Errors
             "instances" => c.instances = instances(&clause, errors),
             other => {
                 let kind = data_kind(other).expect("screened clause list");
-                let vars = region_var_list(&clause, errors).into_iter().map(|ident| Var { ident }).collect();
-                c.data.push(DataClause { kind, span: clause.name.span(), vars });
+                let (mods, vars) = region_data_vars(&clause, errors);
+                let modifiers = data_modifiers(kind, &mods, errors);
+                c.data.push(DataClause { kind, span: clause.name.span(), vars: vars.into_iter().map(|ident| Var { ident }).collect(), modifiers });
             }
         }
     }
@@ -875,10 +993,14 @@ pub fn loop_directive(span: Span, attr: TokenStream, errors: &mut Errors) -> Loo
 
 /// Interprets the clause list of `data!`, `enter_data!`, `exit_data!`; `finalize` is returned
 /// separately.
-pub fn data_clauses(dir: Directive, raw: Vec<RawClause>, errors: &mut Errors) -> (Vec<DataClause>, Option<Span>) {
+pub fn data_clauses(dir: Directive, raw: Vec<RawClause>, errors: &mut Errors) -> (Vec<DataClause>, Option<Span>, DataControl) {
     let mut out = Vec::new();
     let mut finalize = None;
+    let mut control = DataControl::default();
     for clause in screen(dir, raw, errors) {
+        if control.take(&clause, errors) {
+            continue;
+        }
         let key = clause.key();
         if key == "finalize" {
             no_args(&clause, errors);
@@ -888,7 +1010,7 @@ pub fn data_clauses(dir: Directive, raw: Vec<RawClause>, errors: &mut Errors) ->
         let kind = data_kind(&key).expect("screened clause list");
         out.push(data_clause(kind, &clause, errors));
     }
-    (out, finalize)
+    (out, finalize, control)
 }
 
 /// `#[acc::routine(seq)]`: exactly one level.

@@ -224,6 +224,13 @@ pub fn data_plan(
                 );
                 continue;
             }
+            if p.kind == ParamKind::Slice && clause.modifiers.zero {
+                errors.error(
+                    var.ident.span(),
+                    format!("`zero` writes `{}`'s device copy, which on the host backend is the array itself, but it is a read-only `&[T]`; make it `&mut [T]`", crate::front::method::display(&var.ident)),
+                );
+                continue;
+            }
             assigned.push((var.ident.clone(), clause.kind, var.ident.span()));
         }
     }

@@ -70,7 +70,44 @@ fn place_view(kind_writes: bool, place: &Place) -> TokenStream {
     }
 }
 
-/// `data!(clauses { body })`.
+/// The queue of a data directive's `async` clause: `None` without one (synchronous),
+/// `__ACC_REGION.queue(q)` (`async`: the default queue, -1).
+fn queue_of(control: &parse::DataControl) -> TokenStream {
+    match &control.async_ {
+        None => quote!(::core::option::Option::None),
+        Some(None) => quote!(__ACC_REGION.queue(-1)),
+        Some(Some(q)) => {
+            let q = super::queue_i64(q);
+            quote!(__ACC_REGION.queue(#q))
+        }
+    }
+}
+
+/// A data directive's `wait` clause, before its data moves: the host waits for the queues
+/// named (`wait`: every queue), or, with `async(q)` on a GPU, queue `q` waits for them on the
+/// device (as a compute construct's `wait`, `wait_before`).
+fn waits_of(control: &parse::DataControl, queue: &TokenStream) -> TokenStream {
+    let rt = paths::runtime();
+    let Some(waits) = &control.wait else { return TokenStream::new() };
+    let on_gpu = quote!(#rt::use_device(&__ACC_REGION, true));
+    if waits.is_empty() {
+        return quote!(#rt::wait_before(#queue, #on_gpu, ::core::option::Option::None););
+    }
+    let ws = waits.iter().map(super::queue_i64);
+    quote!(#rt::wait_before(#queue, #on_gpu, ::core::option::Option::Some(&[#(#ws),*]));)
+}
+
+/// A data directive's `if(cond)`: `true` without one.
+fn cond_of(control: &parse::DataControl) -> TokenStream {
+    match &control.if_ {
+        None => quote!(true),
+        Some(c) => quote_spanned!(c.span()=> { let __acc_if: bool = #c; __acc_if }),
+    }
+}
+
+/// `data!(clauses { body })`. With `if(cond)` false no data enters (the regions inside move
+/// their own as their clauses say); with `async(q)` the copies back at the end follow the
+/// work queued on `q` (waiting for that queue only); `wait(..)` waits before any data moves.
 pub fn expand_data(input: TokenStream, src: &Source) -> TokenStream {
     let rt = paths::runtime();
     let mut errors = Errors::default();
@@ -78,19 +115,29 @@ pub fn expand_data(input: TokenStream, src: &Source) -> TokenStream {
         Ok(v) => v,
         Err(e) => return e.to_compile_error(),
     };
-    let (clauses, _) = parse::data_clauses(Directive::Data, raw, &mut errors);
+    let (clauses, _, control) = parse::data_clauses(Directive::Data, raw, &mut errors);
     check_unique(&clauses, &mut errors);
     let region = region_static(src, "data");
+    let queue = queue_of(&control);
+    let waits = waits_of(&control, &queue);
+    let cond = cond_of(&control);
     let mut enters = TokenStream::new();
     let mut recheck = TokenStream::new();
     for c in &clauses {
-        let path = c.kind.runtime_clause();
         for v in &c.vars {
             let ident = &v.ident;
             let name = ident.to_string();
-            let view = view(c.kind.writes_back(), ident);
-            enters.extend(quote! {
-                __acc_scope.enter(#name, #view, #rt::Clause::#path);
+            let view = view(c.kind.writes_back() || c.modifiers.zero, ident);
+            enters.extend(match (c.kind, c.modifiers.runtime()) {
+                (DataKind::NoCreate, _) => quote!(__acc_scope.enter_no_create(#name, #view, ::core::option::Option::None);),
+                (kind, Some(m)) => {
+                    let path = kind.runtime_clause();
+                    quote!(__acc_scope.enter_with(#name, #view, #rt::Clause::#path, #m);)
+                }
+                (kind, None) => {
+                    let path = kind.runtime_clause();
+                    quote!(__acc_scope.enter(#name, #view, #rt::Clause::#path);)
+                }
             });
             let unmoved = self::view(false, ident);
             recheck.extend(quote! {
@@ -103,14 +150,20 @@ pub fn expand_data(input: TokenStream, src: &Source) -> TokenStream {
     quote! {{
         #errs
         #region
-        let mut __acc_scope = #rt::DataScope::new(&__ACC_REGION);
-        #enters
+        let __acc_on: bool = #cond;
+        let mut __acc_scope = #rt::DataScope::on_queue(&__ACC_REGION, if __acc_on { #queue } else { ::core::option::Option::None });
+        if __acc_on {
+            #waits
+            #enters
+        }
         let __acc_value = { #(#stmts)* };
         // Unreachable when the body diverges (ends in `return`, `break`, a panic): the scope's
         // drop then gives the data back.
         #[allow(unreachable_code)]
         let __acc_value = {
-            #recheck
+            if __acc_on {
+                #recheck
+            }
             ::core::mem::drop(__acc_scope);
             __acc_value
         };
@@ -128,6 +181,9 @@ pub fn expand_exit_data(input: TokenStream, src: &Source) -> TokenStream {
     unstructured(Directive::ExitData, input, src)
 }
 
+/// `enter_data!`/`exit_data!`; `if(cond)` false: nothing happens; `wait(..)` first; `async(q)`
+/// on `exit_data!`: the copies back follow the work queued on `q` (on `enter_data!` the copies
+/// are synchronous, which OpenACC allows: new device copies are not yet used by any queue).
 fn unstructured(dir: Directive, input: TokenStream, src: &Source) -> TokenStream {
     let rt = paths::runtime();
     let mut errors = Errors::default();
@@ -136,7 +192,7 @@ fn unstructured(dir: Directive, input: TokenStream, src: &Source) -> TokenStream
         Ok(raw) => raw,
         Err(e) => return e.to_compile_error(),
     };
-    let (clauses, finalize) = parse::data_clauses(dir, raw, &mut errors);
+    let (clauses, finalize, control) = parse::data_clauses(dir, raw, &mut errors);
     check_unique(&clauses, &mut errors);
     if clauses.iter().all(|c| c.vars.is_empty()) && errors.is_empty() {
         errors.error(span, format!("`{}!` needs at least one data clause, as in `{}`", dir.name(), match dir {
@@ -146,8 +202,12 @@ fn unstructured(dir: Directive, input: TokenStream, src: &Source) -> TokenStream
     }
     let region = region_static(src, dir.name());
     let finalize = finalize.is_some();
+    let queue = queue_of(&control);
+    let waits = waits_of(&control, &queue);
+    let cond = cond_of(&control);
     let mut calls = TokenStream::new();
     for c in &clauses {
+        let m = c.modifiers.runtime();
         for v in &c.vars {
             let ident = &v.ident;
             let name = ident.to_string();
@@ -155,26 +215,46 @@ fn unstructured(dir: Directive, input: TokenStream, src: &Source) -> TokenStream
                 DataKind::CopyIn | DataKind::Create => {
                     let k = if c.kind == DataKind::CopyIn { quote!(CopyIn) } else { quote!(Create) };
                     let view = view(c.kind == DataKind::Create, ident);
-                    quote!(#rt::enter_data(&__ACC_REGION, #name, #view, #rt::EnterClause::#k);)
+                    match &m {
+                        Some(m) => quote!(#rt::enter_data_with(&__ACC_REGION, #name, #view, #rt::EnterClause::#k, #m);),
+                        None => quote!(#rt::enter_data(&__ACC_REGION, #name, #view, #rt::EnterClause::#k);),
+                    }
                 }
                 DataKind::CopyOut => {
                     let view = view(true, ident);
-                    quote!(#rt::exit_data(&__ACC_REGION, #name, #view, #rt::ExitClause::CopyOut, #finalize);)
+                    let always_out = c.modifiers.always_out;
+                    if always_out || control.async_.is_some() {
+                        quote!(#rt::exit_data_with(&__ACC_REGION, #name, #view, #rt::ExitClause::CopyOut, #finalize, #always_out, #queue);)
+                    } else {
+                        quote!(#rt::exit_data(&__ACC_REGION, #name, #view, #rt::ExitClause::CopyOut, #finalize);)
+                    }
                 }
                 _ => {
                     let view = view(false, ident);
-                    quote!(#rt::exit_data(&__ACC_REGION, #name, #view, #rt::ExitClause::Delete, #finalize);)
+                    if control.async_.is_some() {
+                        quote!(#rt::exit_data_with(&__ACC_REGION, #name, #view, #rt::ExitClause::Delete, #finalize, false, #queue);)
+                    } else {
+                        quote!(#rt::exit_data(&__ACC_REGION, #name, #view, #rt::ExitClause::Delete, #finalize);)
+                    }
                 }
             });
         }
     }
     let errs = errors.to_compile_errors();
-    quote! {{ #errs #region #calls }}
+    quote! {{
+        #errs
+        #region
+        if #cond {
+            #waits
+            #calls
+        }
+    }}
 }
 
-/// `update!(host(a), device(b), if_present, async(q))`. With `async(q)` (`async`: the default
-/// queue) each copy goes in order with the work queued on queue `q`, and waits for that queue
-/// only (a synchronous update waits for every busy queue first).
+/// `update!(host(a), device(b), if_present, if(cond), async(q), wait(p))`. With `async(q)`
+/// (`async`: the default queue) each copy goes in order with the work queued on queue `q`,
+/// and waits for that queue only (a synchronous update waits for every busy queue first);
+/// `if(cond)` false: nothing is copied; `wait(..)`: as on the other data directives.
 pub fn expand_update(input: TokenStream, src: &Source) -> TokenStream {
     let rt = paths::runtime();
     let mut errors = Errors::default();
@@ -185,31 +265,25 @@ pub fn expand_update(input: TokenStream, src: &Source) -> TokenStream {
     };
     let kept = parse::screen(Directive::Update, raw, &mut errors);
     let if_present = kept.iter().any(|c| c.key() == "if_present");
-    let queue = match kept.iter().find(|c| c.key() == "async") {
-        None => quote!(::core::option::Option::None),
-        Some(c) => match &c.args {
-            None => quote!(__ACC_REGION.queue(-1)),
-            Some(_) => match parse::parse_or_report(c, <syn::Expr as syn::parse::Parse>::parse, &mut errors) {
-                Some(q) => {
-                    let q = super::queue_i64(&q);
-                    quote!(__ACC_REGION.queue(#q))
-                }
-                None => quote!(::core::option::Option::None),
-            },
-        },
-    };
+    let mut control = parse::DataControl::default();
+    let mut places = Vec::new();
+    for c in &kept {
+        if !control.take(c, &mut errors) {
+            places.push(c);
+        }
+    }
+    let queue = queue_of(&control);
+    let waits = waits_of(&control, &queue);
+    let cond = cond_of(&control);
     let region = region_static(src, "update");
     let mut calls = TokenStream::new();
     let mut any = false;
-    for c in &kept {
+    for c in places {
         let key = c.key();
         if key == "if_present" {
             if c.args.is_some() {
                 errors.error(c.args_span(), "`if_present` takes no arguments");
             }
-            continue;
-        }
-        if key == "async" {
             continue;
         }
         if c.args.is_none() {
@@ -231,7 +305,14 @@ pub fn expand_update(input: TokenStream, src: &Source) -> TokenStream {
         errors.error(span, "`update!` needs `host(..)` or `device(..)`, as in `acc::update!(host(a))`");
     }
     let errs = errors.to_compile_errors();
-    quote! {{ #errs #region #calls }}
+    quote! {{
+        #errs
+        #region
+        if #cond {
+            #waits
+            #calls
+        }
+    }}
 }
 
 /// `host_data!(use_device(a, b), if_present, if(cond) { body })`: in `body` each name is the

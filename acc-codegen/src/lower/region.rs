@@ -44,7 +44,7 @@ pub fn region_body(b: &FormBody, host_plan: HostPlan) -> TokenStream {
         None => TokenStream::new(),
     };
     let (prologue, waits) = prologue(c, params);
-    let enters = data_enters(b.form);
+    let enters = data_enters(b.form, &c.data);
     let host_setup = host_setup(c, params);
     let Gpu { errors: gpu_errors, ready: gpu_ready, path: gpu_path } = gpu(b);
     let coherence = coherence(dir, f, params);
@@ -157,7 +157,7 @@ fn device_copy_checks(params: &[Param]) -> TokenStream {
 }
 
 /// The form's data clauses entered into the region's data scope.
-fn data_enters(form: &Form) -> TokenStream {
+fn data_enters(form: &Form, clauses: &[DataClause]) -> TokenStream {
     let rt = paths::runtime();
     let mut enters = TokenStream::new();
     for (p, kind, span) in &form.plan {
@@ -167,7 +167,7 @@ fn data_enters(form: &Form) -> TokenStream {
         let ident = &p.ident;
         let pname = method::display(ident);
         // `deviceptr` data are `DeviceSlice`s, skipped above.
-        let clause = kind.runtime_clause();
+        let clause = if *kind == DataKind::NoCreate { quote!(Present) } else { kind.runtime_clause() };
         // The view goes through `__acc_view`, whose bound reports a slice of elements that
         // cannot live on the device at the element type.
         let elem = &p.elem;
@@ -180,7 +180,20 @@ fn data_enters(form: &Form) -> TokenStream {
             quote!(enter)
         };
         let at = paths::runtime_at(*span);
-        enters.extend(quote_spanned!(*span=> __acc_data.#enter(#pname, #view, #at::Clause::#clause);));
+        let modifiers = clauses.iter().find(|c| c.vars.iter().any(|v| v.ident == *ident)).map(|c| c.modifiers).unwrap_or_default();
+        if *kind == DataKind::NoCreate {
+            // Absent data takes the clause its parameter gets without one, so that the region
+            // computes the same on every device.
+            let fallback = if p.kind == ParamKind::Slice { quote!(CopyIn) } else { quote!(Copy) };
+            enters.extend(quote_spanned!(*span=> __acc_data.enter_no_create(#pname, #view, ::core::option::Option::Some(#at::Clause::#fallback));));
+            continue;
+        }
+        match modifiers.runtime() {
+            // `zero` may write the host array (the host backend's device copy): a mutable view.
+            Some(m) if modifiers.zero => enters.extend(quote_spanned!(*span=> __acc_data.enter_with(#pname, #at::view_mut(#ident), #at::Clause::#clause, #m);)),
+            Some(m) => enters.extend(quote_spanned!(*span=> __acc_data.enter_with(#pname, #view, #at::Clause::#clause, #m);)),
+            None => enters.extend(quote_spanned!(*span=> __acc_data.#enter(#pname, #view, #at::Clause::#clause);)),
+        }
     }
     if !enters.is_empty() {
         enters = quote! {

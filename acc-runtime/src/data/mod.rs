@@ -218,6 +218,20 @@ impl Clause {
     }
 }
 
+/// A data clause's modifiers (OpenACC 3.3's `always`, `alwaysin`, `alwaysout`, `zero`; the
+/// code generator refuses a modifier its clause does not take).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Modifiers {
+    /// `always`, `alwaysin` on `copy`/`copyin`: present data is copied to the device too.
+    pub always_in: bool,
+    /// `always`, `alwaysout` on `copy`/`copyout`: the device copy comes back at the end even
+    /// where other references keep it present.
+    pub always_out: bool,
+    /// `zero` on `create`/`copyout`: a new device copy starts as zero bytes (on the host
+    /// backend, whose device copy is the host array, the array is zeroed).
+    pub zero: bool,
+}
+
 /// A clause of `enter data`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EnterClause {
@@ -310,6 +324,8 @@ enum Fill {
     /// As `UploadAhead`, into host memory mapped for the device where the backend gives it
     /// ([`Backend::alloc_hosted`]): data the region's kernels only store to.
     UploadHosted,
+    /// Zero bytes (the `zero` modifier); on the host backend the host array is zeroed.
+    Zero,
 }
 
 impl DeviceTable<'_> {
@@ -326,6 +342,11 @@ impl DeviceTable<'_> {
         let mut kept = if fill == Fill::UploadAhead && keepable(v) && !b.is_host() { b.take_copy(copy_key(region, name), unsafe { host_bytes(v) }) } else { None };
         let held = t.insert(region, name, v, counts, || {
             if b.is_host() {
+                if fill == Fill::Zero {
+                    // SAFETY: a `zero` clause's view comes from a mutable borrow of live host
+                    // data (the code generator views it with `view_mut`), held for the call.
+                    unsafe { std::ptr::write_bytes(v.addr as *mut u8, 0, v.bytes) };
+                }
                 return Ok(DevPtr(v.addr as u64));
             }
             if let Some((dev, same)) = kept.take() {
@@ -350,7 +371,15 @@ impl DeviceTable<'_> {
                     )
                 })?,
             };
-            if fill != Fill::No {
+            if fill == Fill::Zero {
+                let zeros = vec![0u8; v.bytes];
+                // SAFETY: `zeros` holds `v.bytes` bytes; `dev` was just allocated with room for them.
+                if let Err(e) = unsafe { b.h2d(dev, zeros.as_ptr(), v.bytes) } {
+                    // SAFETY: `dev` was just allocated by `b` and nothing else knows it.
+                    let _ = unsafe { b.free(dev) };
+                    return Err(format!("acc: {region}: zeroing `{name}` on {on}: {e}"));
+                }
+            } else if fill != Fill::No {
                 if let Err(e) = upload(b, d, dev, None, fill != Fill::Upload) {
                     // SAFETY: `dev` was just allocated by `b` and nothing else knows it.
                     let _ = unsafe { b.free(dev) };
@@ -376,9 +405,20 @@ impl DeviceTable<'_> {
     /// region's next call (`Backend::keep_copy`) when a synchronous copy back of all of it leaves
     /// the host holding the same bytes.
     fn release_if_unused(&mut self, d: Named, start: usize, copyout: bool, queue: Option<i64>, keep: bool) -> Result<(), String> {
+        self.release_or_copy(d, start, copyout, false, queue, keep)
+    }
+
+    /// [`release_if_unused`](Self::release_if_unused); `always_out` (with `copyout`): data that
+    /// other references keep present is copied back all the same.
+    fn release_or_copy(&mut self, d: Named, start: usize, copyout: bool, always_out: bool, queue: Option<i64>, keep: bool) -> Result<(), String> {
         let (t, b) = (&mut *self.table, self.backend);
         let Named { region, name, view: v } = d;
-        let Some((base, bytes)) = t.remove_if_unused(start) else { return Ok(()) };
+        let Some((base, bytes)) = t.remove_if_unused(start) else {
+            if copyout && always_out && !b.is_host() {
+                return download(b, d, t.dev_of(start, v), queue);
+            }
+            return Ok(());
+        };
         if b.is_host() {
             return Ok(());
         }
@@ -402,7 +442,7 @@ impl DeviceTable<'_> {
     /// it holds (none for `deviceptr` and zero-length data). `ahead`: the construct is a
     /// synchronous compute region, whose launch comes next (its uploads need not wait);
     /// `written`: its kernels only store to `d` ([`DataScope::enter_written`]).
-    fn enter_structured(&mut self, d: Named, clause: Clause, ahead: bool, written: bool) -> Result<(DevPtr, Option<Held>), String> {
+    fn enter_structured(&mut self, d: Named, clause: Clause, ahead: bool, written: bool, m: Modifiers) -> Result<(DevPtr, Option<Held>), String> {
         let (t, b) = (&mut *self.table, self.backend);
         let Named { region, name, view: v } = d;
         if clause == Clause::DevicePtr {
@@ -410,7 +450,13 @@ impl DeviceTable<'_> {
         }
         match t.lookup_here(region, name, v)? {
             Lookup::Present(start) if v.bytes == 0 => Ok((t.dev_of(start, v), None)),
-            Lookup::Present(start) => Ok((t.dev_of(start, v), Some(t.add_structured(start)))),
+            Lookup::Present(start) => {
+                let dev = t.dev_of(start, v);
+                if m.always_in && matches!(clause, Clause::Copy | Clause::CopyIn) && !b.is_host() {
+                    upload(b, d, dev, None, false)?;
+                }
+                Ok((dev, Some(t.add_structured(start))))
+            }
             Lookup::Overlap(start) => Err(t.overlap_error(region, name, v, start)),
             Lookup::Absent if v.bytes == 0 => Ok((absent_empty(b, v), None)),
             Lookup::Absent if clause == Clause::Present => Err(format!("acc: {region}: `present` data `{name}` is not on the device")),
@@ -419,6 +465,7 @@ impl DeviceTable<'_> {
                 // come back as the host had them, as on the host backend, where OpenACC leaves
                 // them undefined (the device's uninitialised memory).
                 let fill = match clause {
+                    _ if m.zero => Fill::Zero,
                     Clause::Copy | Clause::CopyOut if ahead && written => Fill::UploadHosted,
                     Clause::Copy | Clause::CopyIn | Clause::CopyOut if ahead => Fill::UploadAhead,
                     Clause::Copy | Clause::CopyIn | Clause::CopyOut => Fill::Upload,
@@ -438,12 +485,12 @@ impl DeviceTable<'_> {
 
     /// Gives back the reference `held` of a structured construct's clause `clause` for `d`
     /// (`queue`, `keep`: as for [`release_if_unused`](Self::release_if_unused)).
-    fn exit_structured(&mut self, d: Named, clause: Clause, held: Held, queue: Option<i64>, keep: bool) -> Result<(), String> {
+    fn exit_structured(&mut self, d: Named, clause: Clause, held: Held, queue: Option<i64>, keep: bool, always_out: bool) -> Result<(), String> {
         if !self.table.drop_structured(held) {
             return Ok(());
         }
         let copyout = matches!(clause, Clause::Copy | Clause::CopyOut);
-        self.release_if_unused(d, held.start(), copyout, queue, keep)
+        self.release_or_copy(d, held.start(), copyout, always_out, queue, keep)
     }
 }
 
@@ -490,6 +537,8 @@ struct ScopeEntry {
     held: Held,
     /// The device address `view` entered at (the scope's reference keeps it there).
     dev: u64,
+    /// `always`/`alwaysout`: copied back at the end even where other references remain.
+    always_out: bool,
     /// The host data moved away from `view`: give the reference back without copying.
     stale: bool,
 }
@@ -572,7 +621,7 @@ impl DataScope {
     /// overlaps present data. `v` must stay borrowed (mutably, for `Copy`/`CopyOut`) until
     /// the scope is dropped.
     pub fn enter(&mut self, name: &'static str, v: HostView, c: Clause) -> u64 {
-        self.enter_as(name, v, c, false)
+        self.enter_as(name, v, c, false, Modifiers::default())
     }
 
     /// [`enter`](Self::enter) of data that the region's kernels only store to: the code
@@ -583,16 +632,38 @@ impl DataScope {
     /// ([`Backend::alloc_hosted`]): the kernels' stores land where the region's end copies
     /// them from, with no transfer after the launch.
     pub fn enter_written(&mut self, name: &'static str, v: HostView, c: Clause) -> u64 {
-        self.enter_as(name, v, c, true)
+        self.enter_as(name, v, c, true, Modifiers::default())
     }
 
-    fn enter_as(&mut self, name: &'static str, v: HostView, c: Clause, written: bool) -> u64 {
+    /// [`enter`](Self::enter) with the clause's modifiers `m` (`always`, `alwaysin`,
+    /// `alwaysout`, `zero`; see [`Modifiers`]). A `zero` clause's `v` comes from a mutable
+    /// borrow ([`view_mut`]): on the host backend the host array is zeroed.
+    pub fn enter_with(&mut self, name: &'static str, v: HostView, c: Clause, m: Modifiers) -> u64 {
+        self.enter_as(name, v, c, false, m)
+    }
+
+    /// `no_create(v)`: present data is used as `present` would use it (the scope holds a
+    /// reference until it ends); absent data is entered with `fallback` where there is one (a
+    /// compute region's parameter: the clause its kind takes without one, so that the region
+    /// computes the same on every device), else not at all (a data region: the regions inside
+    /// then copy it per call as their clauses say). Returns the device address (of absent data
+    /// without a fallback, its host address).
+    pub fn enter_no_create(&mut self, name: &'static str, v: HostView, fallback: Option<Clause>) -> u64 {
+        let present = v.bytes > 0 && try_with_table_on(self.device(), |t, _| Ok(matches!(t.lookup(v), Lookup::Present(_)))).unwrap_or(false);
+        match (present, fallback) {
+            (true, _) => self.enter(name, v, Clause::Present),
+            (false, Some(c)) => self.enter(name, v, c),
+            (false, None) => v.addr as u64,
+        }
+    }
+
+    fn enter_as(&mut self, name: &'static str, v: HostView, c: Clause, written: bool, m: Modifiers) -> u64 {
         let region = self.region;
         // A synchronous compute region launches next, on the stream of the uploads.
         let ahead = self.queue.is_none() && is_compute(region);
         self.behind |= ahead && matches!(c, Clause::Copy | Clause::CopyOut);
         let d = Named { region, name, view: v };
-        let (dev, held) = try_with_table_on(self.device(), |t, b| DeviceTable { table: t, backend: b }.enter_structured(d, c, ahead, written)).unwrap_or_else(|msg| panic!("{msg}"));
+        let (dev, held) = try_with_table_on(self.device(), |t, b| DeviceTable { table: t, backend: b }.enter_structured(d, c, ahead, written, m)).unwrap_or_else(|msg| panic!("{msg}"));
         if let Some(held) = held {
             self.entries.push(ScopeEntry {
                 name,
@@ -600,6 +671,7 @@ impl DataScope {
                 clause: c,
                 held,
                 dev: dev.0,
+                always_out: m.always_out,
                 stale: false,
             });
         }
@@ -688,7 +760,7 @@ impl Drop for DataScope {
                         .rev()
                         .filter_map(|e| {
                             let clause = if e.stale || (untouched && e.clause == Clause::CopyOut) { Clause::Create } else { e.clause };
-                            on.exit_structured(Named { region, name: e.name, view: e.view }, clause, e.held, self.queue, keep && !e.stale).err()
+                            on.exit_structured(Named { region, name: e.name, view: e.view }, clause, e.held, self.queue, keep && !e.stale, e.always_out && !e.stale && !untouched).err()
                         })
                         .collect();
                     if self.behind {
@@ -720,19 +792,37 @@ pub fn enter_data(region: &'static RegionInfo, name: &'static str, v: HostView, 
     enter_data_in(&devices::current_device(), region, name, v, c)
 }
 
+/// [`enter_data`] with the clause's modifiers `m` (`always`/`alwaysin` on `copyin`: present
+/// data is copied too; `zero` on `create`: a new device copy starts as zero bytes, and `v`
+/// comes from a mutable borrow, [`view_mut`]).
+pub fn enter_data_with(region: &'static RegionInfo, name: &'static str, v: HostView, c: EnterClause, m: Modifiers) {
+    enter_data_modified(&devices::current_device(), region, name, v, c, m)
+}
+
 /// [`enter_data`] on device `dev`.
 pub(crate) fn enter_data_in(dev: &Device, region: &'static RegionInfo, name: &'static str, v: HostView, c: EnterClause) {
+    enter_data_modified(dev, region, name, v, c, Modifiers::default())
+}
+
+fn enter_data_modified(dev: &Device, region: &'static RegionInfo, name: &'static str, v: HostView, c: EnterClause, m: Modifiers) {
     if v.bytes == 0 {
         return;
     }
     try_with_table_on(dev, |t, b| match t.lookup_here(region, name, v)? {
         Lookup::Present(start) => {
             t.add_dynamic(start);
+            if m.always_in && c == EnterClause::CopyIn && !b.is_host() {
+                upload(b, Named { region, name, view: v }, t.dev_of(start, v), None, false)?;
+            }
             Ok(())
         }
         Lookup::Overlap(start) => Err(t.overlap_error(region, name, v, start)),
         Lookup::Absent => {
-            let fill = if c == EnterClause::CopyIn { Fill::Upload } else { Fill::No };
+            let fill = match c {
+                EnterClause::Create if m.zero => Fill::Zero,
+                EnterClause::CopyIn => Fill::Upload,
+                EnterClause::Create => Fill::No,
+            };
             DeviceTable { table: t, backend: b }.create(Named { region, name, view: v }, fill, (0, 1)).map(|_| ())
         }
     })
@@ -751,6 +841,33 @@ pub fn exit_data(
     if let Err(msg) = try_exit_data(region, name, v, c, finalize) {
         panic!("{msg}");
     }
+}
+
+/// [`exit_data`] with `always_out` (`copyout(always: ..)`: the device copy comes back even
+/// where references keep it present) and in order with the work of async queue `queue`
+/// (`exit data async(q)`, `Some(q)` from [`RegionInfo::queue`]): the copy back follows that
+/// queue's work and has landed when this returns; memory is freed once the queue's work is
+/// done, without waiting for it.
+pub fn exit_data_with(region: &'static RegionInfo, name: &'static str, v: HostView, c: ExitClause, finalize: bool, always_out: bool, queue: Option<i64>) {
+    let dev = devices::current_device();
+    if v.bytes == 0 || dev.is_lost() {
+        return;
+    }
+    try_with_table_on(&dev, |t, b| match t.lookup_here(region, name, v)? {
+        Lookup::Absent => Ok(()),
+        Lookup::Overlap(start) => Err(t.overlap_error(region, name, v, start)),
+        Lookup::Present(start) => {
+            let copyout = c == ExitClause::CopyOut;
+            if !t.drop_dynamic(start, finalize) {
+                if copyout && always_out && !b.is_host() {
+                    return download(b, Named { region, name, view: v }, t.dev_of(start, v), queue);
+                }
+                return Ok(());
+            }
+            DeviceTable { table: t, backend: b }.release_or_copy(Named { region, name, view: v }, start, copyout, always_out, queue, false)
+        }
+    })
+    .unwrap_or_else(|msg| panic!("{msg}"))
 }
 
 /// [`exit_data`] that returns the error instead of panicking (for destructors, which must not
