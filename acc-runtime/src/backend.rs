@@ -167,6 +167,14 @@ pub trait Backend: Send + Sync + 'static {
     /// `dst` is valid for writes of `bytes` bytes and not accessed by anyone else during the
     /// call; `src` lies in a live allocation of this backend with `bytes` bytes after it.
     unsafe fn d2h(&self, dst: *mut u8, src: DevPtr, bytes: usize) -> Result<(), String>;
+    /// Copies `bytes` bytes from device memory at `src` to device memory at `dst` of this
+    /// backend (OpenACC's `acc_memcpy_device`), returning once the copy landed.
+    ///
+    /// # Safety
+    /// `src` and `dst` lie in live allocations of this backend ([`alloc`](Self::alloc)'s, not
+    /// [`alloc_hosted`](Self::alloc_hosted)'s) with `bytes` bytes after each, and the two
+    /// ranges do not overlap.
+    unsafe fn d2d(&self, dst: DevPtr, src: DevPtr, bytes: usize) -> Result<(), String>;
     /// Waits for the work queued on async queue `queue`.
     fn wait(&self, queue: i64) -> Result<(), String> {
         let _ = queue;
@@ -175,6 +183,19 @@ pub trait Backend: Send + Sync + 'static {
     /// Waits for the work queued on every async queue.
     fn wait_all(&self) -> Result<(), String> {
         Ok(())
+    }
+    /// Whether the work queued on async queue `queue` has completed, without waiting for it
+    /// (OpenACC's `acc_async_test`); where it has, the queue is done as after a wait (a failure
+    /// of that work is reported here, as [`wait`](Self::wait) would). The default (the host
+    /// backend) is always done: its async work runs when it is queued.
+    fn test(&self, queue: i64) -> Result<bool, String> {
+        let _ = queue;
+        Ok(true)
+    }
+    /// Whether the work queued on every async queue has completed, as [`test`](Self::test)
+    /// of each (OpenACC's `acc_async_test_all`).
+    fn test_all(&self) -> Result<bool, String> {
+        Ok(true)
     }
     /// Waits for the synchronous launches that returned before their kernels ended (the CUDA
     /// backend's, `cuda/deferred.rs`), and reports a failure of this thread's among them. The
@@ -280,6 +301,12 @@ impl Backend for HostBackend {
             // SAFETY: as in `h2d`, with the roles of the two addresses swapped.
             unsafe { std::ptr::copy(src.0 as usize as *const u8, dst, bytes) };
         }
+        Ok(())
+    }
+    unsafe fn d2d(&self, dst: DevPtr, src: DevPtr, bytes: usize) -> Result<(), String> {
+        // SAFETY: device addresses are host addresses here; the caller guarantees both ranges
+        // are live for `bytes` bytes (and apart: `copy` would allow overlap anyway).
+        unsafe { std::ptr::copy(src.0 as usize as *const u8, dst.0 as usize as *mut u8, bytes) };
         Ok(())
     }
 }

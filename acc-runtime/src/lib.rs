@@ -66,6 +66,6 @@ mod test_util;
 pub use data::{is_present, DeviceSlice, HostData, Mirror};
 pub use device_copy::DeviceCopy;
 pub use devices::{
-    device_memory, device_num, device_type, init, num_devices, set_device, shutdown, wait, wait_all, wait_all_async, wait_async, DeviceType, ASYNC_NOVAL,
-    ASYNC_SYNC,
+    async_test, async_test_all, cuda_stream, default_async, device_memory, device_num, device_type, init, num_devices, set_default_async, set_device,
+    shutdown, wait, wait_all, wait_all_async, wait_async, DeviceType, ASYNC_NOVAL, ASYNC_SYNC,
 };

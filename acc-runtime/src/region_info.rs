@@ -48,9 +48,9 @@ impl RegionInfo {
     }
 
     /// The async queue of this region's `async(q)` clause, evaluated at the call (`async`
-    /// alone is `q = -1`, OpenACC's `acc_async_noval`): `Some(q)`, or `None` for
-    /// `q = -2` (`acc_async_sync`: synchronous). Panics naming the region for any other
-    /// negative `q`.
+    /// alone is `q = -1`, OpenACC's `acc_async_noval`, which means the calling thread's
+    /// [`default_async`](crate::default_async) queue): `Some(q)`, or `None` for `q = -2`
+    /// (`acc_async_sync`: synchronous). Panics naming the region for any other negative `q`.
     ///
     /// ```
     /// use acc_runtime::private::RegionInfo;
@@ -58,7 +58,7 @@ impl RegionInfo {
     /// assert_eq!((R.queue(3), R.queue(-1), R.queue(-2)), (Some(3), Some(-1), None));
     /// ```
     pub fn queue(&self, q: i64) -> Option<i64> {
-        match q {
+        match crate::devices::resolve_queue(q) {
             ASYNC_SYNC => None,
             q if q >= ASYNC_NOVAL => Some(q),
             q => panic!(
@@ -121,6 +121,24 @@ mod tests {
         let e = std::panic::catch_unwind(|| R.queue(-3)).expect_err("queue -3 is refused");
         let msg = e.downcast_ref::<String>().cloned().unwrap_or_default();
         assert!(msg.contains("region `vadd`") && msg.contains("async(-3)"), "{msg}");
+    }
+
+    /// A bare `async` (`q = -1`) is the calling thread's default queue: queue `q` after
+    /// `set_default_async(q)`, synchronous after `set_default_async(-2)`, -1 again after
+    /// `set_default_async(-1)`; other threads keep theirs.
+    #[test]
+    fn bare_async_is_the_default_queue() {
+        crate::set_default_async(4);
+        assert_eq!((R.queue(-1), R.queue(3), R.queue(-2)), (Some(4), Some(3), None));
+        std::thread::spawn(|| assert_eq!(R.queue(-1), Some(-1), "another thread keeps its default")).join().unwrap();
+        crate::set_default_async(ASYNC_SYNC);
+        assert_eq!(R.queue(-1), None);
+        crate::set_default_async(ASYNC_NOVAL);
+        assert_eq!((R.queue(-1), crate::default_async()), (Some(-1), -1));
+        let e = std::panic::catch_unwind(|| crate::set_default_async(-3)).expect_err("queue -3 is refused");
+        let msg = e.downcast_ref::<String>().cloned().unwrap_or_default();
+        assert!(msg.contains("acc::set_default_async: `-3` is not an async queue"), "{msg}");
+        assert_eq!(crate::default_async(), -1, "a refused queue changes nothing");
     }
 
     #[test]
