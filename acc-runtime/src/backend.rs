@@ -8,7 +8,6 @@
 //! It also counts the device writes (kernel launches, uploads: `note_device_write`), which a data
 //! region that unwinds asks before it copies its `copyout` data back.
 
-use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// How many times the process may have written device memory: kernel launches and uploads
@@ -44,38 +43,7 @@ pub(crate) fn thread_device_writes() -> u64 {
     THREAD_WRITES.with(|w| w.get())
 }
 
-/// A device type, as OpenACC's `acc_device_t` (only the ones acc implements).
-///
-/// `Debug` prints the value `ACC_DEVICE_TYPE` takes: `host` or `nvidia`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DeviceType {
-    /// The host CPU: regions run in parallel on rayon's pool, data is shared.
-    Host,
-    /// An NVIDIA GPU driven through CUDA (feature `cuda`).
-    Nvidia,
-}
-
-impl DeviceType {
-    /// The name `ACC_DEVICE_TYPE` uses for this type: `"host"` or `"nvidia"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DeviceType::Host => "host",
-            DeviceType::Nvidia => "nvidia",
-        }
-    }
-}
-
-impl fmt::Debug for DeviceType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl fmt::Display for DeviceType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use acc_device::DeviceType;
 
 /// An address in a device's memory. On the host backend it is a host address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]

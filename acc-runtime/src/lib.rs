@@ -58,6 +58,11 @@ mod columns;
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 mod ptx_modules;
 pub use acc_device::ops as reduce;
+/// Whether the calling code runs on a device of type `t` (OpenACC's `acc_on_device`): true for
+/// [`DeviceType::Host`] in host code (the program, a region the host backend runs, a routine
+/// called from the host), for [`DeviceType::Nvidia`] in a kernel on a GPU (the kernels call
+/// acc-device's, the same function compiled for `nvptx64`).
+pub use acc_device::on_device;
 pub mod region_info;
 
 #[cfg(test)]

@@ -313,3 +313,40 @@ fn cuda_stream_of_a_queue() {
     });
     assert_eq!(b, vec_of(n, |i| i as u64 * 3 + 5));
 }
+
+/// 1 where it runs on an NVIDIA GPU, 2 where it runs on the host: `acc::on_device` in a
+/// routine.
+#[acc::routine(seq)]
+fn where_it_runs() -> u32 {
+    acc::on_device(acc::DeviceType::Nvidia) as u32 + 2 * acc::on_device(acc::DeviceType::Host) as u32
+}
+
+/// `acc::on_device` in a region's body (and through a routine), where the region runs unless
+/// `gpu` is false (`if(gpu)`: then on the host).
+#[acc::parallel(if(gpu))]
+fn where_regions_run(c: &mut [u32], r: &mut [u32], gpu: bool) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..c.len() {
+        c[i] = acc::on_device(acc::DeviceType::Nvidia) as u32 + 2 * acc::on_device(acc::DeviceType::Host) as u32;
+        r[i] = where_it_runs();
+    }
+}
+
+/// `acc::on_device(t)` (OpenACC's `acc_on_device`): in host code true for the host only; in a
+/// region's body and a routine it says where the body runs: the GPU when the suite runs on one
+/// (1 in every element), the host on the host backend and for a region `if(false)` sends to
+/// the host (2).
+#[test]
+fn on_device_says_where_code_runs() {
+    let _g = serial();
+    assert!(acc::on_device(acc::DeviceType::Host));
+    assert!(!acc::on_device(acc::DeviceType::Nvidia));
+    assert_eq!(where_it_runs(), 2, "a routine called from the host runs on the host");
+    let n = 4097;
+    let want = if on_host() { 2 } else { 1 };
+    let (mut c, mut r) = (vec![0u32; n], vec![0u32; n]);
+    where_regions_run(&mut c, &mut r, true);
+    assert_eq!((c.clone(), r.clone()), (vec![want; n], vec![want; n]), "on {:?}", acc::device_type());
+    where_regions_run(&mut c, &mut r, false);
+    assert_eq!((c, r), (vec![2; n], vec![2; n]), "if(false) runs on the host");
+}
