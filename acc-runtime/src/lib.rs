@@ -51,6 +51,7 @@ pub mod host;
 pub use acc_device::idx;
 pub mod private;
 pub mod profile;
+pub mod property;
 // The user's columns of kernel panics located in the device crate's text.
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 mod columns;
@@ -70,6 +71,7 @@ mod test_util;
 
 pub use data::{is_present, DeviceSlice, HostData, Mirror};
 pub use device_copy::DeviceCopy;
+pub use property::{property, property_string, Property};
 pub use devices::{
     async_test, async_test_all, cuda_stream, default_async, device_memory, device_num, device_type, init, num_devices, set_default_async, set_device,
     shutdown, wait, wait_all, wait_all_async, wait_async, DeviceType, ASYNC_NOVAL, ASYNC_SYNC,

@@ -350,3 +350,43 @@ fn on_device_says_where_code_runs() {
     where_regions_run(&mut c, &mut r, false);
     assert_eq!((c, r), (vec![2; n], vec![2; n]), "if(false) runs on the host");
 }
+
+/// `acc::property` / `acc::property_string` (OpenACC's `acc_get_property`,
+/// `acc_get_property_string`): the host device is `host` by `acc`, shares memory, and has the
+/// machine's memory (on Linux); a GPU has its driver's name, NVIDIA as vendor, a CUDA driver,
+/// and the memory `acc::device_memory` reports; a device that does not exist, and a property of
+/// the other kind, have none.
+#[test]
+fn device_properties() {
+    let _g = serial();
+    use acc::{property, property_string, DeviceType, Property};
+    assert_eq!(property_string(DeviceType::Host, 0, Property::Name).as_deref(), Some("host"));
+    assert_eq!(property_string(DeviceType::Host, 0, Property::Vendor).as_deref(), Some("acc"));
+    assert!(property_string(DeviceType::Host, 0, Property::Driver).is_some_and(|d| d.starts_with("acc host backend")));
+    assert_eq!(property(DeviceType::Host, 0, Property::SharedMemorySupport), Some(1));
+    if cfg!(target_os = "linux") {
+        let mem = property(DeviceType::Host, 0, Property::Memory).expect("the host's memory");
+        let free = property(DeviceType::Host, 0, Property::FreeMemory).expect("the host's free memory");
+        assert!(mem >= 1 << 26 && 0 < free && free <= mem, "{free} of {mem}");
+    }
+    assert_eq!(property(DeviceType::Host, 0, Property::Name), None);
+    assert_eq!(property_string(DeviceType::Host, 0, Property::Memory), None);
+    assert_eq!(property(DeviceType::Host, 1, Property::Memory), None, "no host device 1");
+    let gpus = acc::num_devices(DeviceType::Nvidia);
+    assert_eq!(property_string(DeviceType::Nvidia, gpus, Property::Name), None, "no such GPU");
+    if gpus == 0 {
+        return;
+    }
+    let name = property_string(DeviceType::Nvidia, 0, Property::Name).expect("a GPU's name");
+    assert!(!name.is_empty());
+    assert_eq!(property_string(DeviceType::Nvidia, 0, Property::Vendor).as_deref(), Some("NVIDIA"));
+    let driver = property_string(DeviceType::Nvidia, 0, Property::Driver).expect("a driver");
+    assert!(driver.starts_with("CUDA ") && driver[5..].contains('.'), "{driver}");
+    assert_eq!(property(DeviceType::Nvidia, 0, Property::SharedMemorySupport), Some(0));
+    let mem = property(DeviceType::Nvidia, 0, Property::Memory).expect("a GPU's memory");
+    let free = property(DeviceType::Nvidia, 0, Property::FreeMemory).expect("a GPU's free memory");
+    assert!(mem >= 1 << 30 && 0 < free && free <= mem, "{free} of {mem}");
+    if (acc::device_type(), acc::device_num()) == (DeviceType::Nvidia, 0) {
+        assert_eq!(acc::device_memory().map(|(_, total)| total), Some(mem), "what device_memory says");
+    }
+}

@@ -87,6 +87,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 pub use args::{KernelArgs, LaunchConfig};
 pub use context::{device_count, DeviceProps};
+pub(crate) use context::device_facts;
 pub use error::CudaError;
 pub use launch::{Kernel, Module};
 pub use memory::MappedBuf;
