@@ -51,6 +51,13 @@ impl fmt::Display for DeviceType {
 /// ```
 #[inline(always)]
 pub const fn on_device(t: DeviceType) -> bool {
-    let here = if cfg!(target_arch = "nvptx64") { DeviceType::Nvidia } else { DeviceType::Host };
-    matches!((t, here), (DeviceType::Host, DeviceType::Host) | (DeviceType::Nvidia, DeviceType::Nvidia))
+    let here = if cfg!(target_arch = "nvptx64") {
+        DeviceType::Nvidia
+    } else {
+        DeviceType::Host
+    };
+    matches!(
+        (t, here),
+        (DeviceType::Host, DeviceType::Host) | (DeviceType::Nvidia, DeviceType::Nvidia)
+    )
 }

@@ -84,7 +84,9 @@ fn host_string(p: Property) -> Option<String> {
     match p {
         Property::Name => Some("host".into()),
         Property::Vendor => Some("acc".into()),
-        Property::Driver => Some(concat!("acc host backend ", env!("CARGO_PKG_VERSION"), " (rayon)").into()),
+        Property::Driver => {
+            Some(concat!("acc host backend ", env!("CARGO_PKG_VERSION"), " (rayon)").into())
+        }
         Property::Memory | Property::FreeMemory | Property::SharedMemorySupport => None,
     }
 }
@@ -94,7 +96,12 @@ fn host_memory() -> Option<usize> {
     #[cfg(unix)]
     {
         // SAFETY: `sysconf` has no preconditions; a negative result means "unknown".
-        let (pages, size) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+        let (pages, size) = unsafe {
+            (
+                libc::sysconf(libc::_SC_PHYS_PAGES),
+                libc::sysconf(libc::_SC_PAGESIZE),
+            )
+        };
         (pages > 0 && size > 0).then(|| pages as usize * size as usize)
     }
     #[cfg(not(unix))]
@@ -112,8 +119,14 @@ fn host_available_memory() -> Option<usize> {
 #[cfg(feature = "cuda")]
 fn gpu_number(num: usize, p: Property) -> Option<usize> {
     match p {
-        Property::Memory => crate::cuda::device_facts(num).ok().map(|(_, total, _)| total),
-        Property::FreeMemory => devices::device(DeviceType::Nvidia, num).backend().ok()?.memory().map(|(free, _)| free),
+        Property::Memory => crate::cuda::device_facts(num)
+            .ok()
+            .map(|(_, total, _)| total),
+        Property::FreeMemory => devices::device(DeviceType::Nvidia, num)
+            .backend()
+            .ok()?
+            .memory()
+            .map(|(free, _)| free),
         Property::SharedMemorySupport => Some(0),
         Property::Name | Property::Vendor | Property::Driver => None,
     }
@@ -124,7 +137,9 @@ fn gpu_string(num: usize, p: Property) -> Option<String> {
     match p {
         Property::Name => crate::cuda::device_facts(num).ok().map(|(name, _, _)| name),
         Property::Vendor => Some("NVIDIA".into()),
-        Property::Driver => crate::cuda::device_facts(num).ok().map(|(_, _, v)| format!("CUDA {}.{}", v / 1000, v % 1000 / 10)),
+        Property::Driver => crate::cuda::device_facts(num)
+            .ok()
+            .map(|(_, _, v)| format!("CUDA {}.{}", v / 1000, v % 1000 / 10)),
         Property::Memory | Property::FreeMemory | Property::SharedMemorySupport => None,
     }
 }
@@ -151,19 +166,43 @@ mod tests {
         let free = property(DeviceType::Host, 0, Property::FreeMemory);
         if cfg!(target_os = "linux") {
             let (mem, free) = (mem.expect("Linux says"), free.expect("Linux says"));
-            assert!(mem >= 1 << 26 && free > 0 && free <= mem, "{free} of {mem} bytes");
+            assert!(
+                mem >= 1 << 26 && free > 0 && free <= mem,
+                "{free} of {mem} bytes"
+            );
         }
-        assert_eq!(property(DeviceType::Host, 0, Property::SharedMemorySupport), Some(1));
-        assert_eq!(property_string(DeviceType::Host, 0, Property::Vendor).as_deref(), Some("acc"));
+        assert_eq!(
+            property(DeviceType::Host, 0, Property::SharedMemorySupport),
+            Some(1)
+        );
+        assert_eq!(
+            property_string(DeviceType::Host, 0, Property::Vendor).as_deref(),
+            Some("acc")
+        );
         let driver = property_string(DeviceType::Host, 0, Property::Driver).unwrap();
-        assert!(driver.starts_with("acc host backend ") && driver.contains(env!("CARGO_PKG_VERSION")), "{driver}");
+        assert!(
+            driver.starts_with("acc host backend ") && driver.contains(env!("CARGO_PKG_VERSION")),
+            "{driver}"
+        );
         for p in [Property::Name, Property::Vendor, Property::Driver] {
             assert_eq!(property(DeviceType::Host, 0, p), None, "{p:?} is a string");
         }
-        for p in [Property::Memory, Property::FreeMemory, Property::SharedMemorySupport] {
-            assert_eq!(property_string(DeviceType::Host, 0, p), None, "{p:?} is a number");
+        for p in [
+            Property::Memory,
+            Property::FreeMemory,
+            Property::SharedMemorySupport,
+        ] {
+            assert_eq!(
+                property_string(DeviceType::Host, 0, p),
+                None,
+                "{p:?} is a number"
+            );
         }
         #[cfg(not(feature = "cuda"))]
-        assert_eq!(property_string(DeviceType::Nvidia, 0, Property::Name), None, "no GPU without the `cuda` feature");
+        assert_eq!(
+            property_string(DeviceType::Nvidia, 0, Property::Name),
+            None,
+            "no GPU without the `cuda` feature"
+        );
     }
 }
