@@ -245,6 +245,16 @@ fn default_async_queue_takes_bare_async() {
         });
         assert_eq!(b, vec_of(n, |i| i as u64 * 3 + 6), "{n} elements");
     }
+    let n = 1 << 22;
+    let mut a = vec![0u64; n];
+    acc::data!(copy(a) {
+        fill_slowly_default(&mut a, 2);
+        // On a GPU the slow fill is still running on queue 6 right after its launch.
+        assert_eq!(acc::async_test(6), on_host(), "the bare async's work is queue 6's");
+        acc::wait(6);
+        assert!(acc::async_test(6) && acc::async_test_all());
+    });
+    assert_eq!(a, vec_of(n, |i| i as u64 * 3 + 2));
     acc::set_default_async(acc::ASYNC_SYNC);
     let mut a = vec![0u64; 4097];
     acc::data!(copy(a) {
