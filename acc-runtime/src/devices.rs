@@ -22,13 +22,14 @@
 //! host device works on (`Device::open`).
 
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 pub use crate::backend::{Backend, DevPtr, DeviceType, HostBackend};
-pub use crate::region_info::{ASYNC_NOVAL, ASYNC_SYNC};
+pub use crate::region_info::{default_async, set_default_async, ASYNC_NOVAL, ASYNC_SYNC};
+use crate::region_info::resolve_queue;
 use crate::present::Table;
 #[cfg(feature = "cuda")]
 use crate::cuda::CudaBackend;
@@ -627,47 +628,6 @@ fn wait_failure(dev: &Device, what: String, e: String) -> ! {
     match dev.take_loss() {
         Some(lost) => panic!("{what}: {e}\nacc: {lost}"),
         None => panic!("{what}: {e}"),
-    }
-}
-
-thread_local! {
-    /// The queue `async` without a queue uses on this thread ([`set_default_async`]).
-    static DEFAULT_ASYNC: Cell<i64> = const { Cell::new(ASYNC_NOVAL) };
-}
-
-/// The async queue that `async` without a queue (and `async(-1)`, OpenACC's `acc_async_noval`)
-/// uses on the calling thread (OpenACC's `acc_get_default_async`): -1, a queue of its own,
-/// until [`set_default_async`] names another.
-///
-/// ```
-/// assert_eq!(acc_runtime::default_async(), acc_runtime::ASYNC_NOVAL);
-/// acc_runtime::set_default_async(3);
-/// assert_eq!(acc_runtime::default_async(), 3);
-/// acc_runtime::set_default_async(acc_runtime::ASYNC_NOVAL); // back to the initial queue
-/// assert_eq!(acc_runtime::default_async(), -1);
-/// ```
-pub fn default_async() -> i64 {
-    DEFAULT_ASYNC.with(Cell::get)
-}
-
-/// Makes queue `q` the one that `async` without a queue uses on the calling thread (OpenACC's
-/// `acc_set_default_async`, and the `set default_async(q)` directive): the regions and
-/// `update!`s with a bare `async` (or `async(-1)`) queue their work on `q` from then on, and
-/// [`wait`]`(-1)`, [`async_test`]`(-1)` and [`cuda_stream`]`(-1)` mean `q`. `q` -1
-/// ([`ASYNC_NOVAL`]) gives back the initial default queue; -2 ([`ASYNC_SYNC`]) makes a bare
-/// `async` synchronous. The choice is the thread's own, as [`set_device`]'s is; other threads
-/// keep theirs. Panics for a `q` below -2.
-pub fn set_default_async(q: i64) {
-    check_queue("acc::set_default_async", q);
-    DEFAULT_ASYNC.with(|d| d.set(q));
-}
-
-/// `q` with -1 ([`ASYNC_NOVAL`]) read as the calling thread's [`default_async`] queue.
-pub(crate) fn resolve_queue(q: i64) -> i64 {
-    if q == ASYNC_NOVAL {
-        default_async()
-    } else {
-        q
     }
 }
 

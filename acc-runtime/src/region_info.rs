@@ -2,7 +2,9 @@
 //!
 //! The code generator emits one `static` [`RegionInfo`] per compute or data construct; the
 //! runtime uses it to name the construct in panics, `ACC_NOTIFY` lines and the `ACC_PROFILE`
-//! table, and to find the region's kernel.
+//! table, and to find the region's kernel. The async queue numbers live here too: the special
+//! ones ([`ASYNC_NOVAL`], [`ASYNC_SYNC`]) and the calling thread's default queue
+//! ([`default_async`]), which a region's bare `async` reads ([`RegionInfo::queue`]).
 
 use core::fmt;
 
@@ -10,6 +12,51 @@ use core::fmt;
 pub const ASYNC_NOVAL: i64 = -1;
 /// Async queue number meaning "synchronous" (OpenACC's `acc_async_sync`).
 pub const ASYNC_SYNC: i64 = -2;
+
+thread_local! {
+    /// The queue `async` without a queue uses on this thread ([`set_default_async`]).
+    static DEFAULT_ASYNC: core::cell::Cell<i64> = const { core::cell::Cell::new(ASYNC_NOVAL) };
+}
+
+/// The async queue that `async` without a queue (and `async(-1)`, OpenACC's `acc_async_noval`)
+/// uses on the calling thread (OpenACC's `acc_get_default_async`): -1, a queue of its own,
+/// until [`set_default_async`] names another.
+///
+/// ```
+/// assert_eq!(acc_runtime::default_async(), acc_runtime::ASYNC_NOVAL);
+/// acc_runtime::set_default_async(3);
+/// assert_eq!(acc_runtime::default_async(), 3);
+/// acc_runtime::set_default_async(acc_runtime::ASYNC_NOVAL); // back to the initial queue
+/// assert_eq!(acc_runtime::default_async(), -1);
+/// ```
+pub fn default_async() -> i64 {
+    DEFAULT_ASYNC.with(core::cell::Cell::get)
+}
+
+/// Makes queue `q` the one that `async` without a queue uses on the calling thread (OpenACC's
+/// `acc_set_default_async`, and the `set default_async(q)` directive): the regions and
+/// `update!`s with a bare `async` (or `async(-1)`) queue their work on `q` from then on, and
+/// [`wait`](crate::wait)`(-1)`, [`async_test`](crate::async_test)`(-1)` and
+/// [`cuda_stream`](crate::cuda_stream)`(-1)` mean `q`. `q` -1
+/// ([`ASYNC_NOVAL`]) gives back the initial default queue; -2 ([`ASYNC_SYNC`]) makes a bare
+/// `async` synchronous. The choice is the thread's own, as
+/// [`set_device`](crate::set_device)'s is; other threads
+/// keep theirs. Panics for a `q` below -2.
+pub fn set_default_async(q: i64) {
+    if q < ASYNC_SYNC {
+        panic!("acc::set_default_async: `{q}` is not an async queue (queues are numbers >= 0, or -1 for the default queue)");
+    }
+    DEFAULT_ASYNC.with(|d| d.set(q));
+}
+
+/// `q` with -1 ([`ASYNC_NOVAL`]) read as the calling thread's [`default_async`] queue.
+pub(crate) fn resolve_queue(q: i64) -> i64 {
+    if q == ASYNC_NOVAL {
+        default_async()
+    } else {
+        q
+    }
+}
 
 /// What the runtime knows about one construct of the source program.
 ///
@@ -58,7 +105,7 @@ impl RegionInfo {
     /// assert_eq!((R.queue(3), R.queue(-1), R.queue(-2)), (Some(3), Some(-1), None));
     /// ```
     pub fn queue(&self, q: i64) -> Option<i64> {
-        match crate::devices::resolve_queue(q) {
+        match resolve_queue(q) {
             ASYNC_SYNC => None,
             q if q >= ASYNC_NOVAL => Some(q),
             q => panic!(
