@@ -96,7 +96,7 @@ impl RegionInfo {
 
     /// The async queue of this region's `async(q)` clause, evaluated at the call (`async`
     /// alone is `q = -1`, OpenACC's `acc_async_noval`, which means the calling thread's
-    /// [`default_async`](crate::default_async) queue): `Some(q)`, or `None` for `q = -2`
+    /// [`default_async`] queue): `Some(q)`, or `None` for `q = -2`
     /// (`acc_async_sync`: synchronous). Panics naming the region for any other negative `q`.
     ///
     /// ```
