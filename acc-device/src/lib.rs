@@ -45,6 +45,7 @@
 //! | [`ops`] | the OpenACC reduction operators' identities and combines (shared with the host runtime) |
 //! | [`math`] | the [`Float`] trait: `sqrt`, `exp`, `sin`, ... on `f32`/`f64` as in `std` |
 //! | [`panic`](mod@panic) | `report_panic`: kernel panics reported to the host |
+//! | [`device_type`] | [`DeviceType`] and [`on_device`] (`acc::on_device` in kernels and on the host) |
 #![cfg_attr(not(test), no_std)]
 #![cfg_attr(
     target_arch = "nvptx64",
@@ -62,6 +63,7 @@
 pub mod atomic;
 pub mod captures;
 pub mod chunk;
+pub mod device_type;
 pub mod index;
 pub mod launch;
 pub mod math;
@@ -73,6 +75,7 @@ pub mod shuffle;
 pub mod slice;
 
 pub use atomic::{cell, AtomicRef, AtomicValue};
+pub use device_type::{on_device, DeviceType};
 pub use captures::{store_grid_partial, store_grid_partial_var, store_partial, store_partial_var, store_value, Captures};
 pub use index::*;
 /// [`index`](mod@index) under the path of its loop normalisation that generated code names

@@ -8,7 +8,6 @@
 //! It also counts the device writes (kernel launches, uploads: `note_device_write`), which a data
 //! region that unwinds asks before it copies its `copyout` data back.
 
-use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// How many times the process may have written device memory: kernel launches and uploads
@@ -44,38 +43,7 @@ pub(crate) fn thread_device_writes() -> u64 {
     THREAD_WRITES.with(|w| w.get())
 }
 
-/// A device type, as OpenACC's `acc_device_t` (only the ones acc implements).
-///
-/// `Debug` prints the value `ACC_DEVICE_TYPE` takes: `host` or `nvidia`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DeviceType {
-    /// The host CPU: regions run in parallel on rayon's pool, data is shared.
-    Host,
-    /// An NVIDIA GPU driven through CUDA (feature `cuda`).
-    Nvidia,
-}
-
-impl DeviceType {
-    /// The name `ACC_DEVICE_TYPE` uses for this type: `"host"` or `"nvidia"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DeviceType::Host => "host",
-            DeviceType::Nvidia => "nvidia",
-        }
-    }
-}
-
-impl fmt::Debug for DeviceType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl fmt::Display for DeviceType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use acc_device::DeviceType;
 
 /// An address in a device's memory. On the host backend it is a host address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -167,6 +135,14 @@ pub trait Backend: Send + Sync + 'static {
     /// `dst` is valid for writes of `bytes` bytes and not accessed by anyone else during the
     /// call; `src` lies in a live allocation of this backend with `bytes` bytes after it.
     unsafe fn d2h(&self, dst: *mut u8, src: DevPtr, bytes: usize) -> Result<(), String>;
+    /// Copies `bytes` bytes from device memory at `src` to device memory at `dst` of this
+    /// backend (OpenACC's `acc_memcpy_device`), returning once the copy landed.
+    ///
+    /// # Safety
+    /// `src` and `dst` lie in live allocations of this backend ([`alloc`](Self::alloc)'s, not
+    /// [`alloc_hosted`](Self::alloc_hosted)'s) with `bytes` bytes after each, and the two
+    /// ranges do not overlap.
+    unsafe fn d2d(&self, dst: DevPtr, src: DevPtr, bytes: usize) -> Result<(), String>;
     /// Waits for the work queued on async queue `queue`.
     fn wait(&self, queue: i64) -> Result<(), String> {
         let _ = queue;
@@ -175,6 +151,19 @@ pub trait Backend: Send + Sync + 'static {
     /// Waits for the work queued on every async queue.
     fn wait_all(&self) -> Result<(), String> {
         Ok(())
+    }
+    /// Whether the work queued on async queue `queue` has completed, without waiting for it
+    /// (OpenACC's `acc_async_test`); where it has, the queue is done as after a wait (a failure
+    /// of that work is reported here, as [`wait`](Self::wait) would). The default (the host
+    /// backend) is always done: its async work runs when it is queued.
+    fn test(&self, queue: i64) -> Result<bool, String> {
+        let _ = queue;
+        Ok(true)
+    }
+    /// Whether the work queued on every async queue has completed, as [`test`](Self::test)
+    /// of each (OpenACC's `acc_async_test_all`).
+    fn test_all(&self) -> Result<bool, String> {
+        Ok(true)
     }
     /// Waits for the synchronous launches that returned before their kernels ended (the CUDA
     /// backend's, `cuda/deferred.rs`), and reports a failure of this thread's among them. The
@@ -280,6 +269,12 @@ impl Backend for HostBackend {
             // SAFETY: as in `h2d`, with the roles of the two addresses swapped.
             unsafe { std::ptr::copy(src.0 as usize as *const u8, dst, bytes) };
         }
+        Ok(())
+    }
+    unsafe fn d2d(&self, dst: DevPtr, src: DevPtr, bytes: usize) -> Result<(), String> {
+        // SAFETY: device addresses are host addresses here; the caller guarantees both ranges
+        // are live for `bytes` bytes (and apart: `copy` would allow overlap anyway).
+        unsafe { std::ptr::copy(src.0 as usize as *const u8, dst.0 as usize as *mut u8, bytes) };
         Ok(())
     }
 }

@@ -28,7 +28,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 pub use crate::backend::{Backend, DevPtr, DeviceType, HostBackend};
-pub use crate::region_info::{ASYNC_NOVAL, ASYNC_SYNC};
+pub use crate::region_info::{default_async, set_default_async, ASYNC_NOVAL, ASYNC_SYNC};
+use crate::region_info::resolve_queue;
 use crate::present::Table;
 #[cfg(feature = "cuda")]
 use crate::cuda::CudaBackend;
@@ -630,12 +631,75 @@ fn wait_failure(dev: &Device, what: String, e: String) -> ! {
     }
 }
 
+/// Whether the work queued on async queue `q` of the calling thread's device has completed,
+/// without waiting for it (OpenACC's `acc_async_test`). A queue never used, or waited for
+/// since its last work, is done. Once it returns true the results of that work are the
+/// host's to read, as after [`wait`]`(q)`, and a failure of it (a kernel panic) panics here
+/// as it would in the wait. `q` -1 is the [`default_async`] queue; -2 tests the synchronous
+/// launches that returned before their kernels ended (see "Launches that return before
+/// their kernels end" in the guide).
+///
+/// On the GPU it asks the driver (`cuStreamQuery` of the queue's stream); the host backend
+/// runs async work before the call that queued it returns, so there it is always true (after
+/// checking `q`).
+pub fn async_test(q: i64) -> bool {
+    check_queue("acc::async_test", q);
+    let q = resolve_queue(q);
+    backend_test(|| format!("acc::async_test({q})"), |b| b.test(q))
+}
+
+/// Whether the work queued on every async queue of the calling thread's device has completed,
+/// without waiting for it (OpenACC's `acc_async_test_all`): [`async_test`] of every queue.
+pub fn async_test_all() -> bool {
+    backend_test(|| "acc::async_test_all".into(), |b| b.test_all())
+}
+
+/// One of the tests above on the calling thread's device (nothing queued when it was never
+/// opened); a failure panics as the wait's would.
+fn backend_test(what: impl FnOnce() -> String, test: impl FnOnce(&dyn Backend) -> Result<bool, String>) -> bool {
+    let dev = current_device();
+    match dev.backend_if_open() {
+        Some(b) => test(&*b).unwrap_or_else(|e| wait_failure(&dev, what(), e)),
+        None => true,
+    }
+}
+
+/// The CUDA stream of async queue `q` of the calling thread's device (OpenACC's
+/// `acc_get_cuda_stream`), as the driver API's `CUstream` (a `cudaStream_t` to the runtime
+/// API), for a CUDA library or kernel of your own to run in order with acc's work on `q`; the
+/// queue is made if it was never used. `None` where the device is not an NVIDIA GPU (the host
+/// backend; a build without the `cuda` feature) and for `q` -2 ([`ASYNC_SYNC`]): acc's
+/// synchronous work runs on a stream of its own, which it does not hand out. `q` -1 is the
+/// [`default_async`] queue.
+///
+/// Lifetime: the stream belongs to acc. It stays valid until [`shutdown`] of that device (or
+/// the process's end); do not destroy it, and do not use it after `shutdown`. Once handed
+/// out, [`wait`]`(q)`, [`wait_all`] and [`async_test`]`(q)` also wait for (test) the work you
+/// queued on it yourself; acc's synchronous transfers do not wait for that work.
+pub fn cuda_stream(q: i64) -> Option<*mut std::ffi::c_void> {
+    check_queue("acc::cuda_stream", q);
+    let q = resolve_queue(q);
+    if q == ASYNC_SYNC {
+        return None;
+    }
+    #[cfg(feature = "cuda")]
+    {
+        let dev = current_device();
+        let cuda = dev.cuda().unwrap_or_else(|msg| panic!("{msg}"))?;
+        let s = cuda.shared_stream(q).unwrap_or_else(|e| panic!("acc::cuda_stream({q}): {e}"));
+        Some(s.cast())
+    }
+    #[cfg(not(feature = "cuda"))]
+    None
+}
+
 /// Waits until the work queued on async queue `q` of the calling thread's device is done
-/// (OpenACC's `acc_wait`).
+/// (OpenACC's `acc_wait`); `q` -1 is the [`default_async`] queue.
 ///
 /// The host backend runs async work synchronously, so there it only checks `q`.
 pub fn wait(q: i64) {
     check_queue("acc::wait", q);
+    let q = resolve_queue(q);
     backend_wait(|| format!("acc::wait({q})"), |b| b.wait(q));
 }
 
@@ -648,6 +712,7 @@ pub fn wait(q: i64) {
 pub fn wait_async(on: i64, queue: i64) {
     check_queue("acc::wait_async", on);
     check_queue("acc::wait_async", queue);
+    let (on, queue) = (resolve_queue(on), resolve_queue(queue));
     if queue == ASYNC_SYNC {
         return wait(on);
     }
@@ -659,6 +724,7 @@ pub fn wait_async(on: i64, queue: i64) {
 /// -2 (synchronous) is [`wait_all`].
 pub fn wait_all_async(queue: i64) {
     check_queue("acc::wait_all_async", queue);
+    let queue = resolve_queue(queue);
     if queue == ASYNC_SYNC {
         return wait_all();
     }

@@ -51,6 +51,7 @@ pub mod host;
 pub use acc_device::idx;
 pub mod private;
 pub mod profile;
+pub mod property;
 // The user's columns of kernel panics located in the device crate's text.
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 mod columns;
@@ -58,6 +59,11 @@ mod columns;
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 mod ptx_modules;
 pub use acc_device::ops as reduce;
+/// Whether the calling code runs on a device of type `t` (OpenACC's `acc_on_device`): true for
+/// [`DeviceType::Host`] in host code (the program, a region the host backend runs, a routine
+/// called from the host), for [`DeviceType::Nvidia`] in a kernel on a GPU (the kernels call
+/// acc-device's, the same function compiled for `nvptx64`).
+pub use acc_device::on_device;
 pub mod region_info;
 
 #[cfg(test)]
@@ -65,7 +71,8 @@ mod test_util;
 
 pub use data::{is_present, DevicePtr, DeviceSlice, HostData, Mirror};
 pub use device_copy::DeviceCopy;
+pub use property::{property, property_string, Property};
 pub use devices::{
-    device_memory, device_num, device_type, init, num_devices, set_device, shutdown, wait, wait_all, wait_all_async, wait_async, DeviceType, ASYNC_NOVAL,
-    ASYNC_SYNC,
+    async_test, async_test_all, cuda_stream, default_async, device_memory, device_num, device_type, init, num_devices, set_default_async, set_device,
+    shutdown, wait, wait_all, wait_all_async, wait_async, DeviceType, ASYNC_NOVAL, ASYNC_SYNC,
 };

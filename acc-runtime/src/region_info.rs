@@ -2,7 +2,9 @@
 //!
 //! The code generator emits one `static` [`RegionInfo`] per compute or data construct; the
 //! runtime uses it to name the construct in panics, `ACC_NOTIFY` lines and the `ACC_PROFILE`
-//! table, and to find the region's kernel.
+//! table, and to find the region's kernel. The async queue numbers live here too: the special
+//! ones ([`ASYNC_NOVAL`], [`ASYNC_SYNC`]) and the calling thread's default queue
+//! ([`default_async`]), which a region's bare `async` reads ([`RegionInfo::queue`]).
 
 use core::fmt;
 
@@ -10,6 +12,51 @@ use core::fmt;
 pub const ASYNC_NOVAL: i64 = -1;
 /// Async queue number meaning "synchronous" (OpenACC's `acc_async_sync`).
 pub const ASYNC_SYNC: i64 = -2;
+
+thread_local! {
+    /// The queue `async` without a queue uses on this thread ([`set_default_async`]).
+    static DEFAULT_ASYNC: core::cell::Cell<i64> = const { core::cell::Cell::new(ASYNC_NOVAL) };
+}
+
+/// The async queue that `async` without a queue (and `async(-1)`, OpenACC's `acc_async_noval`)
+/// uses on the calling thread (OpenACC's `acc_get_default_async`): -1, a queue of its own,
+/// until [`set_default_async`] names another.
+///
+/// ```
+/// assert_eq!(acc_runtime::default_async(), acc_runtime::ASYNC_NOVAL);
+/// acc_runtime::set_default_async(3);
+/// assert_eq!(acc_runtime::default_async(), 3);
+/// acc_runtime::set_default_async(acc_runtime::ASYNC_NOVAL); // back to the initial queue
+/// assert_eq!(acc_runtime::default_async(), -1);
+/// ```
+pub fn default_async() -> i64 {
+    DEFAULT_ASYNC.with(core::cell::Cell::get)
+}
+
+/// Makes queue `q` the one that `async` without a queue uses on the calling thread (OpenACC's
+/// `acc_set_default_async`, and the `set default_async(q)` directive): the regions and
+/// `update!`s with a bare `async` (or `async(-1)`) queue their work on `q` from then on, and
+/// [`wait`](crate::wait)`(-1)`, [`async_test`](crate::async_test)`(-1)` and
+/// [`cuda_stream`](crate::cuda_stream)`(-1)` mean `q`. `q` -1
+/// ([`ASYNC_NOVAL`]) gives back the initial default queue; -2 ([`ASYNC_SYNC`]) makes a bare
+/// `async` synchronous. The choice is the thread's own, as
+/// [`set_device`](crate::set_device)'s is; other threads
+/// keep theirs. Panics for a `q` below -2.
+pub fn set_default_async(q: i64) {
+    if q < ASYNC_SYNC {
+        panic!("acc::set_default_async: `{q}` is not an async queue (queues are numbers >= 0, or -1 for the default queue)");
+    }
+    DEFAULT_ASYNC.with(|d| d.set(q));
+}
+
+/// `q` with -1 ([`ASYNC_NOVAL`]) read as the calling thread's [`default_async`] queue.
+pub(crate) fn resolve_queue(q: i64) -> i64 {
+    if q == ASYNC_NOVAL {
+        default_async()
+    } else {
+        q
+    }
+}
 
 /// What the runtime knows about one construct of the source program.
 ///
@@ -48,9 +95,9 @@ impl RegionInfo {
     }
 
     /// The async queue of this region's `async(q)` clause, evaluated at the call (`async`
-    /// alone is `q = -1`, OpenACC's `acc_async_noval`): `Some(q)`, or `None` for
-    /// `q = -2` (`acc_async_sync`: synchronous). Panics naming the region for any other
-    /// negative `q`.
+    /// alone is `q = -1`, OpenACC's `acc_async_noval`, which means the calling thread's
+    /// [`default_async`] queue): `Some(q)`, or `None` for `q = -2`
+    /// (`acc_async_sync`: synchronous). Panics naming the region for any other negative `q`.
     ///
     /// ```
     /// use acc_runtime::private::RegionInfo;
@@ -58,7 +105,7 @@ impl RegionInfo {
     /// assert_eq!((R.queue(3), R.queue(-1), R.queue(-2)), (Some(3), Some(-1), None));
     /// ```
     pub fn queue(&self, q: i64) -> Option<i64> {
-        match q {
+        match resolve_queue(q) {
             ASYNC_SYNC => None,
             q if q >= ASYNC_NOVAL => Some(q),
             q => panic!(
@@ -121,6 +168,24 @@ mod tests {
         let e = std::panic::catch_unwind(|| R.queue(-3)).expect_err("queue -3 is refused");
         let msg = e.downcast_ref::<String>().cloned().unwrap_or_default();
         assert!(msg.contains("region `vadd`") && msg.contains("async(-3)"), "{msg}");
+    }
+
+    /// A bare `async` (`q = -1`) is the calling thread's default queue: queue `q` after
+    /// `set_default_async(q)`, synchronous after `set_default_async(-2)`, -1 again after
+    /// `set_default_async(-1)`; other threads keep theirs.
+    #[test]
+    fn bare_async_is_the_default_queue() {
+        crate::set_default_async(4);
+        assert_eq!((R.queue(-1), R.queue(3), R.queue(-2)), (Some(4), Some(3), None));
+        std::thread::spawn(|| assert_eq!(R.queue(-1), Some(-1), "another thread keeps its default")).join().unwrap();
+        crate::set_default_async(ASYNC_SYNC);
+        assert_eq!(R.queue(-1), None);
+        crate::set_default_async(ASYNC_NOVAL);
+        assert_eq!((R.queue(-1), crate::default_async()), (Some(-1), -1));
+        let e = std::panic::catch_unwind(|| crate::set_default_async(-3)).expect_err("queue -3 is refused");
+        let msg = e.downcast_ref::<String>().cloned().unwrap_or_default();
+        assert!(msg.contains("acc::set_default_async: `-3` is not an async queue"), "{msg}");
+        assert_eq!(crate::default_async(), -1, "a refused queue changes nothing");
     }
 
     #[test]

@@ -55,6 +55,8 @@ pub(crate) struct MockBackend {
     pub(crate) frees: AtomicUsize,
     pub(crate) uploads: AtomicUsize,
     pub(crate) downloads: AtomicUsize,
+    /// Device-to-device copies (`Backend::d2d`).
+    pub(crate) d2ds: AtomicUsize,
     /// Whether it keeps device copies between a region's calls (`Backend::keep_copy`; off
     /// unless a test turns it on), and those it keeps.
     pub(crate) keeps: AtomicBool,
@@ -183,6 +185,12 @@ impl Backend for MockBackend {
         let d = unsafe { std::slice::from_raw_parts_mut(dst, bytes) };
         self.with_bytes(src.0, bytes, |s| d.copy_from_slice(s));
         self.downloads.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+    unsafe fn d2d(&self, dst: DevPtr, src: DevPtr, bytes: usize) -> Result<(), String> {
+        let s = self.with_bytes(src.0, bytes, |s| s.to_vec());
+        self.with_bytes(dst.0, bytes, |d| d.copy_from_slice(&s));
+        self.d2ds.fetch_add(1, Ordering::SeqCst);
         Ok(())
     }
     unsafe fn keep_copy(&self, key: (usize, usize), dev: DevPtr, host: &[u8]) -> bool {

@@ -524,3 +524,41 @@ fn kept_copies_come_back_to_their_key_with_what_they_held() {
     free(b, &ps[1..]);
     free(b, &[q, big]);
 }
+
+/// The runtime routines' GPU side: a device-to-device copy (`acc_memcpy_device`) lands whole;
+/// a queue never used tests done, one with a launch tests done after its wait (and then
+/// reads right); `async_test_all` agrees; the stream handed out (`acc_get_cuda_stream`) is
+/// the queue's, the same each time, one per queue, and the queue works on after it.
+#[test]
+fn device_copies_queue_tests_and_handed_out_streams() {
+    let Some((b, m)) = gpu() else { return };
+    let k = 1 << 16;
+    let a: Vec<f32> = (0..k).map(|i| i as f32).collect();
+    let (pa, pb) = (upload(b, &a), b.alloc_bytes(4 * k).unwrap());
+    // SAFETY: two live allocations of this backend of `4 * k` bytes each, apart.
+    unsafe { b.d2d_bytes(pb, pa, 4 * k) }.unwrap();
+    assert_eq!(download::<f32>(b, pb, k), a, "the device copy");
+    assert!(b.test_queue(40).unwrap(), "a queue never used is done");
+    let pc = b.alloc_bytes(4 * k).unwrap();
+    let mut args = KernelArgs::new();
+    args.panic_slot().slice(pa, k).slice(pb, k).slice(pc, k);
+    b.launch(m, "acc_k_vadd", LaunchConfig::linear(64, 128).on_queue(3), &mut args).unwrap();
+    b.wait_queue(3).unwrap();
+    assert!(b.test_queue(3).unwrap() && b.test_all_queues().unwrap(), "done after the wait");
+    assert_eq!(download::<f32>(b, pc, k), (0..k).map(|i| 2.0 * i as f32).collect::<Vec<_>>());
+    let s = b.shared_stream(3).unwrap();
+    assert!(!s.is_null());
+    assert_eq!(b.shared_stream(3).unwrap(), s, "the same stream each time");
+    assert_ne!(b.shared_stream(4).unwrap(), s, "a stream per queue");
+    assert!(b.test_queue(3).unwrap() && b.test_queue(4).unwrap(), "handed out, nothing queued");
+    let pd = upload(b, &vec![-1.0f32; k]);
+    let mut args = KernelArgs::new();
+    args.panic_slot().slice(pa, k).slice(pc, k).slice(pd, k);
+    b.launch(m, "acc_k_vadd", LaunchConfig::linear(64, 128).on_queue(3), &mut args).unwrap();
+    while !b.test_queue(3).unwrap() {
+        std::hint::spin_loop();
+    }
+    assert_eq!(download::<f32>(b, pd, k), (0..k).map(|i| 3.0 * i as f32).collect::<Vec<_>>(), "read after a test that said done");
+    b.wait_all_queues().unwrap();
+    free(b, &[pa, pb, pc, pd]);
+}

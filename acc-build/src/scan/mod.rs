@@ -25,7 +25,9 @@
 //! their places, for the kernels that invoke them; a macro's expansion is rustc's to check), the `impl` blocks of those
 //! types (inherent methods one by one; impls of `core`'s operator and comparison traits, and of
 //! the package's carried traits, whole; impls of those traits for primitive types too), and the
-//! `use` items that resolve to something carried or to `core`. An item is carried only
+//! `use` items that resolve to something carried or to `core` (or to what acc re-exports from
+//! acc-device: `use acc::{on_device, DeviceType, Float}`, as the device crate's `acc` is
+//! acc-device). An item is carried only
 //! if every path in it resolves to something carried (or to `core`, or to nothing the package
 //! defines: a local, a primitive, the prelude), and it names no `std`-only prelude item
 //! (`Vec`, `String`, `Box`...). Everything else (plain fns, `static mut`s, other structs,

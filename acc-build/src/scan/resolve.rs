@@ -39,6 +39,10 @@ pub(super) const NOT_CRATES: [&str; 36] = [
     "From", "Into", "PartialEq", "PartialOrd", "Ord", "Eq", "acc", "acc_device",
 ];
 
+/// The names of acc's API that are acc-device's (re-exported by acc-runtime), which the
+/// kernels reach as `acc::name`.
+pub(super) const ACC_DEVICE_NAMES: [&str; 3] = ["on_device", "DeviceType", "Float"];
+
 pub(super) const CORE_DERIVES: [&str; 9] = ["Clone", "Copy", "Debug", "PartialEq", "Eq", "PartialOrd", "Ord", "Hash", "Default"];
 
 impl<'a> Scan<'a> {
@@ -156,6 +160,10 @@ impl<'a> Scan<'a> {
                     Some((root, name)) if name == first => Res::Module(*root),
                     _ if dep.is_some() => dep.expect("a dependency"),
                     _ if matches!(first.as_str(), "std" | "core" | "alloc" | "acc_device") => return std_like(segs),
+                    // What acc re-exports from acc-device is the device crate's `acc::` too
+                    // (its root's `extern crate acc_device as acc`), so `use acc::on_device;`
+                    // is carried; the rest of `acc::` is the host runtime's.
+                    _ if first == "acc" && segs.get(1).is_some_and(|s| ACC_DEVICE_NAMES.contains(&s.as_str())) => return Res::Core,
                     _ if segs.len() == 1 || NOT_CRATES.contains(&first.as_str()) => return Res::Unknown,
                     _ => return Res::Extern,
                 },

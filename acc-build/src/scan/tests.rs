@@ -269,3 +269,36 @@ fn unchecked_kernels_call_the_twins_of_their_module_s_bounded_routines() {
         assert!(!bounds[0].1.contains("\"spread\""), "{}", bounds[0].1);
     }
 }
+
+/// `acc::on_device` and `acc::DeviceType` in a region's body and in a routine reach the device
+/// crate as they are, and so does a `use` of them: `acc::` there is acc-device (the root's
+/// `extern crate acc_device as acc`), whose `on_device` is the one the host runtime
+/// re-exports, compiled for `nvptx64`.
+#[test]
+fn on_device_in_regions_and_routines_is_acc_device_s() {
+    let dir = std::env::temp_dir().join(format!("acc-build-on-device-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let lib = "use acc::{on_device, DeviceType};
+#[acc::routine(seq)]
+pub fn where_it_runs() -> u32 {
+    acc::on_device(acc::DeviceType::Nvidia) as u32 + on_device(DeviceType::Host) as u32
+}
+#[acc::parallel]
+pub fn mark(c: &mut [u32], r: &mut [u32]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..c.len() {
+        c[i] = acc::on_device(acc::DeviceType::Host) as u32;
+        r[i] = where_it_runs();
+    }
+}
+";
+    std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
+    let c = device_crate(&dir, Some("on_device"), &|_| Vec::new()).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(c.root.contains("extern crate acc_device as acc;"), "{}", c.root);
+    let own = module(&c, "src/lib.rs").replace([' ', '\n'], "");
+    assert!(own.contains("pubfnwhere_it_runs()->u32{acc::on_device(acc::DeviceType::Nvidia)asu32+on_device(DeviceType::Host)asu32}"), "{own}");
+    assert!(own.contains("useacc::on_device;useacc::DeviceType;"), "the `use` is carried: {own}");
+    assert!(own.contains("acc::on_device(acc::DeviceType::Host)asu32"), "{own}");
+    assert_eq!(c.kernels, 1);
+}

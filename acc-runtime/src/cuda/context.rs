@@ -18,6 +18,19 @@ pub(crate) fn init_driver() -> Result<(), CudaError> {
     driver::init().doing(|| "initialising the CUDA driver".into())
 }
 
+/// What the driver says of device `num` without a context (OpenACC's `acc_get_property` of
+/// an NVIDIA device): its name, its memory in bytes, and the CUDA version the driver supports
+/// (`cuDriverGetVersion`: `1000 * major + 10 * minor`).
+pub(crate) fn device_facts(num: usize) -> Result<(String, usize, i32), CudaError> {
+    init_driver()?;
+    let ordinal = i32::try_from(num).map_err(|_| CudaError::Unavailable(format!("there is no CUDA device {num}")))?;
+    let dev = driver::device(ordinal).doing(|| format!("finding CUDA device {num}"))?;
+    let name = driver::device_name(dev).doing(|| "naming the device".into())?;
+    let total = driver::device_total_mem(dev).doing(|| "reading the memory size".into())?;
+    let version = driver::driver_version().doing(|| "reading the driver's CUDA version".into())?;
+    Ok((name, total, version))
+}
+
 /// The number of CUDA devices the driver reports; 0 without a driver.
 pub fn device_count() -> usize {
     if init_driver().is_err() {

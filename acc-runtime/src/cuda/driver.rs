@@ -60,6 +60,14 @@ pub(crate) fn device_count() -> Driven<i32> {
     named("cuDeviceGetCount", result::device::get_count())
 }
 
+/// `cuDriverGetVersion`: the CUDA version the driver supports, `1000 * major + 10 * minor`.
+pub(crate) fn driver_version() -> Driven<i32> {
+    let mut v = 0;
+    // SAFETY: writes one `int` to a local.
+    check("cuDriverGetVersion", unsafe { sys::cuDriverGetVersion(&mut v) })?;
+    Ok(v)
+}
+
 /// `cuDeviceGet`.
 pub(crate) fn device(ordinal: i32) -> Driven<sys::CUdevice> {
     named("cuDeviceGet", result::device::get(ordinal))

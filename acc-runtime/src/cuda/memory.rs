@@ -414,6 +414,26 @@ impl CudaBackend {
         Ok(())
     }
 
+    /// Copies `bytes` bytes from device memory at `src` to device memory at `dst`
+    /// (`cuMemcpyDtoDAsync` on the synchronous stream, then synchronised): after the work of
+    /// the busy async queues and the synchronous launches not yet waited for, as a synchronous
+    /// transfer is; it returns once the copy landed.
+    ///
+    /// # Safety
+    /// `src` and `dst` lie in live allocations of this backend from
+    /// [`alloc_bytes`](Self::alloc_bytes) with `bytes` bytes after each, and do not overlap.
+    pub unsafe fn d2d_bytes(&self, dst: u64, src: u64, bytes: usize) -> Result<(), CudaError> {
+        self.enter()?;
+        self.settle()?;
+        crate::backend::note_device_write();
+        let doing = || format!("copying {bytes} bytes within {}", self.label);
+        let s = self.sync_stream.raw();
+        // SAFETY: the caller's contract; the synchronisation ends the copy.
+        unsafe { driver::memcpy_dtod_async(dst, src, bytes, s).and_then(|()| driver::stream_synchronize(s)) }
+            .doing(doing)
+            .map_err(|e| self.fail(e))
+    }
+
     /// Copies `bytes` bytes between two device buffers on the synchronous stream and
     /// returns the copy's time in milliseconds (CUDA events): the bandwidth baseline.
     ///

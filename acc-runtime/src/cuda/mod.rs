@@ -87,6 +87,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 pub use args::{KernelArgs, LaunchConfig};
 pub use context::{device_count, DeviceProps};
+pub(crate) use context::device_facts;
 pub use error::CudaError;
 pub use launch::{Kernel, Module};
 pub use memory::MappedBuf;
@@ -415,6 +416,10 @@ impl Backend for CudaBackend {
         // SAFETY: the trait's contract is `d2h_bytes`'s.
         Ok(unsafe { self.d2h_bytes(dst, src.0, bytes) }?)
     }
+    unsafe fn d2d(&self, dst: DevPtr, src: DevPtr, bytes: usize) -> Result<(), String> {
+        // SAFETY: the trait's contract is `d2d_bytes`'s.
+        Ok(unsafe { self.d2d_bytes(dst.0, src.0, bytes) }?)
+    }
     unsafe fn h2d_on(&self, dst: DevPtr, src: *const u8, bytes: usize, queue: i64) -> Result<(), String> {
         // SAFETY: the trait's contract is `h2d_on_queue`'s.
         Ok(unsafe { self.h2d_on_queue(dst.0, src, bytes, queue) }?)
@@ -436,6 +441,12 @@ impl Backend for CudaBackend {
     fn wait_all(&self) -> Result<(), String> {
         self.wait_launches()?;
         self.wait_all_labelled().map_err(labelled)
+    }
+    fn test(&self, queue: i64) -> Result<bool, String> {
+        Ok(self.test_queue(queue)?)
+    }
+    fn test_all(&self) -> Result<bool, String> {
+        Ok(self.test_all_queues()?)
     }
     fn wait_launches(&self) -> Result<(), String> {
         self.make_current()?;

@@ -108,6 +108,9 @@ pub(crate) struct Queue {
     pub(crate) frees: Vec<(u64, u64)>,
     /// The host threads that queued work here since the last wait.
     threads: Vec<std::thread::ThreadId>,
+    /// Whether the stream was handed out ([`CudaBackend::shared_stream`]): work acc does not
+    /// see may be queued on it, so waits and tests ask the driver even when `busy` is false.
+    shared: bool,
 }
 
 /// How many distinct (region, kernel) pairs a queue remembers between waits.
@@ -132,7 +135,7 @@ impl CudaBackend {
             std::collections::hash_map::Entry::Vacant(v) => {
                 let stream = Stream::new(|| format!("creating async queue {q}"))?;
                 let panic = Arc::new(PanicSlot::new(stream.raw(), &format!("the panic record of async queue {q}"))?);
-                v.insert(Queue { stream, panic, busy: false, seq: 0, launched: Vec::new(), frees: Vec::new(), threads: Vec::new() })
+                v.insert(Queue { stream, panic, busy: false, seq: 0, launched: Vec::new(), frees: Vec::new(), threads: Vec::new(), shared: false })
             }
         };
         let found = (queue.stream.raw(), queue.panic.clone());
@@ -230,8 +233,13 @@ impl CudaBackend {
     /// queue ran since its last wait.
     pub(crate) fn wait_queue_labelled(&self, q: i64) -> Result<(), (CudaError, String)> {
         self.enter().map_err(|e| (e, String::new()))?;
+        self.sync_queue(q)
+    }
+
+    /// [`wait_queue_labelled`](Self::wait_queue_labelled) after the context was made current.
+    fn sync_queue(&self, q: i64) -> Result<(), (CudaError, String)> {
         let (stream, panic, seq, kernel, labels) = match lock(&self.queues).get(&q) {
-            Some(s) if s.busy => (
+            Some(s) if s.busy || s.shared => (
                 s.stream.raw(),
                 s.panic.clone(),
                 s.seq,
@@ -276,6 +284,61 @@ impl CudaBackend {
         self.take_panic(&panic, stream, kernel.as_deref()).map_err(|e| (e, labels))
     }
 
+    /// Whether the work queued on async queue `q` has completed (OpenACC's `acc_async_test`),
+    /// without waiting: `cuStreamQuery` of its stream, where the queue has work since its last
+    /// wait (or its stream was handed out). Where the work has completed, the queue is done as
+    /// after [`wait_queue`](Self::wait_queue): its frees go, and a kernel panic or failure of
+    /// that work is the error here. The synchronous launches not yet waited for are not waited
+    /// for (`ASYNC_SYNC`, -2, tests those: whether the synchronous stream is idle).
+    pub fn test_queue(&self, q: i64) -> Result<bool, CudaError> {
+        self.make_current()?;
+        if q == crate::region_info::ASYNC_SYNC {
+            // SAFETY: the backend's own stream.
+            let idle = unsafe { driver::stream_query(self.sync_stream.raw()) }.doing(|| format!("testing the synchronous stream of {}", self.label)).map_err(|e| self.fail(e))?;
+            if idle {
+                self.settle_sync()?;
+            }
+            return Ok(idle);
+        }
+        let (stream, panic) = match lock(&self.queues).get(&q) {
+            Some(s) if s.busy || s.shared => (s.stream.raw(), s.panic.clone()),
+            _ => return Ok(true),
+        };
+        // SAFETY: a stream of this backend (queues are never removed).
+        match unsafe { driver::stream_query(stream) } {
+            Ok(false) => Ok(false),
+            Ok(true) => self.sync_queue(q).map(|()| true).map_err(|(e, _)| e),
+            Err(f) => Err(self.sync_error(f, &panic, None, format!("testing async queue {q}"))),
+        }
+    }
+
+    /// Whether the work of every async queue has completed (OpenACC's `acc_async_test_all`):
+    /// [`test_queue`](Self::test_queue) of each, in order, up to the first that is not done.
+    pub fn test_all_queues(&self) -> Result<bool, CudaError> {
+        let mut qs: Vec<i64> = lock(&self.queues).keys().copied().collect();
+        qs.sort_unstable();
+        for q in qs {
+            if !self.test_queue(q)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// The stream of async queue `q`, made at first use, for work of the caller's own (a CUDA
+    /// library's, a kernel of its own) to go in order with acc's on that queue (OpenACC's
+    /// `acc_get_cuda_stream`). From then on the waits and tests of the queue synchronise and
+    /// query its stream whether or not acc queued work there. The handle stays valid while
+    /// the backend lives; the caller must not destroy it.
+    pub fn shared_stream(&self, q: i64) -> Result<sys::CUstream, CudaError> {
+        self.make_current()?;
+        let stream = self.stream(Some(q))?;
+        if let Some(queue) = lock(&self.queues).get_mut(&q) {
+            queue.shared = true;
+        }
+        Ok(stream)
+    }
+
     /// Makes async queue `q` wait, on the device, for the work queued so far on queue `on`
     /// (`None`: on every other queue), without the host waiting (OpenACC's `acc_wait_async`,
     /// and `wait(on)` on an `async(q)` construct). A queue with nothing pending since its
@@ -285,7 +348,7 @@ impl CudaBackend {
         let target = self.stream(Some(q))?;
         let sources: Vec<sys::CUstream> = lock(&self.queues)
             .iter()
-            .filter(|(k, queue)| **k != q && on.is_none_or(|o| o == **k) && queue.busy)
+            .filter(|(k, queue)| **k != q && on.is_none_or(|o| o == **k) && (queue.busy || queue.shared))
             .map(|(_, queue)| queue.stream.raw())
             .collect();
         for source in sources {

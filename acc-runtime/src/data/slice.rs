@@ -208,6 +208,85 @@ impl<T: Copy> DeviceSlice<T> {
         }
     }
 
+    /// Overwrites the elements with those of `src`, device to device (OpenACC's
+    /// `acc_memcpy_device`): on a GPU one `cuMemcpyDtoD`, returning once it landed; on the host
+    /// backend a copy in host memory. Both slices have the same length and live on the same
+    /// device (else it panics, saying which).
+    ///
+    /// ```
+    /// use acc_runtime::DeviceSlice;
+    /// let a = DeviceSlice::from_host(&[1u32, 2, 3]);
+    /// let mut b = DeviceSlice::<u32>::zeros(3);
+    /// b.copy_from_device(&a);
+    /// assert_eq!(b.to_host(), [1, 2, 3]);
+    /// ```
+    pub fn copy_from_device(&mut self, src: &DeviceSlice<T>) {
+        if src.len != self.len {
+            panic!("acc::DeviceSlice::copy_from_device: the source has {} elements, the destination {}", src.len, self.len);
+        }
+        self.device_copy("copy_from_device", 0, src, 0..src.len);
+    }
+
+    /// Overwrites the elements `at..at + range.len()` with the elements `range` of `src`,
+    /// device to device, as [`copy_from_device`](Self::copy_from_device) does for whole
+    /// slices (OpenACC's `acc_memcpy_device` on parts of two arrays). Panics when `range` is
+    /// not within `src` or does not fit at `at`, or when the two slices live on different
+    /// devices.
+    ///
+    /// ```
+    /// use acc_runtime::DeviceSlice;
+    /// let a = DeviceSlice::from_host(&[1u32, 2, 3, 4]);
+    /// let mut b = DeviceSlice::<u32>::zeros(5);
+    /// b.copy_range_from_device(2, &a, 1..4);
+    /// assert_eq!(b.to_host(), [0, 0, 2, 3, 4]);
+    /// ```
+    pub fn copy_range_from_device(&mut self, at: usize, src: &DeviceSlice<T>, range: std::ops::Range<usize>) {
+        let what = "copy_range_from_device";
+        let std::ops::Range { start, end } = range;
+        if start > end || end > src.len {
+            panic!("acc::DeviceSlice::{what}: the range {start}..{end} is not within the source's {} elements", src.len);
+        }
+        if at.checked_add(end - start).is_none_or(|e| e > self.len) {
+            panic!("acc::DeviceSlice::{what}: {} elements at {at} do not fit in the destination's {}", end - start, self.len);
+        }
+        self.device_copy(what, at, src, range);
+    }
+
+    /// Copies the elements `src_range` of `src` to `dst_at..` of `self` (ranges checked).
+    fn device_copy(&mut self, what: &str, dst_at: usize, src: &DeviceSlice<T>, src_range: std::ops::Range<usize>) {
+        let n = src_range.len();
+        match (&mut self.mem, &src.mem) {
+            (Mem::Host(d), Mem::Host(s)) => d[dst_at..dst_at + n].copy_from_slice(&s[src_range]),
+            (Mem::Device { ptr: d, backend: db }, Mem::Device { ptr: s, backend: sb })
+                if (db.device_type(), db.device_num()) == (sb.device_type(), sb.device_num()) =>
+            {
+                let size = std::mem::size_of::<T>();
+                let bytes = n * size;
+                if bytes == 0 {
+                    return;
+                }
+                let (d, s) = (DevPtr(d.0 + (dst_at * size) as u64), DevPtr(s.0 + (src_range.start * size) as u64));
+                // SAFETY: both ranges lie in the two slices' live allocations (checked by the
+                // callers against their lengths), made by `alloc` of this device; the slices
+                // are distinct objects (`&mut self` and `&src`), so their allocations are too.
+                unsafe { db.d2d(d, s, bytes) }.unwrap_or_else(|e| panic!("acc::DeviceSlice::{what}: {e}"));
+            }
+            _ => panic!(
+                "acc::DeviceSlice::{what}: the source lives on {}, the destination on {}: a device copy is between two slices of one device",
+                src.place(),
+                self.place()
+            ),
+        }
+    }
+
+    /// The device the slice lives on, as messages name it.
+    fn place(&self) -> String {
+        match &self.mem {
+            Mem::Host(_) => "host device 0".into(),
+            Mem::Device { backend, .. } => format!("{} device {}", backend.device_type(), backend.device_num()),
+        }
+    }
+
     fn check_len(&self, what: &str, n: usize) {
         if n != self.len {
             panic!(

@@ -477,3 +477,38 @@ fn device_slice_on_host() {
         std::panic::resume_unwind(e);
     }
 }
+
+/// `DeviceSlice::copy_from_device` and `copy_range_from_device` on a simulated GPU: one
+/// device-to-device copy each (no transfer through the host), the elements where they belong;
+/// lengths and ranges that do not fit are refused by name, and so is a slice of another device.
+#[test]
+fn device_slice_device_to_device_copies() {
+    with_mock(|mock| {
+        let a = DeviceSlice::from_host(&[1u32, 2, 3, 4]);
+        let mut b = DeviceSlice::<u32>::zeros(4);
+        let (_, _, up, down) = mock.counts();
+        b.copy_from_device(&a);
+        assert_eq!(mock.d2ds.load(std::sync::atomic::Ordering::SeqCst), 1);
+        assert_eq!(mock.counts().2, up, "no upload");
+        assert_eq!(mock.counts().3, down, "no download");
+        assert_eq!(b.to_host(), [1, 2, 3, 4]);
+
+        let mut c = DeviceSlice::<u32>::zeros(6);
+        c.copy_range_from_device(3, &a, 1..4);
+        assert_eq!(c.to_host(), [0, 0, 0, 2, 3, 4]);
+        c.copy_range_from_device(0, &a, 2..2);
+        assert_eq!(mock.d2ds.load(std::sync::atomic::Ordering::SeqCst), 2, "an empty range copies nothing");
+
+        let msg = caught(|| c.copy_from_device(&a));
+        assert!(msg.contains("copy_from_device: the source has 4 elements, the destination 6"), "{msg}");
+        let msg = caught(|| c.copy_range_from_device(4, &a, 0..3));
+        assert!(msg.contains("3 elements at 4 do not fit in the destination's 6"), "{msg}");
+        let msg = caught(|| c.copy_range_from_device(0, &a, 3..5));
+        assert!(msg.contains("the range 3..5 is not within the source's 4 elements"), "{msg}");
+
+        crate::devices::set_device(crate::DeviceType::Host, 0);
+        let h = DeviceSlice::from_host(&[9u32; 4]);
+        let msg = caught(|| b.copy_from_device(&h));
+        assert!(msg.contains("the source lives on host device 0, the destination on nvidia device 0"), "{msg}");
+    });
+}
