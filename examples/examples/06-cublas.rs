@@ -1,16 +1,20 @@
-//! A CUDA library on acc's present data: acc regions fill two matrices on the device, cuBLAS
+//! A CUDA library on acc's present data: an acc region fills two matrices on the device, cuBLAS
 //! multiplies them there (`acc::host_data!(use_device(..))` hands it the device copies'
-//! addresses), and an acc region reduces the product, all inside one data region: the matrices
-//! never cross to the host, only the checksum does (and `c` at the end, to check it).
+//! addresses, `acc::cuda_stream(Q)` the stream of acc's queue `Q`, so the library runs in order
+//! with the region), and an acc region reduces the product, all inside one data region: the
+//! matrices never cross to the host, only the checksum does (and `c` at the end, to check it).
 //! `cargo run --release -p acc-examples --features cuda --example 06-cublas`
 //!
 //! Without a GPU (or without `--features cuda`) the same program multiplies on the host, where
 //! `use_device` gives the host arrays.
 
+/// The async queue of the fill and the product.
+const Q: i64 = 1;
+
 /// `a[i][k] = (i + 2k) mod 5 - 2` and `b[k][j] = (3k + j) mod 7 - 3`, row-major `n x n`: small
-/// integers, so every product and sum is exact in any order.
-#[acc::parallel]
-fn fill(a: &mut [f64], b: &mut [f64], n: usize) {
+/// integers, so every product and sum is exact in any order. On queue `q`.
+#[acc::parallel(async(q))]
+fn fill(a: &mut [f64], b: &mut [f64], n: usize, q: i64) {
     #[acc::r#loop(gang, vector, collapse(2))]
     for i in 0..n {
         for k in 0..n {
@@ -31,21 +35,23 @@ fn checksum(c: &[f64], n: usize) -> f64 {
     s
 }
 
-/// `c = a b` with cuBLAS on the device copies. cuBLAS is column-major: the row-major `a b` is
-/// the column-major `(bᵀ aᵀ)ᵀ`, so it gets `b` first. acc's queues are non-blocking streams, so
-/// the library runs after `acc::wait_all()` on its own stream and is waited for before the
-/// next region.
+/// `c = a b` with cuBLAS on the device copies, on the stream of acc's queue `q`: after the
+/// work queued there (the fill), before what is queued later; `acc::wait(q)` waits for it.
+/// cuBLAS is column-major: the row-major `a b` is the column-major `(bᵀ aᵀ)ᵀ`, so it gets `b`
+/// first.
 #[cfg(feature = "cuda")]
-fn gemm_on_device(a: acc::DevicePtr<f64>, b: acc::DevicePtr<f64>, c: acc::DevicePtr<f64>, n: usize) {
+fn gemm_on_queue(a: acc::DevicePtr<f64>, b: acc::DevicePtr<f64>, c: acc::DevicePtr<f64>, n: usize, q: i64) {
     use cudarc::cublas::{result, sys};
     assert!(a.is_device() && b.is_device() && c.is_device());
     let n = i32::try_from(n).expect("cuBLAS takes 32-bit sizes");
     let (one, zero) = (1.0f64, 0.0f64);
-    acc::wait_all();
+    let stream = acc::cuda_stream(q).expect("a GPU queue has a CUDA stream");
     let handle = result::create_handle().expect("cuBLAS: cublasCreate");
     // SAFETY: the three addresses are device copies of n x n f64 arrays that the data region
-    // keeps present until after the context's synchronisation below.
+    // keeps present until after `acc::wait(q)` below; the stream is acc's, valid until
+    // `acc::shutdown`.
     unsafe {
+        result::set_stream(handle, stream.cast()).expect("cuBLAS: cublasSetStream");
         result::dgemm(
             handle,
             sys::cublasOperation_t::CUBLAS_OP_N,
@@ -63,9 +69,10 @@ fn gemm_on_device(a: acc::DevicePtr<f64>, b: acc::DevicePtr<f64>, c: acc::Device
             n,
         )
         .expect("cuBLAS: cublasDgemm");
-        cudarc::driver::result::ctx::synchronize().expect("cuCtxSynchronize");
-        result::destroy_handle(handle).expect("cuBLAS: cublasDestroy");
     }
+    acc::wait(q);
+    // SAFETY: made above; its work is done (the wait).
+    unsafe { result::destroy_handle(handle) }.expect("cuBLAS: cublasDestroy");
 }
 
 /// `c = a b` on the host (row-major).
@@ -88,13 +95,14 @@ fn main() {
     let gpu = acc::device_type() == acc::DeviceType::Nvidia;
     let sum;
     acc::data!(create(a, b), copyout(c) {
-        fill(&mut a, &mut b, n);
+        fill(&mut a, &mut b, n, Q);
         if gpu {
             #[cfg(feature = "cuda")]
             acc::host_data!(use_device(a, b, c) {
-                gemm_on_device(a, b, c, n);
+                gemm_on_queue(a, b, c, n, Q);
             });
         } else {
+            acc::wait(Q);
             gemm_on_host(&a, &b, &mut c, n);
         }
         sum = checksum(&c, n);
