@@ -260,6 +260,29 @@ fn atomic_write_form_parses() {
     has(&s, "c . atomic (i) . store (a [i] / 2)");
 }
 
+#[test]
+fn atomic_swap_capture_after_and_if() {
+    let s = region(
+        RegionKind::Parallel,
+        quote!(),
+        quote! {
+            fn forms(c: &mut [u32], ids: &mut [u32], on: bool) -> u32 {
+                let mut cell = 7u32;
+                #[acc::r#loop(gang, vector)]
+                for i in 0..ids.len() {
+                    ids[i] = acc::atomic!(capture cell = i as u32);
+                    c[i] = acc::atomic!(capture { c[0] += 2; c[0] });
+                    acc::atomic!(if(on), c[1] += 1);
+                }
+                cell
+            }
+        },
+    );
+    has(&s, "cell . swap (i as u32)");
+    has(&s, "let __acc_v = 2 ; let mut __acc_x = c . atomic (0) . fetch_add (__acc_v) ; __acc_x += __acc_v ; __acc_x");
+    has(&s, "let __acc_at = c . atomic (1) ; if on { { let _ = __acc_at . fetch_add (1) ; } } else { { let __acc_old = __acc_at . load () ;");
+}
+
 /// A nest's kernel and its lean kernel (the second of `kernels`' output; a third, the lean
 /// kernel without the checks the launch proves, `_lean_inb`, where it has one, is left out).
 fn nest_and_lean(k: &str) -> (String, String) {
