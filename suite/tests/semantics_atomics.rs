@@ -1289,19 +1289,21 @@ fn atomic_if_both_branches() {
 #[test]
 fn swap_after_and_if_outside_parallel_loops() {
     #[acc::serial]
-    fn serial_forms(a: &[i32]) -> (i32, i32, i32) {
+    fn serial_forms(a: &[i32]) -> (i32, i32, i32, i32) {
         let mut x = 1;
         let mut last = 0;
         let mut s = 0;
+        let mut sum = 0;
         #[acc::r#loop]
         for i in 0..a.len() {
             last = acc::atomic!(capture x = a[i]);
-            s = acc::atomic!(if(i > 0), capture { s += a[i]; s });
+            sum = acc::atomic!(if(i > 0), capture { s += a[i]; s });
         }
-        (x, last, s)
+        (x, last, s, sum)
     }
     let a = vec_of(101, |i| (hash(i) % 1000) as i32);
-    assert_eq!(serial_forms(&a), (a[100], a[99], a.iter().sum::<i32>()));
+    let total = a.iter().sum::<i32>();
+    assert_eq!(serial_forms(&a), (a[100], a[99], total, total));
     let mut z = 10u8;
     assert_eq!(acc::atomic!(capture z = 3), 10);
     assert_eq!(acc::atomic!(if(z > 1), capture { z *= 2; z }), 6);
