@@ -57,7 +57,7 @@ impl Scan<'_> {
                         f.attrs.retain(|a| !is_acc_path(a.path(), "routine"));
                         f.attrs = device_attrs(&f.attrs);
                         if let Some(g) = &bind {
-                            f.block = Box::new(bound_body(&f.sig, g));
+                            *f.block = bound_body(&f.sig, g);
                         }
                         StripAcc.visit_item_fn_mut(&mut f);
                         self.inline_bounds(m).routine(&f.sig, &mut f.block);
