@@ -30,6 +30,39 @@ pub fn signature(f: &ItemFn, what: &str, errors: &mut Errors) {
     }
 }
 
+/// A routine's `bind(g)`: the GPU calls `g` with the routine's arguments (acc-build writes the
+/// device version as `g(a, b, ..)`), so the routine takes plain named parameters, is not
+/// generic, and `g` has its signature: the item returned (for the host fn's body) makes both
+/// builds check that, spanned on `g`.
+pub fn routine_bind(f: &ItemFn, g: &syn::Ident, errors: &mut Errors) -> proc_macro2::TokenStream {
+    let sig = &f.sig;
+    if !sig.generics.params.is_empty() {
+        errors.error(sig.generics.span(), format!("`bind({g})` on a generic routine is not supported: bind each instance's routine, or call `{g}` from the routine's body on the GPU's path"));
+    }
+    let mut inputs = Vec::new();
+    for arg in &sig.inputs {
+        match arg {
+            syn::FnArg::Typed(pt) if matches!(&*pt.pat, syn::Pat::Ident(p) if p.subpat.is_none() && p.by_ref.is_none()) => {
+                if matches!(&*pt.ty, syn::Type::ImplTrait(_)) {
+                    errors.error(pt.ty.span(), format!("`bind({g})` on a routine with an `impl Trait` parameter is not supported: name the type"));
+                }
+                inputs.push(pt.ty.clone());
+            }
+            syn::FnArg::Typed(pt) => errors.error(pt.pat.span(), format!("a routine with `bind({g})` takes named parameters (`x: T`): the GPU's version passes them to `{g}` as they are")),
+            syn::FnArg::Receiver(r) => errors.error(r.span(), format!("`bind({g})` applies to a free fn routine, not a method")),
+        }
+    }
+    let output = match &sig.output {
+        syn::ReturnType::Default => quote::quote!(),
+        syn::ReturnType::Type(arrow, ty) => quote::quote!(#arrow #ty),
+    };
+    quote::quote_spanned! {g.span()=>
+        const _: () = {
+            let _: fn(#(#inputs),*) #output = #g;
+        };
+    }
+}
+
 /// The region's `private`/`firstprivate` clauses name parameters; its `reduction` clauses
 /// name locals declared at the top of the body `f`.
 pub fn region_clauses(dir: &RegionDirective, params: &[Param], f: &ItemFn, errors: &mut Errors) {

@@ -3,6 +3,7 @@
 
 pub mod atomic;
 pub mod cache;
+pub mod device_type;
 pub mod directives;
 pub mod generic;
 pub mod loops;

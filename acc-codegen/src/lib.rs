@@ -261,6 +261,8 @@ fn lower_region(f: &ItemFn, checked: Checked, src: &Source) -> TokenStream {
 }
 
 /// `#[acc::routine(..)]`: the fn stays callable from the host; its acc loops run in order there.
+/// With `bind(g)` the GPU calls `g` for it (acc-build writes the device version as a call of
+/// `g`), and both builds check that `g` is a fn of the routine's signature.
 pub fn expand_routine(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item = recover_loop_keyword(item);
     let f: ItemFn = match syn::parse2(item.clone()) {
@@ -277,17 +279,27 @@ pub fn expand_routine(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
+/// The fn a routine attribute's `bind(g)` names for the GPU (acc-build writes the device
+/// version of the routine as a call of `g`); its errors are the macro's to report.
+pub fn routine_bind(attr: &syn::Attribute) -> Option<syn::Ident> {
+    parse::routine_directive(syntax::attr_tokens(attr), &mut Errors::default()).bind
+}
+
 /// Parse -> check -> lower, for a routine: its level, its fn, its body's loops.
 fn try_expand_routine(attr: TokenStream, mut f: ItemFn) -> Result<TokenStream, Errors> {
     let mut errors = Errors::default();
-    let level = parse::routine_level(attr, &mut errors);
+    let dir = parse::routine_directive(attr, &mut errors);
     check::signature(&f, "routine", &mut errors);
+    let bound = dir.bind.as_ref().map(|g| check::routine_bind(&f, g, &mut errors));
     let loops = front::directives::LoopDirectives::of(&f.block, RegionKind::Parallel);
-    let host_plan = check::body::check(&check::body::Context::routine(&f, level, &loops), &f.block, &mut errors);
+    let host_plan = check::body::check(&check::body::Context::routine(&f, dir.level, &loops), &f.block, &mut errors);
     if !errors.is_empty() {
         return Err(errors);
     }
     host::lower(&mut f.block, host_plan, &[]);
+    if let Some(check) = bound {
+        f.block.stmts.insert(0, syn::Stmt::Item(syn::parse2(check).expect("a const item")));
+    }
     Ok(quote!(#[allow(clippy::never_loop)] #f))
 }
 

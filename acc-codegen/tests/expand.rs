@@ -260,6 +260,62 @@ fn atomic_write_form_parses() {
     has(&s, "c . atomic (i) . store (a [i] / 2)");
 }
 
+#[test]
+fn atomic_swap_capture_after_and_if() {
+    let s = region(
+        RegionKind::Parallel,
+        quote!(),
+        quote! {
+            fn forms(c: &mut [u32], ids: &mut [u32], on: bool) -> u32 {
+                let mut cell = 7u32;
+                #[acc::r#loop(gang, vector)]
+                for i in 0..ids.len() {
+                    ids[i] = acc::atomic!(capture cell = i as u32);
+                    c[i] = acc::atomic!(capture { c[0] += 2; c[0] });
+                    acc::atomic!(if(on), c[1] += 1);
+                }
+                cell
+            }
+        },
+    );
+    has(&s, "cell . swap (i as u32)");
+    has(&s, "let __acc_v = 2 ; let mut __acc_x = c . atomic (0) . fetch_add (__acc_v) ; __acc_x += __acc_v ; __acc_x");
+    has(&s, "let __acc_at = c . atomic (1) ; if on { { let _ = __acc_at . fetch_add (1) ; } } else { { let __acc_old = __acc_at . load () ;");
+}
+
+#[test]
+fn device_type_host_seq_runs_the_loop_in_order_on_the_host() {
+    let item = quote! {
+        fn f(a: &mut [u32]) {
+            #[acc::r#loop(device_type(nvidia), gang, vector, device_type(host), seq)]
+            for i in 0..a.len() { a[i] = 1; }
+        }
+    };
+    let s = region(RegionKind::Parallel, quote!(device_type(nvidia), vector_length(64), device_type(host), num_gangs(3)), item);
+    assert!(!s.contains("par_for"), "{s}");
+    has(&s, "clause_usize (64usize)");
+    has(&s, "clause_usize (3usize)");
+    let s = region(
+        RegionKind::Parallel,
+        quote!(),
+        quote! {
+            fn f(a: &mut [u32]) {
+                #[acc::r#loop(seq, device_type(host), gang)]
+                for i in 0..a.len() { a[i] = 1; }
+            }
+        },
+    );
+    assert!(s.contains("par_for"), "{s}");
+}
+
+#[test]
+fn routine_bind_checks_the_signature_on_the_host() {
+    let item: proc_macro2::TokenStream = quote!(fn twice(x: i64) -> i64 { 2 * x }).to_string().parse().unwrap();
+    let s = acc_codegen::expand_routine(quote!(seq, bind(twice_gpu), nohost), item).to_string();
+    assert!(s.contains("let _ : fn (i64) -> i64 = twice_gpu ;"), "{s}");
+    assert!(s.contains("2 * x"), "the host version stays: {s}");
+}
+
 /// A nest's kernel and its lean kernel (the second of `kernels`' output; a third, the lean
 /// kernel without the checks the launch proves, `_lean_inb`, where it has one, is left out).
 fn nest_and_lean(k: &str) -> (String, String) {

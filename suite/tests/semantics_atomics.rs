@@ -1146,3 +1146,167 @@ fn atomics_outside_parallel_loops() {
     acc::atomic!(z ^= 1);
     assert_eq!((before, acc::atomic!(read z)), (10, 6));
 }
+
+// ---- swap, the value after, `if` ------------------------------------------------------------
+
+/// `capture x = e` (OpenACC's `{v = x; x = e;}`) exchanges: every iteration swaps its id into
+/// one scalar, so the old values it captures and the final value are the initial value and
+/// the ids, each once.
+#[test]
+fn swap_ids_into_one_scalar() {
+    #[acc::parallel]
+    fn swap_in(old: &mut [u32], init: u32) -> u32 {
+        let mut cell = init;
+        #[acc::r#loop(gang, vector)]
+        for i in 0..old.len() {
+            old[i] = acc::atomic!(capture cell = i as u32);
+        }
+        cell
+    }
+    for n in SIZES {
+        let mut old = vec![0u32; n];
+        let last = swap_in(&mut old, u32::MAX);
+        let mut got: Vec<u32> = old.iter().copied().chain([last]).collect();
+        got.sort_unstable();
+        let want: Vec<u32> = (0..n as u32).chain([u32::MAX]).collect();
+        assert_eq!(got, want, "{n} elements: every id and the initial value once");
+    }
+}
+
+/// Swaps on elements (`f64` and `bool`): each bucket's chain of exchanges hands on every value.
+#[test]
+fn swap_on_elements() {
+    #[acc::parallel]
+    fn swap_buckets(v: &[f64], cells: &mut [f64], old: &mut [f64], flags: &mut [bool], seen: &mut [bool]) {
+        #[acc::r#loop(gang, vector)]
+        for i in 0..v.len() {
+            let b = i % cells.len();
+            old[i] = acc::atomic!(capture cells[b] = v[i]);
+            seen[i] = acc::atomic!(capture flags[b] = true);
+        }
+    }
+    for n in [0usize, 1, 5, 1000, 65537] {
+        let v = vec_of(n, |i| i as f64 + 0.5);
+        let buckets = 7;
+        let mut cells = vec_of(buckets, |b| -(b as f64) - 1.0);
+        let mut old = vec![0.0; n];
+        let mut flags = vec![false; buckets];
+        let mut seen = vec![false; n];
+        swap_buckets(&v, &mut cells, &mut old, &mut flags, &mut seen);
+        for b in 0..buckets {
+            let mut got: Vec<f64> = (b..n).step_by(buckets).map(|i| old[i]).chain([cells[b]]).collect();
+            got.sort_by(f64::total_cmp);
+            let mut want: Vec<f64> = (b..n).step_by(buckets).map(|i| v[i]).chain([-(b as f64) - 1.0]).collect();
+            want.sort_by(f64::total_cmp);
+            assert_eq!(got, want, "{n} elements, bucket {b}");
+            // Exactly one iteration of a bucket saw its flag unset.
+            let first = (b..n).step_by(buckets).filter(|&i| !seen[i]).count();
+            assert_eq!(first, usize::from(b < n), "{n} elements, bucket {b}");
+            assert_eq!(flags[b], b < n);
+        }
+    }
+}
+
+/// `capture { x op= e; x }` (OpenACC's `{x op= e; v = x;}`) returns the value after the update:
+/// counting up, the values are 1..=n, each once; the maximum seen after is at least the value.
+#[test]
+fn capture_the_value_after() {
+    #[acc::parallel]
+    fn after(vals: &[u32], ticket: &mut [u64], maxes: &mut [u32], fill: &mut [u32]) -> (u64, u32) {
+        let mut next = 0u64;
+        let mut m = 10u32;
+        #[acc::r#loop(gang, vector)]
+        for i in 0..vals.len() {
+            ticket[i] = acc::atomic!(capture { next += 1; next });
+            maxes[i] = acc::atomic!(capture { m = m.max(vals[i]); m });
+            let _ = acc::atomic!(capture { fill[i % 3] -= 1; fill[i % 3] });
+        }
+        (next, m)
+    }
+    for n in SIZES {
+        let vals = vec_of(n, |i| (hash(i) % 1_000_000) as u32);
+        let mut ticket = vec![0u64; n];
+        let mut maxes = vec![0u32; n];
+        let mut fill = vec![1_000_000u32; 3];
+        let (next, m) = after(&vals, &mut ticket, &mut maxes, &mut fill);
+        assert_eq!(next, n as u64);
+        let mut got = ticket.clone();
+        got.sort_unstable();
+        assert_eq!(got, (1..=n as u64).collect::<Vec<_>>(), "{n} elements");
+        let wm = vals.iter().copied().fold(10, u32::max);
+        assert_eq!(m, wm);
+        assert!((0..n).all(|i| maxes[i] >= vals[i].max(10) && maxes[i] <= wm), "{n} elements");
+        let want: Vec<u32> = (0..3).map(|k| 1_000_000 - (k..n).step_by(3).count() as u32).collect();
+        assert_eq!(fill, want);
+    }
+}
+
+/// OpenACC 3.4's `atomic if(cond)`: true, the hardware atomic (a shared histogram is exact);
+/// false, the same operation not atomically, which is right where no other iteration touches
+/// the place at the same time (each iteration its own element, or one updater).
+#[test]
+fn atomic_if_both_branches() {
+    #[acc::parallel]
+    fn cond_forms(a: &[u32], shared: bool, bins: &mut [u32], own: &mut [u32], old: &mut [u32]) -> (u32, u32) {
+        let mut total = 0u32;
+        let mut once = 100u32;
+        #[acc::r#loop(gang, vector)]
+        for i in 0..a.len() {
+            acc::atomic!(if(shared), bins[(a[i] % 4) as usize] += 1);
+            acc::atomic!(if(!shared), own[i] += a[i]);
+            old[i] = acc::atomic!(if(i % 2 == 0), capture own[i] = 5);
+            acc::atomic!(if(shared), total += 1);
+            if i == a.len() / 2 {
+                acc::atomic!(if(false), once -= 1);
+            }
+        }
+        (total, once)
+    }
+    for n in SIZES {
+        let a = vec_of(n, |i| hash(i) as u32 % 1000);
+        let mut bins = vec![0u32; 4];
+        let mut own = vec![1u32; n];
+        let mut old = vec![0u32; n];
+        let got = cond_forms(&a, true, &mut bins, &mut own, &mut old);
+        assert_eq!(got, (n as u32, if n > 0 { 99 } else { 100 }), "{n} elements");
+        let want: Vec<u32> = (0..4).map(|b| a.iter().filter(|&&x| x % 4 == b).count() as u32).collect();
+        assert_eq!(bins, want, "{n} elements");
+        // `if(!shared)` false: done, not atomically (each iteration its own element).
+        assert_eq!(old, a.iter().map(|x| x + 1).collect::<Vec<_>>());
+        assert!(own.iter().all(|&x| x == 5));
+        // Shared false: the bins and the counter are updated by many iterations at once, so
+        // only the per-element forms are checked.
+        let mut own = vec![1u32; n];
+        let mut bins = vec![0u32; 4];
+        let (_, once) = cond_forms(&a, false, &mut bins, &mut own, &mut old);
+        assert_eq!(once, if n > 0 { 99 } else { 100 });
+        assert_eq!(old, a.iter().map(|x| x + 1).collect::<Vec<_>>(), "{n} elements");
+        assert!(own.iter().all(|&x| x == 5));
+    }
+}
+
+/// The new forms outside parallel loops, and outside regions: the plain operations.
+#[test]
+fn swap_after_and_if_outside_parallel_loops() {
+    #[acc::serial]
+    fn serial_forms(a: &[i32]) -> (i32, i32, i32, i32) {
+        let mut x = 1;
+        let mut last = 0;
+        let mut s = 0;
+        let mut sum = 0;
+        #[acc::r#loop]
+        for i in 0..a.len() {
+            last = acc::atomic!(capture x = a[i]);
+            sum = acc::atomic!(if(i > 0), capture { s += a[i]; s });
+        }
+        (x, last, s, sum)
+    }
+    let a = vec_of(101, |i| (hash(i) % 1000) as i32);
+    let total = a.iter().sum::<i32>();
+    assert_eq!(serial_forms(&a), (a[100], a[99], total, total));
+    let mut z = 10u8;
+    assert_eq!(acc::atomic!(capture z = 3), 10);
+    assert_eq!(acc::atomic!(if(z > 1), capture { z *= 2; z }), 6);
+    acc::atomic!(if(false), z -= 1);
+    assert_eq!(z, 5);
+}

@@ -143,3 +143,74 @@ fn tile_star_takes_every_element_once() {
         assert_eq!(out, a.iter().map(|x| x + 5).collect::<Vec<_>>(), "tile(*) n = {n}");
     }
 }
+
+// ---- `routine`'s `bind` and `nohost`, `device_type` (OpenACC 3.4) ----------------------------
+
+/// The GPU's version of `twice`: `bind(twice_gpu)` makes the GPU call it where a region calls
+/// `twice`; the host (the host backend's regions and direct calls) calls `twice` itself. It
+/// differs by one, so that the test sees which ran.
+#[acc::routine(seq)]
+fn twice_gpu(x: i64) -> i64 {
+    x + x + 1
+}
+
+#[acc::routine(seq, bind(twice_gpu), nohost)]
+fn twice(x: i64) -> i64 {
+    2 * x
+}
+
+#[acc::parallel]
+fn twice_all(a: &[i64], out: &mut [i64]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..a.len() {
+        out[i] = twice(a[i]);
+    }
+}
+
+#[test]
+fn routine_bind_calls_the_gpu_version_on_the_gpu() {
+    let on_gpu = acc::device_type() == acc::DeviceType::Nvidia;
+    for n in LENS {
+        let a: Vec<i64> = (0..n as i64).collect();
+        let mut out = vec![0; n];
+        twice_all(&a, &mut out);
+        let want: Vec<i64> = a.iter().map(|&x| if on_gpu { twice_gpu(x) } else { twice(x) }).collect();
+        assert_eq!(out, want, "{n} elements, on the GPU: {on_gpu}");
+    }
+    // `nohost`: the host version stays, callable from the host.
+    assert_eq!(twice(21), 42);
+}
+
+/// `device_type`: the GPU takes `vector_length(64)` and the loop's `gang, vector`; the host
+/// backend the `host` group (a count it has no use for, and `seq`: the loop in order).
+#[acc::parallel(device_type(nvidia), vector_length(64), device_type(host), num_gangs(4))]
+fn per_device(a: &[i64], out: &mut [i64]) -> i64 {
+    let mut s = 0;
+    #[acc::r#loop(reduction(+: s), device_type(nvidia), gang, vector, device_type(host), seq)]
+    for i in 0..a.len() {
+        out[i] = 3 * a[i];
+        s += a[i];
+    }
+    s
+}
+
+/// `dtype`, `*` and `acc_device_nvidia`: the `*` group is every device type no other group names.
+#[acc::kernels(dtype(acc_device_nvidia), num_workers(2), vector_length(32), dtype(*), num_gangs(8))]
+fn per_device_star(a: &[i64], out: &mut [i64]) {
+    #[acc::r#loop(gang, dtype(*), seq, dtype(nvidia), vector, collapse(1))]
+    for i in 0..a.len() {
+        out[i] = a[i] - 1;
+    }
+}
+
+#[test]
+fn device_type_groups_run_right_on_each_backend() {
+    for n in LENS {
+        let a: Vec<i64> = (0..n as i64).map(|x| x * 7 % 13).collect();
+        let mut out = vec![0; n];
+        assert_eq!(per_device(&a, &mut out), a.iter().sum::<i64>(), "{n} elements");
+        assert_eq!(out, a.iter().map(|x| 3 * x).collect::<Vec<_>>());
+        per_device_star(&a, &mut out);
+        assert_eq!(out, a.iter().map(|x| x - 1).collect::<Vec<_>>());
+    }
+}

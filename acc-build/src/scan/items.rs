@@ -20,6 +20,19 @@ use super::twins::routine_bounds;
 use super::walk::{is_routine, region_kind};
 use super::{Out, Res, Scan};
 
+/// The device version of a routine with `bind(g)`: `g` called with its parameters (the macro
+/// checked that they are named and that `g` has the routine's signature).
+fn bound_body(sig: &syn::Signature, g: &Ident) -> syn::Block {
+    let args = sig.inputs.iter().filter_map(|a| match a {
+        syn::FnArg::Typed(pt) => match &*pt.pat {
+            syn::Pat::Ident(p) => Some(p.ident.clone()),
+            _ => None,
+        },
+        syn::FnArg::Receiver(_) => None,
+    });
+    syn::parse_quote!({ #g(#(#args),*) })
+}
+
 impl Scan<'_> {
     /// The tokens of module `m`'s items (not its header), in source order with their lines.
     pub(super) fn module_items(&self, m: usize, out: &mut Out) -> Vec<(usize, TokenStream)> {
@@ -37,10 +50,15 @@ impl Scan<'_> {
                     } else if is_routine(&f.attrs) {
                         // Its twin without index checks, which the unchecked kernels of this
                         // module's regions call where the launch bounds its indices.
-                        let twin = (!module.dep).then(|| acc_codegen::lower::bounds::prove_routine(f)).flatten();
+                        // (A routine with `bind(g)` has none: its device version calls `g`.)
+                        let bind = f.attrs.iter().find(|a| is_acc_path(a.path(), "routine")).and_then(acc_codegen::routine_bind);
+                        let twin = (!module.dep && bind.is_none()).then(|| acc_codegen::lower::bounds::prove_routine(f)).flatten();
                         let mut f = f.clone();
                         f.attrs.retain(|a| !is_acc_path(a.path(), "routine"));
                         f.attrs = device_attrs(&f.attrs);
+                        if let Some(g) = &bind {
+                            *f.block = bound_body(&f.sig, g);
+                        }
                         StripAcc.visit_item_fn_mut(&mut f);
                         self.inline_bounds(m).routine(&f.sig, &mut f.block);
                         let mut c = Checker::new(self, m).with_locals(&f);

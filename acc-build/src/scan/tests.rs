@@ -58,6 +58,9 @@ fn methods_generic_regions_and_traits_reach_the_device_crate() {
     assert!(lib.contains("pubfnsquare<T:Real>(x:T)->T"), "{lib}");
     assert!(lib.contains("pubtraitReal:Copy+Mul<Output=Self>"), "{lib}");
     assert!(lib.contains("implRealforf32"), "{lib}");
+    // A routine with `bind(g)`: its device version calls `g` (and has no twin).
+    assert!(lib.contains("pubfnhalve(x:f64)->f64{halve_gpu(x)}"), "{lib}");
+    assert!(!lib.contains("x/2.0"), "{lib}");
     assert!(!lib.contains("String") && !lib.contains("structGrid"), "{lib}");
     assert_eq!(c.regions.len(), 3, "{:?}", c.regions);
 }

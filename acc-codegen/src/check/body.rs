@@ -258,13 +258,13 @@ impl Walk<'_, '_> {
                 self.errors.error(v.span(), format!("the loop variable `{v}` cannot be a reduction variable"));
             }
         }
-        if d.seq.is_none() {
+        if d.seq.is_none() || !d.seq_on_host() {
             check::loops::control_flow(&f.body, self.errors);
         }
 
-        // Decide how the host runs it.
+        // Decide how the host runs it (`device_type(host) seq` in order).
         let parallel = self.frames.is_empty()
-            && d.seq.is_none()
+            && !d.seq_on_host()
             && kind != RegionKind::Serial
             && self.cx.routine.is_none()
             && self.cx.loops.dependence(f).is_none();

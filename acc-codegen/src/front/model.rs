@@ -237,6 +237,9 @@ pub struct RegionClauses {
     /// info: `info`: acc-build prints this region's schedule report (see [`crate::info`])
     /// even without `ACC_INFO`.
     pub info: Option<Span>,
+    /// The counts of a `device_type(host)` group (`num_gangs`..): the host backend has no
+    /// gangs to size, so they are only type-checked.
+    pub host_counts: Vec<Expr>,
 }
 
 impl RegionClauses {
@@ -307,9 +310,17 @@ pub struct LoopDirective {
     /// A `reduction` clause that did not parse (already reported): which variables the loop
     /// reduces is unknown, so assignments to outer variables are not reported again.
     pub malformed_reduction: bool,
+    /// With `device_type` clauses, whether the host runs the loop in order (its `host`
+    /// group's `seq`; the other clauses above are the GPU's, `nvidia`); `None` without them.
+    pub host_seq: Option<bool>,
 }
 
 impl LoopDirective {
+    /// Whether the host runs the loop in order: `seq` for the host.
+    pub fn seq_on_host(&self) -> bool {
+        self.host_seq.unwrap_or(self.seq.is_some())
+    }
+
     /// Whether any of gang, worker, vector was written.
     pub fn has_level(&self) -> bool {
         self.gang.is_some() || self.worker.is_some() || self.vector.is_some()
@@ -330,6 +341,15 @@ impl LoopDirective {
     pub fn reduction_vars(&self) -> Vec<Ident> {
         self.reductions().map(|r| r.var.clone()).collect()
     }
+}
+
+/// `#[acc::routine(..)]`: its level (the GPU's, where `device_type` gives each device type its
+/// own), `bind(g)` (the GPU runs `g` for it) and `nohost` (accepted; the host version stays).
+#[derive(Clone, Debug)]
+pub struct RoutineDirective {
+    pub level: RoutineLevel,
+    pub bind: Option<Ident>,
+    pub nohost: Option<Span>,
 }
 
 /// `#[acc::routine(seq|vector|worker|gang)]`.

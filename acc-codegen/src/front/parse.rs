@@ -10,10 +10,12 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{parenthesized, Expr, Ident, LitInt, Token};
 
+use crate::front::device_type::{self, Device};
 use crate::front::model::*;
 use crate::report::Errors;
 
 /// One clause as written: its name and its parenthesised arguments, if any.
+#[derive(Clone)]
 pub struct RawClause {
     pub name: Ident,
     pub args: Option<TokenStream>,
@@ -171,7 +173,7 @@ impl Directive {
             Directive::ExitData => &["copyout", "delete", "finalize", "if", "async", "wait"],
             Directive::Update => &["host", "device", "self", "if_present", "if", "async", "wait"],
             Directive::HostData => &["use_device", "if", "if_present"],
-            Directive::Routine => &["seq", "vector", "worker", "gang"],
+            Directive::Routine => &["seq", "vector", "worker", "gang", "bind", "nohost"],
         }
     }
 
@@ -735,8 +737,26 @@ pub fn region_directive(kind: RegionKind, attr: TokenStream, errors: &mut Errors
             Vec::new()
         }
     };
+    let parts = device_type::partition(dir, raw, errors);
+    // The directive is the GPU's (`nvidia`); the host backend has no gangs, workers or lanes
+    // to size, and runs a region before the call returns, so of a `host` group only the
+    // counts matter: they are type-checked.
+    let mut c = region_clauses(dir, parts.select(Device::Nvidia, &[]), errors);
+    if parts.any() && !std::ptr::eq(parts.group(Device::Host), parts.group(Device::Nvidia)) {
+        let host = parts.only(Device::Host);
+        for q in host.iter().filter(|q| matches!(q.key().as_str(), "async" | "wait")) {
+            errors.error(q.name.span(), format!("`{}` for the host alone is not supported: the host backend runs a region before the call returns; write it before the first `device_type`, where it applies to both", q.key()));
+        }
+        let h = region_clauses(dir, host, errors);
+        c.host_counts = [h.num_gangs, h.num_workers, h.vector_length].into_iter().flatten().collect();
+    }
+    RegionDirective { kind, clauses: c }
+}
+
+/// Interprets screened region clauses.
+fn region_clauses(dir: Directive, clauses: Vec<RawClause>, errors: &mut Errors) -> RegionClauses {
     let mut c = RegionClauses::default();
-    for clause in screen(dir, raw, errors) {
+    for clause in clauses {
         let key = clause.key();
         match key.as_str() {
             "num_gangs" => c.num_gangs = positive_expr(&clause, errors),
@@ -789,7 +809,7 @@ pub fn region_directive(kind: RegionKind, attr: TokenStream, errors: &mut Errors
             }
         }
     }
-    RegionDirective { kind, clauses: c }
+    c
 }
 
 /// The argument names of the level clauses (OpenACC 3.3's spelled forms).
@@ -944,8 +964,27 @@ pub fn loop_directive(span: Span, attr: TokenStream, errors: &mut Errors) -> Loo
             Vec::new()
         }
     };
+    let parts = device_type::partition(Directive::Loop, raw, errors);
+    let mut d = loop_clauses(span, parts.select(Device::Nvidia, LEVELS), errors);
+    if parts.any() {
+        // The host's group decides only whether the host runs the loop in order.
+        if !std::ptr::eq(parts.group(Device::Host), parts.group(Device::Nvidia)) {
+            loop_clauses(span, parts.only(Device::Host), errors);
+        }
+        let host = loop_clauses(span, parts.select(Device::Host, LEVELS), &mut Errors::default());
+        d.host_seq = Some(host.seq.is_some());
+    }
+    d
+}
+
+/// The level clauses of a loop or routine: a `device_type` group with one of them replaces
+/// those before the first `device_type`.
+const LEVELS: &[&str] = &["gang", "worker", "vector", "seq", "auto"];
+
+/// Interprets screened loop clauses.
+fn loop_clauses(span: Span, clauses: Vec<RawClause>, errors: &mut Errors) -> LoopDirective {
     let mut d = LoopDirective { span: Some(span), ..LoopDirective::default() };
-    for clause in screen(Directive::Loop, raw, errors) {
+    for clause in clauses {
         match clause.key().as_str() {
             "gang" => d.gang = Some(level_clause(&clause, errors)),
             "worker" => d.worker = Some(level_clause(&clause, errors)),
@@ -1013,28 +1052,76 @@ pub fn data_clauses(dir: Directive, raw: Vec<RawClause>, errors: &mut Errors) ->
     (out, finalize, control)
 }
 
-/// `#[acc::routine(seq)]`: exactly one level.
-pub fn routine_level(attr: TokenStream, errors: &mut Errors) -> RoutineLevel {
+/// `#[acc::routine(..)]`: one level (for each device type), `bind(g)`, `nohost`.
+pub fn routine_directive(attr: TokenStream, errors: &mut Errors) -> RoutineDirective {
     let raw = match parse_clause_list(attr) {
         Ok(raw) => raw,
         Err(e) => {
             errors.push(e);
-            return RoutineLevel::Seq;
+            return RoutineDirective { level: RoutineLevel::Seq, bind: None, nohost: None };
         }
     };
-    let kept = screen(Directive::Routine, raw, errors);
-    if kept.len() > 1 {
-        errors.push(syn::Error::new(
-            kept[1].name.span(),
-            "a routine has one level: `seq`, `vector`, `worker` or `gang`",
-        ));
+    let parts = device_type::partition(Directive::Routine, raw, errors);
+    let gpu = routine_clauses(parts.select(Device::Nvidia, LEVELS), errors);
+    if parts.any() && !std::ptr::eq(parts.group(Device::Host), parts.group(Device::Nvidia)) {
+        // The host runs a routine's loops in order whatever its level, and calls the routine
+        // itself: its group's level is only checked.
+        let host = parts.only(Device::Host);
+        for b in host.iter().filter(|c| c.key() == "bind") {
+            errors.error(b.name.span(), "`bind` for the host is not supported: the host calls the routine itself (and so does the host backend's region); `bind` names what the GPU calls, write it after `device_type(nvidia)` or before the first `device_type`");
+        }
+        routine_clauses(host, errors);
     }
-    match kept.first().map(|c| c.key()).as_deref() {
-        Some("vector") => RoutineLevel::Vector,
-        Some("worker") => RoutineLevel::Worker,
-        Some("gang") => RoutineLevel::Gang,
-        _ => RoutineLevel::Seq,
+    gpu
+}
+
+fn routine_clauses(clauses: Vec<RawClause>, errors: &mut Errors) -> RoutineDirective {
+    let mut d = RoutineDirective { level: RoutineLevel::Seq, bind: None, nohost: None };
+    let mut level: Option<Span> = None;
+    for c in clauses {
+        match c.key().as_str() {
+            "bind" => d.bind = bind(&c, errors),
+            "nohost" => {
+                no_args(&c, errors);
+                d.nohost = Some(c.name.span());
+            }
+            key => {
+                no_args(&c, errors);
+                if level.is_some() {
+                    errors.error(c.name.span(), "a routine has one level: `seq`, `vector`, `worker` or `gang`");
+                    continue;
+                }
+                level = Some(c.name.span());
+                d.level = match key {
+                    "vector" => RoutineLevel::Vector,
+                    "worker" => RoutineLevel::Worker,
+                    "gang" => RoutineLevel::Gang,
+                    _ => RoutineLevel::Seq,
+                };
+            }
+        }
     }
+    d
+}
+
+/// `bind(g)`: the fn the GPU calls for the routine. `bind("name")`, a symbol of device code
+/// from elsewhere, has nothing to link against: acc's device code is this package's Rust.
+fn bind(c: &RawClause, errors: &mut Errors) -> Option<Ident> {
+    need_args(c, "the fn the GPU calls instead", errors)?;
+    let arg = parse_or_report(c, |input: ParseStream| {
+        if input.peek(syn::LitStr) {
+            let s: syn::LitStr = input.parse()?;
+            return Err(syn::Error::new(
+                s.span(),
+                format!(
+                    "`bind(\"{}\")` names device code by its symbol, and acc's device code is built from this package's Rust alone: there is no other to link; write the GPU's version as an `#[acc::routine]` fn and name it, `bind(its_name)`",
+                    s.value()
+                ),
+            ));
+        }
+        Ident::parse(input)
+    }, errors)?;
+    Some(arg)
 }
 
 /// Spans a whole token stream for messages about missing things.

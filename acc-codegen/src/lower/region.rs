@@ -107,7 +107,9 @@ fn prologue(c: &RegionClauses, params: &[Param]) -> (TokenStream, TokenStream) {
             waits.extend(quote!(#rt::wait_before(__acc_queue, __acc_gpu, #on);));
         }
     }
-    for e in [&c.num_gangs, &c.num_workers, &c.vector_length].into_iter().flatten() {
+    // (A `device_type(host)` group's counts too: the host has no use for them, both builds
+    // check them.)
+    for e in [&c.num_gangs, &c.num_workers, &c.vector_length].into_iter().flatten().chain(&c.host_counts) {
         let n = lower::clause_usize(e);
         prologue.extend(quote!(let _: usize = #n;));
     }
