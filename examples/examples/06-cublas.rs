@@ -26,7 +26,7 @@ fn fill(a: &mut [f64], b: &mut [f64], n: usize, q: i64) {
 
 /// A weighted sum of the product's elements, reduced where the product is.
 #[acc::parallel]
-fn checksum(c: &[f64], n: usize) -> f64 {
+fn checksum(c: &[f64]) -> f64 {
     let mut s = 0.0;
     #[acc::r#loop(gang, vector, reduction(+: s))]
     for e in 0..c.len() {
@@ -105,7 +105,7 @@ fn main() {
             acc::wait(Q);
             gemm_on_host(&a, &b, &mut c, n);
         }
-        sum = checksum(&c, n);
+        sum = checksum(&c);
     });
     // The reference, on the host from the same formulas.
     let fa: Vec<f64> = (0..n * n).map(|e| ((e / n + 2 * (e % n)) % 5) as f64 - 2.0).collect();
