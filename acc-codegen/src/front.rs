@@ -3,7 +3,6 @@
 
 pub mod atomic;
 pub mod cache;
-pub mod device_type;
 pub mod directives;
 pub mod generic;
 pub mod loops;

@@ -2,6 +2,8 @@
 //! generic clause list (so that an unknown or misplaced clause can be named precisely), then
 //! each directive's interpretation into the typed model of [`crate::front::model`].
 
+pub mod device_type;
+
 use proc_macro2::{Span, TokenStream};
 use syn::ext::IdentExt;
 use syn::parse::discouraged::Speculative;
@@ -10,7 +12,7 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{parenthesized, Expr, Ident, LitInt, Token};
 
-use crate::front::device_type::{self, Device};
+use self::device_type::Device;
 use crate::front::model::*;
 use crate::report::Errors;
 

@@ -171,6 +171,20 @@ pub fn expand_data(input: TokenStream, src: &Source) -> TokenStream {
     }}
 }
 
+/// An unstructured data directive's expansion: its errors, its construct's static, and its
+/// `wait` and data calls under its `if`.
+fn guarded(errors: &Errors, region: TokenStream, cond: TokenStream, waits: TokenStream, calls: TokenStream) -> TokenStream {
+    let errs = errors.to_compile_errors();
+    quote! {{
+        #errs
+        #region
+        if #cond {
+            #waits
+            #calls
+        }
+    }}
+}
+
 /// `enter_data!(copyin(a), create(b))`.
 pub fn expand_enter_data(input: TokenStream, src: &Source) -> TokenStream {
     unstructured(Directive::EnterData, input, src)
@@ -240,15 +254,7 @@ fn unstructured(dir: Directive, input: TokenStream, src: &Source) -> TokenStream
             });
         }
     }
-    let errs = errors.to_compile_errors();
-    quote! {{
-        #errs
-        #region
-        if #cond {
-            #waits
-            #calls
-        }
-    }}
+    guarded(&errors, region, cond, waits, calls)
 }
 
 /// `update!(host(a), device(b), if_present, if(cond), async(q), wait(p))`. With `async(q)`
@@ -304,15 +310,7 @@ pub fn expand_update(input: TokenStream, src: &Source) -> TokenStream {
     if !any && errors.is_empty() {
         errors.error(span, "`update!` needs `host(..)` or `device(..)`, as in `acc::update!(host(a))`");
     }
-    let errs = errors.to_compile_errors();
-    quote! {{
-        #errs
-        #region
-        if #cond {
-            #waits
-            #calls
-        }
-    }}
+    guarded(&errors, region, cond, waits, calls)
 }
 
 /// `host_data!(use_device(a, b), if_present, if(cond) { body })`: in `body` each name is the

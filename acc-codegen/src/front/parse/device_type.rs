@@ -11,7 +11,7 @@ use syn::parse::ParseStream;
 use syn::punctuated::Punctuated;
 use syn::Token;
 
-use crate::front::parse::{screen, Directive, RawClause};
+use super::{screen, Directive, RawClause};
 use crate::report::Errors;
 
 /// The device types acc builds for.
@@ -69,7 +69,7 @@ fn names(c: &RawClause, errors: &mut Errors) -> Vec<Named> {
         };
         Ok((named, id.span()))
     };
-    let Some(list) = crate::front::parse::parse_or_report(c, |input: ParseStream| Punctuated::<(Named, Span), Token![,]>::parse_terminated_with(input, one), errors) else {
+    let Some(list) = super::parse_or_report(c, |input: ParseStream| Punctuated::<(Named, Span), Token![,]>::parse_terminated_with(input, one), errors) else {
         return Vec::new();
     };
     if list.is_empty() {
