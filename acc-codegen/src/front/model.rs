@@ -91,7 +91,6 @@ pub struct DataModifiers {
     pub always_in: bool,
     pub always_out: bool,
     pub zero: bool,
-    pub readonly: bool,
 }
 
 impl DataModifiers {

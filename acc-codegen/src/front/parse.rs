@@ -389,19 +389,7 @@ fn data_var(input: ParseStream) -> syn::Result<Ident> {
 }
 
 fn data_clause(kind: DataKind, clause: &RawClause, errors: &mut Errors) -> DataClause {
-    let (mods, vars) = match need_args(clause, "variable names", errors) {
-        None => (Vec::new(), Vec::new()),
-        Some(_) => parse_or_report(
-            clause,
-            |input: ParseStream| {
-                let mods = modifier_list(input)?;
-                Ok((mods, Punctuated::<Ident, Token![,]>::parse_terminated_with(input, data_var)?))
-            },
-            errors,
-        )
-        .map(|(m, p)| (m, p.into_iter().collect()))
-        .unwrap_or_default(),
-    };
+    let (mods, vars) = modified_vars(clause, data_var, errors);
     let modifiers = data_modifiers(kind, &mods, errors);
     DataClause { kind, span: clause.name.span(), vars: vars.into_iter().map(|ident| Var { ident }).collect(), modifiers }
 }
@@ -460,7 +448,7 @@ fn data_modifiers(kind: DataKind, mods: &[Ident], errors: &mut Errors) -> DataMo
             "alwaysin" => m.always_in = true,
             "alwaysout" => m.always_out = true,
             "zero" => m.zero = true,
-            "readonly" => m.readonly = true,
+            // `readonly`, `capture`: nothing to do (see `DataModifiers`).
             _ => {}
         }
     }
@@ -548,8 +536,9 @@ fn region_var_list(clause: &RawClause, errors: &mut Errors) -> Vec<Ident> {
         .unwrap_or_default()
 }
 
-/// A region's data clause: its modifiers (see [`modifier_list`]) and its variables.
-fn region_data_vars(clause: &RawClause, errors: &mut Errors) -> (Vec<Ident>, Vec<Ident>) {
+/// A data clause's modifiers (see [`modifier_list`]) and its variables, each read by `var`
+/// (`data_var` for the data directives, `region_var` for a region's clauses).
+fn modified_vars(clause: &RawClause, var: fn(ParseStream) -> syn::Result<Ident>, errors: &mut Errors) -> (Vec<Ident>, Vec<Ident>) {
     if need_args(clause, "variable names", errors).is_none() {
         return (Vec::new(), Vec::new());
     }
@@ -557,7 +546,7 @@ fn region_data_vars(clause: &RawClause, errors: &mut Errors) -> (Vec<Ident>, Vec
         clause,
         |input: ParseStream| {
             let mods = modifier_list(input)?;
-            Ok((mods, Punctuated::<Ident, Token![,]>::parse_terminated_with(input, region_var)?))
+            Ok((mods, Punctuated::<Ident, Token![,]>::parse_terminated_with(input, var)?))
         },
         errors,
     )
@@ -805,7 +794,7 @@ fn region_clauses(dir: Directive, clauses: Vec<RawClause>, errors: &mut Errors) 
             "instances" => c.instances = instances(&clause, errors),
             other => {
                 let kind = data_kind(other).expect("screened clause list");
-                let (mods, vars) = region_data_vars(&clause, errors);
+                let (mods, vars) = modified_vars(&clause, region_var, errors);
                 let modifiers = data_modifiers(kind, &mods, errors);
                 c.data.push(DataClause { kind, span: clause.name.span(), vars: vars.into_iter().map(|ident| Var { ident }).collect(), modifiers });
             }

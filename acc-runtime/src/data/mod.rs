@@ -403,13 +403,8 @@ impl DeviceTable<'_> {
     /// first if `copyout`. With an async `queue`, the copy follows the work queued there and the
     /// memory is freed once that work has completed. `keep`: the device copy may be kept for the
     /// region's next call (`Backend::keep_copy`) when a synchronous copy back of all of it leaves
-    /// the host holding the same bytes.
-    fn release_if_unused(&mut self, d: Named, start: usize, copyout: bool, queue: Option<i64>, keep: bool) -> Result<(), String> {
-        self.release_or_copy(d, start, copyout, false, queue, keep)
-    }
-
-    /// [`release_if_unused`](Self::release_if_unused); `always_out` (with `copyout`): data that
-    /// other references keep present is copied back all the same.
+    /// the host holding the same bytes. `always_out` (with `copyout`): data that other
+    /// references keep present is copied back all the same.
     fn release_or_copy(&mut self, d: Named, start: usize, copyout: bool, always_out: bool, queue: Option<i64>, keep: bool) -> Result<(), String> {
         let (t, b) = (&mut *self.table, self.backend);
         let Named { region, name, view: v } = d;
@@ -484,7 +479,7 @@ impl DeviceTable<'_> {
     }
 
     /// Gives back the reference `held` of a structured construct's clause `clause` for `d`
-    /// (`queue`, `keep`: as for [`release_if_unused`](Self::release_if_unused)).
+    /// (`queue`, `keep`: as for [`release_or_copy`](Self::release_or_copy)).
     fn exit_structured(&mut self, d: Named, clause: Clause, held: Held, queue: Option<i64>, keep: bool, always_out: bool) -> Result<(), String> {
         if !self.table.drop_structured(held) {
             return Ok(());
@@ -849,25 +844,7 @@ pub fn exit_data(
 /// queue's work and has landed when this returns; memory is freed once the queue's work is
 /// done, without waiting for it.
 pub fn exit_data_with(region: &'static RegionInfo, name: &'static str, v: HostView, c: ExitClause, finalize: bool, always_out: bool, queue: Option<i64>) {
-    let dev = devices::current_device();
-    if v.bytes == 0 || dev.is_lost() {
-        return;
-    }
-    try_with_table_on(&dev, |t, b| match t.lookup_here(region, name, v)? {
-        Lookup::Absent => Ok(()),
-        Lookup::Overlap(start) => Err(t.overlap_error(region, name, v, start)),
-        Lookup::Present(start) => {
-            let copyout = c == ExitClause::CopyOut;
-            if !t.drop_dynamic(start, finalize) {
-                if copyout && always_out && !b.is_host() {
-                    return download(b, Named { region, name, view: v }, t.dev_of(start, v), queue);
-                }
-                return Ok(());
-            }
-            DeviceTable { table: t, backend: b }.release_or_copy(Named { region, name, view: v }, start, copyout, always_out, queue, false)
-        }
-    })
-    .unwrap_or_else(|msg| panic!("{msg}"))
+    exit_data_modified(&devices::current_device(), region, name, v, c, finalize, always_out, queue).unwrap_or_else(|msg| panic!("{msg}"))
 }
 
 /// [`exit_data`] that returns the error instead of panicking (for destructors, which must not
@@ -892,6 +869,21 @@ pub(crate) fn try_exit_data_in(
     c: ExitClause,
     finalize: bool,
 ) -> Result<(), String> {
+    exit_data_modified(dev, region, name, v, c, finalize, false, None)
+}
+
+/// [`try_exit_data_in`] with `always_out` and `queue` as [`exit_data_with`] takes them.
+#[allow(clippy::too_many_arguments)]
+fn exit_data_modified(
+    dev: &Device,
+    region: &'static RegionInfo,
+    name: &'static str,
+    v: HostView,
+    c: ExitClause,
+    finalize: bool,
+    always_out: bool,
+    queue: Option<i64>,
+) -> Result<(), String> {
     // A device lost to a fault took its data with it: nothing is left to give back.
     if v.bytes == 0 || dev.is_lost() {
         return Ok(());
@@ -900,10 +892,15 @@ pub(crate) fn try_exit_data_in(
         Lookup::Absent => Ok(()),
         Lookup::Overlap(start) => Err(t.overlap_error(region, name, v, start)),
         Lookup::Present(start) => {
+            let copyout = c == ExitClause::CopyOut;
             if !t.drop_dynamic(start, finalize) {
+                // No dynamic reference to give back (data regions hold it): `always` still copies.
+                if copyout && always_out && !b.is_host() {
+                    return download(b, Named { region, name, view: v }, t.dev_of(start, v), queue);
+                }
                 return Ok(());
             }
-            DeviceTable { table: t, backend: b }.release_if_unused(Named { region, name, view: v }, start, c == ExitClause::CopyOut, None, false)
+            DeviceTable { table: t, backend: b }.release_or_copy(Named { region, name, view: v }, start, copyout, always_out, queue, false)
         }
     })
 }
