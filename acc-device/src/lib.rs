@@ -67,6 +67,7 @@ pub mod device_type;
 pub mod index;
 pub mod launch;
 pub mod math;
+pub mod nd;
 pub mod ops;
 pub mod panic;
 pub mod reduce;
@@ -83,6 +84,7 @@ pub use index::*;
 #[doc(hidden)]
 pub use index::{self as idx};
 pub use math::Float;
+pub use nd::{NdSlice, NdSliceMut};
 pub use reduce::{block_reduce, block_reduce_var, block_reduce_xyz, block_reduce_xyz_var, broadcast, group_reduce, group_reduce_var, red_elems, vector_reduce, warp_reduce, worker_reduce, RedVar, BLOCK_REDUCE_SLOTS};
 pub use shuffle::Shuffle;
 pub use slice::{ix, unchecked, unchecked_add, unchecked_sub, DeviceIndex, Ix, MutPtr, ReadOnlyPtr, Slice, SliceMut, Unchecked, UncheckedAt};

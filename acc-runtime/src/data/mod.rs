@@ -24,6 +24,8 @@
 
 mod host_data;
 mod mirror;
+#[cfg(feature = "ndarray")]
+mod nd;
 mod slice;
 mod transfer;
 
@@ -45,7 +47,8 @@ use transfer::{transfer, Transfer};
 /// Types that can be named in a data clause: contiguous host arrays of `Copy` elements.
 ///
 /// Implemented for `[T]`, `Vec<T>`, `[T; N]`, `Box<[T]>`, [`Mirror<D>`], and references to
-/// any of these.
+/// any of these; with the `ndarray` feature, for `ndarray`'s `ArrayBase` (`Array`, `ArrayView`,
+/// `ArrayViewMut`) in standard layout (any other layout panics).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be named in an acc data clause",
     label = "expected a `Vec`, slice or array",
