@@ -1310,3 +1310,64 @@ fn swap_after_and_if_outside_parallel_loops() {
     acc::atomic!(if(false), z -= 1);
     assert_eq!(z, 5);
 }
+
+/// An atomic capture's value assigned to the local the atomic updates (`s = acc::atomic!(capture
+/// { s += a[i]; s })`), and to another local, in nests that run in order: a `serial` region's
+/// loop, a `seq` loop, a `kernels` loop the dependence test does not prove independent. Both
+/// builds accept them and give the sequential loop's values (on the GPU a one-thread kernel,
+/// where the local is the kernel's own and written back).
+#[test]
+fn capture_assigned_to_its_own_local() {
+    #[acc::serial]
+    fn serial_own(a: &[i32]) -> i32 {
+        let mut s = 0;
+        for i in 0..a.len() {
+            s = acc::atomic!(capture { s += a[i]; s });
+        }
+        s
+    }
+    #[acc::parallel]
+    fn seq_own(a: &[i32]) -> (i32, i32, i32) {
+        let mut s = 1;
+        let mut before = 0;
+        let mut after = 0;
+        #[acc::r#loop(seq)]
+        for i in 0..a.len() {
+            before = acc::atomic!(capture s += a[i]);
+            s = acc::atomic!(capture { s ^= 5; s }) - a[i];
+            after = acc::atomic!(capture { s -= 1; s });
+        }
+        (s, before, after)
+    }
+    #[acc::kernels]
+    fn kernels_own(a: &mut [i64]) -> i64 {
+        let mut s = 0i64;
+        for i in 1..a.len() {
+            a[i] += a[i - 1];
+            s = acc::atomic!(capture { s = s.max(a[i]); s });
+        }
+        s
+    }
+    for n in [0usize, 1, 2, 17, 1000] {
+        let a = vec_of(n, |i| (hash(i) % 7) as i32 - 3);
+        assert_eq!(serial_own(&a), a.iter().sum::<i32>(), "{n} elements");
+        let (mut s, mut before, mut after) = (1i32, 0, 0);
+        for &x in &a {
+            before = s;
+            s += x;
+            s = (s ^ 5) - x;
+            s -= 1;
+            after = s;
+        }
+        assert_eq!(seq_own(&a), (s, before, after), "{n} elements");
+        let mut b: Vec<i64> = (0..n).map(|i| (hash(i) % 11) as i64 - 2).collect();
+        let mut want = 0i64;
+        let mut run = b.first().copied().unwrap_or(0);
+        for x in b.iter().skip(1) {
+            run += x;
+            want = want.max(run);
+        }
+        assert_eq!(kernels_own(&mut b), want, "{n} elements");
+        assert_eq!(b.last().copied().unwrap_or(0), run, "{n} elements");
+    }
+}

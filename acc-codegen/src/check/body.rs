@@ -366,6 +366,15 @@ impl Walk<'_, '_> {
         let mut frame = self.frames.pop().unwrap();
         // Outer scalars assigned in the loop must be reductions, privates or atomics.
         for id in std::mem::take(&mut frame.assigned_outer) {
+            if frame.atomic_scalars.contains(&id) {
+                // The iterations share it through its atomics (the host's `AtomicRef`, the
+                // GPU's cell): a plain assignment beside them is a race on both builds.
+                self.errors.error(
+                    id.span(),
+                    format!("`{id}` is updated with `acc::atomic!` in this parallel loop, whose iterations share it: assign it atomically (`acc::atomic!(write {id} = e)`), or assign the value an `atomic!` captures to a variable of the iteration (`let v = acc::atomic!(capture {{ {id} += e; {id} }});`)"),
+                );
+                continue;
+            }
             let known = frame.reductions.iter().any(|r| r.2 == id)
                 || frame.privates.contains(&id)
                 || frame.atomic_scalars.contains(&id);

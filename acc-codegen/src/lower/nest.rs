@@ -240,13 +240,18 @@ pub fn plan<'a>(src: &NestSource<'a>, errors: &mut Errors) -> Option<NestPlan<'a
         Some(d) => d.clone(),
         None => LoopDirective { auto: Some(f.span()), ..LoopDirective::default() },
     };
-    let cells = outer_scalar_atomics(f, src.lets);
     let (headers, body) = loops::directive_nest(f, &d)?;
     // Sequential when the loop says so or cannot be proved independent. The nest kernel
     // combines every reduction clause of the nest, so they all count.
     let reds_all = nest_reductions(f, src.loops);
     let dependence = if src.once { None } else { src.loops.nest_dependence(f).cloned() };
     let serial = src.kind == RegionKind::Serial || d.seq.is_some() || dependence.is_some();
+    // The outer scalars the nest updates with `atomic!`: device cells where its threads share
+    // them; in a one-thread nest nothing runs beside the update, so each is a plain local of
+    // the kernel written back (as the host runs it: `s = acc::atomic!(capture { s += 1; s })`
+    // assigns the local itself).
+    let atomic_scalars = outer_scalar_atomics(f, src.lets);
+    let cells = if serial { Vec::new() } else { atomic_scalars.clone() };
     let reds = reductions(src, &reds_all);
     let captured = captured(src, &reds, errors)?;
     let (replayed, captured): (Vec<&Let>, Vec<&Let>) = captured.into_iter().partition(|l| matches!(&l.init, Some(Expr::Closure(_))));
@@ -259,7 +264,7 @@ pub fn plan<'a>(src: &NestSource<'a>, errors: &mut Errors) -> Option<NestPlan<'a
         .collect();
     let priv_ptrs = privates.iter().map(|p| format_ident!("{}_private", p.ident)).collect();
     let writebacks = if serial {
-        captured.iter().filter(|l| !reds.iter().any(|r| r.1 == l.name) && !cells.contains(&l.name) && schedule::block_assigns(&f.body, &l.name)).map(|l| l.name.clone()).collect()
+        captured.iter().filter(|l| !reds.iter().any(|r| r.1 == l.name) && (atomic_scalars.contains(&l.name) || schedule::block_assigns(&f.body, &l.name))).map(|l| l.name.clone()).collect()
     } else {
         Vec::new()
     };
