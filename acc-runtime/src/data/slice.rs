@@ -58,7 +58,7 @@ impl<T: Copy> DeviceSlice<T> {
         } else {
             let ptr = backend.alloc(bytes).unwrap_or_else(|e| {
                 panic!(
-                    "acc::DeviceSlice: cannot allocate {} on the device: {e}",
+                    "acc::DeviceSlice: cannot allocate {} ({bytes} bytes) on the device: {e}",
                     profile::human_bytes(bytes as u64)
                 )
             });
