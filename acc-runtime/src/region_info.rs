@@ -141,6 +141,20 @@ pub(crate) static MIRROR: RegionInfo = RegionInfo {
     kernel: "",
 };
 
+/// `base` (one of the runtime's own constructs, such as [`MIRROR`]) at the source place `at`
+/// (the user's call, from `#[track_caller]`), so that its panics, `ACC_NOTIFY` lines and
+/// profiles name the user's line. One `RegionInfo` per construct and place, made at the
+/// place's first call and kept for the program's life, as the code generator's statics are.
+pub(crate) fn at_caller(base: &'static RegionInfo, at: &'static std::panic::Location<'static>) -> &'static RegionInfo {
+    type Key = (&'static str, &'static str, u32, u32);
+    static SITES: std::sync::LazyLock<std::sync::Mutex<std::collections::HashMap<Key, &'static RegionInfo>>> =
+        std::sync::LazyLock::new(Default::default);
+    let mut sites = SITES.lock().unwrap_or_else(|e| e.into_inner());
+    sites.entry((base.name, at.file(), at.line(), at.column())).or_insert_with(|| {
+        Box::leak(Box::new(RegionInfo { name: base.name, kind: base.kind, file: at.file(), line: at.line(), kernel: base.kernel }))
+    })
+}
+
 /// The region that [`crate::DeviceSlice`] reports its data movements under.
 pub(crate) static DEVICE_SLICE: RegionInfo = RegionInfo {
     name: "acc::DeviceSlice",

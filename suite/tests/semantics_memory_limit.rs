@@ -87,7 +87,7 @@ fn the_allocation_past_the_limit_panics_and_the_program_goes_on() {
     assert!(!acc::is_present(&big));
 
     let msg = refused("a Mirror past the limit", || drop(acc::Mirror::new(vec![0u8; bytes])));
-    assert!(msg.contains("`Mirror`") && msg.contains(&format!("{bytes} bytes")), "{msg}");
+    assert!(msg.contains("`Mirror`") && msg.contains(&format!("{bytes} bytes")) && msg.contains("semantics_memory_limit.rs"), "{msg}");
     let msg = refused("a DeviceSlice past the limit", || drop(acc::DeviceSlice::<u8>::zeros(bytes)));
     assert!(msg.contains("acc::DeviceSlice") && msg.contains(&format!("{bytes} bytes")), "{msg}");
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::{enter_data_in, present_counts_in, try_exit_data_in, update_in, view, EnterClause, ExitClause, HostData, HostView};
 use crate::devices::{self, Device};
-use crate::region_info::MIRROR;
+use crate::region_info::{at_caller, RegionInfo, MIRROR};
 
 /// An owned host array with a device copy: OpenACC's unstructured data lifetime as a value.
 ///
@@ -38,19 +38,26 @@ pub struct Mirror<D: HostData> {
     /// The device the data entered (its thread's device at [`Mirror::new`]): the mirror's
     /// updates and its exit act there, from any thread.
     device: Arc<Device>,
+    /// What its transfers and panics are reported under: `acc::Mirror` at the line of its
+    /// [`Mirror::new`].
+    pub(crate) region: &'static RegionInfo,
 }
 
 impl<D: HostData> Mirror<D> {
-    /// Puts `d` on the device: present-or-copyin, dynamic reference count +1.
+    /// Puts `d` on the device: present-or-copyin, dynamic reference count +1. Its panics
+    /// and `ACC_NOTIFY` lines name the line of this call.
+    #[track_caller]
     pub fn new(d: D) -> Self {
+        let region = at_caller(&MIRROR, std::panic::Location::caller());
         let data = Box::new(d);
         let v = view(&*data);
         let device = devices::current_device();
-        enter_data_in(&device, &MIRROR, "Mirror", v, EnterClause::CopyIn);
+        enter_data_in(&device, region, "Mirror", v, EnterClause::CopyIn);
         Mirror {
             data: Some(data),
             view: v,
             device,
+            region,
         }
     }
 
@@ -78,25 +85,25 @@ impl<D: HostData> Mirror<D> {
     /// Copies the host copy to the device copy (`update device`).
     pub fn update_device(&self) {
         self.check("update_device");
-        update_in(&self.device, &MIRROR, "Mirror", self.view, false, false);
+        update_in(&self.device, self.region, "Mirror", self.view, false, false);
     }
 
     /// Copies the device copy to the host copy (`update host`).
     pub fn update_host(&mut self) {
         self.check("update_host");
-        update_in(&self.device, &MIRROR, "Mirror", self.view, false, true);
+        update_in(&self.device, self.region, "Mirror", self.view, false, true);
     }
 
     /// The device address of the data (on the host backend, its host address).
     pub fn device_ptr(&self) -> u64 {
         self.check("device_ptr");
-        super::DataScope::on_device(&MIRROR, self.device.clone()).device_ptr(self.view)
+        super::DataScope::on_device(self.region, self.device.clone()).device_ptr(self.view)
     }
 
     /// Copies the device copy back (`exit data copyout`) and returns the host data.
     pub fn into_inner(mut self) -> D {
         self.check("into_inner");
-        try_exit_data_in(&self.device, &MIRROR, "Mirror", self.view, ExitClause::CopyOut, false).unwrap_or_else(|msg| panic!("{msg}"));
+        try_exit_data_in(&self.device, self.region, "Mirror", self.view, ExitClause::CopyOut, false).unwrap_or_else(|msg| panic!("{msg}"));
         *self
             .data
             .take()
@@ -110,7 +117,7 @@ impl<D: HostData> Drop for Mirror<D> {
             // `delete` never writes to the host, so this is fine even if the data moved. A
             // panic while unwinding (a failed region inside the Mirror's scope) would abort the
             // process: then the error is reported instead, as `DataScope` does.
-            if let Err(msg) = try_exit_data_in(&self.device, &MIRROR, "Mirror", self.view, ExitClause::Delete, false) {
+            if let Err(msg) = try_exit_data_in(&self.device, self.region, "Mirror", self.view, ExitClause::Delete, false) {
                 if std::thread::panicking() {
                     eprintln!("{msg}");
                 } else {

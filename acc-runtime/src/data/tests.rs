@@ -409,6 +409,20 @@ fn mirror_lifecycle() {
 }
 
 #[test]
+fn a_mirror_is_reported_at_the_line_that_made_it() {
+    let _g = shared();
+    let made: Vec<Mirror<Vec<u8>>> = (0..3).map(|i| Mirror::new(vec![i; 8])).collect();
+    let line = line!() - 1;
+    let other = Mirror::new(vec![9u8; 8]);
+    let r = made[0].region;
+    assert_eq!((r.name, r.file, r.line), ("acc::Mirror", file!(), line));
+    assert_eq!(r.to_string(), format!("region `acc::Mirror` ({}:{line})", file!()));
+    // One `RegionInfo` per place: the same for every Mirror made there, another elsewhere.
+    assert!(made.iter().all(|m| std::ptr::eq(m.region, r)));
+    assert_eq!(other.region.line, line + 2);
+}
+
+#[test]
 fn mirror_of_array_keeps_its_address() {
     let _g = shared();
     let m = Mirror::new([7u16; 32]);

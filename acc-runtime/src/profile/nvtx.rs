@@ -53,7 +53,7 @@ pub fn launch_name(region: &RegionInfo) -> String {
 
 /// The name of the range of a transfer of `bytes` bytes of the data `name` for the construct
 /// `region`: `acc upload a (FILE:LINE) 4.0 MiB` (to the device) or `acc download ...`; for
-/// the runtime's own constructs, which have no line (`acc::Mirror`, `acc::DeviceSlice`), their
+/// the runtime's own constructs that have no line (`acc::DeviceSlice`; a `Mirror` has its `new`'s), their
 /// name instead of `FILE:LINE`.
 pub fn transfer_name(region: &RegionInfo, name: &str, dir: Direction, bytes: u64) -> String {
     let verb = match dir {
