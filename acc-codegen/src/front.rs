@@ -10,6 +10,7 @@ pub mod method;
 pub mod model;
 pub mod parse;
 pub mod region;
+pub mod sections;
 
 /// Where a directive was written: the file relative to the package root, and the line.
 #[derive(Clone, Debug)]

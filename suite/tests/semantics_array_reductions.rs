@@ -1,7 +1,7 @@
 //! Array reductions (OpenACC 2.7): `reduction(op: q)` where `q` is a local `[T; N]` reduces
 //! each element apart, combined with the value the array held before the loop, as for a
 //! scalar: every operator on every type of DESIGN §2, each loop form, a region's clause, a
-//! 2-D `kernels` nest, several array sizes; and NPB EP's shape (`reduction(+: sx, sy, q)`, a
+//! 2-D `kernels` nest, several array sizes; array sections (`reduction(+: q[lo..hi])`); and NPB EP's shape (`reduction(+: sx, sy, q)`, a
 //! scalar beside an array). Each against the sequential loop over the same data, element `i`
 //! of the data going to `q[i % N]`.
 //!
@@ -128,6 +128,144 @@ fn mixed_clauses() {
             hi[i % 2] = hi[i % 2].max(x);
         }
         assert_eq!(mixed(&a), (sums, hi, n as u32), "{n} elements");
+    }
+}
+
+/// An array section (`reduction(+: q[lo..hi])`, OpenACC's `q[lo:hi - lo]`) with bounds that are
+/// the region's parameters: the loop reduces the section's elements into `q`, the others keep
+/// the values they had.
+#[acc::parallel]
+fn section_sums(a: &[f64], init: [f64; 8], lo: usize, hi: usize) -> [f64; 8] {
+    let mut q = init;
+    #[acc::r#loop(gang, vector, reduction(+: q[lo..hi]))]
+    for i in 0..a.len() {
+        q[lo + i % (hi - lo)] += a[i];
+    }
+    q
+}
+
+#[test]
+fn a_section_reduces_its_elements_and_leaves_the_others() {
+    for n in [0usize, 1, 1000, 1 << 18] {
+        // Quarters: every sum is exact in any order.
+        let a: Vec<f64> = (0..n).map(|i| ((hash(i) % 64) as f64 - 32.0) * 0.25).collect();
+        for (lo, hi) in [(0, 8), (2, 5), (7, 8), (3, 4)] {
+            let init: [f64; 8] = std::array::from_fn(|k| 100.0 + k as f64);
+            let mut want = init;
+            for (i, &x) in a.iter().enumerate() {
+                want[lo + i % (hi - lo)] += x;
+            }
+            assert_eq!(section_sums(&a, init, lo, hi), want, "{n} elements, section {lo}..{hi}");
+        }
+    }
+}
+
+/// An inclusive section reduced at two levels: `max` over rows (gang) and along each row
+/// (vector), each loop's clause naming the section.
+#[acc::parallel]
+fn section_row_max(a: &[i32], cols: usize) -> [i32; 6] {
+    let mut m = [-7i32; 6];
+    #[acc::r#loop(gang, reduction(max: m[1..=4]))]
+    for r in 0..a.len() / cols {
+        #[acc::r#loop(vector, reduction(max: m[1..=4]))]
+        for c in 0..cols {
+            let k = 1 + (r + c) % 4;
+            m[k] = m[k].max(a[r * cols + c]);
+        }
+    }
+    m
+}
+
+#[test]
+fn an_inclusive_section_reduces_at_gang_and_vector() {
+    for (rows, cols) in [(0usize, 8usize), (1, 1), (3, 100), (257, 129)] {
+        let a: Vec<i32> = (0..rows * cols).map(|i| (hash(i) % 20001) as i32 - 10000).collect();
+        let mut want = [-7i32; 6];
+        for r in 0..rows {
+            for c in 0..cols {
+                let k = 1 + (r + c) % 4;
+                want[k] = want[k].max(a[r * cols + c]);
+            }
+        }
+        assert_eq!(section_row_max(&a, cols), want, "{rows} x {cols}");
+    }
+}
+
+/// Open sections, `..hi` and `lo..`: `*` on the head of one array at `gang, worker, vector`,
+/// `+` on the tail of another.
+#[acc::parallel]
+fn section_head_tail(a: &[u64]) -> ([u64; 5], [u64; 5]) {
+    let mut p = [3u64; 5];
+    let mut s = [9u64; 5];
+    #[acc::r#loop(gang, worker, vector, reduction(*: p[..2]), reduction(+: s[3..]))]
+    for i in 0..a.len() {
+        p[i % 2] *= a[i];
+        s[3 + i % 2] += a[i];
+    }
+    (p, s)
+}
+
+#[test]
+fn open_sections_reduce_the_head_and_the_tail() {
+    for n in [0usize, 1, 2, 999, 1 << 18] {
+        // Ones, and a 2 every 10,007th element: the products stay exact.
+        let a: Vec<u64> = (0..n).map(|i| if i % 10_007 == 5 { 2 } else { 1 }).collect();
+        let (mut p, mut s) = ([3u64; 5], [9u64; 5]);
+        for (i, &x) in a.iter().enumerate() {
+            p[i % 2] *= x;
+            s[3 + i % 2] += x;
+        }
+        assert_eq!(section_head_tail(&a), (p, s), "{n} elements");
+    }
+}
+
+/// A region's clause naming a section: its loops reduce it.
+#[acc::parallel(reduction(+: q[1..3]))]
+fn section_of_the_region(a: &[i64]) -> [i64; 4] {
+    let mut q = [5i64; 4];
+    #[acc::r#loop(gang, vector)]
+    for i in 0..a.len() {
+        q[1 + i % 2] += a[i];
+    }
+    q
+}
+
+#[test]
+fn a_regions_clause_reduces_a_section() {
+    for n in [0usize, 3, 100_000] {
+        let a: Vec<i64> = (0..n).map(|i| (hash(i) % 1001) as i64 - 500).collect();
+        let mut want = [5i64; 4];
+        for (i, &x) in a.iter().enumerate() {
+            want[1 + i % 2] += x;
+        }
+        assert_eq!(section_of_the_region(&a), want, "{n} elements");
+    }
+}
+
+/// A loop that reduces `q[2..5]` but indexes `q[i % 8]`: a panic naming the section and the
+/// line, on the host and on the GPU alike (an element outside the section would have the
+/// identity in the loop's copy, not its value).
+#[acc::parallel]
+fn section_overrun(a: &[f64]) -> [f64; 8] {
+    let mut q = [1.0f64; 8];
+    #[acc::r#loop(gang, vector, reduction(+: q[2..5]))]
+    for i in 0..a.len() {
+        q[i % 8] += a[i];
+    }
+    q
+}
+
+#[test]
+fn an_index_outside_the_section_panics() {
+    let a = vec![1.0f64; 64];
+    let r = std::panic::catch_unwind(|| section_overrun(&a));
+    let msg = panic_message(&*r.expect_err("an index outside `q[2..5]` must panic"));
+    assert!(msg.contains("an index of `q` outside the section `q[2..5]` its loop reduces"), "{msg}");
+    if !on_host() {
+        // The kernel's record (on the host the panic hook prints the place).
+        let line = include_str!("semantics_array_reductions.rs").lines().position(|l| l.trim() == "q[i % 8] += a[i];").expect("the statement") + 1;
+        assert!(msg.contains(&format!("semantics_array_reductions.rs:{line}:")), "the message names line {line}: {msg}");
+        assert!(msg.contains("region `section_overrun`"), "the message names the region: {msg}");
     }
 }
 

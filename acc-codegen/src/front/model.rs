@@ -187,6 +187,24 @@ pub struct Reduction {
     pub op: RedOp,
     pub op_span: Span,
     pub vars: Vec<Ident>,
+    /// The variables named with a section (`q[lo..hi]`; each is in `vars` too, as the whole
+    /// array: the construct reduces the array, its body may touch only the section).
+    pub sections: Vec<Section>,
+}
+
+/// A section of a reduced array, `q[lo..hi]`: the elements a construct reduces (see
+/// [`crate::front::sections`]).
+#[derive(Clone, Debug)]
+pub struct Section {
+    pub var: Ident,
+    pub lo: Option<Expr>,
+    pub hi: Option<Expr>,
+    /// `lo..=hi`.
+    pub inclusive: bool,
+    /// The brackets.
+    pub span: Span,
+    /// The section as written, for messages (`q[2..5]`).
+    pub text: String,
 }
 
 /// One variable of a `reduction` clause, with its clause's operator: what every stage reads

@@ -641,26 +641,39 @@ impl Parse for ReductionArgs {
             )));
         }
         input.parse::<Token![:]>()?;
-        let vars = Punctuated::<Ident, Token![,]>::parse_terminated_with(input, reduction_var)?;
+        let vars = Punctuated::<(Ident, Option<Section>), Token![,]>::parse_terminated_with(input, reduction_var)?;
         if vars.is_empty() {
             return Err(input.error("expected the reduction variables after `:`"));
         }
-        Ok(ReductionArgs(Reduction { op, op_span, vars: vars.into_iter().collect() }))
+        let (vars, sections): (Vec<Ident>, Vec<Option<Section>>) = vars.into_iter().unzip();
+        Ok(ReductionArgs(Reduction { op, op_span, vars, sections: sections.into_iter().flatten().collect() }))
     }
 }
 
-/// A reduction variable: a name (a scalar, or an array `[T; N]` reduced element by element).
-/// A section `q[lo..hi]` is refused, spanned on its brackets.
-fn reduction_var(input: ParseStream) -> syn::Result<Ident> {
-    let v: Ident = input.parse()?;
-    if input.peek(syn::token::Bracket) {
-        let section: proc_macro2::Group = input.parse()?;
-        return Err(syn::Error::new(
-            section.span(),
-            format!("array sections are not supported in `reduction`: name the whole array, as in `reduction(+: {v})`, which reduces every element of a `[T; N]` local"),
-        ));
+/// A reduction variable: a name (a scalar, or an array `[T; N]` reduced element by element),
+/// or a section of an array, `q[lo..hi]` (`lo..=hi`, `lo..`, `..hi`, `..`; OpenACC's
+/// `q[lo:len]`), whose elements the loop reduces.
+fn reduction_var(input: ParseStream) -> syn::Result<(Ident, Option<Section>)> {
+    let var: Ident = input.parse()?;
+    if !input.peek(syn::token::Bracket) {
+        return Ok((var, None));
     }
-    Ok(v)
+    let inside;
+    let brackets = syn::bracketed!(inside in input);
+    let span = brackets.span.join();
+    let range = match inside.parse::<Expr>() {
+        Ok(Expr::Range(r)) if inside.is_empty() => r,
+        _ => {
+            return Err(syn::Error::new(
+                span,
+                format!("a section in `reduction` is a range of the array's indices, as in `reduction(+: {var}[lo..hi])` (`lo..=hi`, `lo..`, `..hi` too)"),
+            ))
+        }
+    };
+    let inclusive = matches!(range.limits, syn::RangeLimits::Closed(_));
+    let end = |e: &Option<Box<Expr>>| e.as_ref().map_or_else(String::new, |e| quote::ToTokens::to_token_stream(e).to_string());
+    let text = format!("{var}[{}{}{}]", end(&range.start), if inclusive { "..=" } else { ".." }, end(&range.end));
+    Ok((var.clone(), Some(Section { var, lo: range.start.map(|e| *e), hi: range.end.map(|e| *e), inclusive, span, text })))
 }
 
 fn reduction(clause: &RawClause, errors: &mut Errors) -> Option<Reduction> {

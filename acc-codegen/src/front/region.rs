@@ -336,7 +336,8 @@ impl Region {
 
 impl Form {
     /// Reads the free fn `f` of a region with directive `dir`.
-    pub fn read(f: ItemFn, name: String, display: String, dir: &RegionDirective, errors: &mut Errors) -> Form {
+    pub fn read(mut f: ItemFn, name: String, display: String, dir: &RegionDirective, errors: &mut Errors) -> Form {
+        crate::front::sections::desugar(&mut f, dir, errors);
         let params = params(&f, errors);
         let plan = data_plan(dir, &params, errors);
         let loops = LoopDirectives::of(&f.block, dir.kind);
