@@ -78,7 +78,9 @@ pub fn region_clauses(dir: &RegionDirective, params: &[Param], f: &ItemFn, error
         }
     }
     for v in dir.clauses.reductions().map(|r| r.var) {
-        if !top_lets.iter().any(|n| v == n) {
+        if params.iter().any(|p| &p.ident == v && p.kind == crate::front::region::ParamKind::SliceMut) {
+            errors.error(v.span(), format!("the parameter `{v}` is reduced by the loops that update it: name it in their `reduction` clause (`#[acc::r#loop(.., reduction(op: {v}))]`); a region's clause names a local declared at its top"));
+        } else if !top_lets.iter().any(|n| v == n) {
             errors.error(v.span(), format!("region reduction variable `{v}` must be a local declared at the top of the region (`let mut {v} = ..;`) and returned by it"));
         }
     }

@@ -164,7 +164,7 @@ impl Walk<'_, '_> {
                 all = false;
                 self.errors.error(
                     id.span(),
-                    format!("the array parameter `{id}` cannot be a reduction variable: a reduction takes a local scalar or a local array `[T; N]` (`let mut q = [0.0; N];`, reduced element by element); reduce such a local and copy it into `{id}` after the loop"),
+                    format!("the array parameter `{id}` cannot be reduced: a loop reduces a `&mut [T]` parameter, updating its elements in place, and `{id}` is read-only or an `acc::DeviceSlice`"),
                 );
             } else if !self.declared(id) && !skip.iter().any(|s| id == s) {
                 all = false;

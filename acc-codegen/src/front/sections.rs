@@ -1,75 +1,207 @@
-//! Array sections in `reduction` (`reduction(+: q[lo..hi])`, OpenACC 2.7's `q[lo:len]`).
+//! Array sections and slices in `reduction`: `reduction(+: q[lo..hi])` (OpenACC 2.7's
+//! `q[lo:len]`) on a local array `[T; N]`, and `reduction(+: h)` / `reduction(+: h[lo..hi])`
+//! on a region's array parameter (`h: &mut [T]`, OpenACC C's `reduction(+: h[0:n])` on a
+//! pointer).
 //!
-//! A section's construct reduces the whole array, as `reduction(+: q)` does: each copy of `q`
-//! starts as the operator's identity and the copies are combined into `q` at the end, so an
-//! element the construct never touches ends as it was (the original combined with the
-//! identity). What the section adds is the promise that the construct touches only its
-//! elements, which [`desugar`] makes a check: every `q[e]` in the construct's body indexes
-//! through `e` checked against the section (a panic naming the section otherwise, on the host
-//! and in a kernel alike), and any other use of `q` there is refused at compile time. (A read
-//! outside the section would see the identity, not the original element: OpenACC leaves those
-//! elements shared, which a private copy cannot be.)
+//! - **A section of a local array.** Its loop reduces the whole array, as `reduction(+: q)`
+//!   does: each copy of `q` starts as the operator's identity and the copies are combined
+//!   into `q` at the end, so an element the loop never touches ends as it was (the original
+//!   combined with the identity). The section is the promise that the loop touches only its
+//!   elements, which [`desugar`] makes a check: every `q[e]` in the loop's body indexes
+//!   through `e` checked against the section (a panic naming the section otherwise, on the
+//!   host and in a kernel alike), and any other use of `q` there but `q.len()` is refused at
+//!   compile time. (A read outside the section would see the identity, not the element:
+//!   OpenACC leaves those elements shared, which a private copy cannot be.)
+//! - **An array parameter** (a slice of the caller's, of any length): its elements are
+//!   combined in place by atomic updates, `h[e] op= x` becoming `acc::atomic!(h[e] op= x)`
+//!   (`h[e] = h[e].max(x)` for `max` and `min`), which gives what the copies combined into
+//!   `h` would. So the loop may only update elements with the clause's operator: a read, a
+//!   plain store or another operator is refused at compile time, and with a section each
+//!   index is checked as above. The clause then names the parameter no more (the loop's other
+//!   reductions stay); the atomics are in the schedule report.
 //!
 //! It runs on a region's free fn before its loops are read ([`crate::front::region::Form::read`]),
-//! so both builds lower the same checked body, and the rest of the compiler sees a reduction
-//! of `q`.
+//! so both builds lower the same body, and the rest of the compiler sees a reduction of `q`
+//! and no reduction of `h`.
 
-use quote::quote_spanned;
+use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
+use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
-use syn::{Expr, ExprForLoop, ItemFn};
+use syn::{Expr, ExprForLoop, Ident, ItemFn};
 
 use crate::front::directives;
-use crate::front::model::{RegionDirective, Section};
+use crate::front::model::{RedOp, RegionDirective, Section};
 use crate::report::Errors;
 use crate::syntax::loop_attr;
 
-/// Rewrites the constructs of `f` that reduce sections: the region's own clauses (its whole
-/// body) and each loop's (its body). Refuses other uses of a sectioned array in `errors`.
+/// Rewrites the loops of `f` that reduce sections or array parameters: each loop's own clauses
+/// apply to its body, the region's to the bodies of its outermost `acc::loop`s. Refuses what
+/// they cannot take in `errors`.
 pub fn desugar(f: &mut ItemFn, dir: &RegionDirective, errors: &mut Errors) {
-    let region: Vec<&Section> = dir.clauses.reduction.iter().flat_map(|r| &r.sections).collect();
-    Loops { region, errors }.visit_block_mut(&mut f.block);
+    let arrays = array_params(f);
+    let mut region = Vec::new();
+    // (A region's clause naming an array parameter is refused by `check::body`.)
+    for r in &dir.clauses.reduction {
+        region.extend(r.sections.iter().filter(|s| !arrays.contains(&s.var)).map(|s| Reduced { section: Some(s.clone()), var: s.var.clone(), op: r.op, array: false }));
+    }
+    Loops { region, arrays, errors }.visit_block_mut(&mut f.block);
 }
 
-/// Finds the loops whose directives reduce sections; `region` holds the region's own, which
-/// apply to the bodies of its outermost `acc::loop`s (the code around them runs in every gang,
-/// and declares and returns the array).
-struct Loops<'s, 'e> {
-    region: Vec<&'s Section>,
+/// The parameters of `f` that are mutable references to arrays (`&mut [T]`, `&mut [T; N]`,
+/// `&mut Vec<T>`; a `&[T]` cannot be updated, which `check::body` says).
+fn array_params(f: &ItemFn) -> Vec<Ident> {
+    f.sig
+        .inputs
+        .iter()
+        .filter_map(|a| match a {
+            syn::FnArg::Typed(t) => match (&*t.pat, &*t.ty) {
+                (syn::Pat::Ident(p), syn::Type::Reference(r)) if r.mutability.is_some() && is_array(&r.elem) => Some(p.ident.clone()),
+                _ => None,
+            },
+            syn::FnArg::Receiver(_) => None,
+        })
+        .collect()
+}
+
+fn is_array(t: &syn::Type) -> bool {
+    match t {
+        syn::Type::Slice(_) | syn::Type::Array(_) => true,
+        syn::Type::Path(p) => p.path.segments.last().is_some_and(|s| s.ident == "Vec"),
+        _ => false,
+    }
+}
+
+/// One reduced array of a loop that needs rewriting: a section of a local array, or an
+/// array parameter (`array`), with or without a section.
+#[derive(Clone)]
+struct Reduced {
+    var: Ident,
+    op: RedOp,
+    section: Option<Section>,
+    array: bool,
+}
+
+/// Finds the loops whose directives reduce sections or array parameters; `region` holds the
+/// region's sections, for its outermost loops (the code around them runs in every gang, and
+/// declares and returns the array).
+struct Loops<'e> {
+    region: Vec<Reduced>,
+    arrays: Vec<Ident>,
     errors: &'e mut Errors,
 }
 
-impl VisitMut for Loops<'_, '_> {
+impl VisitMut for Loops<'_> {
     fn visit_expr_for_loop_mut(&mut self, f: &mut ExprForLoop) {
-        if let Some(a) = loop_attr(f) {
-            // (Errors in the directive are reported when the loops are read.)
-            let d = directives::read(a, &mut Errors::default());
-            let region = std::mem::take(&mut self.region);
-            for s in d.reduction.iter().flat_map(|r| &r.sections).chain(region.iter().copied()) {
-                Checks { section: s, errors: &mut *self.errors }.visit_block_mut(&mut f.body);
+        let Some(a) = loop_attr(f) else {
+            return syn::visit_mut::visit_expr_for_loop_mut(self, f);
+        };
+        // (Errors in the directive are reported when the loops are read.)
+        let d = directives::read(a, &mut Errors::default());
+        let mut reduced = std::mem::take(&mut self.region);
+        let outer = reduced.clone();
+        for r in &d.reduction {
+            for v in &r.vars {
+                let array = self.arrays.contains(v);
+                let section = r.sections.iter().find(|s| s.var == *v).cloned();
+                if array || section.is_some() {
+                    reduced.push(Reduced { var: v.clone(), op: r.op, section, array });
+                }
             }
-            syn::visit_mut::visit_expr_for_loop_mut(self, f);
-            self.region = region;
-            return;
+        }
+        let slices: Vec<Ident> = reduced.iter().filter(|r| r.array).map(|r| r.var.clone()).collect();
+        if !slices.is_empty() {
+            let a = f.attrs.iter_mut().find(|a| crate::syntax::is_acc_path(a.path(), "loop")).expect("the loop attribute");
+            if let syn::Meta::List(l) = &mut a.meta {
+                l.tokens = without_reduced(l.tokens.clone(), &slices);
+            }
+        }
+        for r in &reduced {
+            Rewrite { r, errors: &mut *self.errors }.visit_block_mut(&mut f.body);
         }
         syn::visit_mut::visit_expr_for_loop_mut(self, f);
+        self.region = outer;
     }
 }
 
-/// Checks every index of one section's array in a body.
-struct Checks<'a, 'e> {
-    section: &'a Section,
+/// A loop directive's tokens with the variables `drop` taken out of its `reduction` clauses
+/// (a clause left with none taken out whole).
+fn without_reduced(tokens: TokenStream, drop: &[Ident]) -> TokenStream {
+    let mut out = Vec::new();
+    for clause in split_commas(tokens) {
+        let is_reduction = matches!(clause.first(), Some(TokenTree::Ident(i)) if i == "reduction");
+        let (Some(TokenTree::Group(g)), true) = (clause.get(1), is_reduction) else {
+            out.push(clause);
+            continue;
+        };
+        let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+        let Some(colon) = inner.iter().position(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ':')) else {
+            out.push(clause);
+            continue;
+        };
+        let vars: Vec<Vec<TokenTree>> = split_commas(inner[colon + 1..].iter().cloned().collect())
+            .into_iter()
+            .filter(|v| !matches!(v.first(), Some(TokenTree::Ident(i)) if drop.contains(i)))
+            .collect();
+        if vars.is_empty() {
+            continue;
+        }
+        let mut stream: Vec<TokenTree> = inner[..=colon].to_vec();
+        stream.extend(join_commas(vars));
+        let mut group = Group::new(Delimiter::Parenthesis, stream.into_iter().collect());
+        group.set_span(g.span());
+        out.push(vec![clause[0].clone(), TokenTree::Group(group)]);
+    }
+    join_commas(out).into_iter().collect()
+}
+
+/// The comma-separated parts of `tokens` (commas inside groups are the groups').
+fn split_commas(tokens: TokenStream) -> Vec<Vec<TokenTree>> {
+    let mut parts = vec![Vec::new()];
+    for t in tokens {
+        match &t {
+            TokenTree::Punct(p) if p.as_char() == ',' => parts.push(Vec::new()),
+            _ => parts.last_mut().expect("a part").push(t),
+        }
+    }
+    parts.retain(|p| !p.is_empty());
+    parts
+}
+
+fn join_commas(parts: Vec<Vec<TokenTree>>) -> Vec<TokenTree> {
+    let mut out = Vec::new();
+    for (i, p) in parts.into_iter().enumerate() {
+        if i > 0 {
+            out.extend(quote!(,));
+        }
+        out.extend(p);
+    }
+    out
+}
+
+/// Rewrites one reduced array's uses in a loop body (see the module docs).
+struct Rewrite<'a, 'e> {
+    r: &'a Reduced,
     errors: &'e mut Errors,
 }
 
-impl Checks<'_, '_> {
+impl Rewrite<'_, '_> {
     fn is_var(&self, e: &Expr) -> bool {
-        matches!(e, Expr::Path(p) if p.qself.is_none() && p.path.is_ident(&self.section.var))
+        matches!(e, Expr::Path(p) if p.qself.is_none() && p.path.is_ident(&self.r.var))
     }
 
-    /// `{ let i: usize = e; if !(in the section) { panic!(..) } i }`, spanned at `e`.
+    /// How messages name the array: its section, or the parameter.
+    fn named(&self) -> String {
+        match &self.r.section {
+            Some(s) => format!("`{}` is reduced over the section `{}`", self.r.var, s.text),
+            None => format!("the array parameter `{}` is reduced with `{}`", self.r.var, self.r.op.symbol()),
+        }
+    }
+
+    /// `{ let i: usize = e; if !(in the section) { panic!(..) } i }` spanned at `e`, or `e`
+    /// without a section.
     fn checked(&self, e: &Expr) -> Expr {
-        let s = self.section;
+        let Some(s) = &self.r.section else { return e.clone() };
         let at = e.span();
         let lo = s.lo.as_ref().map(|lo| quote_spanned!(at=> (#lo) <= __acc_i));
         let hi = s.hi.as_ref().map(|hi| match s.inclusive {
@@ -80,7 +212,7 @@ impl Checks<'_, '_> {
         if conds.is_empty() {
             return e.clone();
         }
-        let msg = format!("acc: an index of `{}` outside the section `{}` its loop reduces (a construct that reduces a section may touch only its elements)", s.var, s.text);
+        let msg = format!("acc: an index of `{}` outside the section `{}` its loop reduces (a loop that reduces a section may touch only its elements)", s.var, s.text);
         syn::parse_quote_spanned! {at=>
             {
                 let __acc_i: usize = #e;
@@ -91,50 +223,128 @@ impl Checks<'_, '_> {
             }
         }
     }
+
+    /// `h[i] op= x` (or `h[i] = h[i].max(x)`) of an array parameter, as an atomic update;
+    /// `None` when `e` is not an update of `h`'s elements. Reports an update with another
+    /// operator.
+    fn atomic_update(&mut self, e: &mut Expr) -> Option<Expr> {
+        let (ix, value, op) = match e {
+            Expr::Binary(b) if crate::front::loops::is_compound_assign(&b.op) => match &mut *b.left {
+                Expr::Index(ix) if self.is_var(&ix.expr) => (ix.clone(), &mut b.right, Some(b.op)),
+                _ => return None,
+            },
+            Expr::Assign(a) => match &mut *a.left {
+                Expr::Index(ix) if self.is_var(&ix.expr) => (ix.clone(), &mut a.right, None),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let want = match self.r.op {
+            RedOp::Add => Some(quote!(+=)),
+            RedOp::Mul => Some(quote!(*=)),
+            RedOp::BitAnd => Some(quote!(&=)),
+            RedOp::BitOr => Some(quote!(|=)),
+            RedOp::BitXor => Some(quote!(^=)),
+            RedOp::Max | RedOp::Min | RedOp::And | RedOp::Or => None,
+        };
+        let at = ix.span();
+        let (index, mut value) = (ix.index.clone(), (**value).clone());
+        let matches = match (op, &want) {
+            (Some(op), Some(w)) => quote!(#op).to_string() == w.to_string(),
+            (None, None) => {
+                // `h[i] = h[i].max(x)`: the same element, the clause's method.
+                let method = if self.r.op == RedOp::Max { "max" } else { "min" };
+                match &value {
+                    Expr::MethodCall(m) if m.method == method && m.args.len() == 1 => match &*m.receiver {
+                        Expr::Index(rx) if self.is_var(&rx.expr) && quote!(#rx).to_string() == quote!(#ix).to_string() => {
+                            value = m.args[0].clone();
+                            true
+                        }
+                        _ => false,
+                    },
+                    _ => false,
+                }
+            }
+            _ => false,
+        };
+        if !matches {
+            let form = match &want {
+                Some(w) => format!("`{v}[i] {w} x`", v = self.r.var, w = w.to_string().replace(' ', "")),
+                None if matches!(self.r.op, RedOp::And | RedOp::Or) => format!("`&` or `|` on `bool` elements (`{v}[i] &= x`)", v = self.r.var),
+                None => format!("`{v}[i] = {v}[i].{m}(x)`", v = self.r.var, m = if self.r.op == RedOp::Max { "max" } else { "min" }),
+            };
+            self.errors.error(at, format!("{}: in the loop, update its elements only as {form}", self.named()));
+            return Some(e.clone());
+        }
+        let mut index = *index;
+        self.visit_expr_mut(&mut index);
+        self.visit_expr_mut(&mut value);
+        let index = self.checked(&index);
+        let v = &self.r.var;
+        let update = match &want {
+            Some(w) => quote_spanned!(at=> ::acc::atomic!(#v[__acc_at] #w __acc_x)),
+            None => {
+                let m = Ident::new(if self.r.op == RedOp::Max { "max" } else { "min" }, at);
+                quote_spanned!(at=> ::acc::atomic!(#v[__acc_at] = #v[__acc_at].#m(__acc_x)))
+            }
+        };
+        Some(syn::parse_quote_spanned! {at=>
+            {
+                let __acc_at: usize = #index;
+                let __acc_x = #value;
+                #update;
+            }
+        })
+    }
 }
 
-impl VisitMut for Checks<'_, '_> {
+impl VisitMut for Rewrite<'_, '_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
-        if let Expr::Index(ix) = e {
-            if self.is_var(&ix.expr) {
+        if self.r.array {
+            if let Some(update) = self.atomic_update(e) {
+                *e = update;
+                return;
+            }
+        }
+        match e {
+            Expr::Index(ix) if self.is_var(&ix.expr) => {
+                if self.r.array {
+                    self.errors.error(ix.span(), format!("{}: in the loop, its elements are only updated (read them after the loop)", self.named()));
+                    return;
+                }
                 if let Expr::Range(r) = &*ix.index {
-                    self.errors.error(
-                        r.span(),
-                        format!("`{v}` is reduced over the section `{}`: index one element at a time here (`{v}[i]`, `i` in the section)", self.section.text, v = self.section.var),
-                    );
+                    self.errors.error(r.span(), format!("{}: index one element at a time here (`{}[i]`, `i` in the section)", self.named(), self.r.var));
                     return;
                 }
                 self.visit_expr_mut(&mut ix.index);
                 *ix.index = self.checked(&ix.index);
-                return;
             }
+            // Its length is no element's.
+            Expr::MethodCall(m) if self.is_var(&m.receiver) && m.args.is_empty() && (m.method == "len" || m.method == "is_empty") => {}
+            _ if self.is_var(e) => {
+                self.errors.error(e.span(), format!("{}: here use only its elements (`{}[i]`{})", self.named(), self.r.var, if self.r.array { ", updated" } else { ", `i` in the section" }));
+            }
+            _ => syn::visit_mut::visit_expr_mut(self, e),
         }
-        if self.is_var(e) {
-            self.errors.error(
-                e.span(),
-                format!("`{v}` is reduced over the section `{}`: here use only its elements (`{v}[i]`, `i` in the section)", self.section.text, v = self.section.var),
-            );
-            return;
-        }
-        syn::visit_mut::visit_expr_mut(self, e);
     }
 
     fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
-        // A macro's tokens are not expressions yet; one that names the array is refused.
-        if names(m.tokens.clone(), &self.section.var) {
-            self.errors.error(
-                m.path.span(),
-                format!("`{v}` is reduced over the section `{}`: a macro here cannot use it (write its elements, `{v}[i]`, outside the macro)", self.section.text, v = self.section.var),
-            );
+        // A macro's tokens are not expressions yet; one that names the array is refused, but
+        // for the atomic updates of an array parameter (an outer loop's clause made them).
+        if self.r.array && crate::syntax::is_acc_path(&m.path, "atomic") {
+            return;
+        }
+        if names(m.tokens.clone(), &self.r.var) {
+            self.errors.error(m.path.span(), format!("{}: a macro here cannot use it (write its elements, `{}[i]`, outside the macro)", self.named(), self.r.var));
         }
     }
 }
 
 /// Whether `tokens` hold the identifier `var`, at any depth of their groups.
-fn names(tokens: proc_macro2::TokenStream, var: &syn::Ident) -> bool {
+fn names(tokens: TokenStream, var: &Ident) -> bool {
     tokens.into_iter().any(|t| match t {
-        proc_macro2::TokenTree::Ident(i) => i == *var,
-        proc_macro2::TokenTree::Group(g) => names(g.stream(), var),
+        TokenTree::Ident(i) => i == *var,
+        TokenTree::Group(g) => names(g.stream(), var),
         _ => false,
     })
 }
