@@ -496,3 +496,20 @@ fn ep(x: &[f64]) -> (f64, [f64; 10]) {
     has(&r, "tests/ep.rs:6:", &["`q` is an array", "elements combined over the block one after another", "a partial per element and block"]);
     assert!(!r.contains("`sx` is an array"), "{r}");
 }
+
+/// A `&mut [T]` parameter in `reduction` (whole, and `max` over a section): the report says
+/// its elements are combined in place by atomic updates.
+#[test]
+fn a_reduced_slice_parameter_is_reported_as_atomic_updates() {
+    let text = "#[acc::parallel]
+fn hist(a: &[f64], bins: &mut [f64], hi: &mut [f64], lo: usize) {
+    #[acc::r#loop(gang, vector, reduction(+: bins), reduction(max: hi[lo..]))]
+    for i in 0..a.len() {
+        bins[i % bins.len()] += a[i];
+        hi[lo + i % 3] = hi[lo + i % 3].max(a[i]);
+    }
+}";
+    let r = report(RegionKind::Parallel, "src/hist.rs", 1, text);
+    has(&r, "src/hist.rs:4:", &["`bins` (a `&mut [T]` parameter in `reduction`)", "atomic updates (`bins[i] += x`)"]);
+    has(&r, "src/hist.rs:4:", &["`hi` (a `&mut [T]` parameter in `reduction`)", "atomic updates (`hi[i] = hi[i].max(x)`)"]);
+}

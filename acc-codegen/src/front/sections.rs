@@ -348,3 +348,34 @@ fn names(tokens: TokenStream, var: &Ident) -> bool {
         _ => false,
     })
 }
+
+/// The array parameters whose reductions [`desugar`] made atomic updates in `body` (found by
+/// the index it binds), each with its update's operator as written (`+=`, `.max`), in the
+/// order of the body: what the schedule report says of them.
+pub fn in_place(body: &syn::Block) -> Vec<(Ident, String)> {
+    struct V(Vec<(Ident, String)>);
+    impl<'ast> syn::visit::Visit<'ast> for V {
+        fn visit_macro(&mut self, m: &'ast syn::Macro) {
+            if !crate::syntax::is_acc_path(&m.path, "atomic") {
+                return;
+            }
+            let t: Vec<TokenTree> = m.tokens.clone().into_iter().collect();
+            let (Some(TokenTree::Ident(v)), Some(TokenTree::Group(g))) = (t.first(), t.get(1)) else { return };
+            if g.stream().to_string() != "__acc_at" {
+                return;
+            }
+            let op = match t.get(2) {
+                Some(TokenTree::Punct(p)) if p.as_char() == '=' && t.len() > 2 && !matches!(t.get(3), Some(TokenTree::Punct(_))) => {
+                    t.iter().skip(3).find_map(|x| matches!(x, TokenTree::Ident(i) if i == "max" || i == "min").then(|| format!(".{x}"))).unwrap_or_else(|| "=".into())
+                }
+                _ => t[2..].iter().take_while(|x| matches!(x, TokenTree::Punct(_))).map(|x| x.to_string()).collect(),
+            };
+            if !self.0.iter().any(|(w, o)| w == v && *o == op) {
+                self.0.push((v.clone(), op));
+            }
+        }
+    }
+    let mut v = V(Vec::new());
+    syn::visit::Visit::visit_block(&mut v, body);
+    v.0
+}

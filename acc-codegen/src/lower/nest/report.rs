@@ -195,6 +195,13 @@ fn input_notes(notes: &mut Notes, f: &ExprForLoop, k: &KernelFacts) {
             "`{v}` is an array: each thread's copy in registers (local memory where they do not hold it), its elements combined over the block one after another, each through the scalar block reduction's shared slots; a partial per element and block"
         ));
     }
+    for (v, op) in crate::front::sections::in_place(&f.body) {
+        let form = match op.strip_prefix('.') {
+            Some(m) => format!("`{v}[i] = {v}[i].{m}(x)`"),
+            None => format!("`{v}[i] {op} x`"),
+        };
+        notes.add(at, 0, format!("`{v}` (a `&mut [T]` parameter in `reduction`): its elements combined in place in device memory by atomic updates ({form})"));
+    }
     for v in k.writebacks {
         notes.add(at, 0, format!("`{v}`, assigned in the nest, comes back to the host (its last value)"));
     }
