@@ -377,7 +377,7 @@ fn a_section_of_a_slice_parameter_reduces_its_elements() {
         slice_section_counts(&a, &mut got, lo, hi);
         assert_eq!(got, want, "section {lo}..{hi}");
     }
-    let r = std::panic::catch_unwind(|| slice_section_counts(&a, &mut vec![0u32; 8], 4, 12));
+    let r = std::panic::catch_unwind(|| slice_section_counts(&a, &mut [0u32; 8], 4, 12));
     let msg = panic_message(&*r.expect_err("h[4..12] of 8 elements: an index past the slice"));
     assert!(msg.contains("index out of bounds") || msg.contains("outside"), "{msg}");
 }

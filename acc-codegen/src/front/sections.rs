@@ -203,20 +203,17 @@ impl Rewrite<'_, '_> {
     fn checked(&self, e: &Expr) -> Expr {
         let Some(s) = &self.r.section else { return e.clone() };
         let at = e.span();
-        let lo = s.lo.as_ref().map(|lo| quote_spanned!(at=> (#lo) <= __acc_i));
-        let hi = s.hi.as_ref().map(|hi| match s.inclusive {
-            true => quote_spanned!(at=> __acc_i <= (#hi)),
-            false => quote_spanned!(at=> __acc_i < (#hi)),
-        });
-        let conds: Vec<_> = lo.into_iter().chain(hi).collect();
-        if conds.is_empty() {
-            return e.clone();
-        }
+        let (lo, hi) = (&s.lo, &s.hi);
+        let range = match (lo, hi, s.inclusive) {
+            (None, None, _) => return e.clone(),
+            (_, _, true) => quote_spanned!(at=> (#lo..=#hi)),
+            _ => quote_spanned!(at=> (#lo..#hi)),
+        };
         let msg = format!("acc: an index of `{}` outside the section `{}` its loop reduces (a loop that reduces a section may touch only its elements)", s.var, s.text);
         syn::parse_quote_spanned! {at=>
             {
                 let __acc_i: usize = #e;
-                if !(#(#conds)&&*) {
+                if !#range.contains(&__acc_i) {
                     ::core::panic!(#msg);
                 }
                 __acc_i
