@@ -513,3 +513,19 @@ fn hist(a: &[f64], bins: &mut [f64], hi: &mut [f64], lo: usize) {
     has(&r, "src/hist.rs:4:", &["`bins` (a `&mut [T]` parameter in `reduction`)", "atomic updates (`bins[i] += x`)"]);
     has(&r, "src/hist.rs:4:", &["`hi` (a `&mut [T]` parameter in `reduction`)", "atomic updates (`hi[i] = hi[i].max(x)`)"]);
 }
+
+/// A section of a local array in `reduction`: the report names it.
+#[test]
+fn a_reduced_section_is_named_in_the_report() {
+    let text = "#[acc::parallel]
+fn counts(x: &[f64], lo: usize) -> [u32; 10] {
+    let mut q = [0u32; 10];
+    #[acc::r#loop(gang, vector, reduction(+: q[lo..9]))]
+    for i in 0..x.len() {
+        q[lo + i % (9 - lo)] += 1;
+    }
+    q
+}";
+    let r = report(RegionKind::Parallel, "src/counts.rs", 1, text);
+    has(&r, "src/counts.rs:5:", &["`q` is an array reduced over the section `q[lo..9]`", "each index the loop uses checked against it"]);
+}

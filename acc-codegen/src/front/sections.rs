@@ -376,3 +376,24 @@ pub fn in_place(body: &syn::Block) -> Vec<(Ident, String)> {
     syn::visit::Visit::visit_block(&mut v, body);
     v.0
 }
+
+/// The sections of local arrays that the loop `f` and the loops inside it name in `reduction`
+/// (`q[2..5]`), by array: what the schedule report says of them.
+pub fn local_sections(f: &ExprForLoop) -> Vec<(Ident, String)> {
+    struct V(Vec<(Ident, String)>);
+    impl<'ast> syn::visit::Visit<'ast> for V {
+        fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
+            if let Some(a) = loop_attr(f) {
+                for s in directives::read(a, &mut Errors::default()).reduction.iter().flat_map(|r| &r.sections) {
+                    if !self.0.iter().any(|(v, t)| *v == s.var && *t == s.text) {
+                        self.0.push((s.var.clone(), s.text.clone()));
+                    }
+                }
+            }
+            syn::visit::visit_expr_for_loop(self, f);
+        }
+    }
+    let mut v = V(Vec::new());
+    syn::visit::Visit::visit_expr_for_loop(&mut v, f);
+    v.0
+}

@@ -190,9 +190,12 @@ fn input_notes(notes: &mut Notes, f: &ExprForLoop, k: &KernelFacts) {
             info::red(*op, v)
         ));
     }
+    let sections = crate::front::sections::local_sections(f);
     for v in k.array_reds {
+        let named: Vec<String> = sections.iter().filter(|(w, _)| w == v).map(|(_, t)| format!("`{t}`")).collect();
+        let section = if named.is_empty() { String::new() } else { format!(" reduced over the section {} (each index the loop uses checked against it; the other elements keep their values)", named.join(", ")) };
         notes.add(at, 0, format!(
-            "`{v}` is an array: each thread's copy in registers (local memory where they do not hold it), its elements combined over the block one after another, each through the scalar block reduction's shared slots; a partial per element and block"
+            "`{v}` is an array{section}: each thread's copy in registers (local memory where they do not hold it), its elements combined over the block one after another, each through the scalar block reduction's shared slots; a partial per element and block"
         ));
     }
     for (v, op) in crate::front::sections::in_place(&f.body) {
