@@ -40,6 +40,40 @@ impl AtomicOp {
     }
 }
 
+impl AtomicOp {
+    /// The update that combines an element with reduction operator `op` (`None` for `&&` and
+    /// `||`, which have no atomic: `&` and `|` on `bool` do their work).
+    pub fn of_reduction(op: crate::front::model::RedOp) -> Option<AtomicOp> {
+        use crate::front::model::RedOp;
+        match op {
+            RedOp::Add => Some(AtomicOp::Add),
+            RedOp::Mul => Some(AtomicOp::Mul),
+            RedOp::Max => Some(AtomicOp::Max),
+            RedOp::Min => Some(AtomicOp::Min),
+            RedOp::BitAnd => Some(AtomicOp::And),
+            RedOp::BitOr => Some(AtomicOp::Or),
+            RedOp::BitXor => Some(AtomicOp::Xor),
+            RedOp::And | RedOp::Or => None,
+        }
+    }
+
+    /// The update of place `x` by value `v` as a user writes it, for messages: `x += v`,
+    /// `x = x.max(v)`.
+    pub fn text(self, x: &str, v: &str) -> String {
+        let assign = match self {
+            AtomicOp::Max | AtomicOp::Min => return format!("{x} = {x}.{}({v})", if self == AtomicOp::Max { "max" } else { "min" }),
+            AtomicOp::Add => "+=",
+            AtomicOp::Sub => "-=",
+            AtomicOp::Mul => "*=",
+            AtomicOp::Div => "/=",
+            AtomicOp::And => "&=",
+            AtomicOp::Or => "|=",
+            AtomicOp::Xor => "^=",
+        };
+        format!("{x} {assign} {v}")
+    }
+}
+
 /// The memory location an atomic acts on.
 #[derive(Clone)]
 pub enum Place {
@@ -248,7 +282,8 @@ fn swap(a: &syn::ExprAssign) -> syn::Result<AtomicKind> {
 }
 
 /// The update `x op= e` or `x = x.max(e)` / `min`.
-fn update(whole: &Expr) -> syn::Result<(AtomicOp, Place, Expr)> {
+/// An update `x op= e`, `x = x.max(e)` or `x = x.min(e)`: its operator, place and value.
+pub fn update(whole: &Expr) -> syn::Result<(AtomicOp, Place, Expr)> {
     match whole {
         Expr::Binary(b) => {
             use syn::BinOp::*;
@@ -290,14 +325,16 @@ fn is_minmax_of(right: &Expr, left: &Expr) -> bool {
 
 /// The span of the first mention of `id` in `e`.
 fn mention(e: &Expr, id: &Ident) -> Option<proc_macro2::Span> {
-    fn walk(ts: TokenStream, id: &Ident) -> Option<proc_macro2::Span> {
-        ts.into_iter().find_map(|t| match t {
-            proc_macro2::TokenTree::Ident(i) if i == *id => Some(i.span()),
-            proc_macro2::TokenTree::Group(g) => walk(g.stream(), id),
-            _ => None,
-        })
-    }
-    walk(quote!(#e), id)
+    first_mention(quote!(#e), id)
+}
+
+/// The span of the first `id` in `ts`, at any depth of its groups (a macro's tokens).
+pub fn first_mention(ts: TokenStream, id: &Ident) -> Option<proc_macro2::Span> {
+    ts.into_iter().find_map(|t| match t {
+        proc_macro2::TokenTree::Ident(i) if i == *id => Some(i.span()),
+        proc_macro2::TokenTree::Group(g) => first_mention(g.stream(), id),
+        _ => None,
+    })
 }
 
 fn same_place(e: &Expr, place: &Place) -> bool {

@@ -337,8 +337,9 @@ impl Region {
 impl Form {
     /// Reads the free fn `f` of a region with directive `dir`.
     pub fn read(mut f: ItemFn, name: String, display: String, dir: &RegionDirective, errors: &mut Errors) -> Form {
-        crate::front::sections::desugar(&mut f, dir, errors);
         let params = params(&f, errors);
+        let arrays = params.iter().filter(|p| p.kind == ParamKind::SliceMut).map(|p| p.ident.clone()).collect();
+        crate::front::sections::desugar(&mut f, dir, arrays, errors);
         let plan = data_plan(dir, &params, errors);
         let loops = LoopDirectives::of(&f.block, dir.kind);
         Form { f, name, display, params, plan, loops, faulty: false }

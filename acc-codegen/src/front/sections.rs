@@ -30,6 +30,7 @@ use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, ExprForLoop, Ident, ItemFn};
 
+use crate::front::atomic::{first_mention, update, AtomicForm, AtomicKind, AtomicOp, Place};
 use crate::front::directives;
 use crate::front::model::{RedOp, RegionDirective, Section};
 use crate::report::Errors;
@@ -38,38 +39,15 @@ use crate::syntax::loop_attr;
 /// Rewrites the loops of `f` that reduce sections or array parameters: each loop's own clauses
 /// apply to its body, the region's to the bodies of its outermost `acc::loop`s. Refuses what
 /// they cannot take in `errors`.
-pub fn desugar(f: &mut ItemFn, dir: &RegionDirective, errors: &mut Errors) {
-    let arrays = array_params(f);
+/// `arrays` are the region's `&mut [T]` parameters (a `&[T]` cannot be updated, which
+/// `check::body` says).
+pub fn desugar(f: &mut ItemFn, dir: &RegionDirective, arrays: Vec<Ident>, errors: &mut Errors) {
     let mut region = Vec::new();
-    // (A region's clause naming an array parameter is refused by `check::body`.)
+    // (A region's clause naming an array parameter is refused by `check::region_clauses`.)
     for r in &dir.clauses.reduction {
         region.extend(r.sections.iter().filter(|s| !arrays.contains(&s.var)).map(|s| Reduced { section: Some(s.clone()), var: s.var.clone(), op: r.op, array: false }));
     }
     Loops { region, arrays, errors }.visit_block_mut(&mut f.block);
-}
-
-/// The parameters of `f` that are mutable references to arrays (`&mut [T]`, `&mut [T; N]`,
-/// `&mut Vec<T>`; a `&[T]` cannot be updated, which `check::body` says).
-fn array_params(f: &ItemFn) -> Vec<Ident> {
-    f.sig
-        .inputs
-        .iter()
-        .filter_map(|a| match a {
-            syn::FnArg::Typed(t) => match (&*t.pat, &*t.ty) {
-                (syn::Pat::Ident(p), syn::Type::Reference(r)) if r.mutability.is_some() && is_array(&r.elem) => Some(p.ident.clone()),
-                _ => None,
-            },
-            syn::FnArg::Receiver(_) => None,
-        })
-        .collect()
-}
-
-fn is_array(t: &syn::Type) -> bool {
-    match t {
-        syn::Type::Slice(_) | syn::Type::Array(_) => true,
-        syn::Type::Path(p) => p.path.segments.last().is_some_and(|s| s.ident == "Vec"),
-        _ => false,
-    }
 }
 
 /// One reduced array of a loop that needs rewriting: a section of a local array, or an
@@ -222,66 +200,42 @@ impl Rewrite<'_, '_> {
     }
 
     /// `h[i] op= x` (or `h[i] = h[i].max(x)`) of an array parameter, as an atomic update;
-    /// `None` when `e` is not an update of `h`'s elements. Reports an update with another
-    /// operator.
-    fn atomic_update(&mut self, e: &mut Expr) -> Option<Expr> {
-        let (ix, value, op) = match e {
-            Expr::Binary(b) if crate::front::loops::is_compound_assign(&b.op) => match &mut *b.left {
-                Expr::Index(ix) if self.is_var(&ix.expr) => (ix.clone(), &mut b.right, Some(b.op)),
-                _ => return None,
-            },
-            Expr::Assign(a) => match &mut *a.left {
-                Expr::Index(ix) if self.is_var(&ix.expr) => (ix.clone(), &mut a.right, None),
-                _ => return None,
-            },
+    /// `None` when `e` does not assign an element of `h`. Reports an update with another
+    /// operator, or another assignment.
+    fn atomic_update(&mut self, e: &Expr) -> Option<Expr> {
+        let left = match e {
+            Expr::Binary(b) if crate::front::loops::is_compound_assign(&b.op) => &b.left,
+            Expr::Assign(a) => &a.left,
             _ => return None,
         };
-        let want = match self.r.op {
-            RedOp::Add => Some(quote!(+=)),
-            RedOp::Mul => Some(quote!(*=)),
-            RedOp::BitAnd => Some(quote!(&=)),
-            RedOp::BitOr => Some(quote!(|=)),
-            RedOp::BitXor => Some(quote!(^=)),
-            RedOp::Max | RedOp::Min | RedOp::And | RedOp::Or => None,
-        };
-        let at = ix.span();
-        let (index, mut value) = (ix.index.clone(), (**value).clone());
-        let matches = match (op, &want) {
-            (Some(op), Some(w)) => quote!(#op).to_string() == w.to_string(),
-            (None, None) => {
-                // `h[i] = h[i].max(x)`: the same element, the clause's method.
-                let method = if self.r.op == RedOp::Max { "max" } else { "min" };
-                match &value {
-                    Expr::MethodCall(m) if m.method == method && m.args.len() == 1 => match &*m.receiver {
-                        Expr::Index(rx) if self.is_var(&rx.expr) && quote!(#rx).to_string() == quote!(#ix).to_string() => {
-                            value = m.args[0].clone();
-                            true
-                        }
-                        _ => false,
-                    },
-                    _ => false,
-                }
-            }
-            _ => false,
-        };
-        if !matches {
-            let form = match &want {
-                Some(w) => format!("`{v}[i] {w} x`", v = self.r.var, w = w.to_string().replace(' ', "")),
-                None if matches!(self.r.op, RedOp::And | RedOp::Or) => format!("`&` or `|` on `bool` elements (`{v}[i] &= x`)", v = self.r.var),
-                None => format!("`{v}[i] = {v}[i].{m}(x)`", v = self.r.var, m = if self.r.op == RedOp::Max { "max" } else { "min" }),
-            };
-            self.errors.error(at, format!("{}: in the loop, update its elements only as {form}", self.named()));
-            return Some(e.clone());
+        let Expr::Index(ix) = &**left else { return None };
+        if !self.is_var(&ix.expr) {
+            return None;
         }
-        let mut index = *index;
+        let at = ix.span();
+        let want = AtomicOp::of_reduction(self.r.op);
+        let (op, mut index, mut value) = match (update(e), want) {
+            (Ok((op, Place::Element { index, .. }, value)), Some(w)) if op == w => (op, *index, value),
+            _ => {
+                let form = match want {
+                    Some(w) => format!("`{}`", w.text(&format!("{}[i]", self.r.var), "x")),
+                    None => format!("`&` or `|` on `bool` elements (`{}[i] &= x`)", self.r.var),
+                };
+                self.errors.error(at, format!("{}: in the loop, update its elements only as {form}", self.named()));
+                return Some(e.clone());
+            }
+        };
         self.visit_expr_mut(&mut index);
         self.visit_expr_mut(&mut value);
         let index = self.checked(&index);
         let v = &self.r.var;
-        let update = match &want {
-            Some(w) => quote_spanned!(at=> ::acc::atomic!(#v[__acc_at] #w __acc_x)),
-            None => {
-                let m = Ident::new(if self.r.op == RedOp::Max { "max" } else { "min" }, at);
+        let update = match e {
+            Expr::Binary(b) => {
+                let assign = b.op;
+                quote_spanned!(at=> ::acc::atomic!(#v[__acc_at] #assign __acc_x))
+            }
+            _ => {
+                let m = Ident::new(if op == AtomicOp::Max { "max" } else { "min" }, at);
                 quote_spanned!(at=> ::acc::atomic!(#v[__acc_at] = #v[__acc_at].#m(__acc_x)))
             }
         };
@@ -298,7 +252,7 @@ impl Rewrite<'_, '_> {
 impl VisitMut for Rewrite<'_, '_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         if self.r.array {
-            if let Some(update) = self.atomic_update(e) {
+            if let Some(update) = self.atomic_update(&*e) {
                 *e = update;
                 return;
             }
@@ -331,69 +285,30 @@ impl VisitMut for Rewrite<'_, '_> {
         if self.r.array && crate::syntax::is_acc_path(&m.path, "atomic") {
             return;
         }
-        if names(m.tokens.clone(), &self.r.var) {
+        if first_mention(m.tokens.clone(), &self.r.var).is_some() {
             self.errors.error(m.path.span(), format!("{}: a macro here cannot use it (write its elements, `{}[i]`, outside the macro)", self.named(), self.r.var));
         }
     }
 }
 
-/// Whether `tokens` hold the identifier `var`, at any depth of their groups.
-fn names(tokens: TokenStream, var: &Ident) -> bool {
-    tokens.into_iter().any(|t| match t {
-        TokenTree::Ident(i) => i == *var,
-        TokenTree::Group(g) => names(g.stream(), var),
-        _ => false,
-    })
-}
-
 /// The array parameters whose reductions [`desugar`] made atomic updates in `body` (found by
-/// the index it binds), each with its update's operator as written (`+=`, `.max`), in the
-/// order of the body: what the schedule report says of them.
-pub fn in_place(body: &syn::Block) -> Vec<(Ident, String)> {
-    struct V(Vec<(Ident, String)>);
+/// the index it binds), each with its update's operator, in the order of the body: what the
+/// schedule report says of them.
+pub fn in_place(body: &syn::Block) -> Vec<(Ident, AtomicOp)> {
+    struct V(Vec<(Ident, AtomicOp)>);
     impl<'ast> syn::visit::Visit<'ast> for V {
         fn visit_macro(&mut self, m: &'ast syn::Macro) {
             if !crate::syntax::is_acc_path(&m.path, "atomic") {
                 return;
             }
-            let t: Vec<TokenTree> = m.tokens.clone().into_iter().collect();
-            let (Some(TokenTree::Ident(v)), Some(TokenTree::Group(g))) = (t.first(), t.get(1)) else { return };
-            if g.stream().to_string() != "__acc_at" {
-                return;
-            }
-            let op = match t.get(2) {
-                Some(TokenTree::Punct(p)) if p.as_char() == '=' && t.len() > 2 && !matches!(t.get(3), Some(TokenTree::Punct(_))) => {
-                    t.iter().skip(3).find_map(|x| matches!(x, TokenTree::Ident(i) if i == "max" || i == "min").then(|| format!(".{x}"))).unwrap_or_else(|| "=".into())
-                }
-                _ => t[2..].iter().take_while(|x| matches!(x, TokenTree::Punct(_))).map(|x| x.to_string()).collect(),
-            };
-            if !self.0.iter().any(|(w, o)| w == v && *o == op) {
-                self.0.push((v.clone(), op));
+            let Ok(AtomicForm { kind: AtomicKind::Update { op, place: Place::Element { base, index }, .. }, .. }) = syn::parse2(m.tokens.clone()) else { return };
+            let ours = matches!(&*index, Expr::Path(p) if p.path.is_ident("__acc_at"));
+            if ours && !self.0.iter().any(|(w, o)| *w == base && *o == op) {
+                self.0.push((base, op));
             }
         }
     }
     let mut v = V(Vec::new());
     syn::visit::Visit::visit_block(&mut v, body);
-    v.0
-}
-
-/// The sections of local arrays that the loop `f` and the loops inside it name in `reduction`
-/// (`q[2..5]`), by array: what the schedule report says of them.
-pub fn local_sections(f: &ExprForLoop) -> Vec<(Ident, String)> {
-    struct V(Vec<(Ident, String)>);
-    impl<'ast> syn::visit::Visit<'ast> for V {
-        fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
-            if let Some(a) = loop_attr(f) {
-                for s in directives::read(a, &mut Errors::default()).reduction.iter().flat_map(|r| &r.sections) {
-                    if !self.0.iter().any(|(v, t)| *v == s.var && *t == s.text) {
-                        self.0.push((s.var.clone(), s.text.clone()));
-                    }
-                }
-            }
-            syn::visit::visit_expr_for_loop(self, f);
-        }
-    }
-    let mut v = V(Vec::new());
-    syn::visit::Visit::visit_expr_for_loop(&mut v, f);
     v.0
 }

@@ -7,6 +7,7 @@ use syn::spanned::Spanned;
 use syn::{Expr, ExprForLoop, Ident};
 
 use super::{Let, NestPlan, NestSource};
+use crate::front::directives::LoopDirectives;
 use crate::front::model::*;
 use crate::info::{self, Notes};
 use crate::syntax::is_acc_path;
@@ -46,6 +47,7 @@ pub(super) fn render(src: &NestSource, plan: &mut NestPlan, notes: &mut Notes) {
         staged_tiles: &plan.staged_tiles,
         reds: &abi.reds,
         array_reds: &array_locals(src.lets, &abi.reds),
+        sections: &local_sections(f, src.loops),
         writebacks: &abi.writebacks,
         cells: &abi.cells,
         captured: &captured,
@@ -54,6 +56,25 @@ pub(super) fn render(src: &NestSource, plan: &mut NestPlan, notes: &mut Notes) {
         waves: shape.waves,
         chunks: !shape.top_chunks.is_empty(),
     });
+}
+
+/// The sections of local arrays that the loop `f` and the loops inside it name in `reduction`
+/// (`q[2..5]`), by array, as their directives in `loops` have them.
+fn local_sections(f: &ExprForLoop, loops: &LoopDirectives) -> Vec<(Ident, String)> {
+    struct V<'l>(&'l LoopDirectives, Vec<(Ident, String)>);
+    impl<'ast> syn::visit::Visit<'ast> for V<'_> {
+        fn visit_expr_for_loop(&mut self, f: &'ast ExprForLoop) {
+            for s in self.0.get(f).into_iter().flat_map(|d| &d.reduction).flat_map(|r| &r.sections) {
+                if !self.1.iter().any(|(v, t)| *v == s.var && *t == s.text) {
+                    self.1.push((s.var.clone(), s.text.clone()));
+                }
+            }
+            syn::visit::visit_expr_for_loop(self, f);
+        }
+    }
+    let mut v = V(loops, Vec::new());
+    syn::visit::Visit::visit_expr_for_loop(&mut v, f);
+    v.1
 }
 
 /// info: why the nest runs in order, or that the dependence test proved it independent.
@@ -91,6 +112,8 @@ struct KernelFacts<'a> {
     /// The reduction variables declared as arrays (`let mut q = [0.0; 10]`, `let mut q: [f64;
     /// 10]`): their reports say how the elements combine.
     array_reds: &'a [Ident],
+    /// The sections its loops name in `reduction` (`q[2..5]`), by array.
+    sections: &'a [(Ident, String)],
     writebacks: &'a [Ident],
     cells: &'a [Ident],
     captured: &'a [Ident],
@@ -190,20 +213,16 @@ fn input_notes(notes: &mut Notes, f: &ExprForLoop, k: &KernelFacts) {
             info::red(*op, v)
         ));
     }
-    let sections = crate::front::sections::local_sections(f);
     for v in k.array_reds {
-        let named: Vec<String> = sections.iter().filter(|(w, _)| w == v).map(|(_, t)| format!("`{t}`")).collect();
+        let named: Vec<String> = k.sections.iter().filter(|(w, _)| w == v).map(|(_, t)| format!("`{t}`")).collect();
         let section = if named.is_empty() { String::new() } else { format!(" reduced over the section {} (each index the loop uses checked against it; the other elements keep their values)", named.join(", ")) };
         notes.add(at, 0, format!(
             "`{v}` is an array{section}: each thread's copy in registers (local memory where they do not hold it), its elements combined over the block one after another, each through the scalar block reduction's shared slots; a partial per element and block"
         ));
     }
     for (v, op) in crate::front::sections::in_place(&f.body) {
-        let form = match op.strip_prefix('.') {
-            Some(m) => format!("`{v}[i] = {v}[i].{m}(x)`"),
-            None => format!("`{v}[i] {op} x`"),
-        };
-        notes.add(at, 0, format!("`{v}` (a `&mut [T]` parameter in `reduction`): its elements combined in place in device memory by atomic updates ({form})"));
+        let form = op.text(&format!("{v}[i]"), "x");
+        notes.add(at, 0, format!("`{v}` (a `&mut [T]` parameter in `reduction`): its elements combined in place in device memory by atomic updates (`{form}`)"));
     }
     for v in k.writebacks {
         notes.add(at, 0, format!("`{v}`, assigned in the nest, comes back to the host (its last value)"));
