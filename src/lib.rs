@@ -43,7 +43,7 @@
 //! rejects `#[acc::loop(..)]` with "expected identifier, found keyword `loop`" and suggests
 //! the raw identifier.
 //!
-//! The directives: [`parallel`], [`kernels`], [`serial`], [`r#loop`](attr.loop.html), [`data!`],
+//! The directives: [`parallel`], [`kernels`], [`serial`], [`r#loop`](attr.loop.html), [`data!`], [`declare!`],
 //! [`enter_data!`], [`exit_data!`], [`update!`], [`cache!`], [`atomic!`], [`routine`],
 //! [`derive@DeviceCopy`]; the runtime API: [`device_type`], [`set_device`], [`num_devices`],
 //! [`is_present`], [`init`], [`shutdown`], [`wait`], [`wait_all`], [`wait_async`],
@@ -75,7 +75,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use acc_macros::{
-    atomic, cache, data, enter_data, exit_data, host_data, kernels, parallel, r#loop, routine, serial, update,
+    atomic, cache, data, declare, enter_data, exit_data, host_data, kernels, parallel, r#loop, routine, serial, update,
     DeviceCopy,
 };
 pub use acc_runtime::*;

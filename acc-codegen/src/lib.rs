@@ -523,4 +523,4 @@ pub fn device_region(
     out
 }
 
-pub use lower::data::{expand_data, expand_enter_data, expand_exit_data, expand_host_data, expand_update};
+pub use lower::data::{expand_data, expand_declare, expand_enter_data, expand_exit_data, expand_host_data, expand_update};

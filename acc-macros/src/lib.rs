@@ -80,6 +80,36 @@ pub fn data(input: TokenStream) -> TokenStream {
     acc_codegen::expand_data(input.into(), &source()).into()
 }
 
+/// `acc::declare!(copyin(a), create(b), copy(c))`: OpenACC's `declare` in a function. From
+/// here to the end of the enclosing block each array is present on the device (an implicit
+/// data region), and goes back as its clause says when the block ends, on every exit path.
+/// Each name is shadowed by the borrowed array seen as a slice (`acc::Declared`), so the array
+/// keeps its place while its device copy exists; `copy`, `copyout`, `create` and
+/// `device_resident` need a mutable binding.
+///
+/// ```
+/// #[acc::parallel]
+/// fn twice(y: &mut [f32]) {
+///     #[acc::r#loop(gang, vector)]
+///     for i in 0..y.len() {
+///         y[i] *= 2.0;
+///     }
+/// }
+///
+/// let mut y = vec![1.0f32; 8];
+/// {
+///     acc::declare!(copy(y));
+///     twice(&mut y); // `y` is present: nothing moves
+///     twice(&mut y);
+///     assert!(acc::is_present(&y));
+/// } // `y` comes back here
+/// assert_eq!(y, [4.0; 8]);
+/// ```
+#[proc_macro]
+pub fn declare(input: TokenStream) -> TokenStream {
+    acc_codegen::expand_declare(input.into(), &source()).into()
+}
+
 /// `acc::host_data!(use_device(a, b) { .. })`: inside the block, `a` and `b` are the
 /// [`acc::DevicePtr`](../acc/struct.DevicePtr.html)s of their present device copies, for a
 /// library that takes device addresses (cuBLAS, cuFFT, CUDA-aware MPI). `if_present` gives the

@@ -10,7 +10,7 @@
 
 pub use crate::atomic::{AtomicArith, AtomicBits, AtomicRef, AtomicValue};
 pub use crate::data::{
-    enter_data, enter_data_with, exit_data, exit_data_with, present_counts, section, section_mut, update_device, update_device_on, update_host, update_host_on, device_address, view,
+    declare, declare_mut, Declarable, DeclarableMut, enter_data, enter_data_with, exit_data, exit_data_with, present_counts, section, section_mut, update_device, update_device_on, update_host, update_host_on, device_address, view,
     view_mut, Clause, DataScope, EnterClause, ExitClause, HostData, HostView, Modifiers,
 };
 pub use crate::data::{DeviceSlice, Mirror};

@@ -208,6 +208,14 @@ impl Walk<'_, '_> {
                 }
             }
             self.plan.atomics.push(shared);
+        } else if let Some(name) = host_directive(&m.path) {
+            self.errors.error(
+                macro_name_span(m),
+                format!(
+                    "`acc::{name}!` is a host directive: it cannot run inside a region, whose data are its parameters; \
+                     write it in the host code around the region's call"
+                ),
+            );
         }
     }
 
@@ -524,4 +532,15 @@ impl<'ast> Visit<'ast> for Walk<'_, '_> {
             _ => syn::visit::visit_expr(self, e),
         }
     }
+}
+
+/// The name of a host data directive written as `acc::name!` (`data!`, `declare!`,
+/// `enter_data!`, `exit_data!`, `update!`, `host_data!`); a macro of the user's of one of these
+/// names without the `acc::` path is theirs.
+fn host_directive(path: &syn::Path) -> Option<&'static str> {
+    let [acc, name] = [path.segments.first()?, path.segments.last()?];
+    if path.segments.len() != 2 || acc.ident != "acc" {
+        return None;
+    }
+    ["data", "declare", "enter_data", "exit_data", "update", "host_data"].into_iter().find(|n| name.ident == n)
 }

@@ -130,6 +130,7 @@ pub enum Directive {
     ExitData,
     Update,
     HostData,
+    Declare,
     Routine,
 }
 
@@ -145,6 +146,7 @@ impl Directive {
             Directive::ExitData => "exit_data",
             Directive::Update => "update",
             Directive::HostData => "host_data",
+            Directive::Declare => "declare",
             Directive::Routine => "routine",
         }
     }
@@ -175,6 +177,7 @@ impl Directive {
             Directive::ExitData => &["copyout", "delete", "finalize", "if", "async", "wait"],
             Directive::Update => &["host", "device", "self", "if_present", "if", "async", "wait"],
             Directive::HostData => &["use_device", "if", "if_present"],
+            Directive::Declare => &["copy", "copyin", "copyout", "create", "present", "device_resident", "deviceptr", "link"],
             Directive::Routine => &["seq", "vector", "worker", "gang", "bind", "nohost"],
         }
     }
@@ -185,6 +188,7 @@ impl Directive {
             name,
             "copy" | "copyin" | "copyout" | "create" | "present" | "no_create" | "deviceptr" | "delete"
                 | "private" | "firstprivate" | "reduction" | "host" | "device" | "self" | "use_device"
+                | "device_resident" | "link"
         )
     }
 }
@@ -200,12 +204,13 @@ fn known_anywhere(dir: Directive, name: &str) -> Option<Directive> {
         Data => &[EnterData, ExitData, Update],
         Update => &[EnterData, ExitData, Data],
         HostData => &[Data, EnterData, ExitData, Update],
+        Declare => &[Data, EnterData, ExitData, Update],
         _ => &[],
     };
     first
         .iter()
         .copied()
-        .chain([Loop, Parallel, Serial, Kernels, Data, EnterData, ExitData, Update, HostData, Routine])
+        .chain([Loop, Parallel, Serial, Kernels, Data, EnterData, ExitData, Update, HostData, Declare, Routine])
         .find(|d| d.accepted().contains(&name))
 }
 
@@ -280,7 +285,7 @@ fn not_allowed_hint(dir: Directive) -> String {
     match dir {
         Directive::Serial => " (a serial region runs one gang, one worker, vector length 1)".into(),
         Directive::Kernels => " (kernels regions choose their own schedules)".into(),
-        Directive::Data | Directive::EnterData | Directive::ExitData | Directive::Update | Directive::HostData => {
+        Directive::Data | Directive::EnterData | Directive::ExitData | Directive::Update | Directive::HostData | Directive::Declare => {
             format!(", which takes {}", dir.accepted().join(", "))
         }
         _ => String::new(),
@@ -382,7 +387,7 @@ fn data_var(input: ParseStream) -> syn::Result<Ident> {
         return Ok(ident);
     };
     Err(input.error(format!(
-        "data clauses of `data!`, `enter_data!` and `exit_data!` take variable names: bind it to one first, \
+        "data clauses of `data!`, `declare!`, `enter_data!` and `exit_data!` take variable names: bind it to one first, \
          {binding} (a `let mut` binding where the clause writes back), and name that; `update!` takes fields \
          and sections as they are"
     )))
@@ -1032,6 +1037,39 @@ fn loop_clauses(span: Span, clauses: Vec<RawClause>, errors: &mut Errors) -> Loo
         }
     }
     d
+}
+
+/// Interprets the clause list of `declare!`. `device_resident` is `create` (a local's host
+/// memory exists anyway; only its device copy is used); `link` and `deviceptr` are errors that
+/// say what to write.
+pub fn declare_clauses(raw: Vec<RawClause>, errors: &mut Errors) -> Vec<DataClause> {
+    let mut out = Vec::new();
+    for clause in screen(Directive::Declare, raw, errors) {
+        let kind = match clause.key().as_str() {
+            "device_resident" => DataKind::Create,
+            "link" => {
+                errors.error(
+                    clause.name.span(),
+                    "`link` is for global variables that device code reaches by name; an acc region reaches the data it \
+                     changes through its parameters (immutable `static`s and `const`s are compiled into the device code): \
+                     pass the array to the region, and name it in `declare!(create(a))`, `copyin(a)` or `copy(a)` \
+                     where it should become present",
+                );
+                continue;
+            }
+            "deviceptr" => {
+                errors.error(
+                    clause.name.span(),
+                    "`deviceptr` has nothing to declare: an `acc::DeviceSlice` is device memory already, which a region \
+                     takes as a `&acc::DeviceSlice<T>` parameter",
+                );
+                continue;
+            }
+            key => data_kind(key).expect("screened clause list"),
+        };
+        out.push(data_clause(kind, &clause, errors));
+    }
+    out
 }
 
 /// Interprets the clause list of `data!`, `enter_data!`, `exit_data!`; `finalize` is returned

@@ -171,6 +171,52 @@ pub fn expand_data(input: TokenStream, src: &Source) -> TokenStream {
     }}
 }
 
+/// `declare!(copyin(a), copy(b))`: statements, each shadowing a name with its array borrowed
+/// and present until the end of the enclosing block (the runtime's `Declared`, whose scope
+/// gives the data back when it is dropped). Data the host only reads (`copyin`, `present`) is
+/// borrowed shared; the rest mutably, so that the host's copy may be written back or updated.
+pub fn expand_declare(input: TokenStream, src: &Source) -> TokenStream {
+    let rt = paths::runtime();
+    let mut errors = Errors::default();
+    let span = input.span();
+    let raw = match parse::parse_clause_list(input) {
+        Ok(raw) => raw,
+        Err(e) => return e.to_compile_error(),
+    };
+    let clauses = parse::declare_clauses(raw, &mut errors);
+    check_unique(&clauses, &mut errors);
+    if clauses.iter().all(|c| c.vars.is_empty()) && errors.is_empty() {
+        errors.error(span, "`declare!` needs at least one data clause, as in `acc::declare!(copyin(a))`");
+    }
+    let region = region_static(src, "declare");
+    let mut lets = TokenStream::new();
+    for c in &clauses {
+        let path = c.kind.runtime_clause();
+        let modifiers = c.modifiers.runtime().unwrap_or_else(|| quote!(<#rt::Modifiers as ::core::default::Default>::default()));
+        for v in &c.vars {
+            let ident = &v.ident;
+            let name = ident.to_string();
+            let at = ident.span();
+            lets.extend(if matches!(c.kind, DataKind::CopyIn | DataKind::Present) {
+                quote_spanned! {at=>
+                    #[allow(unused_variables)]
+                    let #ident = { #region #rt::declare(&__ACC_REGION, #name, { use #rt::Declarable as _; #ident.__acc_declared() }, #rt::Clause::#path, #modifiers) };
+                }
+            } else {
+                quote_spanned! {at=>
+                    #[allow(unused_mut, unused_variables)]
+                    let mut #ident = { #region #rt::declare_mut(&__ACC_REGION, #name, { use #rt::DeclarableMut as _; #ident.__acc_declared_mut() }, #rt::Clause::#path, #modifiers) };
+                }
+            });
+        }
+    }
+    let errs = errors.to_compile_errors();
+    quote! {
+        #errs
+        #lets
+    }
+}
+
 /// An unstructured data directive's expansion: its errors, its construct's static, and its
 /// `wait` and data calls under its `if`.
 fn guarded(errors: &Errors, region: TokenStream, cond: TokenStream, waits: TokenStream, calls: TokenStream) -> TokenStream {

@@ -22,6 +22,7 @@
 //! the host backend device addresses are host addresses and nothing is copied, but the table
 //! is kept all the same, so `present` clauses, [`is_present`] and the counts behave as on a GPU.
 
+mod declare;
 mod host_data;
 mod mirror;
 #[cfg(feature = "ndarray")]
@@ -29,6 +30,7 @@ mod nd;
 mod slice;
 mod transfer;
 
+pub use declare::{declare, declare_mut, Declarable, DeclarableMut, Declared};
 pub use host_data::{device_address, DevicePtr};
 pub use mirror::Mirror;
 pub use slice::DeviceSlice;
