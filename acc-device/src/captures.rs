@@ -6,12 +6,15 @@
 //! for any `Copy` type of the same layout. The kernel learns each value's type from a closure
 //! that is never called (the local's own initialiser), so no type has to be written out.
 
-/// 256 bytes of captured values, passed by value as one kernel parameter.
+/// The captured values, passed by value as one kernel parameter: up to 256 bytes of them in
+/// the parameter itself, more in device memory that the host filled before the launch
+/// (`spilled`, its address; 0 when the values are inline), laid out alike.
 #[repr(C, align(16))]
 #[derive(Clone, Copy)]
 pub struct Captures {
     bytes: [u8; Captures::CAPACITY],
     len: usize,
+    spilled: u64,
 }
 
 impl Default for Captures {
@@ -21,15 +24,31 @@ impl Default for Captures {
 }
 
 impl Captures {
-    /// How many bytes of values one kernel may capture.
+    /// How many bytes of values the parameter holds itself.
     pub const CAPACITY: usize = 256;
 
     /// No values.
     pub const fn new() -> Self {
-        Captures { bytes: [0; Self::CAPACITY], len: 0 }
+        Captures { bytes: [0; Self::CAPACITY], len: 0, spilled: 0 }
     }
 
-    fn slot<T>(off: usize) -> (usize, usize) {
+    /// The values laid out in `bytes` by [`Captures::slot`] (host side): inline when they fit
+    /// [`Captures::CAPACITY`], else `None` (the host puts them in device memory, [`spilled`](Self::spilled)).
+    pub fn inline(bytes: &[u8]) -> Option<Self> {
+        let mut c = Self::new();
+        c.bytes.get_mut(..bytes.len())?.copy_from_slice(bytes);
+        c.len = bytes.len();
+        Some(c)
+    }
+
+    /// Values laid out by [`Captures::slot`], `len` bytes at device address `addr` (host side).
+    pub const fn spilled(addr: u64, len: usize) -> Self {
+        Captures { bytes: [0; Self::CAPACITY], len, spilled: addr }
+    }
+
+    /// The bytes `start..end` of the next value of type `T` after `off` bytes of values: each
+    /// value at its own alignment (the host and the kernel lay them out alike).
+    pub fn slot<T>(off: usize) -> (usize, usize) {
         let start = off.next_multiple_of(core::mem::align_of::<T>());
         (start, start + core::mem::size_of::<T>())
     }
@@ -54,6 +73,11 @@ impl Captures {
     pub fn take<T: Copy>(&self, off: &mut usize, _witness: impl FnOnce() -> T) -> T {
         let (start, end) = Self::slot::<T>(*off);
         *off = end;
+        if self.spilled != 0 {
+            // SAFETY: the host wrote `len` bytes of values at `spilled`, this one at `start`
+            // with the same type (the same layout as inline).
+            return unsafe { ((self.spilled as usize as *const u8).add(start) as *const T).read_unaligned() };
+        }
         if end > Self::CAPACITY {
             panic!("acc: captured values out of range");
         }

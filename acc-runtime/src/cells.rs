@@ -3,7 +3,8 @@
 //! holds its value before the launch, the kernel's atomics update it, and its value after the
 //! launch comes back to the local.
 //!
-//! Also the device copies of a region-level `private`/`firstprivate` array that a kernel writes
+//! Also the captured values of a launch past the 256 bytes a kernel parameter holds
+//! ([`CapturedValues`]), and the device copies of a region-level `private`/`firstprivate` array that a kernel writes
 //! ([`PrivateCopies`]): one copy for each group of threads that shares a trip of the nest's
 //! outermost loop, filled from the original before the nest.
 
@@ -71,6 +72,58 @@ impl Cells {
 }
 
 impl Drop for Cells {
+    fn drop(&mut self) {
+        if let (Some(b), true) = (&self.backend, self.ptr != 0) {
+            // SAFETY: allocated in `upload`, freed once, after the launch (the free waits for
+            // the queues).
+            let _ = unsafe { b.free(DevPtr(self.ptr)) };
+        }
+    }
+}
+
+/// The values a kernel captures from the host code around its nest (`acc_device::Captures`),
+/// laid out as the kernel reads them: in the kernel parameter where they fit its 256 bytes,
+/// else in device memory filled before the launch (a local array of a few hundred elements, a
+/// large array reduction's value before the loop), freed after it.
+pub struct CapturedValues {
+    region: &'static RegionInfo,
+    bytes: Vec<u8>,
+    backend: Option<Arc<dyn Backend>>,
+    ptr: u64,
+}
+
+impl CapturedValues {
+    /// No values yet.
+    pub fn new(region: &'static RegionInfo) -> Self {
+        CapturedValues { region, bytes: Vec::new(), backend: None, ptr: 0 }
+    }
+
+    /// Appends `v` at its alignment (`Captures::slot`).
+    pub fn put<T: Copy>(&mut self, v: &T) {
+        let (start, end) = acc_device::Captures::slot::<T>(self.bytes.len());
+        self.bytes.resize(end, 0);
+        // SAFETY: `start..end` is within `bytes` (just resized); the write is unaligned-safe
+        // and `T: Copy` has no drop glue.
+        unsafe { (self.bytes.as_mut_ptr().add(start) as *mut T).write_unaligned(*v) };
+    }
+
+    /// The kernel parameter: the values inline, or their copy in device memory.
+    pub fn upload(&mut self) -> acc_device::Captures {
+        if let Some(c) = acc_device::Captures::inline(&self.bytes) {
+            return c;
+        }
+        let region = self.region;
+        let len = self.bytes.len();
+        let b = self.backend.insert(backend());
+        let ptr = b.alloc(len).unwrap_or_else(|e| panic!("acc: {region}: cannot allocate {len} bytes for the values the kernel captures: {e}"));
+        self.ptr = ptr.0;
+        // SAFETY: `ptr` holds `len` bytes, the host buffer as many.
+        unsafe { b.h2d(ptr, self.bytes.as_ptr(), len) }.unwrap_or_else(|e| panic!("acc: {region}: cannot copy the values the kernel captures: {e}"));
+        acc_device::Captures::spilled(self.ptr, len)
+    }
+}
+
+impl Drop for CapturedValues {
     fn drop(&mut self) {
         if let (Some(b), true) = (&self.backend, self.ptr != 0) {
             // SAFETY: allocated in `upload`, freed once, after the launch (the free waits for

@@ -24,7 +24,7 @@ pub use acc_device::{red_elems, RedVar};
 #[cfg(feature = "cuda")]
 pub use crate::cuda::KernelArgs;
 #[cfg(feature = "cuda")]
-pub use crate::cells::{Cells, PrivateCopies};
+pub use crate::cells::{CapturedValues, Cells, PrivateCopies};
 #[cfg(feature = "cuda")]
 pub use crate::gpu::{elem_bytes, elem_size, gpu_ready, launch, value_slots, Dims, Geometry, LeanKernel, Partials, Shape};
 pub use crate::reduce::{self, *};

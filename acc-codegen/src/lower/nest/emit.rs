@@ -229,12 +229,12 @@ pub(super) fn launch(src: &NestSource, plan: &NestPlan) -> TokenStream {
         #host_setup
         #( #[allow(unused_mut, unused_variables, unreachable_code)] let #out_witness = || #out_inits; )*
         let __acc_total: usize = #host_total;
-        let mut __acc_caps = #rt::Captures::new();
+        let mut __acc_caps = #rt::CapturedValues::new(&__ACC_REGION);
         #(__acc_caps.put(&#cap_names);)*
         let mut __acc_args = #rt::KernelArgs::new();
         __acc_args.panic_slot();
         #args
-        __acc_args.push(__acc_caps);
+        __acc_args.push(__acc_caps.upload());
         #[allow(unused_mut)]
         let mut __acc_geom = #geometry;
         #(let #priv_ptrs = #rt::PrivateCopies::new(&__ACC_REGION, ::core::mem::size_of_val::<[#priv_elems2]>(&*#priv_ids), (#per_x, #per_y), &mut __acc_geom);)*
