@@ -408,6 +408,33 @@ fn max_96(x: &[f64], rows: usize) -> [f64; 96] {
     m
 }
 
+/// Column sums: a gang loop's array reduction whose elements its vector loop updates, each
+/// lane its own columns (the vector loop reduces the array too, without a clause of its own).
+#[acc::parallel]
+fn column_sums_8(x: &[f64], rows: usize) -> [f64; 8] {
+    let mut q = [0.0f64; 8];
+    #[acc::r#loop(gang, reduction(+: q))]
+    for r in 0..rows {
+        #[acc::r#loop(vector)]
+        for c in 0..8 {
+            q[c] += x[r * 8 + c];
+        }
+    }
+    q
+}
+
+#[test]
+fn a_gang_loops_array_reduction_updated_by_its_vector_loop() {
+    for rows in [0usize, 1, 5, 4099] {
+        let x: Vec<f64> = (0..rows * 8).map(|i| (hash(i) % 4096) as f64).collect();
+        let mut want = [0.0f64; 8];
+        for (i, v) in x.iter().enumerate() {
+            want[i % 8] += v;
+        }
+        assert_eq!(column_sums_8(&x, rows), want, "{rows} rows");
+    }
+}
+
 #[test]
 fn a_large_local_array_reduces_past_the_parameter_bytes() {
     for n in [0usize, 1, 199, 200, 10_007, 1 << 20] {

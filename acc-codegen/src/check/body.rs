@@ -242,7 +242,11 @@ impl Walk<'_, '_> {
     fn acc_loop(&mut self, f: &ExprForLoop, d: &LoopDirective, attr_span: Span, slot: usize) {
         let kind = self.cx.kind;
         check::loops::directive(d, kind, self.errors);
-        check::loops::nesting(d, self.levels.last().map(|l| l.0), kind, self.cx.routine, self.errors);
+        // `gang(dim: d)` inside a loop over a higher gang dimension nests gang loops in any
+        // region (OpenACC 3.3's multi-dimensional gangs).
+        let inner_dim = d.gang.as_ref().and_then(|g| g.dim);
+        let dims_nest = inner_dim.is_some_and(|n| self.gang_dims.last().is_some_and(|&m| n < m));
+        check::loops::nesting(d, self.levels.last().map(|l| l.0), kind, dims_nest, self.cx.routine, self.errors);
         // The loop variables of the nest: a clause naming one gets its own error below.
         let mut loop_vars = Vec::new();
         let mut cur = Some(f);

@@ -31,8 +31,8 @@ pub fn directive(d: &LoopDirective, kind: RegionKind, errors: &mut Errors) {
     }
     if kind != RegionKind::Kernels {
         for lvl in [&d.gang, &d.worker, &d.vector].into_iter().flatten() {
-            if lvl.dim.is_some() {
-                errors.error(lvl.span, "`gang(dim: ..)` is allowed only in `kernels` regions");
+            if lvl.dim.is_some() && kind == RegionKind::Serial {
+                errors.error(lvl.span, "`gang(dim: ..)` spreads a loop over a grid dimension's gangs: a `serial` region runs one gang");
             } else if lvl.size.is_some() {
                 errors.error(
                     lvl.span,
@@ -107,11 +107,12 @@ const LEVEL_NAMES: [&str; 3] = ["gang", "worker", "vector"];
 /// Level nesting: gang outside worker outside vector, inside the innermost level of the
 /// enclosing acc loops (`enclosing`). `kernels` regions also have the multi-dimensional
 /// schedules (gv-gv, g-gv-v, ...: DESIGN §4.2), where each loop of a nest takes a dimension of
-/// the same levels. A `routine(seq)` has no parallel level.
-pub fn nesting(d: &LoopDirective, enclosing: Option<u8>, kind: RegionKind, routine: Option<RoutineLevel>, errors: &mut Errors) {
+/// the same levels; `dims_nest`: `d` names `gang(dim: n)` inside a loop over a higher gang
+/// dimension (any region). A `routine(seq)` has no parallel level.
+pub fn nesting(d: &LoopDirective, enclosing: Option<u8>, kind: RegionKind, dims_nest: bool, routine: Option<RoutineLevel>, errors: &mut Errors) {
     let Some((outer_lvl, _, span)) = levels(d) else { return };
     if let Some(enclosing) = enclosing {
-        if outer_lvl <= enclosing && kind != RegionKind::Kernels {
+        if outer_lvl <= enclosing && kind != RegionKind::Kernels && !(dims_nest && enclosing == 0) {
             errors.error(
                 span,
                 format!(

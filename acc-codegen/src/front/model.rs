@@ -234,6 +234,9 @@ pub enum DefaultKind {
 #[derive(Clone, Debug, Default)]
 pub struct RegionClauses {
     pub num_gangs: Option<Expr>,
+    /// OpenACC 3.3's `num_gangs(n1, n2, n3)` in `parallel`: `n2` and `n3`, the gangs of grid
+    /// dimensions 2 and 3 (the loops with `gang(dim: 2)`, `gang(dim: 3)`); `n1` is `num_gangs`.
+    pub more_gangs: Vec<Expr>,
     pub num_workers: Option<Expr>,
     pub vector_length: Option<Expr>,
     /// `async` alone (`Some(None)`) or `async(q)`.

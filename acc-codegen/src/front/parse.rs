@@ -338,9 +338,43 @@ pub(crate) fn parse_or_report<T>(
 }
 
 /// An integer-valued clause argument; a literal zero or negative is rejected at compile time.
+/// `num_gangs(n)`, and in `parallel` OpenACC 3.3's `num_gangs(n1, n2, n3)`: the gangs of each
+/// grid dimension (`gang(dim: d)` spreads a loop over dimension `d`'s).
+fn gang_counts(dir: Directive, clause: &RawClause, errors: &mut Errors) -> Vec<Expr> {
+    if need_args(clause, "an integer expression", errors).is_none() {
+        return Vec::new();
+    }
+    let Some(list) = parse_or_report(clause, Punctuated::<Expr, Token![,]>::parse_terminated, errors) else { return Vec::new() };
+    let counts: Vec<Expr> = list.into_iter().collect();
+    if let Some(extra) = counts.get(1).filter(|_| dir != Directive::Parallel) {
+        errors.error(
+            extra.span(),
+            format!("`num_gangs` takes one value on `{}`: its loops set their own gangs (`gang(n)`); several values are `parallel`'s, for `gang(dim: d)`", dir.name()),
+        );
+        return Vec::new();
+    }
+    if let Some(extra) = counts.get(3) {
+        errors.error(extra.span(), "`num_gangs` takes at most three values, the gangs of grid dimensions 1, 2 and 3");
+        return Vec::new();
+    }
+    if counts.is_empty() {
+        errors.error(clause.args_span(), "`num_gangs` needs an integer expression");
+    }
+    let positive = counts.iter().filter(|e| positive_literal(e, "num_gangs", errors)).count();
+    if positive < counts.len() {
+        return Vec::new();
+    }
+    counts
+}
+
 fn positive_expr(clause: &RawClause, errors: &mut Errors) -> Option<Expr> {
     need_args(clause, "an integer expression", errors)?;
     let expr: Expr = parse_or_report(clause, Expr::parse, errors)?;
+    positive_literal(&expr, &clause.key(), errors).then_some(expr)
+}
+
+/// Whether `expr` may be a count: `false` (reported) for a literal 0 or a negative one.
+fn positive_literal(expr: &Expr, key: &str, errors: &mut Errors) -> bool {
     // A literal is checked here: 0 or a negative one (which a cast would wrap to a huge count).
     let (lit, negative) = match &expr {
         Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(lit), .. }) => (Some(lit), false),
@@ -352,11 +386,11 @@ fn positive_expr(clause: &RawClause, errors: &mut Errors) -> Option<Expr> {
     };
     if let Some(lit) = lit {
         if negative || lit.base10_parse::<u64>().map_or(true, |v| v == 0) {
-            errors.push(syn::Error::new(expr.span(), format!("`{}` must be at least 1", clause.key())));
-            return None;
+            errors.push(syn::Error::new(expr.span(), format!("`{key}` must be at least 1")));
+            return false;
         }
     }
-    Some(expr)
+    true
 }
 
 fn ident_list(clause: &RawClause, errors: &mut Errors) -> Vec<Ident> {
@@ -757,7 +791,7 @@ pub fn region_directive(kind: RegionKind, attr: TokenStream, errors: &mut Errors
             errors.error(q.name.span(), format!("`{}` for the host alone is not supported: the host backend runs a region before the call returns; write it before the first `device_type`, where it applies to both", q.key()));
         }
         let h = region_clauses(dir, host, errors);
-        c.host_counts = [h.num_gangs, h.num_workers, h.vector_length].into_iter().flatten().collect();
+        c.host_counts = [h.num_gangs, h.num_workers, h.vector_length].into_iter().flatten().chain(h.more_gangs).collect();
     }
     RegionDirective { kind, clauses: c }
 }
@@ -768,7 +802,11 @@ fn region_clauses(dir: Directive, clauses: Vec<RawClause>, errors: &mut Errors) 
     for clause in clauses {
         let key = clause.key();
         match key.as_str() {
-            "num_gangs" => c.num_gangs = positive_expr(&clause, errors),
+            "num_gangs" => {
+                let mut counts = gang_counts(dir, &clause, errors).into_iter();
+                c.num_gangs = counts.next();
+                c.more_gangs = counts.collect();
+            }
             "num_workers" => c.num_workers = positive_expr(&clause, errors),
             "vector_length" => c.vector_length = positive_expr(&clause, errors),
             "async" => c.async_ = Some(async_queue(&clause, errors)),

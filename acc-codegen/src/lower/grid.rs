@@ -107,6 +107,10 @@ pub struct GridNest<'a> {
     pub reds: Option<&'a [(RedOp, syn::Ident)]>,
     /// The read-only `&[T]` parameters whose 2-D `cache!` windows may be staged.
     pub stageable: &'a [syn::Ident],
+    /// The region's clauses: in `parallel`, `num_gangs(n1, n2, n3)` sizes the grid
+    /// dimensions of a nest whose loops name `gang(dim: d)`, and `num_workers` /
+    /// `vector_length` its block dimensions.
+    pub clauses: &'a RegionClauses,
 }
 
 /// A nest's grid schedule, decided: each loop's dimensions, the 2-D tiles staged, the rows
@@ -164,7 +168,7 @@ pub fn schedule(n: &GridNest, point: bool, body_of: &mut dyn FnMut(&syn::Block) 
 /// Decides the grid schedule of `n.f`: its loops' dimensions (`chain_of`), then the tiles,
 /// rows and bands.
 fn decide(n: &GridNest, reds: &[(RedOp, syn::Ident)]) -> Option<GridPlan> {
-    let (chain, body) = chain_of(n.f, n.kind, n.directives)?;
+    let (chain, body) = chain_of(n.f, n.kind, n.directives, n.clauses)?;
     // A reduction variable the body reads for anything but its updates (its partial value)
     // keeps the one-dimensional schedule.
     if reds.iter().any(|(_, v)| !crate::lower::schedule::only_updates(&body, v)) {
@@ -618,7 +622,7 @@ fn host_computable(h: &LoopHeader) -> bool {
 }
 
 /// The loops of the grid schedule of `f` and the innermost body, or `None`.
-fn chain_of(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives) -> Option<(Vec<GridLoop>, syn::Block)> {
+fn chain_of(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, clauses: &RegionClauses) -> Option<(Vec<GridLoop>, syn::Block)> {
     let d0 = directives.get(f).cloned().unwrap_or_default();
     if d0.seq.is_some() || !d0.private.is_empty() {
         return None;
@@ -626,12 +630,15 @@ fn chain_of(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives) -> O
     if let Some((_, sizes)) = &d0.tile {
         return tile_chain(f, &d0, sizes, directives);
     }
-    if kind != RegionKind::Kernels || d0.collapse.is_some() {
+    if !matches!(kind, RegionKind::Kernels | RegionKind::Parallel) || d0.collapse.is_some() {
         return None;
     }
     let explicit = d0.has_level();
     let chain = tight_chain(f, d0, kind, directives);
-    if chain.len() < 2 {
+    // In `parallel` only a nest that names gang dimensions: the others keep the
+    // one-dimensional schedule, where the region's `num_gangs` and lanes are the launch's.
+    let dims_named = chain.iter().any(|(_, d)| d.gang.as_ref().is_some_and(|g| g.dim.is_some()));
+    if chain.len() < 2 || (kind == RegionKind::Parallel && !dims_named) {
         return None;
     }
     let body = chain.last().expect("not empty").0.body.clone();
@@ -660,7 +667,32 @@ fn chain_of(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives) -> O
     }
     let dirs: Vec<&LoopDirective> = chain.iter().map(|(_, d)| d).collect();
     level_dims(&dirs, &mut out)?;
+    if kind == RegionKind::Parallel {
+        region_sizes(&dirs, clauses, &mut out);
+    }
     Some((out, body))
+}
+
+/// A `parallel` nest's sizes, from its region's clauses (its loops have none): the blocks of
+/// grid dimension `d` are `num_gangs`' value `d` (OpenACC 3.3's `num_gangs(n1, n2, n3)`), the
+/// threads of a worker loop's block dimension `num_workers`, of a vector loop's
+/// `vector_length` (of a loop that is both, their product).
+fn region_sizes(dirs: &[&LoopDirective], clauses: &RegionClauses, out: &mut [GridLoop]) {
+    let gangs: Vec<&Expr> = clauses.num_gangs.iter().chain(&clauses.more_gangs).collect();
+    for (d, g) in dirs.iter().zip(out.iter_mut()) {
+        if let Some(n) = g.gang.and_then(|dim| gangs.get(dim)) {
+            g.gang_size = Some((*n).clone());
+        }
+        let workers = d.worker.as_ref().and(clauses.num_workers.as_ref());
+        let lanes = d.vector.as_ref().and(clauses.vector_length.as_ref());
+        g.block_size = match (workers, lanes) {
+            (Some(w), Some(v)) => {
+                let (w, v) = (super::clause_usize(w), super::clause_usize(v));
+                Some(syn::parse_quote!(#w * #v))
+            }
+            (w, v) => w.or(v).cloned(),
+        };
+    }
 }
 
 /// `tile(..)`: the tile is a block; its loops, each on the grid and block dimension of its

@@ -228,7 +228,7 @@ impl Nest<'_> {
     fn grid(&self, src: &NestSource, sites: &std::collections::HashSet<bounds::Site>, point: bool) -> Option<grid::Grid> {
         let mut body_of = self.body_of(sites);
         let stageable: Vec<Ident> = src.params.iter().filter(|p| p.kind == ParamKind::Slice && !self.arrays.mut_slices.contains(&p.ident)).map(|p| p.ident.clone()).collect();
-        let n = grid::GridNest { f: src.f, kind: src.kind, directives: src.loops, reds: self.grid_reds(), stageable: &stageable };
+        let n = grid::GridNest { f: src.f, kind: src.kind, directives: src.loops, reds: self.grid_reds(), stageable: &stageable, clauses: &src.dir.clauses };
         grid::schedule(&n, point, &mut body_of)
     }
 }

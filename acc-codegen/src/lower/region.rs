@@ -109,7 +109,7 @@ fn prologue(c: &RegionClauses, params: &[Param]) -> (TokenStream, TokenStream) {
     }
     // (A `device_type(host)` group's counts too: the host has no use for them, both builds
     // check them.)
-    for e in [&c.num_gangs, &c.num_workers, &c.vector_length].into_iter().flatten().chain(&c.host_counts) {
+    for e in [&c.num_gangs, &c.num_workers, &c.vector_length].into_iter().flatten().chain(&c.more_gangs).chain(&c.host_counts) {
         let n = lower::clause_usize(e);
         prologue.extend(quote!(let _: usize = #n;));
     }

@@ -98,7 +98,7 @@ mod plan;
 mod rounds;
 mod windows;
 
-pub(crate) use effects::{any_loop, block_assigns, holds_parallel, jumps, only_updates};
+pub(crate) use effects::{any_loop, block_assigns, block_updates, holds_parallel, jumps, only_updates};
 use effects::{block_level, escaping_jump, is_parallel, pat_ident, uses_barriers, uses_worker, writes_into};
 use rounds::RoundLoop;
 use windows::{cached_reads, window_inside};
@@ -537,7 +537,8 @@ impl<'a> Scheduler<'a> {
 
     /// Whether the reduction `(op, v)` of the loop whose body is `stmts` can be left
     /// unfinished by the parallel loops of that body: every statement that names `v` is a
-    /// parallel loop that reduces `v` with `op` (its own clause, or none and it updates `v`).
+    /// parallel loop that reduces `v` with `op` (its own clause, or none and it updates `v` or,
+    /// an array, its elements).
     /// Then no code of the body reads `v` between them, and one combination at the end of the
     /// enclosing loop, over all the levels at once, gives the same value (OpenUH's placement of
     /// the reduction at the outermost position; Table 2's gang-worker-vector row).
@@ -553,7 +554,7 @@ impl<'a> Scheduler<'a> {
             let d = self.directive(fl).unwrap_or_default();
             match d.reduction.iter().find(|r| r.vars.contains(v)) {
                 Some(r) => r.op == op,
-                None => block_assigns(&fl.body, v),
+                None => block_updates(&fl.body, v),
             }
         })
     }

@@ -256,6 +256,30 @@ pub fn block_assigns(b: &syn::Block, name: &Ident) -> bool {
     v.1
 }
 
+/// Whether block `b` updates variable `name`: [`block_assigns`], or assigns an element of it
+/// (`name[e] = ..`, `name[e] op= ..`: an array reduction's updates).
+pub fn block_updates(b: &syn::Block, name: &Ident) -> bool {
+    struct V<'a>(&'a Ident, bool);
+    impl<'ast> Visit<'ast> for V<'_> {
+        fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
+            if matches!(loops::place_root(&a.left), Some((base, true)) if base == self.0) {
+                self.1 = true;
+            }
+            syn::visit::visit_expr_assign(self, a);
+        }
+        fn visit_expr_binary(&mut self, e: &'ast syn::ExprBinary) {
+            if loops::is_compound_assign(&e.op) && matches!(loops::place_root(&e.left), Some((base, true)) if base == self.0) {
+                self.1 = true;
+            }
+            syn::visit::visit_expr_binary(self, e);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut v = V(name, false);
+    v.visit_block(b);
+    v.1 || block_assigns(b, name)
+}
+
 /// Whether lowered code `code` meets a barrier: it calls `sync_threads` or an
 /// `acc_device` function that does (the group reductions, broadcasts, group locals) or
 /// touches shared memory.

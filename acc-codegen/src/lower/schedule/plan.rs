@@ -7,7 +7,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::{Expr, ExprForLoop, Ident, Stmt};
 
-use super::{block_assigns, block_level, chunk, cached_reads, levels_of, only_updates, uses_barriers, Ctx, Levels, Scheduler, CHUNK_WAVES, DEV, STREAM_WAVES, UNROLL, UNROLL_TOKENS};
+use super::{block_assigns, block_level, block_updates, chunk, cached_reads, levels_of, only_updates, uses_barriers, Ctx, Levels, Scheduler, CHUNK_WAVES, DEV, STREAM_WAVES, UNROLL, UNROLL_TOKENS};
 use crate::front::cache::Moving;
 use crate::front::loops::LoopHeader;
 use crate::front::model::*;
@@ -140,7 +140,8 @@ impl Scheduler<'_> {
             lv.vector |= !ctx.used.vector;
         }
         let lv_w = lv.worker && self.uses_worker;
-        // This loop's reductions: its clauses, and the enclosing loops' that it updates.
+        // This loop's reductions: its clauses, and the enclosing loops' that it updates (an
+        // array's elements too: each lane's copy holds the elements its trips update).
         let mut reds: Vec<(RedOp, Ident)> = if top { ctx.reds.clone() } else { Vec::new() };
         if !top {
             for r in &d.reduction {
@@ -149,7 +150,7 @@ impl Scheduler<'_> {
                 }
             }
             for (op, v) in &ctx.reds {
-                if !reds.iter().any(|r| &r.1 == v) && block_assigns(body, v) {
+                if !reds.iter().any(|r| &r.1 == v) && block_updates(body, v) {
                     reds.push((*op, v.clone()));
                 }
             }
