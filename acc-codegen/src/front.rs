@@ -4,6 +4,7 @@
 pub mod atomic;
 pub mod cache;
 pub mod directives;
+pub mod force;
 pub mod generic;
 pub mod loops;
 pub mod method;

@@ -214,3 +214,79 @@ fn device_type_groups_run_right_on_each_backend() {
         assert_eq!(out, a.iter().map(|x| x - 1).collect::<Vec<_>>());
     }
 }
+
+/// `collapse(force: 2)` over loops with code between them: the code before the inner loop and
+/// after it runs once per collapsed iteration (OpenACC 3.3), here a row's weight and a count.
+#[acc::parallel]
+fn force_between(b: &[i64], n: usize, m: usize, out: &mut [i64]) -> i64 {
+    let mut count = 0i64;
+    #[acc::r#loop(gang, vector, collapse(force: 2), reduction(+: count))]
+    for i in 0..n {
+        let w = b[i] * 2;
+        for j in 0..m {
+            out[i * m + j] = w + j as i64
+        }
+        count += 1;
+    }
+    count
+}
+
+#[test]
+fn collapse_force_runs_the_code_between_the_loops_per_collapsed_iteration() {
+    for (n, m) in [(0, 3), (3, 0), (1, 1), (5, 7), (33, 65), (1000, 3)] {
+        let b: Vec<i64> = (0..n).map(|x| (x as i64 * 7) % 19).collect();
+        let mut out = vec![-1i64; n * m];
+        let count = force_between(&b, n, m, &mut out);
+        assert_eq!(count, (n * m) as i64, "{n} x {m}: the count runs once per (i, j)");
+        let want: Vec<i64> = (0..n * m).map(|k| b[k / m] * 2 + (k % m) as i64).collect();
+        assert_eq!(out, want, "{n} x {m}");
+    }
+}
+
+/// Three loops, code at two depths.
+#[acc::parallel]
+fn force_three(a: &[f64], n: [usize; 3], out: &mut [f64]) {
+    #[acc::r#loop(gang, worker, vector, collapse(force: 3))]
+    for k in 0..n[2] {
+        let plane = (k * n[1] * n[0]) as f64;
+        for j in 0..n[1] {
+            let row = (j * n[0]) as f64 + plane;
+            for i in 0..n[0] {
+                let at = (k * n[1] + j) * n[0] + i;
+                out[at] = a[at] + row + i as f64
+            }
+        }
+    }
+}
+
+#[test]
+fn collapse_force_over_three_loops_with_code_at_two_depths() {
+    for n in [[1, 1, 1], [4, 3, 2], [31, 17, 9]] {
+        let len = n[0] * n[1] * n[2];
+        let a: Vec<f64> = (0..len).map(|x| x as f64 * 0.5).collect();
+        let mut out = vec![0.0; len];
+        force_three(&a, n, &mut out);
+        assert!(out.iter().enumerate().all(|(x, v)| *v == a[x] + x as f64), "{n:?}");
+    }
+}
+
+/// `async` and `wait` in a `device_type(host)` group: the host backend runs the region before
+/// the call returns (which `async` allows) and has no queue to wait for; the GPU's group has
+/// none, so the GPU runs it synchronously too.
+#[acc::parallel(device_type(host), async(q), wait(q, 2))]
+fn host_async(a: &[i64], out: &mut [i64], q: i32) {
+    #[acc::r#loop(gang, vector)]
+    for i in 0..a.len() {
+        out[i] = a[i] + q as i64;
+    }
+}
+
+#[test]
+fn async_and_wait_for_the_host_alone() {
+    for n in LENS {
+        let a: Vec<i64> = (0..n as i64).collect();
+        let mut out = vec![0; n];
+        host_async(&a, &mut out, 3);
+        assert_eq!(out, a.iter().map(|x| x + 3).collect::<Vec<_>>(), "{n} elements");
+    }
+}

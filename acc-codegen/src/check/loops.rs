@@ -129,9 +129,9 @@ pub fn nesting(d: &LoopDirective, enclosing: Option<u8>, kind: RegionKind, dims_
 
 /// The `collapse(n)` / `tile(..)` nest under `f`: `depth` tightly nested loops of the accepted
 /// forms, whose bounds do not depend on the outer loops' variables. `force` is
-/// `collapse(force: n)`'s `force` (OpenACC 3.3): on tightly nested loops it is `collapse(n)`;
-/// loops with code between them are a compile error on `force` saying what to write (acc does
-/// not run that code once per collapsed iteration).
+/// `collapse(force: n)`'s `force` (OpenACC 3.3): `front::force` has sunk the code between its
+/// loops into the innermost body where it could; a nest still not tight (a body of several
+/// loops) is a compile error on `force` saying what to write.
 pub fn nest(f: &ExprForLoop, depth: usize, clause_span: Span, force: Option<Span>, errors: &mut Errors) -> Option<Vec<LoopHeader>> {
     let mut headers = Vec::new();
     let mut cur = f;
@@ -189,8 +189,8 @@ fn not_tight(depth: usize, level: usize, clause_span: Span, force: Option<Span>)
     syn::Error::new(
         force,
         format!(
-            "`collapse(force: {depth})` over loops with code between them is not supported: the body at depth {level} is not a single `for` loop. \
-             Move that code into the innermost loop (it then runs for every collapsed iteration, as `force` means), {fewer}"
+            "`collapse(force: {depth})` needs one `for` loop in each body of the nest, but the body at depth {level} holds several loops or none \
+             (the code around a single inner loop runs for every collapsed iteration, as `force` means): split the loops, {fewer}"
         ),
     )
 }

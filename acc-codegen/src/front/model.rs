@@ -260,6 +260,9 @@ pub struct RegionClauses {
     /// The counts of a `device_type(host)` group (`num_gangs`..): the host backend has no
     /// gangs to size, so they are only type-checked.
     pub host_counts: Vec<Expr>,
+    /// The queues of a `device_type(host)` group's `async(q)` and `wait(q)`: the host backend
+    /// runs a region before the call returns, so they are only type-checked.
+    pub host_queues: Vec<Expr>,
 }
 
 impl RegionClauses {

@@ -786,12 +786,12 @@ pub fn region_directive(kind: RegionKind, attr: TokenStream, errors: &mut Errors
     // counts matter: they are type-checked.
     let mut c = region_clauses(dir, parts.select(Device::Nvidia, &[]), errors);
     if parts.any() && !std::ptr::eq(parts.group(Device::Host), parts.group(Device::Nvidia)) {
-        let host = parts.only(Device::Host);
-        for q in host.iter().filter(|q| matches!(q.key().as_str(), "async" | "wait")) {
-            errors.error(q.name.span(), format!("`{}` for the host alone is not supported: the host backend runs a region before the call returns; write it before the first `device_type`, where it applies to both", q.key()));
-        }
-        let h = region_clauses(dir, host, errors);
+        // The host's `async(q)` and `wait(q)` are type-checked too: the host backend runs a
+        // region before the call returns (which `async` allows) and has no queue of its own
+        // to wait for.
+        let h = region_clauses(dir, parts.only(Device::Host), errors);
         c.host_counts = [h.num_gangs, h.num_workers, h.vector_length].into_iter().flatten().chain(h.more_gangs).collect();
+        c.host_queues = h.async_.into_iter().flatten().chain(h.wait.into_iter().flatten()).collect();
     }
     RegionDirective { kind, clauses: c }
 }

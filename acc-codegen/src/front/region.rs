@@ -340,6 +340,7 @@ impl Form {
         let params = params(&f, errors);
         let arrays = params.iter().filter(|p| p.kind == ParamKind::SliceMut).map(|p| p.ident.clone()).collect();
         crate::front::sections::desugar(&mut f, dir, arrays, errors);
+        crate::front::force::sink(&mut f, errors);
         let plan = data_plan(dir, &params, errors);
         let loops = LoopDirectives::of(&f.block, dir.kind);
         Form { f, name, display, params, plan, loops, faulty: false }

@@ -113,6 +113,10 @@ fn prologue(c: &RegionClauses, params: &[Param]) -> (TokenStream, TokenStream) {
         let n = lower::clause_usize(e);
         prologue.extend(quote!(let _: usize = #n;));
     }
+    for q in &c.host_queues {
+        let q = lower::queue_i64(q);
+        prologue.extend(quote!(let _: i64 = #q;));
+    }
     prologue.extend(device_copy_checks(params));
     // The region's async queue: its launches and its copy-back go there (acc-runtime's
     // `RegionInfo::queue`; `None` runs synchronously).
