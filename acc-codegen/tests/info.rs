@@ -380,6 +380,27 @@ fn two_dimensional_windows_in_a_tile_nest_are_staged_where_the_block_agrees() {
 }
 
 #[test]
+fn a_parallel_nest_of_gang_dimensions_takes_the_region_sizes() {
+    let text = "#[acc::parallel(num_gangs(4, gy), vector_length(64))]
+fn fill(out: &mut [f64], rows: usize, cols: usize, gy: usize) {
+    #[acc::r#loop(gang(dim: 2))]
+    for r in 0..rows {
+        #[acc::r#loop(gang(dim: 1), vector)]
+        for c in 0..cols {
+            out[r * cols + c] = 1.0;
+        }
+    }
+}";
+    let r = report(RegionKind::Parallel, "src/fill.rs", 1, text);
+    has(&r, "src/fill.rs:4:", &["loop `r`: blockIdx.y (multi-dimensional schedule)", "gridDim.y = gy"]);
+    has(&r, "src/fill.rs:6:", &["loop `c`: blockIdx.x, threadIdx.x (multi-dimensional schedule)", "gridDim.x = 4, blockDim.x = 64"]);
+    // Without gang dimensions a parallel nest keeps one dimension.
+    let plain = text.replace("gang(dim: 2)", "gang").replace("gang(dim: 1), vector", "vector");
+    let r = report(RegionKind::Parallel, "src/fill.rs", 1, &plain);
+    has(&r, "src/fill.rs:4:", &["loop `r`: gang -> blockIdx.x"]);
+}
+
+#[test]
 fn a_bare_nest_without_reductions_gives_each_block_a_band_of_rows() {
     let text = "#[acc::kernels]
 fn lap(a: &[f32], b: &mut [f32], n: usize) {

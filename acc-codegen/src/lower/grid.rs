@@ -232,7 +232,16 @@ fn dims_notes(chain: &[GridLoop]) -> Notes {
             (None, Some(b)) => (format!("threadIdx.{}", XYZ[b]), format!("blockDim.{}", XYZ[b])),
             (None, None) => unreachable!("every loop of a grid schedule has a dimension"),
         };
-        notes.at(g.line, lvl, format!("loop `{}`: {} (multi-dimensional schedule); trip = {start}, grid-stride by {stride}", g.header.var, parts.join(", ")));
+        let text = |e: &Expr| quote!(#e).to_string();
+        let mut sizes = Vec::new();
+        if let (Some(d), Some(n)) = (g.gang, &g.gang_size) {
+            sizes.push(format!("gridDim.{} = {}", XYZ[d], text(n)));
+        }
+        if let (Some(b), Some(n)) = (g.block, &g.block_size) {
+            sizes.push(format!("blockDim.{} = {}", XYZ[b], text(n)));
+        }
+        let sizes = if sizes.is_empty() { String::new() } else { format!("; {}", sizes.join(", ")) };
+        notes.at(g.line, lvl, format!("loop `{}`: {} (multi-dimensional schedule); trip = {start}, grid-stride by {stride}{sizes}", g.header.var, parts.join(", ")));
     }
     notes
 }
