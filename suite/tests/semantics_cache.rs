@@ -872,3 +872,54 @@ fn staged_tile_nests_run_unchecked_only_where_the_launch_proves_their_indices() 
         assert!(msg.contains(&format!("the len is {last} but the index is {last}")), "n = {n}: {msg}");
     }
 }
+
+/// The cache paper's Listing 1 / Fig. 1 stencil (radius 30): the window read through an inner
+/// sequential loop, `for j in i - 30..=i + 30 { s += a[j]; }`, each `a[j]` inside the window.
+#[acc::parallel]
+fn radius30(a: &[f64], b: &mut [f64]) {
+    let n = a.len();
+    #[acc::r#loop(gang, vector)]
+    for i in 30..n - 30 {
+        acc::cache!(a[i - 30..=i + 30]);
+        let mut s = 0.0;
+        for j in i - 30..=i + 30 {
+            s += a[j];
+        }
+        b[i] = s;
+    }
+}
+
+/// A part of the window through an exclusive range, beside `a[i + c]` references.
+#[acc::parallel(vector_length(64))]
+fn half_window(a: &[i64], b: &mut [i64]) {
+    let n = a.len();
+    #[acc::r#loop(gang, vector)]
+    for i in 4..n - 4 {
+        acc::cache!(a[i - 4..i + 5]);
+        let mut s = a[i + 4] * 100;
+        for j in i - 4..i {
+            s += a[j] * (j as i64 % 3);
+        }
+        b[i] = s;
+    }
+}
+
+#[test]
+fn a_window_read_through_an_inner_loop() {
+    for n in [61usize, 62, 100, 1000, 4097, 100_003] {
+        let a: Vec<f64> = (0..n).map(|i| (hash(i) % 1000) as f64).collect();
+        let mut b = vec![-1.0; n];
+        radius30(&a, &mut b);
+        for i in 0..n {
+            let want = if (30..n - 30).contains(&i) { a[i - 30..=i + 30].iter().sum() } else { -1.0 };
+            assert_eq!(b[i], want, "{n} elements, at {i}");
+        }
+        let a: Vec<i64> = (0..n).map(|i| (hash(i) % 77) as i64 - 30).collect();
+        let mut b = vec![0i64; n];
+        half_window(&a, &mut b);
+        for i in 4..n - 4 {
+            let want = a[i + 4] * 100 + (i - 4..i).map(|j| a[j] * (j as i64 % 3)).sum::<i64>();
+            assert_eq!(b[i], want, "{n} elements, at {i}");
+        }
+    }
+}

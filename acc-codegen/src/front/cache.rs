@@ -310,10 +310,46 @@ pub fn moving_windows(body: &syn::Block, vars: &[Ident]) -> Vec<Moving> {
         .collect()
 }
 
+/// The variable of the sequential loop `f` when it runs inside windows of `windows`: `for j in
+/// i + c1..i + c2` (or `..=`) with `i` a window's variable and the range inside that window, `j`
+/// a plain name the body does not bind again. Returns `j` with the windows (by index) whose
+/// references `a[j]` then lie inside (the paper's Listing 1: `for j in i - r..=i + r { s +=
+/// a[j]; }`).
+pub fn inner_range(f: &syn::ExprForLoop, windows: &[Moving]) -> Option<(Ident, Vec<usize>)> {
+    let syn::Pat::Ident(p) = &*f.pat else { return None };
+    if p.by_ref.is_some() || p.mutability.is_some() || p.subpat.is_some() {
+        return None;
+    }
+    let Expr::Range(r) = strip(&f.expr) else { return None };
+    let (Some(lo), Some(hi)) = (&r.start, &r.end) else { return None };
+    let inclusive = matches!(r.limits, syn::RangeLimits::Closed(_));
+    let inside: Vec<usize> = windows
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| {
+            let (Some(c1), Some(c2)) = (offset_of(lo, &w.var), offset_of(hi, &w.var)) else { return false };
+            let c2 = c2 - i64::from(!inclusive);
+            w.lo <= c1 && c2 <= w.hi
+        })
+        .map(|(k, _)| k)
+        .collect();
+    let mut bound = Vec::new();
+    struct B<'a>(&'a mut Vec<Ident>);
+    impl<'ast> syn::visit::Visit<'ast> for B<'_> {
+        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+            self.0.push(p.ident.clone());
+            syn::visit::visit_pat_ident(self, p);
+        }
+    }
+    syn::visit::Visit::visit_block(&mut B(&mut bound), &f.body);
+    (!inside.is_empty() && !bound.contains(&p.ident)).then(|| (p.ident.clone(), inside))
+}
+
 /// The OpenACC rule (2.5 on): every reference to a cached array in the loop lies in its
 /// window. acc proves it at compile time for a window that moves with the loop variable
 /// (`a[i - r..=i + r]`): each `a[e]` in the body must be `a[i + c]` with a literal `c` inside
-/// the window, and the body must not rebind `i` or `a`. What it cannot prove is a compile
+/// the window, or `a[j]` in a loop `for j in i + c1..=i + c2` inside it ([`inner_range`]), and
+/// the body must not rebind `i` or `a`. What it cannot prove is a compile
 /// error on the index (in every build: the rule is the program's, whatever the backend), so
 /// that the GPU reads such references from shared memory with no range check (the paper's
 /// RBI).
@@ -324,13 +360,26 @@ pub fn check_references(body: &syn::Block, vars: &[Ident], errors: &mut crate::r
     }
     struct V<'w, 'e> {
         windows: &'w [Moving],
+        /// The loops around the reference that run inside windows ([`inner_range`]).
+        inner: Vec<(Ident, Vec<usize>)>,
         errors: &'e mut crate::report::Errors,
     }
     impl<'ast> syn::visit::Visit<'ast> for V<'_, '_> {
+        fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
+            let range = inner_range(f, self.windows);
+            let pushed = range.is_some();
+            self.inner.extend(range);
+            syn::visit::visit_expr_for_loop(self, f);
+            if pushed {
+                self.inner.pop();
+            }
+        }
         fn visit_expr_index(&mut self, ix: &'ast syn::ExprIndex) {
             if let Expr::Path(p) = strip(&ix.expr) {
-                if let Some(w) = self.windows.iter().find(|w| p.path.is_ident(&w.array)) {
-                    let inside = offset_of(&ix.index, &w.var).is_some_and(|c| (w.lo..=w.hi).contains(&c));
+                if let Some(k) = self.windows.iter().position(|w| p.path.is_ident(&w.array)) {
+                    let w = &self.windows[k];
+                    let in_loop = self.inner.iter().any(|(j, ks)| ks.contains(&k) && is_var(&ix.index, j));
+                    let inside = in_loop || offset_of(&ix.index, &w.var).is_some_and(|c| (w.lo..=w.hi).contains(&c));
                     if !inside {
                         let (a, v) = (&w.array, &w.var);
                         let show = |c: i64| match c {
@@ -339,8 +388,8 @@ pub fn check_references(body: &syn::Block, vars: &[Ident], errors: &mut crate::r
                             c => format!("{v} + {c}"),
                         };
                         self.errors.push(syn::Error::new_spanned(&ix.index, format!(
-                            "`{a}` is cached as `{a}[{}..={}]`, and acc cannot prove this index inside that window: references to a cached array must lie in its window (OpenACC `cache`); write `{a}[{v} + c]` with a literal `c` from {} to {}, widen the window, or drop `cache!`",
-                            show(w.lo), show(w.hi), w.lo, w.hi)));
+                            "`{a}` is cached as `{a}[{}..={}]`, and acc cannot prove this index inside that window: references to a cached array must lie in its window (OpenACC `cache`); write `{a}[{v} + c]` with a literal `c` from {} to {} (or `{a}[j]` in a loop `for j in {}..={}`), widen the window, or drop `cache!`",
+                            show(w.lo), show(w.hi), w.lo, w.hi, show(w.lo), show(w.hi))));
                     }
                     // The index itself may read other arrays.
                     syn::visit::visit_expr(self, &ix.index);
@@ -360,7 +409,7 @@ pub fn check_references(body: &syn::Block, vars: &[Ident], errors: &mut crate::r
         fn visit_macro(&mut self, _: &'ast syn::Macro) {}
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
-    let mut v = V { windows: &windows, errors };
+    let mut v = V { windows: &windows, inner: Vec::new(), errors };
     for s in &body.stmts[1..] {
         syn::visit::Visit::visit_stmt(&mut v, s);
     }

@@ -9,7 +9,8 @@ use syn::{Expr, Ident};
 
 /// `body` with each reference `a[i + c]` to a staged window read from its place in shared
 /// memory (`wins`): element `wx + c - lo` of the window (`wx` the point's place in the trip,
-/// `__acc_wx`), after the slice's own
+/// `__acc_wx`), or `wx + j - (i + lo)` for `a[j]` in a loop over a range inside the window,
+/// after the slice's own
 /// bounds check on the index (so that an index past the array panics as it does on the host).
 /// The references were proved inside the windows by `cache::check_references`.
 pub(super) fn cached_reads(body: &syn::Block, staged: &[crate::front::cache::Moving], wins: &[Ident], checked: bool) -> syn::Block {
@@ -17,16 +18,40 @@ pub(super) fn cached_reads(body: &syn::Block, staged: &[crate::front::cache::Mov
         staged: &'s [crate::front::cache::Moving],
         wins: &'s [Ident],
         checked: bool,
+        /// The loops around the reference that run inside windows (`cache::inner_range`).
+        inner: Vec<(Ident, Vec<usize>)>,
+    }
+    impl R<'_> {
+        /// The element of window `k` that reference `a[index]` reads, from the point's place:
+        /// `c - lo` for `a[i + c]`, `j - (i + lo)` for `a[j]` in a loop inside the window.
+        fn slot(&self, k: usize, index: &Expr) -> Option<TokenStream> {
+            let w = &self.staged[k];
+            if let Some(c) = crate::front::cache::offset_of(index, &w.var).filter(|c| (w.lo..=w.hi).contains(c)) {
+                let slot = (c - w.lo) as usize;
+                return Some(quote!(#slot));
+            }
+            let (j, _) = self.inner.iter().find(|(j, ks)| ks.contains(&k) && crate::front::cache::offset_of(index, j) == Some(0))?;
+            let (var, lo) = (&w.var, proc_macro2::Literal::i64_suffixed(w.lo));
+            Some(quote!((#j as usize).wrapping_sub((#var as usize).wrapping_add((#lo) as usize))))
+        }
     }
     impl VisitMut for R<'_> {
         fn visit_expr_mut(&mut self, e: &mut Expr) {
+            if let Expr::ForLoop(f) = e {
+                let range = crate::front::cache::inner_range(f, self.staged);
+                let pushed = range.is_some();
+                self.inner.extend(range);
+                syn::visit_mut::visit_expr_for_loop_mut(self, f);
+                if pushed {
+                    self.inner.pop();
+                }
+                return;
+            }
             if let Expr::Index(ix) = e {
                 if let Expr::Path(p) = &*ix.expr {
                     if let Some(j) = self.staged.iter().position(|w| p.path.is_ident(&w.array)) {
-                        let w = &self.staged[j];
-                        if let Some(c) = crate::front::cache::offset_of(&ix.index, &w.var).filter(|c| (w.lo..=w.hi).contains(c)) {
+                        if let Some(slot) = self.slot(j, &ix.index) {
                             let (win, idx) = (&self.wins[j], &ix.index);
-                            let slot = (c - w.lo) as usize;
                             let span = ix.index.span();
                             if !self.checked {
                                 // The trip's whole windows lie inside their arrays
@@ -60,7 +85,7 @@ pub(super) fn cached_reads(body: &syn::Block, staged: &[crate::front::cache::Mov
         fn visit_item_mut(&mut self, _: &mut syn::Item) {}
     }
     let mut b = body.clone();
-    R { staged, wins, checked }.visit_block_mut(&mut b);
+    R { staged, wins, checked, inner: Vec::new() }.visit_block_mut(&mut b);
     b
 }
 
