@@ -305,6 +305,24 @@ fn a_window_that_moves_with_the_vector_loop_is_staged() {
     has(&r, "src/stencil.rs:5:", &["cache!: a[i - 1..=i + 1]: staged in shared memory (see the loop)"]);
 }
 
+#[test]
+fn a_window_read_through_an_inner_loop_is_staged() {
+    let text = "#[acc::parallel]
+fn sum61(a: &[f32], b: &mut [f32]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 30..a.len() - 30 {
+        acc::cache!(a[i - 30..=i + 30]);
+        let mut s = 0.0f32;
+        for j in i - 30..=i + 30 {
+            s += a[j];
+        }
+        b[i] = s;
+    }
+}";
+    let r = report(RegionKind::Parallel, "src/sum61.rs", 1, text);
+    has(&r, "src/sum61.rs:4:", &["cache!: a[i - 30..=i + 30] (60 + 4 x blockDim.x elements) staged in shared memory"]);
+}
+
 const GEMM: &str = "#[acc::parallel]
 fn gemm(a: &[f32], b: &[f32], c: &mut [f32], n: usize) {
     #[acc::r#loop(tile(16, 16))]

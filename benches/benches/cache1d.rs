@@ -1,6 +1,7 @@
-//! `cache!` on 1-D stencils (issue 11; Lashgar and Baniasadi's RBI with the cache shared by a
-//! block): a 3-point and a 9-point stencil on `N` `f32`s, each as acc without `cache!`, acc
-//! with `cache!` (the window staged in shared memory per block), beside
+//! `cache!` on 1-D stencils (Lashgar and Baniasadi's RBI with the cache shared by a block): a
+//! 3-point and a 9-point stencil on `N` `f32`s, and the paper's Listing 1 / Fig. 1 stencil of
+//! radius 30 that reads its window through an inner loop (`for j in i - 30..=i + 30`), each as
+//! acc without `cache!`, acc with `cache!` (the window staged in shared memory per block), beside
 //! `benches/cuda/cache1d.cu` (hand-written CUDA: the plain kernel, and the classic shared-memory
 //! kernel with its halo, built by nvcc). Run by `scripts/gpu-beside-nvcc.sh cache1d`. Every acc result is
 //! checked against the host's loop.
@@ -44,6 +45,31 @@ fn s9_cache(a: &[f32], b: &mut [f32]) {
     }
 }
 
+#[acc::parallel(present(a, b))]
+fn r30_plain(a: &[f32], b: &mut [f32]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 30..a.len() - 30 {
+        let mut s = 0.0f32;
+        for j in i - 30..=i + 30 {
+            s += a[j];
+        }
+        b[i] = s;
+    }
+}
+
+#[acc::parallel(present(a, b))]
+fn r30_cache(a: &[f32], b: &mut [f32]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 30..a.len() - 30 {
+        acc::cache!(a[i - 30..=i + 30]);
+        let mut s = 0.0f32;
+        for j in i - 30..=i + 30 {
+            s += a[j];
+        }
+        b[i] = s;
+    }
+}
+
 fn main() {
     println!("# acc cache1d, device: {:?}", acc::device_type());
     let n = N;
@@ -56,8 +82,23 @@ fn main() {
     for i in 4..n - 4 {
         want9[i] = 0.2 * a[i] + 0.16 * (a[i - 1] + a[i + 1]) + 0.12 * (a[i - 2] + a[i + 2]) + 0.08 * (a[i - 3] + a[i + 3]) + 0.04 * (a[i - 4] + a[i + 4]);
     }
+    let mut want30 = vec![0.0f32; n];
+    for i in 30..n - 30 {
+        let mut s = 0.0f32;
+        for x in &a[i - 30..=i + 30] {
+            s += x;
+        }
+        want30[i] = s;
+    }
     type S = fn(&[f32], &mut [f32]);
-    let cases: [(&str, S, &[f32]); 4] = [("s3_plain", s3_plain, &want3), ("s3_cache", s3_cache, &want3), ("s9_plain", s9_plain, &want9), ("s9_cache", s9_cache, &want9)];
+    let cases: [(&str, S, &[f32]); 6] = [
+        ("s3_plain", s3_plain, &want3),
+        ("s3_cache", s3_cache, &want3),
+        ("s9_plain", s9_plain, &want9),
+        ("s9_cache", s9_cache, &want9),
+        ("r30_plain", r30_plain, &want30),
+        ("r30_cache", r30_cache, &want30),
+    ];
     for (name, f, want) in cases {
         let mut b = vec![0.0f32; n];
         let secs;

@@ -1,4 +1,5 @@
-// Hand-written CUDA for benches/cache1d.rs: a 3-point and a 9-point 1-D stencil on N floats, each
+// Hand-written CUDA for benches/cache1d.rs: a 3-point and a 9-point 1-D stencil on N floats, and
+// the cache paper's radius-30 sum (Listing 1 / Fig. 1, its window read in a loop), each
 // as a plain kernel (one thread per point, loads through the read-only path) and as the classic
 // shared-memory kernel (the block's points and a halo of R on each side staged, a barrier, the
 // reads from shared memory), blocks of 256, the same inputs and operation order as the Rust code
@@ -12,6 +13,12 @@ template <int R> __device__ __forceinline__ float st(const float* a, long i);
 template <> __device__ __forceinline__ float st<1>(const float* a, long i) { return 0.25f * a[i - 1] + 0.5f * a[i] + 0.25f * a[i + 1]; }
 template <> __device__ __forceinline__ float st<4>(const float* a, long i) {
     return 0.2f * a[i] + 0.16f * (a[i - 1] + a[i + 1]) + 0.12f * (a[i - 2] + a[i + 2]) + 0.08f * (a[i - 3] + a[i + 3]) + 0.04f * (a[i - 4] + a[i + 4]);
+}
+
+template <> __device__ __forceinline__ float st<30>(const float* a, long i) {
+    float s = 0.0f;
+    for (int j = -30; j <= 30; j++) s += a[i + j];
+    return s;
 }
 
 template <int R> __global__ void plain(const float* __restrict__ a, float* __restrict__ b, long n) {
@@ -52,5 +59,7 @@ int main() {
     run<1>("s3_shared", shared<1>, da, db);
     run<4>("s9_plain", plain<4>, da, db);
     run<4>("s9_shared", shared<4>, da, db);
+    run<30>("r30_plain", plain<30>, da, db);
+    run<30>("r30_shared", shared<30>, da, db);
     return 0;
 }
