@@ -69,7 +69,7 @@ pub mod region_info;
 #[cfg(test)]
 mod test_util;
 
-pub use data::{is_present, Declarable, DeclarableMut, Declared, DevicePtr, DeviceSlice, HostData, Mirror};
+pub use data::{host_ptr, is_present, map_data, unmap_data, Declarable, DeclarableMut, Declared, DevicePtr, DeviceSlice, HostData, Mapped, Mirror};
 pub use device_copy::DeviceCopy;
 pub use property::{property, property_string, Property};
 pub use devices::{

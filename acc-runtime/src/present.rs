@@ -54,6 +54,9 @@ struct Entry {
     /// The construct that made it (`enter_data!`, a data or compute region): its file and
     /// line, for the messages about stale entries.
     entered: &'static RegionInfo,
+    /// Made by `acc::map_data`: its device copy is the user's `DeviceSlice`, never freed here,
+    /// and only the mapping's end removes the entry.
+    mapped: bool,
 }
 
 /// Where a host range stands against the present table.
@@ -127,14 +130,42 @@ impl Table {
         self.entries.is_empty()
     }
 
-    /// Forgets every entry; returns their device addresses, to be freed.
+    /// Forgets every entry; returns their device addresses, to be freed (a mapped entry's
+    /// memory is its `DeviceSlice`'s, not the table's).
     pub(crate) fn clear(&mut self) -> Vec<DevPtr> {
         let entries = std::mem::take(&mut self.entries);
         let mut index = resident();
         for start in entries.keys() {
             index.remove(start);
         }
-        entries.into_values().map(|e| e.dev).collect()
+        entries.into_values().filter(|e| !e.mapped).map(|e| e.dev).collect()
+    }
+
+    /// Marks the entry at `start` as mapped (`acc::map_data`).
+    pub(crate) fn set_mapped(&mut self, start: usize) {
+        self.entries.get_mut(&start).expect("just inserted").mapped = true;
+    }
+
+    /// Whether the entry at `start` is mapped.
+    pub(crate) fn is_mapped(&self, start: usize) -> bool {
+        self.entries.get(&start).is_some_and(|e| e.mapped)
+    }
+
+    /// Removes the mapped entry at `start` (the end of an `acc::map_data`), without freeing its
+    /// device copy; an error naming it when a data or compute region still holds it.
+    pub(crate) fn unmap(&mut self, start: usize) -> Result<(), String> {
+        let e = &self.entries[&start];
+        if e.structured > 0 {
+            return Err(format!("`{}` is unmapped while a data or compute region holds it ({} references)", e.name, e.structured));
+        }
+        self.entries.remove(&start);
+        resident().remove(&start);
+        Ok(())
+    }
+
+    /// The host address whose device copy is at device address `addr` (`acc_hostptr`).
+    pub(crate) fn host_of(&self, addr: u64) -> Option<usize> {
+        self.entries.iter().find(|(_, e)| (e.dev.0..e.dev.0 + e.bytes as u64).contains(&addr)).map(|(start, e)| start + (addr - e.dev.0) as usize)
     }
 
     /// Forgets every entry of a device that was lost (its memory went with it); returns the
@@ -329,6 +360,7 @@ impl Table {
                 name,
                 elem: v.elem,
                 entered: region,
+                mapped: false,
             },
         );
         Ok(Held { start: v.addr, id })
@@ -373,7 +405,7 @@ impl Table {
     /// (to be copied back and freed by the caller) and its bytes.
     pub(crate) fn remove_if_unused(&mut self, start: usize) -> Option<(DevPtr, usize)> {
         let e = &self.entries[&start];
-        if e.structured > 0 || e.dynamic > 0 {
+        if e.structured > 0 || e.dynamic > 0 || e.mapped {
             return None;
         }
         let e = self.entries.remove(&start).expect("entry looked up above");

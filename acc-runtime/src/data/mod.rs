@@ -24,6 +24,7 @@
 
 mod declare;
 mod host_data;
+mod map;
 mod mirror;
 #[cfg(feature = "ndarray")]
 mod nd;
@@ -32,6 +33,7 @@ mod transfer;
 
 pub use declare::{declare, declare_mut, Declarable, DeclarableMut, Declared};
 pub use host_data::{device_address, DevicePtr};
+pub use map::{host_ptr, map_data, unmap_data, Mapped};
 pub use mirror::Mirror;
 pub use slice::DeviceSlice;
 
@@ -414,7 +416,10 @@ impl DeviceTable<'_> {
         let (t, b) = (&mut *self.table, self.backend);
         let Named { region, name, view: v } = d;
         let Some((base, bytes)) = t.remove_if_unused(start) else {
-            if copyout && always_out && !b.is_host() {
+            // Mapped data stays on the device (its mapping's end takes it off); its last
+            // `copyout` still copies back.
+            let last_of_mapped = t.is_mapped(start) && t.counts(v) == Some((0, 0));
+            if copyout && (always_out || last_of_mapped) && !b.is_host() {
                 return download(b, d, t.dev_of(start, v), queue);
             }
             return Ok(());
