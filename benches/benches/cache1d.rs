@@ -70,6 +70,33 @@ fn r30_cache(a: &[f32], b: &mut [f32]) {
     }
 }
 
+/// `r30_cache` with the exclusive range `i - 30..i + 31`.
+#[acc::parallel(present(a, b))]
+fn r30x_cache(a: &[f32], b: &mut [f32]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 30..a.len() - 30 {
+        acc::cache!(a[i - 30..i + 31]);
+        let mut s = 0.0f32;
+        for j in i - 30..i + 31 {
+            s += a[j];
+        }
+        b[i] = s;
+    }
+}
+
+/// `r30_plain` with the exclusive range.
+#[acc::parallel(present(a, b))]
+fn r30x_plain(a: &[f32], b: &mut [f32]) {
+    #[acc::r#loop(gang, vector)]
+    for i in 30..a.len() - 30 {
+        let mut s = 0.0f32;
+        for j in i - 30..i + 31 {
+            s += a[j];
+        }
+        b[i] = s;
+    }
+}
+
 fn main() {
     println!("# acc cache1d, device: {:?}", acc::device_type());
     let n = N;
@@ -91,13 +118,15 @@ fn main() {
         want30[i] = s;
     }
     type S = fn(&[f32], &mut [f32]);
-    let cases: [(&str, S, &[f32]); 6] = [
+    let cases: [(&str, S, &[f32]); 8] = [
         ("s3_plain", s3_plain, &want3),
         ("s3_cache", s3_cache, &want3),
         ("s9_plain", s9_plain, &want9),
         ("s9_cache", s9_cache, &want9),
         ("r30_plain", r30_plain, &want30),
         ("r30_cache", r30_cache, &want30),
+        ("r30x_plain", r30x_plain, &want30),
+        ("r30x_cache", r30x_cache, &want30),
     ];
     for (name, f, want) in cases {
         let mut b = vec![0.0f32; n];

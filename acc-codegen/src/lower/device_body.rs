@@ -94,6 +94,13 @@ impl VisitMut for DeviceBody<'_> {
                 return;
             }
         }
+        if let Expr::ForLoop(f) = e {
+            self.visit_expr_for_loop_mut(f);
+            if let Some(counted) = counted_inclusive(f) {
+                *e = counted;
+            }
+            return;
+        }
         let proven = matches!(e, Expr::Index(ix) if !self.proven.is_empty() && self.proven.contains(&bounds::site(ix)));
         syn::visit_mut::visit_expr_mut(self, e);
         if proven {
@@ -122,6 +129,26 @@ pub fn generated(ts: TokenStream) -> TokenStream {
             }
         })
         .collect()
+}
+
+/// `for p in lo..=hi { .. }` as the device runs it: a loop over the trip count,
+/// `0..trip_inclusive(lo, hi)`, that makes the variable from the trip (`index(lo, k, 1)`), the
+/// same trips in the same order with `break` and `continue` meaning what they did. LLVM
+/// counts the trips of an exclusive `usize` range, not those of `RangeInclusive`'s iterator: a
+/// radius-30 sum over `i - 30..=i + 30` ran 5.7x slower than over `i - 30..i + 31` on an H200.
+fn counted_inclusive(f: &ExprForLoop) -> Option<Expr> {
+    let Expr::Range(r) = loops::strip_parens(&f.expr) else { return None };
+    let (syn::RangeLimits::Closed(_), Some(lo), Some(hi)) = (&r.limits, &r.start, &r.end) else { return None };
+    let dev = crate::paths::device();
+    let (attrs, label, pat, body) = (&f.attrs, &f.label, &f.pat, &f.body);
+    Some(syn::parse_quote_spanned! {f.for_token.span=> {
+        let __acc_ilo = #lo;
+        let __acc_itrip: usize = #dev::trip_inclusive(__acc_ilo, #hi);
+        #(#attrs)* #label for __acc_ik in 0..__acc_itrip {
+            let #pat = #dev::index(__acc_ilo, __acc_ik, 1);
+            #body
+        }
+    }})
 }
 
 /// A nest body as the device runs it (`DeviceBody`), the indices of `proven` unchecked.

@@ -9,19 +9,22 @@ use std::time::Instant;
 /// Timed calls per case.
 pub const REPS: usize = 20;
 
-/// Median seconds of one call of `f` (a synchronous region call): one warm-up, then `REPS`
-/// timed calls.
+/// Median seconds of one call of `f` (region calls), each timed until its work has ended: one
+/// warm-up, then `REPS` timed calls.
 pub fn median(mut f: impl FnMut()) -> f64 {
     f();
     median_of(REPS, f)
 }
 
-/// Median seconds of `reps` timed calls of `f`, with no warm-up.
+/// Median seconds of `reps` timed calls of `f`, with no warm-up. Each call is waited for
+/// (`acc::wait_all`): on a GPU a region whose results stay on the device returns once its
+/// kernel is queued.
 pub fn median_of(reps: usize, mut f: impl FnMut()) -> f64 {
     middle((0..reps)
         .map(|_| {
             let s = Instant::now();
             f();
+            acc::wait_all();
             s.elapsed().as_secs_f64()
         })
         .collect())
