@@ -34,22 +34,16 @@ pub struct Mapped<'a, D: DeclarableMut + ?Sized> {
 /// `host` is present already.
 ///
 /// ```
-/// #[acc::parallel]
-/// fn add_one(a: &mut [f32]) {
-///     #[acc::r#loop(gang, vector)]
-///     for i in 0..a.len() {
-///         a[i] += 1.0;
-///     }
-/// }
-///
-/// let mut dev = acc::DeviceSlice::from_host(&[1.0f32; 64]);
+/// use acc_runtime::{is_present, map_data, DeviceSlice};
+/// let mut dev = DeviceSlice::from_host(&[1.0f32; 64]);
 /// let mut host = vec![0.0f32; 64];
 /// {
-///     let mut a = acc::map_data(&mut host, &mut dev);
-///     add_one(&mut a); // runs on `dev`'s elements
-///     assert!(acc::is_present(&a));
-/// } // unmapped: `dev` keeps the result
-/// assert_eq!(dev.to_host(), [2.0; 64]);
+///     let a = map_data(&mut host, &mut dev);
+///     assert!(is_present(&a)); // regions called with `&mut a` run on `dev`'s elements
+///     assert_eq!(a.len(), 64);
+/// } // unmapped: the memory stays `dev`'s
+/// assert!(!is_present(&host));
+/// assert_eq!(dev.to_host(), [1.0; 64]);
 /// ```
 #[track_caller]
 pub fn map_data<'a, D: DeclarableMut + ?Sized>(host: &'a mut D, dev: &'a mut DeviceSlice<D::Elem>) -> Mapped<'a, D> {
