@@ -255,7 +255,8 @@ fn literal(e: &Expr) -> Option<i64> {
     }
 }
 
-fn is_var(e: &Expr, var: &Ident) -> bool {
+/// Whether `e` is `var` (parentheses and `as usize` around it allowed).
+pub fn is_var(e: &Expr, var: &Ident) -> bool {
     matches!(strip(e), Expr::Path(p) if p.path.is_ident(var))
 }
 
@@ -333,16 +334,8 @@ pub fn inner_range(f: &syn::ExprForLoop, windows: &[Moving]) -> Option<(Ident, V
         })
         .map(|(k, _)| k)
         .collect();
-    let mut bound = Vec::new();
-    struct B<'a>(&'a mut Vec<Ident>);
-    impl<'ast> syn::visit::Visit<'ast> for B<'_> {
-        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
-            self.0.push(p.ident.clone());
-            syn::visit::visit_pat_ident(self, p);
-        }
-    }
-    syn::visit::Visit::visit_block(&mut B(&mut bound), &f.body);
-    (!inside.is_empty() && !bound.contains(&p.ident)).then(|| (p.ident.clone(), inside))
+    let rebound = crate::syntax::inner_decls(&f.body).iter().any(|n| p.ident == n);
+    (!inside.is_empty() && !rebound).then(|| (p.ident.clone(), inside))
 }
 
 /// The OpenACC rule (2.5 on): every reference to a cached array in the loop lies in its

@@ -197,16 +197,14 @@ pub fn expand_declare(input: TokenStream, src: &Source) -> TokenStream {
             let ident = &v.ident;
             let name = ident.to_string();
             let at = ident.span();
-            lets.extend(if matches!(c.kind, DataKind::CopyIn | DataKind::Present) {
-                quote_spanned! {at=>
-                    #[allow(unused_variables)]
-                    let #ident = { #region #rt::declare(&__ACC_REGION, #name, { use #rt::Declarable as _; #ident.__acc_declared() }, #rt::Clause::#path, #modifiers) };
-                }
+            let (binding, declare, array) = if matches!(c.kind, DataKind::CopyIn | DataKind::Present) {
+                (quote!(), quote!(declare), quote_spanned!(at=> { use #rt::Declarable as _; #ident.__acc_declared() }))
             } else {
-                quote_spanned! {at=>
-                    #[allow(unused_mut, unused_variables)]
-                    let mut #ident = { #region #rt::declare_mut(&__ACC_REGION, #name, { use #rt::DeclarableMut as _; #ident.__acc_declared_mut() }, #rt::Clause::#path, #modifiers) };
-                }
+                (quote!(mut), quote!(declare_mut), quote_spanned!(at=> { use #rt::DeclarableMut as _; #ident.__acc_declared_mut() }))
+            };
+            lets.extend(quote_spanned! {at=>
+                #[allow(unused_mut, unused_variables)]
+                let #binding #ident = { #region #rt::#declare(&__ACC_REGION, #name, #array, #rt::Clause::#path, #modifiers) };
             });
         }
     }

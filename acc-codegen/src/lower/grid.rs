@@ -658,13 +658,7 @@ fn chain_of(f: &ExprForLoop, kind: RegionKind, directives: &LoopDirectives, clau
     let mut out: Vec<GridLoop> = Vec::new();
     for (fl, d) in &chain {
         let size = |c: &Option<LevelClause>| c.as_ref().and_then(|c| c.size.clone());
-        let block_size = match (size(&d.worker), size(&d.vector)) {
-            (Some(w), Some(v)) => {
-                let (w, v) = (super::clause_usize(&w), super::clause_usize(&v));
-                Some(syn::parse_quote!(#w * #v))
-            }
-            (w, v) => w.or(v),
-        };
+        let block_size = block_size(size(&d.worker).as_ref(), size(&d.vector).as_ref());
         out.push(GridLoop { header: LoopHeader::parse(fl).ok()?, line: info::loop_line(fl), gang: None, block: None, gang_size: size(&d.gang), block_size });
     }
     if !explicit {
@@ -694,13 +688,19 @@ fn region_sizes(dirs: &[&LoopDirective], clauses: &RegionClauses, out: &mut [Gri
         }
         let workers = d.worker.as_ref().and(clauses.num_workers.as_ref());
         let lanes = d.vector.as_ref().and(clauses.vector_length.as_ref());
-        g.block_size = match (workers, lanes) {
-            (Some(w), Some(v)) => {
-                let (w, v) = (super::clause_usize(w), super::clause_usize(v));
-                Some(syn::parse_quote!(#w * #v))
-            }
-            (w, v) => w.or(v).cloned(),
-        };
+        g.block_size = block_size(workers, lanes);
+    }
+}
+
+/// The threads of a loop's block dimension from its worker and vector sizes: their product
+/// where it has both.
+fn block_size(workers: Option<&Expr>, lanes: Option<&Expr>) -> Option<Expr> {
+    match (workers, lanes) {
+        (Some(w), Some(v)) => {
+            let (w, v) = (super::clause_usize(w), super::clause_usize(v));
+            Some(syn::parse_quote!(#w * #v))
+        }
+        (w, v) => w.or(v).cloned(),
     }
 }
 

@@ -235,49 +235,46 @@ pub(super) fn escaping_jump(b: &syn::Block) -> Option<Span> {
 
 /// Whether `b` assigns the plain variable `name` (`name = ..`, `name op= ..`).
 pub fn block_assigns(b: &syn::Block, name: &Ident) -> bool {
-    struct V<'a>(&'a Ident, bool);
-    impl<'ast> Visit<'ast> for V<'_> {
-        fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
-            if matches!(&*a.left, Expr::Path(p) if p.path.is_ident(self.0)) {
-                self.1 = true;
-            }
-            syn::visit::visit_expr_assign(self, a);
-        }
-        fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
-            if loops::is_compound_assign(&b.op) && matches!(&*b.left, Expr::Path(p) if p.path.is_ident(self.0)) {
-                self.1 = true;
-            }
-            syn::visit::visit_expr_binary(self, b);
-        }
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
-    }
-    let mut v = V(name, false);
-    v.visit_block(b);
-    v.1
+    assigns(b, name, false)
 }
 
 /// Whether block `b` updates variable `name`: [`block_assigns`], or assigns an element of it
 /// (`name[e] = ..`, `name[e] op= ..`: an array reduction's updates).
 pub fn block_updates(b: &syn::Block, name: &Ident) -> bool {
-    struct V<'a>(&'a Ident, bool);
+    assigns(b, name, true)
+}
+
+/// Whether `b` assigns `name` (`name = ..`, `name op= ..`), or with `elements` one of its
+/// elements too.
+fn assigns(b: &syn::Block, name: &Ident, elements: bool) -> bool {
+    struct V<'a> {
+        name: &'a Ident,
+        elements: bool,
+        found: bool,
+    }
+    impl V<'_> {
+        fn target(&mut self, left: &Expr) {
+            let whole = matches!(left, Expr::Path(p) if p.path.is_ident(self.name));
+            let element = self.elements && matches!(loops::place_root(left), Some((base, true)) if base == self.name);
+            self.found |= whole || element;
+        }
+    }
     impl<'ast> Visit<'ast> for V<'_> {
         fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
-            if matches!(loops::place_root(&a.left), Some((base, true)) if base == self.0) {
-                self.1 = true;
-            }
+            self.target(&a.left);
             syn::visit::visit_expr_assign(self, a);
         }
-        fn visit_expr_binary(&mut self, e: &'ast syn::ExprBinary) {
-            if loops::is_compound_assign(&e.op) && matches!(loops::place_root(&e.left), Some((base, true)) if base == self.0) {
-                self.1 = true;
+        fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
+            if loops::is_compound_assign(&b.op) {
+                self.target(&b.left);
             }
-            syn::visit::visit_expr_binary(self, e);
+            syn::visit::visit_expr_binary(self, b);
         }
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
-    let mut v = V(name, false);
+    let mut v = V { name, elements, found: false };
     v.visit_block(b);
-    v.1 || block_assigns(b, name)
+    v.found
 }
 
 /// Whether lowered code `code` meets a barrier: it calls `sync_threads` or an

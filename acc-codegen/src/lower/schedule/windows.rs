@@ -30,7 +30,7 @@ pub(super) fn cached_reads(body: &syn::Block, staged: &[crate::front::cache::Mov
                 let slot = (c - w.lo) as usize;
                 return Some(quote!(#slot));
             }
-            let (j, _) = self.inner.iter().find(|(j, ks)| ks.contains(&k) && crate::front::cache::offset_of(index, j) == Some(0))?;
+            let (j, _) = self.inner.iter().find(|(j, ks)| ks.contains(&k) && crate::front::cache::is_var(index, j))?;
             let (var, lo) = (&w.var, proc_macro2::Literal::i64_suffixed(w.lo));
             Some(quote!((#j as usize).wrapping_sub((#var as usize).wrapping_add((#lo) as usize))))
         }
