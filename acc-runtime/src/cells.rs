@@ -15,19 +15,53 @@ use std::sync::Arc;
 /// Bytes of one cell (enough for any scalar).
 const CELL: usize = 16;
 
+/// Host values copied to device memory for one launch and freed after it: the atomics'
+/// cells, the captured values past a kernel parameter.
+struct Uploaded {
+    /// The backend, looked up at the upload (a launch that uploads nothing costs nothing here).
+    backend: Option<Arc<dyn Backend>>,
+    ptr: u64,
+}
+
+impl Uploaded {
+    const fn new() -> Self {
+        Uploaded { backend: None, ptr: 0 }
+    }
+
+    /// Copies `src` to new device memory; returns its address. Panics naming `region` and
+    /// `what` when the memory cannot be had or filled.
+    fn upload<T: Copy>(&mut self, region: &RegionInfo, what: &str, src: &[T]) -> u64 {
+        let bytes = std::mem::size_of_val(src);
+        let b = self.backend.insert(backend());
+        let ptr = b.alloc(bytes).unwrap_or_else(|e| panic!("acc: {region}: cannot allocate {what}: {e}"));
+        self.ptr = ptr.0;
+        // SAFETY: `ptr` holds `bytes` bytes, `src` as many.
+        unsafe { b.h2d(ptr, src.as_ptr().cast(), bytes) }.unwrap_or_else(|e| panic!("acc: {region}: cannot copy {what}: {e}"));
+        self.ptr
+    }
+}
+
+impl Drop for Uploaded {
+    fn drop(&mut self) {
+        if let (Some(b), true) = (&self.backend, self.ptr != 0) {
+            // SAFETY: allocated in `upload`, freed once, after the launch (the free waits for
+            // the queues).
+            let _ = unsafe { b.free(DevPtr(self.ptr)) };
+        }
+    }
+}
+
 /// The cells of one launch.
 pub struct Cells {
     region: &'static RegionInfo,
-    /// The backend, looked up at the upload (a launch without cells costs nothing here).
-    backend: Option<Arc<dyn Backend>>,
     host: Vec<u128>,
-    ptr: u64,
+    mem: Uploaded,
 }
 
 impl Cells {
     /// Room for `n` cells (no device memory when `n == 0`).
     pub fn new(region: &'static RegionInfo, n: usize) -> Self {
-        Cells { region, backend: None, host: vec![0; n], ptr: 0 }
+        Cells { region, host: vec![0; n], mem: Uploaded::new() }
     }
 
     /// Puts `v` in cell `i` (before [`upload`](Self::upload)).
@@ -42,24 +76,17 @@ impl Cells {
         if self.host.is_empty() {
             return 0;
         }
-        let region = self.region;
-        let bytes = self.host.len() * CELL;
-        let b = self.backend.insert(backend());
-        let ptr = b.alloc(bytes).unwrap_or_else(|e| panic!("acc: {region}: cannot allocate the atomics' cells: {e}"));
-        self.ptr = ptr.0;
-        // SAFETY: `ptr` holds `bytes` bytes, the host buffer as many.
-        unsafe { b.h2d(ptr, self.host.as_ptr().cast(), bytes) }.unwrap_or_else(|e| panic!("acc: {region}: cannot copy the atomics' cells: {e}"));
-        self.ptr
+        self.mem.upload(self.region, "the atomics' cells", &self.host)
     }
 
     /// Reads the cells back after the launch (a synchronous copy to the host: it waits for
     /// the launch first, on whichever queue it went).
     pub fn download(&mut self) {
-        let (Some(b), true) = (&self.backend, self.ptr != 0) else { return };
+        let (Some(b), true) = (&self.mem.backend, self.mem.ptr != 0) else { return };
         let region = self.region;
         let bytes = self.host.len() * CELL;
         // SAFETY: the buffer `upload` allocated and filled, `bytes` long.
-        unsafe { b.d2h(self.host.as_mut_ptr().cast(), DevPtr(self.ptr), bytes) }.unwrap_or_else(|e| panic!("acc: {region}: cannot read the atomics' cells: {e}"));
+        unsafe { b.d2h(self.host.as_mut_ptr().cast(), DevPtr(self.mem.ptr), bytes) }.unwrap_or_else(|e| panic!("acc: {region}: cannot read the atomics' cells: {e}"));
     }
 
     /// The value of cell `i`, of the type of `like`.
@@ -71,16 +98,6 @@ impl Cells {
     }
 }
 
-impl Drop for Cells {
-    fn drop(&mut self) {
-        if let (Some(b), true) = (&self.backend, self.ptr != 0) {
-            // SAFETY: allocated in `upload`, freed once, after the launch (the free waits for
-            // the queues).
-            let _ = unsafe { b.free(DevPtr(self.ptr)) };
-        }
-    }
-}
-
 /// The values a kernel captures from the host code around its nest (`acc_device::Captures`),
 /// laid out as the kernel reads them: in the kernel parameter where they fit its 256 bytes,
 /// else in device memory filled before the launch (a local array of a few hundred elements, a
@@ -88,14 +105,13 @@ impl Drop for Cells {
 pub struct CapturedValues {
     region: &'static RegionInfo,
     bytes: Vec<u8>,
-    backend: Option<Arc<dyn Backend>>,
-    ptr: u64,
+    mem: Uploaded,
 }
 
 impl CapturedValues {
     /// No values yet.
     pub fn new(region: &'static RegionInfo) -> Self {
-        CapturedValues { region, bytes: Vec::new(), backend: None, ptr: 0 }
+        CapturedValues { region, bytes: Vec::new(), mem: Uploaded::new() }
     }
 
     /// Appends `v` at its alignment (`Captures::slot`).
@@ -112,24 +128,9 @@ impl CapturedValues {
         if let Some(c) = acc_device::Captures::inline(&self.bytes) {
             return c;
         }
-        let region = self.region;
         let len = self.bytes.len();
-        let b = self.backend.insert(backend());
-        let ptr = b.alloc(len).unwrap_or_else(|e| panic!("acc: {region}: cannot allocate {len} bytes for the values the kernel captures: {e}"));
-        self.ptr = ptr.0;
-        // SAFETY: `ptr` holds `len` bytes, the host buffer as many.
-        unsafe { b.h2d(ptr, self.bytes.as_ptr(), len) }.unwrap_or_else(|e| panic!("acc: {region}: cannot copy the values the kernel captures: {e}"));
-        acc_device::Captures::spilled(self.ptr, len)
-    }
-}
-
-impl Drop for CapturedValues {
-    fn drop(&mut self) {
-        if let (Some(b), true) = (&self.backend, self.ptr != 0) {
-            // SAFETY: allocated in `upload`, freed once, after the launch (the free waits for
-            // the queues).
-            let _ = unsafe { b.free(DevPtr(self.ptr)) };
-        }
+        let ptr = self.mem.upload(self.region, &format!("the values the kernel captures ({len} bytes)"), &self.bytes);
+        acc_device::Captures::spilled(ptr, len)
     }
 }
 

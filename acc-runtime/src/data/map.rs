@@ -88,11 +88,11 @@ impl<D: DeclarableMut + ?Sized> Drop for Mapped<'_, D> {
         let v = view(&*self.host);
         let device = devices::current_device();
         let ended = try_with_table_on(&device, |t, b| {
-            let Lookup::Present(start) = t.lookup(v) else { return Ok(b.is_host()) };
-            if !t.is_mapped(start) {
-                return Ok(b.is_host());
+            if let Lookup::Present(start) = t.lookup(v) {
+                if t.is_mapped(start) {
+                    t.unmap(start)?;
+                }
             }
-            t.unmap(start)?;
             Ok(b.is_host())
         });
         match ended {
