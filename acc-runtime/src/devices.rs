@@ -31,6 +31,7 @@ pub use crate::backend::{Backend, DevPtr, DeviceType, HostBackend};
 pub use crate::region_info::{default_async, set_default_async, ASYNC_NOVAL, ASYNC_SYNC};
 use crate::region_info::resolve_queue;
 use crate::present::Table;
+use crate::prof::{self, Construct, Event, Info};
 #[cfg(feature = "cuda")]
 use crate::cuda::CudaBackend;
 
@@ -74,7 +75,7 @@ impl std::ops::Deref for Open {
 fn try_cuda_backend(num: usize) -> Result<Open, String> {
     #[cfg(feature = "cuda")]
     {
-        let b = CudaBackend::new(num).map_err(|e| e.to_string())?;
+        let b = prof::device_init((DeviceType::Nvidia, num), || CudaBackend::new(num)).map_err(|e| e.to_string())?;
         if b.defers_waits() {
             static AT_EXIT: std::sync::Once = std::sync::Once::new();
             // SAFETY: `settle_at_exit` is an `extern "C" fn()` that does not unwind.
@@ -268,7 +269,7 @@ impl Device {
 
     fn make_backend(&self) -> Result<Open, String> {
         match self.ty {
-            DeviceType::Host => Ok(Open::other(Arc::new(HostBackend))),
+            DeviceType::Host => Ok(prof::device_init((DeviceType::Host, 0), || Open::other(Arc::new(HostBackend)))),
             DeviceType::Nvidia => try_cuda_backend(self.num).map_err(|why| {
                 let after = match lock(&FAULT).as_ref() {
                     Some(f) => format!(
@@ -335,6 +336,7 @@ impl Device {
     /// Waits for the queues, frees every array of the table and empties it, and closes the
     /// backend (OpenACC's `acc_shutdown` for this device). Returns the errors met.
     fn shutdown(&self) -> Vec<String> {
+        let _span = prof::Span::start(Event::DeviceShutdownStart, |e| Info::api(e, "acc_shutdown", Construct::Shutdown, (self.ty, self.num), None));
         let mut table = lock(&self.table);
         let mut errors = Vec::new();
         let b = lock(&self.backend).take();
@@ -700,6 +702,7 @@ pub fn cuda_stream(q: i64) -> Option<*mut std::ffi::c_void> {
 pub fn wait(q: i64) {
     check_queue("acc::wait", q);
     let q = resolve_queue(q);
+    let _span = wait_events("acc_wait", Some(q));
     backend_wait(|| format!("acc::wait({q})"), |b| b.wait(q));
 }
 
@@ -746,7 +749,17 @@ pub fn wait_before(queue: Option<i64>, on_gpu: bool, waits: Option<&[i64]>) {
 /// Waits until the work queued on every async queue of the calling thread's device is done
 /// (OpenACC's `acc_wait_all`).
 pub fn wait_all() {
+    let _span = wait_events("acc_wait_all", None);
     backend_wait(|| "acc::wait_all".into(), |b| b.wait_all());
+}
+
+/// The profiling interface's `wait_start` now and `wait_end` when the span is dropped, for the
+/// runtime routine `routine` waiting for `queue` (`None`: every queue) of the thread's device.
+fn wait_events(routine: &'static str, queue: Option<i64>) -> prof::Span<'static> {
+    prof::Span::start(Event::WaitStart, |e| {
+        let d = current().map_or((DeviceType::Host, 0), |d| (d.ty, d.num));
+        Info::api(e, routine, Construct::RuntimeApi, d, queue)
+    })
 }
 
 /// One of the waits above on the calling thread's device (nothing to wait for when it was
@@ -906,6 +919,33 @@ mod tests {
         let e = std::panic::catch_unwind(|| wait(-3)).unwrap_err();
         let msg = crate::test_util::panic_message(&e);
         assert!(msg.contains("`-3` is not an async queue"), "{msg}");
+    }
+
+    #[test]
+    fn init_wait_and_shutdown_events() {
+        use crate::prof::Event::*;
+        let _g = exclusive();
+        init();
+        let seen = crate::test_util::events_of(|| {
+            shutdown();
+            init();
+            wait(3);
+            wait_all();
+        });
+        let seen: Vec<_> = seen.into_iter().map(|(e, _, implicit)| (e, implicit)).collect();
+        assert_eq!(
+            seen,
+            [
+                (DeviceShutdownStart, false),
+                (DeviceShutdownEnd, false),
+                (DeviceInitStart, true),
+                (DeviceInitEnd, true),
+                (WaitStart, false),
+                (WaitEnd, false),
+                (WaitStart, false),
+                (WaitEnd, false),
+            ]
+        );
     }
 
     #[test]

@@ -50,6 +50,7 @@ mod present;
 pub mod host;
 pub use acc_device::idx;
 pub mod private;
+pub mod prof;
 pub mod profile;
 pub mod property;
 // The user's columns of kernel panics located in the device crate's text.

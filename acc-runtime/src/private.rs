@@ -140,6 +140,34 @@ pub fn run_on_host_queued(region: &'static RegionInfo, queue: Option<i64>) -> pr
     profile::launch_begin_on(region, profile::Track::host(queue))
 }
 
+/// The profiling interface's start and end events of an unstructured data directive
+/// (`enter_data!`, `exit_data!`, `update!`): the start when made, the end when dropped, with
+/// the directive's data events between them.
+#[must_use = "the directive's end event fires when this is dropped"]
+#[derive(Debug)]
+pub struct DirectiveEvents {
+    _span: crate::prof::Span<'static>,
+}
+
+impl DirectiveEvents {
+    /// The start event of `region`'s directive (its kind says which: `enter_data_start`,
+    /// `exit_data_start`, `update_start`).
+    #[inline]
+    pub fn start(region: &'static RegionInfo) -> Self {
+        use crate::prof::{Event, Info, Span};
+        let start = match region.kind {
+            "enter_data" => Event::EnterDataStart,
+            "exit_data" => Event::ExitDataStart,
+            _ => Event::UpdateStart,
+        };
+        let _span = Span::start(start, |e| {
+            let d = crate::devices::current().map_or((DeviceType::Host, 0), |d| (d.device_type(), d.num()));
+            Info::of(e, region, d, None)
+        });
+        DirectiveEvents { _span }
+    }
+}
+
 /// The arrays of a region that runs on the host while the program runs on a GPU (`self`,
 /// `if(false)`): those present on the device are copied to the host before the region
 /// ([`HostRun::read`], [`HostRun::write`]), and those it may write back to the device when it

@@ -1,4 +1,5 @@
-//! Test helpers: serialising tests that touch global state, a simulated GPU backend.
+//! Test helpers: serialising tests that touch global state, a simulated GPU backend, the
+//! profiling interface's events of a test.
 
 use std::any::Any;
 use std::collections::BTreeMap;
@@ -6,6 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use crate::backend::{Backend, DevPtr, DeviceType};
+use crate::prof::{self, Event};
 use crate::region_info::RegionInfo;
 
 /// Tests that use the present table under the current backend take this shared; tests that
@@ -225,4 +227,30 @@ pub(crate) fn with_mock<T>(f: impl FnOnce(&Arc<MockBackend>) -> T) -> T {
         Ok(v) => v,
         Err(e) => std::panic::resume_unwind(e),
     }
+}
+
+/// The profiling interface's events of this thread while `f` runs (other tests fire theirs at the
+/// same time), each with its variable's name (`-` for none) and whether it is implicit.
+pub(crate) fn events_of(f: impl FnOnce()) -> Vec<(Event, String, bool)> {
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let me = std::thread::current().id();
+    let regs: Vec<_> = Event::ALL
+        .iter()
+        .map(|&e| {
+            let log = log.clone();
+            prof::register(e, move |info: &prof::Info<'_>| {
+                if std::thread::current().id() == me {
+                    let var = match info.detail {
+                        prof::Detail::Data(d) => d.var_name.to_string(),
+                        _ => "-".to_string(),
+                    };
+                    log.lock().unwrap().push((info.event, var, info.implicit));
+                }
+            })
+        })
+        .collect();
+    f();
+    regs.into_iter().for_each(prof::unregister);
+    let log = log.lock().unwrap().clone();
+    log
 }

@@ -44,6 +44,7 @@ use crate::backend::{Backend, DevPtr};
 use crate::devices::{self, Device};
 pub use crate::present::HostView;
 use crate::present::{Held, Lookup, Table};
+use crate::prof::{self, DataInfo, Detail, Event};
 use crate::profile::{self, Direction};
 use crate::region_info::RegionInfo;
 use transfer::{transfer, Transfer};
@@ -357,6 +358,7 @@ impl DeviceTable<'_> {
                 return Ok(DevPtr(v.addr as u64));
             }
             if let Some((dev, same)) = kept.take() {
+                data_event(Event::Create, b, d, dev, None);
                 if !same {
                     if let Err(e) = upload(b, d, dev, None, true) {
                         // SAFETY: `dev` is ours (`take_copy`) and nothing else knows it.
@@ -378,6 +380,8 @@ impl DeviceTable<'_> {
                     )
                 })?,
             };
+            data_event(Event::Alloc, b, d, dev, None);
+            data_event(Event::Create, b, d, dev, None);
             if fill == Fill::Zero {
                 let zeros = vec![0u8; v.bytes];
                 // SAFETY: `zeros` holds `v.bytes` bytes; `dev` was just allocated with room for them.
@@ -428,6 +432,7 @@ impl DeviceTable<'_> {
             return Ok(());
         }
         let copied = if copyout { download(b, d, DevPtr(base.0 + (v.addr - start) as u64), queue) } else { Ok(()) };
+        data_event(Event::Delete, b, d, base, queue);
         // Copied back whole and synchronously: the host holds what the device copy does, which
         // may be kept for the region's next call.
         // SAFETY: `base` came from `b.alloc` for `bytes == v.bytes` bytes, equal to `v`'s now (the
@@ -440,6 +445,7 @@ impl DeviceTable<'_> {
         // free; the download above has completed (it is synchronous); the work queued on `queue`
         // is waited for by `free_on`.
         let freed = unsafe { free_on(b, base, queue) }.map_err(|err| format!("acc: {region}: freeing `{name}` on the device failed: {err}"));
+        data_event(Event::Free, b, d, base, queue);
         copied.and(freed)
     }
 
@@ -497,6 +503,16 @@ impl DeviceTable<'_> {
         let copyout = matches!(clause, Clause::Copy | Clause::CopyOut);
         self.release_or_copy(d, held.start(), copyout, always_out, queue, keep)
     }
+}
+
+/// Fires data event `e` (the profiling interface's `create`, `alloc`, `delete`, `free`) of `d`,
+/// whose device copy is at `dev` on `b`'s device, on `queue`.
+fn data_event(e: Event, b: &dyn Backend, d: Named, dev: DevPtr, queue: Option<i64>) {
+    let Named { region, name, view: v } = d;
+    prof::emit(e, || {
+        let data = DataInfo { var_name: name, bytes: v.bytes, host_addr: v.addr, device_addr: dev.0 };
+        prof::Info::of(e, region, (b.device_type(), b.device_num()), queue).implicit(is_compute(region)).with(Detail::Data(data))
+    });
 }
 
 /// The key of `name`'s device copy kept for `region`'s next call (`Backend::keep_copy`).
@@ -582,6 +598,22 @@ pub struct DataScope {
     /// A synchronous compute region's scope that entered `copy` or `copyout` data: its
     /// copies back may have been asked for behind its launches (given back at its end).
     behind: bool,
+    /// Its events of the profiling interface.
+    events: ScopeEvents,
+}
+
+/// A [`DataScope`]'s events of the profiling interface ([`crate::prof`]): a compute region's
+/// `compute_construct_start` when the scope is made and its end when it is dropped, after the
+/// exits; `enter_data_start`/`end` around the data clauses entered
+/// ([`DataScope::enter_data_start`]), then `exit_data_start`/`end` around their exits.
+#[derive(Debug, Default)]
+struct ScopeEvents {
+    /// A compute region's construct.
+    construct: prof::Span<'static>,
+    /// The entering under way.
+    entering: prof::Span<'static>,
+    /// Whether the data clauses were entered ([`DataScope::enter_data_end`]).
+    entered: bool,
 }
 
 impl DataScope {
@@ -596,7 +628,11 @@ impl DataScope {
     /// is borrowed only until then), and the device memory it frees is freed once the work
     /// queued on `q` has completed, without waiting for it. Entering data is synchronous,
     /// as in [`new`](Self::new)'s scopes.
+    ///
+    /// A compute region's scope brackets its call for the profiling interface
+    /// (`compute_construct_start` now, its end when the scope is dropped).
     pub fn on_queue(region: &'static RegionInfo, queue: Option<i64>) -> Self {
+        let construct = if is_compute(region) { prof::Span::start(Event::ComputeConstructStart, |e| prof::Info::of(e, region, thread_device(), queue)) } else { prof::Span::default() };
         DataScope {
             region,
             entries: Vec::new(),
@@ -604,7 +640,28 @@ impl DataScope {
             device: std::cell::OnceCell::new(),
             entered_at: 0,
             behind: false,
+            events: ScopeEvents { construct, ..ScopeEvents::default() },
         }
+    }
+
+    /// Before the construct's data clauses enter: the profiling interface's `enter_data_start`
+    /// (for a compute region's implicit data region, `implicit`).
+    pub fn enter_data_start(&mut self) {
+        let span = prof::Span::start(Event::EnterDataStart, |e| self.info(e));
+        self.events.entering = span;
+    }
+
+    /// After them: `enter_data_end`; the scope's end fires `exit_data_start`/`end` around its
+    /// exits.
+    pub fn enter_data_end(&mut self) {
+        self.events.entered = true;
+        drop(std::mem::take(&mut self.events.entering));
+    }
+
+    /// The profiling interface's description of event `e` of this scope's construct.
+    fn info(&self, e: Event) -> prof::Info<'static> {
+        let d = self.device();
+        prof::Info::of(e, self.region, (d.device_type(), d.num()), self.queue).implicit(is_compute(self.region))
     }
 
     /// An empty scope on device `dev` (whatever the thread's device is).
@@ -736,6 +793,22 @@ impl DataScope {
 
 impl Drop for DataScope {
     fn drop(&mut self) {
+        let exit = if self.events.entered { prof::Span::start(Event::ExitDataStart, |e| self.info(e)) } else { prof::Span::default() };
+        self.give_back();
+        // (On unwinding from `give_back` too: the spans' drops.)
+        drop(exit);
+        drop(std::mem::take(&mut self.events.construct));
+    }
+}
+
+/// The calling thread's device (the host where none can be had), for an event's description.
+fn thread_device() -> (crate::backend::DeviceType, usize) {
+    devices::current().map_or((crate::backend::DeviceType::Host, 0), |d| (d.device_type(), d.num()))
+}
+
+impl DataScope {
+    /// Gives every reference back, in reverse order (the scope's drop).
+    fn give_back(&mut self) {
         if self.entries.is_empty() {
             return;
         }

@@ -7,6 +7,7 @@ use crate::test_util::{exclusive, panic_message, shared, with_mock, MockBackend,
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 mod gpu;
+mod prof;
 mod several_devices;
 mod stale;
 

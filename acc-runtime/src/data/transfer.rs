@@ -1,12 +1,14 @@
 //! The transfer of the data API: one copy between host memory and a device copy, on the
 //! synchronous path or in order with an async queue, timed and reported (`ACC_NOTIFY`,
-//! `ACC_PROFILE`, an NVTX range under a profiler) under the construct and the data's name. The
+//! `ACC_PROFILE`, an NVTX range under a profiler, the profiling interface's
+//! `enqueue_upload`/`enqueue_download` events) under the construct and the data's name. The
 //! present table's copies in and out, `update`, and [`DeviceSlice`](super::DeviceSlice) all
 //! copy through it.
 
 use std::time::Instant;
 
 use crate::backend::{Backend, DevPtr};
+use crate::prof::{self, DataInfo, Detail, Event};
 use crate::profile::{self, Direction};
 use crate::region_info::RegionInfo;
 
@@ -47,6 +49,11 @@ pub(crate) unsafe fn transfer(b: &dyn Backend, region: &'static RegionInfo, name
     // copy even where one of them failed (its kernel panicked), so that the data comes back on
     // that exit too; the failure is then this call's error.
     let earlier = if (dir, queue) == (Direction::DeviceToHost, None) { b.wait_launches() } else { Ok(()) };
+    let event = if dir == Direction::HostToDevice { Event::EnqueueUploadStart } else { Event::EnqueueDownloadStart };
+    let span = prof::Span::start(event, |e| {
+        let data = DataInfo { var_name: name, bytes, host_addr: host, device_addr: dev.0 };
+        prof::Info::of(e, region, (b.device_type(), b.device_num()), queue).implicit(super::is_compute(region)).with(Detail::Data(data))
+    });
     let range = profile::nvtx::Range::transfer(region, name, dir, bytes as u64);
     let t = Instant::now();
     // SAFETY: the caller's contract is the backend's.
@@ -60,6 +67,7 @@ pub(crate) unsafe fn transfer(b: &dyn Backend, region: &'static RegionInfo, name
         }
     };
     drop(range);
+    drop(span);
     earlier?;
     copied.map_err(|e| {
         let (verb, way) = match dir {

@@ -16,8 +16,9 @@ use super::geometry::{block_shared, linear_grid, most_shared, worker_blocks_y, D
 use super::kernels::{max_default_grid, one_wave, with_entry, Launchable, Source};
 use super::recompile::{capped_key, capped_kernel, compiles_for_block, entry_geometry, load_for_block, rounds_for_block, tile_compile_threads, twin_registers, RECOMPILED};
 use super::{cuda_of, fail};
-use crate::backend::Backend;
+use crate::backend::{Backend, DeviceType};
 use crate::cuda::{Kernel, KernelArgs, LaunchConfig};
+use crate::prof;
 use crate::profile;
 use crate::region_info::RegionInfo;
 
@@ -270,6 +271,7 @@ fn launch_with(src: Source, name: &str, kernel: &Kernel, cfg: LaunchConfig, args
     LAST_QUEUE.set(cfg.queue);
     let timer = profile::launch_begin_noted(region, profile::Track::of(cuda, cfg.queue), profile::KernelNote::of(name));
     let range = profile::nvtx::Range::launch(region);
+    let span = prof::Span::start(prof::Event::EnqueueLaunchStart, |e| prof::Info::of(e, region, (DeviceType::Nvidia, cuda.device_num()), cfg.queue).with(prof::Detail::Launch(launch_info(name, &cfg))));
     cuda.launch_kernel(kernel, cfg, args, Some(region)).unwrap_or_else(|e| match e {
         // The panic's own text names the kernel and the user's file:line.
         crate::cuda::CudaError::KernelPanic { .. } | crate::cuda::CudaError::Pending { .. } => fail(format!("acc: {region}: {e}")),
@@ -278,7 +280,21 @@ fn launch_with(src: Source, name: &str, kernel: &Kernel, cfg: LaunchConfig, args
     if cfg.queue.is_none() && cuda.defers_waits() {
         crate::devices::settle_thread();
     }
+    drop(span);
     drop(range);
     drop(timer);
     blocks
+}
+
+/// What the profiling interface's launch events say of a launch of kernel `name` with `cfg`:
+/// its gangs are the grid's blocks, its workers a block's threads in `y` and `z`, its vector
+/// length a block's threads in `x`.
+fn launch_info<'a>(name: &'a str, cfg: &LaunchConfig) -> prof::LaunchInfo<'a> {
+    let (g, b) = (cfg.grid, cfg.block);
+    prof::LaunchInfo {
+        kernel: name,
+        num_gangs: g.0 as usize * g.1 as usize * g.2 as usize,
+        num_workers: b.1 as usize * b.2 as usize,
+        vector_length: b.0 as usize,
+    }
 }
