@@ -154,7 +154,9 @@ pub fn expand_data(input: TokenStream, src: &Source) -> TokenStream {
         let mut __acc_scope = #rt::DataScope::on_queue(&__ACC_REGION, if __acc_on { #queue } else { ::core::option::Option::None });
         if __acc_on {
             #waits
+            __acc_scope.enter_data_start();
             #enters
+            __acc_scope.enter_data_end();
         }
         let __acc_value = { #(#stmts)* };
         // Unreachable when the body diverges (ends in `return`, `break`, a panic): the scope's
@@ -216,13 +218,16 @@ pub fn expand_declare(input: TokenStream, src: &Source) -> TokenStream {
 }
 
 /// An unstructured data directive's expansion: its errors, its construct's static, and its
-/// `wait` and data calls under its `if`.
+/// `wait` and data calls under its `if`, between the profiling interface's start and end
+/// events of the directive.
 fn guarded(errors: &Errors, region: TokenStream, cond: TokenStream, waits: TokenStream, calls: TokenStream) -> TokenStream {
+    let rt = paths::runtime();
     let errs = errors.to_compile_errors();
     quote! {{
         #errs
         #region
         if #cond {
+            let __acc_events = #rt::DirectiveEvents::start(&__ACC_REGION);
             #waits
             #calls
         }

@@ -66,7 +66,9 @@ pub fn region_body(b: &FormBody, host_plan: HostPlan) -> TokenStream {
         // host backend (which keeps the present table); not when a GPU program runs this
         // region on the host.
         if __acc_if && (__acc_gpu || !#rt::use_device(&__ACC_REGION, true)) {
+            __acc_data.enter_data_start();
             #enters
+            __acc_data.enter_data_end();
         }
         #gpu_path
         let __acc_launch = #rt::run_on_host_queued(&__ACC_REGION, __acc_queue);
