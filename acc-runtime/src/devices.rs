@@ -75,7 +75,7 @@ impl std::ops::Deref for Open {
 fn try_cuda_backend(num: usize) -> Result<Open, String> {
     #[cfg(feature = "cuda")]
     {
-        let b = prof::device_init((DeviceType::Nvidia, num), || CudaBackend::new(num)).map_err(|e| e.to_string())?;
+        let b = prof::device_init((DeviceType::Nvidia, num), !initialising(), || CudaBackend::new(num)).map_err(|e| e.to_string())?;
         if b.defers_waits() {
             static AT_EXIT: std::sync::Once = std::sync::Once::new();
             // SAFETY: `settle_at_exit` is an `extern "C" fn()` that does not unwind.
@@ -269,7 +269,7 @@ impl Device {
 
     fn make_backend(&self) -> Result<Open, String> {
         match self.ty {
-            DeviceType::Host => Ok(prof::device_init((DeviceType::Host, 0), || Open::other(Arc::new(HostBackend)))),
+            DeviceType::Host => Ok(prof::device_init((DeviceType::Host, 0), !initialising(), || Open::other(Arc::new(HostBackend)))),
             DeviceType::Nvidia => try_cuda_backend(self.num).map_err(|why| {
                 let after = match lock(&FAULT).as_ref() {
                     Some(f) => format!(
@@ -594,7 +594,23 @@ pub fn num_devices(ty: DeviceType) -> usize {
 /// Opens the calling thread's device now rather than at first use (OpenACC's `acc_init`).
 /// Idempotent; after [`shutdown`] it opens the device again.
 pub fn init() {
-    let _ = backend();
+    INITIALISING.with(|i| i.set(true));
+    let opened = std::panic::catch_unwind(backend);
+    INITIALISING.with(|i| i.set(false));
+    if let Err(p) = opened {
+        std::panic::resume_unwind(p);
+    }
+}
+
+thread_local! {
+    /// Set while [`init`] runs on the thread: the device it opens is not opened implicitly (for
+    /// the profiling interface's `device_init` events).
+    static INITIALISING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether [`init`] is running on the calling thread.
+fn initialising() -> bool {
+    INITIALISING.with(std::cell::Cell::get)
 }
 
 /// Releases the calling thread's device (OpenACC's `acc_shutdown`): waits for its queues,
@@ -938,8 +954,8 @@ mod tests {
             [
                 (DeviceShutdownStart, false),
                 (DeviceShutdownEnd, false),
-                (DeviceInitStart, true),
-                (DeviceInitEnd, true),
+                (DeviceInitStart, false),
+                (DeviceInitEnd, false),
                 (WaitStart, false),
                 (WaitEnd, false),
                 (WaitStart, false),

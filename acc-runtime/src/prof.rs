@@ -449,9 +449,9 @@ impl Drop for Span<'_> {
     }
 }
 
-/// The events of a device's opening around `open` (the `DeviceInit` pair; `implicit` unless
-/// [`init`](crate::init) asked for it).
-pub(crate) fn device_init<R>(device: (DeviceType, usize), open: impl FnOnce() -> R) -> R {
-    let _span = Span::start(Event::DeviceInitStart, |e| Info::api(e, "acc_init", Construct::Init, device, None).implicit(true));
+/// The events of a device's opening around `open` (the `DeviceInit` pair; `implicit` where no
+/// [`init`](crate::init) asked for it: a first use opens it).
+pub(crate) fn device_init<R>(device: (DeviceType, usize), implicit: bool, open: impl FnOnce() -> R) -> R {
+    let _span = Span::start(Event::DeviceInitStart, |e| Info::api(e, "acc_init", Construct::Init, device, None).implicit(implicit));
     open()
 }
