@@ -54,7 +54,8 @@
 //! (`instances(f32, f64)`); see the [`guide`]'s "Rust forms". The environment: `ACC_DEVICE_TYPE=host|nvidia`, `ACC_DEVICE_NUM=n`,
 //! `ACC_NOTIFY=1` (a line per launch and transfer), `ACC_PROFILE=1` (a table per region at
 //! exit, and a JSON file), `ACC_PROFILE=chrome` (the table and a Chrome trace),
-//! `ACC_PROFILE_FILE=path` (see [`profile`]).
+//! `ACC_PROFILE_FILE=path` (see [`profile`]), `ACC_PROFLIB=path` (OpenACC's profiling interface's
+//! tools; in Rust [`prof::register`], see [`prof`]).
 //!
 //! # Guides
 //!

@@ -20,7 +20,8 @@
 //! ```
 //!
 //! Environment: `ACC_DEVICE_TYPE=host|nvidia`, `ACC_DEVICE_NUM=n` (see [`devices`]),
-//! `ACC_NOTIFY=1`, `ACC_PROFILE=1|chrome`, `ACC_PROFILE_FILE=path` (see [`profile`]).
+//! `ACC_NOTIFY=1`, `ACC_PROFILE=1|chrome`, `ACC_PROFILE_FILE=path` (see [`profile`]),
+//! `ACC_PROFLIB=path` (OpenACC's profiling interface, see [`prof`]).
 //!
 //! Feature `cuda`: the CUDA backend (modules `cuda`, `gpu`, `cells`), through cudarc with the
 //! driver loaded at run time, so it builds on machines without CUDA. Without it the host

@@ -19,11 +19,11 @@
 //!
 //! - A tool: `ACC_PROFLIB=/path/libtool.so` (several, separated by `;`) makes the runtime load
 //!   each library at its first event and call its `acc_register_library(reg, unreg, lookup)`,
-//!   which registers C callbacks through `reg` ([`ffi::acc_prof_register`]) as the
-//!   specification says. acc does not export `acc_prof_register` and its siblings as symbols
-//!   (a Rust library's `#[no_mangle]` names would clash with another OpenACC runtime's in the
-//!   same process): tools get them as the function pointers `acc_register_library` receives,
-//!   and [`ffi::acc_prof_lookup`] answers their names.
+//!   which registers C callbacks through `reg` ([`acc_prof_register`]) as the specification
+//!   says; [`ffi`] has the records they receive. acc does not export `acc_prof_register` and
+//!   its siblings as symbols (a Rust library's `#[no_mangle]` names would clash with another
+//!   OpenACC runtime's in the same process): tools get them as the function pointers
+//!   `acc_register_library` receives, and [`acc_prof_lookup`] answers their names.
 //! - Rust: [`register`] a closure for an [`Event`]; it receives an [`Info`]: the event, the
 //!   construct (region name, file, line), the device, the thread, the async queue and, for data
 //!   and launch events, the variable, bytes and addresses or the kernel and its gangs,
@@ -65,7 +65,7 @@ pub mod ffi;
 mod library;
 mod registry;
 
-pub use registry::{register, toggle, toggle_thread, unregister, Registration};
+pub use registry::{acc_prof_lookup, acc_prof_register, acc_prof_unregister, register, toggle, toggle_thread, unregister, Registration};
 
 /// An event of the interface, numbered as `acc_event_t` numbers it ([`Event::code`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

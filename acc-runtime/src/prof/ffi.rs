@@ -1,7 +1,8 @@
 //! The interface's C ABI, as the specification's `acc_prof.h` declares it: the records a C
 //! callback receives ([`acc_prof_info`], [`acc_event_info`], [`acc_api_info`]), the enumerations
-//! as `int` constants, and the three routines a tool's `acc_register_library` is handed
-//! ([`acc_prof_register`], [`acc_prof_unregister`], [`acc_prof_lookup`]).
+//! as `int` constants, and the types of the routines a tool's `acc_register_library` is handed
+//! ([`acc_prof_register`](super::acc_prof_register), [`acc_prof_unregister`](super::acc_prof_unregister),
+//! [`acc_prof_lookup`](super::acc_prof_lookup)).
 //!
 //! The enumerations are `c_int`s with one constant per value, not Rust enums: a tool may pass
 //! any `int`, and a value outside the enumeration is ignored, never undefined behaviour.
@@ -11,10 +12,10 @@
 //! (CUDA on a GPU) and leaves its handles null.
 #![allow(non_camel_case_types, non_upper_case_globals)]
 
-use std::ffi::{c_char, c_int, c_void, CStr, CString};
+use std::ffi::{c_char, c_int, c_void, CString};
 use std::mem::{offset_of, size_of};
 
-use super::{registry, Detail, Event, Info};
+use super::{Detail, Info};
 use crate::backend::DeviceType;
 
 /// `acc_event_t`.
@@ -230,71 +231,15 @@ pub struct acc_api_info {
 pub type acc_prof_callback = Option<Callback>;
 /// A callback that is not null.
 pub type Callback = unsafe extern "C" fn(*mut acc_prof_info, *mut acc_event_info, *mut acc_api_info);
-/// `acc_prof_reg`: the type of [`acc_prof_register`] and [`acc_prof_unregister`].
+/// `acc_prof_reg`: the type of [`acc_prof_register`](super::acc_prof_register) and
+/// [`acc_prof_unregister`](super::acc_prof_unregister).
 pub type acc_prof_reg = Option<unsafe extern "C" fn(acc_event_t, acc_prof_callback, acc_register_t)>;
 /// `acc_query_fn`.
 pub type acc_query_fn = Option<unsafe extern "C" fn()>;
-/// `acc_prof_lookup_func`: the type of [`acc_prof_lookup`].
+/// `acc_prof_lookup_func`: the type of [`acc_prof_lookup`](super::acc_prof_lookup).
 pub type acc_prof_lookup_func = Option<unsafe extern "C" fn(*const c_char) -> acc_query_fn>;
 /// The type of a tool's `acc_register_library`.
 pub type acc_register_library = unsafe extern "C" fn(acc_prof_reg, acc_prof_reg, acc_prof_lookup_func);
-
-/// `acc_prof_register(ev, cb, reg)`: `acc_reg` registers `cb` for `ev` (again: one more
-/// reference); `acc_toggle` turns `cb` on for `ev`, or with a null `cb` event `ev` (every
-/// event with `acc_ev_none`); `acc_toggle_per_thread` with `acc_ev_none` and a null `cb` turns
-/// the calling thread's events on. Anything else is ignored.
-///
-/// # Safety
-/// `cb`, where not null, is a function of the `acc_prof_callback` type that may be called from
-/// any thread until it is unregistered.
-pub unsafe extern "C" fn acc_prof_register(ev: acc_event_t, cb: acc_prof_callback, reg: acc_register_t) {
-    request(ev, cb, reg, true);
-}
-
-/// `acc_prof_unregister(ev, cb, reg)`: `acc_reg` gives back one reference of `cb` for `ev`
-/// (it is called no more after its last); `acc_toggle` and `acc_toggle_per_thread` turn off
-/// what [`acc_prof_register`]'s turn on.
-///
-/// # Safety
-/// None beyond the types: it only removes or turns off.
-pub unsafe extern "C" fn acc_prof_unregister(ev: acc_event_t, cb: acc_prof_callback, reg: acc_register_t) {
-    request(ev, cb, reg, false);
-}
-
-/// `acc_prof_lookup(name)`: the routine of this interface named `name` (`acc_prof_register`,
-/// `acc_prof_unregister`, `acc_prof_lookup`), or null.
-///
-/// # Safety
-/// `name` is null or a NUL-terminated string.
-pub unsafe extern "C" fn acc_prof_lookup(name: *const c_char) -> acc_query_fn {
-    if name.is_null() {
-        return None;
-    }
-    // SAFETY: the caller's contract.
-    let name = unsafe { CStr::from_ptr(name) };
-    let f: *const () = match name.to_bytes() {
-        b"acc_prof_register" => acc_prof_register as *const (),
-        b"acc_prof_unregister" => acc_prof_unregister as *const (),
-        b"acc_prof_lookup" => acc_prof_lookup as *const (),
-        _ => return None,
-    };
-    // SAFETY: a function pointer as `acc_query_fn`, C's generic function pointer: the tool casts
-    // it back to the routine's own type before calling it.
-    Some(unsafe { std::mem::transmute::<*const (), unsafe extern "C" fn()>(f) })
-}
-
-/// [`acc_prof_register`] (`on`) or [`acc_prof_unregister`].
-fn request(ev: acc_event_t, cb: acc_prof_callback, reg: acc_register_t, on: bool) {
-    let event = Event::from_code(ev);
-    match (reg, cb, event) {
-        (acc_reg, Some(f), Some(e)) if on => registry::add_c(e, f),
-        (acc_reg, Some(f), Some(e)) => registry::remove_c(e, f),
-        (acc_toggle, Some(f), Some(e)) => registry::toggle_c(e, f, on),
-        (acc_toggle, None, _) if (acc_ev_none..acc_ev_last).contains(&ev) => registry::toggle_code(ev as usize, on),
-        (acc_toggle_per_thread, None, None) if ev == acc_ev_none => registry::toggle_thread(on),
-        _ => {}
-    }
-}
 
 /// The `valid_bytes` of a record whose last field is `last` at offset `at`.
 const fn valid(at: usize, last: usize) -> c_int {
@@ -425,7 +370,8 @@ impl CEvent {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::prof::{Construct, DataInfo, LaunchInfo};
+    use crate::prof::{acc_prof_lookup, acc_prof_register, acc_prof_unregister, Construct, DataInfo, Event, LaunchInfo};
+    use std::ffi::CStr;
     use std::sync::Mutex;
 
     /// What [`record`] saw: (event, construct, implicit, func, file, line, var or kernel, bytes

@@ -19,18 +19,19 @@ pub(super) fn loaded() -> bool {
 }
 
 /// Loads the libraries `ACC_PROFLIB` names, once (later calls wait for the first), and calls
-/// their `acc_register_library`. A library that cannot be loaded, or has no such function, is
-/// reported on stderr and skipped.
-pub(super) fn load() {
+/// their `acc_register_library` with the interface's routines `routines` (`acc_prof_register`,
+/// `acc_prof_unregister`, `acc_prof_lookup`). A library that cannot be loaded, or has no such
+/// function, is reported on stderr and skipped.
+pub(super) fn load(reg: ffi::acc_prof_reg, unreg: ffi::acc_prof_reg, lookup: ffi::acc_prof_lookup_func) {
     LIBRARIES.get_or_init(|| {
         let Some(paths) = std::env::var_os(PROFLIB_VAR) else { return Vec::new() };
         let paths = paths.to_string_lossy().into_owned();
-        paths.split(';').filter(|p| !p.trim().is_empty()).filter_map(|p| open(p.trim()).map_err(|e| eprintln!("acc: {PROFLIB_VAR}: {p}: {e}")).ok()).collect()
+        paths.split(';').filter(|p| !p.trim().is_empty()).filter_map(|p| open(p.trim(), (reg, unreg, lookup)).map_err(|e| eprintln!("acc: {PROFLIB_VAR}: {p}: {e}")).ok()).collect()
     });
 }
 
-/// Loads the library at `path` and calls its `acc_register_library`.
-fn open(path: &str) -> Result<libloading::Library, String> {
+/// Loads the library at `path` and calls its `acc_register_library` with `routines`.
+fn open(path: &str, routines: (ffi::acc_prof_reg, ffi::acc_prof_reg, ffi::acc_prof_lookup_func)) -> Result<libloading::Library, String> {
     // SAFETY: loading a tool runs its initialisers: what `ACC_PROFLIB` asks for, as in every
     // OpenACC runtime.
     let lib = unsafe { libloading::Library::new(path) }.map_err(|e| e.to_string())?;
@@ -39,7 +40,7 @@ fn open(path: &str) -> Result<libloading::Library, String> {
         let register = unsafe { lib.get::<ffi::acc_register_library>(b"acc_register_library\0") }.map_err(|e| e.to_string())?;
         at_exit();
         // SAFETY: the routines handed over are the interface's, of the types the tool expects.
-        unsafe { register(Some(ffi::acc_prof_register), Some(ffi::acc_prof_unregister), Some(ffi::acc_prof_lookup)) };
+        unsafe { register(routines.0, routines.1, routines.2) };
     }
     Ok(lib)
 }

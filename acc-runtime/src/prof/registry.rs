@@ -1,14 +1,15 @@
-//! The callbacks registered for each event, C ones (from a tool, [`super::ffi`]) and Rust
-//! ones ([`register`]) in one list per event, and the mask that the runtime's event points
-//! read: bit `e` is set while event `e` has an enabled callback and is not toggled off, and
-//! the top bit until `ACC_PROFLIB` has been loaded.
+//! The callbacks registered for each event, C ones (a tool's, through [`acc_prof_register`])
+//! and Rust ones ([`register`]) in one list per event, and the mask that the runtime's event
+//! points read: bit `e` is set while event `e` has an enabled callback and is not toggled off,
+//! and the top bit until `ACC_PROFLIB` has been loaded.
 
 use std::cell::Cell;
-use std::ffi::c_void;
+use std::ffi::{c_char, c_void, CStr};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use super::{ffi, library, Event, Info, EVENTS};
+use super::ffi::{self, acc_ev_last, acc_ev_none, acc_event_t, acc_prof_callback, acc_query_fn, acc_register_t};
+use super::{library, Event, Info, EVENTS};
 
 /// What a Rust callback is.
 type RustCallback = Arc<dyn Fn(&Info<'_>) + Send + Sync>;
@@ -82,7 +83,7 @@ pub(super) fn wanted(e: Event) -> bool {
 #[cold]
 fn wanted_slow(e: Event) -> bool {
     if MASK.load(Ordering::Relaxed) & UNLOADED != 0 {
-        library::load();
+        library::load(Some(acc_prof_register), Some(acc_prof_unregister), Some(acc_prof_lookup));
         lists().publish();
     }
     MASK.load(Ordering::Relaxed) & e.bit() != 0 && THREAD_ON.try_with(Cell::get).unwrap_or(true)
@@ -113,6 +114,63 @@ pub(super) fn dispatch(info: &Info<'_>, tool_info: &mut *mut c_void) {
                 }
             }
         }
+    }
+}
+
+/// `acc_prof_register(ev, cb, reg)`: `acc_reg` registers `cb` for `ev` (again: one more
+/// reference); `acc_toggle` turns `cb` on for `ev`, or with a null `cb` event `ev` (every
+/// event with `acc_ev_none`); `acc_toggle_per_thread` with `acc_ev_none` and a null `cb` turns
+/// the calling thread's events on. Anything else is ignored.
+///
+/// # Safety
+/// `cb`, where not null, is a function of the `acc_prof_callback` type that may be called from
+/// any thread until it is unregistered.
+pub unsafe extern "C" fn acc_prof_register(ev: acc_event_t, cb: acc_prof_callback, reg: acc_register_t) {
+    request(ev, cb, reg, true);
+}
+
+/// `acc_prof_unregister(ev, cb, reg)`: `acc_reg` gives back one reference of `cb` for `ev`
+/// (it is called no more after its last); `acc_toggle` and `acc_toggle_per_thread` turn off
+/// what [`acc_prof_register`]'s turn on.
+///
+/// # Safety
+/// None beyond the types: it only removes or turns off.
+pub unsafe extern "C" fn acc_prof_unregister(ev: acc_event_t, cb: acc_prof_callback, reg: acc_register_t) {
+    request(ev, cb, reg, false);
+}
+
+/// `acc_prof_lookup(name)`: the routine of this interface named `name` (`acc_prof_register`,
+/// `acc_prof_unregister`, `acc_prof_lookup`), or null.
+///
+/// # Safety
+/// `name` is null or a NUL-terminated string.
+pub unsafe extern "C" fn acc_prof_lookup(name: *const c_char) -> acc_query_fn {
+    if name.is_null() {
+        return None;
+    }
+    // SAFETY: the caller's contract.
+    let name = unsafe { CStr::from_ptr(name) };
+    let f: *const () = match name.to_bytes() {
+        b"acc_prof_register" => acc_prof_register as *const (),
+        b"acc_prof_unregister" => acc_prof_unregister as *const (),
+        b"acc_prof_lookup" => acc_prof_lookup as *const (),
+        _ => return None,
+    };
+    // SAFETY: a function pointer as `acc_query_fn`, C's generic function pointer: the tool casts
+    // it back to the routine's own type before calling it.
+    Some(unsafe { std::mem::transmute::<*const (), unsafe extern "C" fn()>(f) })
+}
+
+/// [`acc_prof_register`] (`on`) or [`acc_prof_unregister`].
+fn request(ev: acc_event_t, cb: acc_prof_callback, reg: acc_register_t, on: bool) {
+    let event = Event::from_code(ev);
+    match (reg, cb, event) {
+        (ffi::acc_reg, Some(f), Some(e)) if on => add_c(e, f),
+        (ffi::acc_reg, Some(f), Some(e)) => remove_c(e, f),
+        (ffi::acc_toggle, Some(f), Some(e)) => toggle_c(e, f, on),
+        (ffi::acc_toggle, None, _) if (acc_ev_none..acc_ev_last).contains(&ev) => toggle_code(ev as usize, on),
+        (ffi::acc_toggle_per_thread, None, None) if ev == acc_ev_none => toggle_thread(on),
+        _ => {}
     }
 }
 
@@ -172,7 +230,7 @@ fn add(event: Event, callback: Callback) {
 
 /// `acc_prof_register(ev, cb, acc_reg)` of a C callback: a new one goes last, one registered
 /// already counts one more reference.
-pub(super) fn add_c(event: Event, f: ffi::Callback) {
+fn add_c(event: Event, f: ffi::Callback) {
     {
         let mut l = lists();
         if let Some(s) = l.slots[event.code() as usize].iter_mut().find(|s| matches!(s.callback, Callback::C(g) if std::ptr::fn_addr_eq(g, f))) {
@@ -184,7 +242,7 @@ pub(super) fn add_c(event: Event, f: ffi::Callback) {
 }
 
 /// `acc_prof_unregister(ev, cb, acc_reg)`: one reference less; the callback goes with its last.
-pub(super) fn remove_c(event: Event, f: ffi::Callback) {
+fn remove_c(event: Event, f: ffi::Callback) {
     let mut l = lists();
     let slots = &mut l.slots[event.code() as usize];
     if let Some(i) = slots.iter().position(|s| matches!(s.callback, Callback::C(g) if std::ptr::fn_addr_eq(g, f))) {
@@ -197,7 +255,7 @@ pub(super) fn remove_c(event: Event, f: ffi::Callback) {
 }
 
 /// `acc_toggle` of one C callback of `event`.
-pub(super) fn toggle_c(event: Event, f: ffi::Callback, on: bool) {
+fn toggle_c(event: Event, f: ffi::Callback, on: bool) {
     let mut l = lists();
     for s in l.slots[event.code() as usize].iter_mut().filter(|s| matches!(s.callback, Callback::C(g) if std::ptr::fn_addr_eq(g, f))) {
         s.on = on;
@@ -206,7 +264,7 @@ pub(super) fn toggle_c(event: Event, f: ffi::Callback, on: bool) {
 }
 
 /// The toggle of event code `code` (0: all), for `acc_toggle` with no callback.
-pub(super) fn toggle_code(code: usize, on: bool) {
+fn toggle_code(code: usize, on: bool) {
     let mut l = lists();
     l.on[code] = on;
     l.publish();
