@@ -421,7 +421,7 @@ impl<'a> Span<'a> {
     #[inline]
     pub(crate) fn start(start: Event, info: impl FnOnce(Event) -> Info<'a>) -> Self {
         let end = start.end().expect("a span starts with a start event");
-        if !wanted(start) && !wanted(end) {
+        if !registry::wanted_either(start, end) {
             return Span { open: None };
         }
         Span::fire(start, info(start))

@@ -298,3 +298,16 @@ fn launch_info<'a>(name: &'a str, cfg: &LaunchConfig) -> prof::LaunchInfo<'a> {
         vector_length: b.0 as usize,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_launch_tells_the_profiling_interface_its_grid_and_block() {
+        let mut cfg = LaunchConfig::linear(4, 128);
+        (cfg.grid.1, cfg.block.1) = (3, 2);
+        let info = launch_info("k_7_lean", &cfg);
+        assert_eq!((info.kernel, info.num_gangs, info.num_workers, info.vector_length), ("k_7_lean", 12, 2, 128));
+    }
+}

@@ -80,6 +80,12 @@ pub(super) fn wanted(e: Event) -> bool {
     MASK.load(Ordering::Relaxed) & (e.bit() | UNLOADED) != 0 && wanted_slow(e)
 }
 
+/// Whether `start` or its end `end` is [`wanted`] (one load where neither is).
+#[inline]
+pub(super) fn wanted_either(start: Event, end: Event) -> bool {
+    MASK.load(Ordering::Relaxed) & (start.bit() | end.bit() | UNLOADED) != 0 && (wanted_slow(start) || wanted_slow(end))
+}
+
 #[cold]
 fn wanted_slow(e: Event) -> bool {
     if MASK.load(Ordering::Relaxed) & UNLOADED != 0 {
