@@ -7,8 +7,6 @@
 //! regions, the data region, the update, the wait); on a GPU the data events (`alloc`,
 //! `create`, `enqueue_upload`/`download`, `delete`, `free`) and the launches come between them.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, Mutex};
@@ -170,7 +168,7 @@ fn a_tool_in_acc_proflib_sees_the_same_events() {
     // The device opens first (`acc::init()`: the first event loads the tool), the runtime's
     // end is last.
     let opened = lines.iter().take_while(|l| l.starts_with("device_init_")).count();
-    assert!(opened >= 2 && opened % 2 == 0, "{lines:#?}");
+    assert!(opened >= 2 && opened.is_multiple_of(2), "{lines:#?}");
     for pair in lines[..opened].chunks(2) {
         assert_eq!(pair, ["device_init_start acc_init", "device_init_end acc_init"], "{lines:#?}");
     }
