@@ -42,7 +42,7 @@
 //! | events | on a GPU | on the host backend |
 //! | --- | --- | --- |
 //! | `compute_construct_start/end` | each call of a region, around everything it does | the same |
-//! | `enter_data_start/end`, `exit_data_start/end` | `data!`, `enter_data!`, `exit_data!`, and a compute region's implicit data region (`implicit`) | the same (the constructs run and count their references) |
+//! | `enter_data_start/end`, `exit_data_start/end` | `data!`, `enter_data!`, `exit_data!`, each array of a `declare!`, and a compute region's implicit data region (`implicit`) | the same (the constructs run and count their references) |
 //! | `update_start/end` | `update!` | the same |
 //! | `wait_start/end` | `acc::wait(q)`, `acc::wait_all()` and the `wait` clauses that call them | the same |
 //! | `device_init_start/end` | the device's opening | the host device's opening |

@@ -97,7 +97,9 @@ pub struct Declared<R> {
 /// `declare!`'s `copyin(a)`, `present(a)`: `a` present from here, viewed read-only.
 pub fn declare<'a, D: Declarable + ?Sized>(region: &'static RegionInfo, name: &'static str, data: &'a D, clause: Clause, m: Modifiers) -> Declared<&'a D> {
     let mut scope = DataScope::new(region);
+    scope.enter_data_start();
     scope.enter_with(name, view(data), clause, m);
+    scope.enter_data_end();
     Declared { data, _scope: scope }
 }
 
@@ -105,7 +107,9 @@ pub fn declare<'a, D: Declarable + ?Sized>(region: &'static RegionInfo, name: &'
 /// here, viewed writable (the host's copy is written back or may be updated).
 pub fn declare_mut<'a, D: DeclarableMut + ?Sized>(region: &'static RegionInfo, name: &'static str, data: &'a mut D, clause: Clause, m: Modifiers) -> Declared<&'a mut D> {
     let mut scope = DataScope::new(region);
+    scope.enter_data_start();
     scope.enter_with(name, view(&*data), clause, m);
+    scope.enter_data_end();
     Declared { data, _scope: scope }
 }
 

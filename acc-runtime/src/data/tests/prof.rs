@@ -96,3 +96,32 @@ fn the_host_backend_fires_the_constructs_events_only() {
     let seen: Vec<Event> = seen.into_iter().map(|s| s.0).collect();
     assert_eq!(seen, [Event::EnterDataStart, Event::EnterDataEnd, Event::ExitDataStart, Event::ExitDataEnd]);
 }
+
+#[test]
+fn each_declared_array_enters_and_exits_as_a_construct() {
+    static DECLARE: RegionInfo = RegionInfo { name: "declare", kind: "declare", file: "src/solve.rs", line: 41, kernel: "" };
+    let a = vec![2u16; 8];
+    let seen = with_mock(|_| {
+        events_of(|| {
+            let d = declare(&DECLARE, "a", &a, Clause::CopyIn, Modifiers::default());
+            assert_eq!(d[3], 2);
+        })
+    });
+    let seen: Vec<(Event, &str)> = seen.iter().map(|(e, v, _)| (*e, v.as_str())).collect();
+    use Event::*;
+    assert_eq!(
+        seen,
+        [
+            (EnterDataStart, "-"),
+            (Alloc, "a"),
+            (Create, "a"),
+            (EnqueueUploadStart, "a"),
+            (EnqueueUploadEnd, "a"),
+            (EnterDataEnd, "-"),
+            (ExitDataStart, "-"),
+            (Delete, "a"),
+            (Free, "a"),
+            (ExitDataEnd, "-"),
+        ]
+    );
+}
