@@ -176,9 +176,22 @@ fn a_tool_in_acc_proflib_sees_the_same_events() {
     assert_eq!(lines[opened..lines.len() - 1], expected(on_gpu()), "{lines:#?}");
 }
 
-/// Run by the test above in a child process, with the tool in `ACC_PROFLIB`.
 #[test]
-#[ignore = "run in a child process by a_tool_in_acc_proflib_sees_the_same_events"]
+fn a_tool_that_cannot_be_loaded_is_reported_and_skipped() {
+    let missing = Path::new(env!("CARGO_TARGET_TMPDIR")).join("no-such-tool.so");
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args(["child_program", "--exact", "--nocapture", "--include-ignored", "--test-threads=1"])
+        .env("ACC_PROFLIB", &missing)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "child failed:\n{}{stderr}", String::from_utf8_lossy(&out.stdout));
+    assert!(stderr.contains(&format!("acc: ACC_PROFLIB: {}: ", missing.display())), "{stderr}");
+}
+
+/// Run by the tests above in a child process, with `ACC_PROFLIB` set.
+#[test]
+#[ignore = "run in a child process by a_tool_in_acc_proflib_sees_the_same_events and a_tool_that_cannot_be_loaded_is_reported_and_skipped"]
 fn child_program() {
     assert!(std::env::var_os("ACC_PROFLIB").is_some(), "ACC_PROFLIB is not set");
     acc::init();
