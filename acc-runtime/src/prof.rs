@@ -45,9 +45,9 @@
 //! | `enter_data_start/end`, `exit_data_start/end` | `data!`, `enter_data!`, `exit_data!`, each array of a `declare!`, and a compute region's implicit data region (`implicit`) | the same (the constructs run and count their references) |
 //! | `update_start/end` | `update!` | the same |
 //! | `wait_start/end` | `acc::wait(q)`, `acc::wait_all()` and the `wait` clauses that call them | the same |
-//! | `device_init_start/end` | the device's opening | the host device's opening |
+//! | `device_init_start/end` | the device's opening (`implicit` unless [`init`](crate::init) asked for it), a failed one too | the host device's opening |
 //! | `device_shutdown_start/end` | `acc::shutdown()` | the same |
-//! | `runtime_shutdown` | the process's exit | the same |
+//! | `runtime_shutdown` | the process's exit, once a callback was registered | the same |
 //! | `create`, `alloc`, `delete`, `free` | a device copy made or given back by a data clause | none: there is one memory, no device copy |
 //! | `enqueue_upload_start/end`, `enqueue_download_start/end` | each copy of a data clause, `update!`, `Mirror`, `DeviceSlice` | none: nothing moves |
 //! | `enqueue_launch_start/end` | each kernel launch | none: no kernel, the region runs in the construct |
