@@ -660,8 +660,8 @@ impl DataScope {
 
     /// The profiling interface's description of event `e` of this scope's construct.
     fn info(&self, e: Event) -> prof::Info<'static> {
-        let d = self.device();
-        prof::Info::of(e, self.region, (d.device_type(), d.num()), self.queue).implicit(is_compute(self.region))
+        let d = self.device.get().map_or_else(thread_device, |d| (d.device_type(), d.num()));
+        prof::Info::of(e, self.region, d, self.queue).implicit(is_compute(self.region))
     }
 
     /// An empty scope on device `dev` (whatever the thread's device is).
@@ -793,9 +793,12 @@ impl DataScope {
 
 impl Drop for DataScope {
     fn drop(&mut self) {
+        // An entering cut short (a clause that panicked) ends first.
+        drop(std::mem::take(&mut self.events.entering));
         let exit = if self.events.entered { prof::Span::start(Event::ExitDataStart, |e| self.info(e)) } else { prof::Span::default() };
         self.give_back();
-        // (On unwinding from `give_back` too: the spans' drops.)
+        // The exit's end, then the construct's (on unwinding from `give_back` too: the spans'
+        // own drops, in this order).
         drop(exit);
         drop(std::mem::take(&mut self.events.construct));
     }

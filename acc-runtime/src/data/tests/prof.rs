@@ -125,3 +125,20 @@ fn each_declared_array_enters_and_exits_as_a_construct() {
         ]
     );
 }
+
+#[test]
+fn a_clause_that_panics_still_ends_each_event_in_order() {
+    let _g = shared();
+    let a = vec![1.0f64; 4];
+    let seen = events_of(|| {
+        let e = catch_unwind(AssertUnwindSafe(|| {
+            let mut s = DataScope::new(&K);
+            s.enter_data_start();
+            s.enter("a", view(&a), Clause::Present);
+        }));
+        assert!(panic_message(&e.expect_err("absent `present` data panics")).contains("`present` data `a` is not on the device"));
+    });
+    let seen: Vec<(Event, bool)> = seen.into_iter().map(|(e, _, implicit)| (e, implicit)).collect();
+    use Event::*;
+    assert_eq!(seen, [(ComputeConstructStart, false), (EnterDataStart, true), (EnterDataEnd, true), (ComputeConstructEnd, false)]);
+}
