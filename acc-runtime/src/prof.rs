@@ -55,9 +55,6 @@
 //! Cost: with nothing registered, each point where an event could fire reads one atomic
 //! (relaxed) and tests a bit; nothing is built, no lock is taken.
 
-use std::cell::Cell;
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use crate::backend::DeviceType;
 use crate::region_info::RegionInfo;
 
@@ -293,7 +290,8 @@ pub struct Info<'a> {
     pub device_type: DeviceType,
     /// The device's number among the devices of its type.
     pub device_num: usize,
-    /// The host thread (a small number per thread, 1 for the first to see an event).
+    /// The host thread: a small number per thread, in order of first use (the thread of the
+    /// `ACC_PROFILE=chrome` trace's tracks).
     pub thread: u64,
     /// The async queue (`Some(q)`), or `None` for synchronous work (`acc_async_sync`).
     pub queue: Option<i64>,
@@ -353,7 +351,7 @@ impl<'a> Info<'a> {
             line: region.line,
             device_type,
             device_num,
-            thread: thread_index(),
+            thread: crate::profile::thread_index(),
             queue,
             detail: Detail::None,
         }
@@ -377,21 +375,6 @@ impl<'a> Info<'a> {
 
 /// The region an [`Info::api`] starts from (its names replaced).
 static API: RegionInfo = RegionInfo { name: "", kind: "runtime_api", file: "", line: 0, kernel: "" };
-
-/// A small number for the calling thread, in order of first event (1, 2, ...); 0 where the
-/// thread's locals are gone (at its exit).
-fn thread_index() -> u64 {
-    static NEXT: AtomicU64 = AtomicU64::new(1);
-    thread_local!(static INDEX: Cell<u64> = const { Cell::new(0) });
-    INDEX
-        .try_with(|i| {
-            if i.get() == 0 {
-                i.set(NEXT.fetch_add(1, Ordering::Relaxed));
-            }
-            i.get()
-        })
-        .unwrap_or(0)
-}
 
 /// Whether event `e` has a callback to call on this thread: one relaxed load and a bit test
 /// when nothing is registered (the first call of the process loads `ACC_PROFLIB`).

@@ -40,6 +40,7 @@ pub use export::{
     chrome_trace, set_tracing, summary_json, write_chrome_trace, write_summary, Track,
     DEFAULT_SUMMARY_FILE, DEFAULT_TRACE_FILE,
 };
+pub(crate) use export::thread_index;
 
 /// Direction of a transfer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

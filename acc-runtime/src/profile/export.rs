@@ -197,16 +197,19 @@ impl Log {
 }
 
 /// A small number for the calling thread, in order of first use (1, 2, ...): the trace's
-/// synchronous tracks are per host thread.
-fn thread_index() -> u64 {
+/// synchronous tracks are per host thread, and the profiling interface's `thread_id` is the
+/// same number; 0 where the thread's locals are gone (at its exit).
+pub(crate) fn thread_index() -> u64 {
     static NEXT: AtomicU64 = AtomicU64::new(1);
     thread_local!(static INDEX: Cell<u64> = const { Cell::new(0) });
-    INDEX.with(|i| {
-        if i.get() == 0 {
-            i.set(NEXT.fetch_add(1, Ordering::Relaxed));
-        }
-        i.get()
-    })
+    INDEX
+        .try_with(|i| {
+            if i.get() == 0 {
+                i.set(NEXT.fetch_add(1, Ordering::Relaxed));
+            }
+            i.get()
+        })
+        .unwrap_or(0)
 }
 
 fn since_epoch(t: Instant) -> u64 {
