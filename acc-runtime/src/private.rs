@@ -151,9 +151,9 @@ pub struct DirectiveEvents {
 
 impl DirectiveEvents {
     /// The start event of `region`'s directive (its kind says which: `enter_data_start`,
-    /// `exit_data_start`, `update_start`).
+    /// `exit_data_start`, `update_start`) on `queue` (`Some(q)` for `async(q)`).
     #[inline]
-    pub fn start(region: &'static RegionInfo) -> Self {
+    pub fn start(region: &'static RegionInfo, queue: Option<i64>) -> Self {
         use crate::prof::{Event, Info, Span};
         let start = match region.kind {
             "enter_data" => Event::EnterDataStart,
@@ -162,7 +162,7 @@ impl DirectiveEvents {
         };
         let _span = Span::start(start, |e| {
             let d = crate::devices::current().map_or((DeviceType::Host, 0), |d| (d.device_type(), d.num()));
-            Info::of(e, region, d, None)
+            Info::of(e, region, d, queue)
         });
         DirectiveEvents { _span }
     }

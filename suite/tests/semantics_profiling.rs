@@ -1,6 +1,6 @@
 //! OpenACC's profiling interface (`acc::prof`, `ACC_PROFLIB`): the exact events of a small
-//! program, a data region with `copyin`/`copyout` around two regions (one `async`), a wait and
-//! an update, as a Rust callback sees them and as a tool loaded from `ACC_PROFLIB` does (a
+//! program, a data region with `copyin`/`copyout` around two regions, an update and a wait (the
+//! second region and the update on async queue 1), as a Rust callback sees them and as a tool loaded from `ACC_PROFLIB` does (a
 //! cdylib, `fixtures/acc_tool.rs`, built here with `rustc`, in a child process).
 //!
 //! On the host backend the constructs' events fire (compute constructs, their implicit data
@@ -36,8 +36,8 @@ fn program() -> Vec<f64> {
     acc::data!(copyin(a), copyout(c) {
         scale(&a, &mut c);
         shift(&mut c, 1);
+        acc::update!(host(c), async(1));
         acc::wait(1);
-        acc::update!(host(c));
     });
     c
 }
@@ -67,6 +67,7 @@ fn line(i: &Info<'_>) -> String {
 fn expected(gpu: bool) -> Vec<String> {
     let on_gpu = |lines: &[&str]| if gpu { lines.iter().map(|l| l.to_string()).collect() } else { Vec::new() };
     let moved = |construct: &str, var: &str, dir: &str| on_gpu(&[&format!("enqueue_{dir}_start {construct} {var} 800"), &format!("enqueue_{dir}_end {construct} {var} 800")]);
+    let update = on_gpu(&["enqueue_download_start update q1 c 800", "enqueue_download_end update q1 c 800"]);
     let made = |var: &str| [on_gpu(&[&format!("alloc data {var} 800"), &format!("create data {var} 800")]), moved("data", var, "upload")].concat();
     let gone = |var: &str| on_gpu(&[&format!("delete data {var} 800"), &format!("free data {var} 800")]);
     let compute = |name: &str, q: &str| {
@@ -86,9 +87,9 @@ fn expected(gpu: bool) -> Vec<String> {
         plain(&["enter_data_end data"]),
         compute("scale", ""),
         compute("shift", " q1"),
-        plain(&["wait_start acc_wait q1", "wait_end acc_wait q1", "update_start update"]),
-        moved("update", "c", "download"),
-        plain(&["update_end update", "exit_data_start data"]),
+        plain(&["update_start update q1"]),
+        update,
+        plain(&["update_end update q1", "wait_start acc_wait q1", "wait_end acc_wait q1", "exit_data_start data"]),
         moved("data", "c", "download"),
         gone("c"),
         gone("a"),

@@ -217,17 +217,20 @@ pub fn expand_declare(input: TokenStream, src: &Source) -> TokenStream {
     }
 }
 
-/// An unstructured data directive's expansion: its errors, its construct's static, and its
-/// `wait` and data calls under its `if`, between the profiling interface's start and end
-/// events of the directive.
-fn guarded(errors: &Errors, region: TokenStream, cond: TokenStream, waits: TokenStream, calls: TokenStream) -> TokenStream {
+/// An unstructured data directive's expansion: its errors, its construct's static, and under
+/// its `if` (`control`) its `wait` and data calls, between the profiling interface's start and
+/// end events of the directive (on its queue).
+fn guarded(errors: &Errors, region: TokenStream, control: &parse::DataControl, calls: TokenStream) -> TokenStream {
     let rt = paths::runtime();
     let errs = errors.to_compile_errors();
+    let queue = queue_of(control);
+    let waits = waits_of(control, &queue);
+    let cond = cond_of(control);
     quote! {{
         #errs
         #region
         if #cond {
-            let __acc_events = #rt::DirectiveEvents::start(&__ACC_REGION);
+            let __acc_events = #rt::DirectiveEvents::start(&__ACC_REGION, #queue);
             #waits
             #calls
         }
@@ -266,8 +269,6 @@ fn unstructured(dir: Directive, input: TokenStream, src: &Source) -> TokenStream
     let region = region_static(src, dir.name());
     let finalize = finalize.is_some();
     let queue = queue_of(&control);
-    let waits = waits_of(&control, &queue);
-    let cond = cond_of(&control);
     let mut calls = TokenStream::new();
     for c in &clauses {
         let m = c.modifiers.runtime();
@@ -303,7 +304,7 @@ fn unstructured(dir: Directive, input: TokenStream, src: &Source) -> TokenStream
             });
         }
     }
-    guarded(&errors, region, cond, waits, calls)
+    guarded(&errors, region, &control, calls)
 }
 
 /// `update!(host(a), device(b), if_present, if(cond), async(q), wait(p))`. With `async(q)`
@@ -328,8 +329,6 @@ pub fn expand_update(input: TokenStream, src: &Source) -> TokenStream {
         }
     }
     let queue = queue_of(&control);
-    let waits = waits_of(&control, &queue);
-    let cond = cond_of(&control);
     let region = region_static(src, "update");
     let mut calls = TokenStream::new();
     let mut any = false;
@@ -359,7 +358,7 @@ pub fn expand_update(input: TokenStream, src: &Source) -> TokenStream {
     if !any && errors.is_empty() {
         errors.error(span, "`update!` needs `host(..)` or `device(..)`, as in `acc::update!(host(a))`");
     }
-    guarded(&errors, region, cond, waits, calls)
+    guarded(&errors, region, &control, calls)
 }
 
 /// `host_data!(use_device(a, b), if_present, if(cond) { body })`: in `body` each name is the
