@@ -450,6 +450,32 @@ mod tests {
     }
 
     #[test]
+    fn c_toggles_turn_events_off_and_on() {
+        static T: RegionInfo = RegionInfo { name: "ffi_toggles", kind: "update", file: "t.rs", line: 2, kernel: "" };
+        use crate::region_info::RegionInfo;
+        let fire = || crate::prof::emit(Event::UpdateStart, || Info::of(Event::UpdateStart, &T, (DeviceType::Host, 0), None));
+        let start = Event::UpdateStart.code();
+        // SAFETY: `record` is an `acc_prof_callback`.
+        unsafe {
+            acc_prof_register(start, Some(record), acc_reg);
+            acc_prof_unregister(start, None, acc_toggle); // the event off
+            fire();
+            acc_prof_register(start, None, acc_toggle);
+            acc_prof_unregister(acc_ev_none, None, acc_toggle_per_thread); // this thread's off
+            fire();
+            acc_prof_register(acc_ev_none, None, acc_toggle_per_thread);
+            acc_prof_unregister(start, Some(record), acc_toggle); // the callback off
+            fire();
+            acc_prof_register(start, Some(record), acc_toggle);
+            fire(); // the only one seen
+            acc_prof_unregister(start, Some(record), acc_reg);
+            fire();
+        }
+        let seen = SEEN.lock().unwrap().iter().filter(|s| s.3 == "ffi_toggles").count();
+        assert_eq!(seen, 1);
+    }
+
+    #[test]
     fn lookup_answers_the_interfaces_routines() {
         // SAFETY: the names are NUL-terminated.
         unsafe {

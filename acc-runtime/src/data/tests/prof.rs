@@ -84,6 +84,7 @@ fn a_compute_regions_scope_is_its_construct_and_implicit_data_region() {
 #[test]
 fn the_host_backend_fires_the_constructs_events_only() {
     let _g = shared();
+    crate::init(); // (another test may have shut the host device down: no device_init below)
     let a = vec![1.0f64; 4];
     let seen = events_of(|| {
         let mut s = DataScope::new(&D);
@@ -129,6 +130,7 @@ fn each_declared_array_enters_and_exits_as_a_construct() {
 #[test]
 fn a_clause_that_panics_still_ends_each_event_in_order() {
     let _g = shared();
+    crate::init(); // (another test may have shut the host device down: no device_init below)
     let a = vec![1.0f64; 4];
     let seen = events_of(|| {
         let e = catch_unwind(AssertUnwindSafe(|| {
