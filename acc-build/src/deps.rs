@@ -15,6 +15,11 @@ pub fn using_acc(manifest: &Path, names: &BTreeSet<String>) -> Vec<Dep> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = Command::new(cargo);
     cmd.args(["metadata", "--format-version", "1", "--offline", "--manifest-path"]).arg(manifest.join("Cargo.toml"));
+    // The build's own target only: unfiltered, `cargo metadata` needs every platform's packages
+    // (a Windows-only dependency of a dependency), which an offline build has not downloaded.
+    if let Some(target) = std::env::var_os("TARGET") {
+        cmd.arg("--filter-platform").arg(target);
+    }
     crate::nvptx::clean_env(&mut cmd);
     let Ok(out) = cmd.output() else { return Vec::new() };
     if !out.status.success() {
